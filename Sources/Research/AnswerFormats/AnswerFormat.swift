@@ -1,0 +1,628 @@
+import Foundation
+
+/// What kind of answer a question takes, with the rules that answer must follow.
+///
+/// Each case carries its own settings. ``validate(_:)`` checks an answer against them and
+/// ``constructionProblems()`` checks the settings themselves (a scale of 0–10 in steps of 3 is refused).
+/// In JSON a format is an object whose `type` names the case: `{"type": "scale", "minimum": 0, …}`.
+public enum AnswerFormat: Hashable, Sendable {
+    case boolean(BooleanFormat)
+    case textChoice(TextChoiceFormat)
+    case imageChoice(ImageChoiceFormat)
+    case valuePicker(ValuePickerFormat)
+    case multipleValuePicker(MultipleValuePickerFormat)
+    case textScale(TextScaleFormat)
+    case scale(ScaleFormat)
+    case continuousScale(ContinuousScaleFormat)
+    case numeric(NumericFormat)
+    case height(HeightFormat)
+    case weight(WeightFormat)
+    case age(AgeFormat)
+    case date(DateFormat)
+    case dateTime(DateFormat)
+    case timeOfDay(TimeOfDayFormat)
+    case timeInterval(TimeIntervalFormat)
+    case text(TextFormat)
+    case email(EmailFormat)
+    case location(LocationFormat)
+    case sesLadder(SESLadderFormat)
+
+    /// The name of the format in JSON and in question results.
+    public var type: AnswerFormatType {
+        switch self {
+        case .boolean: .boolean
+        case .textChoice: .textChoice
+        case .imageChoice: .imageChoice
+        case .valuePicker: .valuePicker
+        case .multipleValuePicker: .multipleValuePicker
+        case .textScale: .textScale
+        case .scale: .scale
+        case .continuousScale: .continuousScale
+        case .numeric: .numeric
+        case .height: .height
+        case .weight: .weight
+        case .age: .age
+        case .date: .date
+        case .dateTime: .dateTime
+        case .timeOfDay: .timeOfDay
+        case .timeInterval: .timeInterval
+        case .text: .text
+        case .email: .email
+        case .location: .location
+        case .sesLadder: .sesLadder
+        }
+    }
+
+    /// The "I don't know" option, for the formats that may offer one.
+    public var dontKnow: DontKnowOption? {
+        switch self {
+        case .boolean(let f): f.dontKnow
+        case .scale(let f): f.dontKnow
+        case .continuousScale(let f): f.dontKnow
+        case .numeric(let f): f.dontKnow
+        case .height(let f): f.dontKnow
+        case .weight(let f): f.dontKnow
+        case .age(let f): f.dontKnow
+        case .date(let f), .dateTime(let f): f.dontKnow
+        case .timeOfDay(let f): f.dontKnow
+        case .timeInterval(let f): f.dontKnow
+        case .text(let f): f.dontKnow
+        case .textChoice, .imageChoice, .valuePicker, .multipleValuePicker, .textScale, .email, .location, .sesLadder: nil
+        }
+    }
+
+    /// The unit a numeric answer is given in ("cm" for height, "kg" for weight, the numeric format's unit).
+    public var unit: String? {
+        switch self {
+        case .numeric(let f): f.unit
+        case .height: "cm"
+        case .weight: "kg"
+        case .age: "years"
+        case .timeInterval: "s"
+        default: nil
+        }
+    }
+}
+
+/// The names of the answer formats, as they appear in JSON (`"type": "textChoice"`) and in question results.
+public enum AnswerFormatType: String, Hashable, Sendable, Codable, CaseIterable {
+    case boolean, textChoice, imageChoice, valuePicker, multipleValuePicker, textScale, scale, continuousScale
+    case numeric, height, weight, age, date, dateTime, timeOfDay, timeInterval, text, email, location, sesLadder
+
+    /// The shape of the answers this format produces.
+    public var answerKind: AnswerKind {
+        switch self {
+        case .boolean: .boolean
+        case .textChoice, .imageChoice, .valuePicker, .textScale: .choices
+        case .multipleValuePicker: .components
+        case .scale, .continuousScale, .numeric, .height, .weight, .age, .sesLadder: .number
+        case .date, .dateTime: .date
+        case .timeOfDay: .timeOfDay
+        case .timeInterval: .timeInterval
+        case .text, .email: .text
+        case .location: .location
+        }
+    }
+}
+
+/// An "I don't know" button offered beside a question; choosing it records ``Answer/dontKnow``.
+public struct DontKnowOption: Hashable, Sendable, Codable {
+    /// The button's text; the string table's "I don't know" when nil.
+    public var text: String?
+    public init(text: String? = nil) { self.text = text }
+}
+
+/// Yes or no, with optional custom texts for the two answers.
+public struct BooleanFormat: Hashable, Sendable, Codable {
+    public var yesText: String?
+    public var noText: String?
+    public var dontKnow: DontKnowOption?
+    public init(yesText: String? = nil, noText: String? = nil, dontKnow: DontKnowOption? = nil) {
+        self.yesText = yesText
+        self.noText = noText
+        self.dontKnow = dontKnow
+    }
+}
+
+/// Whether one choice or several may be chosen.
+public enum ChoiceStyle: String, Hashable, Sendable, Codable {
+    case single, multiple
+}
+
+/// One option of a choice question.
+public struct TextChoice: Hashable, Sendable, Codable {
+    /// The text shown.
+    public var text: String
+    /// The value stored in results.
+    public var value: ChoiceValue
+    /// Smaller text shown under the choice.
+    public var detailText: String?
+    /// Choosing this option clears every other; choosing another clears this one (multiple choice only).
+    public var exclusive: Bool
+    /// When set, this is an "other" choice that comes with a free-text field.
+    public var other: OtherChoice?
+
+    public init(text: String, value: ChoiceValue, detailText: String? = nil, exclusive: Bool = false, other: OtherChoice? = nil) {
+        self.text = text
+        self.value = value
+        self.detailText = detailText
+        self.exclusive = exclusive
+        self.other = other
+    }
+
+    private enum CodingKeys: String, CodingKey { case text, value, detailText, exclusive, other }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        text = try c.decode(String.self, forKey: .text)
+        value = try c.decode(ChoiceValue.self, forKey: .value)
+        detailText = try c.decodeIfPresent(String.self, forKey: .detailText)
+        exclusive = try c.decodeIfPresent(Bool.self, forKey: .exclusive) ?? false
+        other = try c.decodeIfPresent(OtherChoice.self, forKey: .other)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(text, forKey: .text)
+        try c.encode(value, forKey: .value)
+        try c.encodeIfPresent(detailText, forKey: .detailText)
+        if exclusive { try c.encode(true, forKey: .exclusive) }
+        try c.encodeIfPresent(other, forKey: .other)
+    }
+}
+
+/// The free-text field of an "other" choice.
+public struct OtherChoice: Hashable, Sendable, Codable {
+    /// Placeholder shown in the empty field.
+    public var placeholder: String?
+    /// Whether the text must be filled in when the choice is chosen.
+    public var textRequired: Bool
+    public init(placeholder: String? = nil, textRequired: Bool = false) {
+        self.placeholder = placeholder
+        self.textRequired = textRequired
+    }
+    private enum CodingKeys: String, CodingKey { case placeholder, textRequired }
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        placeholder = try c.decodeIfPresent(String.self, forKey: .placeholder)
+        textRequired = try c.decodeIfPresent(Bool.self, forKey: .textRequired) ?? false
+    }
+}
+
+/// Choose one or several of a list of texts.
+public struct TextChoiceFormat: Hashable, Sendable, Codable {
+    public var style: ChoiceStyle
+    public var choices: [TextChoice]
+    public init(style: ChoiceStyle = .single, choices: [TextChoice]) {
+        self.style = style
+        self.choices = choices
+    }
+}
+
+/// One option of an image choice question.
+public struct ImageChoice: Hashable, Sendable, Codable {
+    /// The image shown when not selected.
+    public var image: ImageReference
+    /// The image shown when selected; the normal image when nil.
+    public var selectedImage: ImageReference?
+    /// Text shown for the choice, and its accessible name.
+    public var text: String
+    public var value: ChoiceValue
+    public init(image: ImageReference, selectedImage: ImageReference? = nil, text: String, value: ChoiceValue) {
+        self.image = image
+        self.selectedImage = selectedImage
+        self.text = text
+        self.value = value
+    }
+}
+
+/// Choose one or several pictures.
+public struct ImageChoiceFormat: Hashable, Sendable, Codable {
+    public var style: ChoiceStyle
+    public var choices: [ImageChoice]
+    public init(style: ChoiceStyle = .single, choices: [ImageChoice]) {
+        self.style = style
+        self.choices = choices
+    }
+}
+
+/// Choose one value from a wheel or drop-down list.
+public struct ValuePickerFormat: Hashable, Sendable, Codable {
+    public var choices: [TextChoice]
+    public init(choices: [TextChoice]) { self.choices = choices }
+}
+
+/// Several pickers side by side (for example feet and inches); the answer has one value per picker.
+public struct MultipleValuePickerFormat: Hashable, Sendable, Codable {
+    public var pickers: [ValuePickerFormat]
+    /// Text shown between the pickers' values when the answer is displayed.
+    public var separator: String
+    public init(pickers: [ValuePickerFormat], separator: String = " ") {
+        self.pickers = pickers
+        self.separator = separator
+    }
+    private enum CodingKeys: String, CodingKey { case pickers, separator }
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        pickers = try c.decode([ValuePickerFormat].self, forKey: .pickers)
+        separator = try c.decodeIfPresent(String.self, forKey: .separator) ?? " "
+    }
+}
+
+/// A slider over 2 to 8 labelled positions.
+public struct TextScaleFormat: Hashable, Sendable, Codable {
+    public var choices: [TextChoice]
+    /// Index of the position the slider starts at.
+    public var defaultIndex: Int?
+    public var vertical: Bool
+    public init(choices: [TextChoice], defaultIndex: Int? = nil, vertical: Bool = false) {
+        self.choices = choices
+        self.defaultIndex = defaultIndex
+        self.vertical = vertical
+    }
+    private enum CodingKeys: String, CodingKey { case choices, defaultIndex, vertical }
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        choices = try c.decode([TextChoice].self, forKey: .choices)
+        defaultIndex = try c.decodeIfPresent(Int.self, forKey: .defaultIndex)
+        vertical = try c.decodeIfPresent(Bool.self, forKey: .vertical) ?? false
+    }
+}
+
+/// A slider over whole numbers from minimum to maximum in steps.
+public struct ScaleFormat: Hashable, Sendable, Codable {
+    public var minimum: Int
+    public var maximum: Int
+    public var step: Int
+    public var defaultValue: Int?
+    public var vertical: Bool
+    public var minimumDescription: String?
+    public var maximumDescription: String?
+    public var dontKnow: DontKnowOption?
+    public init(minimum: Int, maximum: Int, step: Int = 1, defaultValue: Int? = nil, vertical: Bool = false,
+                minimumDescription: String? = nil, maximumDescription: String? = nil, dontKnow: DontKnowOption? = nil) {
+        self.minimum = minimum
+        self.maximum = maximum
+        self.step = step
+        self.defaultValue = defaultValue
+        self.vertical = vertical
+        self.minimumDescription = minimumDescription
+        self.maximumDescription = maximumDescription
+        self.dontKnow = dontKnow
+    }
+    private enum CodingKeys: String, CodingKey {
+        case minimum, maximum, step, defaultValue, vertical, minimumDescription, maximumDescription, dontKnow
+    }
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        minimum = try c.decode(Int.self, forKey: .minimum)
+        maximum = try c.decode(Int.self, forKey: .maximum)
+        step = try c.decodeIfPresent(Int.self, forKey: .step) ?? 1
+        defaultValue = try c.decodeIfPresent(Int.self, forKey: .defaultValue)
+        vertical = try c.decodeIfPresent(Bool.self, forKey: .vertical) ?? false
+        minimumDescription = try c.decodeIfPresent(String.self, forKey: .minimumDescription)
+        maximumDescription = try c.decodeIfPresent(String.self, forKey: .maximumDescription)
+        dontKnow = try c.decodeIfPresent(DontKnowOption.self, forKey: .dontKnow)
+    }
+}
+
+/// A slider over real numbers from minimum to maximum, answered to at most `maximumFractionDigits` digits.
+public struct ContinuousScaleFormat: Hashable, Sendable, Codable {
+    public var minimum: Double
+    public var maximum: Double
+    public var maximumFractionDigits: Int
+    public var defaultValue: Double?
+    public var vertical: Bool
+    /// Show values as percentages (0.25 as 25 %).
+    public var percentStyle: Bool
+    public var minimumDescription: String?
+    public var maximumDescription: String?
+    public var dontKnow: DontKnowOption?
+    public init(minimum: Double, maximum: Double, maximumFractionDigits: Int = 0, defaultValue: Double? = nil,
+                vertical: Bool = false, percentStyle: Bool = false,
+                minimumDescription: String? = nil, maximumDescription: String? = nil, dontKnow: DontKnowOption? = nil) {
+        self.minimum = minimum
+        self.maximum = maximum
+        self.maximumFractionDigits = maximumFractionDigits
+        self.defaultValue = defaultValue
+        self.vertical = vertical
+        self.percentStyle = percentStyle
+        self.minimumDescription = minimumDescription
+        self.maximumDescription = maximumDescription
+        self.dontKnow = dontKnow
+    }
+    private enum CodingKeys: String, CodingKey {
+        case minimum, maximum, maximumFractionDigits, defaultValue, vertical, percentStyle, minimumDescription, maximumDescription, dontKnow
+    }
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        minimum = try c.decode(Double.self, forKey: .minimum)
+        maximum = try c.decode(Double.self, forKey: .maximum)
+        maximumFractionDigits = try c.decodeIfPresent(Int.self, forKey: .maximumFractionDigits) ?? 0
+        defaultValue = try c.decodeIfPresent(Double.self, forKey: .defaultValue)
+        vertical = try c.decodeIfPresent(Bool.self, forKey: .vertical) ?? false
+        percentStyle = try c.decodeIfPresent(Bool.self, forKey: .percentStyle) ?? false
+        minimumDescription = try c.decodeIfPresent(String.self, forKey: .minimumDescription)
+        maximumDescription = try c.decodeIfPresent(String.self, forKey: .maximumDescription)
+        dontKnow = try c.decodeIfPresent(DontKnowOption.self, forKey: .dontKnow)
+    }
+}
+
+/// Whether a numeric answer is a whole number or may have a fraction.
+public enum NumericStyle: String, Hashable, Sendable, Codable {
+    case integer, decimal
+}
+
+/// A number typed in, with an optional unit and inclusive bounds.
+public struct NumericFormat: Hashable, Sendable, Codable {
+    public var style: NumericStyle
+    public var unit: String?
+    /// Smallest accepted value (inclusive).
+    public var minimum: Decimal?
+    /// Largest accepted value (inclusive).
+    public var maximum: Decimal?
+    /// Most digits after the decimal point (decimal style); unlimited when nil.
+    public var maximumFractionDigits: Int?
+    public var defaultValue: Decimal?
+    public var placeholder: String?
+    public var dontKnow: DontKnowOption?
+    public init(style: NumericStyle, unit: String? = nil, minimum: Decimal? = nil, maximum: Decimal? = nil,
+                maximumFractionDigits: Int? = nil, defaultValue: Decimal? = nil, placeholder: String? = nil, dontKnow: DontKnowOption? = nil) {
+        self.style = style
+        self.unit = unit
+        self.minimum = minimum
+        self.maximum = maximum
+        self.maximumFractionDigits = maximumFractionDigits
+        self.defaultValue = defaultValue
+        self.placeholder = placeholder
+        self.dontKnow = dontKnow
+    }
+}
+
+/// How lengths and weights are entered: metric (cm, kg), US customary (feet and inches, pounds and ounces),
+/// or whatever the participant's locale uses.
+public enum MeasurementSystem: String, Hashable, Sendable, Codable {
+    case metric, usCustomary, local
+}
+
+/// A body height; the answer is always stored in centimetres.
+public struct HeightFormat: Hashable, Sendable, Codable {
+    public var measurementSystem: MeasurementSystem
+    /// Smallest accepted height in cm.
+    public var minimum: Decimal?
+    /// Largest accepted height in cm.
+    public var maximum: Decimal?
+    public var dontKnow: DontKnowOption?
+    public init(measurementSystem: MeasurementSystem = .local, minimum: Decimal? = nil, maximum: Decimal? = nil, dontKnow: DontKnowOption? = nil) {
+        self.measurementSystem = measurementSystem
+        self.minimum = minimum
+        self.maximum = maximum
+        self.dontKnow = dontKnow
+    }
+    private enum CodingKeys: String, CodingKey { case measurementSystem, minimum, maximum, dontKnow }
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        measurementSystem = try c.decodeIfPresent(MeasurementSystem.self, forKey: .measurementSystem) ?? .local
+        minimum = try c.decodeIfPresent(Decimal.self, forKey: .minimum)
+        maximum = try c.decodeIfPresent(Decimal.self, forKey: .maximum)
+        dontKnow = try c.decodeIfPresent(DontKnowOption.self, forKey: .dontKnow)
+    }
+}
+
+/// How finely a weight is entered: default (whole kg or lb), low (0.5 kg or whole lb), high (0.01 kg or lb and oz).
+public enum WeightPrecision: String, Hashable, Sendable, Codable {
+    case `default`, low, high
+
+    /// Largest number of fraction digits of the stored kilograms.
+    public var maximumFractionDigits: Int {
+        switch self {
+        case .default: 0
+        case .low: 1
+        case .high: 2
+        }
+    }
+}
+
+/// A body weight; the answer is always stored in kilograms.
+public struct WeightFormat: Hashable, Sendable, Codable {
+    public var measurementSystem: MeasurementSystem
+    public var precision: WeightPrecision
+    /// Smallest accepted weight in kg.
+    public var minimum: Decimal?
+    /// Largest accepted weight in kg.
+    public var maximum: Decimal?
+    public var defaultValue: Decimal?
+    public var dontKnow: DontKnowOption?
+    public init(measurementSystem: MeasurementSystem = .local, precision: WeightPrecision = .default, minimum: Decimal? = nil,
+                maximum: Decimal? = nil, defaultValue: Decimal? = nil, dontKnow: DontKnowOption? = nil) {
+        self.measurementSystem = measurementSystem
+        self.precision = precision
+        self.minimum = minimum
+        self.maximum = maximum
+        self.defaultValue = defaultValue
+        self.dontKnow = dontKnow
+    }
+    private enum CodingKeys: String, CodingKey { case measurementSystem, precision, minimum, maximum, defaultValue, dontKnow }
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        measurementSystem = try c.decodeIfPresent(MeasurementSystem.self, forKey: .measurementSystem) ?? .local
+        precision = try c.decodeIfPresent(WeightPrecision.self, forKey: .precision) ?? .default
+        minimum = try c.decodeIfPresent(Decimal.self, forKey: .minimum)
+        maximum = try c.decodeIfPresent(Decimal.self, forKey: .maximum)
+        defaultValue = try c.decodeIfPresent(Decimal.self, forKey: .defaultValue)
+        dontKnow = try c.decodeIfPresent(DontKnowOption.self, forKey: .dontKnow)
+    }
+}
+
+/// An age in whole years.
+public struct AgeFormat: Hashable, Sendable, Codable {
+    public var minimumAge: Int
+    public var maximumAge: Int
+    public var defaultValue: Int?
+    public var dontKnow: DontKnowOption?
+    public init(minimumAge: Int = 0, maximumAge: Int = 125, defaultValue: Int? = nil, dontKnow: DontKnowOption? = nil) {
+        self.minimumAge = minimumAge
+        self.maximumAge = maximumAge
+        self.defaultValue = defaultValue
+        self.dontKnow = dontKnow
+    }
+    private enum CodingKeys: String, CodingKey { case minimumAge, maximumAge, defaultValue, dontKnow }
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        minimumAge = try c.decodeIfPresent(Int.self, forKey: .minimumAge) ?? 0
+        maximumAge = try c.decodeIfPresent(Int.self, forKey: .maximumAge) ?? 125
+        defaultValue = try c.decodeIfPresent(Int.self, forKey: .defaultValue)
+        dontKnow = try c.decodeIfPresent(DontKnowOption.self, forKey: .dontKnow)
+    }
+}
+
+/// A day (`date`) or a day and time (`dateTime`) between optional bounds.
+///
+/// In JSON the bounds and default are ISO 8601: `"2026-01-31"` for a date format, with offset for a date-time format.
+public struct DateFormat: Hashable, Sendable, Codable {
+    public var minimum: Date?
+    public var maximum: Date?
+    public var defaultValue: Date?
+    public var dontKnow: DontKnowOption?
+    public init(minimum: Date? = nil, maximum: Date? = nil, defaultValue: Date? = nil, dontKnow: DontKnowOption? = nil) {
+        self.minimum = minimum
+        self.maximum = maximum
+        self.defaultValue = defaultValue
+        self.dontKnow = dontKnow
+    }
+    private enum CodingKeys: String, CodingKey { case minimum, maximum, defaultValue, dontKnow }
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func date(_ key: CodingKeys) throws -> Date? {
+            guard let text = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
+            if let value = ISO8601.date(from: text) { return value }
+            if let day = ISO8601.day(from: text) {
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = .gmt
+                let components = DateComponents(year: day.year, month: day.month, day: day.day)
+                if components.isValidDate(in: calendar), let value = calendar.date(from: components) { return value }
+            }
+            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "'\(text)' is not an ISO 8601 date (YYYY-MM-DD) or date-time with offset")
+        }
+        minimum = try date(.minimum)
+        maximum = try date(.maximum)
+        defaultValue = try date(.defaultValue)
+        dontKnow = try c.decodeIfPresent(DontKnowOption.self, forKey: .dontKnow)
+    }
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(minimum.map { ISO8601.string(from: $0) }, forKey: .minimum)
+        try c.encodeIfPresent(maximum.map { ISO8601.string(from: $0) }, forKey: .maximum)
+        try c.encodeIfPresent(defaultValue.map { ISO8601.string(from: $0) }, forKey: .defaultValue)
+        try c.encodeIfPresent(dontKnow, forKey: .dontKnow)
+    }
+}
+
+/// A time of day.
+public struct TimeOfDayFormat: Hashable, Sendable, Codable {
+    public var defaultValue: TimeOfDay?
+    public var dontKnow: DontKnowOption?
+    public init(defaultValue: TimeOfDay? = nil, dontKnow: DontKnowOption? = nil) {
+        self.defaultValue = defaultValue
+        self.dontKnow = dontKnow
+    }
+}
+
+/// A duration, in whole minutes, up to a maximum.
+public struct TimeIntervalFormat: Hashable, Sendable, Codable {
+    /// Longest accepted duration in seconds.
+    public var maximum: TimeInterval
+    /// The duration must be a whole multiple of this many minutes (1–30).
+    public var stepMinutes: Int
+    public var defaultValue: TimeInterval?
+    public var dontKnow: DontKnowOption?
+    public init(maximum: TimeInterval = 86_400 - 60, stepMinutes: Int = 1, defaultValue: TimeInterval? = nil, dontKnow: DontKnowOption? = nil) {
+        self.maximum = maximum
+        self.stepMinutes = stepMinutes
+        self.defaultValue = defaultValue
+        self.dontKnow = dontKnow
+    }
+    private enum CodingKeys: String, CodingKey { case maximum, stepMinutes, defaultValue, dontKnow }
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        maximum = try c.decodeIfPresent(TimeInterval.self, forKey: .maximum) ?? 86_400 - 60
+        stepMinutes = try c.decodeIfPresent(Int.self, forKey: .stepMinutes) ?? 1
+        defaultValue = try c.decodeIfPresent(TimeInterval.self, forKey: .defaultValue)
+        dontKnow = try c.decodeIfPresent(DontKnowOption.self, forKey: .dontKnow)
+    }
+}
+
+/// Free text, one line or several, optionally limited in length or checked by a pattern.
+public struct TextFormat: Hashable, Sendable, Codable {
+    /// Most characters accepted; unlimited when nil.
+    public var maximumLength: Int?
+    public var multipleLines: Bool
+    /// A regular expression the whole answer must match; requires ``invalidMessage``.
+    public var validationPattern: String?
+    /// The message shown when the answer does not match ``validationPattern``.
+    public var invalidMessage: String?
+    public var placeholder: String?
+    public var defaultValue: String?
+    public var dontKnow: DontKnowOption?
+    public init(maximumLength: Int? = nil, multipleLines: Bool = false, validationPattern: String? = nil,
+                invalidMessage: String? = nil, placeholder: String? = nil, defaultValue: String? = nil, dontKnow: DontKnowOption? = nil) {
+        self.maximumLength = maximumLength
+        self.multipleLines = multipleLines
+        self.validationPattern = validationPattern
+        self.invalidMessage = invalidMessage
+        self.placeholder = placeholder
+        self.defaultValue = defaultValue
+        self.dontKnow = dontKnow
+    }
+    private enum CodingKeys: String, CodingKey {
+        case maximumLength, multipleLines, validationPattern, invalidMessage, placeholder, defaultValue, dontKnow
+    }
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        maximumLength = try c.decodeIfPresent(Int.self, forKey: .maximumLength)
+        multipleLines = try c.decodeIfPresent(Bool.self, forKey: .multipleLines) ?? false
+        validationPattern = try c.decodeIfPresent(String.self, forKey: .validationPattern)
+        invalidMessage = try c.decodeIfPresent(String.self, forKey: .invalidMessage)
+        placeholder = try c.decodeIfPresent(String.self, forKey: .placeholder)
+        defaultValue = try c.decodeIfPresent(String.self, forKey: .defaultValue)
+        dontKnow = try c.decodeIfPresent(DontKnowOption.self, forKey: .dontKnow)
+    }
+}
+
+/// An email address.
+public struct EmailFormat: Hashable, Sendable, Codable {
+    public var placeholder: String?
+    public init(placeholder: String? = nil) { self.placeholder = placeholder }
+}
+
+/// A place, as address text with optional coordinates.
+public struct LocationFormat: Hashable, Sendable, Codable {
+    /// Offer the device's current position (the browser asks the participant first).
+    public var useCurrentLocation: Bool
+    public init(useCurrentLocation: Bool = true) { self.useCurrentLocation = useCurrentLocation }
+    private enum CodingKeys: String, CodingKey { case useCurrentLocation }
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        useCurrentLocation = try c.decodeIfPresent(Bool.self, forKey: .useCurrentLocation) ?? true
+    }
+}
+
+/// The MacArthur subjective social status ladder: the participant picks a rung, 1 at the bottom.
+public struct SESLadderFormat: Hashable, Sendable, Codable {
+    /// How many rungs the ladder has (2–20, usually 10).
+    public var numberOfRungs: Int
+    public var topRungText: String?
+    public var bottomRungText: String?
+    public init(numberOfRungs: Int = 10, topRungText: String? = nil, bottomRungText: String? = nil) {
+        self.numberOfRungs = numberOfRungs
+        self.topRungText = topRungText
+        self.bottomRungText = bottomRungText
+    }
+    private enum CodingKeys: String, CodingKey { case numberOfRungs, topRungText, bottomRungText }
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        numberOfRungs = try c.decodeIfPresent(Int.self, forKey: .numberOfRungs) ?? 10
+        topRungText = try c.decodeIfPresent(String.self, forKey: .topRungText)
+        bottomRungText = try c.decodeIfPresent(String.self, forKey: .bottomRungText)
+    }
+}

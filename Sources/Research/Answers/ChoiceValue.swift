@@ -1,0 +1,94 @@
+import Foundation
+
+/// The value a choice stands for in results: a string, an integer or a decimal number.
+///
+/// In JSON it is the bare value: `"often"`, `3` or `2.5`.
+public enum ChoiceValue: Hashable, Sendable, Codable, CustomStringConvertible {
+    case string(String)
+    case integer(Int)
+    case decimal(Double)
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let integer = try? container.decode(Int.self) {
+            self = .integer(integer)
+        } else if let decimal = try? container.decode(Double.self) {
+            self = .decimal(decimal)
+        } else if let string = try? container.decode(String.self) {
+            self = .string(string)
+        } else {
+            throw DecodingError.typeMismatch(
+                ChoiceValue.self,
+                .init(codingPath: decoder.codingPath, debugDescription: "a choice value must be a string or a number"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .decimal(let value): try container.encode(value)
+        }
+    }
+
+    /// The value as a number, when it is one.
+    public var numericValue: Double? {
+        switch self {
+        case .string: nil
+        case .integer(let value): Double(value)
+        case .decimal(let value): value
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .string(let value): value
+        case .integer(let value): String(value)
+        case .decimal(let value): value.formatted(.number.grouping(.never))
+        }
+    }
+}
+
+extension ChoiceValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .integer(value) }
+    public init(floatLiteral value: Double) { self = .decimal(value) }
+}
+
+/// One chosen option of a choice question: its value and, for an "other" choice, the free text typed with it.
+///
+/// In JSON a selection without text is the bare value; with text it is `{"value": "other", "text": "…"}`.
+public struct ChoiceSelection: Hashable, Sendable, Codable {
+    /// The chosen option's value.
+    public var value: ChoiceValue
+    /// Free text typed with an "other" choice.
+    public var text: String?
+
+    public init(_ value: ChoiceValue, text: String? = nil) {
+        self.value = value
+        self.text = text
+    }
+
+    private enum CodingKeys: String, CodingKey { case value, text }
+
+    public init(from decoder: any Decoder) throws {
+        if let keyed = try? decoder.container(keyedBy: CodingKeys.self), keyed.contains(.value) {
+            value = try keyed.decode(ChoiceValue.self, forKey: .value)
+            text = try keyed.decodeIfPresent(String.self, forKey: .text)
+        } else {
+            value = try ChoiceValue(from: decoder)
+            text = nil
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        if let text {
+            var keyed = encoder.container(keyedBy: CodingKeys.self)
+            try keyed.encode(value, forKey: .value)
+            try keyed.encode(text, forKey: .text)
+        } else {
+            try value.encode(to: encoder)
+        }
+    }
+}

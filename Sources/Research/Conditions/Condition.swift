@@ -1,0 +1,100 @@
+import Foundation
+
+/// A yes/no question about answers given so far, used by navigation rules and skip rules.
+///
+/// A condition is a tree (``Codable`` as JSON objects) with a one-line text form that parses into the
+/// same tree and prints back from it, so a study author can read and write it:
+///
+/// ```swift
+/// let condition = try Condition(parsing: "pain >= 7 and not answered(meds)")
+/// condition.description // "pain >= 7 and not answered(meds)"
+/// ```
+///
+/// Comparisons only hold for answered questions: a missing or "don't know" answer makes every comparison
+/// false (including `!=`); use `answered(…)` and `dontKnow(…)` to ask about those cases.
+public indirect enum Condition: Hashable, Sendable {
+    /// `ref op value`: compares the answer with a value.
+    case comparison(AnswerReference, ComparisonOperator, ConditionValue)
+    /// `ref in lower...upper`: the numeric answer lies in the inclusive range.
+    case inRange(AnswerReference, lower: ConditionValue, upper: ConditionValue)
+    /// `ref contains value`: a choice answer includes the value (or a text answer contains the string).
+    case contains(AnswerReference, ConditionValue)
+    /// `ref matches "pattern"`: a text answer matches the regular expression as a whole.
+    case matches(AnswerReference, pattern: String)
+    /// `answered(ref)`: the question has an answer other than "don't know".
+    case answered(AnswerReference)
+    /// `dontKnow(ref)`: the participant chose "I don't know".
+    case dontKnow(AnswerReference)
+    /// `a and b and …`
+    case and([Condition])
+    /// `a or b or …`
+    case or([Condition])
+    /// `not a`
+    case not(Condition)
+    /// `true` or `false`.
+    case constant(Bool)
+}
+
+/// Points at one answer: a step of this task (or of another task, by its identifier), and an item of a form step.
+///
+/// Text form: `step`, `step.item`, `task:step` or `task:step.item`; identifiers that are not plain words
+/// go in backticks: `` `daily-check`:`q 1` ``.
+public struct AnswerReference: Hashable, Sendable {
+    /// Another task whose latest result is read; nil for the task being run.
+    public var task: String?
+    public var step: String
+    /// A form item; nil for a question step's own answer.
+    public var item: String?
+
+    public init(task: String? = nil, step: String, item: String? = nil) {
+        self.task = task
+        self.step = step
+        self.item = item
+    }
+}
+
+/// The comparison operators of conditions.
+public enum ComparisonOperator: String, Hashable, Sendable, Codable, CaseIterable {
+    case equal = "=="
+    case notEqual = "!="
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
+}
+
+/// A literal in a condition: a number, a string or a boolean.
+///
+/// Strings also stand for days (`"2026-03-01"`), date-times with offset and times of day (`"08:30"`)
+/// when compared with date or time answers.
+public enum ConditionValue: Hashable, Sendable {
+    case number(Decimal)
+    case string(String)
+    case boolean(Bool)
+}
+
+/// Where a condition finds answers: the run in progress and the latest results of other tasks.
+public struct ConditionContext: Sendable {
+    /// Step results of the current run, latest pass of each step last.
+    public var current: [StepResult]
+    /// Latest results of other tasks, by task identifier.
+    public var otherTasks: [String: TaskResult]
+
+    public init(current: [StepResult], otherTasks: [String: TaskResult] = [:]) {
+        self.current = current
+        self.otherTasks = otherTasks
+    }
+
+    /// The answer `reference` points at; nil when the question was not answered (or the step not reached).
+    public func answer(_ reference: AnswerReference) -> Answer? {
+        let stepResults: [StepResult]
+        if let task = reference.task {
+            guard let result = otherTasks[task] else { return nil }
+            stepResults = result.stepResults
+        } else {
+            stepResults = current
+        }
+        guard let step = stepResults.last(where: { $0.identifier == reference.step && !$0.isPrevious }) else { return nil }
+        return step.questionResult(reference.item ?? reference.step)?.answer
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+
+/// One screen of a task: an instruction, a question, a form, a signature…
+///
+/// Every step has an identifier that is unique within its task and links the step to its result,
+/// the texts shown at the top of the screen, and a ``kind`` that says what the step asks of the participant.
+/// Steps are optional by default, as in ResearchKit: only a non-optional step hides its Skip button.
+///
+/// ```swift
+/// let stairs = Step(identifier: "stairs", kind: .question(.boolean(BooleanFormat())),
+///                   title: "Stairs", text: "Does your health now limit you in climbing several flights of stairs?")
+/// ```
+public struct Step: Hashable, Sendable, Identifiable {
+    /// Unique within the task; the step's result carries the same identifier.
+    public var identifier: String
+    /// What the step asks of the participant, with the settings of that kind.
+    public var kind: StepKind
+    public var title: String?
+    /// The main text; for a question step, the question itself.
+    public var text: String?
+    public var detailText: String?
+    /// Small print at the bottom of the step.
+    public var footnote: String?
+    /// Whether the participant may skip the step. True by default.
+    public var isOptional: Bool
+    public var image: ImageReference?
+    public var bodyItems: [BodyItem]
+    public var learnMore: LearnMoreItem?
+    /// Offers a button that ends the task from this step.
+    public var earlyTermination: EarlyTermination?
+
+    public var id: String { identifier }
+
+    public init(identifier: String, kind: StepKind, title: String? = nil, text: String? = nil, detailText: String? = nil,
+                footnote: String? = nil, isOptional: Bool = true, image: ImageReference? = nil, bodyItems: [BodyItem] = [],
+                learnMore: LearnMoreItem? = nil, earlyTermination: EarlyTermination? = nil) {
+        self.identifier = identifier
+        self.kind = kind
+        self.title = title
+        self.text = text
+        self.detailText = detailText
+        self.footnote = footnote
+        self.isOptional = isOptional
+        self.image = image
+        self.bodyItems = bodyItems
+        self.learnMore = learnMore
+        self.earlyTermination = earlyTermination
+    }
+
+    /// The questions this step asks, as (item identifier, format, optional) triples; a question step's
+    /// single item has the step's identifier.
+    public var questions: [(identifier: String, format: AnswerFormat, isOptional: Bool)] {
+        switch kind {
+        case .question(let format):
+            return [(identifier, format, isOptional)]
+        case .form(let form):
+            return form.items.compactMap { item in
+                guard let id = item.identifier, let format = item.answerFormat else { return nil }
+                return (id, format, item.isOptional)
+            }
+        default:
+            return []
+        }
+    }
+
+    /// The answer format of the question identified `item` in this step (nil: the step's own question).
+    public func answerFormat(forItem item: String?) -> AnswerFormat? {
+        questions.first { $0.identifier == (item ?? identifier) }?.format
+    }
+}
+
+/// What a step asks of the participant.
+public enum StepKind: Hashable, Sendable {
+    /// Text, body items and an image; nothing to answer.
+    case instruction
+    /// The last screen of a task, thanking the participant.
+    case completion
+    /// One question; the step's text is the question.
+    case question(AnswerFormat)
+    /// Several questions on one screen, with section titles.
+    case form(FormContent)
+    /// A summary of earlier answers; the participant may go back to change one.
+    case review(ReviewContent)
+    /// An HTML page, optionally with a signature after it.
+    case webContent(WebContent)
+    /// A list of items to read.
+    case table(TableContent)
+    /// A drawn signature.
+    case signature(SignatureContent)
+    /// Shows progress while something takes time.
+    case wait(WaitContent)
+    /// Asks for permissions and records each one's outcome.
+    case requestPermissions([PermissionRequest])
+    /// A video with a thumbnail.
+    case videoInstruction(VideoContent)
+
+    /// The name of the kind in JSON (`"type": "form"`).
+    public var type: StepType {
+        switch self {
+        case .instruction: .instruction
+        case .completion: .completion
+        case .question: .question
+        case .form: .form
+        case .review: .review
+        case .webContent: .webContent
+        case .table: .table
+        case .signature: .signature
+        case .wait: .wait
+        case .requestPermissions: .requestPermissions
+        case .videoInstruction: .videoInstruction
+        }
+    }
+}
+
+/// The names of the step kinds in JSON.
+public enum StepType: String, Hashable, Sendable, Codable, CaseIterable {
+    case instruction, completion, question, form, review, webContent, table, signature, wait, requestPermissions, videoInstruction
+}
+
+/// The questions of a form step.
+public struct FormContent: Hashable, Sendable, Codable {
+    public var items: [FormItem]
+    /// Show each question on its own card.
+    public var cardStyle: Bool
+    public init(items: [FormItem], cardStyle: Bool = false) {
+        self.items = items
+        self.cardStyle = cardStyle
+    }
+    private enum CodingKeys: String, CodingKey { case items, cardStyle }
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        items = try c.decode([FormItem].self, forKey: .items)
+        cardStyle = try c.decodeIfPresent(Bool.self, forKey: .cardStyle) ?? false
+    }
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(items, forKey: .items)
+        if cardStyle { try c.encode(true, forKey: .cardStyle) }
+    }
+}
+
+/// Settings of a review step.
+public struct ReviewContent: Hashable, Sendable, Codable {
+    /// Leave instruction-like steps (instruction, completion, table, video, wait) out of the review.
+    public var excludeInstructionSteps: Bool
+    public init(excludeInstructionSteps: Bool = true) { self.excludeInstructionSteps = excludeInstructionSteps }
+    private enum CodingKeys: String, CodingKey { case excludeInstructionSteps }
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        excludeInstructionSteps = try c.decodeIfPresent(Bool.self, forKey: .excludeInstructionSteps) ?? true
+    }
+}
+
+/// An HTML page, and whether the participant signs after reading it (the 2021 code-along's consent).
+public struct WebContent: Hashable, Sendable, Codable {
+    public var html: String
+    /// Ask for a drawn signature after the content.
+    public var showSignatureAfterContent: Bool
+    public init(html: String, showSignatureAfterContent: Bool = false) {
+        self.html = html
+        self.showSignatureAfterContent = showSignatureAfterContent
+    }
+    private enum CodingKeys: String, CodingKey { case html, showSignatureAfterContent }
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        html = try c.decode(String.self, forKey: .html)
+        showSignatureAfterContent = try c.decodeIfPresent(Bool.self, forKey: .showSignatureAfterContent) ?? false
+    }
+}
+
+/// A list of items to read.
+public struct TableContent: Hashable, Sendable, Codable {
+    public var items: [String]
+    public var bulleted: Bool
+    public init(items: [String], bulleted: Bool = false) {
+        self.items = items
+        self.bulleted = bulleted
+    }
+    private enum CodingKeys: String, CodingKey { case items, bulleted }
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        items = try c.decode([String].self, forKey: .items)
+        bulleted = try c.decodeIfPresent(Bool.self, forKey: .bulleted) ?? false
+    }
+}
+
+/// Settings of a signature step.
+public struct SignatureContent: Hashable, Sendable, Codable {
+    /// Text under the signature line.
+    public var signatureLineText: String?
+    public init(signatureLineText: String? = nil) { self.signatureLineText = signatureLineText }
+}
+
+/// Settings of a wait step.
+public struct WaitContent: Hashable, Sendable, Codable {
+    /// How long to wait, in seconds; until the work is done when nil.
+    public var duration: TimeInterval?
+    public var indicator: WaitIndicator
+    public init(duration: TimeInterval? = nil, indicator: WaitIndicator = .activity) {
+        self.duration = duration
+        self.indicator = indicator
+    }
+    private enum CodingKeys: String, CodingKey { case duration, indicator }
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        duration = try c.decodeIfPresent(TimeInterval.self, forKey: .duration)
+        indicator = try c.decodeIfPresent(WaitIndicator.self, forKey: .indicator) ?? .activity
+    }
+}
+
+/// A video and the moment of it used as its thumbnail.
+public struct VideoContent: Hashable, Sendable, Codable {
+    public var videoURL: String
+    /// Seconds into the video for the thumbnail.
+    public var thumbnailTime: TimeInterval
+    /// Captions (WebVTT) for participants who cannot hear the sound.
+    public var captionsURL: String?
+    public init(videoURL: String, thumbnailTime: TimeInterval = 0, captionsURL: String? = nil) {
+        self.videoURL = videoURL
+        self.thumbnailTime = thumbnailTime
+        self.captionsURL = captionsURL
+    }
+    private enum CodingKeys: String, CodingKey { case videoURL, thumbnailTime, captionsURL }
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        videoURL = try c.decode(String.self, forKey: .videoURL)
+        thumbnailTime = try c.decodeIfPresent(TimeInterval.self, forKey: .thumbnailTime) ?? 0
+        captionsURL = try c.decodeIfPresent(String.self, forKey: .captionsURL)
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+
+/// A task: an identified sequence of steps, with optional navigation and skip rules.
+///
+/// Without rules it is an ordered task: each step leads to the next in the array. Navigation rules make it
+/// navigable: after a step, its rule picks the next step from the answers so far (or ends the task), and a
+/// skip rule on a step passes over it when its condition holds. Rules may jump backwards; the session then
+/// keeps the earlier pass as a previous result.
+///
+/// ```swift
+/// let task = try ResearchTask(identifier: "pain", steps: [intro, level, followUp, done],
+///                             navigationRules: ["level": .conditional([.init(if: try Condition(parsing: "level < 7"), goTo: .step("done"))])])
+/// ```
+public struct ResearchTask: Hashable, Sendable, Identifiable {
+    public var identifier: String
+    public var title: String?
+    public var steps: [Step]
+    /// Rules applied after leaving a step, by step identifier.
+    public var navigationRules: [String: NavigationRule]
+    /// Rules that pass over a step when their condition holds, by step identifier.
+    public var skipRules: [String: Condition]
+
+    public var id: String { identifier }
+
+    /// Creates a task; throws when two steps share an identifier.
+    public init(identifier: String, title: String? = nil, steps: [Step],
+                navigationRules: [String: NavigationRule] = [:], skipRules: [String: Condition] = [:]) throws(TaskDefinitionError) {
+        var seen = Set<String>()
+        for (index, step) in steps.enumerated() where !seen.insert(step.identifier).inserted {
+            throw TaskDefinitionError(path: "steps[\(index)].identifier", message: "duplicate step identifier '\(step.identifier)'")
+        }
+        self.identifier = identifier
+        self.title = title
+        self.steps = steps
+        self.navigationRules = navigationRules
+        self.skipRules = skipRules
+        self.stepIndex = Dictionary(uniqueKeysWithValues: steps.enumerated().map { ($1.identifier, $0) })
+    }
+
+    /// Position of each step in ``steps``.
+    private var stepIndex: [String: Int]
+
+    /// Whether the task has any rules (a navigable task) or simply runs its steps in order.
+    public var isNavigable: Bool { !navigationRules.isEmpty || !skipRules.isEmpty }
+
+    /// The step identified `identifier`.
+    public func step(withIdentifier identifier: String) -> Step? {
+        stepIndex[identifier].map { steps[$0] }
+    }
+
+    /// The position of the step in ``steps``.
+    public func index(ofStep identifier: String) -> Int? { stepIndex[identifier] }
+
+    /// The step to show after `current` (nil: the first step), given the answers in `context`; nil ends the task.
+    public func step(after current: String?, context: ConditionContext) -> Step? {
+        guard let current else { return firstStep(from: 0, context: context) }
+        guard let index = stepIndex[current] else { return nil }
+        let destination: Destination?
+        switch navigationRules[current] {
+        case .direct(let target)?: destination = target
+        case .conditional(let rules, let otherwise)?:
+            destination = rules.first { $0.condition.isSatisfied(by: context) }?.destination ?? otherwise
+        case nil: destination = nil
+        }
+        switch destination {
+        case .end?: return nil
+        case .step(let target)?:
+            guard let targetIndex = stepIndex[target] else { return nil }
+            let step = steps[targetIndex]
+            if let skip = skipRules[target], skip.isSatisfied(by: context) {
+                return self.step(after: target, context: context)
+            }
+            return step
+        case nil:
+            return firstStep(from: index + 1, context: context)
+        }
+    }
+
+    /// The step the Back button returns to from `current` in an ordered task: the step before it in the array.
+    /// The session uses the path actually taken instead; this is for callers without one.
+    public func step(before current: String) -> Step? {
+        guard let index = stepIndex[current], index > 0 else { return nil }
+        return steps[index - 1]
+    }
+
+    /// The first step from `start` on that no skip rule passes over.
+    private func firstStep(from start: Int, context: ConditionContext) -> Step? {
+        var index = start
+        while index < steps.count {
+            let step = steps[index]
+            if let skip = skipRules[step.identifier], skip.isSatisfied(by: context) {
+                // A skipped step's own navigation rule still applies, as in ResearchKit.
+                if navigationRules[step.identifier] != nil { return self.step(after: step.identifier, context: context) }
+                index += 1
+                continue
+            }
+            return step
+        }
+        return nil
+    }
+}
+
+/// Where navigation goes: a step, or the end of the task. JSON: the step's identifier, or `"$end"`.
+public enum Destination: Hashable, Sendable, Codable {
+    case step(String)
+    case end
+
+    /// The JSON spelling of ``end``.
+    public static let endToken = "$end"
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        self = text == Destination.endToken ? .end : .step(text)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .end: try container.encode(Destination.endToken)
+        case .step(let identifier): try container.encode(identifier)
+        }
+    }
+}
+
+/// What happens after a step in a navigable task.
+public enum NavigationRule: Hashable, Sendable {
+    /// Always go to the destination.
+    case direct(Destination)
+    /// Go to the destination of the first rule whose condition holds; otherwise to `otherwise`,
+    /// or to the next step in order when that is nil.
+    case conditional([ConditionalDestination], otherwise: Destination? = nil)
+
+    /// Every destination the rule may lead to.
+    public var destinations: [Destination] {
+        switch self {
+        case .direct(let destination): [destination]
+        case .conditional(let rules, let otherwise): rules.map(\.destination) + (otherwise.map { [$0] } ?? [])
+        }
+    }
+}
+
+/// One branch of a conditional navigation rule.
+public struct ConditionalDestination: Hashable, Sendable, Codable {
+    public var condition: Condition
+    public var destination: Destination
+    public init(if condition: Condition, goTo destination: Destination) {
+        self.condition = condition
+        self.destination = destination
+    }
+    private enum CodingKeys: String, CodingKey { case condition = "if", destination = "goTo" }
+}
+
+extension NavigationRule: Codable {
+    private enum CodingKeys: String, CodingKey { case goTo, rules, otherwise }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if c.contains(.rules) {
+            self = .conditional(try c.decode([ConditionalDestination].self, forKey: .rules),
+                                otherwise: try c.decodeIfPresent(Destination.self, forKey: .otherwise))
+        } else if c.contains(.goTo) {
+            self = .direct(try c.decode(Destination.self, forKey: .goTo))
+        } else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                debugDescription: "a navigation rule needs either \"goTo\" (direct) or \"rules\" (conditional)"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .direct(let destination): try c.encode(destination, forKey: .goTo)
+        case .conditional(let rules, let otherwise):
+            try c.encode(rules, forKey: .rules)
+            try c.encodeIfPresent(otherwise, forKey: .otherwise)
+        }
+    }
+}
+
+/// A fault in a task definition, with the JSON path where it is.
+public struct TaskDefinitionError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// JSON path inside the task, e.g. `steps[3].answerFormat.maximum`.
+    public var path: String
+    public var message: String
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+}
+
+extension ResearchTask: Codable {
+    private enum CodingKeys: String, CodingKey { case identifier, title, steps, navigationRules, skipRules }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let steps = try c.decode([Step].self, forKey: .steps)
+        do {
+            try self.init(identifier: try c.decode(String.self, forKey: .identifier),
+                          title: try c.decodeIfPresent(String.self, forKey: .title),
+                          steps: steps,
+                          navigationRules: try c.decodeIfPresent([String: NavigationRule].self, forKey: .navigationRules) ?? [:],
+                          skipRules: try c.decodeIfPresent([String: Condition].self, forKey: .skipRules) ?? [:])
+        } catch let error as TaskDefinitionError {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description, underlyingError: error))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(identifier, forKey: .identifier)
+        try c.encodeIfPresent(title, forKey: .title)
+        try c.encode(steps, forKey: .steps)
+        if !navigationRules.isEmpty { try c.encode(navigationRules, forKey: .navigationRules) }
+        if !skipRules.isEmpty { try c.encode(skipRules, forKey: .skipRules) }
+    }
+}
