@@ -51,29 +51,11 @@ public struct ResearchTask: Hashable, Sendable, Identifiable {
     /// The position of the step in ``steps``.
     public func index(ofStep identifier: String) -> Int? { stepIndex[identifier] }
 
-    /// The step to show after `current` (nil: the first step), given the answers in `context`; nil ends the task.
+    /// The step to show after `current` (nil: the first step), given the answers in `context`; nil ends the task
+    /// (also when skip rules pass over steps in a cycle; ``TaskSession`` reports that case as an error).
     public func step(after current: String?, context: ConditionContext) -> Step? {
-        guard let current else { return firstStep(from: 0, context: context) }
-        guard let index = stepIndex[current] else { return nil }
-        let destination: Destination?
-        switch navigationRules[current] {
-        case .direct(let target)?: destination = target
-        case .conditional(let rules, let otherwise)?:
-            destination = rules.first { $0.condition.isSatisfied(by: context) }?.destination ?? otherwise
-        case nil: destination = nil
-        }
-        switch destination {
-        case .end?: return nil
-        case .step(let target)?:
-            guard let targetIndex = stepIndex[target] else { return nil }
-            let step = steps[targetIndex]
-            if let skip = skipRules[target], skip.isSatisfied(by: context) {
-                return self.step(after: target, context: context)
-            }
-            return step
-        case nil:
-            return firstStep(from: index + 1, context: context)
-        }
+        if case .step(let step) = navigate(after: current, context: { context }) { return step }
+        return nil
     }
 
     /// The step the Back button returns to from `current` in an ordered task: the step before it in the array.
@@ -83,20 +65,56 @@ public struct ResearchTask: Hashable, Sendable, Identifiable {
         return steps[index - 1]
     }
 
-    /// The first step from `start` on that no skip rule passes over.
-    private func firstStep(from start: Int, context: ConditionContext) -> Step? {
-        var index = start
-        while index < steps.count {
-            let step = steps[index]
-            if let skip = skipRules[step.identifier], skip.isSatisfied(by: context) {
-                // A skipped step's own navigation rule still applies, as in ResearchKit.
-                if navigationRules[step.identifier] != nil { return self.step(after: step.identifier, context: context) }
-                index += 1
-                continue
-            }
-            return step
+    /// Where navigation leads after `current`.
+    enum NavigationOutcome: Equatable {
+        case step(Step)
+        case end
+        /// Skip rules passed over steps in a cycle; the identifier is the step where it was found.
+        case cycle(String)
+    }
+
+    /// Follows navigation rules and skip rules from `current` (nil: the start) to the next step to show.
+    ///
+    /// Each step passed over by a skip rule is left as if it had been shown: its own navigation rule applies,
+    /// as in ResearchKit. Passing over the same step twice is a cycle.
+    /// The context is built only if a rule needs it, so an ordered task never pays for it.
+    func navigate(after current: String?, context makeContext: () -> ConditionContext) -> NavigationOutcome {
+        var built: ConditionContext?
+        func context() -> ConditionContext {
+            if let built { return built }
+            let made = makeContext()
+            built = made
+            return made
         }
-        return nil
+        var passedOver = Set<String>()
+        var from = current
+        while true {
+            let candidate: Step?
+            if let from {
+                guard let index = stepIndex[from] else { return .end }
+                switch destination(after: from, context: context) {
+                case .end?: candidate = nil
+                case .step(let target)?: candidate = stepIndex[target].map { steps[$0] }
+                case nil: candidate = index + 1 < steps.count ? steps[index + 1] : nil
+                }
+            } else {
+                candidate = steps.first
+            }
+            guard let candidate else { return .end }
+            guard let skip = skipRules[candidate.identifier], skip.isSatisfied(by: context()) else { return .step(candidate) }
+            guard passedOver.insert(candidate.identifier).inserted else { return .cycle(candidate.identifier) }
+            from = candidate.identifier
+        }
+    }
+
+    /// The destination a step's navigation rule picks; nil means "the next step in order".
+    private func destination(after step: String, context: () -> ConditionContext) -> Destination? {
+        switch navigationRules[step] {
+        case .direct(let target)?: target
+        case .conditional(let rules, let otherwise)?:
+            rules.first { $0.condition.isSatisfied(by: context()) }?.destination ?? otherwise
+        case nil: nil
+        }
     }
 }
 

@@ -1,0 +1,22 @@
+# StudyKit. `make run` takes the demo survey in the terminal; `make test` runs every test; `make bench` measures.
+export PATH := /opt/swift/usr/bin:$(PATH)
+SWIFT ?= swift
+# Debian packages the build and tests need (none yet beyond the Swift toolchain).
+DEBIAN_PACKAGES :=
+
+.PHONY: run test bench deps
+
+deps:
+	@scripts/install-deps $(DEBIAN_PACKAGES)
+
+run: deps
+	$(SWIFT) build --product studykit
+	.build/debug/studykit run examples/seed-demo.json --output result.json
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+bench: deps
+	$(SWIFT) build -c release --product studykit
+	.build/release/studykit bench

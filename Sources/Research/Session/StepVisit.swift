@@ -1,0 +1,66 @@
+import Foundation
+
+/// One visit of one step during a run: what the participant entered there so far.
+///
+/// The session keeps the visits along the path taken; a visit left with Back is kept aside so that its
+/// answers are shown again (pre-filled) when the participant returns.
+public struct StepVisit: Hashable, Sendable, Codable {
+    public var stepIdentifier: String
+    public var startDate: Date
+    public var endDate: Date?
+    /// Answers by question identifier (a question step's own identifier, or form item identifiers).
+    public var answers: [String: Answer]
+    public var signature: SignatureResult?
+    /// Permission outcomes by permission identifier.
+    public var permissions: [String: PermissionOutcome]
+    public var files: [FileResult]
+    public var skipped: Bool
+    /// Set when the participant came here from a review step to change an answer: finishing this step
+    /// returns to that review step.
+    public var returnToReview: String?
+
+    public init(stepIdentifier: String, startDate: Date) {
+        self.stepIdentifier = stepIdentifier
+        self.startDate = startDate
+        self.endDate = nil
+        self.answers = [:]
+        self.signature = nil
+        self.permissions = [:]
+        self.files = []
+        self.skipped = false
+        self.returnToReview = nil
+    }
+
+    /// The visit as a step result, with one question result per question of `step` (nil answers included).
+    func stepResult(for step: Step, endDate fallback: Date, isPrevious: Bool) -> StepResult {
+        var items: [ResultItem] = step.questions.map { question in
+            .question(QuestionResult(identifier: question.identifier, type: question.format.type,
+                                     answer: skipped ? nil : answers[question.identifier], unit: question.format.unit))
+        }
+        if let signature, !skipped { items.append(.signature(signature)) }
+        if case .requestPermissions(let requests) = step.kind, !skipped {
+            for request in requests {
+                items.append(.permission(PermissionResult(identifier: request.identifier, permission: request.kind,
+                                                          outcome: permissions[request.identifier] ?? .notDetermined)))
+            }
+        }
+        items += files.map(ResultItem.file)
+        return StepResult(identifier: stepIdentifier, startDate: startDate, endDate: endDate ?? fallback,
+                          results: items, skipped: skipped, isPrevious: isPrevious)
+    }
+}
+
+/// Everything needed to continue a saved run later, possibly in another process: ``TaskSession/save()``
+/// produces it, ``TaskSession/init(task:restoring:environment:otherTasks:outputDirectory:)`` resumes from it.
+public struct TaskRestorationData: Hashable, Sendable, Codable {
+    /// Version of this format, for future migrations.
+    public var formatVersion: Int
+    public var taskIdentifier: String
+    public var taskRunUUID: UUID
+    public var startDate: Date
+    public var device: String?
+    /// The visits along the path taken, the current step last.
+    public var path: [StepVisit]
+    /// Visits left with Back, by step identifier, kept for pre-filling.
+    public var setAside: [String: StepVisit]
+}

@@ -1,0 +1,463 @@
+import Foundation
+
+/// Runs one task for one participant: the headless equivalent of ResearchKit's task view controller.
+///
+/// A session starts a run (with a fresh run UUID, or from restoration data), shows the current step,
+/// takes answers, and moves forward, back or past a skipped step, following the task's navigation and skip
+/// rules. It finishes with a ``FinishReason`` and hands back one ``TaskResult``. Front ends (the terminal
+/// runner, the web runner) only render ``currentStep`` and call these methods; every rule lives here.
+///
+/// ```swift
+/// var session = try TaskSession(task: task, environment: .live)
+/// try session.setAnswer(.boolean(true))
+/// try session.goForward()
+/// ```
+public struct TaskSession: Sendable {
+    public let task: ResearchTask
+    public let taskRunUUID: UUID
+    public let startDate: Date
+    /// What the task is taken on, copied to the result.
+    public var device: String?
+    /// The latest results of other tasks, which conditions may read.
+    public var otherTasks: [String: TaskResult]
+    /// Where files produced by the run are written (in a folder named after the run UUID).
+    public let outputDirectory: URL?
+    /// The participant's locale, for showing answers and reading typed ones.
+    public var locale: Locale { environment.locale }
+    /// Why the run ended; nil while it goes on.
+    public private(set) var finishReason: FinishReason?
+    /// When the run ended.
+    public private(set) var endDate: Date?
+
+    private let environment: SessionEnvironment
+    private var path: [StepVisit]
+    private var setAside: [String: StepVisit]
+
+    /// Starts a new run of `task` on its first step (skip rules apply to it too).
+    public init(task: ResearchTask, environment: SessionEnvironment = .live, otherTasks: [String: TaskResult] = [:],
+                outputDirectory: URL? = nil, device: String? = nil) throws(TaskSessionError) {
+        guard !task.steps.isEmpty else { throw .emptyTask(task.identifier) }
+        self.task = task
+        self.environment = environment
+        self.otherTasks = otherTasks
+        self.outputDirectory = outputDirectory
+        self.device = device
+        self.taskRunUUID = environment.makeUUID()
+        self.startDate = environment.now()
+        self.path = []
+        self.setAside = [:]
+        switch task.navigate(after: nil, context: { conditionContext }) {
+        case .step(let first): path = [StepVisit(stepIdentifier: first.identifier, startDate: startDate)]
+        case .end: finish(.completed)
+        case .cycle(let step): throw .navigationCycle(step)
+        }
+    }
+
+    /// Resumes a saved run on the step where it was saved, with every earlier answer kept.
+    ///
+    /// Throws ``TaskSessionError/restorationMismatch(_:)`` when the data belongs to another task or names
+    /// steps the task does not have.
+    public init(task: ResearchTask, restoring data: TaskRestorationData, environment: SessionEnvironment = .live,
+                otherTasks: [String: TaskResult] = [:], outputDirectory: URL? = nil) throws(TaskSessionError) {
+        guard data.taskIdentifier == task.identifier else {
+            throw .restorationMismatch("the saved run belongs to task '\(data.taskIdentifier)', not '\(task.identifier)'")
+        }
+        guard data.formatVersion == TaskSession.restorationFormatVersion else {
+            throw .restorationMismatch("the saved run has format version \(data.formatVersion); this version reads \(TaskSession.restorationFormatVersion)")
+        }
+        guard !data.path.isEmpty else { throw .restorationMismatch("the saved run has no current step") }
+        for visit in data.path + Array(data.setAside.values) {
+            guard let step = task.step(withIdentifier: visit.stepIdentifier) else {
+                throw .restorationMismatch("the saved run visited step '\(visit.stepIdentifier)', which task '\(task.identifier)' does not have")
+            }
+            for item in visit.answers.keys where step.answerFormat(forItem: item) == nil {
+                throw .restorationMismatch("the saved run answered '\(item)' in step '\(step.identifier)', which has no such question")
+            }
+        }
+        self.task = task
+        self.environment = environment
+        self.otherTasks = otherTasks
+        self.outputDirectory = outputDirectory
+        self.device = data.device
+        self.taskRunUUID = data.taskRunUUID
+        self.startDate = data.startDate
+        self.path = data.path
+        self.setAside = data.setAside
+        path[path.count - 1].endDate = nil
+    }
+
+    static let restorationFormatVersion = 1
+
+    // MARK: - Where the participant is
+
+    /// The step to show; nil once the run has finished.
+    public var currentStep: Step? {
+        guard finishReason == nil, let visit = path.last else { return nil }
+        return task.step(withIdentifier: visit.stepIdentifier)
+    }
+
+    private var current: StepVisit {
+        get { path[path.count - 1] }
+        set { path[path.count - 1] = newValue }
+    }
+
+    /// "Step x of y" for the current step, counting the task's steps but a leading instruction and a trailing
+    /// completion step; nil on those two and once finished.
+    public var progress: TaskProgress? {
+        guard let step = currentStep, let index = task.index(ofStep: step.identifier) else { return nil }
+        let leading = task.steps.first.map { $0.kind == .instruction } == true ? 1 : 0
+        let trailing = task.steps.count > leading && task.steps.last.map { $0.kind == .completion } == true ? 1 : 0
+        let counted = leading..<(task.steps.count - trailing)
+        guard counted.contains(index) else { return nil }
+        return TaskProgress(current: index - leading + 1, total: counted.count)
+    }
+
+    /// Whether Back is available: there is an earlier step on the path taken.
+    public var canGoBack: Bool { finishReason == nil && path.count > 1 }
+
+    /// Whether Skip is available: the current step is optional.
+    public var canSkip: Bool { currentStep?.isOptional == true }
+
+    /// Whether Next is available: a question step has its answer, a form has every required item answered,
+    /// and a signature step (or web content that asks for one) has a signature.
+    public var canGoForward: Bool { currentStep != nil && missingAnswers.isEmpty }
+
+    /// The required questions (and `"signature"`) of the current step still without an answer.
+    public var missingAnswers: [String] {
+        guard let step = currentStep else { return [] }
+        var missing: [String]
+        if case .question = step.kind {
+            // As in ResearchKit, Next on a question step needs an answer; an optional one is left empty with Skip.
+            missing = current.answers[step.identifier] == nil ? [step.identifier] : []
+        } else {
+            missing = step.questions.filter { !$0.isOptional && current.answers[$0.identifier] == nil }.map(\.identifier)
+        }
+        if needsSignature(step), current.signature == nil { missing.append("signature") }
+        return missing
+    }
+
+    private func needsSignature(_ step: Step) -> Bool {
+        switch step.kind {
+        case .signature: true
+        case .webContent(let content): content.showSignatureAfterContent
+        default: false
+        }
+    }
+
+    /// The stored answer to `item` (nil: the question step's own question) on the current step, for pre-filling.
+    public func answer(for item: String? = nil) -> Answer? {
+        guard let step = currentStep else { return nil }
+        return current.answers[item ?? step.identifier]
+    }
+
+    /// The signature given on the current step.
+    public var signature: SignatureResult? { currentStep == nil ? nil : current.signature }
+
+    /// The recorded outcome of a permission on the current step.
+    public func permissionOutcome(_ identifier: String) -> PermissionOutcome? {
+        currentStep == nil ? nil : current.permissions[identifier]
+    }
+
+    // MARK: - Answering
+
+    /// Stores an answer to `item` (nil: the question step's own question) after validating it against the
+    /// question's format; nil, an empty selection or whitespace-only text clears the answer.
+    public mutating func setAnswer(_ answer: Answer?, for item: String? = nil) throws(TaskSessionError) {
+        let (step, identifier, format) = try question(item)
+        _ = step
+        guard let answer, let normalized = format.normalized(answer) else {
+            current.answers[identifier] = nil
+            return
+        }
+        do {
+            try format.validate(normalized)
+        } catch {
+            throw .invalidAnswer(item: identifier, error)
+        }
+        current.answers[identifier] = normalized
+    }
+
+    /// Reads what the participant typed for `item` with the format's text rules, then stores it as
+    /// ``setAnswer(_:for:)`` does; returns the stored answer.
+    @discardableResult
+    public mutating func setAnswer(text: String, for item: String? = nil) throws(TaskSessionError) -> Answer? {
+        let (_, identifier, format) = try question(item)
+        let parsed: Answer?
+        do {
+            parsed = try format.answer(fromText: text, locale: environment.locale, timeZone: environment.timeZone,
+                                       calendar: environment.calendar.identifier)
+        } catch {
+            throw .invalidAnswer(item: identifier, error)
+        }
+        try setAnswer(parsed, for: identifier)
+        return current.answers[identifier]
+    }
+
+    private func question(_ item: String?) throws(TaskSessionError) -> (Step, String, AnswerFormat) {
+        guard let step = currentStep else { throw .finished(finishReason ?? .completed) }
+        let identifier = item ?? step.identifier
+        guard let format = step.answerFormat(forItem: identifier) else { throw .unknownItem(identifier) }
+        return (step, identifier, format)
+    }
+
+    /// Records the participant's drawn signature on a signature step, or on web content that asks for one.
+    public mutating func sign(_ signature: Signature) throws(TaskSessionError) {
+        guard let step = currentStep else { throw .finished(finishReason ?? .completed) }
+        guard needsSignature(step) else { throw .notAllowed("step '\(step.identifier)' does not ask for a signature") }
+        guard !signature.isEmpty else { throw .invalidAnswer(item: "signature", AnswerValidationError("Sign in the box before continuing.")) }
+        let bad = signature.strokes.joined().first { !$0.x.isFinite || !$0.y.isFinite || !$0.t.isFinite
+            || $0.x < 0 || $0.y < 0 || $0.x > signature.width || $0.y > signature.height || $0.t < 0 }
+        if bad != nil || !(signature.width > 0 && signature.height > 0) {
+            throw .invalidAnswer(item: "signature", AnswerValidationError("The signature has points outside its drawing area."))
+        }
+        current.signature = SignatureResult(identifier: step.identifier, signature: signature, signedDate: environment.now())
+    }
+
+    /// Removes the signature from the current step (the pad's Clear button).
+    public mutating func clearSignature() {
+        guard currentStep != nil else { return }
+        current.signature = nil
+    }
+
+    /// Records what became of one permission of a request-permissions step.
+    public mutating func setPermission(_ identifier: String, outcome: PermissionOutcome) throws(TaskSessionError) {
+        guard let step = currentStep else { throw .finished(finishReason ?? .completed) }
+        guard case .requestPermissions(let requests) = step.kind, requests.contains(where: { $0.identifier == identifier }) else {
+            throw .unknownItem(identifier)
+        }
+        current.permissions[identifier] = outcome
+    }
+
+    /// Writes a file produced on the current step into the run's output folder and lists it in the step result.
+    ///
+    /// The file goes to `outputDirectory/<run UUID>/<step>-<identifier>.<extension>`; writing is atomic.
+    @discardableResult
+    public mutating func recordFile(_ data: Data, identifier: String, fileExtension: String, contentType: String) throws(TaskSessionError) -> FileResult {
+        guard let step = currentStep else { throw .finished(finishReason ?? .completed) }
+        guard let outputDirectory else { throw .notAllowed("this run has no output directory for files") }
+        let safe = { (text: String) in String(text.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }) }
+        let fileName = "\(safe(step.identifier))-\(safe(identifier)).\(safe(fileExtension))"
+        let folder = runOutputDirectory(in: outputDirectory)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try data.write(to: folder.appendingPathComponent(fileName), options: .atomic)
+        } catch {
+            throw .fileWriteFailed("could not write \(fileName) in \(folder.path): \(error.localizedDescription)")
+        }
+        let result = FileResult(identifier: identifier, fileName: fileName, contentType: contentType, byteCount: data.count)
+        current.files.removeAll { $0.identifier == identifier }
+        current.files.append(result)
+        return result
+    }
+
+    private func runOutputDirectory(in base: URL) -> URL {
+        base.appendingPathComponent(taskRunUUID.uuidString, isDirectory: true)
+    }
+
+    // MARK: - Moving
+
+    /// Leaves the current step with its answers and shows the next one; finishes the run (completed) after the last.
+    ///
+    /// Throws ``TaskSessionError/missingAnswers(_:)`` while required answers are missing.
+    public mutating func goForward() throws(TaskSessionError) {
+        guard currentStep != nil else { throw .finished(finishReason ?? .completed) }
+        let missing = missingAnswers
+        guard missing.isEmpty else { throw .missingAnswers(missing) }
+        current.skipped = false
+        try leaveCurrentStep()
+    }
+
+    /// Leaves an optional step without an answer: every answer on it is cleared (a whole form, a signature).
+    public mutating func skip() throws(TaskSessionError) {
+        guard let step = currentStep else { throw .finished(finishReason ?? .completed) }
+        guard step.isOptional else { throw .notOptional(step.identifier) }
+        current.answers = [:]
+        current.signature = nil
+        current.permissions = [:]
+        current.skipped = true
+        try leaveCurrentStep()
+    }
+
+    /// Returns to the previous step on the path taken, with its answers shown again. The current step's
+    /// answers are kept aside and shown again if the participant comes back to it.
+    public mutating func goBack() throws(TaskSessionError) {
+        guard finishReason == nil else { throw .finished(finishReason!) }
+        guard path.count > 1 else { throw .cannotGoBack }
+        let left = path.removeLast()
+        setAside[left.stepIdentifier] = left
+        current.endDate = nil
+    }
+
+    /// From a review step, goes back to an earlier step to change its answer; finishing that step returns
+    /// to the review step (through the steps in between, when their answers still stand).
+    public mutating func revisit(_ stepIdentifier: String) throws(TaskSessionError) {
+        guard let step = currentStep else { throw .finished(finishReason ?? .completed) }
+        guard case .review = step.kind else { throw .notAllowed("only a review step can send the participant back to a step") }
+        guard let target = path.dropLast().lastIndex(where: { $0.stepIdentifier == stepIdentifier }) else {
+            throw .notAllowed("step '\(stepIdentifier)' was not answered before this review")
+        }
+        while path.count - 1 > target {
+            let left = path.removeLast()
+            setAside[left.stepIdentifier] = left
+        }
+        current.endDate = nil
+        current.returnToReview = step.identifier
+    }
+
+    /// What a review step lists: each earlier step on the path with its answers.
+    public var reviewEntries: [ReviewEntry] {
+        guard let step = currentStep, case .review(let settings) = step.kind else { return [] }
+        return path.dropLast().compactMap { visit in
+            guard let reviewed = task.step(withIdentifier: visit.stepIdentifier) else { return nil }
+            if settings.excludeInstructionSteps && reviewed.questions.isEmpty && !needsSignature(reviewed) { return nil }
+            let answers = reviewed.questions.map { question in
+                ReviewEntry.Item(identifier: question.identifier, answer: visit.skipped ? nil : visit.answers[question.identifier], format: question.format)
+            }
+            return ReviewEntry(step: reviewed, items: answers, skipped: visit.skipped, signed: visit.signature != nil)
+        }
+    }
+
+    /// Ends the run from a step that offers early termination.
+    public mutating func terminateEarly() throws(TaskSessionError) {
+        guard let step = currentStep else { throw .finished(finishReason ?? .completed) }
+        guard step.earlyTermination != nil else { throw .notAllowed("step '\(step.identifier)' does not offer ending the task early") }
+        current.endDate = environment.now()
+        finish(.earlyTermination)
+    }
+
+    /// Saves the run to continue later: the run ends with reason ``FinishReason/saved`` and the returned
+    /// data resumes it on the current step.
+    public mutating func save() throws(TaskSessionError) -> TaskRestorationData {
+        guard finishReason == nil else { throw .finished(finishReason!) }
+        let data = restorationData
+        finish(.saved)
+        return data
+    }
+
+    /// The run's state as restoration data, without ending it (for servers that persist every step).
+    public var restorationData: TaskRestorationData {
+        TaskRestorationData(formatVersion: TaskSession.restorationFormatVersion, taskIdentifier: task.identifier,
+                            taskRunUUID: taskRunUUID, startDate: startDate, device: device, path: path, setAside: setAside)
+    }
+
+    /// Cancels the run, throwing its answers away; files already written stay in the output folder for the caller to remove.
+    public mutating func discard() {
+        guard finishReason == nil else { return }
+        finish(.discarded)
+    }
+
+    /// Ends the run because something went wrong outside the session (a step could not be shown).
+    public mutating func fail() {
+        guard finishReason == nil else { return }
+        finish(.failed)
+    }
+
+    // MARK: - Results
+
+    /// The result so far: a step result for each step on the path taken, in visited order; when a loop
+    /// revisited a step, the earlier passes are marked previous.
+    public var result: TaskResult {
+        let end = endDate ?? environment.now()
+        var lastPass: [String: Int] = [:]
+        for (index, visit) in path.enumerated() { lastPass[visit.stepIdentifier] = index }
+        let stepResults = path.enumerated().compactMap { index, visit -> StepResult? in
+            guard let step = task.step(withIdentifier: visit.stepIdentifier) else { return nil }
+            return visit.stepResult(for: step, endDate: end, isPrevious: lastPass[visit.stepIdentifier] != index)
+        }
+        return TaskResult(identifier: task.identifier, taskRunUUID: taskRunUUID, startDate: startDate, endDate: end,
+                          device: device, outputDirectory: outputDirectory.map { runOutputDirectory(in: $0).path },
+                          stepResults: stepResults)
+    }
+
+    /// Answers as conditions see them: completed visits on the path, plus the current one.
+    private var conditionContext: ConditionContext {
+        var lastPass: [String: Int] = [:]
+        for (index, visit) in path.enumerated() { lastPass[visit.stepIdentifier] = index }
+        let now = environment.now()
+        let results = path.enumerated().compactMap { index, visit -> StepResult? in
+            guard let step = task.step(withIdentifier: visit.stepIdentifier) else { return nil }
+            return visit.stepResult(for: step, endDate: now, isPrevious: lastPass[visit.stepIdentifier] != index)
+        }
+        return ConditionContext(current: results, otherTasks: otherTasks)
+    }
+
+    // MARK: - Internals
+
+    private mutating func leaveCurrentStep() throws(TaskSessionError) {
+        let leaving = current
+        let now = environment.now()
+        current.endDate = now
+        setAside[leaving.stepIdentifier] = nil
+        var next = try nextVisit(after: leaving.stepIdentifier, at: now)
+        // Returning from a change made on a review step: walk forward through steps whose set-aside answers
+        // still stand, until the review step is reached again.
+        if let review = leaving.returnToReview {
+            current.returnToReview = nil
+            while var visit = next, visit.stepIdentifier != review,
+                  let step = task.step(withIdentifier: visit.stepIdentifier),
+                  let kept = setAside[visit.stepIdentifier], isComplete(kept, for: step) {
+                visit = kept
+                visit.endDate = now
+                path.append(visit)
+                setAside[visit.stepIdentifier] = nil
+                next = try nextVisit(after: visit.stepIdentifier, at: now)
+            }
+        }
+        guard let next else {
+            finish(.completed)
+            return
+        }
+        path.append(next)
+    }
+
+    /// The visit for the step navigation leads to after `identifier`, pre-filled from a set-aside visit or
+    /// an earlier pass; nil when the task ends.
+    private func nextVisit(after identifier: String, at now: Date) throws(TaskSessionError) -> StepVisit? {
+        switch task.navigate(after: identifier, context: { conditionContext }) {
+        case .end:
+            return nil
+        case .cycle(let step):
+            throw .navigationCycle(step)
+        case .step(let step):
+            var visit = StepVisit(stepIdentifier: step.identifier, startDate: now)
+            if let kept = setAside[step.identifier] ?? path.last(where: { $0.stepIdentifier == step.identifier }) {
+                visit.answers = kept.answers
+                visit.signature = kept.signature
+                visit.permissions = kept.permissions
+                visit.files = kept.files
+            }
+            return visit
+        }
+    }
+
+    private func isComplete(_ visit: StepVisit, for step: Step) -> Bool {
+        if visit.skipped { return step.isOptional }
+        let required: Bool
+        if case .question = step.kind {
+            required = visit.answers[step.identifier] != nil
+        } else {
+            required = step.questions.filter { !$0.isOptional }.allSatisfy { visit.answers[$0.identifier] != nil }
+        }
+        return required && (!needsSignature(step) || visit.signature != nil)
+    }
+
+    private mutating func finish(_ reason: FinishReason) {
+        finishReason = reason
+        endDate = environment.now()
+    }
+}
+
+/// One line of a review step: an earlier step and the answers given there.
+public struct ReviewEntry: Hashable, Sendable {
+    public var step: Step
+    public var items: [Item]
+    public var skipped: Bool
+    public var signed: Bool
+
+    /// One question of a reviewed step and its answer.
+    public struct Item: Hashable, Sendable {
+        public var identifier: String
+        public var answer: Answer?
+        public var format: AnswerFormat
+    }
+}

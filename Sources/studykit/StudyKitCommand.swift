@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `studykit`: the command-line tool of StudyKit.
+@main
+struct StudyKitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "studykit",
+        abstract: "StudyKit: tasks, surveys and studies for digital health research.",
+        subcommands: [ValidateCommand.self, RunCommand.self, BenchCommand.self]
+    )
+}
