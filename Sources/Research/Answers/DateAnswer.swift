@@ -41,7 +41,10 @@ public struct DateAnswer: Hashable, Sendable, Codable, Comparable {
         guard let zone = TimeZone(identifier: zoneName) else {
             throw DecodingError.dataCorruptedError(forKey: .timeZone, in: container, debugDescription: "unknown time zone '\(zoneName)'")
         }
-        let calendar = try container.decodeIfPresent(Calendar.Identifier.self, forKey: .calendar) ?? .gregorian
+        let calendarName = try container.decodeIfPresent(String.self, forKey: .calendar) ?? "gregorian"
+        guard let calendar = CalendarIdentifierName.identifier(named: calendarName) else {
+            throw DecodingError.dataCorruptedError(forKey: .calendar, in: container, debugDescription: "unknown calendar '\(calendarName)'")
+        }
         if let text = try container.decodeIfPresent(String.self, forKey: .dateTime) {
             guard let date = ISO8601.date(from: text) else {
                 throw DecodingError.dataCorruptedError(forKey: .dateTime, in: container, debugDescription: "'\(text)' is not an ISO 8601 date and time with offset")
@@ -65,6 +68,6 @@ public struct DateAnswer: Hashable, Sendable, Codable, Comparable {
             try container.encode(ISO8601.dayString(from: date, in: timeZone, calendar: calendar), forKey: .date)
         }
         try container.encode(timeZone.identifier, forKey: .timeZone)
-        try container.encode(calendar, forKey: .calendar)
+        try container.encode(CalendarIdentifierName.name(of: calendar), forKey: .calendar)
     }
 }
