@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+@testable import Research
+
+@Suite("TaskValidator")
+struct TaskValidatorTests {
+    func problems(_ json: String) -> [String] {
+        do {
+            _ = try TaskValidator.load(Data(json.utf8))
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    @Test func validTaskLoads() throws {
+        let task = try TaskValidator.load(Data(#"""
+        {"identifier": "ok", "steps": [
+          {"type": "instruction", "identifier": "intro", "title": "Hello"},
+          {"type": "question", "identifier": "pain", "answerFormat": {"type": "scale", "minimum": 0, "maximum": 10}}
+        ]}
+        """#.utf8))
+        #expect(task.steps.map(\.identifier) == ["intro", "pain"])
+    }
+
+    @Test func malformedJSONGivesLineAndColumn() {
+        let found = problems("{\n  \"identifier\": \"x\",\n  \"steps\": [1, 2,, 3]\n}")
+        #expect(found.count == 1)
+        #expect(found.first?.hasPrefix("malformed JSON: line 3, column ") == true)
+    }
+
+    @Test func missingAndMistypedFieldsNameTheirPath() {
+        #expect(problems(#"{"identifier": "x", "steps": [{"type": "question", "identifier": "a"}]}"#)
+                == ["steps[0].answerFormat: is required but missing"])
+        #expect(problems(#"{"identifier": "x", "steps": [{"type": "question", "identifier": "a", "answerFormat": {"type": "scale", "minimum": "zero", "maximum": 3}}]}"#)
+                .first?.hasPrefix("steps[0].answerFormat.minimum: expected a whole number") == true)
+        #expect(problems(#"{"identifier": "x", "steps": [{"type": "poll", "identifier": "a"}]}"#).first?.hasPrefix("steps[0].type:") == true)
+    }
+
+    @Test func duplicateIdentifiersAreAllReported() {
+        let found = problems(#"""
+        {"identifier": "x", "steps": [
+          {"type": "instruction", "identifier": "a"},
+          {"type": "instruction", "identifier": "a"},
+          {"type": "form", "identifier": "f", "items": [
+            {"identifier": "i", "answerFormat": {"type": "boolean"}},
+            {"identifier": "i", "answerFormat": {"type": "boolean"}}
+          ]}
+        ]}
+        """#)
+        #expect(found == [
+            "steps[1].identifier: duplicate step identifier 'a' (also steps[0])",
+            "steps[2].items[1].identifier: duplicate item identifier 'i' (also items[0])",
+        ])
+    }
+
+    @Test func formatConstructionProblemsArePathQualified() {
+        let found = problems(#"""
+        {"identifier": "x", "steps": [
+          {"type": "instruction", "identifier": "intro"},
+          {"type": "question", "identifier": "a", "answerFormat": {"type": "scale", "minimum": 10, "maximum": 5}}
+        ]}
+        """#)
+        #expect(found.contains { $0.hasPrefix("steps[1].answerFormat.maximum: must be greater than minimum") })
+    }
+
+    @Test func unknownDestinationsAndRuleKeys() {
+        let found = problems(#"""
+        {"identifier": "x", "steps": [
+          {"type": "question", "identifier": "a", "answerFormat": {"type": "boolean"}},
+          {"type": "instruction", "identifier": "b"}
+        ],
+         "navigationRules": {"a": {"goTo": "nowhere"}, "ghost": {"goTo": "$end"}, "b": {"rules": [], "otherwise": "lost"}}}
+        """#)
+        #expect(found == [
+            "navigationRules.a.goTo: unknown destination step 'nowhere'",
+            "navigationRules.b.rules: a conditional rule needs at least one condition; use \"goTo\" for a direct rule",
+            "navigationRules.b.otherwise: unknown destination step 'lost'",
+            "navigationRules.ghost: no step has the identifier 'ghost'",
+        ])
+    }
+
+    @Test func emptyTaskAndReservedIdentifiers() {
+        #expect(problems(#"{"identifier": " ", "steps": []}"#) == ["identifier: must not be empty", "steps: a task needs at least one step"])
+        #expect(problems(#"{"identifier": "x", "steps": [{"type": "instruction", "identifier": "$end"}]}"#)
+                == ["steps[0].identifier: must not start with '$' (reserved for destinations such as $end)"])
+    }
+
+    @Test func stepContentRules() {
+        let found = problems(#"""
+        {"identifier": "x", "steps": [
+          {"type": "form", "identifier": "f", "items": [{"sectionTitle": "Only a title"}]},
+          {"type": "webContent", "identifier": "w", "html": "  "},
+          {"type": "table", "identifier": "t", "items": []},
+          {"type": "wait", "identifier": "z", "duration": 0},
+          {"type": "requestPermissions", "identifier": "p", "permissions": []},
+          {"type": "videoInstruction", "identifier": "v", "videoURL": "", "thumbnailTime": -1},
+          {"type": "instruction", "identifier": "i", "bodyItems": [{"style": "bullet"}]}
+        ]}
+        """#)
+        #expect(found == [
+            "steps[0].items: a form needs at least one question",
+            "steps[1].html: must not be empty",
+            "steps[2].items: a table step needs at least one item",
+            "steps[3].duration: must be greater than 0 seconds (0.0)",
+            "steps[4].permissions: a request-permissions step needs at least one permission",
+            "steps[5].videoURL: must not be empty",
+            "steps[5].thumbnailTime: must not be negative (-1.0)",
+            "steps[6].bodyItems[0]: a body item needs text, detail text or an image",
+        ])
+    }
+
+    @Test func conditionReferencesMustExistAndFit() throws {
+        let steps = [Build.scale("pain"), Build.form("week", items: ["mood"]), Build.boolean("yes"), Build.instruction("info")]
+        func check(_ condition: Condition) -> [String] {
+            TaskValidator.problems(identifier: "x", steps: steps, navigationRules: [:], skipRules: ["info": condition]).map(\.description)
+        }
+        #expect(check(.comparison(Build.ref("pain"), .greaterOrEqual, .number(7))) == [])
+        #expect(check(.comparison(Build.ref("week", "mood"), .equal, .number(1))) == [])
+        #expect(check(.comparison(AnswerReference(task: "other", step: "s"), .equal, .string("x"))) == [])
+        #expect(check(.answered(Build.ref("missing"))) == ["skipRules.info: 'missing' is not a step of this task"])
+        #expect(check(.answered(Build.ref("week"))).first?.contains("not a question step") == true)
+        #expect(check(.answered(Build.ref("week", "nope"))) == ["skipRules.info: step 'week' has no question 'nope'"])
+        #expect(check(.answered(Build.ref("info"))) == ["skipRules.info: step 'info' asks no question"])
+        #expect(check(.comparison(Build.ref("pain"), .equal, .string("high"))).first?.contains("cannot be compared with") == true)
+        #expect(check(.comparison(Build.ref("yes"), .greater, .boolean(true))).first?.contains("cannot be compared with") == true)
+        #expect(check(.matches(Build.ref("pain"), pattern: "x")).first?.contains("'matches' needs a text question") == true)
+    }
+}
