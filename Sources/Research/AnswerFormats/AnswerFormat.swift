@@ -197,6 +197,13 @@ public struct TextChoiceFormat: Hashable, Sendable, Codable {
         self.style = style
         self.choices = choices
     }
+    private enum CodingKeys: String, CodingKey { case style, choices }
+    /// Reads the format; `style` defaults to single choice.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        style = try c.decodeIfPresent(ChoiceStyle.self, forKey: .style) ?? .single
+        choices = try c.decode([TextChoice].self, forKey: .choices)
+    }
 }
 
 /// One option of an image choice question.
@@ -223,6 +230,13 @@ public struct ImageChoiceFormat: Hashable, Sendable, Codable {
     public init(style: ChoiceStyle = .single, choices: [ImageChoice]) {
         self.style = style
         self.choices = choices
+    }
+    private enum CodingKeys: String, CodingKey { case style, choices }
+    /// Reads the format; `style` defaults to single choice.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        style = try c.decodeIfPresent(ChoiceStyle.self, forKey: .style) ?? .single
+        choices = try c.decode([ImageChoice].self, forKey: .choices)
     }
 }
 
