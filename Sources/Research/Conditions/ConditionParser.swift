@@ -401,12 +401,21 @@ struct ConditionParser {
     private var token: ConditionToken
     /// The token before it, named in messages ("after '>='"); nil at the start.
     private var previous: ConditionToken?
+    /// How many `(` and `not` enclose the current position; bounded so that hostile input cannot exhaust the stack.
+    private var depth = 0
+
+    /// What is being parsed, named when the text ends too early: "condition" or "reference".
+    private var subject = "condition"
+
+    /// The deepest nesting of parentheses and `not` the parser accepts.
+    static let maximumDepth = 100
 
     init(_ text: String) throws(ConditionSyntaxError) {
         lexer = ConditionLexer(text)
         token = try lexer.next()
     }
 
+    /// Moves on to the next token.
     private mutating func advance() throws(ConditionSyntaxError) {
         previous = token
         token = try lexer.next()
@@ -417,7 +426,7 @@ struct ConditionParser {
         var message = "expected \(what)"
         if let context = context ?? previous.map({ "'\($0.text)'" }) { message += " after \(context)" }
         if token.kind == .end {
-            message = "the condition ends too early: " + message
+            message = "the \(subject) ends too early: " + message
         } else if let hint {
             message += "; " + hint
         }
@@ -426,24 +435,28 @@ struct ConditionParser {
 
     // MARK: Entry points
 
+    /// Parses the whole text as a condition.
     mutating func parseWholeCondition() throws(ConditionSyntaxError) -> Condition {
         guard token.kind != .end else {
-            throw ConditionSyntaxError(message: "the condition is empty", column: token.column)
+            throw ConditionSyntaxError(message: "the condition is empty", column: 1)
         }
         let condition = try parseOr()
         try expectEnd(after: "a complete condition", joinHint: "; join conditions with 'and' or 'or'")
         return condition
     }
 
+    /// Parses the whole text as a lone reference.
     mutating func parseWholeReference() throws(ConditionSyntaxError) -> AnswerReference {
+        subject = "reference"
         guard token.kind != .end else {
-            throw ConditionSyntaxError(message: "the reference is empty", column: token.column)
+            throw ConditionSyntaxError(message: "the reference is empty", column: 1)
         }
         let reference = try parseReference(what: "a step identifier")
         try expectEnd(after: "the reference", joinHint: "")
         return reference
     }
 
+    /// Fails unless the whole text has been read.
     private func expectEnd(after what: String, joinHint: String) throws(ConditionSyntaxError) {
         switch token.kind {
         case .end:
@@ -456,6 +469,15 @@ struct ConditionParser {
     }
 
     // MARK: Conditions
+
+    /// Goes one level deeper into parentheses or `not`, failing beyond ``maximumDepth``.
+    private mutating func enter() throws(ConditionSyntaxError) {
+        depth += 1
+        guard depth <= ConditionParser.maximumDepth else {
+            throw ConditionSyntaxError(message: "the condition nests parentheses and 'not' more than \(ConditionParser.maximumDepth) deep",
+                                       column: token.column)
+        }
+    }
 
     private mutating func parseOr() throws(ConditionSyntaxError) -> Condition {
         var operands = [try parseAnd()]
@@ -483,16 +505,21 @@ struct ConditionParser {
 
     private mutating func parseNot() throws(ConditionSyntaxError) -> Condition {
         guard token.isWord("not") else { return try parsePrimary() }
+        try enter()
         try advance()
-        return .not(try parseNot())
+        let operand = try parseNot()
+        depth -= 1
+        return .not(operand)
     }
 
     private mutating func parsePrimary() throws(ConditionSyntaxError) -> Condition {
         switch token.kind {
         case .symbol(.openParenthesis):
             let open = token
+            try enter()
             try advance()
             let inner = try parseOr()
+            depth -= 1
             guard token.kind == .symbol(.closeParenthesis) else {
                 let message = token.kind == .end
                     ? "missing ')' to close the '(' at column \(open.column)"
