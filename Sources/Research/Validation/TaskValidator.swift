@@ -193,7 +193,7 @@ public enum TaskValidator {
                 fits = format.type.answerKind == .timeOfDay ? TimeOfDay(parsing: text) != nil
                     : (ISO8601.day(from: text) != nil || ISO8601.date(from: text) != nil)
             case (.choices, _), (.components, _):
-                fits = choiceValues(of: format).contains { ConditionValue.compare(choice: $0, with: value) != nil }
+                fits = choiceValues(of: format).contains { $0.relation(to: value) != .incomparable }
             default: fits = false
             }
             if !fits {
