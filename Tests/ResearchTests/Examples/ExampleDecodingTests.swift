@@ -70,11 +70,11 @@ import Testing
         let withDontKnow = task.steps.flatMap(\.questions).filter { $0.format.dontKnow != nil }
         #expect(withDontKnow.count >= 2)
 
-        let formItems = task.steps.compactMap { step -> FormContent? in
+        let forms = task.steps.compactMap { step -> FormContent? in
             if case .form(let form) = step.kind { return form }
             return nil
         }
-        #expect(formItems.contains { $0.cardStyle && $0.items.contains(where: \.isSectionTitle) })
+        #expect(forms.contains { $0.cardStyle && $0.items.contains(where: \.isSectionTitle) })
         #expect(task.steps.contains { $0.learnMore != nil })
     }
 
