@@ -148,16 +148,10 @@ import Testing
             } else {
                 continue
             }
-            // DateAnswer encodes Calendar.Identifier with its synthesized Codable ({"gregorian": {}}), so the
-            // documented "calendar": "gregorian" does not decode yet.
-            withKnownIssue("date answers with \"calendar\": \"gregorian\" do not decode", isIntermittent: true) {
-                do {
-                    try decode()
-                } catch {
-                    Issue.record(error, "README.md Task JSON block at section line \(block.line) does not decode:\n\(block.text)")
-                }
-            } when: {
-                block.text.contains("\"calendar\"")
+            do {
+                try decode()
+            } catch {
+                Issue.record(error, "README.md Task JSON block at section line \(block.line) does not decode:\n\(block.text)")
             }
         }
     }
