@@ -2,7 +2,8 @@ import Foundation
 
 /// Reads task JSON and checks everything a task must satisfy before it is run, naming the JSON path and the
 /// problem for each fault: construction rules of every answer format, unique identifiers, navigation
-/// destinations and condition references that exist, values that fit the questions they are compared with.
+/// destinations and condition references that exist, values that fit the questions they are compared with,
+/// and no keys that StudyKit would silently ignore.
 ///
 /// ```swift
 /// let task = try TaskValidator.load(data)          // throws TaskValidationFailure with every problem
@@ -19,8 +20,11 @@ public enum TaskValidator {
         } catch {
             throw TaskValidationFailure(problems: [TaskDefinitionError(path: "", message: "\(error)")])
         }
-        let problems = problems(identifier: document.identifier, steps: document.steps,
+        var problems = problems(identifier: document.identifier, steps: document.steps,
                                 navigationRules: document.navigationRules ?? [:], skipRules: document.skipRules ?? [:])
+        if let json = try? JSONSerialization.jsonObject(with: data) {
+            problems += UnknownKeyDetector.problems(in: json)
+        }
         guard problems.isEmpty else { throw TaskValidationFailure(problems: problems) }
         do {
             return try ResearchTask(identifier: document.identifier, title: document.title, steps: document.steps,

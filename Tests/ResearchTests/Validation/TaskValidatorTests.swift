@@ -127,3 +127,33 @@ struct TaskValidatorTests {
         #expect(check(.matches(Build.ref("pain"), pattern: "x")).first?.contains("'matches' needs a text question") == true)
     }
 }
+
+@Suite("Unknown keys")
+struct UnknownKeyTests {
+    @Test func typosAreReportedWithASuggestion() {
+        let json = #"""
+        {"identifier": "x", "stepz": [], "steps": [
+          {"type": "question", "identifier": "a", "optinal": false,
+           "answerFormat": {"type": "textChoice", "choices": [{"text": "A", "value": 1, "exclusiv": true, "other": {"placeholdr": "x"}}]}},
+          {"type": "form", "identifier": "f", "items": [{"identifier": "i", "answerFormat": {"type": "scale", "minimum": 0, "maximum": 3, "dontKnow": {"txt": "?"}}}]}
+        ], "navigationRules": {"a": {"goTo": "f", "when": "x"}}}
+        """#
+        var found: [String] = []
+        do { _ = try TaskValidator.load(Data(json.utf8)) } catch { found = error.problems.map(\.description) }
+        #expect(found == [
+            "navigationRules.a.when: unknown key; StudyKit does not read it",
+            "steps[0].answerFormat.choices[0].exclusiv: unknown key; StudyKit does not read it (did you mean 'exclusive'?)",
+            "steps[0].answerFormat.choices[0].other.placeholdr: unknown key; StudyKit does not read it (did you mean 'placeholder'?)",
+            "steps[0].optinal: unknown key; StudyKit does not read it (did you mean 'optional'?)",
+            "steps[1].items[0].answerFormat.dontKnow.txt: unknown key; StudyKit does not read it (did you mean 'text'?)",
+            "stepz: unknown key; StudyKit does not read it (did you mean 'steps'?)",
+        ])
+    }
+
+    @Test func keysOfOtherStepKindsAreUnknown() {
+        let json = #"{"identifier": "x", "steps": [{"type": "instruction", "identifier": "a", "html": "<p>hi</p>"}]}"#
+        var found: [String] = []
+        do { _ = try TaskValidator.load(Data(json.utf8)) } catch { found = error.problems.map(\.description) }
+        #expect(found == ["steps[0].html: unknown key; StudyKit does not read it"])
+    }
+}

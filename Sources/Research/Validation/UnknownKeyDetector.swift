@@ -1,0 +1,164 @@
+import Foundation
+
+/// Finds keys in task JSON that StudyKit does not read, so that a typo such as `"optinal": false` is reported
+/// instead of silently ignored.
+///
+/// The known keys mirror the Codable implementations of the model types; ``TaskValidator`` runs this after
+/// decoding succeeded, so every object it visits has a valid shape.
+enum UnknownKeyDetector {
+    static func problems(in json: Any) -> [TaskDefinitionError] {
+        var problems: [TaskDefinitionError] = []
+        visit(json, as: .task, path: "", into: &problems)
+        return problems
+    }
+
+    /// The kinds of JSON objects in a task file.
+    private indirect enum Shape {
+        case task, step, answerFormat, formItem, textChoice, otherChoice, imageChoice, image, bodyItem, learnMore
+        case earlyTermination, permission, dontKnow, valuePicker, navigationRule, conditionalDestination
+        case map(Shape)
+        case array(Shape)
+        case conditionOrText
+    }
+
+    private static let commonStepKeys: Set<String> = [
+        "type", "identifier", "title", "text", "detailText", "footnote", "optional", "image", "bodyItems", "learnMore", "earlyTermination",
+    ]
+
+    private static let stepKeys: [String: Set<String>] = [
+        "instruction": [], "completion": [], "question": ["answerFormat"], "form": ["items", "cardStyle"],
+        "review": ["excludeInstructionSteps"], "webContent": ["html", "showSignatureAfterContent"], "table": ["items", "bulleted"],
+        "signature": ["signatureLineText"], "wait": ["duration", "indicator"], "requestPermissions": ["permissions"],
+        "videoInstruction": ["videoURL", "thumbnailTime", "captionsURL"],
+    ]
+
+    private static let formatKeys: [String: Set<String>] = [
+        "boolean": ["yesText", "noText", "dontKnow"],
+        "textChoice": ["style", "choices"],
+        "imageChoice": ["style", "choices"],
+        "valuePicker": ["choices"],
+        "multipleValuePicker": ["pickers", "separator"],
+        "textScale": ["choices", "defaultIndex", "vertical"],
+        "scale": ["minimum", "maximum", "step", "defaultValue", "vertical", "minimumDescription", "maximumDescription", "dontKnow"],
+        "continuousScale": ["minimum", "maximum", "maximumFractionDigits", "defaultValue", "vertical", "percentStyle",
+                            "minimumDescription", "maximumDescription", "dontKnow"],
+        "numeric": ["style", "unit", "minimum", "maximum", "maximumFractionDigits", "defaultValue", "placeholder", "dontKnow"],
+        "height": ["measurementSystem", "minimum", "maximum", "dontKnow"],
+        "weight": ["measurementSystem", "precision", "minimum", "maximum", "defaultValue", "dontKnow"],
+        "age": ["minimumAge", "maximumAge", "defaultValue", "dontKnow"],
+        "date": ["minimum", "maximum", "defaultValue", "dontKnow"],
+        "dateTime": ["minimum", "maximum", "defaultValue", "dontKnow"],
+        "timeOfDay": ["defaultValue", "dontKnow"],
+        "timeInterval": ["maximum", "stepMinutes", "defaultValue", "dontKnow"],
+        "text": ["maximumLength", "multipleLines", "validationPattern", "invalidMessage", "placeholder", "defaultValue", "dontKnow"],
+        "email": ["placeholder"],
+        "location": ["useCurrentLocation"],
+        "sesLadder": ["numberOfRungs", "topRungText", "bottomRungText"],
+    ]
+
+    /// Known keys of each object shape, and the shapes of their values that are objects themselves.
+    private static func keys(of shape: Shape, object: [String: Any]) -> [String: Shape?] {
+        func plain(_ names: Set<String>) -> [String: Shape?] { Dictionary(uniqueKeysWithValues: names.map { ($0, nil) }) }
+        switch shape {
+        case .task:
+            return ["identifier": nil, "title": nil, "steps": .array(.step), "navigationRules": .map(.navigationRule),
+                    "skipRules": .map(.conditionOrText)]
+        case .step:
+            var keys = plain(commonStepKeys.union(stepKeys[object["type"] as? String ?? ""] ?? []))
+            keys["image"] = .image
+            keys["bodyItems"] = .array(.bodyItem)
+            keys["learnMore"] = .learnMore
+            keys["earlyTermination"] = .earlyTermination
+            if object["type"] as? String == "question" { keys["answerFormat"] = .answerFormat }
+            if object["type"] as? String == "form" { keys["items"] = .array(.formItem) }
+            if object["type"] as? String == "requestPermissions" { keys["permissions"] = .array(.permission) }
+            return keys
+        case .answerFormat:
+            let type = object["type"] as? String ?? ""
+            var keys = plain((formatKeys[type] ?? []).union(["type"]))
+            if keys["dontKnow"] != nil { keys["dontKnow"] = .dontKnow }
+            if keys["choices"] != nil { keys["choices"] = type == "imageChoice" ? .array(.imageChoice) : .array(.textChoice) }
+            if keys["pickers"] != nil { keys["pickers"] = .array(.valuePicker) }
+            return keys
+        case .formItem:
+            var keys = plain(["identifier", "text", "sectionTitle", "detailText", "answerFormat", "optional", "placeholder", "learnMore"])
+            keys["answerFormat"] = .answerFormat
+            keys["learnMore"] = .learnMore
+            return keys
+        case .textChoice:
+            var keys = plain(["text", "value", "detailText", "exclusive", "other"])
+            keys["other"] = .otherChoice
+            return keys
+        case .otherChoice: return plain(["placeholder", "textRequired"])
+        case .imageChoice:
+            var keys = plain(["image", "selectedImage", "text", "value"])
+            keys["image"] = .image
+            keys["selectedImage"] = .image
+            return keys
+        case .image: return plain(["url", "altText"])
+        case .bodyItem:
+            var keys = plain(["text", "detailText", "style", "image"])
+            keys["image"] = .image
+            return keys
+        case .learnMore: return plain(["linkText", "title", "text"])
+        case .earlyTermination: return plain(["buttonText"])
+        case .permission: return plain(["identifier", "kind", "title", "detailText"])
+        case .dontKnow: return plain(["text"])
+        case .valuePicker:
+            return ["choices": .array(.textChoice)]
+        case .navigationRule:
+            var keys = plain(["goTo", "rules", "otherwise"])
+            keys["rules"] = .array(.conditionalDestination)
+            return keys
+        case .conditionalDestination:
+            return ["if": .conditionOrText, "goTo": nil]
+        case .map, .array, .conditionOrText:
+            return [:]
+        }
+    }
+
+    private static func visit(_ value: Any, as shape: Shape, path: String, into problems: inout [TaskDefinitionError]) {
+        switch shape {
+        case .array(let element):
+            guard let array = value as? [Any] else { return }
+            for (index, item) in array.enumerated() { visit(item, as: element, path: "\(path)[\(index)]", into: &problems) }
+        case .map(let element):
+            guard let object = value as? [String: Any] else { return }
+            for key in object.keys.sorted() { visit(object[key]!, as: element, path: join(path, key), into: &problems) }
+        case .conditionOrText:
+            return // conditions are checked by their own decoder, which rejects unknown operators and keys it needs
+        default:
+            guard let object = value as? [String: Any] else { return }
+            let known = keys(of: shape, object: object)
+            for key in object.keys.sorted() {
+                guard let child = known[key] else {
+                    let suggestion = closest(to: key, in: Array(known.keys)).map { " (did you mean '\($0)'?)" } ?? ""
+                    problems.append(TaskDefinitionError(path: join(path, key), message: "unknown key; StudyKit does not read it\(suggestion)"))
+                    continue
+                }
+                if let child { visit(object[key]!, as: child, path: join(path, key), into: &problems) }
+            }
+        }
+    }
+
+    private static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    /// The known key within two edits of `key`, ignoring case, if there is one.
+    private static func closest(to key: String, in candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, editDistance(key.lowercased(), $0.lowercased())) }.filter { $0.1 <= 2 }
+        return scored.min { $0.1 == $1.1 ? $0.0 < $1.0 : $0.1 < $1.1 }?.0
+    }
+
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return a.isEmpty ? b.count : previous[b.count]
+    }
+}
