@@ -87,7 +87,7 @@ extension AnswerFormat {
 
     /// The answer as it should be stored: nil when it amounts to no answer, tidied where tidying cannot change its meaning.
     ///
-    /// Blank text (text and email formats) and an empty selection are no answer; the text of an "other" choice is
+    /// Blank text and an empty selection (or an empty list of picker values) are no answer; the text of an "other" choice is
     /// trimmed (and dropped when blank); an email address loses surrounding white space; a location without address
     /// or coordinates is no answer. Everything else is returned unchanged.
     public func normalized(_ answer: Answer) -> Answer? {
@@ -161,7 +161,8 @@ private extension AnswerFormat {
     static func validate(_ value: Decimal, in format: ContinuousScaleFormat) throws(AnswerValidationError) {
         if let minimum = AnswerRules.decimal(format.minimum), let maximum = AnswerRules.decimal(format.maximum),
            value < minimum || value > maximum {
-            throw AnswerValidationError("Enter a number from \(minimum) to \(maximum).")
+            let percentages = format.percentStyle ? " (\(minimum * 100)% to \(maximum * 100)%)" : ""
+            throw AnswerValidationError("Enter a number from \(minimum) to \(maximum)\(percentages).")
         }
         let digits = max(0, format.maximumFractionDigits)
         guard AnswerRules.fits(value, fractionDigits: digits) else {

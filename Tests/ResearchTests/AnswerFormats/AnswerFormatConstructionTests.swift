@@ -38,6 +38,7 @@ struct AnswerFormatConstructionTests {
         .scale(ScaleFormat(minimum: 0, maximum: 10, step: 1, defaultValue: 5)),
         .scale(ScaleFormat(minimum: -10_000, maximum: 10_000, step: 2000, defaultValue: -4000)),
         .continuousScale(ContinuousScaleFormat(minimum: 0, maximum: 1, maximumFractionDigits: 4, defaultValue: 0.2525)),
+        .continuousScale(ContinuousScaleFormat(minimum: -10_000, maximum: 10_000, maximumFractionDigits: 0, defaultValue: -10_000)),
         .numeric(NumericFormat(style: .decimal, unit: "mg", minimum: 0, maximum: 10, maximumFractionDigits: 2, defaultValue: Decimal(string: "2.25"))),
         .numeric(NumericFormat(style: .integer, minimum: 1, maximumFractionDigits: 0, defaultValue: 3)),
         .height(HeightFormat(minimum: 30, maximum: 250)),

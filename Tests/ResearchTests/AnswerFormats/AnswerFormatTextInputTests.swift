@@ -158,7 +158,7 @@ struct AnswerFormatTextInputTests {
         let format = AnswerFormat.continuousScale(ContinuousScaleFormat(minimum: 0, maximum: 1, maximumFractionDigits: 2, percentStyle: true))
         #expect(answer(format, "25%") == number("0.25"))
         #expect(answer(format, "0.25") == number("0.25"))
-        #expect(refusal(format, "250 %") == "Enter a number from 0 to 1.")
+        #expect(refusal(format, "250 %") == "Enter a number from 0 to 1 (0% to 100%).")
     }
 
     @Test func numericWithUnitAndStyle() {
