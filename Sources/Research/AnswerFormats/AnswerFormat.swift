@@ -423,7 +423,7 @@ public struct HeightFormat: Hashable, Sendable, Codable {
     }
 }
 
-/// How finely a weight is entered: default (whole kg or lb), low (0.5 kg or whole lb), high (0.01 kg or lb and oz).
+/// How finely a weight is stored in kilograms: default (whole kg), low (0.1 kg), high (0.01 kg).
 public enum WeightPrecision: String, Hashable, Sendable, Codable {
     case `default`, low, high
 
@@ -524,10 +524,17 @@ public struct DateFormat: Hashable, Sendable, Codable {
         dontKnow = try c.decodeIfPresent(DontKnowOption.self, forKey: .dontKnow)
     }
     public func encode(to encoder: any Encoder) throws {
+        try encode(to: encoder, daysOnly: false)
+    }
+
+    /// Writes the bounds as days (`"2026-01-31"`, the UTC day the decoder reads them as) for a date format,
+    /// or as date-times for a date-time format.
+    func encode(to encoder: any Encoder, daysOnly: Bool) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeIfPresent(minimum.map { ISO8601.string(from: $0) }, forKey: .minimum)
-        try c.encodeIfPresent(maximum.map { ISO8601.string(from: $0) }, forKey: .maximum)
-        try c.encodeIfPresent(defaultValue.map { ISO8601.string(from: $0) }, forKey: .defaultValue)
+        let write: (Date) -> String = { daysOnly ? ISO8601.dayString(from: $0, in: .gmt) : ISO8601.string(from: $0) }
+        try c.encodeIfPresent(minimum.map(write), forKey: .minimum)
+        try c.encodeIfPresent(maximum.map(write), forKey: .maximum)
+        try c.encodeIfPresent(defaultValue.map(write), forKey: .defaultValue)
         try c.encodeIfPresent(dontKnow, forKey: .dontKnow)
     }
 }

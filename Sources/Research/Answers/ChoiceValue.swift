@@ -45,7 +45,7 @@ public enum ChoiceValue: Hashable, Sendable, Codable, CustomStringConvertible {
         switch self {
         case .string(let value): value
         case .integer(let value): String(value)
-        case .decimal(let value): value.formatted(.number.grouping(.never))
+        case .decimal(let value): String(value) // locale-independent: always a '.' separator
         }
     }
 }

@@ -75,6 +75,14 @@ struct JSONRoundTripTests {
         #expect(try json(QuestionResult(identifier: "e", type: .scale, answer: nil)) == #"{"identifier":"e","type":"scale"}"#)
     }
 
+    @Test func dateFormatBoundsAreWrittenAsDaysAndDateTimeBoundsWithTime() throws {
+        let bounds = DateFormat(minimum: Date(timeIntervalSince1970: 1_767_225_600), maximum: Date(timeIntervalSince1970: 1_798_761_600))
+        let day = String(decoding: try ResearchJSON.encoder(pretty: false).encode(AnswerFormat.date(bounds)), as: UTF8.self)
+        #expect(day == #"{"maximum":"2027-01-01","minimum":"2026-01-01","type":"date"}"#)
+        let time = String(decoding: try ResearchJSON.encoder(pretty: false).encode(AnswerFormat.dateTime(bounds)), as: UTF8.self)
+        #expect(time == #"{"maximum":"2027-01-01T00:00:00Z","minimum":"2026-01-01T00:00:00Z","type":"dateTime"}"#)
+    }
+
     @Test func dateAnswerKeepsItsDayInAFarZone() throws {
         // 2026-03-29 in Tokyo starts at 2026-03-28T15:00:00Z.
         let answer = try #require(DateAnswer(year: 2026, month: 3, day: 29, timeZone: Samples.tokyo))
