@@ -386,7 +386,7 @@ private extension AnswerFormat {
                 problems.add("validationPattern", "must not be empty; leave it out to accept any text")
             } else {
                 do {
-                    regex = try Regex(pattern)
+                    regex = try CompiledPatterns.regex(pattern)
                 } catch {
                     problems.add("validationPattern", "is not a valid regular expression (\(error))")
                 }

@@ -231,8 +231,8 @@ private extension AnswerFormat {
             throw AnswerValidationError("Enter at most \(length) \(length == 1 ? "character" : "characters").")
         }
         // A pattern that does not compile is a construction problem, refused when the study loads; it rejects nothing here.
-        if let pattern = format.validationPattern, !pattern.isEmpty, let regex = try? Regex(pattern),
-           (try? regex.wholeMatch(in: value)) == nil {
+        if let pattern = format.validationPattern, !pattern.isEmpty, (try? CompiledPatterns.regex(pattern)) != nil,
+           !CompiledPatterns.wholeMatch(pattern, value) {
             let message = format.invalidMessage?.trimmingCharacters(in: .whitespacesAndNewlines)
             throw AnswerValidationError(message?.isEmpty == false ? message! : "Check the format of your answer.")
         }

@@ -57,9 +57,8 @@ extension Condition {
                 return false
             }
         case .matches(let reference, let pattern):
-            guard case .text(let text)? = context.givenAnswer(reference),
-                  let regex = try? Regex(pattern) else { return false }
-            return (try? regex.wholeMatch(in: text)) != nil
+            guard case .text(let text)? = context.givenAnswer(reference) else { return false }
+            return CompiledPatterns.wholeMatch(pattern, text)
         }
     }
 }

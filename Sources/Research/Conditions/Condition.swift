@@ -75,26 +75,34 @@ public enum ConditionValue: Hashable, Sendable {
 
 /// Where a condition finds answers: the run in progress and the latest results of other tasks.
 public struct ConditionContext: Sendable {
-    /// Step results of the current run, latest pass of each step last.
-    public var current: [StepResult]
+    /// The latest (non-previous) result of a step of the current run, by step identifier.
+    private let latestResult: @Sendable (String) -> StepResult?
     /// Latest results of other tasks, by task identifier.
     public var otherTasks: [String: TaskResult]
 
+    /// A context over step results of the current run (earlier passes marked previous are ignored).
     public init(current: [StepResult], otherTasks: [String: TaskResult] = [:]) {
-        self.current = current
+        var latest: [String: StepResult] = [:]
+        for result in current where !result.isPrevious { latest[result.identifier] = result }
+        let results = latest
+        self.latestResult = { results[$0] }
+        self.otherTasks = otherTasks
+    }
+
+    /// A context that looks results up on demand, so that a run only builds the results its conditions read.
+    public init(otherTasks: [String: TaskResult] = [:], latestResult: @escaping @Sendable (_ stepIdentifier: String) -> StepResult?) {
+        self.latestResult = latestResult
         self.otherTasks = otherTasks
     }
 
     /// The answer `reference` points at; nil when the question was not answered (or the step not reached).
     public func answer(_ reference: AnswerReference) -> Answer? {
-        let stepResults: [StepResult]
+        let step: StepResult?
         if let task = reference.task {
-            guard let result = otherTasks[task] else { return nil }
-            stepResults = result.stepResults
+            step = otherTasks[task]?.stepResults.last { $0.identifier == reference.step && !$0.isPrevious }
         } else {
-            stepResults = current
+            step = latestResult(reference.step)
         }
-        guard let step = stepResults.last(where: { $0.identifier == reference.step && !$0.isPrevious }) else { return nil }
-        return step.questionResult(reference.item ?? reference.step)?.answer
+        return step?.questionResult(reference.item ?? reference.step)?.answer
     }
 }

@@ -369,16 +369,15 @@ public struct TaskSession: Sendable {
                           stepResults: stepResults)
     }
 
-    /// Answers as conditions see them: completed visits on the path, plus the current one.
+    /// Answers as conditions see them: the latest visit of each step on the path, the current one included.
+    /// Results are built only for the steps a condition reads.
     private var conditionContext: ConditionContext {
-        var lastPass: [String: Int] = [:]
-        for (index, visit) in path.enumerated() { lastPass[visit.stepIdentifier] = index }
-        let now = environment.now()
-        let results = path.enumerated().compactMap { index, visit -> StepResult? in
-            guard let step = task.step(withIdentifier: visit.stepIdentifier) else { return nil }
-            return visit.stepResult(for: step, endDate: now, isPrevious: lastPass[visit.stepIdentifier] != index)
+        let path = self.path, task = self.task, now = environment.now()
+        return ConditionContext(otherTasks: otherTasks) { identifier in
+            guard let visit = path.last(where: { $0.stepIdentifier == identifier }),
+                  let step = task.step(withIdentifier: identifier) else { return nil }
+            return visit.stepResult(for: step, endDate: visit.endDate ?? now, isPrevious: false)
         }
-        return ConditionContext(current: results, otherTasks: otherTasks)
     }
 
     // MARK: - Internals

@@ -13,7 +13,7 @@ enum UnknownKeyDetector {
     }
 
     /// The kinds of JSON objects in a task file.
-    private indirect enum Shape {
+    private indirect enum Shape: Sendable {
         case task, step, answerFormat, formItem, textChoice, otherChoice, imageChoice, image, bodyItem, learnMore
         case earlyTermination, permission, dontKnow, valuePicker, navigationRule, conditionalDestination
         case map(Shape)
@@ -56,25 +56,52 @@ enum UnknownKeyDetector {
         "sesLadder": ["numberOfRungs", "topRungText", "bottomRungText"],
     ]
 
-    /// Known keys of each object shape, and the shapes of their values that are objects themselves.
-    private static func keys(of shape: Shape, object: [String: Any]) -> [String: Shape?] {
+    /// Known keys of every step type, computed once.
+    private static let stepTables: [String: [String: Shape?]] = Dictionary(uniqueKeysWithValues: stepKeys.keys.map {
+        ($0, keys(of: .step, type: $0))
+    })
+
+    /// Known keys of every answer format type, computed once.
+    private static let formatTables: [String: [String: Shape?]] = Dictionary(uniqueKeysWithValues: formatKeys.keys.map {
+        ($0, keys(of: .answerFormat, type: $0))
+    })
+
+    /// Known keys of the shapes whose keys do not depend on a type, computed once.
+    private static let fixedTables: [String: [String: Shape?]] = {
+        let shapes: [Shape] = [.task, .formItem, .textChoice, .otherChoice, .imageChoice, .image, .bodyItem, .learnMore,
+                               .earlyTermination, .permission, .dontKnow, .valuePicker, .navigationRule, .conditionalDestination]
+        return Dictionary(uniqueKeysWithValues: shapes.map { ("\($0)", keys(of: $0, type: nil)) })
+    }()
+
+    /// The known keys of an object of `shape`, from the tables.
+    private static func knownKeys(of shape: Shape, object: [String: Any]) -> [String: Shape?] {
+        switch shape {
+        case .step: stepTables[object["type"] as? String ?? ""] ?? [:]
+        case .answerFormat: formatTables[object["type"] as? String ?? ""] ?? [:]
+        default: fixedTables["\(shape)"] ?? [:]
+        }
+    }
+
+    /// Known keys of each object shape (of the given step or format type), and the shapes of their values that
+    /// are objects themselves.
+    private static func keys(of shape: Shape, type: String?) -> [String: Shape?] {
         func plain(_ names: Set<String>) -> [String: Shape?] { Dictionary(uniqueKeysWithValues: names.map { ($0, nil) }) }
         switch shape {
         case .task:
             return ["identifier": nil, "title": nil, "steps": .array(.step), "navigationRules": .map(.navigationRule),
                     "skipRules": .map(.conditionOrText)]
         case .step:
-            var keys = plain(commonStepKeys.union(stepKeys[object["type"] as? String ?? ""] ?? []))
+            var keys = plain(commonStepKeys.union(stepKeys[type ?? ""] ?? []))
             keys["image"] = .image
             keys["bodyItems"] = .array(.bodyItem)
             keys["learnMore"] = .learnMore
             keys["earlyTermination"] = .earlyTermination
-            if object["type"] as? String == "question" { keys["answerFormat"] = .answerFormat }
-            if object["type"] as? String == "form" { keys["items"] = .array(.formItem) }
-            if object["type"] as? String == "requestPermissions" { keys["permissions"] = .array(.permission) }
+            if type == "question" { keys["answerFormat"] = .answerFormat }
+            if type == "form" { keys["items"] = .array(.formItem) }
+            if type == "requestPermissions" { keys["permissions"] = .array(.permission) }
             return keys
         case .answerFormat:
-            let type = object["type"] as? String ?? ""
+            let type = type ?? ""
             var keys = plain((formatKeys[type] ?? []).union(["type"]))
             if keys["dontKnow"] != nil { keys["dontKnow"] = .dontKnow }
             if keys["choices"] != nil { keys["choices"] = type == "imageChoice" ? .array(.imageChoice) : .array(.textChoice) }
@@ -129,7 +156,7 @@ enum UnknownKeyDetector {
             return // conditions are checked by their own decoder, which rejects unknown operators and keys it needs
         default:
             guard let object = value as? [String: Any] else { return }
-            let known = keys(of: shape, object: object)
+            let known = knownKeys(of: shape, object: object)
             for key in object.keys.sorted() {
                 guard let child = known[key] else {
                     let suggestion = closest(to: key, in: Array(known.keys)).map { " (did you mean '\($0)'?)" } ?? ""
