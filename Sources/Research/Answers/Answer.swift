@@ -61,6 +61,7 @@ public enum Answer: Hashable, Sendable {
 
 /// The shapes an ``Answer`` can take.
 public enum AnswerKind: String, Hashable, Sendable, Codable {
+    /// One per ``Answer`` case, with the same name; a question result's `type` implies one of them.
     case boolean, choices, number, date, timeOfDay, timeInterval, text, location, components, dontKnow
 }
 
@@ -120,10 +121,14 @@ extension Answer: Codable {
 
 /// A time of day, without a date: hours 0–23, minutes and seconds 0–59. JSON: `"08:30"` or `"08:30:15"`.
 public struct TimeOfDay: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+    /// Hours, 0–23.
     public var hour: Int
+    /// Minutes, 0–59.
     public var minute: Int
+    /// Seconds, 0–59; usually 0.
     public var second: Int
 
+    /// Creates a time from its parts without checking them; ``init(parsing:)`` is the checked way.
     public init(hour: Int, minute: Int, second: Int = 0) {
         self.hour = hour
         self.minute = minute
@@ -148,11 +153,13 @@ public struct TimeOfDay: Hashable, Sendable, Codable, Comparable, CustomStringCo
     /// Seconds since midnight.
     public var secondsSinceMidnight: Int { hour * 3600 + minute * 60 + second }
 
+    /// `HH:MM`, or `HH:MM:SS` when the seconds are not 0; the text JSON uses.
     public var description: String {
         let base = String(format: "%02d:%02d", hour, minute)
         return second == 0 ? base : base + String(format: ":%02d", second)
     }
 
+    /// Whether `lhs` comes earlier in the day than `rhs`.
     public static func < (lhs: TimeOfDay, rhs: TimeOfDay) -> Bool { lhs.secondsSinceMidnight < rhs.secondsSinceMidnight }
 
     public init(from decoder: any Decoder) throws {
@@ -179,6 +186,7 @@ public struct LocationAnswer: Hashable, Sendable, Codable {
     /// Longitude in degrees, −180…180.
     public var longitude: Double?
 
+    /// Creates a location: an address, coordinates (latitude and longitude together), or both.
     public init(address: String? = nil, latitude: Double? = nil, longitude: Double? = nil) {
         self.address = address
         self.latitude = latitude

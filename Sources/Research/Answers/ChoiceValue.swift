@@ -4,10 +4,15 @@ import Foundation
 ///
 /// In JSON it is the bare value: `"often"`, `3` or `2.5`.
 public enum ChoiceValue: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// A text value, such as `"often"`.
     case string(String)
+    /// A whole number, such as `3`.
     case integer(Int)
+    /// A number with a fraction, such as `2.5`.
     case decimal(Double)
 
+    /// Reads a bare JSON string or number; a whole number that fits in `Int` (also when written `2.0`)
+    /// becomes ``integer(_:)``, any other number ``decimal(_:)``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let integer = try? container.decode(Int.self) {
@@ -41,6 +46,7 @@ public enum ChoiceValue: Hashable, Sendable, Codable, CustomStringConvertible {
         }
     }
 
+    /// The value as plain text, without quotes: `often`, `3`, `2.5` (always with a `.`, whatever the locale).
     public var description: String {
         switch self {
         case .string(let value): value
@@ -51,8 +57,11 @@ public enum ChoiceValue: Hashable, Sendable, Codable, CustomStringConvertible {
 }
 
 extension ChoiceValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral {
+    /// Creates a ``string(_:)`` value from a string literal.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// Creates an ``integer(_:)`` value from an integer literal.
     public init(integerLiteral value: Int) { self = .integer(value) }
+    /// Creates a ``decimal(_:)`` value from a floating-point literal.
     public init(floatLiteral value: Double) { self = .decimal(value) }
 }
 
@@ -65,6 +74,7 @@ public struct ChoiceSelection: Hashable, Sendable, Codable {
     /// Free text typed with an "other" choice.
     public var text: String?
 
+    /// Creates a selection of `value`, with the free text of an "other" choice when given.
     public init(_ value: ChoiceValue, text: String? = nil) {
         self.value = value
         self.text = text

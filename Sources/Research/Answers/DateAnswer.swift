@@ -15,6 +15,7 @@ public struct DateAnswer: Hashable, Sendable, Codable, Comparable {
     /// Whether a time of day is part of the answer (date-time formats) or only the day (date formats).
     public var includesTime: Bool
 
+    /// Creates an answer; for a day, `date` should be the start of that day in `timeZone`.
     public init(date: Date, timeZone: TimeZone, calendar: Calendar.Identifier = .gregorian, includesTime: Bool) {
         self.date = date
         self.timeZone = timeZone
@@ -31,10 +32,13 @@ public struct DateAnswer: Hashable, Sendable, Codable, Comparable {
         self.init(date: date, timeZone: timeZone, calendar: calendar, includesTime: false)
     }
 
+    /// Orders answers by instant, whatever their time zones.
     public static func < (lhs: DateAnswer, rhs: DateAnswer) -> Bool { lhs.date < rhs.date }
 
     private enum CodingKeys: String, CodingKey { case date, dateTime, timeZone, calendar }
 
+    /// Reads a day (`date`) or a date-time (`dateTime`, which wins when both are present);
+    /// `timeZone` is required and `calendar` defaults to `gregorian`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let zoneName = try container.decode(String.self, forKey: .timeZone)

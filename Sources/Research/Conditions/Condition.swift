@@ -42,10 +42,12 @@ public indirect enum Condition: Hashable, Sendable {
 public struct AnswerReference: Hashable, Sendable {
     /// Another task whose latest result is read; nil for the task being run.
     public var task: String?
+    /// The step whose answer is read: the question step, or the form step that holds ``item``.
     public var step: String
     /// A form item; nil for a question step's own answer.
     public var item: String?
 
+    /// Creates a reference; see the properties for each part.
     public init(task: String? = nil, step: String, item: String? = nil) {
         self.task = task
         self.step = step
@@ -55,11 +57,18 @@ public struct AnswerReference: Hashable, Sendable {
 
 /// The comparison operators of conditions.
 public enum ComparisonOperator: String, Hashable, Sendable, Codable, CaseIterable {
+    /// `==`: the answer equals the value.
     case equal = "=="
+    /// `!=`: the answer differs from the value (false, like every comparison, when there is no answer).
     case notEqual = "!="
+    /// `<`: the answer orders before the value: a smaller number or duration, an earlier date or time, text
+    /// that sorts earlier.
     case less = "<"
+    /// `<=`: the answer orders before the value or equals it.
     case lessOrEqual = "<="
+    /// `>`: the answer orders after the value: a larger number or duration, a later date or time, text that sorts later.
     case greater = ">"
+    /// `>=`: the answer orders after the value or equals it.
     case greaterOrEqual = ">="
 }
 
@@ -68,8 +77,11 @@ public enum ComparisonOperator: String, Hashable, Sendable, Codable, CaseIterabl
 /// Strings also stand for days (`"2026-03-01"`), date-times with offset and times of day (`"08:30"`)
 /// when compared with date or time answers.
 public enum ConditionValue: Hashable, Sendable {
+    /// A number, for numeric answers, durations in seconds and numeric choice values.
     case number(Decimal)
+    /// A string, for text answers and string choice values, or a day, date-time or time of day for date and time answers.
     case string(String)
+    /// `true` or `false`, for yes-or-no answers; only `==` and `!=` apply.
     case boolean(Bool)
 }
 

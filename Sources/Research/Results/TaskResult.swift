@@ -9,14 +9,19 @@ public struct TaskResult: Hashable, Sendable, Codable {
     public var identifier: String
     /// Identifies this run; a restored run keeps its UUID.
     public var taskRunUUID: UUID
+    /// When the run started.
     public var startDate: Date
+    /// When the run ended; for a run still going on, when the result was taken.
     public var endDate: Date
     /// What the task was taken on (for example a browser's user agent, or "studykit run").
     public var device: String?
     /// The folder where files produced by the run were written, when there is one.
     public var outputDirectory: String?
+    /// One result per visited step, in the order visited; earlier passes of a revisited step are marked
+    /// ``StepResult/isPrevious``.
     public var stepResults: [StepResult]
 
+    /// Creates a task result; see the properties for each part.
     public init(identifier: String, taskRunUUID: UUID, startDate: Date, endDate: Date, device: String? = nil,
                 outputDirectory: String? = nil, stepResults: [StepResult]) {
         self.identifier = identifier
@@ -43,7 +48,9 @@ public struct TaskResult: Hashable, Sendable, Codable {
 public struct StepResult: Hashable, Sendable, Codable {
     /// The step's identifier.
     public var identifier: String
+    /// When the step was shown.
     public var startDate: Date
+    /// When the participant left the step; for the current step, when the result was taken.
     public var endDate: Date
     /// The answers, signatures, permissions and files of the step.
     public var results: [ResultItem]
@@ -52,6 +59,7 @@ public struct StepResult: Hashable, Sendable, Codable {
     /// A later pass through the same step (a navigation loop) superseded this one.
     public var isPrevious: Bool
 
+    /// Creates a step result; see the properties for each part.
     public init(identifier: String, startDate: Date, endDate: Date, results: [ResultItem] = [], skipped: Bool = false, isPrevious: Bool = false) {
         self.identifier = identifier
         self.startDate = startDate
@@ -76,6 +84,7 @@ public struct StepResult: Hashable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey { case identifier, startDate, endDate, results, skipped, isPrevious }
 
+    /// Reads a step result; `results` defaults to empty, and `skipped` and `isPrevious` to false.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         identifier = try c.decode(String.self, forKey: .identifier)
@@ -99,9 +108,13 @@ public struct StepResult: Hashable, Sendable, Codable {
 
 /// One entry of a step result. JSON: an object whose `kind` is `question`, `signature`, `permission` or `file`.
 public enum ResultItem: Hashable, Sendable, Codable {
+    /// The answer to one question.
     case question(QuestionResult)
+    /// A drawn signature.
     case signature(SignatureResult)
+    /// The outcome of one permission request.
     case permission(PermissionResult)
+    /// A file the run wrote.
     case file(FileResult)
 
     private enum Kind: String, Codable { case question, signature, permission, file }
@@ -142,6 +155,7 @@ public struct QuestionResult: Hashable, Sendable, Codable {
     /// The unit a numeric answer is in.
     public var unit: String?
 
+    /// Creates a question result; `unit` is normally the format's ``AnswerFormat/unit``.
     public init(identifier: String, type: AnswerFormatType, answer: Answer?, unit: String? = nil) {
         self.identifier = identifier
         self.type = type
@@ -151,6 +165,8 @@ public struct QuestionResult: Hashable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey { case identifier, type, answer, dontKnow, unit }
 
+    /// Reads a question result; `"dontKnow": true` gives ``Answer/dontKnow``, a missing or null `answer` gives nil,
+    /// and `answer` is read as the kind of value `type` produces.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         identifier = try c.decode(String.self, forKey: .identifier)
@@ -184,7 +200,9 @@ public struct Signature: Hashable, Sendable, Codable {
     public var width: Double
     /// Height of the drawing area.
     public var height: Double
+    /// The strokes in the order drawn, each a list of points from pen down to pen up.
     public var strokes: [[SignaturePoint]]
+    /// Creates a signature; see the properties for each part.
     public init(width: Double, height: Double, strokes: [[SignaturePoint]]) {
         self.width = width
         self.height = height
@@ -196,9 +214,13 @@ public struct Signature: Hashable, Sendable, Codable {
 
 /// One point of a signature stroke: position, and milliseconds since the drawing began.
 public struct SignaturePoint: Hashable, Sendable, Codable {
+    /// Horizontal position, from 0 to the signature's ``Signature/width``.
     public var x: Double
+    /// Vertical position, from 0 to the signature's ``Signature/height``.
     public var y: Double
+    /// Milliseconds since the drawing began; not negative.
     public var t: Double
+    /// Creates a point; see the properties for each part.
     public init(x: Double, y: Double, t: Double) {
         self.x = x
         self.y = y
@@ -208,10 +230,13 @@ public struct SignaturePoint: Hashable, Sendable, Codable {
 
 /// The signature given on a signature step or after web content.
 public struct SignatureResult: Hashable, Sendable, Codable {
+    /// The identifier of the step the signature was given on.
     public var identifier: String
+    /// The drawing.
     public var signature: Signature
     /// When the participant signed.
     public var signedDate: Date
+    /// Creates a signature result; see the properties for each part.
     public init(identifier: String, signature: Signature, signedDate: Date) {
         self.identifier = identifier
         self.signature = signature
@@ -221,9 +246,13 @@ public struct SignatureResult: Hashable, Sendable, Codable {
 
 /// What became of one requested permission.
 public struct PermissionResult: Hashable, Sendable, Codable {
+    /// The request's identifier, as in ``PermissionRequest/identifier``.
     public var identifier: String
+    /// What was asked for.
     public var permission: PermissionKind
+    /// What became of the request; `notDetermined` when the participant left the step without an outcome for it.
     public var outcome: PermissionOutcome
+    /// Creates a permission result; see the properties for each part.
     public init(identifier: String, permission: PermissionKind, outcome: PermissionOutcome) {
         self.identifier = identifier
         self.permission = permission
@@ -233,17 +262,22 @@ public struct PermissionResult: Hashable, Sendable, Codable {
 
 /// The outcome of a permission request.
 public enum PermissionOutcome: String, Hashable, Sendable, Codable, CaseIterable {
+    /// `granted` or `denied` by the participant; `notDetermined` when never decided; `unavailable` when the
+    /// device or browser cannot grant it.
     case granted, denied, notDetermined, unavailable
 }
 
 /// A file produced by a run (an audio recording, a drawing), stored in the run's output directory.
 public struct FileResult: Hashable, Sendable, Codable {
+    /// Names the file within its step, as given to ``TaskSession/recordFile(_:identifier:fileExtension:contentType:)``.
     public var identifier: String
     /// The file's path relative to the run's output directory.
     public var fileName: String
     /// Its media type, e.g. `audio/wav`.
     public var contentType: String
+    /// The file's size in bytes.
     public var byteCount: Int
+    /// Creates a file result; see the properties for each part.
     public init(identifier: String, fileName: String, contentType: String, byteCount: Int) {
         self.identifier = identifier
         self.fileName = fileName

@@ -47,6 +47,7 @@ public enum TaskSessionError: Error, Hashable, Sendable, CustomStringConvertible
     /// Writing a file for the run failed.
     case fileWriteFailed(String)
 
+    /// A short English explanation, for logs and error messages.
     public var description: String {
         switch self {
         case .emptyTask(let task): "task '\(task)' has no steps"

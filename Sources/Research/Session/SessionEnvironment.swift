@@ -14,6 +14,7 @@ public struct SessionEnvironment: Sendable {
     /// The participant's locale, used to read numbers they type.
     public var locale: Locale
 
+    /// Creates an environment; tests pass a fixed clock and zone, everything else uses ``live``.
     public init(now: @escaping @Sendable () -> Date, makeUUID: @escaping @Sendable () -> UUID,
                 calendar: Calendar, timeZone: TimeZone, locale: Locale) {
         self.now = now

@@ -5,20 +5,27 @@ import Foundation
 /// The session keeps the visits along the path taken; a visit left with Back is kept aside so that its
 /// answers are shown again (pre-filled) when the participant returns.
 public struct StepVisit: Hashable, Sendable, Codable {
+    /// The step visited.
     public var stepIdentifier: String
+    /// When the step was shown.
     public var startDate: Date
+    /// When the participant left the step; nil while it is the current step.
     public var endDate: Date?
     /// Answers by question identifier (a question step's own identifier, or form item identifiers).
     public var answers: [String: Answer]
+    /// The signature given on this visit; nil when none.
     public var signature: SignatureResult?
     /// Permission outcomes by permission identifier.
     public var permissions: [String: PermissionOutcome]
+    /// The files recorded on this visit, one per file identifier (the latest recording).
     public var files: [FileResult]
+    /// Whether the participant left the step with Skip.
     public var skipped: Bool
     /// Set when the participant came here from a review step to change an answer: finishing this step
     /// returns to that review step.
     public var returnToReview: String?
 
+    /// Starts a visit of the step `stepIdentifier` at `startDate`, with nothing entered yet.
     public init(stepIdentifier: String, startDate: Date) {
         self.stepIdentifier = stepIdentifier
         self.startDate = startDate
@@ -55,9 +62,13 @@ public struct StepVisit: Hashable, Sendable, Codable {
 public struct TaskRestorationData: Hashable, Sendable, Codable {
     /// Version of this format, for future migrations.
     public var formatVersion: Int
+    /// The task the run belongs to; restoring into another task is refused.
     public var taskIdentifier: String
+    /// The run's UUID, which the restored run keeps.
     public var taskRunUUID: UUID
+    /// When the run first started.
     public var startDate: Date
+    /// What the task is taken on, as in ``TaskResult/device``.
     public var device: String?
     /// The visits along the path taken, the current step last.
     public var path: [StepVisit]

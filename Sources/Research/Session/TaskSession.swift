@@ -13,8 +13,11 @@ import Foundation
 /// try session.goForward()
 /// ```
 public struct TaskSession: Sendable {
+    /// The task being run.
     public let task: ResearchTask
+    /// Identifies this run in its result; a restored run keeps the saved UUID.
     public let taskRunUUID: UUID
+    /// When the run started; a restored run keeps the original start.
     public let startDate: Date
     /// What the task is taken on, copied to the result.
     public var device: String?
@@ -448,15 +451,22 @@ public struct TaskSession: Sendable {
 
 /// One line of a review step: an earlier step and the answers given there.
 public struct ReviewEntry: Hashable, Sendable {
+    /// The reviewed step.
     public var step: Step
+    /// The step's questions with their answers, in the step's order.
     public var items: [Item]
+    /// Whether the participant skipped the step; the items then have no answers.
     public var skipped: Bool
+    /// Whether a signature was given on the step.
     public var signed: Bool
 
     /// One question of a reviewed step and its answer.
     public struct Item: Hashable, Sendable {
+        /// The question's identifier: the step's for a question step, the item's for a form item.
         public var identifier: String
+        /// The answer given; nil when the question was not answered or the step was skipped.
         public var answer: Answer?
+        /// The question's answer format, for showing the answer with ``AnswerFormat/display(_:locale:)``.
         public var format: AnswerFormat
     }
 }

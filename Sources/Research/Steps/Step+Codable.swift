@@ -6,6 +6,8 @@ extension Step: Codable {
         case answerFormat, permissions
     }
 
+    /// Reads a step; `type` picks the kind, whose settings sit beside the common keys, `optional` defaults
+    /// to true and `bodyItems` to none.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let type = try c.decode(StepType.self, forKey: .type)

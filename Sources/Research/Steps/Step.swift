@@ -15,22 +15,29 @@ public struct Step: Hashable, Sendable, Identifiable {
     public var identifier: String
     /// What the step asks of the participant, with the settings of that kind.
     public var kind: StepKind
+    /// The heading at the top of the screen.
     public var title: String?
     /// The main text; for a question step, the question itself.
     public var text: String?
+    /// Smaller text under ``text``.
     public var detailText: String?
     /// Small print at the bottom of the step.
     public var footnote: String?
     /// Whether the participant may skip the step. True by default.
     public var isOptional: Bool
+    /// An image shown on the step.
     public var image: ImageReference?
+    /// Lines of text, bullets or images under the main text, mostly on instruction steps. Empty by default.
     public var bodyItems: [BodyItem]
+    /// A "learn more" link with more text about the step; nil for none.
     public var learnMore: LearnMoreItem?
     /// Offers a button that ends the task from this step.
     public var earlyTermination: EarlyTermination?
 
+    /// The ``identifier``, for `Identifiable`.
     public var id: String { identifier }
 
+    /// Creates a step; see the properties for each setting. `isOptional` defaults to true.
     public init(identifier: String, kind: StepKind, title: String? = nil, text: String? = nil, detailText: String? = nil,
                 footnote: String? = nil, isOptional: Bool = true, image: ImageReference? = nil, bodyItems: [BodyItem] = [],
                 learnMore: LearnMoreItem? = nil, earlyTermination: EarlyTermination? = nil) {
@@ -114,19 +121,24 @@ public enum StepKind: Hashable, Sendable {
 
 /// The names of the step kinds in JSON.
 public enum StepType: String, Hashable, Sendable, Codable, CaseIterable {
+    /// One per ``StepKind`` case, with the same name.
     case instruction, completion, question, form, review, webContent, table, signature, wait, requestPermissions, videoInstruction
 }
 
 /// The questions of a form step.
 public struct FormContent: Hashable, Sendable, Codable {
+    /// The questions and section titles, in order; at least one must be a question, and question identifiers
+    /// must be unique within the form.
     public var items: [FormItem]
     /// Show each question on its own card.
     public var cardStyle: Bool
+    /// Creates the content of a form step; see the properties for each setting.
     public init(items: [FormItem], cardStyle: Bool = false) {
         self.items = items
         self.cardStyle = cardStyle
     }
     private enum CodingKeys: String, CodingKey { case items, cardStyle }
+    /// Reads the form; `cardStyle` defaults to false.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         items = try c.decode([FormItem].self, forKey: .items)
@@ -143,8 +155,10 @@ public struct FormContent: Hashable, Sendable, Codable {
 public struct ReviewContent: Hashable, Sendable, Codable {
     /// Leave instruction-like steps (instruction, completion, table, video, wait) out of the review.
     public var excludeInstructionSteps: Bool
+    /// Creates review settings; instruction-like steps are left out unless `excludeInstructionSteps` is false.
     public init(excludeInstructionSteps: Bool = true) { self.excludeInstructionSteps = excludeInstructionSteps }
     private enum CodingKeys: String, CodingKey { case excludeInstructionSteps }
+    /// Reads the settings; `excludeInstructionSteps` defaults to true.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         excludeInstructionSteps = try c.decodeIfPresent(Bool.self, forKey: .excludeInstructionSteps) ?? true
@@ -153,14 +167,17 @@ public struct ReviewContent: Hashable, Sendable, Codable {
 
 /// An HTML page, and whether the participant signs after reading it (the 2021 code-along's consent).
 public struct WebContent: Hashable, Sendable, Codable {
+    /// The page's HTML; must not be blank.
     public var html: String
     /// Ask for a drawn signature after the content.
     public var showSignatureAfterContent: Bool
+    /// Creates web content; no signature is asked for unless `showSignatureAfterContent` is true.
     public init(html: String, showSignatureAfterContent: Bool = false) {
         self.html = html
         self.showSignatureAfterContent = showSignatureAfterContent
     }
     private enum CodingKeys: String, CodingKey { case html, showSignatureAfterContent }
+    /// Reads the content; `showSignatureAfterContent` defaults to false.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         html = try c.decode(String.self, forKey: .html)
@@ -170,13 +187,17 @@ public struct WebContent: Hashable, Sendable, Codable {
 
 /// A list of items to read.
 public struct TableContent: Hashable, Sendable, Codable {
+    /// The items, in the order shown; at least one.
     public var items: [String]
+    /// Marks each item with a bullet. Defaults to false.
     public var bulleted: Bool
+    /// Creates a table; see the properties for each setting.
     public init(items: [String], bulleted: Bool = false) {
         self.items = items
         self.bulleted = bulleted
     }
     private enum CodingKeys: String, CodingKey { case items, bulleted }
+    /// Reads the table; `bulleted` defaults to false.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         items = try c.decode([String].self, forKey: .items)
@@ -188,6 +209,7 @@ public struct TableContent: Hashable, Sendable, Codable {
 public struct SignatureContent: Hashable, Sendable, Codable {
     /// Text under the signature line.
     public var signatureLineText: String?
+    /// Creates signature settings; see ``signatureLineText``.
     public init(signatureLineText: String? = nil) { self.signatureLineText = signatureLineText }
 }
 
@@ -195,12 +217,15 @@ public struct SignatureContent: Hashable, Sendable, Codable {
 public struct WaitContent: Hashable, Sendable, Codable {
     /// How long to wait, in seconds; until the work is done when nil.
     public var duration: TimeInterval?
+    /// How the wait is shown. Defaults to `activity`.
     public var indicator: WaitIndicator
+    /// Creates wait settings; see the properties for each setting.
     public init(duration: TimeInterval? = nil, indicator: WaitIndicator = .activity) {
         self.duration = duration
         self.indicator = indicator
     }
     private enum CodingKeys: String, CodingKey { case duration, indicator }
+    /// Reads the settings; `indicator` defaults to `activity`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         duration = try c.decodeIfPresent(TimeInterval.self, forKey: .duration)
@@ -210,17 +235,20 @@ public struct WaitContent: Hashable, Sendable, Codable {
 
 /// A video and the moment of it used as its thumbnail.
 public struct VideoContent: Hashable, Sendable, Codable {
+    /// The video's URL; must not be blank.
     public var videoURL: String
     /// Seconds into the video for the thumbnail.
     public var thumbnailTime: TimeInterval
     /// Captions (WebVTT) for participants who cannot hear the sound.
     public var captionsURL: String?
+    /// Creates video content; see the properties for each setting.
     public init(videoURL: String, thumbnailTime: TimeInterval = 0, captionsURL: String? = nil) {
         self.videoURL = videoURL
         self.thumbnailTime = thumbnailTime
         self.captionsURL = captionsURL
     }
     private enum CodingKeys: String, CodingKey { case videoURL, thumbnailTime, captionsURL }
+    /// Reads the content; `thumbnailTime` defaults to 0.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         videoURL = try c.decode(String.self, forKey: .videoURL)

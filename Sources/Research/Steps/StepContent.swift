@@ -2,9 +2,11 @@ import Foundation
 
 /// An image shown on a step or a choice: a URL (relative to the task file, or absolute) and its text alternative.
 public struct ImageReference: Hashable, Sendable, Codable {
+    /// Where the image is: a URL relative to the task file, or absolute.
     public var url: String
     /// Describes the image for screen readers; required unless the image is decorative.
     public var altText: String?
+    /// Creates an image reference; give `altText` unless the image is decorative.
     public init(url: String, altText: String? = nil) {
         self.url = url
         self.altText = altText
@@ -23,10 +25,15 @@ public enum BodyItemStyle: String, Hashable, Sendable, Codable {
 
 /// One line of an instruction step's body: text with detail, shown plain, as a bullet, or led by an image.
 public struct BodyItem: Hashable, Sendable, Codable {
+    /// The item's text.
     public var text: String?
+    /// Smaller text under ``text``.
     public var detailText: String?
+    /// How the item is marked. Defaults to `text`.
     public var style: BodyItemStyle
+    /// The image that leads the item in the `image` style. An item needs text, detail text or an image.
     public var image: ImageReference?
+    /// Creates a body item; see the properties for each setting.
     public init(text: String? = nil, detailText: String? = nil, style: BodyItemStyle = .text, image: ImageReference? = nil) {
         self.text = text
         self.detailText = detailText
@@ -34,6 +41,7 @@ public struct BodyItem: Hashable, Sendable, Codable {
         self.image = image
     }
     private enum CodingKeys: String, CodingKey { case text, detailText, style, image }
+    /// Reads a body item; `style` defaults to `text`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         text = try c.decodeIfPresent(String.self, forKey: .text)
@@ -47,8 +55,11 @@ public struct BodyItem: Hashable, Sendable, Codable {
 public struct LearnMoreItem: Hashable, Sendable, Codable {
     /// The link's text; "Learn more" from the string table when nil.
     public var linkText: String?
+    /// The heading of the text the link opens; nil for none.
     public var title: String?
+    /// The text the link opens.
     public var text: String
+    /// Creates a "learn more" link; see the properties for each setting.
     public init(linkText: String? = nil, title: String? = nil, text: String) {
         self.linkText = linkText
         self.title = title
@@ -58,7 +69,9 @@ public struct LearnMoreItem: Hashable, Sendable, Codable {
 
 /// A button that ends the task early from this step, with reason ``FinishReason/earlyTermination``.
 public struct EarlyTermination: Hashable, Sendable, Codable {
+    /// The button's text, such as "End the survey".
     public var buttonText: String
+    /// Creates an early-termination button with the given text.
     public init(buttonText: String) { self.buttonText = buttonText }
 }
 
@@ -68,14 +81,18 @@ public struct FormItem: Hashable, Sendable, Codable {
     public var identifier: String?
     /// The question, or the section title.
     public var text: String?
+    /// Smaller text under the question or the section title.
     public var detailText: String?
     /// The answer format; nil makes this item a section title.
     public var answerFormat: AnswerFormat?
     /// Optional items may be left empty; defaults to true, as in ResearchKit.
     public var isOptional: Bool
+    /// Text shown in the question's empty field; nil for none.
     public var placeholder: String?
+    /// A "learn more" link about the question; nil for none.
     public var learnMore: LearnMoreItem?
 
+    /// Creates a question item; `isOptional` defaults to true.
     public init(identifier: String, text: String?, detailText: String? = nil, answerFormat: AnswerFormat,
                 isOptional: Bool = true, placeholder: String? = nil, learnMore: LearnMoreItem? = nil) {
         self.identifier = identifier
@@ -105,6 +122,7 @@ public struct FormItem: Hashable, Sendable, Codable {
         case identifier, text, sectionTitle, detailText, answerFormat, optional, placeholder, learnMore
     }
 
+    /// Reads a question item, or a section title when `sectionTitle` is present; `optional` defaults to true.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         if let title = try c.decodeIfPresent(String.self, forKey: .sectionTitle) {
@@ -142,9 +160,13 @@ public struct FormItem: Hashable, Sendable, Codable {
 public struct PermissionRequest: Hashable, Sendable, Codable {
     /// Identifies the permission in results.
     public var identifier: String
+    /// What the request asks for.
     public var kind: PermissionKind
+    /// A heading for the request; nil for none.
     public var title: String?
+    /// Smaller text under the title, such as why the study needs the permission.
     public var detailText: String?
+    /// Creates a permission request; see the properties for each setting.
     public init(identifier: String, kind: PermissionKind, title: String? = nil, detailText: String? = nil) {
         self.identifier = identifier
         self.kind = kind
@@ -155,10 +177,12 @@ public struct PermissionRequest: Hashable, Sendable, Codable {
 
 /// What a permission grants. On the web these map to the browser's permission prompts.
 public enum PermissionKind: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Notifications, the device's position, motion sensors, camera, microphone and health data.
     case notifications, location, motion, camera, microphone, health
 }
 
 /// How a wait step shows that something is under way.
 public enum WaitIndicator: String, Hashable, Sendable, Codable {
+    /// `progressBar`: a bar that shows how far the wait has come; `activity`: an indicator that only shows activity.
     case progressBar, activity
 }

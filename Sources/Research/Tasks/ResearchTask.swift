@@ -12,14 +12,19 @@ import Foundation
 ///                             navigationRules: ["level": .conditional([.init(if: try Condition(parsing: "level < 7"), goTo: .step("done"))])])
 /// ```
 public struct ResearchTask: Hashable, Sendable, Identifiable {
+    /// Identifies the task in results and in other tasks' conditions; must not be blank.
     public var identifier: String
+    /// The task's name as participants see it; nil for none.
     public var title: String?
+    /// The steps in order; identifiers must be unique (the initialiser throws otherwise) and must not start
+    /// with `$`, which destinations such as `$end` reserve.
     public var steps: [Step]
     /// Rules applied after leaving a step, by step identifier.
     public var navigationRules: [String: NavigationRule]
     /// Rules that pass over a step when their condition holds, by step identifier.
     public var skipRules: [String: Condition]
 
+    /// The ``identifier``, for `Identifiable`.
     public var id: String { identifier }
 
     /// Creates a task; throws when two steps share an identifier.
@@ -120,7 +125,9 @@ public struct ResearchTask: Hashable, Sendable, Identifiable {
 
 /// Where navigation goes: a step, or the end of the task. JSON: the step's identifier, or `"$end"`.
 public enum Destination: Hashable, Sendable, Codable {
+    /// The step with this identifier.
     case step(String)
+    /// The end of the task; it finishes as completed.
     case end
 
     /// The JSON spelling of ``end``.
@@ -159,8 +166,11 @@ public enum NavigationRule: Hashable, Sendable {
 
 /// One branch of a conditional navigation rule.
 public struct ConditionalDestination: Hashable, Sendable, Codable {
+    /// When this branch applies; `if` in JSON.
     public var condition: Condition
+    /// Where the branch leads; `goTo` in JSON.
     public var destination: Destination
+    /// Creates a branch that leads to `destination` when `condition` holds.
     public init(if condition: Condition, goTo destination: Destination) {
         self.condition = condition
         self.destination = destination
@@ -171,6 +181,8 @@ public struct ConditionalDestination: Hashable, Sendable, Codable {
 extension NavigationRule: Codable {
     private enum CodingKeys: String, CodingKey { case goTo, rules, otherwise }
 
+    /// Reads `{"goTo": …}` as a direct rule, or `{"rules": […], "otherwise": …}` as a conditional one
+    /// (`otherwise` may be left out).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         if c.contains(.rules) {
@@ -199,17 +211,22 @@ extension NavigationRule: Codable {
 public struct TaskDefinitionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// JSON path inside the task, e.g. `steps[3].answerFormat.maximum`.
     public var path: String
+    /// What is wrong, in plain English.
     public var message: String
+    /// Creates a fault at `path` (empty for the whole task) with an explanation.
     public init(path: String, message: String) {
         self.path = path
         self.message = message
     }
+    /// `path: message`, or only the message when the path is empty.
     public var description: String { path.isEmpty ? message : "\(path): \(message)" }
 }
 
 extension ResearchTask: Codable {
     private enum CodingKeys: String, CodingKey { case identifier, title, steps, navigationRules, skipRules }
 
+    /// Reads a task; `navigationRules` and `skipRules` default to none, and duplicate step identifiers are a
+    /// data-corrupted error.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let steps = try c.decode([Step].self, forKey: .steps)

@@ -304,7 +304,10 @@ public enum TaskValidator {
 
 /// Every problem found in a task file.
 public struct TaskValidationFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Every problem found, in the order found.
     public var problems: [TaskDefinitionError]
+    /// Creates a failure listing `problems`.
     public init(problems: [TaskDefinitionError]) { self.problems = problems }
+    /// The problems, one per line, each as `path: message`.
     public var description: String { problems.map(\.description).joined(separator: "\n") }
 }
