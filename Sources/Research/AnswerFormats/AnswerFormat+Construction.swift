@@ -245,7 +245,7 @@ private extension AnswerFormat {
             } else if finite, value < format.minimum || value > format.maximum {
                 problems.add("defaultValue", "must be within minimum...maximum (\(AnswerRules.text(format.minimum))...\(AnswerRules.text(format.maximum))); is \(AnswerRules.text(value))")
             } else if digits.contains(format.maximumFractionDigits), let decimal = AnswerRules.decimal(value),
-                      !AnswerRules.fits(decimal, fractionDigits: format.maximumFractionDigits) {
+                      !AnswerRules.fits(format.percentStyle ? decimal * 100 : decimal, fractionDigits: format.maximumFractionDigits) {
                 problems.add("defaultValue", "has more than \(AnswerRules.digitsPhrase(format.maximumFractionDigits)) after the decimal point (\(decimal))")
             }
         }

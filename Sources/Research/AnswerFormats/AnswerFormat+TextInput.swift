@@ -101,10 +101,17 @@ extension AnswerFormat {
         case .continuousScale(let format):
             let minimum = AnswerRules.decimal(format.minimum).map(number) ?? "\(format.minimum)"
             let maximum = AnswerRules.decimal(format.maximum).map(number) ?? "\(format.maximum)"
-            text = format.maximumFractionDigits <= 0
-                ? "a whole number from \(minimum) to \(maximum)"
-                : "a number from \(minimum) to \(maximum), up to \(AnswerRules.digitsPhrase(format.maximumFractionDigits)) after the decimal point"
-            if format.percentStyle { text += " (or a percentage, as in 25%)" }
+            if format.percentStyle {
+                let low = AnswerRules.decimal(format.minimum * 100).map(number) ?? "\(format.minimum * 100)"
+                let high = AnswerRules.decimal(format.maximum * 100).map(number) ?? "\(format.maximum * 100)"
+                text = format.maximumFractionDigits <= 0
+                    ? "a percentage from \(low)% to \(high)%, as in 25%"
+                    : "a percentage from \(low)% to \(high)%, up to \(AnswerRules.digitsPhrase(format.maximumFractionDigits)) after the decimal point"
+            } else {
+                text = format.maximumFractionDigits <= 0
+                    ? "a whole number from \(minimum) to \(maximum)"
+                    : "a number from \(minimum) to \(maximum), up to \(AnswerRules.digitsPhrase(format.maximumFractionDigits)) after the decimal point"
+            }
         case .numeric(let format):
             let whole = format.style == .integer || format.maximumFractionDigits == 0
             text = AnswerRules.rangePhrase(noun: whole ? "a whole number" : "a number", minimum: format.minimum,
@@ -250,7 +257,7 @@ private enum TextInput {
         let reference = reference.trimmingCharacters(in: .whitespaces)
         guard !reference.isEmpty else { return nil }
         if reference.allSatisfy({ $0.isASCII && $0.isNumber }) {
-            guard let number = Int(reference), (1...options.count).contains(number) else { return nil }
+            guard let number = Int(reference), options.indices.contains(number - 1) else { return nil }
             return options[number - 1]
         }
         if let exact = options.first(where: { $0.value == .string(reference) }) { return exact }

@@ -164,8 +164,14 @@ private extension AnswerFormat {
             let percentages = format.percentStyle ? " (\(minimum * 100)% to \(maximum * 100)%)" : ""
             throw AnswerValidationError("Enter a number from \(minimum) to \(maximum)\(percentages).")
         }
+        // With percent style the digits count in the percentage shown (25 % of a 0–1 scale needs none),
+        // as ResearchKit's slider shows them.
         let digits = max(0, format.maximumFractionDigits)
-        guard AnswerRules.fits(value, fractionDigits: digits) else {
+        let shown = format.percentStyle ? value * 100 : value
+        guard AnswerRules.fits(shown, fractionDigits: digits) else {
+            if format.percentStyle {
+                throw AnswerValidationError(digits == 0 ? "Enter a whole percentage." : "Use at most \(AnswerRules.digitsPhrase(digits)) after the decimal point of the percentage.")
+            }
             throw digits == 0 ? AnswerValidationError("Enter a whole number.") : AnswerRules.fractionDigitsError(digits)
         }
     }

@@ -392,8 +392,8 @@ public struct ContinuousScaleFormat: Hashable, Sendable, Codable {
     public var minimum: Double
     /// Largest accepted value, inclusive, at the end of the slider; finite, greater than ``minimum`` and at most 10,000.
     public var maximum: Double
-    /// Most digits after the decimal point in an answer, from 0 to 4; they count in the stored value, so with
-    /// ``percentStyle`` 25 % (0.25) needs 2. Defaults to 0 (whole numbers).
+    /// Most digits after the decimal point in an answer, from 0 to 4. With ``percentStyle`` they count in the
+    /// percentage shown, so 25 % (stored as 0.25) needs none and 25.5 % needs 1. Defaults to 0 (whole numbers).
     public var maximumFractionDigits: Int
     /// The value the slider starts at; nil for none. Must be finite, lie within ``minimum``...``maximum`` and have
     /// at most ``maximumFractionDigits`` digits after the decimal point.

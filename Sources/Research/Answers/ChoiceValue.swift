@@ -3,6 +3,8 @@ import Foundation
 /// The value a choice stands for in results: a string, an integer or a decimal number.
 ///
 /// In JSON it is the bare value: `"often"`, `3` or `2.5`.
+///
+/// Numbers are equal by value: `.integer(2)` equals `.decimal(2.0)`, as JSON cannot tell them apart.
 public enum ChoiceValue: Hashable, Sendable, Codable, CustomStringConvertible {
     /// A text value, such as `"often"`.
     case string(String)
@@ -99,6 +101,25 @@ public struct ChoiceSelection: Hashable, Sendable, Codable {
             try keyed.encode(text, forKey: .text)
         } else {
             try value.encode(to: encoder)
+        }
+    }
+}
+
+extension ChoiceValue {
+    /// Strings equal strings; numbers equal numbers of the same value, whether written `2` or `2.0`.
+    public static func == (lhs: ChoiceValue, rhs: ChoiceValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.string(let a), .string(let b)): a == b
+        case (.string, _), (_, .string): false
+        default: lhs.numericValue == rhs.numericValue
+        }
+    }
+
+    /// Hashes numbers by value, consistently with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .string(let value): hasher.combine(0); hasher.combine(value)
+        case .integer, .decimal: hasher.combine(1); hasher.combine(numericValue)
         }
     }
 }

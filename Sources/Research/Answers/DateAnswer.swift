@@ -57,9 +57,10 @@ public struct DateAnswer: Hashable, Sendable, Codable, Comparable {
         } else {
             let text = try container.decode(String.self, forKey: .date)
             guard let day = ISO8601.day(from: text),
-                  let value = DateAnswer(year: day.year, month: day.month, day: day.day, timeZone: zone, calendar: calendar) else {
+                  var value = DateAnswer(year: day.year, month: day.month, day: day.day, timeZone: zone, calendar: .gregorian) else {
                 throw DecodingError.dataCorruptedError(forKey: .date, in: container, debugDescription: "'\(text)' is not a day (YYYY-MM-DD)")
             }
+            value.calendar = calendar
             self = value
         }
     }
@@ -69,7 +70,8 @@ public struct DateAnswer: Hashable, Sendable, Codable, Comparable {
         if includesTime {
             try container.encode(ISO8601.string(from: date, in: timeZone), forKey: .dateTime)
         } else {
-            try container.encode(ISO8601.dayString(from: date, in: timeZone, calendar: calendar), forKey: .date)
+            // The day is always written as an ISO 8601 (Gregorian) day; `calendar` records what the participant saw.
+            try container.encode(ISO8601.dayString(from: date, in: timeZone), forKey: .date)
         }
         try container.encode(timeZone.identifier, forKey: .timeZone)
         try container.encode(CalendarIdentifierName.name(of: calendar), forKey: .calendar)

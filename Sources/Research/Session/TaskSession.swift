@@ -233,13 +233,18 @@ public struct TaskSession: Sendable {
 
     /// Writes a file produced on the current step into the run's output folder and lists it in the step result.
     ///
-    /// The file goes to `outputDirectory/<run UUID>/<step>-<identifier>.<extension>`; writing is atomic.
+    /// The file goes to `outputDirectory/<run UUID>/<step>-<identifier>-<visit>.<extension>`, where `visit` numbers
+    /// the step's visit on the path (so a loop's second pass does not overwrite the first); characters other than
+    /// letters, digits, `-` and `_` become `_`, and then a short hash of the exact identifiers keeps names apart.
+    /// Writing is atomic; recording the same identifier again on the same visit replaces the file.
     @discardableResult
     public mutating func recordFile(_ data: Data, identifier: String, fileExtension: String, contentType: String) throws(TaskSessionError) -> FileResult {
         guard let step = currentStep else { throw .finished(finishReason ?? .completed) }
         guard let outputDirectory else { throw .notAllowed("this run has no output directory for files") }
         let safe = { (text: String) in String(text.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }) }
-        let fileName = "\(safe(step.identifier))-\(safe(identifier)).\(safe(fileExtension))"
+        let stem = "\(safe(step.identifier))-\(safe(identifier))"
+        let disambiguator = stem == "\(step.identifier)-\(identifier)" ? "" : "-" + Self.shortHash(step.identifier + "\u{0}" + identifier)
+        let fileName = "\(stem)\(disambiguator)-\(path.count).\(safe(fileExtension))"
         let folder = runOutputDirectory(in: outputDirectory)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -251,6 +256,16 @@ public struct TaskSession: Sendable {
         current.files.removeAll { $0.identifier == identifier }
         current.files.append(result)
         return result
+    }
+
+    /// Eight hex digits of the FNV-1a hash of `text`: stable across runs and platforms.
+    static func shortHash(_ text: String) -> String {
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in text.utf8 {
+            hash ^= UInt32(byte)
+            hash = hash &* 0x0100_0193
+        }
+        return String(format: "%08x", hash)
     }
 
     private func runOutputDirectory(in base: URL) -> URL {
@@ -270,13 +285,19 @@ public struct TaskSession: Sendable {
         try leaveCurrentStep()
     }
 
-    /// Leaves an optional step without an answer: every answer on it is cleared (a whole form, a signature).
+    /// Leaves an optional step without an answer: everything entered on it is cleared (a whole form, a
+    /// signature, permissions, and files recorded on this visit, which are also deleted from the output folder).
     public mutating func skip() throws(TaskSessionError) {
         guard let step = currentStep else { throw .finished(finishReason ?? .completed) }
         guard step.isOptional else { throw .notOptional(step.identifier) }
         current.answers = [:]
         current.signature = nil
         current.permissions = [:]
+        if let outputDirectory {
+            let folder = runOutputDirectory(in: outputDirectory)
+            for file in current.files { try? FileManager.default.removeItem(at: folder.appendingPathComponent(file.fileName)) }
+        }
+        current.files = []
         current.skipped = true
         try leaveCurrentStep()
     }

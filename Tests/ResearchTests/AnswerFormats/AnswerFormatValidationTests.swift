@@ -378,3 +378,31 @@ struct AnswerFormatValidationTests {
         #expect(pets.toggling("fish", in: chosen) == chosen)
     }
 }
+
+@Suite("Continuous scale in percent")
+struct PercentScaleTests {
+    let format = AnswerFormat.continuousScale(ContinuousScaleFormat(minimum: 0, maximum: 1, percentStyle: true))
+
+    @Test func digitsCountInThePercentageShown() throws {
+        try format.validate(.number(Decimal(string: "0.25")!))
+        #expect(throws: AnswerValidationError("Enter a whole percentage.")) { try format.validate(.number(Decimal(string: "0.255")!)) }
+        let oneDigit = AnswerFormat.continuousScale(ContinuousScaleFormat(minimum: 0, maximum: 1, maximumFractionDigits: 1, percentStyle: true))
+        try oneDigit.validate(.number(Decimal(string: "0.255")!))
+        #expect(throws: AnswerValidationError.self) { try oneDigit.validate(.number(Decimal(string: "0.2555")!)) }
+    }
+
+    @Test func typedPercentagesAreAccepted() throws {
+        #expect(try format.answer(fromText: "25%") == .number(Decimal(string: "0.25")!))
+        #expect(format.hint() == "a percentage from 0% to 100%, as in 25%")
+    }
+}
+
+@Suite("Empty choice lists")
+struct EmptyChoiceListTests {
+    @Test func aNumberTypedForAPickerWithoutChoicesIsRefusedNotACrash() {
+        let format = AnswerFormat.multipleValuePicker(MultipleValuePickerFormat(pickers: [ValuePickerFormat(choices: []), ValuePickerFormat(choices: [])]))
+        #expect(throws: AnswerValidationError.self) { try format.answer(fromText: "1, 1") }
+        let choice = AnswerFormat.textChoice(TextChoiceFormat(choices: []))
+        #expect(throws: AnswerValidationError.self) { try choice.answer(fromText: "1") }
+    }
+}

@@ -91,6 +91,20 @@ struct JSONRoundTripTests {
         #expect(DateAnswer(year: 2026, month: 2, day: 30, timeZone: Samples.tokyo) == nil)
     }
 
+    @Test func aJapaneseCalendarDayIsWrittenAsAnISODayAndReadBack() throws {
+        var answer = try #require(DateAnswer(year: 1990, month: 3, day: 3, timeZone: Samples.tokyo))
+        answer.calendar = .japanese
+        let json = String(decoding: try ResearchJSON.encoder(pretty: false).encode(answer), as: UTF8.self)
+        #expect(json == #"{"calendar":"japanese","date":"1990-03-03","timeZone":"Asia/Tokyo"}"#)
+        #expect(try roundTrip(answer) == answer)
+    }
+
+    @Test func numericChoiceValuesAreEqualByValue() throws {
+        #expect(ChoiceValue.integer(2) == .decimal(2.0))
+        #expect(Set<ChoiceValue>([.integer(2), .decimal(2.0), .string("2")]).count == 2)
+        #expect(try roundTrip(ChoiceValue.decimal(2.0)) == .decimal(2.0))
+    }
+
     @Test func malformedValuesAreRejected() {
         let decoder = ResearchJSON.decoder()
         #expect(throws: DecodingError.self) { try decoder.decode(TimeOfDay.self, from: Data(#""25:00""#.utf8)) }

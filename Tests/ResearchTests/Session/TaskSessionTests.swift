@@ -207,6 +207,23 @@ struct TaskSessionTests {
         #expect(session.result.stepResults[0].results == [.file(file)])
         #expect(session.result.outputDirectory == folder.appendingPathComponent(session.taskRunUUID.uuidString).path)
 
+        // Identifiers that clean to the same characters still get their own files.
+        let spaced = try session.recordFile(Data("a".utf8), identifier: "a b", fileExtension: "txt", contentType: "text/plain")
+        let underscored = try session.recordFile(Data("b".utf8), identifier: "a_b", fileExtension: "txt", contentType: "text/plain")
+        #expect(spaced.fileName != underscored.fileName)
+        #expect(underscored.fileName == "intro-a_b-1.txt")
+
+        // Skipping the step clears its files from the result and the folder.
+        try session.goForward()
+        try session.setAnswer(.boolean(true))
+        try session.goForward()
+        let voice = try session.recordFile(Data("x".utf8), identifier: "voice", fileExtension: "wav", contentType: "audio/wav")
+        let voicePath = folder.appendingPathComponent(session.taskRunUUID.uuidString).appendingPathComponent(voice.fileName).path
+        #expect(FileManager.default.fileExists(atPath: voicePath))
+        try session.skip()
+        #expect(!FileManager.default.fileExists(atPath: voicePath))
+        #expect(session.result.stepResult("pain")?.results.contains(.file(voice)) == false)
+
         var noFolder = try TaskSession(task: linearTask(), environment: clock.environment())
         #expect(throws: TaskSessionError.self) {
             try noFolder.recordFile(Data(), identifier: "x", fileExtension: "bin", contentType: "application/octet-stream")
