@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "Research", targets: ["Research"]),
+        .library(name: "CareStore", targets: ["CareStore"]),
         .executable(name: "studykit", targets: ["studykit"]),
     ],
     dependencies: [
@@ -13,14 +14,17 @@ let package = Package(
     ],
     targets: [
         .target(name: "Research"),
+        .target(name: "CareStore"),
         .executableTarget(
             name: "studykit",
             dependencies: [
                 "Research",
+                "CareStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "ResearchTests", dependencies: ["Research"]),
+        .testTarget(name: "CareStoreTests", dependencies: ["CareStore"]),
         .testTarget(name: "StudykitCLITests", dependencies: ["studykit"]),
     ],
     swiftLanguageModes: [.v6]
