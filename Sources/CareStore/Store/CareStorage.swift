@@ -1,0 +1,93 @@
+import Foundation
+
+/// The few operations a database must offer for a ``StorageBackedCareStore`` to keep care data in it.
+///
+/// Every rule of the store (versions, tombstones, outcomes per event, queries in effect at a date) is written
+/// once, in ``StorageBackedCareStore``, on top of these primitives; a backend only stores rows and finds them.
+/// A write runs atomically: when its body throws, nothing of it is kept.
+public protocol CareStorage: Sendable {
+    /// Runs `body` in a read transaction that sees one consistent state.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any CareStorageReader) throws -> T) async throws -> T
+    /// Runs `body` in a write transaction; it is durable when this returns, and undone when `body` throws.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any CareStorageWriter) throws -> T) async throws -> T
+}
+
+/// Reading rows inside a transaction.
+public protocol CareStorageReader {
+    /// Every version of the entities of `kind` whose id is in `ids`, in no particular order.
+    func versions(of kind: EntityKind, ids: Set<String>) throws -> [StoredVersion]
+    /// The versions of `kind` that pass `filter`, in no particular order.
+    func versions(of kind: EntityKind, matching filter: StoredVersionFilter) throws -> [StoredVersion]
+    /// The versions with these UUIDs (of any kind).
+    func versions(uuids: Set<UUID>) throws -> [StoredVersion]
+    /// Outcomes of the task versions `taskUUIDs`, optionally only for occurrences in `occurrences`; deleted ones
+    /// only when `includeDeleted`.
+    func outcomes(taskUUIDs: Set<UUID>, occurrences: ClosedRange<Int>?, includeDeleted: Bool) throws -> [Outcome]
+    /// Outcomes with these UUIDs, deleted or not.
+    func outcomes(uuids: Set<UUID>) throws -> [Outcome]
+}
+
+/// Writing rows inside a transaction.
+public protocol CareStorageWriter: CareStorageReader {
+    /// Stores a new version.
+    func insert(_ version: StoredVersion) throws
+    /// Links a version to the version that replaced it.
+    func setNextVersion(of uuid: UUID, to next: UUID) throws
+    /// Stores a new outcome.
+    func insert(_ outcome: Outcome) throws
+    /// Marks an outcome deleted at `date`.
+    func markOutcomeDeleted(_ uuid: UUID, at date: Date) throws
+}
+
+/// One version of one entity as a backend keeps it: the columns queries need, and the whole entity as JSON.
+public struct StoredVersion: Hashable, Sendable {
+    public var kind: EntityKind
+    public var uuid: UUID
+    public var id: String
+    public var effectiveDate: Date
+    public var deletedDate: Date?
+    public var previousVersionUUID: UUID?
+    public var nextVersionUUID: UUID?
+    public var groupIdentifier: String?
+    public var remoteID: String?
+    public var tags: [String]
+    /// The care plan of a task or contact, the patient of a care plan.
+    public var parentUUID: UUID?
+    /// The entity, encoded as JSON by ``StorageBackedCareStore``.
+    public var payload: Data
+
+    /// Creates a stored version.
+    public init(kind: EntityKind, uuid: UUID, id: String, effectiveDate: Date, deletedDate: Date?, previousVersionUUID: UUID?,
+                nextVersionUUID: UUID?, groupIdentifier: String?, remoteID: String?, tags: [String], parentUUID: UUID?, payload: Data) {
+        self.kind = kind
+        self.uuid = uuid
+        self.id = id
+        self.effectiveDate = effectiveDate
+        self.deletedDate = deletedDate
+        self.previousVersionUUID = previousVersionUUID
+        self.nextVersionUUID = nextVersionUUID
+        self.groupIdentifier = groupIdentifier
+        self.remoteID = remoteID
+        self.tags = tags
+        self.parentUUID = parentUUID
+        self.payload = payload
+    }
+}
+
+/// Which stored versions a query may need. A backend must return every version that passes (it may return more;
+/// the store filters again). Empty sets mean "no condition".
+public struct StoredVersionFilter: Hashable, Sendable {
+    public var ids: Set<String> = []
+    public var uuids: Set<UUID> = []
+    public var remoteIDs: Set<String> = []
+    public var groupIdentifiers: Set<String> = []
+    /// Versions carrying at least one of these tags.
+    public var tags: Set<String> = []
+    /// Versions whose parent is one of these UUIDs.
+    public var parentUUIDs: Set<UUID> = []
+    /// Only versions in effect before this date (effectiveDate < date).
+    public var effectiveBefore: Date?
+
+    /// A filter with no conditions.
+    public init() {}
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Synchronization
+
+/// Hands every committed change to every open ``CareStore/changes()`` stream.
+final class ChangeBroadcaster: Sendable {
+    private let listeners = Mutex<[UUID: AsyncStream<CareChange>.Continuation]>([:])
+
+    /// A new stream of changes, open until its consumer stops iterating.
+    func stream() -> AsyncStream<CareChange> {
+        let (stream, continuation) = AsyncStream<CareChange>.makeStream(bufferingPolicy: .unbounded)
+        let key = UUID()
+        listeners.withLock { $0[key] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.listeners.withLock { $0.removeValue(forKey: key) }
+        }
+        return stream
+    }
+
+    /// Sends `change` to every open stream.
+    func send(_ change: CareChange) {
+        let targets = listeners.withLock { Array($0.values) }
+        for continuation in targets { continuation.yield(change) }
+    }
+}
+
+/// The clock and UUID source of a care store, injected so that tests run at fixed times.
+public struct CareStoreEnvironment: Sendable {
+    /// The current time.
+    public var now: @Sendable () -> Date
+    /// A fresh UUID for each new version and outcome.
+    public var makeUUID: @Sendable () -> UUID
+
+    /// Creates an environment.
+    public init(now: @escaping @Sendable () -> Date, makeUUID: @escaping @Sendable () -> UUID) {
+        self.now = now
+        self.makeUUID = makeUUID
+    }
+
+    /// The system clock and random UUIDs.
+    public static var live: CareStoreEnvironment { CareStoreEnvironment(now: { Date() }, makeUUID: { UUID() }) }
+}

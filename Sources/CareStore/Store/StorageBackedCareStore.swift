@@ -1,0 +1,539 @@
+import Foundation
+
+/// The care store's rules, written once over any ``CareStorage``: the in-memory store and the SQLite store are
+/// this type with different storage.
+///
+/// Versions: an update writes a new version in effect from its `effectiveDate` (no earlier than the current
+/// one) and links the two; a delete writes a tombstone in effect from now; a deleted id may be added again,
+/// continuing the same chain. A query for a date interval returns, for each id, the version in effect at the
+/// interval's end. Each task version owns the events its schedule yields from its effective date until the next
+/// version's; an outcome belongs to one such event, and a change that would leave outcomes on events no version
+/// owns any more is refused, naming the events' dates.
+public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
+    /// Where the rows live.
+    public let storage: Storage
+    private let environment: CareStoreEnvironment
+    private let broadcaster = ChangeBroadcaster()
+
+    /// A store over `storage`, with the clock and UUIDs of `environment`.
+    public init(storage: Storage, environment: CareStoreEnvironment = .live) {
+        self.storage = storage
+        self.environment = environment
+    }
+
+    public func changes() -> AsyncStream<CareChange> { broadcaster.stream() }
+
+    // MARK: - Entities
+
+    public func add<Entity: VersionedEntity>(_ entities: [Entity]) async throws -> [Entity] {
+        let environment = self.environment
+        let added = try await storage.write { writer in
+            try Self.checkUniqueIDs(entities)
+            let chains = try Chains(writer.versions(of: Entity.kind, ids: Set(entities.map(\.id))))
+            let now = environment.now()
+            return try entities.map { entity in
+                var entity = entity
+                let head = chains.head(of: entity.id)
+                if let head, head.deletedDate == nil { throw CareStoreError.alreadyExists(kind: Entity.kind, id: entity.id) }
+                try Self.checkParent(of: entity, in: writer)
+                entity.version.uuid = environment.makeUUID()
+                entity.version.createdDate = now
+                entity.version.updatedDate = now
+                entity.version.deletedDate = nil
+                entity.version.nextVersionUUIDs = []
+                entity.version.previousVersionUUIDs = []
+                if let head {
+                    // Re-adding a deleted id continues its chain after the tombstone.
+                    guard entity.effectiveDate >= head.effectiveDate else {
+                        throw CareStoreError.effectiveDateTooEarly(kind: Entity.kind, id: entity.id, effectiveDate: entity.effectiveDate, previous: head.effectiveDate)
+                    }
+                    entity.version.previousVersionUUIDs = [head.uuid]
+                    try writer.insert(Self.stored(entity, previous: head.uuid))
+                    try writer.setNextVersion(of: head.uuid, to: entity.uuid)
+                } else {
+                    try writer.insert(Self.stored(entity, previous: nil))
+                }
+                return entity
+            }
+        }
+        broadcaster.send(CareChange(entities: [Entity.kind: Set(added.map(\.id))]))
+        return added
+    }
+
+    public func update<Entity: VersionedEntity>(_ entities: [Entity]) async throws -> [Entity] {
+        let environment = self.environment
+        let updated = try await storage.write { writer in
+            try Self.checkUniqueIDs(entities)
+            let chains = try Chains(writer.versions(of: Entity.kind, ids: Set(entities.map(\.id))))
+            let now = environment.now()
+            return try entities.map { entity in
+                guard let head = chains.head(of: entity.id), head.deletedDate == nil else {
+                    throw CareStoreError.notFound(kind: Entity.kind, id: entity.id)
+                }
+                guard entity.effectiveDate >= head.effectiveDate else {
+                    throw CareStoreError.effectiveDateTooEarly(kind: Entity.kind, id: entity.id, effectiveDate: entity.effectiveDate, previous: head.effectiveDate)
+                }
+                try Self.checkParent(of: entity, in: writer)
+                try Self.checkNoOrphans(replacing: head, from: entity.effectiveDate, in: writer)
+                let current: Entity = try Self.entity(head)
+                var entity = entity
+                entity.version.uuid = environment.makeUUID()
+                entity.version.createdDate = current.version.createdDate
+                entity.version.updatedDate = now
+                entity.version.deletedDate = nil
+                entity.version.previousVersionUUIDs = [head.uuid]
+                entity.version.nextVersionUUIDs = []
+                try writer.insert(Self.stored(entity, previous: head.uuid))
+                try writer.setNextVersion(of: head.uuid, to: entity.uuid)
+                return entity
+            }
+        }
+        broadcaster.send(CareChange(entities: [Entity.kind: Set(updated.map(\.id))]))
+        return updated
+    }
+
+    public func delete<Entity: VersionedEntity>(_ entities: [Entity]) async throws -> [Entity] {
+        let environment = self.environment
+        let tombstones = try await storage.write { writer in
+            try Self.checkUniqueIDs(entities)
+            let chains = try Chains(writer.versions(of: Entity.kind, ids: Set(entities.map(\.id))))
+            let now = environment.now()
+            return try entities.map { entity in
+                guard let head = chains.head(of: entity.id), head.deletedDate == nil else {
+                    throw CareStoreError.notFound(kind: Entity.kind, id: entity.id)
+                }
+                var tombstone: Entity = try Self.entity(head)
+                let effective = max(now, head.effectiveDate)
+                try Self.checkNoOrphans(replacing: head, from: effective, in: writer)
+                tombstone.version.uuid = environment.makeUUID()
+                tombstone.version.effectiveDate = effective
+                tombstone.version.updatedDate = now
+                tombstone.version.deletedDate = now
+                tombstone.version.previousVersionUUIDs = [head.uuid]
+                tombstone.version.nextVersionUUIDs = []
+                try writer.insert(Self.stored(tombstone, previous: head.uuid))
+                try writer.setNextVersion(of: head.uuid, to: tombstone.uuid)
+                return tombstone
+            }
+        }
+        broadcaster.send(CareChange(entities: [Entity.kind: Set(tombstones.map(\.id))]))
+        return tombstones
+    }
+
+    public func fetch<Entity: VersionedEntity>(_ type: Entity.Type, query: CareQuery) async throws -> [Entity] {
+        try await storage.read { reader in
+            try Self.select(Entity.self, query: query, in: reader).map { try Self.entity($0) as Entity }
+        }
+    }
+
+    public func versions<Entity: VersionedEntity>(of type: Entity.Type, id: String) async throws -> [Entity] {
+        try await storage.read { reader in
+            try Chains(reader.versions(of: Entity.kind, ids: [id])).chain(of: id).map { try Self.entity($0) as Entity }
+        }
+    }
+
+    // MARK: - Outcomes
+
+    public func addOutcomes(_ outcomes: [Outcome]) async throws -> [Outcome] {
+        let environment = self.environment
+        let (added, taskIDs) = try await storage.write { writer in
+            var taskIDs = Set<String>()
+            var claimed = Set<EventKey>()
+            let added = try outcomes.map { outcome in
+                let task = try Self.checkEvent(of: outcome, in: writer)
+                taskIDs.insert(task.id)
+                guard claimed.insert(EventKey(task: outcome.taskUUID, occurrence: outcome.occurrenceIndex)).inserted else {
+                    throw CareStoreError.outcomeExists(taskID: task.id, occurrenceIndex: outcome.occurrenceIndex)
+                }
+                var outcome = outcome
+                outcome.uuid = environment.makeUUID()
+                outcome.createdDate = environment.now()
+                outcome.deletedDate = nil
+                try writer.insert(outcome)
+                return outcome
+            }
+            return (added, taskIDs)
+        }
+        broadcaster.send(CareChange(outcomeTaskIDs: taskIDs))
+        return added
+    }
+
+    public func updateOutcomes(_ outcomes: [Outcome]) async throws -> [Outcome] {
+        let environment = self.environment
+        let (updated, taskIDs) = try await storage.write { writer in
+            var taskIDs = Set<String>()
+            let existing = Dictionary(try writer.outcomes(uuids: Set(outcomes.map(\.uuid))).map { ($0.uuid, $0) }, uniquingKeysWith: { a, _ in a })
+            let updated = try outcomes.map { outcome in
+                guard let old = existing[outcome.uuid], old.deletedDate == nil else { throw CareStoreError.outcomeNotFound(outcome.uuid) }
+                try writer.markOutcomeDeleted(old.uuid, at: environment.now())
+                var outcome = outcome
+                outcome.taskUUID = old.taskUUID
+                outcome.occurrenceIndex = old.occurrenceIndex
+                let task = try Self.checkEvent(of: outcome, in: writer)
+                taskIDs.insert(task.id)
+                outcome.uuid = environment.makeUUID()
+                outcome.createdDate = environment.now()
+                outcome.deletedDate = nil
+                try writer.insert(outcome)
+                return outcome
+            }
+            return (updated, taskIDs)
+        }
+        broadcaster.send(CareChange(outcomeTaskIDs: taskIDs))
+        return updated
+    }
+
+    public func deleteOutcomes(_ outcomes: [Outcome]) async throws -> [Outcome] {
+        let environment = self.environment
+        let (deleted, taskIDs) = try await storage.write { writer in
+            let existing = Dictionary(try writer.outcomes(uuids: Set(outcomes.map(\.uuid))).map { ($0.uuid, $0) }, uniquingKeysWith: { a, _ in a })
+            let versions = Dictionary(try writer.versions(uuids: Set(existing.values.map(\.taskUUID))).map { ($0.uuid, $0.id) }, uniquingKeysWith: { a, _ in a })
+            var taskIDs = Set<String>()
+            let deleted = try outcomes.map { outcome in
+                guard var old = existing[outcome.uuid], old.deletedDate == nil else { throw CareStoreError.outcomeNotFound(outcome.uuid) }
+                let now = environment.now()
+                try writer.markOutcomeDeleted(old.uuid, at: now)
+                old.deletedDate = now
+                if let id = versions[old.taskUUID] { taskIDs.insert(id) }
+                return old
+            }
+            return (deleted, taskIDs)
+        }
+        broadcaster.send(CareChange(outcomeTaskIDs: taskIDs))
+        return deleted
+    }
+
+    public func fetchOutcomes(query: OutcomeQuery) async throws -> [Outcome] {
+        try await storage.read { reader in
+            var taskUUIDs = query.taskUUIDs
+            var taskVersions: [UUID: StoredVersion] = [:]
+            if !query.taskIDs.isEmpty {
+                for version in try reader.versions(of: .task, ids: query.taskIDs) {
+                    taskUUIDs.insert(version.uuid)
+                    taskVersions[version.uuid] = version
+                }
+                if query.taskUUIDs.isEmpty == false { taskUUIDs.formIntersection(query.taskUUIDs) }
+            }
+            if !query.taskIDs.isEmpty && taskUUIDs.isEmpty { return [] }
+            var outcomes = try reader.outcomes(taskUUIDs: taskUUIDs, occurrences: nil, includeDeleted: false)
+            if !query.uuids.isEmpty { outcomes = outcomes.filter { query.uuids.contains($0.uuid) } }
+            if !query.remoteIDs.isEmpty { outcomes = outcomes.filter { $0.remoteID.map(query.remoteIDs.contains) ?? false } }
+            if !query.tags.isEmpty { outcomes = outcomes.filter { !query.tags.isDisjoint(with: $0.tags) } }
+            let missing = Set(outcomes.map(\.taskUUID)).subtracting(taskVersions.keys)
+            for version in try reader.versions(uuids: missing) { taskVersions[version.uuid] = version }
+            var schedules: [UUID: Schedule] = [:]
+            func start(of outcome: Outcome) throws -> Date {
+                if schedules[outcome.taskUUID] == nil, let version = taskVersions[outcome.taskUUID] {
+                    schedules[outcome.taskUUID] = (try Self.entity(version) as CareTask).schedule
+                }
+                return schedules[outcome.taskUUID]?.event(occurrence: outcome.occurrenceIndex)?.start ?? .distantPast
+            }
+            var dated = try outcomes.map { (outcome: $0, start: try start(of: $0)) }
+            if let interval = query.dateInterval { dated = dated.filter { $0.start >= interval.start && $0.start < interval.end } }
+            dated.sort { $0.start == $1.start ? $0.outcome.uuid.uuidString < $1.outcome.uuid.uuidString : ($0.start < $1.start) == query.ascending }
+            return Self.page(dated.map(\.outcome), offset: query.offset, limit: query.limit)
+        }
+    }
+
+    // MARK: - Events, adherence, insights
+
+    public func events(taskQuery: CareQuery, window: DateInterval) async throws -> [CareEvent] {
+        try await storage.read { reader in try Self.events(taskQuery: taskQuery, window: window, in: reader) }
+    }
+
+    public func adherence(taskQuery: CareQuery, window: DateInterval, calendar: Calendar) async throws -> [DailyAdherence] {
+        try await storage.read { reader in
+            let spans = try Self.taskSpans(taskQuery: taskQuery, window: window, in: reader).filter { $0.task.impactsAdherence }
+            let events = try Self.events(of: spans, window: window, in: reader)
+            return Self.days(in: window, calendar: calendar).map { day in
+                let inEffect = spans.contains { $0.overlaps(day) }
+                guard inEffect else { return DailyAdherence(date: day.start, state: .noTasks) }
+                let dayEvents = events.filter { $0.scheduleEvent.start >= day.start && $0.scheduleEvent.start < day.end }
+                guard !dayEvents.isEmpty else { return DailyAdherence(date: day.start, state: .noEvents) }
+                let total = dayEvents.reduce(0) { $0 + $1.progress.fractionCompleted }
+                return DailyAdherence(date: day.start, state: .progress(total / Double(dayEvents.count)))
+            }
+        }
+    }
+
+    public func insights(taskID: String, window: DateInterval, kind: String?, aggregate: InsightAggregate,
+                         calendar: Calendar) async throws -> [DailyInsight] {
+        try await storage.read { reader in
+            var query = CareQuery()
+            query.ids = [taskID]
+            let events = try Self.events(taskQuery: query, window: window, in: reader)
+            return Self.days(in: window, calendar: calendar).map { day in
+                let outcomes = events.filter { $0.scheduleEvent.start >= day.start && $0.scheduleEvent.start < day.end }.compactMap(\.outcome)
+                let values = outcomes.flatMap(\.values).filter { kind == nil || $0.kind == kind }.compactMap(\.value.numericValue)
+                switch aggregate {
+                case .count: return DailyInsight(date: day.start, value: Double(outcomes.count), sampleCount: outcomes.count)
+                case .sum: return DailyInsight(date: day.start, value: values.reduce(0, +), sampleCount: values.count)
+                case .mean: return DailyInsight(date: day.start, value: values.isEmpty ? nil : values.reduce(0, +) / Double(values.count), sampleCount: values.count)
+                }
+            }
+        }
+    }
+
+    // MARK: - Rules
+
+    private struct EventKey: Hashable {
+        var task: UUID
+        var occurrence: Int
+    }
+
+    /// A task version and the time it owns: from its effective date until the next version's.
+    private struct TaskSpan {
+        var stored: StoredVersion
+        var task: CareTask
+        var end: Date?
+        func overlaps(_ interval: DateInterval) -> Bool {
+            task.effectiveDate < interval.end && (end.map { $0 > interval.start } ?? true)
+        }
+        func owns(_ start: Date) -> Bool { start >= task.effectiveDate && (end.map { start < $0 } ?? true) }
+    }
+
+    private static func checkUniqueIDs<Entity: VersionedEntity>(_ entities: [Entity]) throws {
+        var seen = Set<String>()
+        for entity in entities where !seen.insert(entity.id).inserted {
+            throw CareStoreError.duplicateInBatch(kind: Entity.kind, id: entity.id)
+        }
+    }
+
+    private static func checkParent<Entity: VersionedEntity>(of entity: Entity, in reader: any CareStorageReader) throws {
+        guard let parent = entity.parentUUID else { return }
+        let expected: EntityKind = Entity.kind == .carePlan ? .patient : .carePlan
+        guard try reader.versions(uuids: [parent]).contains(where: { $0.kind == expected }) else {
+            throw CareStoreError.unknownParent(kind: Entity.kind, id: entity.id, parentUUID: parent)
+        }
+    }
+
+    /// Refuses a new version (or tombstone) of a task in effect from `date` when the current version has live
+    /// outcomes on events that start at or after `date`.
+    private static func checkNoOrphans(replacing head: StoredVersion, from date: Date, in reader: any CareStorageReader) throws {
+        guard head.kind == .task else { return }
+        let outcomes = try reader.outcomes(taskUUIDs: [head.uuid], occurrences: nil, includeDeleted: false)
+        guard !outcomes.isEmpty else { return }
+        let task: CareTask = try entity(head)
+        let orphaned = outcomes.compactMap { task.schedule.event(occurrence: $0.occurrenceIndex)?.start }.filter { $0 >= date }.sorted()
+        if !orphaned.isEmpty { throw CareStoreError.wouldOrphanOutcomes(taskID: task.id, effectiveDate: date, eventDates: orphaned) }
+    }
+
+    /// Checks that an outcome's event exists, belongs to its task version, and has no live outcome; returns the task.
+    private static func checkEvent(of outcome: Outcome, in reader: any CareStorageReader) throws -> CareTask {
+        guard let stored = try reader.versions(uuids: [outcome.taskUUID]).first(where: { $0.kind == .task }), stored.deletedDate == nil else {
+            throw CareStoreError.unknownTaskVersion(outcome.taskUUID)
+        }
+        let task: CareTask = try entity(stored)
+        guard outcome.occurrenceIndex >= 0, let event = task.schedule.event(occurrence: outcome.occurrenceIndex),
+              event.start >= task.effectiveDate else {
+            throw CareStoreError.noSuchOccurrence(taskID: task.id, occurrenceIndex: outcome.occurrenceIndex)
+        }
+        if let next = stored.nextVersionUUID, let newer = try reader.versions(uuids: [next]).first, event.start >= newer.effectiveDate {
+            throw CareStoreError.shadowedOccurrence(taskID: task.id, occurrenceIndex: outcome.occurrenceIndex,
+                                                    eventStart: event.start, newerVersionEffective: newer.effectiveDate)
+        }
+        let live = try reader.outcomes(taskUUIDs: [outcome.taskUUID], occurrences: outcome.occurrenceIndex...outcome.occurrenceIndex, includeDeleted: false)
+        if live.contains(where: { $0.uuid != outcome.uuid }) {
+            throw CareStoreError.outcomeExists(taskID: task.id, occurrenceIndex: outcome.occurrenceIndex)
+        }
+        return task
+    }
+
+    /// The stored versions a query selects: for each candidate id, the version in effect at the end of the
+    /// query's interval (or the newest), if it passes every filter and is not a tombstone; sorted and paged.
+    private static func select<Entity: VersionedEntity>(_ type: Entity.Type, query: CareQuery, in reader: any CareStorageReader) throws -> [StoredVersion] {
+        var filter = StoredVersionFilter()
+        filter.ids = query.ids
+        filter.uuids = query.uuids
+        filter.remoteIDs = query.remoteIDs
+        filter.groupIdentifiers = query.groupIdentifiers
+        filter.tags = query.tags
+        filter.effectiveBefore = query.dateInterval?.end
+        if let parents = try parentUUIDs(for: Entity.kind, query: query, in: reader) {
+            if parents.isEmpty { return [] }
+            filter.parentUUIDs = parents
+        }
+        let candidates = try reader.versions(of: Entity.kind, matching: filter)
+        let chains = try Chains(reader.versions(of: Entity.kind, ids: Set(candidates.map(\.id))))
+        var selected: [StoredVersion] = []
+        for id in chains.ids {
+            guard let version = chains.version(of: id, at: query.dateInterval?.end), version.deletedDate == nil,
+                  matches(version, filter) else { continue }
+            selected.append(version)
+        }
+        let sorted = try sort(selected, by: query.sortOrder, as: Entity.self)
+        return page(sorted, offset: query.offset, limit: query.limit)
+    }
+
+    /// The parent UUIDs that the query's care plan or patient ids name, or nil when it names none.
+    private static func parentUUIDs(for kind: EntityKind, query: CareQuery, in reader: any CareStorageReader) throws -> Set<UUID>? {
+        if (kind == .task || kind == .contact) && !query.carePlanIDs.isEmpty {
+            return Set(try reader.versions(of: .carePlan, ids: query.carePlanIDs).map(\.uuid))
+        }
+        if kind == .carePlan && !query.patientIDs.isEmpty {
+            return Set(try reader.versions(of: .patient, ids: query.patientIDs).map(\.uuid))
+        }
+        return nil
+    }
+
+    private static func matches(_ version: StoredVersion, _ filter: StoredVersionFilter) -> Bool {
+        (filter.ids.isEmpty || filter.ids.contains(version.id))
+            && (filter.uuids.isEmpty || filter.uuids.contains(version.uuid))
+            && (filter.remoteIDs.isEmpty || version.remoteID.map(filter.remoteIDs.contains) == true)
+            && (filter.groupIdentifiers.isEmpty || version.groupIdentifier.map(filter.groupIdentifiers.contains) == true)
+            && (filter.tags.isEmpty || !filter.tags.isDisjoint(with: version.tags))
+            && (filter.parentUUIDs.isEmpty || version.parentUUID.map(filter.parentUUIDs.contains) == true)
+    }
+
+    private static func sort<Entity: VersionedEntity>(_ versions: [StoredVersion], by keys: [CareSortKey], as type: Entity.Type) throws -> [StoredVersion] {
+        let keys = keys.isEmpty ? [.id(ascending: true)] : keys
+        let needsEntity = keys.contains { if case .title = $0 { true } else if case .createdDate = $0 { true } else { false } }
+        let entities: [UUID: Entity] = needsEntity ? Dictionary(uniqueKeysWithValues: try versions.map { ($0.uuid, try entity($0) as Entity) }) : [:]
+        func title(_ version: StoredVersion) -> String {
+            switch entities[version.uuid] {
+            case let task as CareTask: task.title ?? ""
+            case let plan as CarePlan: plan.title
+            case let contact as Contact: [contact.name.familyName, contact.name.givenName].compactMap { $0 }.joined(separator: " ")
+            case let patient as Patient: [patient.name.familyName, patient.name.givenName].compactMap { $0 }.joined(separator: " ")
+            default: ""
+            }
+        }
+        return versions.sorted { a, b in
+            for key in keys {
+                let order: ComparisonResult
+                let ascending: Bool
+                switch key {
+                case .id(let up): order = a.id.compare(b.id); ascending = up
+                case .effectiveDate(let up): order = a.effectiveDate.compare(b.effectiveDate); ascending = up
+                case .title(let up): order = title(a).localizedStandardCompare(title(b)); ascending = up
+                case .createdDate(let up):
+                    order = (entities[a.uuid]?.version.createdDate ?? .distantPast).compare(entities[b.uuid]?.version.createdDate ?? .distantPast)
+                    ascending = up
+                }
+                if order != .orderedSame { return (order == .orderedAscending) == ascending }
+            }
+            return a.id < b.id
+        }
+    }
+
+    private static func page<T>(_ items: [T], offset: Int, limit: Int?) -> [T] {
+        let start = min(max(0, offset), items.count)
+        let end = limit.map { min(items.count, start + max(0, $0)) } ?? items.count
+        return Array(items[start..<end])
+    }
+
+    /// Every live task version selected by the query's filters whose span overlaps `window`.
+    private static func taskSpans(taskQuery: CareQuery, window: DateInterval, in reader: any CareStorageReader) throws -> [TaskSpan] {
+        var filter = StoredVersionFilter()
+        filter.ids = taskQuery.ids
+        filter.uuids = taskQuery.uuids
+        filter.remoteIDs = taskQuery.remoteIDs
+        filter.groupIdentifiers = taskQuery.groupIdentifiers
+        filter.tags = taskQuery.tags
+        filter.effectiveBefore = window.end
+        if let parents = try parentUUIDs(for: .task, query: taskQuery, in: reader) {
+            if parents.isEmpty { return [] }
+            filter.parentUUIDs = parents
+        }
+        let candidates = try reader.versions(of: .task, matching: filter)
+        let chains = try Chains(reader.versions(of: .task, ids: Set(candidates.map(\.id))))
+        var spans: [TaskSpan] = []
+        for id in chains.ids {
+            let chain = chains.chain(of: id)
+            for (index, version) in chain.enumerated() where version.deletedDate == nil && matches(version, filter) {
+                let end = index + 1 < chain.count ? chain[index + 1].effectiveDate : nil
+                let span = TaskSpan(stored: version, task: try entity(version), end: end)
+                if span.overlaps(window) { spans.append(span) }
+            }
+        }
+        return spans
+    }
+
+    private static func events(taskQuery: CareQuery, window: DateInterval, in reader: any CareStorageReader) throws -> [CareEvent] {
+        try events(of: taskSpans(taskQuery: taskQuery, window: window, in: reader), window: window, in: reader)
+    }
+
+    /// The events each span owns in `window`, with their live outcomes, ordered by start then task id.
+    private static func events(of spans: [TaskSpan], window: DateInterval, in reader: any CareStorageReader) throws -> [CareEvent] {
+        var result: [CareEvent] = []
+        for span in spans {
+            let scheduled = span.task.schedule.events(overlapping: window).filter { span.owns($0.start) }
+            guard let first = scheduled.first?.occurrence, let last = scheduled.last?.occurrence else { continue }
+            let outcomes = try reader.outcomes(taskUUIDs: [span.task.uuid], occurrences: min(first, last)...max(first, last), includeDeleted: false)
+            let byOccurrence = Dictionary(outcomes.map { ($0.occurrenceIndex, $0) }, uniquingKeysWith: { a, _ in a })
+            for event in scheduled {
+                let outcome = byOccurrence[event.occurrence]
+                result.append(CareEvent(task: span.task, scheduleEvent: event, outcome: outcome,
+                                        progress: EventProgress(targets: event.targetValues, outcome: outcome)))
+            }
+        }
+        return result.sorted {
+            $0.scheduleEvent.start == $1.scheduleEvent.start
+                ? ($0.task.id == $1.task.id ? $0.scheduleEvent.occurrence < $1.scheduleEvent.occurrence : $0.task.id < $1.task.id)
+                : $0.scheduleEvent.start < $1.scheduleEvent.start
+        }
+    }
+
+    /// The calendar days that overlap `window`, as intervals from one start of day to the next.
+    private static func days(in window: DateInterval, calendar: Calendar) -> [DateInterval] {
+        var days: [DateInterval] = []
+        var start = calendar.startOfDay(for: window.start)
+        while start < window.end {
+            guard let next = calendar.date(byAdding: .day, value: 1, to: start) else { break }
+            days.append(DateInterval(start: start, end: next))
+            start = next
+        }
+        return days
+    }
+
+    // MARK: - Encoding
+
+    static func stored<Entity: VersionedEntity>(_ entity: Entity, previous: UUID?) throws -> StoredVersion {
+        StoredVersion(kind: Entity.kind, uuid: entity.uuid, id: entity.id, effectiveDate: entity.effectiveDate,
+                      deletedDate: entity.version.deletedDate, previousVersionUUID: previous, nextVersionUUID: nil,
+                      groupIdentifier: entity.version.groupIdentifier, remoteID: entity.version.remoteID, tags: entity.version.tags,
+                      parentUUID: entity.parentUUID, payload: try JSONEncoder().encode(entity))
+    }
+
+    /// The entity a stored version holds, with its version links as the store knows them now.
+    static func entity<Entity: VersionedEntity>(_ stored: StoredVersion) throws -> Entity {
+        var entity = try JSONDecoder().decode(Entity.self, from: stored.payload)
+        entity.version.nextVersionUUIDs = stored.nextVersionUUID.map { [$0] } ?? []
+        entity.version.previousVersionUUIDs = stored.previousVersionUUID.map { [$0] } ?? []
+        return entity
+    }
+}
+
+/// The versions of some entities arranged in their chains, oldest first.
+struct Chains {
+    private var chains: [String: [StoredVersion]] = [:]
+
+    init(_ versions: [StoredVersion]) throws {
+        let byID = Dictionary(grouping: versions, by: \.id)
+        for (id, versions) in byID {
+            let byUUID = Dictionary(uniqueKeysWithValues: versions.map { ($0.uuid, $0) })
+            var chain: [StoredVersion] = []
+            var current = versions.first { $0.previousVersionUUID == nil }
+            while let version = current, chain.count <= versions.count {
+                chain.append(version)
+                current = version.nextVersionUUID.flatMap { byUUID[$0] }
+            }
+            chains[id] = chain
+        }
+    }
+
+    /// The ids present, sorted.
+    var ids: [String] { chains.keys.sorted() }
+
+    /// The versions of `id`, oldest first.
+    func chain(of id: String) -> [StoredVersion] { chains[id] ?? [] }
+
+    /// The newest version of `id`.
+    func head(of id: String) -> StoredVersion? { chains[id]?.last }
+
+    /// The version of `id` in effect just before `date` (the newest when nil).
+    func version(of id: String, at date: Date?) -> StoredVersion? {
+        guard let date else { return head(of: id) }
+        return chains[id]?.last { $0.effectiveDate < date }
+    }
+}
