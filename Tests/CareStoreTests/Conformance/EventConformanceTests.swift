@@ -1,0 +1,208 @@
+import Foundation
+import Testing
+@testable import CareStore
+
+/// Events with their outcomes and progress, daily adherence and insights.
+@Suite("Conformance: events, adherence and insights")
+struct EventConformanceTests {
+    let tokyo = Zone.tokyo
+    let newYork = Zone.newYork
+    let berlin = Zone.berlin
+
+    @Test(arguments: CareStoreBackend.allCases)
+    func eventsOfAWindowComeWithTheirOutcomesOrderedByStart(backend: CareStoreBackend) async throws {
+        let store = try backend.makeStore(clock: TestClock())
+        let plan = try await store.add([Make.plan("plan", in: tokyo), Make.plan("other", in: tokyo)])
+        let tasks = try await store.add([
+            Make.task("meds", plan: plan[0], hour: 8, in: tokyo),
+            Make.task("walk", plan: plan[0], hour: 7, in: tokyo),
+            Make.task("diary", plan: plan[0], hour: 21, in: tokyo),
+            Make.task("another", plan: plan[0], hour: 8, in: tokyo), // same time as meds: ordered by task id
+            Make.task("elsewhere", plan: plan[1], hour: 9, in: tokyo),
+        ])
+        let outcome = try await store.addOutcomes([Outcome(taskUUID: tasks[0].uuid, occurrenceIndex: 4, values: [OutcomeValue(.boolean(true))])])[0]
+
+        var query = CareQuery()
+        query.carePlanIDs = ["plan"]
+        let events = try await store.events(taskQuery: query, window: days(from: (2026, 3, 5), to: (2026, 3, 7), in: tokyo))
+
+        let seen = events.map { "\(wallClock($0.scheduleEvent.start, in: tokyo).day) \($0.task.id)" }
+        #expect(seen == ["5 walk", "5 another", "5 meds", "5 diary", "6 walk", "6 another", "6 meds", "6 diary"])
+        #expect(events.map(\.scheduleEvent.start) == events.map(\.scheduleEvent.start).sorted())
+        #expect(events[2].outcome == outcome)
+        #expect(events[2].scheduleEvent.occurrence == 4)
+        #expect(events[2].progress.isCompleted)
+        #expect(events.filter { $0.outcome != nil }.count == 1)
+        #expect(events.filter { !$0.progress.isCompleted }.count == 7)
+        // A window is a window: the end is exclusive, so March 7 contributes nothing.
+        #expect(events.allSatisfy { $0.scheduleEvent.start < date(2026, 3, 7, in: tokyo) })
+    }
+
+    @Test(arguments: CareStoreBackend.allCases)
+    func dailyEventsKeepTheirWallClockTimeAcrossDaylightSavingTime(backend: CareStoreBackend) async throws {
+        let store = try backend.makeStore(clock: TestClock())
+        _ = try await store.add([Make.task("berlin", hour: 8, in: berlin), Make.task("newYork", hour: 8, in: newYork)])
+        var query = CareQuery()
+        query.ids = ["berlin"]
+        let inBerlin = try await store.events(taskQuery: query, window: days(from: (2026, 3, 27), to: (2026, 3, 31), in: berlin))
+        #expect(inBerlin.map { wallClock($0.scheduleEvent.start, in: berlin).hour } == [8, 8, 8, 8])
+        #expect(inBerlin.map { calendar(berlin).dateComponents(in: berlin, from: $0.scheduleEvent.start).day } == [27, 28, 29, 30])
+        // 07:00 UTC before the change, 06:00 UTC after.
+        #expect(inBerlin.map { wallClock($0.scheduleEvent.start, in: .gmt).hour } == [7, 7, 6, 6])
+
+        query.ids = ["newYork"]
+        let inNewYork = try await store.events(taskQuery: query, window: days(from: (2026, 3, 7), to: (2026, 3, 10), in: newYork))
+        #expect(inNewYork.map { wallClock($0.scheduleEvent.start, in: newYork).hour } == [8, 8, 8])
+        #expect(inNewYork.map { wallClock($0.scheduleEvent.start, in: .gmt).hour } == [13, 12, 12])
+    }
+
+    @Test(arguments: CareStoreBackend.allCases)
+    func progressIsOutcomeExistsWithoutTargetsAndSummedValuesWithThem(backend: CareStoreBackend) async throws {
+        let store = try backend.makeStore(clock: TestClock())
+        let tasks = try await store.add([
+            Make.task("check", hour: 8, in: tokyo),
+            Make.task("reps", hour: 9, targets: [OutcomeValue(.integer(10), kind: "reps")], in: tokyo),
+            Make.task("two", hour: 10, targets: [OutcomeValue(.integer(10), kind: "reps"), OutcomeValue(.double(2), kind: "sets")], in: tokyo),
+        ])
+        let (check, reps, two) = (tasks[0], tasks[1], tasks[2])
+        // Day 0 (March 1): an outcome for every task. Day 1: full. Day 2: none.
+        _ = try await store.addOutcomes([
+            Outcome(taskUUID: check.uuid, occurrenceIndex: 0, values: []),
+            Outcome(taskUUID: reps.uuid, occurrenceIndex: 0, values: [OutcomeValue(.integer(3), kind: "reps"), OutcomeValue(.integer(1), kind: "reps"),
+                                                                    OutcomeValue(.integer(50), kind: "other")]),
+            Outcome(taskUUID: two.uuid, occurrenceIndex: 0, values: [OutcomeValue(.integer(5), kind: "reps"), OutcomeValue(.double(1), kind: "sets")]),
+            Outcome(taskUUID: check.uuid, occurrenceIndex: 1, values: [OutcomeValue(.boolean(true))]),
+            Outcome(taskUUID: reps.uuid, occurrenceIndex: 1, values: [OutcomeValue(.integer(6), kind: "reps"), OutcomeValue(.integer(6), kind: "reps")]),
+            Outcome(taskUUID: two.uuid, occurrenceIndex: 1, values: [OutcomeValue(.integer(10), kind: "reps"), OutcomeValue(.double(2), kind: "sets")]),
+        ])
+
+        let events = try await store.events(taskQuery: CareQuery(), window: days(from: (2026, 3, 1), to: (2026, 3, 4), in: tokyo))
+        let progress = Dictionary(uniqueKeysWithValues: events.map { ("\($0.task.id)\($0.scheduleEvent.occurrence)", $0.progress) })
+
+        #expect(progress["check0"]?.fractionCompleted == 1)
+        #expect(progress["check0"]?.isCompleted == true)
+        #expect(progress["check2"]?.fractionCompleted == 0)
+        #expect(progress["reps0"]?.value == 4)
+        #expect(progress["reps0"]?.target == 10)
+        #expect(progress["reps0"]?.fractionCompleted == 0.4)
+        #expect(progress["reps0"]?.isCompleted == false)
+        #expect(progress["reps1"]?.fractionCompleted == 1) // 12 of 10
+        #expect(progress["reps1"]?.isCompleted == true)
+        #expect(progress["reps2"]?.fractionCompleted == 0)
+        #expect(progress["two0"]?.value == 6)
+        #expect(progress["two0"]?.target == 12)
+        #expect(progress["two0"]?.fractionCompleted == 0.5)
+        #expect(progress["two1"]?.isCompleted == true)
+    }
+
+    @Test(arguments: CareStoreBackend.allCases)
+    func adherencePerDayOverTasksThatImpactAdherence(backend: CareStoreBackend) async throws {
+        let store = try backend.makeStore(clock: TestClock())
+        // Daylight saving time starts in New York on March 8 (a 23-hour day).
+        let daily = try await store.add([
+            // In effect from March 3 but never counted.
+            Make.task("optional", hour: 7, effective: date(2026, 3, 3, in: newYork), impactsAdherence: false, in: newYork),
+        ])[0]
+        let tasks = try await store.add([
+            // Events on March 5, 6, then from March 8 on: nothing on March 7.
+            CareTask(id: "knee", title: "Knee", schedule: Schedule(elements: [
+                ScheduleElement(start: date(2026, 3, 5, 9, in: newYork), end: date(2026, 3, 7, 9, in: newYork), interval: DateComponents(day: 1),
+                                text: nil, targetValues: []),
+                ScheduleElement(start: date(2026, 3, 8, 9, in: newYork), end: nil, interval: DateComponents(day: 1), text: nil, targetValues: []),
+            ], timeZone: newYork), effectiveDate: date(2026, 3, 5, in: newYork), timeZone: newYork),
+            // One event, on March 5, with a target of 10.
+            Make.task("reps", hour: 10, start: date(2026, 3, 5, 10, in: newYork), end: date(2026, 3, 6, 10, in: newYork),
+                      targets: [OutcomeValue(.integer(10))], in: newYork),
+        ])
+        let (knee, reps) = (tasks[0], tasks[1])
+        _ = try await store.addOutcomes([
+            Outcome(taskUUID: knee.uuid, occurrenceIndex: 0, values: []),              // March 5: 1
+            Outcome(taskUUID: reps.uuid, occurrenceIndex: 0, values: [OutcomeValue(.integer(5))]), // March 5: 0.5
+            Outcome(taskUUID: knee.uuid, occurrenceIndex: 2, values: []),              // March 8: 1
+            Outcome(taskUUID: daily.uuid, occurrenceIndex: 5, values: []),             // not counted
+        ])
+
+        let adherence = try await store.adherence(taskQuery: CareQuery(), window: days(from: (2026, 3, 3), to: (2026, 3, 10), in: newYork),
+                                                  calendar: calendar(newYork))
+
+        #expect(adherence.map(\.date) == (3...9).map { date(2026, 3, $0, in: newYork) })
+        #expect(adherence.map(\.state) == [
+            .noTasks,        // March 3: only the task that does not count
+            .noTasks,        // March 4
+            .progress(0.75), // March 5: (1 + 0.5) / 2, the optional task's open event not counted
+            .progress(0),    // March 6: one open event
+            .noEvents,       // March 7: the schedule skips the day
+            .progress(1),    // March 8
+            .progress(0),    // March 9
+        ])
+    }
+
+    @Test(arguments: CareStoreBackend.allCases)
+    func adherenceFollowsTheTaskQuery(backend: CareStoreBackend) async throws {
+        let store = try backend.makeStore(clock: TestClock())
+        let tasks = try await store.add([Make.task("a", hour: 8, in: berlin), Make.task("b", hour: 9, in: berlin)])
+        _ = try await store.addOutcomes([Outcome(taskUUID: tasks[0].uuid, occurrenceIndex: 0, values: [])])
+        var query = CareQuery()
+        query.ids = ["a"]
+        let onlyA = try await store.adherence(taskQuery: query, window: day(2026, 3, 1, in: berlin), calendar: calendar(berlin))
+        #expect(onlyA.map(\.state) == [.progress(1)])
+        let both = try await store.adherence(taskQuery: CareQuery(), window: day(2026, 3, 1, in: berlin), calendar: calendar(berlin))
+        #expect(both.map(\.state) == [.progress(0.5)])
+    }
+
+    @Test(arguments: CareStoreBackend.allCases)
+    func adherenceCountsWholeDaysAcrossDaylightSavingTime(backend: CareStoreBackend) async throws {
+        let store = try backend.makeStore(clock: TestClock())
+        // In Berlin, March 29 has 23 hours; events at 01:00 and 22:00 are both on it.
+        let schedule = Schedule(elements: [
+            ScheduleElement(start: date(2026, 3, 28, 1, in: berlin), end: nil, interval: DateComponents(day: 1), text: nil, targetValues: []),
+            ScheduleElement(start: date(2026, 3, 28, 22, in: berlin), end: nil, interval: DateComponents(day: 1), text: nil, targetValues: []),
+        ], timeZone: berlin)
+        let task = try await store.add([CareTask(id: "t", schedule: schedule, effectiveDate: date(2026, 3, 28, in: berlin), timeZone: berlin)])[0]
+        let events = try await store.events(taskQuery: CareQuery(), window: day(2026, 3, 29, in: berlin))
+        #expect(events.map { wallClock($0.scheduleEvent.start, in: berlin).hour } == [1, 22])
+        _ = try await store.addOutcomes(events.prefix(1).map { Outcome(taskUUID: task.uuid, occurrenceIndex: $0.scheduleEvent.occurrence, values: []) })
+
+        // A window that starts in the middle of the day still counts the whole day.
+        let window = DateInterval(start: date(2026, 3, 29, 12, in: berlin), end: date(2026, 3, 30, 12, in: berlin))
+        let adherence = try await store.adherence(taskQuery: CareQuery(), window: window, calendar: calendar(berlin))
+        #expect(adherence.map(\.date) == [date(2026, 3, 29, in: berlin), date(2026, 3, 30, in: berlin)])
+        #expect(adherence.map(\.state) == [.progress(0.5), .progress(0)])
+    }
+
+    @Test(arguments: CareStoreBackend.allCases)
+    func insightsAggregateAValueKindPerDay(backend: CareStoreBackend) async throws {
+        let store = try backend.makeStore(clock: TestClock())
+        let pain = try await store.add([Make.task("pain", hour: 8, in: tokyo)])[0]
+        let second = try await store.update([Make.task("pain", hour: 20, effective: date(2026, 3, 2, 12, in: tokyo), in: tokyo)])[0]
+        let other = try await store.add([Make.task("other", hour: 9, in: tokyo)])[0]
+        _ = try await store.addOutcomes([
+            // March 1: one outcome with two pain values and a note.
+            Outcome(taskUUID: pain.uuid, occurrenceIndex: 0, values: [OutcomeValue(.integer(6), kind: "pain"), OutcomeValue(.double(3), kind: "pain"),
+                                                                    OutcomeValue(.text("stiff"), kind: "note")]),
+            // March 2: the first version at 08:00 and the second at 20:00.
+            Outcome(taskUUID: pain.uuid, occurrenceIndex: 1, values: [OutcomeValue(.integer(4), kind: "pain")]),
+            Outcome(taskUUID: second.uuid, occurrenceIndex: 1, values: [OutcomeValue(.integer(2), kind: "pain"), OutcomeValue(.integer(1), kind: "swelling")]),
+            // March 3: an outcome without pain values. March 4: nothing.
+            Outcome(taskUUID: second.uuid, occurrenceIndex: 2, values: [OutcomeValue(.integer(1), kind: "swelling")]),
+            // Another task's outcome is not counted.
+            Outcome(taskUUID: other.uuid, occurrenceIndex: 0, values: [OutcomeValue(.integer(100), kind: "pain")]),
+        ])
+        let window = days(from: (2026, 3, 1), to: (2026, 3, 5), in: tokyo)
+        func insights(_ aggregate: InsightAggregate, kind: String? = "pain") async throws -> [DailyInsight] {
+            try await store.insights(taskID: "pain", window: window, kind: kind, aggregate: aggregate, calendar: calendar(tokyo))
+        }
+
+        let count = try await insights(.count)
+        #expect(count.map(\.date) == (1...4).map { date(2026, 3, $0, in: tokyo) })
+        #expect(count.map(\.value) == [1, 2, 1, 0])
+        let sum = try await insights(.sum)
+        #expect(sum.map(\.value) == [9, 6, 0, 0])
+        #expect(sum.map(\.sampleCount) == [2, 2, 0, 0])
+        let mean = try await insights(.mean)
+        #expect(mean.map(\.value) == [4.5, 3, nil, nil])
+        #expect(mean.map(\.sampleCount) == [2, 2, 0, 0])
+        // Without a kind, every numeric value counts.
+        #expect(try await insights(.sum, kind: nil).map(\.value) == [9, 7, 1, 0])
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+@testable import CareStore
+
+/// A kind of care store the conformance suite runs against: a name for the test report and a way to make an
+/// empty store on a given clock.
+///
+/// Every conformance test takes `CareStoreBackend.allCases` as its arguments, so a new backend joins the suite by
+/// adding one line to ``allCases``.
+struct CareStoreBackend: CaseIterable, CustomTestStringConvertible, Sendable {
+    /// The backend's name in test reports.
+    let name: String
+    /// Makes an empty store that takes its time and UUIDs from `environment`.
+    let factory: @Sendable (_ environment: CareStoreEnvironment) throws -> any CareStore
+
+    static let allCases: [CareStoreBackend] = [
+        CareStoreBackend(name: "in-memory") { InMemoryCareStore(environment: $0) },
+    ]
+
+    var testDescription: String { name }
+
+    /// An empty store that takes its time and UUIDs from `environment`.
+    func makeStore(environment: CareStoreEnvironment) throws -> any CareStore {
+        try factory(environment)
+    }
+
+    /// An empty store on `clock`.
+    func makeStore(clock: TestClock) throws -> any CareStore {
+        try factory(clock.environment)
+    }
+}
