@@ -111,7 +111,7 @@ struct EntityConformanceTests {
                             text: "Evening", targetValues: []),
         ], timeZone: Zone.tokyo)
         var task = CareTask(id: "squats", title: "Squats", instructions: "Slowly, ten times.", impactsAdherence: false, schedule: schedule,
-                            carePlanUUID: plan.uuid, effectiveDate: date(2026, 3, 1, in: Zone.tokyo), timeZone: Zone.tokyo)
+                            carePlanUUID: plan.uuid, effectiveDate: date(2026, 3, 1, in: Zone.tokyo) + 0.123_456, timeZone: Zone.tokyo)
         decorate(&task.version, "task")
 
         let stored = try await store.add([task])[0]
@@ -123,6 +123,7 @@ struct EntityConformanceTests {
         #expect(fetched.impactsAdherence == false)
         #expect(fetched.instructions == "Slowly, ten times.")
         #expect(fetched.carePlanUUID == plan.uuid)
+        #expect(fetched.effectiveDate == task.effectiveDate) // to the microsecond
     }
 
     @Test(arguments: CareStoreBackend.allCases)
