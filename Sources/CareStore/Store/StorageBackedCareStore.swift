@@ -505,16 +505,20 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
 }
 
 /// The versions of some entities arranged in their chains, oldest first.
+///
+/// A chain starts at the version without a previous one and follows the next-version links; a version listed twice
+/// counts once, and a link to a missing version (or back into the chain) ends it.
 struct Chains {
     private var chains: [String: [StoredVersion]] = [:]
 
     init(_ versions: [StoredVersion]) throws {
         let byID = Dictionary(grouping: versions, by: \.id)
         for (id, versions) in byID {
-            let byUUID = Dictionary(uniqueKeysWithValues: versions.map { ($0.uuid, $0) })
+            let byUUID = Dictionary(versions.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
             var chain: [StoredVersion] = []
+            var visited = Set<UUID>()
             var current = versions.first { $0.previousVersionUUID == nil }
-            while let version = current, chain.count <= versions.count {
+            while let version = current, visited.insert(version.uuid).inserted {
                 chain.append(version)
                 current = version.nextVersionUUID.flatMap { byUUID[$0] }
             }
