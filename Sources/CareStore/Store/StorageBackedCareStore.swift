@@ -332,8 +332,9 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             throw CareStoreError.shadowedOccurrence(taskID: task.id, occurrenceIndex: outcome.occurrenceIndex,
                                                     eventStart: event.start, newerVersionEffective: newer.effectiveDate)
         }
+        // Any live outcome counts, even one with this outcome's UUID: an update marks the old one deleted first.
         let live = try reader.outcomes(taskUUIDs: [outcome.taskUUID], occurrences: outcome.occurrenceIndex...outcome.occurrenceIndex, includeDeleted: false)
-        if live.contains(where: { $0.uuid != outcome.uuid }) {
+        if !live.isEmpty {
             throw CareStoreError.outcomeExists(taskID: task.id, occurrenceIndex: outcome.occurrenceIndex)
         }
         return task
