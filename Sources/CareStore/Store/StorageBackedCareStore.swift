@@ -208,13 +208,13 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             var taskUUIDs = query.taskUUIDs
             var taskVersions: [UUID: StoredVersion] = [:]
             if !query.taskIDs.isEmpty {
-                for version in try reader.versions(of: .task, ids: query.taskIDs) {
-                    taskUUIDs.insert(version.uuid)
-                    taskVersions[version.uuid] = version
-                }
-                if query.taskUUIDs.isEmpty == false { taskUUIDs.formIntersection(query.taskUUIDs) }
+                let versions = try reader.versions(of: .task, ids: query.taskIDs)
+                for version in versions { taskVersions[version.uuid] = version }
+                // Both filters must hold: the versions of those tasks, narrowed to the listed UUIDs if any.
+                let ofTasks = Set(versions.map(\.uuid))
+                taskUUIDs = query.taskUUIDs.isEmpty ? ofTasks : ofTasks.intersection(query.taskUUIDs)
+                if taskUUIDs.isEmpty { return [] }
             }
-            if !query.taskIDs.isEmpty && taskUUIDs.isEmpty { return [] }
             var outcomes = try reader.outcomes(taskUUIDs: taskUUIDs, occurrences: nil, includeDeleted: false)
             if !query.uuids.isEmpty { outcomes = outcomes.filter { query.uuids.contains($0.uuid) } }
             if !query.remoteIDs.isEmpty { outcomes = outcomes.filter { $0.remoteID.map(query.remoteIDs.contains) ?? false } }

@@ -191,6 +191,7 @@ struct OutcomeConformanceTests {
         #expect(try await uuids { $0.taskIDs = ["walk"] } == [walk0, walk5])
         #expect(try await uuids { $0.taskUUIDs = [walk2.uuid] } == [walk5])
         #expect(try await uuids { $0.taskIDs = ["walk"]; $0.taskUUIDs = [walk.uuid] } == [walk0])
+        #expect(try await uuids { $0.taskIDs = ["walk"]; $0.taskUUIDs = [pill.uuid] } == []) // both must hold
         #expect(try await uuids { $0.taskIDs = ["nothing"] } == [])
         #expect(try await uuids { $0.uuids = [pill5, walk0] } == [walk0, pill5])
         #expect(try await uuids { $0.remoteIDs = ["r-1"] } == [pill1])
