@@ -243,9 +243,13 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
 
     public func adherence(taskQuery: CareQuery, window: DateInterval, calendar: Calendar) async throws -> [DailyAdherence] {
         try await storage.read { reader in
-            let spans = try Self.taskSpans(taskQuery: taskQuery, window: window, in: reader).filter { $0.task.impactsAdherence }
-            let events = try Self.events(of: spans, window: window, in: reader)
-            return Self.days(in: window, calendar: calendar).map { day in
+            // Whole days, even when the window starts or ends inside one.
+            let days = Self.days(in: window, calendar: calendar)
+            guard let first = days.first, let last = days.last else { return [] }
+            let covered = DateInterval(start: first.start, end: last.end)
+            let spans = try Self.taskSpans(taskQuery: taskQuery, window: covered, in: reader).filter { $0.task.impactsAdherence }
+            let events = try Self.events(of: spans, window: covered, in: reader)
+            return days.map { day in
                 let inEffect = spans.contains { $0.overlaps(day) }
                 guard inEffect else { return DailyAdherence(date: day.start, state: .noTasks) }
                 let dayEvents = events.filter { $0.scheduleEvent.start >= day.start && $0.scheduleEvent.start < day.end }
@@ -261,8 +265,11 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         try await storage.read { reader in
             var query = CareQuery()
             query.ids = [taskID]
-            let events = try Self.events(taskQuery: query, window: window, in: reader)
-            return Self.days(in: window, calendar: calendar).map { day in
+            // Whole days, even when the window starts or ends inside one.
+            let days = Self.days(in: window, calendar: calendar)
+            guard let first = days.first, let last = days.last else { return [] }
+            let events = try Self.events(taskQuery: query, window: DateInterval(start: first.start, end: last.end), in: reader)
+            return days.map { day in
                 let outcomes = events.filter { $0.scheduleEvent.start >= day.start && $0.scheduleEvent.start < day.end }.compactMap(\.outcome)
                 let values = outcomes.flatMap(\.values).filter { kind == nil || $0.kind == kind }.compactMap(\.value.numericValue)
                 switch aggregate {
