@@ -26,6 +26,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     // MARK: - Entities
 
     public func add<Entity: VersionedEntity>(_ entities: [Entity]) async throws -> [Entity] {
+        guard !entities.isEmpty else { return [] } // nothing to write, nothing to announce
         let environment = self.environment
         let added = try await storage.write { writer in
             try Self.checkUniqueIDs(entities)
@@ -61,6 +62,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     }
 
     public func update<Entity: VersionedEntity>(_ entities: [Entity]) async throws -> [Entity] {
+        guard !entities.isEmpty else { return [] } // nothing to write, nothing to announce
         let environment = self.environment
         let updated = try await storage.write { writer in
             try Self.checkUniqueIDs(entities)
@@ -93,6 +95,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     }
 
     public func delete<Entity: VersionedEntity>(_ entities: [Entity]) async throws -> [Entity] {
+        guard !entities.isEmpty else { return [] } // nothing to write, nothing to announce
         let environment = self.environment
         let tombstones = try await storage.write { writer in
             try Self.checkUniqueIDs(entities)
@@ -135,6 +138,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     // MARK: - Outcomes
 
     public func addOutcomes(_ outcomes: [Outcome]) async throws -> [Outcome] {
+        guard !outcomes.isEmpty else { return [] } // nothing to write, nothing to announce
         let environment = self.environment
         let (added, taskIDs) = try await storage.write { writer in
             var taskIDs = Set<String>()
@@ -159,12 +163,17 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     }
 
     public func updateOutcomes(_ outcomes: [Outcome]) async throws -> [Outcome] {
+        guard !outcomes.isEmpty else { return [] } // nothing to write, nothing to announce
         let environment = self.environment
         let (updated, taskIDs) = try await storage.write { writer in
             var taskIDs = Set<String>()
+            var replaced = Set<UUID>()
             let existing = Dictionary(try writer.outcomes(uuids: Set(outcomes.map(\.uuid))).map { ($0.uuid, $0) }, uniquingKeysWith: { a, _ in a })
             let updated = try outcomes.map { outcome in
-                guard let old = existing[outcome.uuid], old.deletedDate == nil else { throw CareStoreError.outcomeNotFound(outcome.uuid) }
+                // An outcome replaced earlier in this call is no longer live.
+                guard let old = existing[outcome.uuid], old.deletedDate == nil, replaced.insert(old.uuid).inserted else {
+                    throw CareStoreError.outcomeNotFound(outcome.uuid)
+                }
                 try writer.markOutcomeDeleted(old.uuid, at: environment.now())
                 var outcome = outcome
                 outcome.taskUUID = old.taskUUID
@@ -184,13 +193,18 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     }
 
     public func deleteOutcomes(_ outcomes: [Outcome]) async throws -> [Outcome] {
+        guard !outcomes.isEmpty else { return [] } // nothing to write, nothing to announce
         let environment = self.environment
         let (deleted, taskIDs) = try await storage.write { writer in
             let existing = Dictionary(try writer.outcomes(uuids: Set(outcomes.map(\.uuid))).map { ($0.uuid, $0) }, uniquingKeysWith: { a, _ in a })
             let versions = Dictionary(try writer.versions(uuids: Set(existing.values.map(\.taskUUID))).map { ($0.uuid, $0.id) }, uniquingKeysWith: { a, _ in a })
             var taskIDs = Set<String>()
+            var removed = Set<UUID>()
             let deleted = try outcomes.map { outcome in
-                guard var old = existing[outcome.uuid], old.deletedDate == nil else { throw CareStoreError.outcomeNotFound(outcome.uuid) }
+                // An outcome deleted earlier in this call is no longer live.
+                guard var old = existing[outcome.uuid], old.deletedDate == nil, removed.insert(old.uuid).inserted else {
+                    throw CareStoreError.outcomeNotFound(outcome.uuid)
+                }
                 let now = environment.now()
                 try writer.markOutcomeDeleted(old.uuid, at: now)
                 old.deletedDate = now
