@@ -14,16 +14,16 @@ public protocol CareStorage: Sendable {
 
 /// Reading rows inside a transaction.
 public protocol CareStorageReader {
-    /// Every version of the entities of `kind` whose id is in `ids`, in no particular order.
+    /// Every version of the entities of `kind` whose id is in `ids`, in no particular order (none for an empty set).
     func versions(of kind: EntityKind, ids: Set<String>) throws -> [StoredVersion]
     /// The versions of `kind` that pass `filter`, in no particular order.
     func versions(of kind: EntityKind, matching filter: StoredVersionFilter) throws -> [StoredVersion]
-    /// The versions with these UUIDs (of any kind).
+    /// The versions with these UUIDs (of any kind; none for an empty set).
     func versions(uuids: Set<UUID>) throws -> [StoredVersion]
-    /// Outcomes of the task versions `taskUUIDs`, optionally only for occurrences in `occurrences`; deleted ones
-    /// only when `includeDeleted`.
+    /// Outcomes of the task versions `taskUUIDs` (of every task version when the set is empty), optionally only for
+    /// occurrences in `occurrences`; deleted ones only when `includeDeleted`.
     func outcomes(taskUUIDs: Set<UUID>, occurrences: ClosedRange<Int>?, includeDeleted: Bool) throws -> [Outcome]
-    /// Outcomes with these UUIDs, deleted or not.
+    /// Outcomes with these UUIDs, deleted or not (none for an empty set).
     func outcomes(uuids: Set<UUID>) throws -> [Outcome]
 }
 
