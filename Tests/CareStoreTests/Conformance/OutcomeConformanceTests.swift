@@ -200,4 +200,45 @@ struct OutcomeConformanceTests {
         #expect(try await uuids { $0.dateInterval = day(2026, 3, 6, in: newYork); $0.ascending = false } == [walk5, pill5])
         #expect(try await uuids { $0.offset = 1; $0.limit = 2 } == [pill1, pill5])
     }
+
+    @Test(arguments: CareStoreBackend.allCases)
+    func concurrentOutcomesForOneEventLeaveExactlyOne(backend: CareStoreBackend) async throws {
+        let store = try backend.makeStore(clock: TestClock())
+        let task = try await store.add([Make.task("pill", in: newYork)])[0]
+        let accepted = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for attempt in 0..<12 {
+                group.addTask {
+                    do {
+                        _ = try await store.addOutcomes([Outcome(taskUUID: task.uuid, occurrenceIndex: 3, values: [OutcomeValue(.integer(attempt))])])
+                        return true
+                    } catch CareStoreError.outcomeExists {
+                        return false
+                    }
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(accepted == 1)
+        #expect(try await store.fetchOutcomes(query: OutcomeQuery()).count == 1)
+    }
+
+    @Test(arguments: CareStoreBackend.allCases)
+    func concurrentAddsOfOneIDLeaveExactlyOne(backend: CareStoreBackend) async throws {
+        let store = try backend.makeStore(clock: TestClock())
+        let accepted = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for hour in 0..<12 {
+                group.addTask {
+                    do {
+                        _ = try await store.add([Make.task("pill", hour: hour, in: newYork)])
+                        return true
+                    } catch CareStoreError.alreadyExists {
+                        return false
+                    }
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(accepted == 1)
+        #expect(try await store.versions(of: CareTask.self, id: "pill").count == 1)
+    }
 }

@@ -214,4 +214,26 @@ struct VersioningConformanceTests {
             try await store.add([again])
         }
     }
+
+    @Test(arguments: CareStoreBackend.allCases)
+    func aReaddedTaskOwnsItsEventsFromItsNewEffectiveDate(backend: CareStoreBackend) async throws {
+        let clock = TestClock() // March 20, 12:00 UTC: 13:00 in Berlin
+        let store = try backend.makeStore(clock: clock)
+        let first = try await store.add([Make.task("walk", hour: 8, in: berlin)])[0]
+        _ = try await store.delete([first])
+        let again = try await store.add([Make.task("walk", hour: 18, effective: date(2026, 3, 22, in: berlin), in: berlin)])[0]
+
+        let events = try await store.events(taskQuery: CareQuery(), window: days(from: (2026, 3, 19), to: (2026, 3, 24), in: berlin))
+        let seen = events.map { "\(wallClock($0.scheduleEvent.start, in: berlin).day) \(wallClock($0.scheduleEvent.start, in: berlin).hour)" }
+        #expect(seen == ["19 8", "20 8", "22 18", "23 18"])
+        #expect(events.map(\.task.uuid) == [first.uuid, first.uuid, again.uuid, again.uuid])
+        // Between the delete and the new version, the task has no events to take outcomes.
+        await #expect(throws: CareStoreError.self) {
+            try await store.addOutcomes([Outcome(taskUUID: first.uuid, occurrenceIndex: 20, values: [])]) // March 21
+        }
+        await #expect(throws: CareStoreError.noSuchOccurrence(taskID: "walk", occurrenceIndex: 20)) {
+            try await store.addOutcomes([Outcome(taskUUID: again.uuid, occurrenceIndex: 20, values: [])])
+        }
+        #expect(try await store.addOutcomes([Outcome(taskUUID: again.uuid, occurrenceIndex: 21, values: [])]).count == 1)
+    }
 }
