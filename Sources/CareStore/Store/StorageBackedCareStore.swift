@@ -444,7 +444,8 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         return Array(items[start..<end])
     }
 
-    /// Every live task version selected by the query's filters whose span overlaps `window`.
+    /// Every live task version selected by the query's filters that takes effect before `window` ends. A version
+    /// whose span ended before the window is kept too: one of its events may run into the window.
     private static func taskSpans(taskQuery: CareQuery, window: DateInterval, in reader: any CareStorageReader) throws -> [TaskSpan] {
         var filter = StoredVersionFilter()
         filter.ids = taskQuery.ids
@@ -464,8 +465,8 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             let chain = chains.chain(of: id)
             for (index, version) in chain.enumerated() where version.deletedDate == nil && matches(version, filter) {
                 let end = index + 1 < chain.count ? chain[index + 1].effectiveDate : nil
-                let span = TaskSpan(stored: version, task: try entity(version), end: end)
-                if span.overlaps(window) { spans.append(span) }
+                guard version.effectiveDate < window.end else { continue }
+                spans.append(TaskSpan(stored: version, task: try entity(version), end: end))
             }
         }
         return spans

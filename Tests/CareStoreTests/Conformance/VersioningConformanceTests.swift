@@ -236,4 +236,19 @@ struct VersioningConformanceTests {
         }
         #expect(try await store.addOutcomes([Outcome(taskUUID: again.uuid, occurrenceIndex: 21, values: [])]).count == 1)
     }
+
+    @Test(arguments: CareStoreBackend.allCases)
+    func anEventRunningIntoTheWindowComesFromTheVersionThatOwnsIt(backend: CareStoreBackend) async throws {
+        let store = try backend.makeStore(clock: TestClock())
+        // Daily at 23:30 for an hour, so each event runs into the next day; from 23:45 on March 9, daily at 09:00.
+        let first = try await store.add([Make.task("night", hour: 23, start: date(2026, 3, 1, 23, 30, in: berlin), in: berlin)])[0]
+        let window = day(2026, 3, 10, in: berlin)
+        let before = try await store.events(taskQuery: CareQuery(), window: window)
+        #expect(before.map(\.scheduleEvent.start) == [date(2026, 3, 9, 23, 30, in: berlin), date(2026, 3, 10, 23, 30, in: berlin)])
+
+        let second = try await store.update([Make.task("night", hour: 9, effective: date(2026, 3, 9, 23, 45, in: berlin), in: berlin)])[0]
+        let after = try await store.events(taskQuery: CareQuery(), window: window)
+        #expect(after.map(\.scheduleEvent.start) == [date(2026, 3, 9, 23, 30, in: berlin), date(2026, 3, 10, 9, in: berlin)])
+        #expect(after.map(\.task.uuid) == [first.uuid, second.uuid])
+    }
 }
