@@ -41,7 +41,12 @@ struct EventConformanceTests {
     @Test(arguments: CareStoreBackend.allCases)
     func dailyEventsKeepTheirWallClockTimeAcrossDaylightSavingTime(backend: CareStoreBackend) async throws {
         let store = try backend.makeStore(clock: TestClock())
-        _ = try await store.add([Make.task("berlin", hour: 8, in: berlin), Make.task("newYork", hour: 8, in: newYork)])
+        _ = try await store.add([
+            CareTask(id: "berlin", schedule: .dailyAt(hour: 8, minute: 0, start: date(2026, 3, 1, in: berlin), end: nil, timeZone: berlin),
+                     effectiveDate: date(2026, 3, 1, in: berlin), timeZone: berlin),
+            CareTask(id: "newYork", schedule: .dailyAt(hour: 8, minute: 0, start: date(2026, 3, 1, in: newYork), end: nil, timeZone: newYork),
+                     effectiveDate: date(2026, 3, 1, in: newYork), timeZone: newYork),
+        ])
         var query = CareQuery()
         query.ids = ["berlin"]
         let inBerlin = try await store.events(taskQuery: query, window: days(from: (2026, 3, 27), to: (2026, 3, 31), in: berlin))
