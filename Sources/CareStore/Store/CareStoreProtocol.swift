@@ -15,7 +15,8 @@ public protocol CareStore: Sendable {
     func add<Entity: VersionedEntity>(_ entities: [Entity]) async throws -> [Entity]
     /// Writes a new version of each entity (matched by id), in effect from its `effectiveDate`.
     func update<Entity: VersionedEntity>(_ entities: [Entity]) async throws -> [Entity]
-    /// Deletes each entity (matched by id) by writing a tombstone version in effect from now.
+    /// Deletes each entity (matched by id) by writing a tombstone version in effect from now, or from the newest
+    /// version's effective date when that is later (versions take effect in order).
     func delete<Entity: VersionedEntity>(_ entities: [Entity]) async throws -> [Entity]
     /// The entities the query selects.
     func fetch<Entity: VersionedEntity>(_ type: Entity.Type, query: CareQuery) async throws -> [Entity]
