@@ -16,7 +16,8 @@ import Foundation
 ///
 /// Supported parts: `FREQ`, `INTERVAL`, `COUNT`, `UNTIL`, `BYMONTH`, `BYYEARDAY`, `BYMONTHDAY`, `BYDAY`, `BYHOUR`,
 /// `BYMINUTE`, `BYSECOND`, `BYSETPOS` and `WKST`. `BYWEEKNO` is not supported. The lists are kept sorted and without
-/// duplicates, so that two rules that mean the same thing compare equal and print the same.
+/// duplicates (numbers counted from the start first, then those counted from the end), so that two rules that mean
+/// the same thing compare equal and print the same.
 public struct RecurrenceRule: Hashable, Sendable, Codable, CustomStringConvertible {
     /// How often the rule repeats: the length of one period, which the `BY…` parts expand or limit.
     public enum Frequency: String, Hashable, Sendable, CaseIterable {
@@ -175,7 +176,10 @@ public struct RecurrenceRule: Hashable, Sendable, Codable, CustomStringConvertib
 
     // MARK: - Helpers
 
-    static func canonical(_ values: [Int]) -> [Int] { Array(Set(values)).sorted() }
+    /// Sorted without duplicates: counted from the start ascending, then counted from the end (`1,15,-1,-2`).
+    static func canonical(_ values: [Int]) -> [Int] {
+        Array(Set(values)).sorted { ($0 < 0 ? 1 : 0, abs($0)) < ($1 < 0 ? 1 : 0, abs($1)) }
+    }
 
     /// The two-letter RFC 5545 code of a weekday.
     static func code(of weekday: Locale.Weekday) -> String {
@@ -261,7 +265,7 @@ enum RecurrenceRuleParser {
                 throw RecurrenceRuleError(part: nil, message: "'\(piece)' is not a NAME=VALUE part")
             }
             let name = piece[..<equals].trimmingCharacters(in: .whitespaces).uppercased()
-            let value = piece[piece.index(after: equals)...].trimmingCharacters(in: .whitespaces).uppercased()
+            let value = piece[piece.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             guard known.contains(name) else {
                 if name == "BYWEEKNO" { throw RecurrenceRuleError(part: name, message: "is not supported") }
                 throw RecurrenceRuleError(part: nil, message: "'\(name)' is not a recurrence rule part")
@@ -274,7 +278,7 @@ enum RecurrenceRuleParser {
         guard let frequencyText = values["FREQ"] else {
             throw RecurrenceRuleError(part: "FREQ", message: "is missing; a rule needs FREQ, like FREQ=DAILY")
         }
-        guard let frequency = RecurrenceRule.Frequency(rawValue: frequencyText) else {
+        guard let frequency = RecurrenceRule.Frequency(rawValue: frequencyText.uppercased()) else {
             throw RecurrenceRuleError(part: "FREQ", message: "'\(frequencyText)' is not a frequency (SECONDLY, MINUTELY, HOURLY, DAILY, WEEKLY, MONTHLY or YEARLY)")
         }
         var interval = 1
@@ -316,7 +320,7 @@ enum RecurrenceRuleParser {
         }
         var weekStart = Locale.Weekday.monday
         if let text = values["WKST"] {
-            guard let weekday = RecurrenceRule.weekdaysByCode[text] else {
+            guard let weekday = RecurrenceRule.weekdaysByCode[text.uppercased()] else {
                 throw RecurrenceRuleError(part: "WKST", message: "'\(text)' is not a weekday (MO, TU, WE, TH, FR, SA or SU)")
             }
             weekStart = weekday
@@ -341,7 +345,7 @@ enum RecurrenceRuleParser {
     }
 
     private static func weekdayEntry(_ text: String) throws(RecurrenceRuleError) -> RecurrenceRule.WeekdayEntry {
-        let code = String(text.suffix(2))
+        let code = String(text.suffix(2)).uppercased()
         let prefix = String(text.dropLast(min(2, text.count)))
         guard text.count >= 2, let weekday = RecurrenceRule.weekdaysByCode[code] else {
             throw RecurrenceRuleError(part: "BYDAY", message: "'\(text)' is not a weekday")
@@ -356,7 +360,7 @@ enum RecurrenceRuleParser {
 
     private static func until(_ text: String) throws(RecurrenceRuleError) -> RecurrenceRule.Until {
         let fail = RecurrenceRuleError(part: "UNTIL", message: "'\(text)' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, with Z for UTC)")
-        let characters = Array(text)
+        let characters = Array(text.uppercased())
         func number(_ range: Range<Int>) -> Int? {
             let slice = characters[range]
             guard slice.allSatisfy(\.isASCII), slice.allSatisfy(\.isNumber) else { return nil }
