@@ -9,12 +9,15 @@ enum JSONValue: Codable {
     case double(Double)
     case string(String)
     case array([JSONValue])
-    /// Members in document order.
+    /// Members, sorted by key when decoded.
     case object([(String, JSONValue)])
 
     init(from decoder: any Decoder) throws {
         if let container = try? decoder.container(keyedBy: AnyKey.self) {
-            self = .object(try container.allKeys.map { ($0.stringValue, try container.decode(JSONValue.self, forKey: $0)) })
+            // Decoders do not keep the document's key order; sorting keeps problem reports in a stable order.
+            self = .object(try container.allKeys.sorted { $0.stringValue < $1.stringValue }.map {
+                ($0.stringValue, try container.decode(JSONValue.self, forKey: $0))
+            })
             return
         }
         if var container = try? decoder.unkeyedContainer() {
