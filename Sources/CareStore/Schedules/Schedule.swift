@@ -101,16 +101,23 @@ public struct Schedule: Hashable, Sendable, Codable {
     public func events(overlapping interval: DateInterval) -> [ScheduleEvent] {
         let timelines = makeTimelines()
         let isInstant = interval.duration == 0
-        var found: [(start: Date, element: Int, k: Int)] = []
-        for timeline in timelines {
+        if timelines.count == 1 {
+            let timeline = timelines[0]
+            var events: [ScheduleEvent] = []
             var k = timeline.firstIndex(endingAfter: interval.start)
-            while let start = timeline.eventStart(k), start < interval.end || (isInstant && start == interval.start) {
-                found.append((start, timeline.elementIndex, k))
+            while let span = timeline.eventSpan(k), span.start < interval.end || (isInstant && span.start == interval.start) {
+                events.append(timeline.event(k, span: span, occurrence: k))
                 k += 1
             }
+            return events
         }
-        guard timelines.count > 1 else {
-            return found.compactMap { timelines[0].event($0.k, occurrence: $0.k) }
+        var found: [(start: Date, end: Date, element: Int, k: Int)] = []
+        for timeline in timelines {
+            var k = timeline.firstIndex(endingAfter: interval.start)
+            while let span = timeline.eventSpan(k), span.start < interval.end || (isInstant && span.start == interval.start) {
+                found.append((span.start, span.end, timeline.elementIndex, k))
+                k += 1
+            }
         }
         found.sort { ($0.start, $0.element, $0.k) < ($1.start, $1.element, $1.k) }
 
@@ -127,7 +134,7 @@ public struct Schedule: Hashable, Sendable, Codable {
             } else {
                 occurrence = Self.occurrence(of: item.k, in: timelines[item.element], startingAt: item.start, among: timelines)
             }
-            if let event = timelines[item.element].event(item.k, occurrence: occurrence) { events.append(event) }
+            events.append(timelines[item.element].event(item.k, span: (item.start, item.end), occurrence: occurrence))
         }
         return events
     }

@@ -174,9 +174,13 @@ final class ElementTimeline {
 
     /// Event `k` as a schedule event with occurrence index `occurrence`.
     func event(_ k: Int, occurrence: Int) -> ScheduleEvent? {
-        guard let span = eventSpan(k) else { return nil }
-        return ScheduleEvent(occurrence: occurrence, start: span.start, end: span.end, elementIndex: elementIndex,
-                             text: element.text, targetValues: element.targetValues)
+        eventSpan(k).map { event(k, span: $0, occurrence: occurrence) }
+    }
+
+    /// Event `k`, whose span is known, as a schedule event.
+    func event(_ k: Int, span: (start: Date, end: Date), occurrence: Int) -> ScheduleEvent {
+        ScheduleEvent(occurrence: occurrence, start: span.start, end: span.end, elementIndex: elementIndex,
+                      text: element.text, targetValues: element.targetValues)
     }
 
     // MARK: - Counting
