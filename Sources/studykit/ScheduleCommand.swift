@@ -36,14 +36,14 @@ struct ScheduleCommand: ParsableCommand {
         func run() throws {
             let name = (schedule as NSString).lastPathComponent
             guard let data = FileManager.default.contents(atPath: schedule) else {
-                printError("\(name): cannot read \(schedule)")
+                Self.report("\(name): cannot read \(schedule)")
                 throw ExitCode(1)
             }
             let loaded: Schedule
             do {
                 loaded = try Schedule.load(data)
             } catch {
-                for problem in error.problems { printError("\(name): \(problem)") }
+                for problem in error.problems { Self.report("\(name): \(problem)") }
                 throw ExitCode(1)
             }
             var failed = false
@@ -51,7 +51,7 @@ struct ScheduleCommand: ParsableCommand {
             let end = Self.moment(to, option: "--to", in: loaded.timeZone, failed: &failed)
             guard let start, let end, !failed else { throw ExitCode(1) }
             guard end > start else {
-                printError("--to: must be after --from (\(to) is not after \(from))")
+                Self.report("--to: must be after --from (\(to) is not after \(from))")
                 throw ExitCode(1)
             }
             var output = ""
@@ -64,6 +64,12 @@ struct ScheduleCommand: ParsableCommand {
                 }
             }
             FileHandle.standardOutput.write(Data(output.utf8))
+        }
+
+        /// Writes a problem line to standard error, as `file: json.path: message` (no program-name prefix, so the
+        /// line reads like `studykit validate`'s).
+        static func report(_ message: String) {
+            FileHandle.standardError.write(Data((message + "\n").utf8))
         }
 
         /// `{"occurrence": 12, "start": "2026-03-29T08:00:00+02:00", "end": "…", "element": 0}`, keys in this order.
@@ -84,7 +90,7 @@ struct ScheduleCommand: ParsableCommand {
                     return calendar.startOfDay(for: date)
                 }
             }
-            printError("\(option): '\(text)' is not an ISO 8601 date and time with an offset (like 2026-03-29T00:00:00+01:00) or a day (like 2026-03-29)")
+            report("\(option): '\(text)' is not an ISO 8601 date and time with an offset (like 2026-03-29T00:00:00+01:00) or a day (like 2026-03-29)")
             failed = true
             return nil
         }

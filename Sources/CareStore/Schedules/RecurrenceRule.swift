@@ -21,12 +21,19 @@ import Foundation
 public struct RecurrenceRule: Hashable, Sendable, Codable, CustomStringConvertible {
     /// How often the rule repeats: the length of one period, which the `BY…` parts expand or limit.
     public enum Frequency: String, Hashable, Sendable, CaseIterable {
+        /// Every second (in real time).
         case secondly = "SECONDLY"
+        /// Every minute (in real time).
         case minutely = "MINUTELY"
+        /// Every hour, in real time: across a daylight-saving change the wall-clock time jumps with the clock.
         case hourly = "HOURLY"
+        /// Every day, at the same wall-clock time.
         case daily = "DAILY"
+        /// Every week; weeks begin on the rule's ``RecurrenceRule/weekStart``.
         case weekly = "WEEKLY"
+        /// Every month; a day the month lacks (the 31st in April) is skipped, as RFC 5545 says.
         case monthly = "MONTHLY"
+        /// Every year; February 29 happens only in leap years.
         case yearly = "YEARLY"
     }
 
