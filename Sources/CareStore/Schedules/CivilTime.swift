@@ -76,10 +76,12 @@ struct ZoneClock {
 
     init(_ zone: TimeZone) {
         self.zone = zone
-        let now = Date()
-        let hasTransitions = zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: -2_208_988_800)) != nil
-            || zone.secondsFromGMT(for: Date(timeIntervalSince1970: -2_208_988_800)) != zone.secondsFromGMT(for: now)
-        fixedOffset = hasTransitions ? nil : zone.secondsFromGMT(for: now)
+        // Zones made from an offset (`GMT+0100`), UTC and the `Etc/` zones never change; asking the others whether
+        // they ever change costs more than it saves.
+        let identifier = zone.identifier
+        let isFixed = identifier == "GMT" || identifier == "UTC" || identifier.hasPrefix("GMT+") || identifier.hasPrefix("GMT-")
+            || identifier.hasPrefix("Etc/")
+        fixedOffset = isFixed ? zone.secondsFromGMT() : nil
     }
 
     private func offset(at seconds: Double) -> Int {

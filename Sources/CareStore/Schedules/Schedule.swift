@@ -140,8 +140,10 @@ public struct Schedule: Hashable, Sendable, Codable {
     }
 
     /// The events that overlap the time from `start` to `end` (exclusive); see ``events(overlapping:)``.
+    /// Empty when `end` is before `start`.
     public func events(from start: Date, to end: Date) -> [ScheduleEvent] {
-        events(overlapping: DateInterval(start: start, end: max(start, end)))
+        guard end >= start else { return [] }
+        return events(overlapping: DateInterval(start: start, end: end))
     }
 
     /// The event with occurrence index `occurrence` (0 is the schedule's first event); nil when the schedule has

@@ -90,6 +90,18 @@ struct ScheduleDaylightSavingTests {
         #expect(utc(mondays) == ["2026-01-05T12:00:00Z", "2026-01-12T12:00:00Z", "2026-01-19T12:00:00Z"])
     }
 
+    @Test func fixedOffsetZonesAndUTC() throws {
+        let india = try #require(TimeZone(secondsFromGMT: 19_800)) // +05:30, never changes
+        let schedule = Schedule.dailyAt(hour: 8, minute: 30, start: S.date("2026-03-28T00:00:00+05:30"), timeZone: india)
+        let events = schedule.events(from: S.date("2026-03-29T00:00:00+05:30"), to: S.date("2026-03-30T00:00:00+05:30"))
+        #expect(events.map { S.text($0.start, .gmt) } == ["2026-03-29T03:00:00Z"])
+        #expect(events.first?.occurrence == 1)
+        let utc = Schedule(ScheduleElement(start: S.date("2026-03-28T23:00:00Z"), interval: DateComponents(day: 1), duration: .allDay),
+                           timeZone: try #require(TimeZone(identifier: "UTC")))
+        #expect(utc.event(occurrence: 1).map { [S.text($0.start, .gmt), S.text($0.end, .gmt)] } == ["2026-03-29T00:00:00Z", "2026-03-30T00:00:00Z"])
+        #expect(utc.events(from: S.date("2026-03-30T00:00:00Z"), to: S.date("2026-03-29T00:00:00Z")).isEmpty)
+    }
+
     @Test func zoneClockAgreesWithCalendar() {
         // Every half hour through both change days, in three zones, including the skipped and repeated hours.
         for (zone, days) in [(S.berlin, ["2026-03-29", "2026-10-25"]), (S.newYork, ["2026-03-08", "2026-11-01"]),
