@@ -16,6 +16,6 @@ struct BenchCommand: ParsableCommand {
         FileHandle.standardError.write(Data("warning: this is a debug build; figures are not representative (use make bench)\n".utf8))
         #endif
         let rows = try ResearchBenchmarks(secondsPerMeasurement: seconds).run()
-        BenchmarkTable.print(rows)
+        BenchmarkTable.print(rows + ScheduleBenchmarks(secondsPerMeasurement: seconds).run())
     }
 }

@@ -1,0 +1,311 @@
+import Foundation
+
+extension Schedule {
+    /// Reads a schedule in its JSON shape (see ``Schedule``), checking everything ``load(_:)`` checks; the first
+    /// problems become the error's description.
+    public init(from decoder: any Decoder) throws {
+        let value = try JSONValue(from: decoder)
+        var reader = ScheduleReader()
+        guard let schedule = reader.schedule(value), reader.problems.isEmpty else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath,
+                                                                    debugDescription: reader.problems.map(\.description).joined(separator: "; ")))
+        }
+        self = schedule
+    }
+
+    /// Writes the schedule in its JSON shape, with dates in the offset of ``timeZone``.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyKey.self)
+        try container.encode(timeZone.identifier, forKey: AnyKey("timeZone"))
+        var list = container.nestedUnkeyedContainer(forKey: AnyKey("elements"))
+        for element in elements { try list.encode(ElementEncoding(element: element, timeZone: timeZone)) }
+    }
+}
+
+/// Writes an element with its dates in a zone's offset, keys in the order study authors write them.
+struct ElementEncoding: Encodable {
+    var element: ScheduleElement
+    var timeZone: TimeZone
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyKey.self)
+        try container.encode(ScheduleDate.string(from: element.start, in: timeZone), forKey: AnyKey("start"))
+        if let end = element.end { try container.encode(ScheduleDate.string(from: end, in: timeZone), forKey: AnyKey("end")) }
+        switch element.repetition {
+        case .once:
+            break
+        case .interval(let interval):
+            var nested = container.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("interval"))
+            for (key, component) in DateComponents.scheduleIntervalKeys {
+                if let value = interval.value(for: component) { try nested.encode(value, forKey: AnyKey(key)) }
+            }
+        case .rule(let rule):
+            try container.encode(rule.description, forKey: AnyKey("rrule"))
+        }
+        try container.encode(element.duration, forKey: AnyKey("duration"))
+        if let text = element.text { try container.encode(text, forKey: AnyKey("text")) }
+        if !element.targetValues.isEmpty { try container.encode(element.targetValues, forKey: AnyKey("targetValues")) }
+    }
+}
+
+/// ISO 8601 dates with an offset, as schedule JSON and the command line write them.
+enum ScheduleDate {
+    /// Parses `2026-03-28T08:00:00+01:00` (or `Z`, with or without fractional seconds); nil without an offset.
+    static func date(from text: String) -> Date? {
+        guard text.count >= 20, text.contains("T") else { return nil }
+        let tail = text.suffix(6)
+        guard text.hasSuffix("Z") || tail.hasPrefix("+") || tail.hasPrefix("-") else { return nil }
+        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
+        return try? Date.ISO8601FormatStyle().parse(text)
+    }
+
+    /// Prints a date with the offset of `timeZone` (`2026-03-29T08:00:00+02:00`; `Z` for UTC), with
+    /// milliseconds only when the instant has them.
+    static func string(from date: Date, in timeZone: TimeZone) -> String {
+        let hasFraction = date.timeIntervalSince1970.rounded(.down) != date.timeIntervalSince1970
+        var style = Date.ISO8601FormatStyle(includingFractionalSeconds: hasFraction, timeZone: timeZone)
+        style = style.year().month().day().time(includingFractionalSeconds: hasFraction).timeZone(separator: .colon)
+        return date.formatted(style)
+    }
+}
+
+/// Reads schedule JSON part by part, collecting every problem with its JSON path.
+struct ScheduleReader {
+    private(set) var problems: [ScheduleProblem] = []
+
+    private mutating func report(_ path: String, _ message: String) {
+        problems.append(ScheduleProblem(path: path, message: message))
+    }
+
+    private static func join(_ path: String, _ key: String) -> String {
+        path.isEmpty ? key : key.hasPrefix("[") ? path + key : "\(path).\(key)"
+    }
+
+    private mutating func reportUnknownKeys(_ members: [(String, JSONValue)], allowed: [String], path: String, what: String) {
+        for (key, _) in members where !allowed.contains(key) {
+            report(Self.join(path, key), "is not a key of \(what) (\(allowed.joined(separator: ", ")))")
+        }
+    }
+
+    mutating func schedule(_ value: JSONValue) -> Schedule? {
+        guard case .object(let members) = value else {
+            report("", "expected an object with timeZone and elements, found \(value.kindDescription)")
+            return nil
+        }
+        reportUnknownKeys(members, allowed: ["timeZone", "elements"], path: "", what: "a schedule")
+        var zone: TimeZone?
+        switch value["timeZone"] {
+        case nil, .null?:
+            report("timeZone", "is required, like \"Europe/Berlin\"")
+        case .string(let identifier)?:
+            zone = TimeZone(identifier: identifier)
+            if zone == nil { report("timeZone", "'\(identifier)' is not a time zone identifier (like Europe/Berlin)") }
+        case let other?:
+            report("timeZone", "expected a time zone identifier string, found \(other.kindDescription)")
+        }
+        var elements: [ScheduleElement] = []
+        var complete = true
+        switch value["elements"] {
+        case nil, .null?:
+            report("elements", "is required")
+            complete = false
+        case .array(let items)?:
+            if items.isEmpty { report("elements", "a schedule needs at least one element") }
+            for (index, item) in items.enumerated() {
+                if let element = element(item, path: "elements[\(index)]", timeZone: zone ?? .gmt) {
+                    elements.append(element)
+                } else {
+                    complete = false
+                }
+            }
+        case let other?:
+            report("elements", "expected an array of elements, found \(other.kindDescription)")
+            complete = false
+        }
+        guard let zone, complete else { return nil }
+        return Schedule(elements: elements, timeZone: zone)
+    }
+
+    /// Reads one element; nil when a required part is unreadable. Checks its meaning too (end after start…).
+    mutating func element(_ value: JSONValue, path: String, timeZone: TimeZone = .gmt) -> ScheduleElement? {
+        guard case .object(let members) = value else {
+            report(path, "expected an element object with at least a start, found \(value.kindDescription)")
+            return nil
+        }
+        reportUnknownKeys(members, allowed: ["start", "end", "interval", "rrule", "duration", "text", "targetValues"],
+                          path: path, what: "a schedule element")
+        let start = date(value["start"], path: Self.join(path, "start"), required: true)
+        let end = date(value["end"], path: Self.join(path, "end"), required: false)
+        let hasEnd = value["end"].map { !$0.isNull } ?? false
+        var readable = start != nil && (!hasEnd || end != nil)
+
+        var element = ScheduleElement(start: start ?? Date(timeIntervalSince1970: 0), end: end)
+        if let intervalValue = value["interval"], !intervalValue.isNull {
+            if let interval = interval(intervalValue, path: Self.join(path, "interval")) {
+                element.interval = interval
+            } else {
+                readable = false
+            }
+        }
+        if let ruleValue = value["rrule"], !ruleValue.isNull {
+            let rulePath = Self.join(path, "rrule")
+            if element.interval != nil || (value["interval"].map { !$0.isNull } ?? false) {
+                report(rulePath, "cannot be used together with interval; give one of them")
+                readable = false
+            } else if case .string(let text) = ruleValue {
+                do {
+                    element.recurrenceRule = try RecurrenceRule(parsing: text)
+                } catch {
+                    report(rulePath, error.description)
+                    readable = false
+                }
+            } else {
+                report(rulePath, "expected an RRULE string like \"FREQ=WEEKLY;BYDAY=MO\", found \(ruleValue.kindDescription)")
+                readable = false
+            }
+        }
+        if let durationValue = value["duration"], !durationValue.isNull {
+            if let duration = duration(durationValue, path: Self.join(path, "duration")) {
+                element.duration = duration
+            } else {
+                readable = false
+            }
+        }
+        switch value["text"] {
+        case nil, .null?: break
+        case .string(let text)?: element.text = text
+        case let other?:
+            report(Self.join(path, "text"), "expected a string, found \(other.kindDescription)")
+            readable = false
+        }
+        if let targets = value["targetValues"], !targets.isNull {
+            if let values = targetValues(targets, path: Self.join(path, "targetValues")) {
+                element.targetValues = values
+            } else {
+                readable = false
+            }
+        }
+        guard readable else { return nil }
+        for problem in element.problems(in: timeZone) {
+            report(problem.path.isEmpty ? path : Self.join(path, problem.path), problem.message)
+        }
+        return element
+    }
+
+    private mutating func date(_ value: JSONValue?, path: String, required: Bool) -> Date? {
+        switch value {
+        case nil, .null?:
+            if required { report(path, "is required, an ISO 8601 date and time with an offset like 2026-03-28T08:00:00+01:00") }
+            return nil
+        case .string(let text)?:
+            guard let date = ScheduleDate.date(from: text) else {
+                report(path, "'\(text)' is not an ISO 8601 date and time with an offset, like 2026-03-28T08:00:00+01:00")
+                return nil
+            }
+            return date
+        case let other?:
+            report(path, "expected an ISO 8601 date and time string, found \(other.kindDescription)")
+            return nil
+        }
+    }
+
+    private mutating func interval(_ value: JSONValue, path: String) -> DateComponents? {
+        guard case .object(let members) = value else {
+            report(path, "expected an object like {\"days\": 1}, found \(value.kindDescription)")
+            return nil
+        }
+        let keys = DateComponents.scheduleIntervalKeys
+        var components = DateComponents()
+        var readable = true
+        for (key, member) in members {
+            guard let component = keys.first(where: { $0.key == key })?.component else {
+                report(Self.join(path, key), "is not an interval key (years, months, weeks, days, hours, minutes or seconds)")
+                readable = false
+                continue
+            }
+            guard case .integer(let number) = member else {
+                report(Self.join(path, key), "expected a whole number, found \(member.number.map { "\($0)" } ?? member.kindDescription)")
+                readable = false
+                continue
+            }
+            guard number >= 0 else {
+                report(Self.join(path, key), "must not be negative (\(number))")
+                readable = false
+                continue
+            }
+            components.setValue(number, for: component)
+        }
+        guard readable else { return nil }
+        if members.isEmpty || members.allSatisfy({ $0.1.number == 0 }) {
+            report(path, "must not be zero; leave interval out for an element that happens once")
+            return nil
+        }
+        return components
+    }
+
+    mutating func duration(_ value: JSONValue, path: String) -> ScheduleDuration? {
+        let expected = "expected \"allDay\" or one of {\"seconds\": n}, {\"minutes\": n}, {\"hours\": n}"
+        switch value {
+        case .string("allDay"):
+            return .allDay
+        case .object(let members):
+            guard members.count == 1, let (key, member) = members.first else {
+                report(path, members.isEmpty ? "\(expected), found an empty object" : "give exactly one of seconds, minutes or hours")
+                return nil
+            }
+            let units = ["seconds": 1.0, "minutes": 60.0, "hours": 3600.0]
+            guard let unit = units[key] else {
+                report(Self.join(path, key), "is not a duration unit (seconds, minutes or hours)")
+                return nil
+            }
+            guard let number = member.number else {
+                report(Self.join(path, key), "expected a number, found \(member.kindDescription)")
+                return nil
+            }
+            guard number > 0, number.isFinite else {
+                report(Self.join(path, key), "must be greater than 0 (\(member.integerText ?? "\(number)"))")
+                return nil
+            }
+            return .seconds(number * unit)
+        case .string(let text):
+            report(path, "\(expected), found '\(text)'")
+            return nil
+        default:
+            report(path, "\(expected), found \(value.kindDescription)")
+            return nil
+        }
+    }
+
+    private mutating func targetValues(_ value: JSONValue, path: String) -> [OutcomeValue]? {
+        guard case .array(let items) = value else {
+            report(path, "expected an array of outcome values, found \(value.kindDescription)")
+            return nil
+        }
+        var values: [OutcomeValue] = []
+        for (index, item) in items.enumerated() {
+            let itemPath = "\(path)[\(index)]"
+            do {
+                let data = try JSONEncoder().encode(item)
+                values.append(try JSONDecoder().decode(OutcomeValue.self, from: data))
+            } catch let error as DecodingError {
+                let problem = ScheduleValidation.problem(from: error)
+                report(problem.path.isEmpty ? itemPath : Self.join(itemPath, problem.path), problem.message)
+            } catch {
+                report(itemPath, "\(error)")
+            }
+        }
+        return values.count == items.count ? values : nil
+    }
+}
+
+extension JSONValue {
+    var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    var integerText: String? {
+        if case .integer(let value) = self { return String(value) }
+        return nil
+    }
+}

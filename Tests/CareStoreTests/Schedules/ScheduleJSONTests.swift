@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+@testable import CareStore
+
+@Suite("Schedule JSON")
+struct ScheduleJSONTests {
+    typealias S = ScheduleTestSupport
+
+    static let example = #"""
+    {"timeZone": "Europe/Berlin", "elements": [
+      {"start": "2026-03-28T08:00:00+01:00", "end": "2026-05-01T00:00:00+02:00", "interval": {"days": 1},
+       "duration": {"hours": 1}, "text": "after breakfast"},
+      {"start": "2026-03-30T00:00:00+02:00", "rrule": "FREQ=WEEKLY;BYDAY=MO,WE,FR", "duration": "allDay"}
+    ]}
+    """#
+
+    private func problems(_ json: String) -> [String] {
+        do {
+            _ = try Schedule.load(Data(json.utf8))
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    @Test func loadsTheExample() throws {
+        let schedule = try Schedule.load(Data(Self.example.utf8))
+        #expect(schedule.timeZone == S.berlin)
+        #expect(schedule.elements == [
+            ScheduleElement(start: S.date("2026-03-28T08:00:00+01:00"), end: S.date("2026-05-01T00:00:00+02:00"),
+                            interval: DateComponents(day: 1), duration: .hours(1), text: "after breakfast"),
+            ScheduleElement(start: S.date("2026-03-30T00:00:00+02:00"), recurrenceRule: try RecurrenceRule(parsing: "FREQ=WEEKLY;BYDAY=MO,WE,FR"),
+                            duration: .allDay),
+        ])
+        #expect(try JSONDecoder().decode(Schedule.self, from: Data(Self.example.utf8)) == schedule)
+    }
+
+    @Test func roundTripsInTheSameShape() throws {
+        let schedule = Schedule(elements: [
+            ScheduleElement(start: S.date("2026-03-28T08:00:00+01:00"), end: S.date("2026-05-01T00:00:00+02:00"),
+                            interval: DateComponents(year: 1, month: 2, day: 3, hour: 4, minute: 5, second: 6, weekOfYear: 7),
+                            duration: .minutes(90), text: "after breakfast", targetValues: [OutcomeValue(.integer(10), kind: "repetitions")]),
+            ScheduleElement(start: S.date("2026-07-30T00:00:00.500+02:00"), recurrenceRule: try RecurrenceRule(parsing: "FREQ=MONTHLY;BYDAY=-1FR"),
+                            duration: .seconds(45)),
+            ScheduleElement(start: S.date("2026-03-30T00:00:00+02:00"), duration: .allDay),
+        ], timeZone: S.berlin)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(schedule)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.hasPrefix(#"{"elements":[{"duration":{"minutes":90},"end":"2026-05-01T00:00:00+02:00","interval":{"days":3,"hours":4,"minutes":5,"months":2,"seconds":6,"weeks":7,"years":1},"start":"2026-03-28T08:00:00+01:00","targetValues":["#))
+        #expect(text.contains(#"{"duration":{"seconds":45},"rrule":"FREQ=MONTHLY;BYDAY=-1FR","start":"2026-07-30T00:00:00.500+02:00"}"#))
+        #expect(text.hasSuffix(#"{"duration":"allDay","start":"2026-03-30T00:00:00+02:00"}],"timeZone":"Europe/Berlin"}"#))
+        #expect(try Schedule.load(data) == schedule)
+        #expect(try JSONDecoder().decode(Schedule.self, from: data) == schedule)
+        // Elements and durations on their own.
+        let element = schedule.elements[0]
+        #expect(try JSONDecoder().decode(ScheduleElement.self, from: JSONEncoder().encode(element)) == element)
+        #expect(String(decoding: try JSONEncoder().encode([ScheduleDuration.allDay, .hours(2), .seconds(1.5)]), as: UTF8.self)
+                == #"["allDay",{"hours":2},{"seconds":1.5}]"#)
+        #expect(try JSONDecoder().decode([ScheduleDuration].self, from: Data(#"["allDay",{"minutes":2}]"#.utf8)) == [.allDay, .minutes(2)])
+        // Events are plain Codable values.
+        let event = try #require(schedule.event(occurrence: 0))
+        #expect(try JSONDecoder().decode(ScheduleEvent.self, from: JSONEncoder().encode(event)) == event)
+    }
+
+    @Test func reportsEveryProblemWithItsPath() {
+        let json = #"""
+        {"timeZone": "Europe/Berlin", "colour": "red", "elements": [
+          {"start": "2026-03-28T08:00:00+01:00", "end": "2026-03-01T00:00:00+01:00", "interval": {"days": 1}},
+          {"start": "2026-03-28T08:00:00+01:00", "rrule": "FREQ=WEEKLY;BYDAY=MO,XX"},
+          {"start": "2026-03-28T08:00:00", "interval": {"days": -1, "fortnights": 1}},
+          {"start": "2026-03-28T08:00:00+01:00", "interval": {"days": 0}},
+          {"start": "2026-03-28T08:00:00+01:00", "interval": {"days": 1}, "rrule": "FREQ=DAILY"},
+          {"start": "2026-03-28T08:00:00+01:00", "duration": {"hours": 1, "minutes": 30}},
+          {"start": "2026-03-28T08:00:00+01:00", "duration": {"hours": 0}},
+          {"start": "2026-03-28T08:00:00+01:00", "duration": "forever"},
+          {"end": "2026-03-28T08:00:00+01:00", "text": 5},
+          {"start": "2026-03-28T08:00:00+01:00", "interval": {"hours": 6}, "duration": "allDay"},
+          {"start": "2026-03-28T08:00:00+01:00", "rrule": "FREQ=DAILY;UNTIL=20260301"},
+          {"start": "2026-03-28T08:00:00+01:00", "targetValues": [{"value": {"integer": {"_0": 3}}}, {"kind": "x"}]},
+          {"start": "2026-03-28T08:00:00+01:00", "interval": {"days": 1.5}, "duration": {"weeks": 1}}
+        ]}
+        """#
+        #expect(problems(json) == [
+            "colour: is not a key of a schedule (timeZone, elements)",
+            "elements[0].end: must be after start",
+            "elements[1].rrule: BYDAY: 'XX' is not a weekday",
+            "elements[2].start: '2026-03-28T08:00:00' is not an ISO 8601 date and time with an offset, like 2026-03-28T08:00:00+01:00",
+            "elements[2].interval.days: must not be negative (-1)",
+            "elements[2].interval.fortnights: is not an interval key (years, months, weeks, days, hours, minutes or seconds)",
+            "elements[3].interval: must not be zero; leave interval out for an element that happens once",
+            "elements[4].rrule: cannot be used together with interval; give one of them",
+            "elements[5].duration: give exactly one of seconds, minutes or hours",
+            "elements[6].duration.hours: must be greater than 0 (0)",
+            #"elements[7].duration: expected "allDay" or one of {"seconds": n}, {"minutes": n}, {"hours": n}, found 'forever'"#,
+            "elements[8].start: is required, an ISO 8601 date and time with an offset like 2026-03-28T08:00:00+01:00",
+            "elements[8].text: expected a string, found a number",
+            "elements[9].duration: an all-day element must not repeat more than once a day",
+            "elements[10].rrule: UNTIL is before start, so the rule has only its start",
+            "elements[11].targetValues[1].value: is required but missing",
+            "elements[12].interval.days: expected a whole number, found 1.5",
+            "elements[12].duration.weeks: is not a duration unit (seconds, minutes or hours)",
+        ])
+    }
+
+    @Test func wholeDocumentProblems() {
+        #expect(problems(#"{"elements": []}"#) == [#"timeZone: is required, like "Europe/Berlin""#, "elements: a schedule needs at least one element"])
+        #expect(problems(#"{"timeZone": "Europe/Berln", "elements": 3}"#) == [
+            "timeZone: 'Europe/Berln' is not a time zone identifier (like Europe/Berlin)",
+            "elements: expected an array of elements, found a number",
+        ])
+        #expect(problems("[]") == ["expected an object with timeZone and elements, found an array"])
+        #expect(problems(#"{"timeZone": "UTC", "elements": ["daily"]}"#) == ["elements[0]: expected an element object with at least a start, found a string"])
+    }
+
+    @Test func malformedJSONGivesLineAndColumn() {
+        let json = "{\"timeZone\": \"Europe/Berlin\",\n  \"elements\": [\n    {\"start\": \"2026-03-28T08:00:00+01:00\" \"interval\": {\"days\": 1}}\n  ]\n}"
+        let found = problems(json)
+        #expect(found.count == 1)
+        #expect(found.first?.hasPrefix("malformed JSON: line 3, column ") == true, "\(found)")
+        #expect(ScheduleValidation.lineAndColumn(ofByte: 5, in: Data("ab\ncdé\n".utf8)) == (2, 3))
+    }
+
+    @Test func decodingErrorsCarryTheProblems() {
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Schedule.self, from: Data(#"{"timeZone": "UTC", "elements": [{"start": "x"}]}"#.utf8))
+        }
+        do {
+            _ = try JSONDecoder().decode(Schedule.self, from: Data(#"{"timeZone": "UTC", "elements": [{"start": "x"}]}"#.utf8))
+        } catch let DecodingError.dataCorrupted(context) {
+            #expect(context.debugDescription.hasPrefix("elements[0].start: 'x' is not an ISO 8601 date"))
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func problemsOfSchedulesBuiltInCode() {
+        let start = S.date("2026-03-28T08:00:00+01:00")
+        var element = ScheduleElement(start: start, end: start, interval: DateComponents(day: 0), duration: .seconds(0))
+        #expect(Schedule(element, timeZone: S.berlin).problems.map(\.description) == [
+            "elements[0].end: must be after start",
+            "elements[0].duration: must be longer than 0 seconds (0.0)",
+            "elements[0].interval: must not be zero; leave interval out for an element that happens once",
+        ])
+        element.recurrenceRule = RecurrenceRule(frequency: .daily, interval: 0)
+        #expect(element.interval == nil)
+        #expect(Schedule(element, timeZone: S.berlin).problems.map(\.description).last == "elements[0].rrule: INTERVAL: must be at least 1 (0)")
+        element.interval = DateComponents(nanosecond: 5)
+        #expect(element.recurrenceRule == nil)
+        #expect(Schedule(element, timeZone: S.berlin).problems.map(\.description).contains(
+            "elements[0].interval: only years, months, weeks (weekOfYear), days, hours, minutes and seconds are supported"))
+        // An interval that does not move forward makes the element happen once.
+        element.end = nil
+        element.duration = .oneHour
+        #expect(Schedule(element, timeZone: S.berlin).events(from: start, to: start.addingTimeInterval(86_400 * 3)).count == 1)
+        #expect(Schedule(elements: [], timeZone: S.berlin).problems.map(\.description) == ["elements: a schedule needs at least one element"])
+    }
+}
