@@ -35,6 +35,49 @@ public struct OutcomeValue: Hashable, Sendable, Codable {
         case binary(Data)
         case date(Date)
 
+        private enum CodingKeys: String, CodingKey { case integer, double, boolean, text, binary, date }
+
+        /// Reads the one key that names the value's type.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            guard c.allKeys.count == 1, let key = c.allKeys.first else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                    debugDescription: "an outcome value has exactly one of the keys integer, double, boolean, text, binary, date"))
+            }
+            switch key {
+            case .integer: self = .integer(try c.decode(Int.self, forKey: key))
+            case .double: self = .double(try c.decode(Double.self, forKey: key))
+            case .boolean: self = .boolean(try c.decode(Bool.self, forKey: key))
+            case .text: self = .text(try c.decode(String.self, forKey: key))
+            case .binary:
+                let text = try c.decode(String.self, forKey: key)
+                guard let data = Data(base64Encoded: text) else {
+                    throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "binary values are base64 text")
+                }
+                self = .binary(data)
+            case .date:
+                let text = try c.decode(String.self, forKey: key)
+                guard let date = (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
+                        ?? (try? Date.ISO8601FormatStyle().parse(text)) else {
+                    throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "'\(text)' is not an ISO 8601 date-time with offset")
+                }
+                self = .date(date)
+            }
+        }
+
+        /// Writes `{"integer": 3}` and so on; binary as base64, dates as ISO 8601 in UTC.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            switch self {
+            case .integer(let value): try c.encode(value, forKey: .integer)
+            case .double(let value): try c.encode(value, forKey: .double)
+            case .boolean(let value): try c.encode(value, forKey: .boolean)
+            case .text(let value): try c.encode(value, forKey: .text)
+            case .binary(let value): try c.encode(value.base64EncodedString(), forKey: .binary)
+            case .date(let value): try c.encode(value.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)), forKey: .date)
+            }
+        }
+
         /// The value as a number, for sums and means: integers and doubles as they are, booleans as 1 or 0.
         public var numericValue: Double? {
             switch self {

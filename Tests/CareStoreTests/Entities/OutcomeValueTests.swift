@@ -11,6 +11,16 @@ struct OutcomeValueTests {
         #expect(OutcomeValue.Value.text("x").numericValue == nil)
     }
 
+    @Test func jsonNamesTheTypeOnce() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(String(decoding: try encoder.encode(OutcomeValue.Value.integer(3)), as: UTF8.self) == #"{"integer":3}"#)
+        #expect(String(decoding: try encoder.encode(OutcomeValue.Value.binary(Data([1, 2]))), as: UTF8.self) == #"{"binary":"AQI="}"#)
+        #expect(String(decoding: try encoder.encode(OutcomeValue.Value.date(Date(timeIntervalSince1970: 1_774_771_200))), as: UTF8.self)
+                == #"{"date":"2026-03-29T08:00:00.000Z"}"#)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(OutcomeValue.Value.self, from: Data(#"{"integer":1,"text":"x"}"#.utf8)) }
+    }
+
     @Test func roundTripsEveryKindOfValue() throws {
         let values: [OutcomeValue] = [
             OutcomeValue(.integer(3_200), kind: "steps"), OutcomeValue(.double(6.5), kind: "pain", units: "NRS"),

@@ -78,7 +78,7 @@ struct ScheduleJSONTests {
           {"end": "2026-03-28T08:00:00+01:00", "text": 5},
           {"start": "2026-03-28T08:00:00+01:00", "interval": {"hours": 6}, "duration": "allDay"},
           {"start": "2026-03-28T08:00:00+01:00", "rrule": "FREQ=DAILY;UNTIL=20260301"},
-          {"start": "2026-03-28T08:00:00+01:00", "targetValues": [{"value": {"integer": {"_0": 3}}}, {"kind": "x"}]},
+          {"start": "2026-03-28T08:00:00+01:00", "targetValues": [{"value": {"integer": 3}}, {"kind": "x"}]},
           {"start": "2026-03-28T08:00:00+01:00", "interval": {"days": 1.5}, "duration": {"weeks": 1}}
         ]}
         """#
