@@ -21,17 +21,24 @@ let package = Package(
             name: "CareStoreSQLite",
             dependencies: ["CareStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // A child process for the durability test: writes outcomes until it is killed. Not a product.
+        .executableTarget(name: "CareStoreSQLiteCrashWriter", dependencies: ["CareStore", "CareStoreSQLite"]),
         .executableTarget(
             name: "studykit",
             dependencies: [
                 "Research",
                 "CareStore",
+                "CareStoreSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "ResearchTests", dependencies: ["Research"]),
         .testTarget(name: "CareStoreTests", dependencies: ["CareStore"]),
         .testTarget(name: "StudykitCLITests", dependencies: ["studykit"]),
+        .testTarget(
+            name: "CareStoreSQLiteTests",
+            dependencies: ["CareStore", "CareStoreSQLite", "CareStoreSQLiteCrashWriter", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
