@@ -9,8 +9,6 @@ import GRDB
 /// returned twice, as it could be when a query is split into chunks.
 struct SQLiteCareTransaction: CareStorageWriter {
     let db: Database
-    private let decoder = JSONDecoder()
-    private let encoder = JSONEncoder()
 
     /// The most values of one set bound as separate variables.
     static let inlineLimit = 500
@@ -33,10 +31,10 @@ struct SQLiteCareTransaction: CareStorageWriter {
         var query = Query()
         query.where("kind = ?", kind.rawValue)
         try query.where("id", in: filter.ids)
-        try query.where("uuid", in: filter.uuids.map(\.uuidString))
+        try query.where("uuid", in: filter.uuids.map(\.text))
         try query.where("remoteID", in: filter.remoteIDs)
         try query.where("groupIdentifier", in: filter.groupIdentifiers)
-        try query.where("parentUUID", in: filter.parentUUIDs.map(\.uuidString))
+        try query.where("parentUUID", in: filter.parentUUIDs.map(\.text))
         if !filter.tags.isEmpty {
             try query.where("uuid IN (SELECT versionUUID FROM versionTag WHERE tag", in: filter.tags, closing: ")")
         }
@@ -49,13 +47,13 @@ struct SQLiteCareTransaction: CareStorageWriter {
     func versions(uuids: Set<UUID>) throws -> [StoredVersion] {
         guard !uuids.isEmpty else { return [] }
         var query = Query()
-        try query.where("uuid", in: uuids.map(\.uuidString))
+        try query.where("uuid", in: uuids.map(\.text))
         return try fetchVersions(query)
     }
 
     func outcomes(taskUUIDs: Set<UUID>, occurrences: ClosedRange<Int>?, includeDeleted: Bool) throws -> [Outcome] {
         var query = Query()
-        try query.where("taskUUID", in: taskUUIDs.map(\.uuidString)) // an empty set: every task
+        try query.where("taskUUID", in: taskUUIDs.map(\.text)) // an empty set: every task
         if let occurrences {
             query.where("occurrenceIndex BETWEEN ? AND ?", occurrences.lowerBound, occurrences.upperBound)
         }
@@ -66,48 +64,48 @@ struct SQLiteCareTransaction: CareStorageWriter {
     func outcomes(uuids: Set<UUID>) throws -> [Outcome] {
         guard !uuids.isEmpty else { return [] }
         var query = Query()
-        try query.where("uuid", in: uuids.map(\.uuidString))
+        try query.where("uuid", in: uuids.map(\.text))
         return try fetchOutcomes(query)
     }
 
     // MARK: - Writing
 
     func insert(_ version: StoredVersion) throws {
-        let tags = String(decoding: try encoder.encode(version.tags), as: UTF8.self)
+        let tags = OutcomePayload.encode(strings: version.tags)
         try db.cachedStatement(sql: """
             INSERT INTO version (uuid, kind, id, effectiveDate, deletedDate, previousVersionUUID, nextVersionUUID,
                                  groupIdentifier, remoteID, parentUUID, tags, payload)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
-            version.uuid.uuidString, version.kind.rawValue, version.id, version.effectiveDate.timeIntervalSinceReferenceDate,
-            version.deletedDate?.timeIntervalSinceReferenceDate, version.previousVersionUUID?.uuidString,
-            version.nextVersionUUID?.uuidString, version.groupIdentifier, version.remoteID, version.parentUUID?.uuidString,
+            version.uuid.text, version.kind.rawValue, version.id, version.effectiveDate.timeIntervalSinceReferenceDate,
+            version.deletedDate?.timeIntervalSinceReferenceDate, version.previousVersionUUID?.text,
+            version.nextVersionUUID?.text, version.groupIdentifier, version.remoteID, version.parentUUID?.text,
             tags, version.payload,
         ])
         let insertTag = try db.cachedStatement(sql: "INSERT INTO versionTag (versionUUID, tag) VALUES (?, ?)")
         for tag in Set(version.tags) {
-            try insertTag.execute(arguments: [version.uuid.uuidString, tag])
+            try insertTag.execute(arguments: [version.uuid.text, tag])
         }
     }
 
     func setNextVersion(of uuid: UUID, to next: UUID) throws {
         try db.cachedStatement(sql: "UPDATE version SET nextVersionUUID = ? WHERE uuid = ?")
-            .execute(arguments: [next.uuidString, uuid.uuidString])
+            .execute(arguments: [next.text, uuid.text])
     }
 
     func insert(_ outcome: Outcome) throws {
         try db.cachedStatement(sql: """
             INSERT INTO outcome (uuid, taskUUID, occurrenceIndex, createdDate, deletedDate, payload) VALUES (?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
-            outcome.uuid.uuidString, outcome.taskUUID.uuidString, outcome.occurrenceIndex,
+            outcome.uuid.text, outcome.taskUUID.text, outcome.occurrenceIndex,
             outcome.createdDate?.timeIntervalSinceReferenceDate, outcome.deletedDate?.timeIntervalSinceReferenceDate,
-            try encoder.encode(outcome),
+            try OutcomePayload.encode(outcome),
         ])
     }
 
     func markOutcomeDeleted(_ uuid: UUID, at date: Date) throws {
         try db.cachedStatement(sql: "UPDATE outcome SET deletedDate = ? WHERE uuid = ?")
-            .execute(arguments: [date.timeIntervalSinceReferenceDate, uuid.uuidString])
+            .execute(arguments: [date.timeIntervalSinceReferenceDate, uuid.text])
     }
 
     // MARK: - Rows
@@ -124,7 +122,11 @@ struct SQLiteCareTransaction: CareStorageWriter {
             guard let kind = EntityKind(rawValue: kindName) else {
                 throw SQLiteCareStorageError(table: "version", column: "kind", value: kindName)
             }
-            let tags = try row.decode(String.self, atIndex: 10)
+            let tagsJSON = try row.decode(String.self, atIndex: 10)
+            let tags: [String]
+            do { tags = try OutcomePayload.decodeStrings(tagsJSON) } catch {
+                throw SQLiteCareStorageError(table: "version", column: "tags", value: tagsJSON)
+            }
             versions.append(StoredVersion(
                 kind: kind,
                 uuid: try uuid(row, 0, "version", "uuid"),
@@ -135,7 +137,7 @@ struct SQLiteCareTransaction: CareStorageWriter {
                 nextVersionUUID: try optionalUUID(row, 6, "version", "nextVersionUUID"),
                 groupIdentifier: try row.decode(String?.self, atIndex: 7),
                 remoteID: try row.decode(String?.self, atIndex: 8),
-                tags: try decoder.decode([String].self, from: Data(tags.utf8)),
+                tags: tags,
                 parentUUID: try optionalUUID(row, 9, "version", "parentUUID"),
                 payload: try row.decode(Data.self, atIndex: 11)))
         }
@@ -145,10 +147,13 @@ struct SQLiteCareTransaction: CareStorageWriter {
     private func fetchOutcomes(_ query: Query) throws -> [Outcome] {
         let statement = try query.statement(in: db, selecting: "payload, deletedDate", from: "outcome", cached: query.isSmall)
         var outcomes: [Outcome] = []
+        var timeZones: [String: TimeZone] = [:]
         let rows = try Row.fetchCursor(statement, arguments: query.arguments)
         while let row = try rows.next() {
             // The payload is the outcome as inserted; its deletion is kept in the column.
-            var outcome = try row.withUnsafeData(atIndex: 0) { data in try decoder.decode(Outcome.self, from: data ?? Data()) }
+            var outcome = try row.withUnsafeData(atIndex: 0) { data in
+                try (data ?? Data()).withUnsafeBytes { try OutcomePayload.decode($0, timeZones: &timeZones) }
+            }
             outcome.deletedDate = try row.decode(Double?.self, atIndex: 1).map(Date.init(timeIntervalSinceReferenceDate:))
             outcomes.append(outcome)
         }
