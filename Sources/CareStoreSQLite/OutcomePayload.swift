@@ -463,7 +463,11 @@ enum OutcomePayload {
         }
 
         mutating func uuid() throws -> UUID {
-            guard let uuid = UUID(uuidString: try string()) else { throw Unexpected() }
+            // A UUID's text has nothing to escape: read it where it lies.
+            try expect(UInt8(ascii: "\""))
+            guard index + 37 <= bytes.count, bytes[index + 36] == UInt8(ascii: "\""),
+                  let uuid = UUID(text: UnsafeRawBufferPointer(rebasing: bytes[index..<index + 36])) else { throw Unexpected() }
+            index += 37
             return uuid
         }
 
@@ -495,6 +499,44 @@ extension UUID {
         bytes.append(contentsOf: repeatElement(0, count: 36))
         bytes.withUnsafeMutableBufferPointer { buffer in
             _ = writeText(into: UnsafeMutableBufferPointer(rebasing: buffer[start...]))
+        }
+    }
+
+    /// Reads a UUID spelled as `uuidString` spells it (either case), without the `sscanf` that
+    /// `UUID(uuidString:)` uses on Linux; nil when `text` is anything else.
+    init?(text: String) {
+        var text = text
+        guard let uuid = text.withUTF8({ UUID(text: UnsafeRawBufferPointer($0)) }) else { return nil }
+        self = uuid
+    }
+
+    /// Reads a UUID from the 36 bytes of its text; nil when they are anything else.
+    init?(text utf8: UnsafeRawBufferPointer) {
+        guard utf8.count == 36 else { return nil }
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let parsed = withUnsafeMutableBytes(of: &uuid) { bytes -> Bool in
+            var position = 0
+            for index in 0..<16 {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    guard utf8[position] == UInt8(ascii: "-") else { return false }
+                    position += 1
+                }
+                guard let high = Self.hexDigit(utf8[position]), let low = Self.hexDigit(utf8[position + 1]) else { return false }
+                bytes[index] = high << 4 | low
+                position += 2
+            }
+            return true
+        }
+        guard parsed else { return nil }
+        self.init(uuid: uuid)
+    }
+
+    private static func hexDigit(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        default: nil
         }
     }
 

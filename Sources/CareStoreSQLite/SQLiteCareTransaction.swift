@@ -162,7 +162,7 @@ struct SQLiteCareTransaction: CareStorageWriter {
 
     private func uuid(_ row: Row, _ index: Int, _ table: String, _ column: String) throws -> UUID {
         let text = try row.decode(String.self, atIndex: index)
-        guard let uuid = UUID(uuidString: text) else { throw SQLiteCareStorageError(table: table, column: column, value: text) }
+        guard let uuid = UUID(text: text) else { throw SQLiteCareStorageError(table: table, column: column, value: text) }
         return uuid
     }
 

@@ -96,6 +96,13 @@ struct OutcomePayloadTests {
             var bytes: [UInt8] = [1]
             uuid.appendUppercaseText(to: &bytes)
             #expect(bytes == [1] + Array(uuid.uuidString.utf8))
+            #expect(UUID(text: uuid.uuidString) == uuid)
+            #expect(UUID(text: uuid.uuidString.lowercased()) == uuid)
+        }
+        for bad in ["", "0", String(repeating: "0", count: 36), "00000000-0000-0000-0000-00000000000G",
+                    "00000000-0000-0000-0000+000000000000", "00000000-0000-0000-0000-0000000000000"] {
+            #expect(UUID(text: bad) == nil, "\(bad)")
+            #expect(UUID(uuidString: bad) == nil, "\(bad)")
         }
     }
 
