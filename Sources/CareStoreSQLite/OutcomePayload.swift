@@ -104,6 +104,16 @@ enum OutcomePayload {
             needsComma = true
         }
 
+        /// A key of the schema: plain ASCII with nothing to escape.
+        mutating func key(_ name: StaticString) {
+            if needsComma { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+            needsComma = true
+        }
+
+        /// A key from the data (a `userInfo` key).
         mutating func key(_ name: String) {
             if needsComma { bytes.append(UInt8(ascii: ",")) }
             string(name)
@@ -113,8 +123,14 @@ enum OutcomePayload {
 
         mutating func string(_ text: String) {
             bytes.append(UInt8(ascii: "\""))
-            if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-                bytes.append(contentsOf: text.utf8) // nothing to escape: the common case
+            var text = text
+            let plain = text.withUTF8 { utf8 in
+                // Nothing to escape, the common case: the bytes as they are.
+                for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+                bytes.append(contentsOf: utf8)
+                return true
+            }
+            if plain {
                 bytes.append(UInt8(ascii: "\""))
                 return
             }

@@ -23,20 +23,20 @@ struct SQLiteCareTransaction: CareStorageWriter {
         guard !ids.isEmpty else { return [] }
         var query = Query()
         query.where("kind = ?", kind.rawValue)
-        try query.where("id", in: ids)
+        query.where("id", in: ids)
         return try fetchVersions(query)
     }
 
     func versions(of kind: EntityKind, matching filter: StoredVersionFilter) throws -> [StoredVersion] {
         var query = Query()
         query.where("kind = ?", kind.rawValue)
-        try query.where("id", in: filter.ids)
-        try query.where("uuid", in: filter.uuids.map(\.text))
-        try query.where("remoteID", in: filter.remoteIDs)
-        try query.where("groupIdentifier", in: filter.groupIdentifiers)
-        try query.where("parentUUID", in: filter.parentUUIDs.map(\.text))
+        query.where("id", in: filter.ids)
+        query.where("uuid", in: filter.uuids.map(\.text))
+        query.where("remoteID", in: filter.remoteIDs)
+        query.where("groupIdentifier", in: filter.groupIdentifiers)
+        query.where("parentUUID", in: filter.parentUUIDs.map(\.text))
         if !filter.tags.isEmpty {
-            try query.where("uuid IN (SELECT versionUUID FROM versionTag WHERE tag", in: filter.tags, closing: ")")
+            query.where("uuid IN (SELECT versionUUID FROM versionTag WHERE tag", in: filter.tags, closing: ")")
         }
         if let date = filter.effectiveBefore {
             query.where("effectiveDate < ?", date.timeIntervalSinceReferenceDate)
@@ -47,13 +47,13 @@ struct SQLiteCareTransaction: CareStorageWriter {
     func versions(uuids: Set<UUID>) throws -> [StoredVersion] {
         guard !uuids.isEmpty else { return [] }
         var query = Query()
-        try query.where("uuid", in: uuids.map(\.text))
+        query.where("uuid", in: uuids.map(\.text))
         return try fetchVersions(query)
     }
 
     func outcomes(taskUUIDs: Set<UUID>, occurrences: ClosedRange<Int>?, includeDeleted: Bool) throws -> [Outcome] {
         var query = Query()
-        try query.where("taskUUID", in: taskUUIDs.map(\.text)) // an empty set: every task
+        query.where("taskUUID", in: taskUUIDs.map(\.text)) // an empty set: every task
         if let occurrences {
             query.where("occurrenceIndex BETWEEN ? AND ?", occurrences.lowerBound, occurrences.upperBound)
         }
@@ -64,7 +64,7 @@ struct SQLiteCareTransaction: CareStorageWriter {
     func outcomes(uuids: Set<UUID>) throws -> [Outcome] {
         guard !uuids.isEmpty else { return [] }
         var query = Query()
-        try query.where("uuid", in: uuids.map(\.text))
+        query.where("uuid", in: uuids.map(\.text))
         return try fetchOutcomes(query)
     }
 
@@ -175,33 +175,35 @@ struct SQLiteCareTransaction: CareStorageWriter {
     /// The conditions of a SELECT, with their arguments in order.
     private struct Query {
         private var conditions: [String] = []
-        private(set) var arguments = StatementArguments()
+        private var values: [DatabaseValue] = []
         /// Whether every set in the query is small enough for the statement to be cached.
         private(set) var isSmall = true
 
+        var arguments: StatementArguments { StatementArguments(values) }
+
         /// Adds a condition with its arguments.
-        mutating func `where`(_ condition: String, _ values: (any DatabaseValueConvertible)?...) {
+        mutating func `where`(_ condition: String, _ arguments: (any DatabaseValueConvertible)?...) {
             conditions.append(condition)
-            arguments += StatementArguments(values)
+            values.append(contentsOf: arguments.map { $0?.databaseValue ?? .null })
         }
 
-        /// Adds `prefix IN (…)closing` for `values`; nothing when `values` is empty (an empty set is no condition).
-        mutating func `where`(_ prefix: String, in values: some Collection<String>, closing: String = "") throws {
-            guard !values.isEmpty else { return }
-            if values.count > SQLiteCareTransaction.cachedSetLimit { isSmall = false }
-            if values.count <= SQLiteCareTransaction.inlineLimit {
-                let placeholders = repeatElement("?", count: values.count).joined(separator: ", ")
-                conditions.append("\(prefix) IN (\(placeholders))\(closing)")
-                arguments += StatementArguments(Array(values))
+        /// Adds `prefix IN (…)closing` for `set`; nothing when `set` is empty (an empty set is no condition).
+        mutating func `where`(_ prefix: String, in set: some Collection<String>, closing: String = "") {
+            guard !set.isEmpty else { return }
+            if set.count > SQLiteCareTransaction.cachedSetLimit { isSmall = false }
+            if set.count <= SQLiteCareTransaction.inlineLimit {
+                let placeholders = set.count == 1 ? "?" : repeatElement("?", count: set.count).joined(separator: ", ")
+                conditions.append(prefix + " IN (" + placeholders + ")" + closing)
+                values.append(contentsOf: set.map { $0.databaseValue })
             } else {
-                conditions.append("\(prefix) IN (SELECT value FROM json_each(?))\(closing)")
-                arguments += [String(decoding: try JSONEncoder().encode(Array(values)), as: UTF8.self)]
+                conditions.append(prefix + " IN (SELECT value FROM json_each(?))" + closing)
+                values.append(OutcomePayload.encode(strings: Array(set)).databaseValue)
             }
         }
 
         /// The prepared `SELECT columns FROM table WHERE …`.
         func statement(in db: Database, selecting columns: String, from table: String, cached: Bool) throws -> Statement {
-            var sql = "SELECT \(columns) FROM \(table)"
+            var sql = "SELECT " + columns + " FROM " + table
             if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
             return cached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
         }
