@@ -28,8 +28,14 @@ struct SQLiteCareTransaction: CareStorageWriter {
     }
 
     func versions(of kind: EntityKind, matching filter: StoredVersionFilter) throws -> [StoredVersion] {
+        // SQLite keeps no statistics here, and without them it prefers the (kind, effectiveDate) index to any other,
+        // which reads every version of the kind. A unary + keeps a column's index out of the choice: when a set
+        // names the versions, SQLite finds them through that set's index, and filters on kind and date after.
+        let namedByOtherSets = !(filter.uuids.isEmpty && filter.remoteIDs.isEmpty && filter.groupIdentifiers.isEmpty
+                                 && filter.tags.isEmpty && filter.parentUUIDs.isEmpty)
+        let namedBySets = namedByOtherSets || !filter.ids.isEmpty
         var query = Query()
-        query.where("kind = ?", kind.rawValue)
+        query.where(namedByOtherSets ? "+kind = ?" : "kind = ?", kind.rawValue)
         query.where("id", in: filter.ids)
         query.where("uuid", in: filter.uuids.map(\.text))
         query.where("remoteID", in: filter.remoteIDs)
@@ -39,7 +45,7 @@ struct SQLiteCareTransaction: CareStorageWriter {
             query.where("uuid IN (SELECT versionUUID FROM versionTag WHERE tag", in: filter.tags, closing: ")")
         }
         if let date = filter.effectiveBefore {
-            query.where("effectiveDate < ?", date.timeIntervalSinceReferenceDate)
+            query.where(namedBySets ? "+effectiveDate < ?" : "effectiveDate < ?", date.timeIntervalSinceReferenceDate)
         }
         return try fetchVersions(query)
     }
