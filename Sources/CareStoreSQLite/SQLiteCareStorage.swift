@@ -92,8 +92,9 @@ public final class SQLiteCareStorage: CareStorage {
 
 /// A value in the database that the storage cannot read back.
 public struct SQLiteCareStorageError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The table and column.
+    /// The table holding the value.
     public var table: String
+    /// The column holding the value.
     public var column: String
     /// What was found there.
     public var value: String
