@@ -1,8 +1,8 @@
 # StudyKit. `make run` takes the demo survey in the terminal; `make test` runs every test; `make bench` measures.
 export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
-# Debian packages the build and tests need (none yet beyond the Swift toolchain).
-DEBIAN_PACKAGES :=
+# Debian packages the build and tests need besides the Swift toolchain: GRDB links the system SQLite.
+DEBIAN_PACKAGES := libsqlite3-dev
 
 .PHONY: run test bench deps
 

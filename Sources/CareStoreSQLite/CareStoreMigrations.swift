@@ -1,0 +1,75 @@
+import GRDB
+
+/// The care store's schema, as versioned migrations in code.
+///
+/// ```swift
+/// try CareStoreMigrations.migrator.migrate(dbPool)
+/// ```
+///
+/// A migration, once released, is never edited: a change to the schema is a new migration appended to the list.
+/// The migrator records which migrations a database file has, so opening an older file brings it up to date and
+/// opening a current one changes nothing.
+///
+/// Columns hold what the store's queries filter on; the entity or outcome itself is kept whole as JSON in
+/// `payload`, opaque to SQL. Dates are seconds since 2001-01-01 00:00:00 UTC (Foundation's reference date, which
+/// round-trips every `Date` exactly); each entity's and outcome's time zone is kept in its JSON beside them.
+/// UUIDs are their uppercase text form.
+public enum CareStoreMigrations {
+    /// The migrator that creates and updates the schema.
+    public static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: versions, version tags, outcomes") { db in
+            try createVersionsAndOutcomes(db)
+        }
+        return migrator
+    }
+
+    /// The names of the migrations, oldest first.
+    public static var migrationNames: [String] { migrator.migrations }
+
+    private static func createVersionsAndOutcomes(_ db: Database) throws {
+        // One row per version of a patient, care plan, contact or task. (Rowid tables for versions and outcomes:
+        // their rows carry JSON of hundreds of bytes, which a WITHOUT ROWID table would move around its
+        // random-UUID B-tree on every insert.)
+        try db.create(table: "version") { t in
+            t.primaryKey("uuid", .text)
+            t.column("kind", .text).notNull()
+            t.column("id", .text).notNull()
+            t.column("effectiveDate", .double).notNull()
+            t.column("deletedDate", .double)
+            t.column("previousVersionUUID", .text)
+            t.column("nextVersionUUID", .text)
+            t.column("groupIdentifier", .text)
+            t.column("remoteID", .text)
+            t.column("parentUUID", .text)
+            // The version's tags in order, as a JSON array; versionTag indexes them for queries.
+            t.column("tags", .text).notNull()
+            t.column("payload", .blob).notNull()
+        }
+        try db.create(index: "version_on_kind_id", on: "version", columns: ["kind", "id"])
+        try db.create(index: "version_on_kind_effectiveDate", on: "version", columns: ["kind", "effectiveDate"])
+        try db.create(index: "version_on_parentUUID", on: "version", columns: ["parentUUID"])
+        try db.create(index: "version_on_remoteID", on: "version", columns: ["remoteID"])
+        try db.create(index: "version_on_groupIdentifier", on: "version", columns: ["groupIdentifier"])
+
+        // One row per distinct tag of a version, so that "carries one of these tags" is an index lookup.
+        try db.create(table: "versionTag", options: .withoutRowID) { t in
+            t.column("versionUUID", .text).notNull().references("version", onDelete: .cascade)
+            t.column("tag", .text).notNull()
+            t.primaryKey(["versionUUID", "tag"])
+        }
+        try db.create(index: "versionTag_on_tag", on: "versionTag", columns: ["tag"])
+
+        // One row per outcome, live or deleted. The hot query is "outcomes of these task versions with an
+        // occurrence in this range", answered by the (taskUUID, occurrenceIndex) index.
+        try db.create(table: "outcome") { t in
+            t.primaryKey("uuid", .text)
+            t.column("taskUUID", .text).notNull()
+            t.column("occurrenceIndex", .integer).notNull()
+            t.column("createdDate", .double)
+            t.column("deletedDate", .double)
+            t.column("payload", .blob).notNull()
+        }
+        try db.create(index: "outcome_on_taskUUID_occurrenceIndex", on: "outcome", columns: ["taskUUID", "occurrenceIndex"])
+    }
+}

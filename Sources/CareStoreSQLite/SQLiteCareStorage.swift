@@ -1,0 +1,103 @@
+import CareStore
+import Foundation
+import GRDB
+
+/// A care store kept in one SQLite file: the store's rules over ``SQLiteCareStorage``.
+///
+/// ```swift
+/// let store = try SQLiteCareStore(path: "data/care.sqlite")
+/// let plans = try await store.add([CarePlan(id: "knee", title: "Knee rehabilitation", effectiveDate: start)])
+/// ```
+public typealias SQLiteCareStore = StorageBackedCareStore<SQLiteCareStorage>
+
+extension StorageBackedCareStore where Storage == SQLiteCareStorage {
+    /// A store in the SQLite file at `path`, created with its folder when missing, and migrated to the current
+    /// schema when older.
+    public convenience init(path: String, environment: CareStoreEnvironment = .live) throws {
+        self.init(storage: try SQLiteCareStorage(path: path), environment: environment)
+    }
+
+    /// An empty store in an in-memory SQLite database, for tests and previews: the SQL of the file store without
+    /// its file.
+    public static func inMemory(environment: CareStoreEnvironment = .live) throws -> SQLiteCareStore {
+        SQLiteCareStore(storage: try SQLiteCareStorage.inMemory(), environment: environment)
+    }
+}
+
+/// Care data in SQLite through GRDB: one file in WAL mode, where readers see a consistent snapshot while a write
+/// goes on, and every write is durable once it returns.
+///
+/// ```swift
+/// let storage = try SQLiteCareStorage(path: "data/care.sqlite")
+/// let store = StorageBackedCareStore(storage: storage)
+/// ```
+///
+/// The schema is ``CareStoreMigrations``. Database errors are thrown as GRDB's `DatabaseError`; a write whose
+/// body throws is rolled back whole.
+public final class SQLiteCareStorage: CareStorage {
+    /// The GRDB connection: a `DatabasePool` for a file, a `DatabaseQueue` in memory. For maintenance such as
+    /// backups and integrity checks; care data goes through ``read(_:)`` and ``write(_:)``.
+    public let database: any DatabaseWriter
+
+    /// Storage in the SQLite file at `path`, created with its folder when missing, and migrated to the current
+    /// schema when older.
+    public convenience init(path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        // DatabasePool opens the file in WAL mode.
+        try self.init(database: DatabasePool(path: url.path, configuration: Self.configuration()))
+    }
+
+    /// Empty storage in an in-memory database.
+    public static func inMemory() throws -> SQLiteCareStorage {
+        try SQLiteCareStorage(database: DatabaseQueue(configuration: configuration()))
+    }
+
+    private init(database: any DatabaseWriter) throws {
+        // Durability: with synchronous = FULL, a WAL commit is synced to disk before the write returns, so an
+        // acknowledged write survives a killed process and a power loss. NORMAL (GRDB's choice when it opens a pool
+        // in WAL mode) syncs only at checkpoints, so a power loss can drop the last acknowledged transactions.
+        // The setting is per connection and only the writer connection commits; it is set here, after GRDB's own
+        // set-up of the connection, which would otherwise override it.
+        //
+        // The writer also gets a 32 MiB page cache (SQLite's default is 2 MiB, and pages are only allocated when
+        // used): a batch of 10,000 outcomes dirties about 5 MiB of rows and index pages scattered by random UUIDs,
+        // and in the default cache it spills pages to the WAL mid-transaction and reads index pages back, which
+        // doubled its writes and quadrupled its reads.
+        try database.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA cache_size = -32768")
+        }
+        try CareStoreMigrations.migrator.migrate(database)
+        self.database = database
+    }
+
+    private static func configuration() -> Configuration {
+        var configuration = Configuration()
+        // Another process (an import from the command line while the server runs) waits for the write lock
+        // instead of failing at once.
+        configuration.busyMode = .timeout(10)
+        return configuration
+    }
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any CareStorageReader) throws -> T) async throws -> T {
+        try await database.read { db in try body(SQLiteCareTransaction(db)) }
+    }
+
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any CareStorageWriter) throws -> T) async throws -> T {
+        // GRDB's write runs `body` in a transaction, commits when it returns, and rolls back when it throws.
+        try await database.write { db in try body(SQLiteCareTransaction(db)) }
+    }
+}
+
+/// A value in the database that the storage cannot read back.
+public struct SQLiteCareStorageError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The table holding the value.
+    public var table: String
+    /// The column holding the value.
+    public var column: String
+    /// What was found there.
+    public var value: String
+
+    public var description: String { "the \(table).\(column) value '\(value)' is not valid" }
+}

@@ -1,0 +1,217 @@
+import CareStore
+import Foundation
+import GRDB
+
+/// The storage's reads and writes inside one GRDB transaction, in SQL with bound arguments.
+///
+/// Sets of values become `column IN (?, …)`; a set larger than ``inlineLimit`` is bound instead as one JSON array
+/// read by `json_each`, so no set can reach SQLite's limit on variables in a statement (32,766) and no row is
+/// returned twice, as it could be when a query is split into chunks.
+struct SQLiteCareTransaction: CareStorageWriter {
+    let db: Database
+
+    /// The most values of one set bound as separate variables.
+    static let inlineLimit = 500
+    /// Statements whose sets are all this small are prepared once per connection and reused.
+    private static let cachedSetLimit = 8
+
+    init(_ db: Database) { self.db = db }
+
+    // MARK: - Reading
+
+    func versions(of kind: EntityKind, ids: Set<String>) throws -> [StoredVersion] {
+        guard !ids.isEmpty else { return [] }
+        var query = Query()
+        query.where("kind = ?", kind.rawValue)
+        query.where("id", in: ids)
+        return try fetchVersions(query)
+    }
+
+    func versions(of kind: EntityKind, matching filter: StoredVersionFilter) throws -> [StoredVersion] {
+        // SQLite keeps no statistics here, and without them it prefers the (kind, effectiveDate) index to any other,
+        // which reads every version of the kind. A unary + keeps a column's index out of the choice: when a set
+        // names the versions, SQLite finds them through that set's index, and filters on kind and date after.
+        let namedByOtherSets = !(filter.uuids.isEmpty && filter.remoteIDs.isEmpty && filter.groupIdentifiers.isEmpty
+                                 && filter.tags.isEmpty && filter.parentUUIDs.isEmpty)
+        let namedBySets = namedByOtherSets || !filter.ids.isEmpty
+        var query = Query()
+        query.where(namedByOtherSets ? "+kind = ?" : "kind = ?", kind.rawValue)
+        query.where("id", in: filter.ids)
+        query.where("uuid", in: filter.uuids.map(\.text))
+        query.where("remoteID", in: filter.remoteIDs)
+        query.where("groupIdentifier", in: filter.groupIdentifiers)
+        query.where("parentUUID", in: filter.parentUUIDs.map(\.text))
+        if !filter.tags.isEmpty {
+            query.where("uuid IN (SELECT versionUUID FROM versionTag WHERE tag", in: filter.tags, closing: ")")
+        }
+        if let date = filter.effectiveBefore {
+            query.where(namedBySets ? "+effectiveDate < ?" : "effectiveDate < ?", date.timeIntervalSinceReferenceDate)
+        }
+        return try fetchVersions(query)
+    }
+
+    func versions(uuids: Set<UUID>) throws -> [StoredVersion] {
+        guard !uuids.isEmpty else { return [] }
+        var query = Query()
+        query.where("uuid", in: uuids.map(\.text))
+        return try fetchVersions(query)
+    }
+
+    func outcomes(taskUUIDs: Set<UUID>, occurrences: ClosedRange<Int>?, includeDeleted: Bool) throws -> [Outcome] {
+        var query = Query()
+        query.where("taskUUID", in: taskUUIDs.map(\.text)) // an empty set: every task
+        if let occurrences {
+            query.where("occurrenceIndex BETWEEN ? AND ?", occurrences.lowerBound, occurrences.upperBound)
+        }
+        if !includeDeleted { query.where("deletedDate IS NULL") }
+        return try fetchOutcomes(query)
+    }
+
+    func outcomes(uuids: Set<UUID>) throws -> [Outcome] {
+        guard !uuids.isEmpty else { return [] }
+        var query = Query()
+        query.where("uuid", in: uuids.map(\.text))
+        return try fetchOutcomes(query)
+    }
+
+    // MARK: - Writing
+
+    func insert(_ version: StoredVersion) throws {
+        let tags = OutcomePayload.encode(strings: version.tags)
+        try db.cachedStatement(sql: """
+            INSERT INTO version (uuid, kind, id, effectiveDate, deletedDate, previousVersionUUID, nextVersionUUID,
+                                 groupIdentifier, remoteID, parentUUID, tags, payload)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+            version.uuid.text, version.kind.rawValue, version.id, version.effectiveDate.timeIntervalSinceReferenceDate,
+            version.deletedDate?.timeIntervalSinceReferenceDate, version.previousVersionUUID?.text,
+            version.nextVersionUUID?.text, version.groupIdentifier, version.remoteID, version.parentUUID?.text,
+            tags, version.payload,
+        ])
+        let insertTag = try db.cachedStatement(sql: "INSERT INTO versionTag (versionUUID, tag) VALUES (?, ?)")
+        for tag in Set(version.tags) {
+            try insertTag.execute(arguments: [version.uuid.text, tag])
+        }
+    }
+
+    func setNextVersion(of uuid: UUID, to next: UUID) throws {
+        try db.cachedStatement(sql: "UPDATE version SET nextVersionUUID = ? WHERE uuid = ?")
+            .execute(arguments: [next.text, uuid.text])
+    }
+
+    func insert(_ outcome: Outcome) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO outcome (uuid, taskUUID, occurrenceIndex, createdDate, deletedDate, payload) VALUES (?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+            outcome.uuid.text, outcome.taskUUID.text, outcome.occurrenceIndex,
+            outcome.createdDate?.timeIntervalSinceReferenceDate, outcome.deletedDate?.timeIntervalSinceReferenceDate,
+            try OutcomePayload.encode(outcome),
+        ])
+    }
+
+    func markOutcomeDeleted(_ uuid: UUID, at date: Date) throws {
+        try db.cachedStatement(sql: "UPDATE outcome SET deletedDate = ? WHERE uuid = ?")
+            .execute(arguments: [date.timeIntervalSinceReferenceDate, uuid.text])
+    }
+
+    // MARK: - Rows
+
+    private func fetchVersions(_ query: Query) throws -> [StoredVersion] {
+        let statement = try query.statement(in: db, selecting: """
+            uuid, kind, id, effectiveDate, deletedDate, previousVersionUUID, nextVersionUUID, groupIdentifier, remoteID,
+            parentUUID, tags, payload
+            """, from: "version", cached: query.isSmall)
+        var versions: [StoredVersion] = []
+        let rows = try Row.fetchCursor(statement, arguments: query.arguments)
+        while let row = try rows.next() {
+            let kindName = try row.decode(String.self, atIndex: 1)
+            guard let kind = EntityKind(rawValue: kindName) else {
+                throw SQLiteCareStorageError(table: "version", column: "kind", value: kindName)
+            }
+            let tagsJSON = try row.decode(String.self, atIndex: 10)
+            let tags: [String]
+            do { tags = try OutcomePayload.decodeStrings(tagsJSON) } catch {
+                throw SQLiteCareStorageError(table: "version", column: "tags", value: tagsJSON)
+            }
+            versions.append(StoredVersion(
+                kind: kind,
+                uuid: try uuid(row, 0, "version", "uuid"),
+                id: try row.decode(String.self, atIndex: 2),
+                effectiveDate: Date(timeIntervalSinceReferenceDate: try row.decode(Double.self, atIndex: 3)),
+                deletedDate: try row.decode(Double?.self, atIndex: 4).map(Date.init(timeIntervalSinceReferenceDate:)),
+                previousVersionUUID: try optionalUUID(row, 5, "version", "previousVersionUUID"),
+                nextVersionUUID: try optionalUUID(row, 6, "version", "nextVersionUUID"),
+                groupIdentifier: try row.decode(String?.self, atIndex: 7),
+                remoteID: try row.decode(String?.self, atIndex: 8),
+                tags: tags,
+                parentUUID: try optionalUUID(row, 9, "version", "parentUUID"),
+                payload: try row.decode(Data.self, atIndex: 11)))
+        }
+        return versions
+    }
+
+    private func fetchOutcomes(_ query: Query) throws -> [Outcome] {
+        let statement = try query.statement(in: db, selecting: "payload, deletedDate", from: "outcome", cached: query.isSmall)
+        var outcomes: [Outcome] = []
+        var timeZones: [String: TimeZone] = [:]
+        let rows = try Row.fetchCursor(statement, arguments: query.arguments)
+        while let row = try rows.next() {
+            // The payload is the outcome as inserted; its deletion is kept in the column.
+            var outcome = try row.withUnsafeData(atIndex: 0) { data in
+                try (data ?? Data()).withUnsafeBytes { try OutcomePayload.decode($0, timeZones: &timeZones) }
+            }
+            outcome.deletedDate = try row.decode(Double?.self, atIndex: 1).map(Date.init(timeIntervalSinceReferenceDate:))
+            outcomes.append(outcome)
+        }
+        return outcomes
+    }
+
+    private func uuid(_ row: Row, _ index: Int, _ table: String, _ column: String) throws -> UUID {
+        let text = try row.decode(String.self, atIndex: index)
+        guard let uuid = UUID(text: text) else { throw SQLiteCareStorageError(table: table, column: column, value: text) }
+        return uuid
+    }
+
+    private func optionalUUID(_ row: Row, _ index: Int, _ table: String, _ column: String) throws -> UUID? {
+        try row.decode(String?.self, atIndex: index) == nil ? nil : uuid(row, index, table, column)
+    }
+
+    // MARK: - Queries
+
+    /// The conditions of a SELECT, with their arguments in order.
+    private struct Query {
+        private var conditions: [String] = []
+        private var values: [DatabaseValue] = []
+        /// Whether every set in the query is small enough for the statement to be cached.
+        private(set) var isSmall = true
+
+        var arguments: StatementArguments { StatementArguments(values) }
+
+        /// Adds a condition with its arguments.
+        mutating func `where`(_ condition: String, _ arguments: (any DatabaseValueConvertible)?...) {
+            conditions.append(condition)
+            values.append(contentsOf: arguments.map { $0?.databaseValue ?? .null })
+        }
+
+        /// Adds `prefix IN (…)closing` for `set`; nothing when `set` is empty (an empty set is no condition).
+        mutating func `where`(_ prefix: String, in set: some Collection<String>, closing: String = "") {
+            guard !set.isEmpty else { return }
+            if set.count > SQLiteCareTransaction.cachedSetLimit { isSmall = false }
+            if set.count <= SQLiteCareTransaction.inlineLimit {
+                let placeholders = set.count == 1 ? "?" : repeatElement("?", count: set.count).joined(separator: ", ")
+                conditions.append(prefix + " IN (" + placeholders + ")" + closing)
+                values.append(contentsOf: set.map { $0.databaseValue })
+            } else {
+                conditions.append(prefix + " IN (SELECT value FROM json_each(?))" + closing)
+                values.append(OutcomePayload.encode(strings: Array(set)).databaseValue)
+            }
+        }
+
+        /// The prepared `SELECT columns FROM table WHERE …`.
+        func statement(in db: Database, selecting columns: String, from table: String, cached: Bool) throws -> Statement {
+            var sql = "SELECT " + columns + " FROM " + table
+            if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+            return cached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+        }
+    }
+}

@@ -1,0 +1,211 @@
+import CareStore
+import Foundation
+import GRDB
+import Testing
+@testable import CareStoreSQLite
+
+@Suite("SQLiteCareStorage")
+struct SQLiteCareStorageTests {
+    struct Boom: Error, Equatable {}
+
+    // MARK: - Versions
+
+    @Test func aVersionRoundTripsEveryColumn() async throws {
+        try await withTemporaryDatabase { database in
+            let storage = try SQLiteCareStorage(path: database.path)
+            // Sub-millisecond dates, repeated and ordered tags, every optional column set.
+            let version = Fixture.version(.contact, id: "physio", effective: Date(timeIntervalSinceReferenceDate: 794_188_800.123_456_7),
+                                          deleted: Date(timeIntervalSinceReferenceDate: 794_188_900.000_001), previous: UUID(), next: UUID(),
+                                          group: "arm-a", remoteID: "remote-1", tags: ["b", "a", "b"], parent: UUID())
+            let bare = Fixture.version(.patient, id: "p")
+            try await storage.write { try $0.insert(version); try $0.insert(bare) }
+            let read = try await storage.read { try $0.versions(uuids: [version.uuid, bare.uuid, UUID()]) }
+            #expect(read.byUUID == [version, bare].byUUID)
+        }
+    }
+
+    @Test func versionsByKindAndIDs() async throws {
+        let storage = try SQLiteCareStorage.inMemory()
+        let a1 = Fixture.version(.task, id: "a"), a2 = Fixture.version(.task, id: "a", effective: Fixture.date(days: 1))
+        let b = Fixture.version(.task, id: "b"), contactA = Fixture.version(.contact, id: "a")
+        try await storage.write { writer in for version in [a1, a2, b, contactA] { try writer.insert(version) } }
+        try await storage.read { (reader) throws in
+            #expect(try reader.versions(of: .task, ids: ["a"]).byUUID == [a1, a2].byUUID)
+            #expect(try reader.versions(of: .task, ids: ["a", "b", "c"]).byUUID == [a1, a2, b].byUUID)
+            #expect(try reader.versions(of: .contact, ids: ["a"]) == [contactA])
+            #expect(try reader.versions(of: .carePlan, ids: ["a"]).isEmpty)
+            #expect(try reader.versions(of: .task, ids: []).isEmpty)
+        }
+    }
+
+    @Test func versionsMatchingEachFilter() async throws {
+        let storage = try SQLiteCareStorage.inMemory()
+        let plan1 = UUID(), plan2 = UUID()
+        let a = Fixture.version(.task, id: "a", effective: Fixture.date(days: 0), group: "g1", remoteID: "r1", tags: ["x", "y"], parent: plan1)
+        let b = Fixture.version(.task, id: "b", effective: Fixture.date(days: 1), group: "g2", remoteID: "r2", tags: ["y"], parent: plan2)
+        let c = Fixture.version(.task, id: "c", effective: Fixture.date(days: 2))
+        let other = Fixture.version(.contact, id: "a", group: "g1", remoteID: "r1", tags: ["x"], parent: plan1)
+        try await storage.write { writer in for version in [a, b, c, other] { try writer.insert(version) } }
+
+        func tasks(_ configure: (inout StoredVersionFilter) -> Void) async throws -> [StoredVersion] {
+            var filter = StoredVersionFilter()
+            configure(&filter)
+            let chosen = filter
+            return try await storage.read { try $0.versions(of: .task, matching: chosen) }.byUUID
+        }
+        #expect(try await tasks { _ in } == [a, b, c].byUUID)
+        #expect(try await tasks { $0.ids = ["a", "c"] } == [a, c].byUUID)
+        #expect(try await tasks { $0.uuids = [b.uuid, other.uuid] } == [b])
+        #expect(try await tasks { $0.remoteIDs = ["r1"] } == [a])
+        #expect(try await tasks { $0.groupIdentifiers = ["g2", "nope"] } == [b])
+        #expect(try await tasks { $0.tags = ["y"] } == [a, b].byUUID)
+        #expect(try await tasks { $0.tags = ["x", "y"] } == [a, b].byUUID) // once each, though a has both
+        #expect(try await tasks { $0.parentUUIDs = [plan1] } == [a])
+        // effectiveBefore is strict: a version in effect exactly at the date is not before it.
+        #expect(try await tasks { $0.effectiveBefore = Fixture.date(days: 1) } == [a])
+        #expect(try await tasks { $0.effectiveBefore = Fixture.date(days: 1, hours: 1) } == [a, b].byUUID)
+        // All conditions hold together.
+        #expect(try await tasks { $0.tags = ["y"]; $0.groupIdentifiers = ["g1"] } == [a])
+        #expect(try await tasks { $0.ids = ["a"]; $0.effectiveBefore = Fixture.date(days: -1) } == [])
+    }
+
+    @Test func settingTheNextVersion() async throws {
+        let storage = try SQLiteCareStorage.inMemory()
+        let first = Fixture.version(id: "a"), second = Fixture.version(id: "a", previous: first.uuid)
+        try await storage.write { writer in
+            try writer.insert(first)
+            try writer.insert(second)
+            try writer.setNextVersion(of: first.uuid, to: second.uuid)
+            try writer.setNextVersion(of: UUID(), to: second.uuid) // no such version: nothing happens
+        }
+        let read = try await storage.read { try $0.versions(uuids: [first.uuid]) }
+        #expect(read.first?.nextVersionUUID == second.uuid)
+    }
+
+    // MARK: - Outcomes
+
+    @Test func outcomesRoundTripAndFilter() async throws {
+        try await withTemporaryDatabase { database in
+            let storage = try SQLiteCareStorage(path: database.path)
+            let task1 = UUID(), task2 = UUID()
+            let created = Date(timeIntervalSinceReferenceDate: 794_188_800.987_654_3)
+            let outcomes = (0..<5).map { Fixture.outcome(task: task1, occurrence: $0, created: created) } + [Fixture.outcome(task: task2, occurrence: 2)]
+            try await storage.write { writer in for outcome in outcomes { try writer.insert(outcome) } }
+            let deletedAt = Date(timeIntervalSinceReferenceDate: 794_200_000.5)
+            try await storage.write { try $0.markOutcomeDeleted(outcomes[1].uuid, at: deletedAt) }
+            let deleted = { var outcome = outcomes[1]; outcome.deletedDate = deletedAt; return outcome }()
+            let live = outcomes.filter { $0.uuid != deleted.uuid }
+
+            try await storage.read { (reader) throws in
+                #expect(try reader.outcomes(taskUUIDs: [task1], occurrences: nil, includeDeleted: false).byUUID == live.filter { $0.taskUUID == task1 }.byUUID)
+                #expect(try reader.outcomes(taskUUIDs: [task1], occurrences: nil, includeDeleted: true).byUUID == (live.filter { $0.taskUUID == task1 } + [deleted]).byUUID)
+                #expect(try reader.outcomes(taskUUIDs: [task1], occurrences: 1...3, includeDeleted: false).byUUID == [outcomes[2], outcomes[3]].byUUID)
+                #expect(try reader.outcomes(taskUUIDs: [task1, task2], occurrences: 2...2, includeDeleted: false).byUUID == [outcomes[2], outcomes[5]].byUUID)
+                // No task UUIDs: every task.
+                #expect(try reader.outcomes(taskUUIDs: [], occurrences: 2...2, includeDeleted: false).byUUID == [outcomes[2], outcomes[5]].byUUID)
+                #expect(try reader.outcomes(taskUUIDs: [], occurrences: nil, includeDeleted: true).count == 6)
+                #expect(try reader.outcomes(taskUUIDs: [UUID()], occurrences: nil, includeDeleted: true).isEmpty)
+                // By UUID, deleted or not.
+                #expect(try reader.outcomes(uuids: [deleted.uuid, outcomes[0].uuid, UUID()]).byUUID == [deleted, outcomes[0]].byUUID)
+                #expect(try reader.outcomes(uuids: []).isEmpty)
+            }
+        }
+    }
+
+    // MARK: - Large sets
+
+    @Test func setsLargerThanSQLiteVariableLimit() async throws {
+        try await withTemporaryDatabase { database in
+            let storage = try SQLiteCareStorage(path: database.path)
+            let count = 41_000
+            let tasks = (0..<count).map { _ in UUID() }
+            let outcomes = tasks.enumerated().map { Fixture.outcome(task: $1, occurrence: $0 % 7) }
+            let versions = tasks.enumerated().map { Fixture.version(.task, id: "t\($0)", uuid: $1, tags: ["tag\($0)"]) }
+            try await storage.write { writer in
+                for outcome in outcomes { try writer.insert(outcome) }
+                for version in versions { try writer.insert(version) }
+            }
+            let unknown = (0..<500).map { _ in UUID() }
+            try await storage.read { (reader) throws in
+                #expect(try reader.outcomes(uuids: Set(outcomes.map(\.uuid) + unknown)).count == count)
+                let byTask = try reader.outcomes(taskUUIDs: Set(tasks + unknown), occurrences: 0...2, includeDeleted: false)
+                #expect(byTask.count == outcomes.filter { $0.occurrenceIndex <= 2 }.count)
+                #expect(Set(byTask.map(\.uuid)).count == byTask.count)
+                #expect(try reader.versions(uuids: Set(tasks + unknown)).count == count)
+                #expect(try reader.versions(of: .task, ids: Set((0..<count + 100).map { "t\($0)" })).count == count)
+                var filter = StoredVersionFilter()
+                filter.uuids = Set(tasks.prefix(40_500))
+                filter.tags = Set((0..<count).map { "tag\($0)" })
+                filter.ids = Set((0..<40_001).map { "t\($0)" })
+                let matched = try reader.versions(of: .task, matching: filter)
+                #expect(matched.count == 40_001)
+                #expect(Set(matched.map(\.uuid)).count == matched.count)
+            }
+        }
+    }
+
+    // MARK: - Transactions
+
+    @Test func aWriteThatThrowsKeepsNothing() async throws {
+        try await withTemporaryDatabase { database in
+            let storage = try SQLiteCareStorage(path: database.path)
+            let kept = Fixture.version(id: "kept")
+            try await storage.write { try $0.insert(kept) }
+            let version = Fixture.version(id: "a"), outcome = Fixture.outcome(task: version.uuid, occurrence: 0)
+            await #expect(throws: Boom.self) {
+                try await storage.write { writer in
+                    try writer.insert(version)
+                    try writer.insert(outcome)
+                    try writer.setNextVersion(of: kept.uuid, to: version.uuid)
+                    throw Boom()
+                }
+            }
+            try await storage.read { (reader) throws in
+                #expect(try reader.versions(uuids: [version.uuid]).isEmpty)
+                #expect(try reader.outcomes(uuids: [outcome.uuid]).isEmpty)
+                #expect(try reader.versions(uuids: [kept.uuid]).first?.nextVersionUUID == nil)
+            }
+        }
+    }
+
+    @Test func aDatabaseErrorIsThrownAndRollsBackTheWrite() async throws {
+        let storage = try SQLiteCareStorage.inMemory()
+        let outcome = Fixture.outcome(task: UUID(), occurrence: 0)
+        try await storage.write { try $0.insert(outcome) }
+        let other = Fixture.outcome(task: UUID(), occurrence: 1)
+        await #expect(throws: DatabaseError.self) {
+            try await storage.write { writer in
+                try writer.insert(other)
+                try writer.insert(outcome) // the same UUID again
+            }
+        }
+        #expect(try await storage.read { try $0.outcomes(uuids: [other.uuid]) }.isEmpty)
+    }
+
+    @Test func readersSeeCommittedWritesOnly() async throws {
+        try await withTemporaryDatabase { database in
+            let storage = try SQLiteCareStorage(path: database.path)
+            let task = UUID()
+            try await storage.write { try $0.insert(Fixture.outcome(task: task, occurrence: 0)) }
+            // While a write is open, a read sees the state before it.
+            let seenDuringWrite = try await storage.write { writer in
+                try writer.insert(Fixture.outcome(task: task, occurrence: 1))
+                let pool = try #require(storage.database as? DatabasePool)
+                return try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outcome") ?? -1 }
+            }
+            #expect(seenDuringWrite == 1)
+            #expect(try await storage.read { try $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false) }.count == 2)
+        }
+    }
+
+    @Test func theFileIsInWALModeAndCommitsWithFullSync() async throws {
+        try await withTemporaryDatabase { database in
+            let storage = try SQLiteCareStorage(path: database.path)
+            let (journal, synchronous) = try await storage.database.write { db in
+                (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+            }
+            #expect(journal == "wal")
+            #expect(synchronous == 2) // FULL, on the connection that commits
+        }
+    }
+}
