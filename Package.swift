@@ -33,7 +33,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ResearchTests", dependencies: ["Research"]),
-        .testTarget(name: "CareStoreTests", dependencies: ["CareStore"]),
+        .testTarget(name: "CareStoreTests", dependencies: ["CareStore", "CareStoreSQLite"]),
         .testTarget(name: "StudykitCLITests", dependencies: ["studykit"]),
         .testTarget(
             name: "CareStoreSQLiteTests",

@@ -10,15 +10,15 @@ import GRDB
 /// The migrator records which migrations a database file has, so opening an older file brings it up to date and
 /// opening a current one changes nothing.
 ///
-/// Columns hold what the store's queries filter on; the entity or outcome itself is kept whole as JSON in
-/// `payload`, opaque to SQL. Dates are seconds since 2001-01-01 00:00:00 UTC (Foundation's reference date, which
+/// Versions: columns hold what the store's queries filter on, and the entity itself is kept whole as JSON in
+/// `payload`, opaque to SQL. Outcomes are kept in columns, one row per value, so that SQL can read them. Dates are seconds since 2001-01-01 00:00:00 UTC (Foundation's reference date, which
 /// round-trips every `Date` exactly); each entity's and outcome's time zone is kept in its JSON beside them.
 /// UUIDs are their uppercase text form.
 public enum CareStoreMigrations {
     /// The migrator that creates and updates the schema.
     public static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: versions, version tags, outcomes") { db in
+        migrator.registerMigration("v1: versions, version tags, outcomes, outcome values") { db in
             try createVersionsAndOutcomes(db)
         }
         return migrator
@@ -61,14 +61,30 @@ public enum CareStoreMigrations {
         try db.create(index: "versionTag_on_tag", on: "versionTag", columns: ["tag"])
 
         // One row per outcome, live or deleted. The hot query is "outcomes of these task versions with an
-        // occurrence in this range", answered by the (taskUUID, occurrenceIndex) index.
+        // occurrence in this range", answered by the (taskUUID, occurrenceIndex) index. Notes, tags and user info
+        // are rare and only ever read whole: they share one JSON column, NULL when all are empty.
         try db.create(table: "outcome") { t in
             t.primaryKey("uuid", .text)
             t.column("taskUUID", .text).notNull()
             t.column("occurrenceIndex", .integer).notNull()
             t.column("createdDate", .double)
             t.column("deletedDate", .double)
-            t.column("payload", .blob).notNull()
+            t.column("timeZone", .text).notNull()
+            t.column("remoteID", .text)
+            t.column("source", .text)
+            t.column("details", .text)
+        }
+        // One row per value of an outcome, in order. `value` has no declared type, so each value keeps its own
+        // SQLite type (integer, real, text, blob); `type` says which kind of outcome value it is.
+        try db.create(table: "outcomeValue", options: .withoutRowID) { t in
+            t.column("outcomeUUID", .text).notNull().references("outcome", onDelete: .cascade)
+            t.column("position", .integer).notNull()
+            t.column("type", .text).notNull()
+            t.column("value")
+            t.column("kind", .text)
+            t.column("units", .text)
+            t.column("createdDate", .double)
+            t.primaryKey(["outcomeUUID", "position"])
         }
         try db.create(index: "outcome_on_taskUUID_occurrenceIndex", on: "outcome", columns: ["taskUUID", "occurrenceIndex"])
     }

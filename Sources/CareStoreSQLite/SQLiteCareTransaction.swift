@@ -59,25 +59,25 @@ struct SQLiteCareTransaction: CareStorageWriter {
 
     func outcomes(taskUUIDs: Set<UUID>, occurrences: ClosedRange<Int>?, includeDeleted: Bool) throws -> [Outcome] {
         var query = Query()
-        query.where("taskUUID", in: taskUUIDs.map(\.text)) // an empty set: every task
+        query.where("o.taskUUID", in: taskUUIDs.map(\.text)) // an empty set: every task
         if let occurrences {
-            query.where("occurrenceIndex BETWEEN ? AND ?", occurrences.lowerBound, occurrences.upperBound)
+            query.where("o.occurrenceIndex BETWEEN ? AND ?", occurrences.lowerBound, occurrences.upperBound)
         }
-        if !includeDeleted { query.where("deletedDate IS NULL") }
+        if !includeDeleted { query.where("o.deletedDate IS NULL") }
         return try fetchOutcomes(query)
     }
 
     func outcomes(uuids: Set<UUID>) throws -> [Outcome] {
         guard !uuids.isEmpty else { return [] }
         var query = Query()
-        query.where("uuid", in: uuids.map(\.text))
+        query.where("o.uuid", in: uuids.map(\.text))
         return try fetchOutcomes(query)
     }
 
     // MARK: - Writing
 
     func insert(_ version: StoredVersion) throws {
-        let tags = OutcomePayload.encode(strings: version.tags)
+        let tags = try StringListJSON.encode(version.tags)
         try db.cachedStatement(sql: """
             INSERT INTO version (uuid, kind, id, effectiveDate, deletedDate, previousVersionUUID, nextVersionUUID,
                                  groupIdentifier, remoteID, parentUUID, tags, payload)
@@ -100,13 +100,23 @@ struct SQLiteCareTransaction: CareStorageWriter {
     }
 
     func insert(_ outcome: Outcome) throws {
+        let uuid = outcome.uuid.text
         try db.cachedStatement(sql: """
-            INSERT INTO outcome (uuid, taskUUID, occurrenceIndex, createdDate, deletedDate, payload) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO outcome (uuid, taskUUID, occurrenceIndex, createdDate, deletedDate, timeZone, remoteID, source, details)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
-            outcome.uuid.text, outcome.taskUUID.text, outcome.occurrenceIndex,
+            uuid, outcome.taskUUID.text, outcome.occurrenceIndex,
             outcome.createdDate?.timeIntervalSinceReferenceDate, outcome.deletedDate?.timeIntervalSinceReferenceDate,
-            try OutcomePayload.encode(outcome),
+            outcome.timeZone.identifier, outcome.remoteID, outcome.source, try OutcomeDetails(outcome).json(),
         ])
+        let insertValue = try db.cachedStatement(sql: """
+            INSERT INTO outcomeValue (outcomeUUID, position, type, value, kind, units, createdDate) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
+        for (position, value) in outcome.values.enumerated() {
+            let (type, stored) = OutcomeValueColumns.columns(of: value.value)
+            try insertValue.execute(arguments: [uuid, position, type, stored, value.kind, value.units,
+                                                value.createdDate?.timeIntervalSinceReferenceDate])
+        }
     }
 
     func markOutcomeDeleted(_ uuid: UUID, at date: Date) throws {
@@ -129,8 +139,7 @@ struct SQLiteCareTransaction: CareStorageWriter {
                 throw SQLiteCareStorageError(table: "version", column: "kind", value: kindName)
             }
             let tagsJSON = try row.decode(String.self, atIndex: 10)
-            let tags: [String]
-            do { tags = try OutcomePayload.decodeStrings(tagsJSON) } catch {
+            guard let tags = StringListJSON.decode(tagsJSON) else {
                 throw SQLiteCareStorageError(table: "version", column: "tags", value: tagsJSON)
             }
             versions.append(StoredVersion(
@@ -150,18 +159,46 @@ struct SQLiteCareTransaction: CareStorageWriter {
         return versions
     }
 
+    /// Outcomes with their values, read in one query: one row per value (or one row for an outcome without values).
     private func fetchOutcomes(_ query: Query) throws -> [Outcome] {
-        let statement = try query.statement(in: db, selecting: "payload, deletedDate", from: "outcome", cached: query.isSmall)
+        let statement = try query.statement(in: db, selecting: """
+            o.uuid, o.taskUUID, o.occurrenceIndex, o.createdDate, o.deletedDate, o.timeZone, o.remoteID, o.source, o.details,
+            v.position, v.type, v.value, v.kind, v.units, v.createdDate
+            """, from: "outcome o LEFT JOIN outcomeValue v ON v.outcomeUUID = o.uuid", orderBy: "o.rowid, v.position",
+            cached: query.isSmall)
         var outcomes: [Outcome] = []
         var timeZones: [String: TimeZone] = [:]
+        var currentUUID: String?
         let rows = try Row.fetchCursor(statement, arguments: query.arguments)
         while let row = try rows.next() {
-            // The payload is the outcome as inserted; its deletion is kept in the column.
-            var outcome = try row.withUnsafeData(atIndex: 0) { data in
-                try (data ?? Data()).withUnsafeBytes { try OutcomePayload.decode($0, timeZones: &timeZones) }
+            let uuidText = try row.decode(String.self, atIndex: 0)
+            if uuidText != currentUUID {
+                currentUUID = uuidText
+                let zoneName = try row.decode(String.self, atIndex: 5)
+                guard let zone = timeZones[zoneName] ?? TimeZone(identifier: zoneName) else {
+                    throw SQLiteCareStorageError(table: "outcome", column: "timeZone", value: zoneName)
+                }
+                timeZones[zoneName] = zone
+                var outcome = Outcome(taskUUID: try uuid(row, 1, "outcome", "taskUUID"), occurrenceIndex: try row.decode(Int.self, atIndex: 2),
+                                      values: [], uuid: try uuid(row, 0, "outcome", "uuid"), timeZone: zone,
+                                      remoteID: try row.decode(String?.self, atIndex: 6), source: try row.decode(String?.self, atIndex: 7))
+                outcome.createdDate = try row.decode(Double?.self, atIndex: 3).map(Date.init(timeIntervalSinceReferenceDate:))
+                outcome.deletedDate = try row.decode(Double?.self, atIndex: 4).map(Date.init(timeIntervalSinceReferenceDate:))
+                if let details = try row.decode(String?.self, atIndex: 8) {
+                    guard let decoded = OutcomeDetails(json: details) else {
+                        throw SQLiteCareStorageError(table: "outcome", column: "details", value: details)
+                    }
+                    decoded.apply(to: &outcome)
+                }
+                outcomes.append(outcome)
             }
-            outcome.deletedDate = try row.decode(Double?.self, atIndex: 1).map(Date.init(timeIntervalSinceReferenceDate:))
-            outcomes.append(outcome)
+            guard let type = try row.decode(String?.self, atIndex: 10) else { continue } // an outcome without values
+            guard let value = OutcomeValueColumns.value(type: type, stored: row[11]) else {
+                throw SQLiteCareStorageError(table: "outcomeValue", column: "value", value: "\(type): \(row[11] as DatabaseValue)")
+            }
+            outcomes[outcomes.count - 1].values.append(OutcomeValue(
+                value, kind: try row.decode(String?.self, atIndex: 12), units: try row.decode(String?.self, atIndex: 13),
+                createdDate: try row.decode(Double?.self, atIndex: 14).map(Date.init(timeIntervalSinceReferenceDate:))))
         }
         return outcomes
     }
@@ -203,14 +240,15 @@ struct SQLiteCareTransaction: CareStorageWriter {
                 values.append(contentsOf: set.map { $0.databaseValue })
             } else {
                 conditions.append(prefix + " IN (SELECT value FROM json_each(?))" + closing)
-                values.append(OutcomePayload.encode(strings: Array(set)).databaseValue)
+                values.append(StringListJSON.encodeForQuery(Array(set)).databaseValue)
             }
         }
 
-        /// The prepared `SELECT columns FROM table WHERE …`.
-        func statement(in db: Database, selecting columns: String, from table: String, cached: Bool) throws -> Statement {
+        /// The prepared `SELECT columns FROM table WHERE … ORDER BY …`.
+        func statement(in db: Database, selecting columns: String, from table: String, orderBy: String? = nil, cached: Bool) throws -> Statement {
             var sql = "SELECT " + columns + " FROM " + table
             if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+            if let orderBy { sql += " ORDER BY " + orderBy }
             return cached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
         }
     }

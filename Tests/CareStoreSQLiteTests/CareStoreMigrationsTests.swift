@@ -12,12 +12,17 @@ struct CareStoreMigrationsTests {
             #expect(FileManager.default.fileExists(atPath: database.path))
             try await storage.database.read { db in
                 #expect(try CareStoreMigrations.migrator.appliedMigrations(db) == CareStoreMigrations.migrationNames)
-                for table in ["version", "versionTag", "outcome"] { #expect(try db.tableExists(table), "\(table)") }
+                for table in ["version", "versionTag", "outcome", "outcomeValue"] { #expect(try db.tableExists(table), "\(table)") }
                 #expect(try Set(db.columns(in: "version").map(\.name)) == [
                     "uuid", "kind", "id", "effectiveDate", "deletedDate", "previousVersionUUID", "nextVersionUUID",
                     "groupIdentifier", "remoteID", "parentUUID", "tags", "payload",
                 ])
-                #expect(try Set(db.columns(in: "outcome").map(\.name)) == ["uuid", "taskUUID", "occurrenceIndex", "createdDate", "deletedDate", "payload"])
+                #expect(try Set(db.columns(in: "outcome").map(\.name)) == [
+                    "uuid", "taskUUID", "occurrenceIndex", "createdDate", "deletedDate", "timeZone", "remoteID", "source", "details",
+                ])
+                #expect(try Set(db.columns(in: "outcomeValue").map(\.name)) == [
+                    "outcomeUUID", "position", "type", "value", "kind", "units", "createdDate",
+                ])
                 let indexes = try Set(["version", "versionTag", "outcome"].flatMap { try db.indexes(on: $0).map(\.name) })
                 #expect(indexes.isSuperset(of: [
                     "version_on_kind_id", "version_on_kind_effectiveDate", "version_on_parentUUID", "version_on_remoteID",

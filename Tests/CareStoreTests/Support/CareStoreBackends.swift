@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CareStore
+import CareStoreSQLite
 
 /// A kind of care store the conformance suite runs against: a name for the test report and a way to make an
 /// empty store on a given clock.
@@ -15,6 +16,8 @@ struct CareStoreBackend: CaseIterable, CustomTestStringConvertible, Sendable {
 
     static let allCases: [CareStoreBackend] = [
         CareStoreBackend(name: "in-memory") { InMemoryCareStore(environment: $0) },
+        // SQLite's own engine on a memory database: the same SQL, schema and transactions as a file, without the files.
+        CareStoreBackend(name: "sqlite") { try SQLiteCareStore.inMemory(environment: $0) },
     ]
 
     var testDescription: String { name }
