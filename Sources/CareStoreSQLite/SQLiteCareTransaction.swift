@@ -74,6 +74,27 @@ struct SQLiteCareTransaction: CareStorageWriter {
         return try fetchOutcomes(query)
     }
 
+    func liveOutcomes(in ranges: [UUID: ClosedRange<Int>]) throws -> [Outcome] {
+        // One statement per group of task versions: (taskUUID = ? AND occurrenceIndex BETWEEN ? AND ?) OR …, which
+        // SQLite answers with one lookup of the (taskUUID, occurrenceIndex) index per task version.
+        var outcomes: [Outcome] = []
+        let entries = ranges.sorted { $0.key.uuidString < $1.key.uuidString }
+        for start in stride(from: 0, to: entries.count, by: Self.rangesPerStatement) {
+            let group = entries[start..<min(entries.count, start + Self.rangesPerStatement)]
+            var query = Query()
+            query.where("o.deletedDate IS NULL")
+            query.where("(" + repeatElement("(o.taskUUID = ? AND o.occurrenceIndex BETWEEN ? AND ?)", count: group.count)
+                .joined(separator: " OR ") + ")", values: group.flatMap { task, range in
+                    [task.text.databaseValue, range.lowerBound.databaseValue, range.upperBound.databaseValue]
+                })
+            outcomes += try fetchOutcomes(query)
+        }
+        return outcomes
+    }
+
+    /// The most task versions in one statement of ``liveOutcomes(in:)`` (three variables each).
+    private static let rangesPerStatement = 200
+
     // MARK: - Writing
 
     func insert(_ version: StoredVersion) throws {
@@ -228,6 +249,13 @@ struct SQLiteCareTransaction: CareStorageWriter {
         mutating func `where`(_ condition: String, _ arguments: (any DatabaseValueConvertible)?...) {
             conditions.append(condition)
             values.append(contentsOf: arguments.map { $0?.databaseValue ?? .null })
+        }
+
+        /// Adds a condition with a list of arguments.
+        mutating func `where`(_ condition: String, values arguments: [DatabaseValue]) {
+            conditions.append(condition)
+            values.append(contentsOf: arguments)
+            if arguments.count > 3 * SQLiteCareTransaction.cachedSetLimit { isSmall = false }
         }
 
         /// Adds `prefix IN (…)closing` for `set`; nothing when `set` is empty (an empty set is no condition).

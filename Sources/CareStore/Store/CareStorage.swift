@@ -25,6 +25,16 @@ public protocol CareStorageReader {
     func outcomes(taskUUIDs: Set<UUID>, occurrences: ClosedRange<Int>?, includeDeleted: Bool) throws -> [Outcome]
     /// Outcomes with these UUIDs, deleted or not (none for an empty set).
     func outcomes(uuids: Set<UUID>) throws -> [Outcome]
+    /// Live outcomes of several task versions, each for its own range of occurrences: what a window of events
+    /// needs, in one read where the backend can. The default asks for each task version in turn.
+    func liveOutcomes(in ranges: [UUID: ClosedRange<Int>]) throws -> [Outcome]
+}
+
+extension CareStorageReader {
+    /// Asks for each task version's range in turn; backends that can answer in one read override this.
+    public func liveOutcomes(in ranges: [UUID: ClosedRange<Int>]) throws -> [Outcome] {
+        try ranges.flatMap { task, range in try outcomes(taskUUIDs: [task], occurrences: range, includeDeleted: false) }
+    }
 }
 
 /// Writing rows inside a transaction.

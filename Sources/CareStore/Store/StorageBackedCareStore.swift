@@ -14,6 +14,8 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     public let storage: Storage
     private let environment: CareStoreEnvironment
     private let broadcaster = ChangeBroadcaster()
+    /// Entities already decoded from their stored JSON, by version UUID.
+    private let decodedVersions = DecodedVersionCache()
 
     /// A store over `storage`, with the clock and UUIDs of `environment`.
     public init(storage: Storage, environment: CareStoreEnvironment = .live) {
@@ -36,7 +38,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
                 var entity = entity
                 let head = chains.head(of: entity.id)
                 if let head, head.deletedDate == nil { throw CareStoreError.alreadyExists(kind: Entity.kind, id: entity.id) }
-                try Self.checkParent(of: entity, in: writer)
+                try self.checkParent(of: entity, in: writer)
                 entity.version.uuid = environment.makeUUID()
                 entity.version.createdDate = now
                 entity.version.updatedDate = now
@@ -75,9 +77,9 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
                 guard entity.effectiveDate >= head.effectiveDate else {
                     throw CareStoreError.effectiveDateTooEarly(kind: Entity.kind, id: entity.id, effectiveDate: entity.effectiveDate, previous: head.effectiveDate)
                 }
-                try Self.checkParent(of: entity, in: writer)
-                try Self.checkNoOrphans(replacing: head, from: entity.effectiveDate, in: writer)
-                let current: Entity = try Self.entity(head)
+                try self.checkParent(of: entity, in: writer)
+                try self.checkNoOrphans(replacing: head, from: entity.effectiveDate, in: writer)
+                let current: Entity = try self.entity(head)
                 var entity = entity
                 entity.version.uuid = environment.makeUUID()
                 entity.version.createdDate = current.version.createdDate
@@ -105,9 +107,9 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
                 guard let head = chains.head(of: entity.id), head.deletedDate == nil else {
                     throw CareStoreError.notFound(kind: Entity.kind, id: entity.id)
                 }
-                var tombstone: Entity = try Self.entity(head)
+                var tombstone: Entity = try self.entity(head)
                 let effective = max(now, head.effectiveDate)
-                try Self.checkNoOrphans(replacing: head, from: effective, in: writer)
+                try self.checkNoOrphans(replacing: head, from: effective, in: writer)
                 tombstone.version.uuid = environment.makeUUID()
                 tombstone.version.effectiveDate = effective
                 tombstone.version.updatedDate = now
@@ -125,13 +127,13 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
 
     public func fetch<Entity: VersionedEntity>(_ type: Entity.Type, query: CareQuery) async throws -> [Entity] {
         try await storage.read { reader in
-            try Self.select(Entity.self, query: query, in: reader).map { try Self.entity($0) as Entity }
+            try self.select(Entity.self, query: query, in: reader).map { try self.entity($0) as Entity }
         }
     }
 
     public func versions<Entity: VersionedEntity>(of type: Entity.Type, id: String) async throws -> [Entity] {
         try await storage.read { reader in
-            try Chains(reader.versions(of: Entity.kind, ids: [id])).chain(of: id).map { try Self.entity($0) as Entity }
+            try Chains(reader.versions(of: Entity.kind, ids: [id])).chain(of: id).map { try self.entity($0) as Entity }
         }
     }
 
@@ -143,8 +145,8 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         let (added, taskIDs) = try await storage.write { writer in
             var taskIDs = Set<String>()
             var claimed = Set<EventKey>()
-            let added = try outcomes.map { outcome in
-                let task = try Self.checkEvent(of: outcome, in: writer)
+            let tasks = try self.checkEvents(of: outcomes, in: writer)
+            let added = try zip(outcomes, tasks).map { outcome, task in
                 taskIDs.insert(task.id)
                 guard claimed.insert(EventKey(task: outcome.taskUUID, occurrence: outcome.occurrenceIndex)).inserted else {
                     throw CareStoreError.outcomeExists(taskID: task.id, occurrenceIndex: outcome.occurrenceIndex)
@@ -178,7 +180,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
                 var outcome = outcome
                 outcome.taskUUID = old.taskUUID
                 outcome.occurrenceIndex = old.occurrenceIndex
-                let task = try Self.checkEvent(of: outcome, in: writer)
+                let task = try self.checkEvent(of: outcome, in: writer)
                 taskIDs.insert(task.id)
                 outcome.uuid = environment.makeUUID()
                 outcome.createdDate = environment.now()
@@ -238,7 +240,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             var schedules: [UUID: Schedule] = [:]
             func start(of outcome: Outcome) throws -> Date {
                 if schedules[outcome.taskUUID] == nil, let version = taskVersions[outcome.taskUUID] {
-                    schedules[outcome.taskUUID] = (try Self.entity(version) as CareTask).schedule
+                    schedules[outcome.taskUUID] = (try self.entity(version) as CareTask).schedule
                 }
                 return schedules[outcome.taskUUID]?.event(occurrence: outcome.occurrenceIndex)?.start ?? .distantPast
             }
@@ -252,7 +254,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     // MARK: - Events, adherence, insights
 
     public func events(taskQuery: CareQuery, window: DateInterval) async throws -> [CareEvent] {
-        try await storage.read { reader in try Self.events(taskQuery: taskQuery, window: window, in: reader) }
+        try await storage.read { reader in try self.events(taskQuery: taskQuery, window: window, in: reader) }
     }
 
     public func adherence(taskQuery: CareQuery, window: DateInterval, calendar: Calendar) async throws -> [DailyAdherence] {
@@ -261,8 +263,8 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             let days = Self.days(in: window, calendar: calendar)
             guard let first = days.first, let last = days.last else { return [] }
             let covered = DateInterval(start: first.start, end: last.end)
-            let spans = try Self.taskSpans(taskQuery: taskQuery, window: covered, in: reader).filter { $0.task.impactsAdherence }
-            let events = try Self.events(of: spans, window: covered, in: reader)
+            let spans = try self.taskSpans(taskQuery: taskQuery, window: covered, in: reader).filter { $0.task.impactsAdherence }
+            let events = try self.events(of: spans, window: covered, in: reader)
             return days.map { day in
                 let inEffect = spans.contains { $0.overlaps(day) }
                 guard inEffect else { return DailyAdherence(date: day.start, state: .noTasks) }
@@ -282,7 +284,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             // Whole days, even when the window starts or ends inside one.
             let days = Self.days(in: window, calendar: calendar)
             guard let first = days.first, let last = days.last else { return [] }
-            let events = try Self.events(taskQuery: query, window: DateInterval(start: first.start, end: last.end), in: reader)
+            let events = try self.events(taskQuery: query, window: DateInterval(start: first.start, end: last.end), in: reader)
             return days.map { day in
                 let outcomes = events.filter { $0.scheduleEvent.start >= day.start && $0.scheduleEvent.start < day.end }.compactMap(\.outcome)
                 let values = outcomes.flatMap(\.values).filter { kind == nil || $0.kind == kind }.compactMap(\.value.numericValue)
@@ -320,7 +322,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         }
     }
 
-    private static func checkParent<Entity: VersionedEntity>(of entity: Entity, in reader: any CareStorageReader) throws {
+    private func checkParent<Entity: VersionedEntity>(of entity: Entity, in reader: any CareStorageReader) throws {
         guard let parent = entity.parentUUID else { return }
         let expected: EntityKind = Entity.kind == .carePlan ? .patient : .carePlan
         guard try reader.versions(uuids: [parent]).contains(where: { $0.kind == expected }) else {
@@ -330,7 +332,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
 
     /// Refuses a new version (or tombstone) of a task in effect from `date` when the current version has live
     /// outcomes on events that start at or after `date`.
-    private static func checkNoOrphans(replacing head: StoredVersion, from date: Date, in reader: any CareStorageReader) throws {
+    private func checkNoOrphans(replacing head: StoredVersion, from date: Date, in reader: any CareStorageReader) throws {
         guard head.kind == .task else { return }
         let outcomes = try reader.outcomes(taskUUIDs: [head.uuid], occurrences: nil, includeDeleted: false)
         guard !outcomes.isEmpty else { return }
@@ -340,30 +342,48 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     }
 
     /// Checks that an outcome's event exists, belongs to its task version, and has no live outcome; returns the task.
-    private static func checkEvent(of outcome: Outcome, in reader: any CareStorageReader) throws -> CareTask {
-        guard let stored = try reader.versions(uuids: [outcome.taskUUID]).first(where: { $0.kind == .task }), stored.deletedDate == nil else {
-            throw CareStoreError.unknownTaskVersion(outcome.taskUUID)
-        }
-        let task: CareTask = try entity(stored)
-        guard outcome.occurrenceIndex >= 0, let event = task.schedule.event(occurrence: outcome.occurrenceIndex),
-              event.start >= task.effectiveDate else {
-            throw CareStoreError.noSuchOccurrence(taskID: task.id, occurrenceIndex: outcome.occurrenceIndex)
-        }
-        if let next = stored.nextVersionUUID, let newer = try reader.versions(uuids: [next]).first, event.start >= newer.effectiveDate {
-            throw CareStoreError.shadowedOccurrence(taskID: task.id, occurrenceIndex: outcome.occurrenceIndex,
-                                                    eventStart: event.start, newerVersionEffective: newer.effectiveDate)
+    private func checkEvent(of outcome: Outcome, in reader: any CareStorageReader) throws -> CareTask {
+        try checkEvents(of: [outcome], in: reader)[0]
+    }
+
+    /// ``checkEvent(of:in:)`` for a batch, with three reads in all rather than three per outcome: the task
+    /// versions, the versions that replaced them, and the live outcomes in each task's range of occurrences.
+    /// (Outcomes of the batch itself are checked against each other by the caller.)
+    private func checkEvents(of outcomes: [Outcome], in reader: any CareStorageReader) throws -> [CareTask] {
+        let stored = Dictionary(try reader.versions(uuids: Set(outcomes.map(\.taskUUID))).filter { $0.kind == .task }.map { ($0.uuid, $0) },
+                                uniquingKeysWith: { first, _ in first })
+        let newer = Dictionary(try reader.versions(uuids: Set(stored.values.compactMap(\.nextVersionUUID))).map { ($0.uuid, $0) },
+                               uniquingKeysWith: { first, _ in first })
+        var ranges: [UUID: ClosedRange<Int>] = [:]
+        for outcome in outcomes where stored[outcome.taskUUID] != nil {
+            let index = outcome.occurrenceIndex
+            ranges[outcome.taskUUID] = ranges[outcome.taskUUID].map { min($0.lowerBound, index)...max($0.upperBound, index) } ?? index...index
         }
         // Any live outcome counts, even one with this outcome's UUID: an update marks the old one deleted first.
-        let live = try reader.outcomes(taskUUIDs: [outcome.taskUUID], occurrences: outcome.occurrenceIndex...outcome.occurrenceIndex, includeDeleted: false)
-        if !live.isEmpty {
-            throw CareStoreError.outcomeExists(taskID: task.id, occurrenceIndex: outcome.occurrenceIndex)
+        let live = Set(try reader.liveOutcomes(in: ranges).map { EventKey(task: $0.taskUUID, occurrence: $0.occurrenceIndex) })
+        return try outcomes.map { outcome in
+            guard let version = stored[outcome.taskUUID], version.deletedDate == nil else {
+                throw CareStoreError.unknownTaskVersion(outcome.taskUUID)
+            }
+            let task: CareTask = try entity(version)
+            guard outcome.occurrenceIndex >= 0, let event = task.schedule.event(occurrence: outcome.occurrenceIndex),
+                  event.start >= task.effectiveDate else {
+                throw CareStoreError.noSuchOccurrence(taskID: task.id, occurrenceIndex: outcome.occurrenceIndex)
+            }
+            if let next = version.nextVersionUUID, let newer = newer[next], event.start >= newer.effectiveDate {
+                throw CareStoreError.shadowedOccurrence(taskID: task.id, occurrenceIndex: outcome.occurrenceIndex,
+                                                        eventStart: event.start, newerVersionEffective: newer.effectiveDate)
+            }
+            if live.contains(EventKey(task: outcome.taskUUID, occurrence: outcome.occurrenceIndex)) {
+                throw CareStoreError.outcomeExists(taskID: task.id, occurrenceIndex: outcome.occurrenceIndex)
+            }
+            return task
         }
-        return task
     }
 
     /// The stored versions a query selects: for each candidate id, the version in effect at the end of the
     /// query's interval (or the newest), if it passes every filter and is not a tombstone; sorted and paged.
-    private static func select<Entity: VersionedEntity>(_ type: Entity.Type, query: CareQuery, in reader: any CareStorageReader) throws -> [StoredVersion] {
+    private func select<Entity: VersionedEntity>(_ type: Entity.Type, query: CareQuery, in reader: any CareStorageReader) throws -> [StoredVersion] {
         var filter = StoredVersionFilter()
         filter.ids = query.ids
         filter.uuids = query.uuids
@@ -380,15 +400,15 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         var selected: [StoredVersion] = []
         for id in chains.ids {
             guard let version = chains.version(of: id, at: query.dateInterval?.end), version.deletedDate == nil,
-                  matches(version, filter) else { continue }
+                  Self.matches(version, filter) else { continue }
             selected.append(version)
         }
         let sorted = try sort(selected, by: query.sortOrder, as: Entity.self)
-        return page(sorted, offset: query.offset, limit: query.limit)
+        return Self.page(sorted, offset: query.offset, limit: query.limit)
     }
 
     /// The parent UUIDs that the query's care plan or patient ids name, or nil when it names none.
-    private static func parentUUIDs(for kind: EntityKind, query: CareQuery, in reader: any CareStorageReader) throws -> Set<UUID>? {
+    private func parentUUIDs(for kind: EntityKind, query: CareQuery, in reader: any CareStorageReader) throws -> Set<UUID>? {
         if (kind == .task || kind == .contact) && !query.carePlanIDs.isEmpty {
             return Set(try reader.versions(of: .carePlan, ids: query.carePlanIDs).map(\.uuid))
         }
@@ -407,7 +427,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             && (filter.parentUUIDs.isEmpty || version.parentUUID.map(filter.parentUUIDs.contains) == true)
     }
 
-    private static func sort<Entity: VersionedEntity>(_ versions: [StoredVersion], by keys: [CareSortKey], as type: Entity.Type) throws -> [StoredVersion] {
+    private func sort<Entity: VersionedEntity>(_ versions: [StoredVersion], by keys: [CareSortKey], as type: Entity.Type) throws -> [StoredVersion] {
         let keys = keys.isEmpty ? [.id(ascending: true)] : keys
         let needsEntity = keys.contains { if case .title = $0 { true } else if case .createdDate = $0 { true } else { false } }
         let entities: [UUID: Entity] = needsEntity ? Dictionary(uniqueKeysWithValues: try versions.map { ($0.uuid, try entity($0) as Entity) }) : [:]
@@ -446,7 +466,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
 
     /// Every live task version selected by the query's filters that takes effect before `window` ends. A version
     /// whose span ended before the window is kept too: one of its events may run into the window.
-    private static func taskSpans(taskQuery: CareQuery, window: DateInterval, in reader: any CareStorageReader) throws -> [TaskSpan] {
+    private func taskSpans(taskQuery: CareQuery, window: DateInterval, in reader: any CareStorageReader) throws -> [TaskSpan] {
         var filter = StoredVersionFilter()
         filter.ids = taskQuery.ids
         filter.uuids = taskQuery.uuids
@@ -463,7 +483,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         var spans: [TaskSpan] = []
         for id in chains.ids {
             let chain = chains.chain(of: id)
-            for (index, version) in chain.enumerated() where version.deletedDate == nil && matches(version, filter) {
+            for (index, version) in chain.enumerated() where version.deletedDate == nil && Self.matches(version, filter) {
                 let end = index + 1 < chain.count ? chain[index + 1].effectiveDate : nil
                 guard version.effectiveDate < window.end else { continue }
                 spans.append(TaskSpan(stored: version, task: try entity(version), end: end))
@@ -472,20 +492,26 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         return spans
     }
 
-    private static func events(taskQuery: CareQuery, window: DateInterval, in reader: any CareStorageReader) throws -> [CareEvent] {
+    private func events(taskQuery: CareQuery, window: DateInterval, in reader: any CareStorageReader) throws -> [CareEvent] {
         try events(of: taskSpans(taskQuery: taskQuery, window: window, in: reader), window: window, in: reader)
     }
 
     /// The events each span owns in `window`, with their live outcomes, ordered by start then task id.
-    private static func events(of spans: [TaskSpan], window: DateInterval, in reader: any CareStorageReader) throws -> [CareEvent] {
+    private func events(of spans: [TaskSpan], window: DateInterval, in reader: any CareStorageReader) throws -> [CareEvent] {
+        let scheduled = spans.map { span in span.task.schedule.events(overlapping: window).filter { span.owns($0.start) } }
+        var ranges: [UUID: ClosedRange<Int>] = [:]
+        for (span, events) in zip(spans, scheduled) {
+            guard let first = events.map(\.occurrence).min(), let last = events.map(\.occurrence).max() else { continue }
+            ranges[span.task.uuid] = first...last
+        }
+        var outcomes: [EventKey: Outcome] = [:]
+        for outcome in try reader.liveOutcomes(in: ranges) {
+            outcomes[EventKey(task: outcome.taskUUID, occurrence: outcome.occurrenceIndex)] = outcome
+        }
         var result: [CareEvent] = []
-        for span in spans {
-            let scheduled = span.task.schedule.events(overlapping: window).filter { span.owns($0.start) }
-            guard let first = scheduled.first?.occurrence, let last = scheduled.last?.occurrence else { continue }
-            let outcomes = try reader.outcomes(taskUUIDs: [span.task.uuid], occurrences: min(first, last)...max(first, last), includeDeleted: false)
-            let byOccurrence = Dictionary(outcomes.map { ($0.occurrenceIndex, $0) }, uniquingKeysWith: { a, _ in a })
-            for event in scheduled {
-                let outcome = byOccurrence[event.occurrence]
+        for (span, events) in zip(spans, scheduled) {
+            for event in events {
+                let outcome = outcomes[EventKey(task: span.task.uuid, occurrence: event.occurrence)]
                 result.append(CareEvent(task: span.task, scheduleEvent: event, outcome: outcome,
                                         progress: EventProgress(targets: event.targetValues, outcome: outcome)))
             }
@@ -519,8 +545,17 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     }
 
     /// The entity a stored version holds, with its version links as the store knows them now.
-    static func entity<Entity: VersionedEntity>(_ stored: StoredVersion) throws -> Entity {
-        var entity = try JSONDecoder().decode(Entity.self, from: stored.payload)
+    ///
+    /// A version's payload never changes once written, so decoded entities are kept by version UUID
+    /// (``decodedVersions``); only the links, which do change, are read from the row each time.
+    func entity<Entity: VersionedEntity>(_ stored: StoredVersion) throws -> Entity {
+        var entity: Entity
+        if let cached = decodedVersions.value(for: stored.uuid) as? Entity {
+            entity = cached
+        } else {
+            entity = try JSONDecoder().decode(Entity.self, from: stored.payload)
+            decodedVersions.insert(entity, for: stored.uuid)
+        }
         entity.version.nextVersionUUIDs = stored.nextVersionUUID.map { [$0] } ?? []
         entity.version.previousVersionUUIDs = stored.previousVersionUUID.map { [$0] } ?? []
         return entity
