@@ -479,7 +479,11 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             filter.parentUUIDs = parents
         }
         let candidates = try reader.versions(of: .task, matching: filter)
-        let chains = try Chains(reader.versions(of: .task, ids: Set(candidates.map(\.id))))
+        // Filtered only by id and date, the candidates are every version of their ids in effect before the window
+        // ends: enough for the chains (a later version only ends a span after the window). Otherwise read them all.
+        let filteredOnlyByIDAndDate = filter.uuids.isEmpty && filter.remoteIDs.isEmpty && filter.groupIdentifiers.isEmpty
+            && filter.tags.isEmpty && filter.parentUUIDs.isEmpty
+        let chains = try Chains(filteredOnlyByIDAndDate ? candidates : reader.versions(of: .task, ids: Set(candidates.map(\.id))))
         var spans: [TaskSpan] = []
         for id in chains.ids {
             let chain = chains.chain(of: id)
