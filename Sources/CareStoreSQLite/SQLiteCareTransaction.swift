@@ -93,7 +93,7 @@ struct SQLiteCareTransaction: CareStorageWriter {
     }
 
     /// The most task versions in one statement of ``liveOutcomes(in:)`` (three variables each).
-    private static let rangesPerStatement = 200
+    static let rangesPerStatement = 200
 
     // MARK: - Writing
 
@@ -251,11 +251,11 @@ struct SQLiteCareTransaction: CareStorageWriter {
             values.append(contentsOf: arguments.map { $0?.databaseValue ?? .null })
         }
 
-        /// Adds a condition with a list of arguments.
+        /// Adds a condition with a list of arguments. Its text depends only on how many task versions it names
+        /// (at most ``SQLiteCareTransaction/rangesPerStatement``), so its statement stays cacheable.
         mutating func `where`(_ condition: String, values arguments: [DatabaseValue]) {
             conditions.append(condition)
             values.append(contentsOf: arguments)
-            if arguments.count > 3 * SQLiteCareTransaction.cachedSetLimit { isSmall = false }
         }
 
         /// Adds `prefix IN (…)closing` for `set`; nothing when `set` is empty (an empty set is no condition).
