@@ -80,10 +80,12 @@ public final class SQLiteCareStorage: CareStorage {
         return configuration
     }
 
+    /// Runs the body on one of the pool's readers, which sees the last committed state.
     public func read<T: Sendable>(_ body: @escaping @Sendable (any CareStorageReader) throws -> T) async throws -> T {
         try await database.read { db in try body(SQLiteCareTransaction(db)) }
     }
 
+    /// Runs the body in the pool's one writer; the transaction is durable (synchronous = FULL) when this returns.
     public func write<T: Sendable>(_ body: @escaping @Sendable (any CareStorageWriter) throws -> T) async throws -> T {
         // GRDB's write runs `body` in a transaction, commits when it returns, and rolls back when it throws.
         try await database.write { db in try body(SQLiteCareTransaction(db)) }
@@ -99,5 +101,6 @@ public struct SQLiteCareStorageError: Error, Hashable, Sendable, CustomStringCon
     /// What was found there.
     public var value: String
 
+    /// Names the table, column and value that could not be read.
     public var description: String { "the \(table).\(column) value '\(value)' is not valid" }
 }

@@ -23,10 +23,12 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         self.environment = environment
     }
 
+    /// A stream of every write this store commits from now on.
     public func changes() -> AsyncStream<CareChange> { broadcaster.stream() }
 
     // MARK: - Entities
 
+    /// Adds first versions (or continues a deleted id's chain); see ``CareStore/add(_:)``.
     public func add<Entity: VersionedEntity>(_ entities: [Entity]) async throws -> [Entity] {
         guard !entities.isEmpty else { return [] } // nothing to write, nothing to announce
         let environment = self.environment
@@ -63,6 +65,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         return added
     }
 
+    /// Writes new versions after checking their dates and that no outcome would be orphaned.
     public func update<Entity: VersionedEntity>(_ entities: [Entity]) async throws -> [Entity] {
         guard !entities.isEmpty else { return [] } // nothing to write, nothing to announce
         let environment = self.environment
@@ -96,6 +99,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         return updated
     }
 
+    /// Writes tombstones after checking that no outcome would be orphaned.
     public func delete<Entity: VersionedEntity>(_ entities: [Entity]) async throws -> [Entity] {
         guard !entities.isEmpty else { return [] } // nothing to write, nothing to announce
         let environment = self.environment
@@ -125,12 +129,14 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         return tombstones
     }
 
+    /// The versions in effect that pass the query, sorted and paged.
     public func fetch<Entity: VersionedEntity>(_ type: Entity.Type, query: CareQuery) async throws -> [Entity] {
         try await storage.read { reader in
             try self.select(Entity.self, query: query, in: reader).map { try self.entity($0) as Entity }
         }
     }
 
+    /// The whole chain of versions of one id, oldest first.
     public func versions<Entity: VersionedEntity>(of type: Entity.Type, id: String) async throws -> [Entity] {
         try await storage.read { reader in
             try Chains(reader.versions(of: Entity.kind, ids: [id])).chain(of: id).map { try self.entity($0) as Entity }
@@ -139,6 +145,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
 
     // MARK: - Outcomes
 
+    /// Adds outcomes after checking each event in one batch of reads.
     public func addOutcomes(_ outcomes: [Outcome]) async throws -> [Outcome] {
         guard !outcomes.isEmpty else { return [] } // nothing to write, nothing to announce
         let environment = self.environment
@@ -164,6 +171,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         return added
     }
 
+    /// Replaces outcomes: the old one is marked deleted and a new one written for the same event.
     public func updateOutcomes(_ outcomes: [Outcome]) async throws -> [Outcome] {
         guard !outcomes.isEmpty else { return [] } // nothing to write, nothing to announce
         let environment = self.environment
@@ -194,6 +202,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         return updated
     }
 
+    /// Marks outcomes deleted.
     public func deleteOutcomes(_ outcomes: [Outcome]) async throws -> [Outcome] {
         guard !outcomes.isEmpty else { return [] } // nothing to write, nothing to announce
         let environment = self.environment
@@ -219,6 +228,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         return deleted
     }
 
+    /// Live outcomes that pass the query, ordered by their events' start.
     public func fetchOutcomes(query: OutcomeQuery) async throws -> [Outcome] {
         try await storage.read { reader in
             var taskUUIDs = query.taskUUIDs
@@ -253,10 +263,12 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
 
     // MARK: - Events, adherence, insights
 
+    /// The window's events, each owned by the task version in effect when it starts, with outcomes and progress.
     public func events(taskQuery: CareQuery, window: DateInterval) async throws -> [CareEvent] {
         try await storage.read { reader in try self.events(taskQuery: taskQuery, window: window, in: reader) }
     }
 
+    /// Daily adherence over the tasks that impact it, computed from the window's events.
     public func adherence(taskQuery: CareQuery, window: DateInterval, calendar: Calendar) async throws -> [DailyAdherence] {
         try await storage.read { reader in
             // Whole days, even when the window starts or ends inside one.
@@ -276,6 +288,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         }
     }
 
+    /// Daily count, sum or mean of one task's outcome values.
     public func insights(taskID: String, window: DateInterval, kind: String?, aggregate: InsightAggregate,
                          calendar: Calendar) async throws -> [DailyInsight] {
         try await storage.read { reader in
