@@ -6,25 +6,29 @@ import Foundation
 /// Versions are never edited in place: an update writes a new version that takes effect at its
 /// ``effectiveDate``, linked to the one before by ``previousVersionUUIDs`` / ``nextVersionUUIDs``.
 public struct VersionInfo: Hashable, Sendable, Codable {
-    /// Identifies this version; a new one is made for every version.
+    /// Identifies this version. The store gives every version it writes a fresh UUID, replacing the one set
+    /// here; use the UUID of the returned entity.
     public var uuid: UUID
-    /// From when this version is in effect.
+    /// From when this version is in effect: a query for a date sees the newest version effective strictly
+    /// before that date. A new version may not take effect earlier than the one it replaces.
     public var effectiveDate: Date
-    /// When the store first saw the entity (the first version's creation); set by the store.
+    /// When the store added the entity; set by the store, and carried over to every later version. Adding a
+    /// deleted id again sets it anew.
     public var createdDate: Date?
     /// When the store saved this version; set by the store.
     public var updatedDate: Date?
-    /// Set on the tombstone version written by a delete.
+    /// When the entity was deleted; set by the store, and only on the tombstone version a delete writes.
     public var deletedDate: Date?
-    /// The version this one replaced.
+    /// The version this one replaced: empty for the first version, else one UUID. Set by the store.
     public var previousVersionUUIDs: [UUID]
-    /// The version that replaced this one.
+    /// The version that replaced this one: empty for the newest version, else one UUID. Set by the store.
     public var nextVersionUUIDs: [UUID]
-    /// Groups related entities (for example all tasks of one study arm).
+    /// Groups related entities (for example all tasks of one study arm); ``CareQuery/groupIdentifiers``
+    /// matches it.
     public var groupIdentifier: String?
-    /// Free labels for queries.
+    /// Free labels; ``CareQuery/tags`` selects entities carrying at least one of its tags.
     public var tags: [String]
-    /// The entity's identifier on a remote server.
+    /// The entity's identifier on a remote server; ``CareQuery/remoteIDs`` matches it.
     public var remoteID: String?
     /// Where the entity came from (an app, an import).
     public var source: String?
@@ -61,8 +65,11 @@ public struct VersionInfo: Hashable, Sendable, Codable {
 
 /// A note attached to an entity or an outcome.
 public struct Note: Hashable, Sendable, Codable {
+    /// Who wrote the note, as a name to show.
     public var author: String?
+    /// A short heading for the note.
     public var title: String?
+    /// The note's text.
     public var content: String?
     /// When the note was written.
     public var createdDate: Date?
@@ -77,6 +84,9 @@ public struct Note: Hashable, Sendable, Codable {
 
 /// The kinds of versioned entities a care store keeps.
 public enum EntityKind: String, Hashable, Sendable, Codable, CaseIterable {
+    /// One case per entity type: ``Patient``, ``CarePlan``, ``Contact`` and ``CareTask``. Storage
+    /// backends keep the raw value in each stored row, and error messages show it, so a case must
+    /// not be renamed.
     case patient, carePlan, contact, task
 }
 

@@ -3,30 +3,47 @@ import Foundation
 /// Which versioned entities to fetch: filters (all must hold; an empty set means no condition), the date the
 /// versions must be in effect at, an order and a page.
 ///
+/// ``CareStore/fetch(_:query:)`` takes, for each id, the version in effect at the end of ``dateInterval`` and
+/// returns it if that version passes every filter. ``CareStore/events(taskQuery:window:)`` and
+/// ``CareStore/adherence(taskQuery:window:calendar:)`` apply the filters to each task version on its own, and use
+/// their window in place of ``dateInterval``, ``sortOrder``, ``limit`` and ``offset``, which they ignore.
+///
 /// ```swift
 /// var query = CareQuery(for: DateInterval(start: monday, duration: 86_400))
 /// query.carePlanIDs = ["knee-rehab"]
 /// let tasks = try await store.fetch(CareTask.self, query: query)
 /// ```
 public struct CareQuery: Hashable, Sendable {
+    /// Entities with these developer ids. A fetch returns at most one version of each.
     public var ids: Set<String> = []
+    /// Only these versions. A fetch matches them against each id's version in effect, so the UUID of
+    /// an older version selects nothing; events keep only the events these versions own.
     public var uuids: Set<UUID> = []
+    /// Entities whose ``VersionInfo/remoteID`` is one of these; a version without a remote id never
+    /// matches.
     public var remoteIDs: Set<String> = []
+    /// Entities whose ``VersionInfo/groupIdentifier`` is one of these; a version without one
+    /// never matches.
     public var groupIdentifiers: Set<String> = []
     /// Entities carrying at least one of these tags.
     public var tags: Set<String> = []
-    /// Tasks and contacts of the care plans with these ids.
+    /// Tasks and contacts whose care plan UUID is that of any version of the care plans with these ids (deleted
+    /// ones included); when no care plan has one of these ids, nothing. Ignored when fetching patients or care plans.
     public var carePlanIDs: Set<String> = []
-    /// Care plans of the patients with these ids.
+    /// Care plans whose patient UUID is that of any version of the patients with these ids (deleted ones
+    /// included); when no patient has one of these ids, nothing. Ignored when fetching any other kind.
     public var patientIDs: Set<String> = []
-    /// Return, for each id, the version in effect at the end of this interval (effective before its end);
-    /// nil returns the newest version. Entities deleted by then are left out.
+    /// Return, for each id, the version in effect at the end of this interval: the newest one effective strictly
+    /// before the end (the start is not used). Nil returns each id's newest version, even one that takes effect
+    /// in the future. Ids whose selected version is a delete's tombstone are left out.
     public var dateInterval: DateInterval?
-    /// The order of the results; by id when empty.
+    /// The order of the results: each key breaks the ties of the keys before it, and id (ascending) breaks the
+    /// rest. By id when empty.
     public var sortOrder: [CareSortKey] = []
-    /// At most this many results.
+    /// At most this many results, counted after ``offset``; nil means no limit, and a negative limit returns
+    /// nothing.
     public var limit: Int?
-    /// Skip this many results first.
+    /// How many results to skip first, after sorting; a negative offset counts as 0.
     public var offset: Int = 0
 
     /// A query with no filters, for the newest versions.
@@ -38,11 +55,18 @@ public struct CareQuery: Hashable, Sendable {
     }
 }
 
-/// One key to sort entities or outcomes by.
+/// One key to sort fetched entities by, with its direction (`ascending: false` reverses it).
 public enum CareSortKey: Hashable, Sendable {
+    /// By developer id, compared character by character (so "task10" comes before "task2").
     case id(ascending: Bool)
+    /// By the effective date of the version returned.
     case effectiveDate(ascending: Bool)
+    /// By title: a task's or care plan's title, a patient's or contact's family name then given
+    /// name, compared as Finder compares file names (ignoring case, numbers by value). A task
+    /// without a title sorts as empty text.
     case title(ascending: Bool)
+    /// By ``VersionInfo/createdDate``, when the entity was added. An entity without one
+    /// counts as created at the earliest possible date.
     case createdDate(ascending: Bool)
 }
 
@@ -50,17 +74,23 @@ public enum CareSortKey: Hashable, Sendable {
 public struct OutcomeQuery: Hashable, Sendable {
     /// Outcomes of the tasks with these ids (any version).
     public var taskIDs: Set<String> = []
-    /// Outcomes of these task versions.
+    /// Outcomes of these task versions. With ``taskIDs`` as well, only the versions in both.
     public var taskUUIDs: Set<UUID> = []
+    /// Only the outcomes with these UUIDs. Deleted and replaced outcomes are never returned, so an
+    /// outcome's UUID from before an update selects nothing.
     public var uuids: Set<UUID> = []
+    /// Outcomes whose ``Outcome/remoteID`` is one of these; an outcome without one never matches.
     public var remoteIDs: Set<String> = []
     /// Outcomes carrying at least one of these tags.
     public var tags: Set<String> = []
-    /// Outcomes whose event starts in this interval.
+    /// Outcomes whose event starts in this interval: at or after its start, before its end.
     public var dateInterval: DateInterval?
-    /// Ordered by event start (ascending) unless set.
+    /// Whether results run from the earliest event start to the latest (the default) or the reverse. Outcomes
+    /// of events that start together are ordered by UUID string, ascending either way.
     public var ascending: Bool = true
+    /// At most this many outcomes, counted after ``offset``; nil means no limit.
     public var limit: Int?
+    /// How many outcomes to skip first, after sorting; a negative offset counts as 0.
     public var offset: Int = 0
 
     /// A query with no filters.
@@ -71,6 +101,8 @@ public struct OutcomeQuery: Hashable, Sendable {
 public struct CareEvent: Hashable, Sendable {
     /// The task version whose schedule yields the event.
     public var task: CareTask
+    /// The event as the task version's schedule yields it: start, end, occurrence index and
+    /// target values.
     public var scheduleEvent: ScheduleEvent
     /// The event's live outcome, if one was recorded.
     public var outcome: Outcome?
@@ -112,6 +144,7 @@ public struct EventProgress: Hashable, Sendable {
 public struct DailyAdherence: Hashable, Sendable {
     /// The day (its start in the calendar's zone).
     public var date: Date
+    /// How the day went: no tasks in effect, no events, or the mean progress of its events.
     public var state: State
 
     /// Whether there was anything to do that day, and how much of it was done.

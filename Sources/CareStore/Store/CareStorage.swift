@@ -51,15 +51,32 @@ public protocol CareStorageWriter: CareStorageReader {
 
 /// One version of one entity as a backend keeps it: the columns queries need, and the whole entity as JSON.
 public struct StoredVersion: Hashable, Sendable {
+    /// Which kind of entity the version belongs to. Reads by id or by filter ask for one kind.
     public var kind: EntityKind
+    /// The version's UUID, unique across all kinds: the row's key, and what outcomes and links refer to.
     public var uuid: UUID
+    /// The entity's developer id, the same in every version; the store reads whole chains by it.
     public var id: String
+    /// From when the version is in effect. The store picks, for a date, the newest version
+    /// effective strictly before it.
     public var effectiveDate: Date
+    /// When the entity was deleted; set only on a delete's tombstone. The store leaves out an id
+    /// whose selected version has one.
     public var deletedDate: Date?
+    /// The version this one replaced; nil only on the first version of a chain, where the
+    /// store starts following the links.
     public var previousVersionUUID: UUID?
+    /// The version that replaced this one; nil on the newest. The only field that changes after
+    /// insertion, through ``CareStorageWriter/setNextVersion(of:to:)``.
     public var nextVersionUUID: UUID?
+    /// The entity's ``VersionInfo/groupIdentifier``, kept as a column so
+    /// ``StoredVersionFilter/groupIdentifiers`` can match it without decoding the payload.
     public var groupIdentifier: String?
+    /// The entity's ``VersionInfo/remoteID``, kept as a column so ``StoredVersionFilter/remoteIDs``
+    /// can match it without decoding the payload.
     public var remoteID: String?
+    /// The entity's ``VersionInfo/tags``, kept as a column so ``StoredVersionFilter/tags`` can match
+    /// them without decoding the payload.
     public var tags: [String]
     /// The care plan of a task or contact, the patient of a care plan.
     public var parentUUID: UUID?
@@ -87,9 +104,13 @@ public struct StoredVersion: Hashable, Sendable {
 /// Which stored versions a query may need. A backend must return every version that passes (it may return more;
 /// the store filters again). Empty sets mean "no condition".
 public struct StoredVersionFilter: Hashable, Sendable {
+    /// Versions of the entities with these developer ids.
     public var ids: Set<String> = []
+    /// Versions with these UUIDs.
     public var uuids: Set<UUID> = []
+    /// Versions whose remote id is one of these; a version without one never passes.
     public var remoteIDs: Set<String> = []
+    /// Versions whose group identifier is one of these; a version without one never passes.
     public var groupIdentifiers: Set<String> = []
     /// Versions carrying at least one of these tags.
     public var tags: Set<String> = []

@@ -12,7 +12,7 @@ public enum CareStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case wouldOrphanOutcomes(taskID: String, effectiveDate: Date, eventDates: [Date])
     /// The entity names a parent (care plan, patient) that the store does not have.
     case unknownParent(kind: EntityKind, id: String, parentUUID: UUID)
-    /// The outcome's task version does not exist, or is deleted.
+    /// No task version has the outcome's task UUID, or that version is a delete's tombstone.
     case unknownTaskVersion(UUID)
     /// The task version's schedule has no such occurrence.
     case noSuchOccurrence(taskID: String, occurrenceIndex: Int)
@@ -25,6 +25,8 @@ public enum CareStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The same id appears twice in one call.
     case duplicateInBatch(kind: EntityKind, id: String)
 
+    /// A one-line English explanation that names the entity, event or dates involved and, where
+    /// there is one, the way out; for logs and developers, not localized for patients.
     public var description: String {
         func show(_ date: Date) -> String { date.formatted(.iso8601) }
         switch self {

@@ -19,11 +19,15 @@ public final class InMemoryCareStorage: CareStorage {
     /// Empty storage.
     public init() {}
 
+    /// Runs `body` outside the lock on a copy of the tables taken under it (cheap: the copy shares
+    /// storage until a write changes it), so a write that starts meanwhile is not seen.
     public func read<T: Sendable>(_ body: @escaping @Sendable (any CareStorageReader) throws -> T) async throws -> T {
         let snapshot = tables.withLock { $0 }
         return try body(Transaction(tables: snapshot))
     }
 
+    /// Runs `body` holding the lock, so writes run one at a time and reads wait to take their copy;
+    /// when `body` throws, replays the undo log before rethrowing.
     public func write<T: Sendable>(_ body: @escaping @Sendable (any CareStorageWriter) throws -> T) async throws -> T {
         try tables.withLock { tables in
             let transaction = Transaction(tables: tables)
