@@ -44,7 +44,7 @@ public struct CareTask: VersionedEntity {
 /// What the patient did for one event of a task: the values recorded, for the task version and occurrence
 /// the event belongs to.
 ///
-/// There is at most one live outcome per event; deleting it writes a tombstone, after which a new one may be added.
+/// There is at most one live outcome per event; deleting it marks it deleted (it stays readable by UUID), after which a new one may be added.
 public struct Outcome: Hashable, Sendable, Codable, Identifiable {
     /// Identifies the outcome. The store gives every outcome it adds a fresh UUID, replacing the one set here,
     /// and an update replaces the outcome with a new one under a new UUID; use the UUID of the returned outcome.
