@@ -13,7 +13,7 @@ import GRDB
 /// Versions: columns hold what the store's queries filter on, and the entity itself is kept whole as JSON in
 /// `payload`, opaque to SQL. Outcomes are kept in columns, one row per value, so that SQL can read them. Dates are seconds since 2001-01-01 00:00:00 UTC (Foundation's reference date, which
 /// round-trips every `Date` exactly); each entity's and outcome's time zone is kept in its JSON beside them.
-/// UUIDs are their uppercase text form.
+/// UUIDs are 16-byte blobs (GRDB's own encoding of `UUID`), which keeps keys and indexes small and reads fast.
 public enum CareStoreMigrations {
     /// The migrator that creates and updates the schema.
     public static var migrator: DatabaseMigrator {
@@ -32,16 +32,16 @@ public enum CareStoreMigrations {
         // their rows carry JSON of hundreds of bytes, which a WITHOUT ROWID table would move around its
         // random-UUID B-tree on every insert.)
         try db.create(table: "version") { t in
-            t.primaryKey("uuid", .text)
+            t.primaryKey("uuid", .blob)
             t.column("kind", .text).notNull()
             t.column("id", .text).notNull()
             t.column("effectiveDate", .double).notNull()
             t.column("deletedDate", .double)
-            t.column("previousVersionUUID", .text)
-            t.column("nextVersionUUID", .text)
+            t.column("previousVersionUUID", .blob)
+            t.column("nextVersionUUID", .blob)
             t.column("groupIdentifier", .text)
             t.column("remoteID", .text)
-            t.column("parentUUID", .text)
+            t.column("parentUUID", .blob)
             // The version's tags in order, as a JSON array; versionTag indexes them for queries.
             t.column("tags", .text).notNull()
             t.column("payload", .blob).notNull()
@@ -54,7 +54,7 @@ public enum CareStoreMigrations {
 
         // One row per distinct tag of a version, so that "carries one of these tags" is an index lookup.
         try db.create(table: "versionTag", options: .withoutRowID) { t in
-            t.column("versionUUID", .text).notNull().references("version", onDelete: .cascade)
+            t.column("versionUUID", .blob).notNull().references("version", onDelete: .cascade)
             t.column("tag", .text).notNull()
             t.primaryKey(["versionUUID", "tag"])
         }
@@ -64,8 +64,8 @@ public enum CareStoreMigrations {
         // occurrence in this range", answered by the (taskUUID, occurrenceIndex) index. Notes, tags and user info
         // are rare and only ever read whole: they share one JSON column, NULL when all are empty.
         try db.create(table: "outcome") { t in
-            t.primaryKey("uuid", .text)
-            t.column("taskUUID", .text).notNull()
+            t.primaryKey("uuid", .blob)
+            t.column("taskUUID", .blob).notNull()
             t.column("occurrenceIndex", .integer).notNull()
             t.column("createdDate", .double)
             t.column("deletedDate", .double)
@@ -77,7 +77,7 @@ public enum CareStoreMigrations {
         // One row per value of an outcome, in order. `value` has no declared type, so each value keeps its own
         // SQLite type (integer, real, text, blob); `type` says which kind of outcome value it is.
         try db.create(table: "outcomeValue", options: .withoutRowID) { t in
-            t.column("outcomeUUID", .text).notNull().references("outcome", onDelete: .cascade)
+            t.column("outcomeUUID", .blob).notNull().references("outcome", onDelete: .cascade)
             t.column("position", .integer).notNull()
             t.column("type", .text).notNull()
             t.column("value")

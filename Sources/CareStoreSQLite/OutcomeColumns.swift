@@ -81,11 +81,3 @@ enum StringListJSON {
         (try? encode(list)) ?? "[]"
     }
 }
-
-extension UUID {
-    /// The UUID as stored in text columns: its uppercase canonical form.
-    var text: String { uuidString }
-
-    /// Reads a UUID from a text column.
-    init?(text: String) { self.init(uuidString: text) }
-}

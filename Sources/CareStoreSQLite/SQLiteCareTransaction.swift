@@ -37,10 +37,10 @@ struct SQLiteCareTransaction: CareStorageWriter {
         var query = Query()
         query.where(namedByOtherSets ? "+kind = ?" : "kind = ?", kind.rawValue)
         query.where("id", in: filter.ids)
-        query.where("uuid", in: filter.uuids.map(\.text))
+        query.where("uuid", inUUIDs: filter.uuids)
         query.where("remoteID", in: filter.remoteIDs)
         query.where("groupIdentifier", in: filter.groupIdentifiers)
-        query.where("parentUUID", in: filter.parentUUIDs.map(\.text))
+        query.where("parentUUID", inUUIDs: filter.parentUUIDs)
         if !filter.tags.isEmpty {
             query.where("uuid IN (SELECT versionUUID FROM versionTag WHERE tag", in: filter.tags, closing: ")")
         }
@@ -53,13 +53,13 @@ struct SQLiteCareTransaction: CareStorageWriter {
     func versions(uuids: Set<UUID>) throws -> [StoredVersion] {
         guard !uuids.isEmpty else { return [] }
         var query = Query()
-        query.where("uuid", in: uuids.map(\.text))
+        query.where("uuid", inUUIDs: uuids)
         return try fetchVersions(query)
     }
 
     func outcomes(taskUUIDs: Set<UUID>, occurrences: ClosedRange<Int>?, includeDeleted: Bool) throws -> [Outcome] {
         var query = Query()
-        query.where("o.taskUUID", in: taskUUIDs.map(\.text)) // an empty set: every task
+        query.where("o.taskUUID", inUUIDs: taskUUIDs) // an empty set: every task
         if let occurrences {
             query.where("o.occurrenceIndex BETWEEN ? AND ?", occurrences.lowerBound, occurrences.upperBound)
         }
@@ -70,7 +70,7 @@ struct SQLiteCareTransaction: CareStorageWriter {
     func outcomes(uuids: Set<UUID>) throws -> [Outcome] {
         guard !uuids.isEmpty else { return [] }
         var query = Query()
-        query.where("o.uuid", in: uuids.map(\.text))
+        query.where("o.uuid", inUUIDs: uuids)
         return try fetchOutcomes(query)
     }
 
@@ -85,7 +85,7 @@ struct SQLiteCareTransaction: CareStorageWriter {
             query.where("o.deletedDate IS NULL")
             query.where("(" + repeatElement("(o.taskUUID = ? AND o.occurrenceIndex BETWEEN ? AND ?)", count: group.count)
                 .joined(separator: " OR ") + ")", values: group.flatMap { task, range in
-                    [task.text.databaseValue, range.lowerBound.databaseValue, range.upperBound.databaseValue]
+                    [task.databaseValue, range.lowerBound.databaseValue, range.upperBound.databaseValue]
                 })
             outcomes += try fetchOutcomes(query)
         }
@@ -104,29 +104,29 @@ struct SQLiteCareTransaction: CareStorageWriter {
                                  groupIdentifier, remoteID, parentUUID, tags, payload)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
-            version.uuid.text, version.kind.rawValue, version.id, version.effectiveDate.timeIntervalSinceReferenceDate,
-            version.deletedDate?.timeIntervalSinceReferenceDate, version.previousVersionUUID?.text,
-            version.nextVersionUUID?.text, version.groupIdentifier, version.remoteID, version.parentUUID?.text,
+            version.uuid, version.kind.rawValue, version.id, version.effectiveDate.timeIntervalSinceReferenceDate,
+            version.deletedDate?.timeIntervalSinceReferenceDate, version.previousVersionUUID,
+            version.nextVersionUUID, version.groupIdentifier, version.remoteID, version.parentUUID,
             tags, version.payload,
         ])
         let insertTag = try db.cachedStatement(sql: "INSERT INTO versionTag (versionUUID, tag) VALUES (?, ?)")
         for tag in Set(version.tags) {
-            try insertTag.execute(arguments: [version.uuid.text, tag])
+            try insertTag.execute(arguments: [version.uuid, tag])
         }
     }
 
     func setNextVersion(of uuid: UUID, to next: UUID) throws {
         try db.cachedStatement(sql: "UPDATE version SET nextVersionUUID = ? WHERE uuid = ?")
-            .execute(arguments: [next.text, uuid.text])
+            .execute(arguments: [next, uuid])
     }
 
     func insert(_ outcome: Outcome) throws {
-        let uuid = outcome.uuid.text
+        let uuid = outcome.uuid
         try db.cachedStatement(sql: """
             INSERT INTO outcome (uuid, taskUUID, occurrenceIndex, createdDate, deletedDate, timeZone, remoteID, source, details)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
-            uuid, outcome.taskUUID.text, outcome.occurrenceIndex,
+            uuid, outcome.taskUUID, outcome.occurrenceIndex,
             outcome.createdDate?.timeIntervalSinceReferenceDate, outcome.deletedDate?.timeIntervalSinceReferenceDate,
             outcome.timeZone.identifier, outcome.remoteID, outcome.source, try OutcomeDetails(outcome).json(),
         ])
@@ -142,96 +142,98 @@ struct SQLiteCareTransaction: CareStorageWriter {
 
     func markOutcomeDeleted(_ uuid: UUID, at date: Date) throws {
         try db.cachedStatement(sql: "UPDATE outcome SET deletedDate = ? WHERE uuid = ?")
-            .execute(arguments: [date.timeIntervalSinceReferenceDate, uuid.text])
+            .execute(arguments: [date.timeIntervalSinceReferenceDate, uuid])
     }
 
     // MARK: - Rows
 
     private func fetchVersions(_ query: Query) throws -> [StoredVersion] {
-        let statement = try query.statement(in: db, selecting: """
+        var versions: [StoredVersion] = []
+        for (statement, arguments) in try query.statements(in: db, selecting: """
             uuid, kind, id, effectiveDate, deletedDate, previousVersionUUID, nextVersionUUID, groupIdentifier, remoteID,
             parentUUID, tags, payload
-            """, from: "version", cached: query.isSmall)
-        var versions: [StoredVersion] = []
-        let rows = try Row.fetchCursor(statement, arguments: query.arguments)
-        while let row = try rows.next() {
-            let kindName = try row.decode(String.self, atIndex: 1)
-            guard let kind = EntityKind(rawValue: kindName) else {
-                throw SQLiteCareStorageError(table: "version", column: "kind", value: kindName)
+            """, from: "version") {
+            let rows = try Row.fetchCursor(statement, arguments: arguments)
+            while let row = try rows.next() {
+                let kindName = try row.decode(String.self, atIndex: 1)
+                guard let kind = EntityKind(rawValue: kindName) else {
+                    throw SQLiteCareStorageError(table: "version", column: "kind", value: kindName)
+                }
+                let tagsJSON = try row.decode(String.self, atIndex: 10)
+                guard let tags = StringListJSON.decode(tagsJSON) else {
+                    throw SQLiteCareStorageError(table: "version", column: "tags", value: tagsJSON)
+                }
+                versions.append(StoredVersion(
+                    kind: kind,
+                    uuid: try uuid(row, 0, "version", "uuid"),
+                    id: try row.decode(String.self, atIndex: 2),
+                    effectiveDate: Date(timeIntervalSinceReferenceDate: try row.decode(Double.self, atIndex: 3)),
+                    deletedDate: try row.decode(Double?.self, atIndex: 4).map(Date.init(timeIntervalSinceReferenceDate:)),
+                    previousVersionUUID: try optionalUUID(row, 5, "version", "previousVersionUUID"),
+                    nextVersionUUID: try optionalUUID(row, 6, "version", "nextVersionUUID"),
+                    groupIdentifier: try row.decode(String?.self, atIndex: 7),
+                    remoteID: try row.decode(String?.self, atIndex: 8),
+                    tags: tags,
+                    parentUUID: try optionalUUID(row, 9, "version", "parentUUID"),
+                    payload: try row.decode(Data.self, atIndex: 11)))
             }
-            let tagsJSON = try row.decode(String.self, atIndex: 10)
-            guard let tags = StringListJSON.decode(tagsJSON) else {
-                throw SQLiteCareStorageError(table: "version", column: "tags", value: tagsJSON)
-            }
-            versions.append(StoredVersion(
-                kind: kind,
-                uuid: try uuid(row, 0, "version", "uuid"),
-                id: try row.decode(String.self, atIndex: 2),
-                effectiveDate: Date(timeIntervalSinceReferenceDate: try row.decode(Double.self, atIndex: 3)),
-                deletedDate: try row.decode(Double?.self, atIndex: 4).map(Date.init(timeIntervalSinceReferenceDate:)),
-                previousVersionUUID: try optionalUUID(row, 5, "version", "previousVersionUUID"),
-                nextVersionUUID: try optionalUUID(row, 6, "version", "nextVersionUUID"),
-                groupIdentifier: try row.decode(String?.self, atIndex: 7),
-                remoteID: try row.decode(String?.self, atIndex: 8),
-                tags: tags,
-                parentUUID: try optionalUUID(row, 9, "version", "parentUUID"),
-                payload: try row.decode(Data.self, atIndex: 11)))
         }
         return versions
     }
 
     /// Outcomes with their values, read in one query: one row per value (or one row for an outcome without values).
     private func fetchOutcomes(_ query: Query) throws -> [Outcome] {
-        let statement = try query.statement(in: db, selecting: """
-            o.uuid, o.taskUUID, o.occurrenceIndex, o.createdDate, o.deletedDate, o.timeZone, o.remoteID, o.source, o.details,
-            v.position, v.type, v.value, v.kind, v.units, v.createdDate
-            """, from: "outcome o LEFT JOIN outcomeValue v ON v.outcomeUUID = o.uuid", orderBy: "o.rowid, v.position",
-            cached: query.isSmall)
         var outcomes: [Outcome] = []
         var timeZones: [String: TimeZone] = [:]
-        var currentUUID: String?
-        let rows = try Row.fetchCursor(statement, arguments: query.arguments)
-        while let row = try rows.next() {
-            let uuidText = try row.decode(String.self, atIndex: 0)
-            if uuidText != currentUUID {
-                currentUUID = uuidText
-                let zoneName = try row.decode(String.self, atIndex: 5)
-                guard let zone = timeZones[zoneName] ?? TimeZone(identifier: zoneName) else {
-                    throw SQLiteCareStorageError(table: "outcome", column: "timeZone", value: zoneName)
-                }
-                timeZones[zoneName] = zone
-                var outcome = Outcome(taskUUID: try uuid(row, 1, "outcome", "taskUUID"), occurrenceIndex: try row.decode(Int.self, atIndex: 2),
-                                      values: [], uuid: try uuid(row, 0, "outcome", "uuid"), timeZone: zone,
-                                      remoteID: try row.decode(String?.self, atIndex: 6), source: try row.decode(String?.self, atIndex: 7))
-                outcome.createdDate = try row.decode(Double?.self, atIndex: 3).map(Date.init(timeIntervalSinceReferenceDate:))
-                outcome.deletedDate = try row.decode(Double?.self, atIndex: 4).map(Date.init(timeIntervalSinceReferenceDate:))
-                if let details = try row.decode(String?.self, atIndex: 8) {
-                    guard let decoded = OutcomeDetails(json: details) else {
-                        throw SQLiteCareStorageError(table: "outcome", column: "details", value: details)
+        var currentUUID: UUID?
+        for (statement, arguments) in try query.statements(in: db, selecting: """
+            o.uuid, o.taskUUID, o.occurrenceIndex, o.createdDate, o.deletedDate, o.timeZone, o.remoteID, o.source, o.details,
+            v.position, v.type, v.value, v.kind, v.units, v.createdDate
+            """, from: "outcome o LEFT JOIN outcomeValue v ON v.outcomeUUID = o.uuid", orderBy: "o.rowid, v.position") {
+            let rows = try Row.fetchCursor(statement, arguments: arguments)
+            while let row = try rows.next() {
+                let outcomeUUID = try uuid(row, 0, "outcome", "uuid")
+                if outcomeUUID != currentUUID {
+                    currentUUID = outcomeUUID
+                    let zoneName = try row.decode(String.self, atIndex: 5)
+                    guard let zone = timeZones[zoneName] ?? TimeZone(identifier: zoneName) else {
+                        throw SQLiteCareStorageError(table: "outcome", column: "timeZone", value: zoneName)
                     }
-                    decoded.apply(to: &outcome)
+                    timeZones[zoneName] = zone
+                    var outcome = Outcome(taskUUID: try uuid(row, 1, "outcome", "taskUUID"), occurrenceIndex: try row.decode(Int.self, atIndex: 2),
+                                          values: [], uuid: outcomeUUID, timeZone: zone,
+                                          remoteID: try row.decode(String?.self, atIndex: 6), source: try row.decode(String?.self, atIndex: 7))
+                    outcome.createdDate = try row.decode(Double?.self, atIndex: 3).map(Date.init(timeIntervalSinceReferenceDate:))
+                    outcome.deletedDate = try row.decode(Double?.self, atIndex: 4).map(Date.init(timeIntervalSinceReferenceDate:))
+                    if let details = try row.decode(String?.self, atIndex: 8) {
+                        guard let decoded = OutcomeDetails(json: details) else {
+                            throw SQLiteCareStorageError(table: "outcome", column: "details", value: details)
+                        }
+                        decoded.apply(to: &outcome)
+                    }
+                    outcomes.append(outcome)
                 }
-                outcomes.append(outcome)
+                guard let type = try row.decode(String?.self, atIndex: 10) else { continue } // an outcome without values
+                guard let value = OutcomeValueColumns.value(type: type, stored: row[11]) else {
+                    throw SQLiteCareStorageError(table: "outcomeValue", column: "value", value: "\(type): \(row[11] as DatabaseValue)")
+                }
+                outcomes[outcomes.count - 1].values.append(OutcomeValue(
+                    value, kind: try row.decode(String?.self, atIndex: 12), units: try row.decode(String?.self, atIndex: 13),
+                    createdDate: try row.decode(Double?.self, atIndex: 14).map(Date.init(timeIntervalSinceReferenceDate:))))
             }
-            guard let type = try row.decode(String?.self, atIndex: 10) else { continue } // an outcome without values
-            guard let value = OutcomeValueColumns.value(type: type, stored: row[11]) else {
-                throw SQLiteCareStorageError(table: "outcomeValue", column: "value", value: "\(type): \(row[11] as DatabaseValue)")
-            }
-            outcomes[outcomes.count - 1].values.append(OutcomeValue(
-                value, kind: try row.decode(String?.self, atIndex: 12), units: try row.decode(String?.self, atIndex: 13),
-                createdDate: try row.decode(Double?.self, atIndex: 14).map(Date.init(timeIntervalSinceReferenceDate:))))
         }
         return outcomes
     }
 
     private func uuid(_ row: Row, _ index: Int, _ table: String, _ column: String) throws -> UUID {
-        let text = try row.decode(String.self, atIndex: index)
-        guard let uuid = UUID(text: text) else { throw SQLiteCareStorageError(table: table, column: column, value: text) }
+        guard let uuid = row[index] as UUID? else {
+            throw SQLiteCareStorageError(table: table, column: column, value: "\(row[index] as DatabaseValue)")
+        }
         return uuid
     }
 
     private func optionalUUID(_ row: Row, _ index: Int, _ table: String, _ column: String) throws -> UUID? {
-        try row.decode(String?.self, atIndex: index) == nil ? nil : uuid(row, index, table, column)
+        (row[index] as DatabaseValue).isNull ? nil : try uuid(row, index, table, column)
     }
 
     // MARK: - Queries
@@ -256,6 +258,43 @@ struct SQLiteCareTransaction: CareStorageWriter {
         mutating func `where`(_ condition: String, values arguments: [DatabaseValue]) {
             conditions.append(condition)
             values.append(contentsOf: arguments)
+        }
+
+        /// A set of UUIDs too large for one statement, run as several statements of ``SQLiteCareTransaction/inlineLimit``
+        /// each. A row has one value in a column, so the statements' rows never overlap.
+        private var chunkedSet: (column: String, values: [UUID])?
+
+        /// Adds `column IN (…)` for a set of UUIDs (16-byte blobs); nothing when `set` is empty. The first set larger
+        /// than ``SQLiteCareTransaction/inlineLimit`` is split over several statements (see ``statements(in:selecting:from:orderBy:)``);
+        /// a second one in the same query is matched by its hex text in one JSON argument, which reads the table
+        /// rather than the index — no query of the store has two such sets.
+        mutating func `where`(_ column: String, inUUIDs set: some Collection<UUID>) {
+            guard !set.isEmpty else { return }
+            if set.count > SQLiteCareTransaction.cachedSetLimit { isSmall = false }
+            if set.count <= SQLiteCareTransaction.inlineLimit {
+                let placeholders = set.count == 1 ? "?" : repeatElement("?", count: set.count).joined(separator: ", ")
+                conditions.append(column + " IN (" + placeholders + ")")
+                values.append(contentsOf: set.map { $0.databaseValue })
+            } else if chunkedSet == nil {
+                chunkedSet = (column, Array(set))
+            } else {
+                conditions.append("hex(" + column + ") IN (SELECT value FROM json_each(?))")
+                let hex = set.map { $0.uuidString.replacingOccurrences(of: "-", with: "") }
+                values.append(StringListJSON.encodeForQuery(hex).databaseValue)
+            }
+        }
+
+        /// The prepared statements of the query with their arguments: one, or one per chunk of a large UUID set.
+        func statements(in db: Database, selecting columns: String, from table: String, orderBy: String? = nil) throws -> [(Statement, StatementArguments)] {
+            guard let chunked = chunkedSet else {
+                return [(try statement(in: db, selecting: columns, from: table, orderBy: orderBy, cached: isSmall), arguments)]
+            }
+            return try stride(from: 0, to: chunked.values.count, by: SQLiteCareTransaction.inlineLimit).map { start in
+                var chunk = self
+                chunk.chunkedSet = nil
+                chunk.where(chunked.column, inUUIDs: chunked.values[start..<min(chunked.values.count, start + SQLiteCareTransaction.inlineLimit)])
+                return (try chunk.statement(in: db, selecting: columns, from: table, orderBy: orderBy, cached: false), chunk.arguments)
+            }
         }
 
         /// Adds `prefix IN (…)closing` for `set`; nothing when `set` is empty (an empty set is no condition).
