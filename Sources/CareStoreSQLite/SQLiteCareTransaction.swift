@@ -75,11 +75,28 @@ struct SQLiteCareTransaction: CareStorageWriter {
     }
 
     func liveOutcomes(in ranges: [UUID: ClosedRange<Int>]) throws -> [Outcome] {
-        // One statement per group of task versions: (taskUUID = ? AND occurrenceIndex BETWEEN ? AND ?) OR …, which
-        // SQLite answers with one lookup of the (taskUUID, occurrenceIndex) index per task version.
-        var outcomes: [Outcome] = []
+        try rangeQueries(ranges).flatMap(fetchOutcomes)
+    }
+
+    func liveOutcomeEvents(in ranges: [UUID: ClosedRange<Int>]) throws -> [(taskUUID: UUID, occurrenceIndex: Int)] {
+        var events: [(taskUUID: UUID, occurrenceIndex: Int)] = []
+        for query in rangeQueries(ranges) {
+            for (statement, arguments) in try query.statements(in: db, selecting: "o.taskUUID, o.occurrenceIndex", from: "outcome o") {
+                let rows = try Row.fetchCursor(statement, arguments: arguments)
+                while let row = try rows.next() {
+                    events.append((try uuid(row, 0, "outcome", "taskUUID"), try row.decode(Int.self, atIndex: 1)))
+                }
+            }
+        }
+        return events
+    }
+
+    /// Queries for live outcomes in each task version's range of occurrences, one per group of task versions:
+    /// (taskUUID = ? AND occurrenceIndex BETWEEN ? AND ?) OR …, which SQLite answers with one lookup of the
+    /// (taskUUID, occurrenceIndex) index per task version.
+    private func rangeQueries(_ ranges: [UUID: ClosedRange<Int>]) -> [Query] {
         let entries = ranges.sorted { $0.key.uuidString < $1.key.uuidString }
-        for start in stride(from: 0, to: entries.count, by: Self.rangesPerStatement) {
+        return stride(from: 0, to: entries.count, by: Self.rangesPerStatement).map { start in
             let group = entries[start..<min(entries.count, start + Self.rangesPerStatement)]
             var query = Query()
             query.where("o.deletedDate IS NULL")
@@ -87,9 +104,8 @@ struct SQLiteCareTransaction: CareStorageWriter {
                 .joined(separator: " OR ") + ")", values: group.flatMap { task, range in
                     [task.databaseValue, range.lowerBound.databaseValue, range.upperBound.databaseValue]
                 })
-            outcomes += try fetchOutcomes(query)
+            return query
         }
-        return outcomes
     }
 
     /// The most task versions in one statement of ``liveOutcomes(in:)`` (three variables each).

@@ -122,6 +122,12 @@ public struct EventProgress: Hashable, Sendable {
     /// Whether the event counts as done.
     public var isCompleted: Bool { fractionCompleted >= 1 }
 
+    /// The progress of an event without targets: done when an outcome exists.
+    public init(completed: Bool) {
+        value = completed ? 1 : 0
+        target = 1
+    }
+
     /// The progress of an event with these targets and this outcome: with no targets, done when an outcome
     /// exists; with targets, the outcome's values of each target's kind summed against the summed targets.
     public init(targets: [OutcomeValue], outcome: Outcome?) {

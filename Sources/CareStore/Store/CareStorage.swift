@@ -28,12 +28,20 @@ public protocol CareStorageReader {
     /// Live outcomes of several task versions, each for its own range of occurrences: what a window of events
     /// needs, in one read where the backend can. The default asks for each task version in turn.
     func liveOutcomes(in ranges: [UUID: ClosedRange<Int>]) throws -> [Outcome]
+    /// Which events of these task versions have a live outcome, without reading the outcomes: all that progress
+    /// without targets needs. The default reads the outcomes with ``liveOutcomes(in:)``.
+    func liveOutcomeEvents(in ranges: [UUID: ClosedRange<Int>]) throws -> [(taskUUID: UUID, occurrenceIndex: Int)]
 }
 
 extension CareStorageReader {
     /// Asks for each task version's range in turn; backends that can answer in one read override this.
     public func liveOutcomes(in ranges: [UUID: ClosedRange<Int>]) throws -> [Outcome] {
         try ranges.flatMap { task, range in try outcomes(taskUUIDs: [task], occurrences: range, includeDeleted: false) }
+    }
+
+    /// Reads the outcomes with ``liveOutcomes(in:)`` and keeps their events.
+    public func liveOutcomeEvents(in ranges: [UUID: ClosedRange<Int>]) throws -> [(taskUUID: UUID, occurrenceIndex: Int)] {
+        try liveOutcomes(in: ranges).map { ($0.taskUUID, $0.occurrenceIndex) }
     }
 }
 

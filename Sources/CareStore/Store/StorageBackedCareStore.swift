@@ -276,11 +276,11 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             guard let first = days.first, let last = days.last else { return [] }
             let covered = DateInterval(start: first.start, end: last.end)
             let spans = try self.taskSpans(taskQuery: taskQuery, window: covered, in: reader).filter { $0.task.impactsAdherence }
-            let events = try self.events(of: spans, window: covered, in: reader)
+            let events = try self.progress(of: spans, window: covered, in: reader)
             return days.map { day in
                 let inEffect = spans.contains { $0.overlaps(day) }
                 guard inEffect else { return DailyAdherence(date: day.start, state: .noTasks) }
-                let dayEvents = events.filter { $0.scheduleEvent.start >= day.start && $0.scheduleEvent.start < day.end }
+                let dayEvents = events.filter { $0.start >= day.start && $0.start < day.end }
                 guard !dayEvents.isEmpty else { return DailyAdherence(date: day.start, state: .noEvents) }
                 let total = dayEvents.reduce(0) { $0 + $1.progress.fractionCompleted }
                 return DailyAdherence(date: day.start, state: .progress(total / Double(dayEvents.count)))
@@ -538,6 +538,39 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
                 ? ($0.task.id == $1.task.id ? $0.scheduleEvent.occurrence < $1.scheduleEvent.occurrence : $0.task.id < $1.task.id)
                 : $0.scheduleEvent.start < $1.scheduleEvent.start
         }
+    }
+
+    /// The start and progress of each event the spans own in `window`. Events without targets only need to know
+    /// whether an outcome exists, which the storage can answer without reading outcomes whole; events with targets
+    /// read their outcomes' values.
+    private func progress(of spans: [TaskSpan], window: DateInterval, in reader: any CareStorageReader) throws -> [(start: Date, progress: EventProgress)] {
+        let scheduled = spans.map { span in span.task.schedule.events(overlapping: window).filter { span.owns($0.start) } }
+        var existenceRanges: [UUID: ClosedRange<Int>] = [:]
+        var valueRanges: [UUID: ClosedRange<Int>] = [:]
+        for (span, events) in zip(spans, scheduled) {
+            guard let first = events.map(\.occurrence).min(), let last = events.map(\.occurrence).max() else { continue }
+            if events.contains(where: { !$0.targetValues.isEmpty }) {
+                valueRanges[span.task.uuid] = first...last
+            } else {
+                existenceRanges[span.task.uuid] = first...last
+            }
+        }
+        let recorded = Set(try reader.liveOutcomeEvents(in: existenceRanges).map { EventKey(task: $0.taskUUID, occurrence: $0.occurrenceIndex) })
+        var outcomes: [EventKey: Outcome] = [:]
+        for outcome in try reader.liveOutcomes(in: valueRanges) {
+            outcomes[EventKey(task: outcome.taskUUID, occurrence: outcome.occurrenceIndex)] = outcome
+        }
+        var result: [(start: Date, progress: EventProgress)] = []
+        for (span, events) in zip(spans, scheduled) {
+            for event in events {
+                let key = EventKey(task: span.task.uuid, occurrence: event.occurrence)
+                let progress = event.targetValues.isEmpty && existenceRanges[span.task.uuid] != nil
+                    ? EventProgress(completed: recorded.contains(key))
+                    : EventProgress(targets: event.targetValues, outcome: outcomes[key])
+                result.append((event.start, progress))
+            }
+        }
+        return result
     }
 
     /// The calendar days that overlap `window`, as intervals from one start of day to the next.
