@@ -95,7 +95,7 @@ struct SQLiteCareTransaction: CareStorageWriter {
     /// (taskUUID = ? AND occurrenceIndex BETWEEN ? AND ?) OR …, which SQLite answers with one lookup of the
     /// (taskUUID, occurrenceIndex) index per task version.
     private func rangeQueries(_ ranges: [UUID: ClosedRange<Int>]) -> [Query] {
-        let entries = ranges.sorted { $0.key.uuidString < $1.key.uuidString }
+        let entries = Array(ranges) // any order: each task version appears in one group only
         return stride(from: 0, to: entries.count, by: Self.rangesPerStatement).map { start in
             let group = entries[start..<min(entries.count, start + Self.rangesPerStatement)]
             var query = Query()

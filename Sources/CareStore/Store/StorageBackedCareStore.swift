@@ -256,7 +256,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             }
             var dated = try outcomes.map { (outcome: $0, start: try start(of: $0)) }
             if let interval = query.dateInterval { dated = dated.filter { $0.start >= interval.start && $0.start < interval.end } }
-            dated.sort { $0.start == $1.start ? $0.outcome.uuid.uuidString < $1.outcome.uuid.uuidString : ($0.start < $1.start) == query.ascending }
+            dated.sort { $0.start == $1.start ? $0.outcome.uuid < $1.outcome.uuid : ($0.start < $1.start) == query.ascending }
             return Self.page(dated.map(\.outcome), offset: query.offset, limit: query.limit)
         }
     }
