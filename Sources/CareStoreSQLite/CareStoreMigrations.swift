@@ -64,7 +64,10 @@ public enum CareStoreMigrations {
         // occurrence in this range", answered by the (taskUUID, occurrenceIndex) index. Notes, tags and user info
         // are rare and only ever read whole: they share one JSON column, NULL when all are empty.
         try db.create(table: "outcome") { t in
-            t.primaryKey("uuid", .blob)
+            // A sequential integer key for the values to refer to: their rows then append at the end of their
+            // B-tree instead of landing at random places, as UUID keys would.
+            t.autoIncrementedPrimaryKey("id")
+            t.column("uuid", .blob).notNull().unique()
             t.column("taskUUID", .blob).notNull()
             t.column("occurrenceIndex", .integer).notNull()
             t.column("createdDate", .double)
@@ -77,14 +80,14 @@ public enum CareStoreMigrations {
         // One row per value of an outcome, in order. `value` has no declared type, so each value keeps its own
         // SQLite type (integer, real, text, blob); `type` says which kind of outcome value it is.
         try db.create(table: "outcomeValue", options: .withoutRowID) { t in
-            t.column("outcomeUUID", .blob).notNull().references("outcome", onDelete: .cascade)
+            t.column("outcomeID", .integer).notNull().references("outcome", onDelete: .cascade)
             t.column("position", .integer).notNull()
             t.column("type", .text).notNull()
             t.column("value")
             t.column("kind", .text)
             t.column("units", .text)
             t.column("createdDate", .double)
-            t.primaryKey(["outcomeUUID", "position"])
+            t.primaryKey(["outcomeID", "position"])
         }
         try db.create(index: "outcome_on_taskUUID_occurrenceIndex", on: "outcome", columns: ["taskUUID", "occurrenceIndex"])
     }

@@ -146,12 +146,13 @@ struct SQLiteCareTransaction: CareStorageWriter {
             outcome.createdDate?.timeIntervalSinceReferenceDate, outcome.deletedDate?.timeIntervalSinceReferenceDate,
             outcome.timeZone.identifier, outcome.remoteID, outcome.source, try OutcomeDetails(outcome).json(),
         ])
+        let outcomeID = db.lastInsertedRowID
         let insertValue = try db.cachedStatement(sql: """
-            INSERT INTO outcomeValue (outcomeUUID, position, type, value, kind, units, createdDate) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO outcomeValue (outcomeID, position, type, value, kind, units, createdDate) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
         for (position, value) in outcome.values.enumerated() {
             let (type, stored) = OutcomeValueColumns.columns(of: value.value)
-            try insertValue.execute(arguments: [uuid, position, type, stored, value.kind, value.units,
+            try insertValue.execute(arguments: [outcomeID, position, type, stored, value.kind, value.units,
                                                 value.createdDate?.timeIntervalSinceReferenceDate])
         }
     }
@@ -205,7 +206,7 @@ struct SQLiteCareTransaction: CareStorageWriter {
         for (statement, arguments) in try query.statements(in: db, selecting: """
             o.uuid, o.taskUUID, o.occurrenceIndex, o.createdDate, o.deletedDate, o.timeZone, o.remoteID, o.source, o.details,
             v.position, v.type, v.value, v.kind, v.units, v.createdDate
-            """, from: "outcome o LEFT JOIN outcomeValue v ON v.outcomeUUID = o.uuid", orderBy: "o.rowid, v.position") {
+            """, from: "outcome o LEFT JOIN outcomeValue v ON v.outcomeID = o.id", orderBy: "o.id, v.position") {
             let rows = try Row.fetchCursor(statement, arguments: arguments)
             while let row = try rows.next() {
                 let outcomeUUID = try uuid(row, 0, "outcome", "uuid")

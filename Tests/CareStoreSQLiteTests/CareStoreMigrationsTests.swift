@@ -18,10 +18,10 @@ struct CareStoreMigrationsTests {
                     "groupIdentifier", "remoteID", "parentUUID", "tags", "payload",
                 ])
                 #expect(try Set(db.columns(in: "outcome").map(\.name)) == [
-                    "uuid", "taskUUID", "occurrenceIndex", "createdDate", "deletedDate", "timeZone", "remoteID", "source", "details",
+                    "id", "uuid", "taskUUID", "occurrenceIndex", "createdDate", "deletedDate", "timeZone", "remoteID", "source", "details",
                 ])
                 #expect(try Set(db.columns(in: "outcomeValue").map(\.name)) == [
-                    "outcomeUUID", "position", "type", "value", "kind", "units", "createdDate",
+                    "outcomeID", "position", "type", "value", "kind", "units", "createdDate",
                 ])
                 let indexes = try Set(["version", "versionTag", "outcome"].flatMap { try db.indexes(on: $0).map(\.name) })
                 #expect(indexes.isSuperset(of: [
