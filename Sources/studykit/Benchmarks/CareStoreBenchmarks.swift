@@ -23,7 +23,7 @@ struct CareStoreBenchmarks {
     /// The first day of the schedules: Monday 2024-03-04, 00:00 in Berlin.
     static let start = Date(timeIntervalSince1970: 1_709_506_800)
     /// A fixed clock for the store.
-    static let environment = CareStoreEnvironment(now: { start.addingTimeInterval(Double(days) * 86_400) }, makeUUID: { UUID() })
+    static let environment = CareStoreEnvironment(now: { start.addingTimeInterval(Double(days) * 86_400) }, makeUUID: CareStoreEnvironment.live.makeUUID)
 
     func run() async throws -> [BenchmarkRow] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-bench-\(UUID().uuidString)", isDirectory: true)
