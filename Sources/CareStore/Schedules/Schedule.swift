@@ -154,7 +154,25 @@ public struct Schedule: Hashable, Sendable, Codable {
     /// the start (see ``events(overlapping:)``) are listed up to the event.
     public func event(occurrence: Int) -> ScheduleEvent? {
         guard occurrence >= 0, !elements.isEmpty else { return nil }
+        return event(occurrence: occurrence, in: makeTimelines())
+    }
+
+    /// The events with these occurrence indices, by index; indices the schedule does not have are left out.
+    ///
+    /// The same as asking ``event(occurrence:)`` for each, with the element timelines built once: what a store
+    /// checking a batch of outcomes against one task's schedule needs.
+    public func events(occurrences: some Collection<Int>) -> [Int: ScheduleEvent] {
+        guard !elements.isEmpty, !occurrences.isEmpty else { return [:] }
         let timelines = makeTimelines()
+        var found: [Int: ScheduleEvent] = [:]
+        for occurrence in Set(occurrences) where occurrence >= 0 {
+            found[occurrence] = event(occurrence: occurrence, in: timelines)
+        }
+        return found
+    }
+
+    /// ``event(occurrence:)`` over timelines already built.
+    private func event(occurrence: Int, in timelines: [ElementTimeline]) -> ScheduleEvent? {
         if timelines.count == 1 { return timelines[0].event(occurrence, occurrence: occurrence) }
 
         let firstStarts = timelines.compactMap { $0.eventStart(0) }

@@ -373,13 +373,20 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             ranges[outcome.taskUUID] = ranges[outcome.taskUUID].map { min($0.lowerBound, index)...max($0.upperBound, index) } ?? index...index
         }
         // Any live outcome counts, even one with this outcome's UUID: an update marks the old one deleted first.
-        let live = Set(try reader.liveOutcomes(in: ranges).map { EventKey(task: $0.taskUUID, occurrence: $0.occurrenceIndex) })
+        let live = Set(try reader.liveOutcomeEvents(in: ranges).map { EventKey(task: $0.taskUUID, occurrence: $0.occurrenceIndex) })
+        // Each task's events for the batch's occurrences, computed together.
+        var scheduled: [UUID: [Int: ScheduleEvent]] = [:]
+        for (taskUUID, group) in Dictionary(grouping: outcomes, by: \.taskUUID) {
+            guard let version = stored[taskUUID], version.deletedDate == nil else { continue }
+            let task: CareTask = try entity(version)
+            scheduled[taskUUID] = task.schedule.events(occurrences: group.map(\.occurrenceIndex))
+        }
         return try outcomes.map { outcome in
             guard let version = stored[outcome.taskUUID], version.deletedDate == nil else {
                 throw CareStoreError.unknownTaskVersion(outcome.taskUUID)
             }
             let task: CareTask = try entity(version)
-            guard outcome.occurrenceIndex >= 0, let event = task.schedule.event(occurrence: outcome.occurrenceIndex),
+            guard outcome.occurrenceIndex >= 0, let event = scheduled[outcome.taskUUID]?[outcome.occurrenceIndex],
                   event.start >= task.effectiveDate else {
                 throw CareStoreError.noSuchOccurrence(taskID: task.id, occurrenceIndex: outcome.occurrenceIndex)
             }

@@ -92,3 +92,22 @@ struct ScheduleOccurrenceTests {
         compareWindows(schedule, from: start, limit: S.date("2027-01-01T00:00:00+01:00"), windows: 200, maximumLength: 86_400 * 2, seed: 4)
     }
 }
+
+@Suite("Schedule events by occurrence, in a batch")
+struct ScheduleBatchOccurrenceTests {
+    @Test func matchOneByOneLookups() throws {
+        let zone = try #require(TimeZone(identifier: "Europe/Berlin"))
+        let start = Date(timeIntervalSince1970: 1_774_587_600) // 2026-03-27T06:00:00+01:00
+        let composite = Schedule(elements: [
+            ScheduleElement(start: start, interval: DateComponents(day: 1)),
+            ScheduleElement(start: start.addingTimeInterval(3_600), interval: DateComponents(weekOfYear: 1)),
+        ], timeZone: zone)
+        for schedule in [Schedule.dailyAt(hour: 8, start: start, timeZone: zone), composite] {
+            let wanted = [0, 1, 5, 40, 400, 3, 5]
+            let batch = schedule.events(occurrences: wanted)
+            #expect(batch.count == Set(wanted).count)
+            for occurrence in wanted { #expect(batch[occurrence] == schedule.event(occurrence: occurrence)) }
+            #expect(schedule.events(occurrences: [-1]).isEmpty)
+        }
+    }
+}
