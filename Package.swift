@@ -15,8 +15,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
-        .target(name: "Research"),
-        .target(name: "CareStore"),
+        .target(name: "JSONDiagnostics"),
+        .target(name: "Research", dependencies: ["JSONDiagnostics"]),
+        .target(name: "CareStore", dependencies: ["JSONDiagnostics"]),
         .target(
             name: "CareStoreSQLite",
             dependencies: ["CareStore", .product(name: "GRDB", package: "GRDB.swift")]
@@ -33,7 +34,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ResearchTests", dependencies: ["Research"]),
-        .testTarget(name: "CareStoreTests", dependencies: ["CareStore", "CareStoreSQLite"]),
+        .testTarget(name: "CareStoreTests", dependencies: ["CareStore", "CareStoreSQLite", "JSONDiagnostics"]),
         .testTarget(name: "StudykitCLITests", dependencies: ["studykit"]),
         .testTarget(
             name: "CareStoreSQLiteTests",

@@ -289,9 +289,7 @@ struct SQLiteCareTransaction: CareStorageWriter {
             guard !set.isEmpty else { return }
             if set.count > SQLiteCareTransaction.cachedSetLimit { isSmall = false }
             if set.count <= SQLiteCareTransaction.inlineLimit {
-                let placeholders = set.count == 1 ? "?" : repeatElement("?", count: set.count).joined(separator: ", ")
-                conditions.append(column + " IN (" + placeholders + ")")
-                values.append(contentsOf: set.map { $0.databaseValue })
+                appendInList(column, set.map(\.databaseValue))
             } else if chunkedSet == nil {
                 chunkedSet = (column, Array(set))
             } else {
@@ -299,6 +297,13 @@ struct SQLiteCareTransaction: CareStorageWriter {
                 let hex = set.map { $0.uuidString.replacingOccurrences(of: "-", with: "") }
                 values.append(StringListJSON.encodeForQuery(hex).databaseValue)
             }
+        }
+
+        /// Adds `prefix IN (?, …)closing` with one bound value per item.
+        private mutating func appendInList(_ prefix: String, _ items: [DatabaseValue], closing: String = "") {
+            let markers = items.count == 1 ? "?" : repeatElement("?", count: items.count).joined(separator: ", ")
+            conditions.append(prefix + " IN (" + markers + ")" + closing)
+            values.append(contentsOf: items)
         }
 
         /// The prepared statements of the query with their arguments: one, or one per chunk of a large UUID set.
@@ -319,9 +324,7 @@ struct SQLiteCareTransaction: CareStorageWriter {
             guard !set.isEmpty else { return }
             if set.count > SQLiteCareTransaction.cachedSetLimit { isSmall = false }
             if set.count <= SQLiteCareTransaction.inlineLimit {
-                let placeholders = set.count == 1 ? "?" : repeatElement("?", count: set.count).joined(separator: ", ")
-                conditions.append(prefix + " IN (" + placeholders + ")" + closing)
-                values.append(contentsOf: set.map { $0.databaseValue })
+                appendInList(prefix, set.map(\.databaseValue), closing: closing)
             } else {
                 conditions.append(prefix + " IN (SELECT value FROM json_each(?))" + closing)
                 values.append(StringListJSON.encodeForQuery(Array(set)).databaseValue)

@@ -1,4 +1,5 @@
 import Foundation
+import JSONDiagnostics
 
 /// One problem in a schedule: where (a JSON path such as `elements[1].rrule`) and what.
 public struct ScheduleProblem: Error, Hashable, Sendable, CustomStringConvertible {
@@ -46,7 +47,7 @@ extension Schedule {
         do {
             value = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw ScheduleValidationFailure(problems: [ScheduleProblem(path: "", message: "malformed JSON: \(ScheduleValidation.describeSyntaxError(in: data))")])
+            throw ScheduleValidationFailure(problems: [ScheduleProblem(path: "", message: "malformed JSON: \(JSONDiagnostics.describeSyntaxError(in: data))")])
         }
         var reader = ScheduleReader()
         let schedule = reader.schedule(value)
@@ -135,46 +136,5 @@ enum ScheduleValidation {
     }
 
     /// `elements[1].interval` from a coding path.
-    static func jsonPath(_ codingPath: [any CodingKey]) -> String {
-        var path = ""
-        for key in codingPath {
-            if let index = key.intValue {
-                path += "[\(index)]"
-            } else if key.stringValue.hasPrefix("Index ") {
-                path += "[\(key.stringValue.dropFirst(6))]"
-            } else {
-                path += path.isEmpty ? key.stringValue : ".\(key.stringValue)"
-            }
-        }
-        return path
-    }
-
-    /// "line 3, column 14: …" for malformed JSON (JSONSerialization names a character offset; people want lines).
-    static func describeSyntaxError(in data: Data) -> String {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return "the document could not be read as JSON"
-        } catch {
-            let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-            guard let range = text.range(of: "character "), let offset = Int(text[range.upperBound...].prefix { $0.isNumber }) else {
-                return text
-            }
-            let (line, column) = lineAndColumn(ofByte: offset, in: data)
-            var reason = text
-            if let around = reason.range(of: " around character") { reason = String(reason[..<around.lowerBound]) }
-            return "line \(line), column \(column): \(reason.prefix(1).lowercased() + reason.dropFirst())"
-        }
-    }
-
-    /// 1-based line and column (in characters) of a byte offset.
-    static func lineAndColumn(ofByte offset: Int, in data: Data) -> (line: Int, column: Int) {
-        let prefix = data.prefix(max(0, min(offset, data.count)))
-        var line = 1
-        var lineStart = prefix.startIndex
-        for index in prefix.indices where prefix[index] == UInt8(ascii: "\n") {
-            line += 1
-            lineStart = index + 1
-        }
-        return (line, String(decoding: prefix[lineStart...], as: UTF8.self).count + 1)
-    }
+    static func jsonPath(_ codingPath: [any CodingKey]) -> String { JSONDiagnostics.path(codingPath) }
 }

@@ -30,103 +30,79 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
 
     /// Adds first versions (or continues a deleted id's chain); see ``CareStore/add(_:)``.
     public func add<Entity: VersionedEntity>(_ entities: [Entity]) async throws -> [Entity] {
-        guard !entities.isEmpty else { return [] } // nothing to write, nothing to announce
-        let environment = self.environment
-        let added = try await storage.write { writer in
-            try Self.checkUniqueIDs(entities)
-            let chains = try Chains(writer.versions(of: Entity.kind, ids: Set(entities.map(\.id))))
-            let now = environment.now()
-            return try entities.map { entity in
-                var entity = entity
-                let head = chains.head(of: entity.id)
-                if let head, head.deletedDate == nil { throw CareStoreError.alreadyExists(kind: Entity.kind, id: entity.id) }
-                try self.checkParent(of: entity, in: writer)
-                entity.version.uuid = environment.makeUUID()
-                entity.version.createdDate = now
-                entity.version.updatedDate = now
-                entity.version.deletedDate = nil
-                entity.version.nextVersionUUIDs = []
-                entity.version.previousVersionUUIDs = []
-                if let head {
-                    // Re-adding a deleted id continues its chain after the tombstone.
-                    guard entity.effectiveDate >= head.effectiveDate else {
-                        throw CareStoreError.effectiveDateTooEarly(kind: Entity.kind, id: entity.id, effectiveDate: entity.effectiveDate, previous: head.effectiveDate)
-                    }
-                    entity.version.previousVersionUUIDs = [head.uuid]
-                    try writer.insert(Self.stored(entity, previous: head.uuid))
-                    try writer.setNextVersion(of: head.uuid, to: entity.uuid)
-                } else {
-                    try writer.insert(Self.stored(entity, previous: nil))
-                }
-                return entity
+        try await writeVersions(entities) { entity, head, writer, now in
+            if let head, head.deletedDate == nil { throw CareStoreError.alreadyExists(kind: Entity.kind, id: entity.id) }
+            // Re-adding a deleted id continues its chain after the tombstone.
+            if let head, entity.effectiveDate < head.effectiveDate {
+                throw CareStoreError.effectiveDateTooEarly(kind: Entity.kind, id: entity.id, effectiveDate: entity.effectiveDate, previous: head.effectiveDate)
             }
+            try self.checkParent(of: entity, in: writer)
+            var entity = entity
+            entity.version.createdDate = now
+            entity.version.updatedDate = now
+            entity.version.deletedDate = nil
+            return entity
         }
-        broadcaster.send(CareChange(entities: [Entity.kind: Set(added.map(\.id))]))
-        return added
     }
 
     /// Writes new versions after checking their dates and that no outcome would be orphaned.
     public func update<Entity: VersionedEntity>(_ entities: [Entity]) async throws -> [Entity] {
-        guard !entities.isEmpty else { return [] } // nothing to write, nothing to announce
-        let environment = self.environment
-        let updated = try await storage.write { writer in
-            try Self.checkUniqueIDs(entities)
-            let chains = try Chains(writer.versions(of: Entity.kind, ids: Set(entities.map(\.id))))
-            let now = environment.now()
-            return try entities.map { entity in
-                guard let head = chains.head(of: entity.id), head.deletedDate == nil else {
-                    throw CareStoreError.notFound(kind: Entity.kind, id: entity.id)
-                }
-                guard entity.effectiveDate >= head.effectiveDate else {
-                    throw CareStoreError.effectiveDateTooEarly(kind: Entity.kind, id: entity.id, effectiveDate: entity.effectiveDate, previous: head.effectiveDate)
-                }
-                try self.checkParent(of: entity, in: writer)
-                try self.checkNoOrphans(replacing: head, from: entity.effectiveDate, in: writer)
-                let current: Entity = try self.entity(head)
-                var entity = entity
-                entity.version.uuid = environment.makeUUID()
-                entity.version.createdDate = current.version.createdDate
-                entity.version.updatedDate = now
-                entity.version.deletedDate = nil
-                entity.version.previousVersionUUIDs = [head.uuid]
-                entity.version.nextVersionUUIDs = []
-                try writer.insert(Self.stored(entity, previous: head.uuid))
-                try writer.setNextVersion(of: head.uuid, to: entity.uuid)
-                return entity
+        try await writeVersions(entities) { entity, head, writer, now in
+            guard let head, head.deletedDate == nil else { throw CareStoreError.notFound(kind: Entity.kind, id: entity.id) }
+            guard entity.effectiveDate >= head.effectiveDate else {
+                throw CareStoreError.effectiveDateTooEarly(kind: Entity.kind, id: entity.id, effectiveDate: entity.effectiveDate, previous: head.effectiveDate)
             }
+            try self.checkParent(of: entity, in: writer)
+            try self.checkNoOrphans(replacing: head, from: entity.effectiveDate, in: writer)
+            let current: Entity = try self.entity(head)
+            var entity = entity
+            entity.version.createdDate = current.version.createdDate
+            entity.version.updatedDate = now
+            entity.version.deletedDate = nil
+            return entity
         }
-        broadcaster.send(CareChange(entities: [Entity.kind: Set(updated.map(\.id))]))
-        return updated
     }
 
     /// Writes tombstones after checking that no outcome would be orphaned.
     public func delete<Entity: VersionedEntity>(_ entities: [Entity]) async throws -> [Entity] {
+        try await writeVersions(entities) { entity, head, writer, now in
+            guard let head, head.deletedDate == nil else { throw CareStoreError.notFound(kind: Entity.kind, id: entity.id) }
+            var tombstone: Entity = try self.entity(head)
+            let effective = max(now, head.effectiveDate)
+            try self.checkNoOrphans(replacing: head, from: effective, in: writer)
+            tombstone.version.effectiveDate = effective
+            tombstone.version.updatedDate = now
+            tombstone.version.deletedDate = now
+            return tombstone
+        }
+    }
+
+    /// The shared part of add, update and delete: in one write, find each id's newest version, let `makeVersion`
+    /// check the change and give the new version's content, then store it with a fresh UUID, linked after the
+    /// newest version, and announce the change.
+    private func writeVersions<Entity: VersionedEntity>(
+        _ entities: [Entity],
+        _ makeVersion: @escaping @Sendable (_ entity: Entity, _ head: StoredVersion?, _ writer: any CareStorageWriter, _ now: Date) throws -> Entity
+    ) async throws -> [Entity] {
         guard !entities.isEmpty else { return [] } // nothing to write, nothing to announce
         let environment = self.environment
-        let tombstones = try await storage.write { writer in
+        let written = try await storage.write { writer in
             try Self.checkUniqueIDs(entities)
             let chains = try Chains(writer.versions(of: Entity.kind, ids: Set(entities.map(\.id))))
             let now = environment.now()
             return try entities.map { entity in
-                guard let head = chains.head(of: entity.id), head.deletedDate == nil else {
-                    throw CareStoreError.notFound(kind: Entity.kind, id: entity.id)
-                }
-                var tombstone: Entity = try self.entity(head)
-                let effective = max(now, head.effectiveDate)
-                try self.checkNoOrphans(replacing: head, from: effective, in: writer)
-                tombstone.version.uuid = environment.makeUUID()
-                tombstone.version.effectiveDate = effective
-                tombstone.version.updatedDate = now
-                tombstone.version.deletedDate = now
-                tombstone.version.previousVersionUUIDs = [head.uuid]
-                tombstone.version.nextVersionUUIDs = []
-                try writer.insert(Self.stored(tombstone, previous: head.uuid))
-                try writer.setNextVersion(of: head.uuid, to: tombstone.uuid)
-                return tombstone
+                let head = chains.head(of: entity.id)
+                var version = try makeVersion(entity, head, writer, now)
+                version.version.uuid = environment.makeUUID()
+                version.version.previousVersionUUIDs = head.map { [$0.uuid] } ?? []
+                version.version.nextVersionUUIDs = []
+                try writer.insert(Self.stored(version, previous: head?.uuid))
+                if let head { try writer.setNextVersion(of: head.uuid, to: version.uuid) }
+                return version
             }
         }
-        broadcaster.send(CareChange(entities: [Entity.kind: Set(tombstones.map(\.id))]))
-        return tombstones
+        broadcaster.send(CareChange(entities: [Entity.kind: Set(written.map(\.id))]))
+        return written
     }
 
     /// The versions in effect that pass the query, sorted and paged.

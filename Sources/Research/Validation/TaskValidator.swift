@@ -1,4 +1,5 @@
 import Foundation
+import JSONDiagnostics
 
 /// Reads task JSON and checks everything a task must satisfy before it is run, naming the JSON path and the
 /// problem for each fault: construction rules of every answer format, unique identifiers, navigation
@@ -253,7 +254,7 @@ public enum TaskValidator {
     static func problem(from error: DecodingError, in data: Data) -> TaskDefinitionError {
         switch error {
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            return TaskDefinitionError(path: "", message: "malformed JSON: \(JSONSyntaxLocator.describe(data))")
+            return TaskDefinitionError(path: "", message: "malformed JSON: \(JSONDiagnostics.describeSyntaxError(in: data))")
         case .dataCorrupted(let context):
             if let definition = context.underlyingError as? TaskDefinitionError {
                 return TaskDefinitionError(path: join(jsonPath(context.codingPath), definition.path), message: definition.message)
@@ -287,19 +288,7 @@ public enum TaskValidator {
     }
 
     /// `steps[3].answerFormat.maximum` from a coding path.
-    static func jsonPath(_ codingPath: [any CodingKey]) -> String {
-        var path = ""
-        for key in codingPath {
-            if let index = key.intValue {
-                path += "[\(index)]"
-            } else if key.stringValue.hasPrefix("Index ") {
-                path += "[\(key.stringValue.dropFirst(6))]"
-            } else {
-                path += path.isEmpty ? key.stringValue : ".\(key.stringValue)"
-            }
-        }
-        return path
-    }
+    static func jsonPath(_ codingPath: [any CodingKey]) -> String { JSONDiagnostics.path(codingPath) }
 }
 
 /// Every problem found in a task file.

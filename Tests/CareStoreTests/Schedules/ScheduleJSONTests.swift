@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import JSONDiagnostics
 @testable import CareStore
 
 @Suite("Schedule JSON")
@@ -119,7 +120,7 @@ struct ScheduleJSONTests {
         let found = problems(json)
         #expect(found.count == 1)
         #expect(found.first?.hasPrefix("malformed JSON: line 3, column ") == true, "\(found)")
-        #expect(ScheduleValidation.lineAndColumn(ofByte: 5, in: Data("ab\ncdé\n".utf8)) == (2, 3))
+        #expect(JSONDiagnostics.lineAndColumn(ofByte: 5, in: Data("ab\ncdé\n".utf8)) == (2, 3))
     }
 
     @Test func decodingErrorsCarryTheProblems() {
