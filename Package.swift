@@ -8,16 +8,29 @@ let package = Package(
         .library(name: "Research", targets: ["Research"]),
         .library(name: "CareStore", targets: ["CareStore"]),
         .library(name: "CareStoreSQLite", targets: ["CareStoreSQLite"]),
+        .library(name: "Consent", targets: ["Consent"]),
         .executable(name: "studykit", targets: ["studykit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // SHA-256 and Ed25519 for sealed consent records.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // Markdown section content in consent documents.
+        .package(url: "https://github.com/JohnSundell/Ink", from: "0.6.0"),
     ],
     targets: [
         .target(name: "JSONDiagnostics"),
         .target(name: "Research", dependencies: ["JSONDiagnostics"]),
         .target(name: "CareStore", dependencies: ["JSONDiagnostics"]),
+        .target(
+            name: "Consent",
+            dependencies: [
+                "Research", "JSONDiagnostics",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Ink", package: "Ink"),
+            ]
+        ),
         .target(
             name: "CareStoreSQLite",
             dependencies: ["CareStore", .product(name: "GRDB", package: "GRDB.swift")]
@@ -30,11 +43,13 @@ let package = Package(
                 "Research",
                 "CareStore",
                 "CareStoreSQLite",
+                "Consent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "ResearchTests", dependencies: ["Research"]),
         .testTarget(name: "CareStoreTests", dependencies: ["CareStore", "CareStoreSQLite", "JSONDiagnostics"]),
+        .testTarget(name: "ConsentTests", dependencies: ["Consent", "Research"]),
         .testTarget(name: "StudykitCLITests", dependencies: ["studykit"]),
         .testTarget(
             name: "CareStoreSQLiteTests",
