@@ -33,7 +33,11 @@ let package = Package(
         ),
         .target(
             name: "CareStoreSQLite",
-            dependencies: ["CareStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "CareStore", .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for binding outcome rows directly (OutcomeRowWriter).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         // A child process for the durability test: writes outcomes until it is killed. Not a product.
         .executableTarget(name: "CareStoreSQLiteCrashWriter", dependencies: ["CareStore", "CareStoreSQLite"]),

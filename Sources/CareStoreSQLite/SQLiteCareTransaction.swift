@@ -15,7 +15,13 @@ struct SQLiteCareTransaction: CareStorageWriter {
     /// Statements whose sets are all this small are prepared once per connection and reused.
     private static let cachedSetLimit = 8
 
-    init(_ db: Database) { self.db = db }
+    /// Writes outcome rows, keeping its statements for the rest of the transaction.
+    private let outcomeRows: OutcomeRowWriter
+
+    init(_ db: Database) {
+        self.db = db
+        outcomeRows = OutcomeRowWriter(db: db)
+    }
 
     // MARK: - Reading
 
@@ -137,24 +143,7 @@ struct SQLiteCareTransaction: CareStorageWriter {
     }
 
     func insert(_ outcome: Outcome) throws {
-        let uuid = outcome.uuid
-        try db.cachedStatement(sql: """
-            INSERT INTO outcome (uuid, taskUUID, occurrenceIndex, createdDate, deletedDate, timeZone, remoteID, source, details)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-            uuid, outcome.taskUUID, outcome.occurrenceIndex,
-            outcome.createdDate?.timeIntervalSinceReferenceDate, outcome.deletedDate?.timeIntervalSinceReferenceDate,
-            outcome.timeZone.identifier, outcome.remoteID, outcome.source, try OutcomeDetails(outcome).json(),
-        ])
-        let outcomeID = db.lastInsertedRowID
-        let insertValue = try db.cachedStatement(sql: """
-            INSERT INTO outcomeValue (outcomeID, position, type, value, kind, units, createdDate) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """)
-        for (position, value) in outcome.values.enumerated() {
-            let (type, stored) = OutcomeValueColumns.columns(of: value.value)
-            try insertValue.execute(arguments: [outcomeID, position, type, stored, value.kind, value.units,
-                                                value.createdDate?.timeIntervalSinceReferenceDate])
-        }
+        try outcomeRows.insert(outcome)
     }
 
     func markOutcomeDeleted(_ uuid: UUID, at date: Date) throws {

@@ -11,13 +11,32 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Seconds to spend on each measurement.")
     var seconds: Double = 2
 
+    @Option(name: .customLong("only"), help: "Measure only these groups (repeatable): research, schedules, care-writes, care-reads.")
+    var groups: [BenchmarkGroup] = BenchmarkGroup.allCases
+
     func run() async throws {
         #if DEBUG
         FileHandle.standardError.write(Data("warning: this is a debug build; figures are not representative (use make bench)\n".utf8))
         #endif
-        let rows = try ResearchBenchmarks(secondsPerMeasurement: seconds).run()
-        let schedules = ScheduleBenchmarks(secondsPerMeasurement: seconds).run()
-        let care = try await CareStoreBenchmarks(secondsPerMeasurement: seconds).run()
-        BenchmarkTable.print(rows + schedules + care)
+        var rows: [BenchmarkRow] = []
+        if groups.contains(.research) { rows += try ResearchBenchmarks(secondsPerMeasurement: seconds).run() }
+        if groups.contains(.schedules) { rows += ScheduleBenchmarks(secondsPerMeasurement: seconds).run() }
+        if groups.contains(.careWrites) || groups.contains(.careReads) {
+            rows += try await CareStoreBenchmarks(secondsPerMeasurement: seconds)
+                .run(writes: groups.contains(.careWrites), reads: groups.contains(.careReads))
+        }
+        BenchmarkTable.print(rows)
     }
+}
+
+/// The parts of StudyKit that `studykit bench --only` can measure on their own.
+enum BenchmarkGroup: String, CaseIterable, ExpressibleByArgument {
+    /// Task validation and sessions.
+    case research
+    /// Schedule event generation.
+    case schedules
+    /// Outcome writes to the care store on SQLite.
+    case careWrites = "care-writes"
+    /// A day's events and a month's adherence from the care store.
+    case careReads = "care-reads"
 }

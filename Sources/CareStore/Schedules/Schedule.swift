@@ -216,10 +216,18 @@ public struct Schedule: Hashable, Sendable, Codable {
 
     /// One timeline per element, sharing a calendar and zone clock.
     func makeTimelines() -> [ElementTimeline] {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
         let clock = ZoneClock(timeZone)
-        return elements.enumerated().map { ElementTimeline(elementIndex: $0.offset, element: $0.element, clock: clock, calendar: calendar) }
+        var calendar: Calendar?
+        func sharedCalendar() -> Calendar {
+            if let calendar { return calendar }
+            var made = Calendar(identifier: .gregorian)
+            made.timeZone = timeZone
+            calendar = made
+            return made
+        }
+        return elements.enumerated().map {
+            ElementTimeline(elementIndex: $0.offset, element: $0.element, clock: clock, calendar: sharedCalendar)
+        }
     }
 
     /// The occurrence index of event `k` of `timeline`, which starts at `start`: the events of every element that

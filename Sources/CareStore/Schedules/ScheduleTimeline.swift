@@ -22,6 +22,11 @@ final class ElementTimeline {
     private enum Source {
         case once
         case absolute(step: Double)
+        /// Whole days (or weeks) on the wall clock: event k is k × `days` local days after the start, same time.
+        case days(Int, start: LocalStart)
+        /// Whole months (or years): event k is in the month k × `months` after the start's, on the start's day
+        /// clamped to that month's length, same time.
+        case months(Int, start: LocalStart)
         case calendar(Calendar, [(Calendar.Component, Int)])
         case periodic(PeriodicPattern)
         case enumerated
@@ -31,7 +36,8 @@ final class ElementTimeline {
     private var cache: [Date] = []
     private var exhausted = false
 
-    init(elementIndex: Int, element: ScheduleElement, clock: ZoneClock, calendar: Calendar) {
+    /// `calendar` is asked only for intervals that mix calendar units (months and days, days and hours…).
+    init(elementIndex: Int, element: ScheduleElement, clock: ZoneClock, calendar: () -> Calendar) {
         self.elementIndex = elementIndex
         self.element = element
         self.clock = clock
@@ -57,13 +63,25 @@ final class ElementTimeline {
             }
             let seconds = parts.reduce(0.0) { total, part in total + Double(part.1) * Self.averageSeconds(part.0) }
             // An interval that does not move forward would repeat the start forever: the element happens once.
-            if seconds > 0, let next = calendar.date(byAdding: interval, to: element.start), next > element.start {
-                spacing = seconds
-                countLimit = Int.max
-                if parts.allSatisfy({ [.hour, .minute, .second].contains($0.0) }) {
+            // (Intervals of one kind of unit move forward exactly when their total is positive.)
+            let units = Set(parts.map(\.0))
+            let days = parts.reduce(0) { $0 + $1.1 * ($1.0 == .day ? 1 : $1.0 == .weekOfYear ? 7 : 0) }
+            let months = parts.reduce(0) { $0 + $1.1 * ($1.0 == .month ? 1 : $1.0 == .year ? 12 : 0) }
+            if seconds > 0 {
+                if units.isSubset(of: [.hour, .minute, .second]) {
                     source = .absolute(step: seconds)
-                } else {
-                    source = .calendar(calendar, parts)
+                } else if units.isSubset(of: [.day, .weekOfYear]), days > 0 {
+                    source = .days(days, start: LocalStart(element.start, clock: clock))
+                } else if units.count == 1, units.isSubset(of: [.month, .year]), months > 0 {
+                    // (Months and years together stay with Calendar, which adds the years first and clamps the day
+                    // in between: Feb 29 + 1 year 1 month is Mar 28.)
+                    source = .months(months, start: LocalStart(element.start, clock: clock))
+                } else if let next = calendar().date(byAdding: interval, to: element.start), next > element.start {
+                    source = .calendar(calendar(), parts)
+                }
+                if case .once = source {} else {
+                    spacing = seconds
+                    countLimit = Int.max
                 }
             }
         case .rule(let rule):
@@ -130,6 +148,20 @@ final class ElementTimeline {
             date = k == 0 ? element.start : nil
         case .absolute(let step):
             date = element.start.addingTimeInterval(Double(k) * step)
+        case .days(let days, let start):
+            let (offset, overflow) = days.multipliedReportingOverflow(by: k)
+            if overflow || abs(offset) > 100_000_000 { return nil }
+            date = k == 0 ? element.start : clock.instant(localSeconds: Double(start.day + offset) * 86_400 + start.secondOfDay)
+        case .months(let months, let start):
+            let (offset, overflow) = months.multipliedReportingOverflow(by: k)
+            if overflow || abs(offset) > 1_000_000 { return nil }
+            if k == 0 {
+                date = element.start
+            } else {
+                let (year, month) = CivilDate.yearAndMonth(ofMonthIndex: start.monthIndex + offset)
+                let day = CivilDate.dayNumber(year: year, month: month, day: min(start.dayOfMonth, CivilDate.daysInMonth(year: year, month: month)))
+                date = clock.instant(localSeconds: Double(day) * 86_400 + start.secondOfDay)
+            }
         case .calendar(let calendar, let parts):
             if k == 0 {
                 date = element.start
@@ -181,6 +213,27 @@ final class ElementTimeline {
     func event(_ k: Int, span: (start: Date, end: Date), occurrence: Int) -> ScheduleEvent {
         ScheduleEvent(occurrence: occurrence, start: span.start, end: span.end, elementIndex: elementIndex,
                       text: element.text, targetValues: element.targetValues)
+    }
+
+    /// An element's start on the wall clock of its zone, taken apart once for day and month arithmetic.
+    struct LocalStart {
+        /// The local day number.
+        let day: Int
+        /// Seconds since local midnight, with any fraction.
+        let secondOfDay: Double
+        /// The local month, counted from year 0 (``CivilDate/monthIndex(year:month:)``).
+        let monthIndex: Int
+        /// The local day of the month, 1–31.
+        let dayOfMonth: Int
+
+        init(_ date: Date, clock: ZoneClock) {
+            let local = clock.localSeconds(of: date)
+            day = Int((local / 86_400).rounded(.down))
+            secondOfDay = local - Double(day) * 86_400
+            let (year, month, dayOfMonth) = CivilDate.components(ofDay: day)
+            monthIndex = CivilDate.monthIndex(year: year, month: month)
+            self.dayOfMonth = dayOfMonth
+        }
     }
 
     // MARK: - Counting

@@ -36,21 +36,8 @@ public struct CareStoreEnvironment: Sendable {
         self.makeUUID = makeUUID
     }
 
-    /// The system clock and random (version 4) UUIDs.
-    public static var live: CareStoreEnvironment { CareStoreEnvironment(now: { Date() }, makeUUID: { UUID.randomVersion4() }) }
-}
-
-extension UUID {
-    /// A random version 4 UUID drawn from the system's secure generator.
-    ///
-    /// Equivalent to `UUID()`, which on Linux opens the system's random source for every UUID (about 3 µs);
-    /// this asks `SystemRandomNumberGenerator` for the 128 bits (under 1 µs), which matters when a store writes
-    /// thousands of outcomes at once.
-    static func randomVersion4() -> UUID {
-        var generator = SystemRandomNumberGenerator()
-        // RFC 4122 §4.4: version 4 in the high nibble of byte 6, variant 10 in the top bits of byte 8.
-        let high = ((generator.next() as UInt64) & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000
-        let low = ((generator.next() as UInt64) & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
-        return withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { UUID(uuid: $0.load(as: uuid_t.self)) }
+    /// The system clock and time-ordered (version 7) UUIDs: see ``TimeOrderedUUIDGenerator``.
+    public static var live: CareStoreEnvironment {
+        CareStoreEnvironment(now: { Date() }, makeUUID: { TimeOrderedUUIDGenerator.shared.next() })
     }
 }

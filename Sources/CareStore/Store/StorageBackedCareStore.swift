@@ -128,11 +128,11 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         let (added, taskIDs) = try await storage.write { writer in
             var taskIDs = Set<String>()
             var claimed = Set<EventKey>()
-            let tasks = try self.checkEvents(of: outcomes, in: writer)
-            let added = try zip(outcomes, tasks).map { outcome, task in
-                taskIDs.insert(task.id)
+            let ids = try self.checkEvents(of: outcomes, in: writer)
+            let added = try zip(outcomes, ids).map { outcome, taskID in
+                taskIDs.insert(taskID)
                 guard claimed.insert(EventKey(task: outcome.taskUUID, occurrence: outcome.occurrenceIndex)).inserted else {
-                    throw CareStoreError.outcomeExists(taskID: task.id, occurrenceIndex: outcome.occurrenceIndex)
+                    throw CareStoreError.outcomeExists(taskID: taskID, occurrenceIndex: outcome.occurrenceIndex)
                 }
                 var outcome = outcome
                 outcome.uuid = environment.makeUUID()
@@ -164,8 +164,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
                 var outcome = outcome
                 outcome.taskUUID = old.taskUUID
                 outcome.occurrenceIndex = old.occurrenceIndex
-                let task = try self.checkEvent(of: outcome, in: writer)
-                taskIDs.insert(task.id)
+                taskIDs.insert(try self.checkEvent(of: outcome, in: writer))
                 outcome.uuid = environment.makeUUID()
                 outcome.createdDate = environment.now()
                 outcome.deletedDate = nil
@@ -330,15 +329,16 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         if !orphaned.isEmpty { throw CareStoreError.wouldOrphanOutcomes(taskID: task.id, effectiveDate: date, eventDates: orphaned) }
     }
 
-    /// Checks that an outcome's event exists, belongs to its task version, and has no live outcome; returns the task.
-    private func checkEvent(of outcome: Outcome, in reader: any CareStorageReader) throws -> CareTask {
+    /// Checks that an outcome's event exists, belongs to its task version, and has no live outcome; returns the
+    /// task's id.
+    private func checkEvent(of outcome: Outcome, in reader: any CareStorageReader) throws -> String {
         try checkEvents(of: [outcome], in: reader)[0]
     }
 
     /// ``checkEvent(of:in:)`` for a batch, with three reads in all rather than three per outcome: the task
     /// versions, the versions that replaced them, and the live outcomes in each task's range of occurrences.
     /// (Outcomes of the batch itself are checked against each other by the caller.)
-    private func checkEvents(of outcomes: [Outcome], in reader: any CareStorageReader) throws -> [CareTask] {
+    private func checkEvents(of outcomes: [Outcome], in reader: any CareStorageReader) throws -> [String] {
         let stored = Dictionary(try reader.versions(uuids: Set(outcomes.map(\.taskUUID))).filter { $0.kind == .task }.map { ($0.uuid, $0) },
                                 uniquingKeysWith: { first, _ in first })
         let newer = Dictionary(try reader.versions(uuids: Set(stored.values.compactMap(\.nextVersionUUID))).map { ($0.uuid, $0) },
@@ -350,30 +350,30 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         }
         // Any live outcome counts, even one with this outcome's UUID: an update marks the old one deleted first.
         let live = Set(try reader.liveOutcomeEvents(in: ranges).map { EventKey(task: $0.taskUUID, occurrence: $0.occurrenceIndex) })
-        // Each task's events for the batch's occurrences, computed together.
-        var scheduled: [UUID: [Int: ScheduleEvent]] = [:]
-        for (taskUUID, group) in Dictionary(grouping: outcomes, by: \.taskUUID) {
+        // Each task's events for the batch's occurrences, computed together, and the first moment any may start.
+        var occurrencesByTask: [UUID: [Int]] = [:]
+        for outcome in outcomes { occurrencesByTask[outcome.taskUUID, default: []].append(outcome.occurrenceIndex) }
+        var scheduled: [UUID: (earliest: Date, starts: [Int: Date])] = [:]
+        for (taskUUID, occurrences) in occurrencesByTask {
             guard let version = stored[taskUUID], version.deletedDate == nil else { continue }
             let task: CareTask = try entity(version)
-            scheduled[taskUUID] = task.schedule.events(occurrences: group.map(\.occurrenceIndex))
+            scheduled[taskUUID] = (task.effectiveDate, task.schedule.events(occurrences: occurrences).mapValues(\.start))
         }
         return try outcomes.map { outcome in
-            guard let version = stored[outcome.taskUUID], version.deletedDate == nil else {
+            guard let version = stored[outcome.taskUUID], let (earliest, starts) = scheduled[outcome.taskUUID] else {
                 throw CareStoreError.unknownTaskVersion(outcome.taskUUID)
             }
-            let task: CareTask = try entity(version)
-            guard outcome.occurrenceIndex >= 0, let event = scheduled[outcome.taskUUID]?[outcome.occurrenceIndex],
-                  event.start >= task.effectiveDate else {
-                throw CareStoreError.noSuchOccurrence(taskID: task.id, occurrenceIndex: outcome.occurrenceIndex)
+            guard outcome.occurrenceIndex >= 0, let start = starts[outcome.occurrenceIndex], start >= earliest else {
+                throw CareStoreError.noSuchOccurrence(taskID: version.id, occurrenceIndex: outcome.occurrenceIndex)
             }
-            if let next = version.nextVersionUUID, let newer = newer[next], event.start >= newer.effectiveDate {
-                throw CareStoreError.shadowedOccurrence(taskID: task.id, occurrenceIndex: outcome.occurrenceIndex,
-                                                        eventStart: event.start, newerVersionEffective: newer.effectiveDate)
+            if let next = version.nextVersionUUID, let newer = newer[next], start >= newer.effectiveDate {
+                throw CareStoreError.shadowedOccurrence(taskID: version.id, occurrenceIndex: outcome.occurrenceIndex,
+                                                        eventStart: start, newerVersionEffective: newer.effectiveDate)
             }
             if live.contains(EventKey(task: outcome.taskUUID, occurrence: outcome.occurrenceIndex)) {
-                throw CareStoreError.outcomeExists(taskID: task.id, occurrenceIndex: outcome.occurrenceIndex)
+                throw CareStoreError.outcomeExists(taskID: version.id, occurrenceIndex: outcome.occurrenceIndex)
             }
-            return task
+            return version.id
         }
     }
 

@@ -210,7 +210,7 @@ struct ScheduleRecurrenceRuleTests {
             let start = S.date(startText)
             let clock = ZoneClock(S.berlin)
             let element = ScheduleElement(start: start, recurrenceRule: rule)
-            let timeline = ElementTimeline(elementIndex: 0, element: element, clock: clock, calendar: S.calendar(S.berlin))
+            let timeline = ElementTimeline(elementIndex: 0, element: element, clock: clock, calendar: { S.calendar(S.berlin) })
             #expect(timeline.isArithmetic)
             var iterator = RuleIterator(RuleExpansion(rule: rule, start: start, clock: clock, stop: nil))
             for k in 0..<400 {
