@@ -83,6 +83,8 @@ public struct ChromiumPDFRenderer: ConsentPDFRenderer {
         let outcome: ChildProcess.Outcome
         do {
             outcome = try await process.run()
+        } catch let error as ConsentPDFError {
+            throw error
         } catch {
             throw ConsentPDFError.chromiumNotExecutable(path: chromium)
         }
