@@ -80,9 +80,14 @@ private func darkPixels(inPGM data: Data, dpi: Double, x: ClosedRange<Double>, y
     return dark
 }
 
-@Suite(.serialized, .enabled(if: toolsInstalled, "needs Debian's chromium, fonts-noto-cjk and poppler-utils"))
+/// Real Chromium and poppler: `make test` installs them, so a machine without them fails here rather than skipping.
+@Suite(.serialized)
 struct PDFRendererTests {
     let renderer = ChromiumPDFRenderer()
+
+    @Test func chromiumAndPopplerAreInstalled() {
+        #expect(toolsInstalled, "install Debian's chromium, fonts-noto-cjk and poppler-utils (make test does)")
+    }
 
     @Test func aJapaneseDocumentShowsItsTextFooterAndSignature() async throws {
         let folder = try RecordFixtures.temporaryFolder()
