@@ -56,7 +56,7 @@ public struct ConsentStrings: Hashable, Sendable {
             chain.append(subtags.joined(separator: "-"))
             subtags.removeLast()
         }
-        if chain.last == "zh", !isTraditionalChinese(tag) { chain.append("zh-Hans") }
+        if chain.last == "zh", !chain.contains("zh-Hans"), !isTraditionalChinese(tag) { chain.append("zh-Hans") }
         if chain.last != "en" { chain.append("en") }
         return chain
     }
@@ -124,7 +124,7 @@ public struct ConsentStrings: Hashable, Sendable {
         return max(sequential, positional)
     }
 
-    /// Reads a study's string overrides: `{"ja": {"agree": "同意します"}, "es": {…}}`. Every problem is
+    /// Reads a study's string overrides: `{"ja": {"agree": "同意します"}, "es": {…}}`; `ja_JP` is read as `ja-JP`. Every problem is
     /// reported with its path: malformed JSON, a bad language tag, an unknown key (with a "did you mean"),
     /// an empty string, or a string whose placeholders do not match the built-in one's.
     public static func load(_ data: Data) throws(ConsentValidationFailure) -> ConsentStrings {
@@ -141,7 +141,7 @@ public struct ConsentStrings: Hashable, Sendable {
         var overrides: [String: [ConsentStringKey: String]] = [:]
         let knownKeys = ConsentStringKey.allCases.map(\.rawValue)
         for language in languages.keys.sorted() {
-            guard ConsentDocumentValidator.isLanguageTag(language) else {
+            guard ConsentDocumentValidator.isLanguageTag(normalize(language)) else {
                 problems.append(ConsentDefinitionError(path: language, message: "'\(language)' is not a BCP 47 language tag such as 'en', 'ja' or 'zh-Hans'"))
                 continue
             }

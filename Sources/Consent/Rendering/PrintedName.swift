@@ -2,11 +2,13 @@ import Foundation
 
 /// A signer's name as printed under a signature, in the order of the participant's language.
 ///
-/// Chinese, Japanese and Korean put the family name first; other languages the given name. Chinese and Korean
-/// names in their own script are written without a space (王小明, 김민준); Japanese names keep one (山田 太郎),
-/// as Japanese forms do, and names in Latin letters always do.
+/// Chinese, Japanese and Korean put the family name first for names written in their own scripts; other
+/// languages, and names in Latin letters (which Chinese, Japanese and Korean texts also write given name first),
+/// put the given name first. Chinese and Korean names in their own script are written without a space (王小明,
+/// 김민준); Japanese names keep one (山田 太郎), as Japanese forms do.
 public enum PrintedName {
-    /// Whether names are written family name first in `language` (a BCP 47 tag).
+    /// Whether names in the language's own script are written family name first in `language` (a BCP 47 tag);
+    /// also the order in which the name form asks for them.
     public static func isFamilyNameFirst(language: String) -> Bool {
         ["zh", "ja", "ko"].contains(primaryLanguage(language))
     }
@@ -17,9 +19,9 @@ public enum PrintedName {
         let family = familyName?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         guard !given.isEmpty, !family.isEmpty else { return given.isEmpty ? family : given }
         let primary = primaryLanguage(language)
-        guard isFamilyNameFirst(language: language) else { return "\(given) \(family)" }
-        let closedUp = (primary == "zh" || primary == "ko") && isEastAsianScript(given) && isEastAsianScript(family)
-        return closedUp ? family + given : "\(family) \(given)"
+        let eastAsian = isEastAsianScript(given) && isEastAsianScript(family)
+        guard isFamilyNameFirst(language: language), eastAsian else { return "\(given) \(family)" }
+        return primary == "ja" ? "\(family) \(given)" : family + given
     }
 
     private static func primaryLanguage(_ language: String) -> String {

@@ -12,8 +12,9 @@ import Ink
 ///
 /// Ink reads a block that opens the text between two `---` lines as metadata and does not show it.
 public enum SafeMarkdown {
-    /// The HTML for `markdown`.
-    public static func html(from markdown: String) -> String {
+    /// The HTML for `markdown`; `headingOffset` moves headings down (with 2, `#` gives `<h3>`), never below `<h6>`,
+    /// so that headings inside a section stay under the section's own heading.
+    public static func html(from markdown: String, headingOffset: Int = 0) -> String {
         let neutralized = markdown.replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: "\"", with: "&quot;")
         var parser = MarkdownParser()
         parser.addModifier(Modifier(target: .links) { input in sanitizeLink(input.html) })
@@ -23,7 +24,17 @@ public enum SafeMarkdown {
         }
         parser.addModifier(Modifier(target: .inlineCode, closure: restoreCode))
         parser.addModifier(Modifier(target: .codeBlocks, closure: restoreCode))
+        if headingOffset != 0 {
+            parser.addModifier(Modifier(target: .headings) { input in shiftHeading(input.html, by: headingOffset) })
+        }
         return parser.html(from: neutralized)
+    }
+
+    /// `<hN>…</hN>` as produced by Ink, with N moved by `offset` and kept within 1…6.
+    private static func shiftHeading(_ html: String, by offset: Int) -> String {
+        guard html.hasPrefix("<h"), let level = html.dropFirst(2).first?.wholeNumberValue else { return html }
+        let shifted = min(6, max(1, level + offset))
+        return "<h\(shifted)" + html.dropFirst(3).dropLast(5) + "</h\(shifted)>"
     }
 
     /// `<a href="URL">inner</a>` as produced by Ink: kept when the URL is safe, otherwise only `inner`.

@@ -131,10 +131,23 @@ public enum ConsentTaskLoader {
         return object
     }
 
+    /// `message` with each `steps[N]` of the expanded task replaced by the index of the step as written.
+    private static func writtenStepReferences(in message: String, origins: [(source: Int, consentStep: String?)]) -> String {
+        guard let pattern = try? NSRegularExpression(pattern: #"steps\[(\d+)\]"#) else { return message }
+        var result = message
+        for match in pattern.matches(in: message, range: NSRange(message.startIndex..., in: message)).reversed() {
+            guard let range = Range(match.range, in: result), let numberRange = Range(match.range(at: 1), in: message),
+                  let index = Int(message[numberRange]), origins.indices.contains(index) else { continue }
+            result.replaceSubrange(range, with: "steps[\(origins[index].source)]")
+        }
+        return result
+    }
+
     /// A problem the task validator found in the expanded task, with its path pointing into the file as written.
     private static func writtenProblem(_ problem: TaskDefinitionError, origins: [(source: Int, consentStep: String?)],
                                        renamedPaths: [(expanded: String, written: String)]) -> TaskDefinitionError {
         let path = problem.path
+        let problem = TaskDefinitionError(path: path, message: writtenStepReferences(in: problem.message, origins: origins))
         if path.hasPrefix("steps["), let close = path.firstIndex(of: "]"),
            let index = Int(path[path.index(path.startIndex, offsetBy: 6)..<close]), origins.indices.contains(index) {
             let rest = String(path[path.index(after: close)...])
