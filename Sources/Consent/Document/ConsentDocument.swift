@@ -98,6 +98,7 @@ extension ConsentDocument: Codable {
         language = try c.decodeIfPresent(String.self, forKey: .language) ?? "en"
     }
 
+    /// Writes the document; `reviewHTML`, `signaturePageTitle` and `signaturePageContent` only when set.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(identifier, forKey: .identifier)

@@ -99,6 +99,7 @@ extension ConsentSection: Codable {
         return found.first?.1
     }
 
+    /// Writes the section, its text under the key of its form, and `omitFromDocument` only when true.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(type, forKey: .type)

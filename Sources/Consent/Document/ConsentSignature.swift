@@ -83,6 +83,7 @@ extension ConsentSignature: Codable {
         meaning = try c.decode(String.self, forKey: .meaning)
     }
 
+    /// Writes the signature; `requiresName` and `requiresSignatureImage` only when false, pre-filled parts only when set.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(identifier, forKey: .identifier)

@@ -101,6 +101,7 @@ extension ConsentStep: Codable {
         }
     }
 
+    /// Writes the step with its `type` beside its own keys.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(type, forKey: .type)
