@@ -50,4 +50,25 @@ public enum JSONDiagnostics {
         }
         return (line, String(decoding: prefix[lineStart...], as: UTF8.self).count + 1)
     }
+
+    /// The candidate within two edits of `key`, ignoring case, for a "did you mean" hint after an unknown key;
+    /// nil when none is that close. Ties go to the alphabetically first candidate.
+    public static func closestKey(to key: String, among candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, editDistance(key.lowercased(), $0.lowercased())) }.filter { $0.1 <= 2 }
+        return scored.min { $0.1 == $1.1 ? $0.0 < $1.0 : $0.1 < $1.1 }?.0
+    }
+
+    /// Levenshtein distance between two strings, in characters.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return a.isEmpty ? b.count : previous[b.count]
+    }
 }

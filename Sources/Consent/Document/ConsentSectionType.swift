@@ -24,4 +24,41 @@ public enum ConsentSectionType: String, Hashable, Sendable, Codable, CaseIterabl
     case custom
     /// A section shown only in the reviewed document, never as a visual consent page.
     case onlyInDocument
+
+    /// Whether the type has a localized default title (every type but ``custom`` and ``onlyInDocument``).
+    public var isPredefined: Bool { self != .custom && self != .onlyInDocument }
+
+    /// Whether sections of this type get a page in the visual consent sequence (all but ``onlyInDocument``).
+    public var appearsInVisualConsent: Bool { self != .onlyInDocument }
+
+    /// The string-table key of the type's default title; nil for ``custom`` and ``onlyInDocument``.
+    public var titleKey: ConsentStringKey? {
+        switch self {
+        case .overview: .sectionOverview
+        case .dataGathering: .sectionDataGathering
+        case .privacy: .sectionPrivacy
+        case .dataUse: .sectionDataUse
+        case .timeCommitment: .sectionTimeCommitment
+        case .studySurvey: .sectionStudySurvey
+        case .studyTasks: .sectionStudyTasks
+        case .withdrawing: .sectionWithdrawing
+        case .custom, .onlyInDocument: nil
+        }
+    }
+
+    /// The string-table key of the "learn more" link text of a visual consent page of this type;
+    /// the generic "Learn more" for ``custom`` and ``onlyInDocument``.
+    public var learnMoreKey: ConsentStringKey {
+        switch self {
+        case .overview: .learnMoreOverview
+        case .dataGathering: .learnMoreDataGathering
+        case .privacy: .learnMorePrivacy
+        case .dataUse: .learnMoreDataUse
+        case .timeCommitment: .learnMoreTimeCommitment
+        case .studySurvey: .learnMoreStudySurvey
+        case .studyTasks: .learnMoreStudyTasks
+        case .withdrawing: .learnMoreWithdrawing
+        case .custom, .onlyInDocument: .learnMore
+        }
+    }
 }

@@ -171,17 +171,30 @@ public struct WebContent: Hashable, Sendable, Codable {
     public var html: String
     /// Ask for a drawn signature after the content.
     public var showSignatureAfterContent: Bool
-    /// Creates web content; no signature is asked for unless `showSignatureAfterContent` is true.
-    public init(html: String, showSignatureAfterContent: Bool = false) {
+    /// Keep Next (and the signature pad) unavailable until the participant has scrolled to the end of the page,
+    /// as a consent review may require. Front ends enforce it: the session cannot see scrolling. Defaults to false.
+    public var requiresScrollToBottom: Bool
+    /// Creates web content; no signature is asked for unless `showSignatureAfterContent` is true, and scrolling
+    /// to the end is not required unless `requiresScrollToBottom` is true.
+    public init(html: String, showSignatureAfterContent: Bool = false, requiresScrollToBottom: Bool = false) {
         self.html = html
         self.showSignatureAfterContent = showSignatureAfterContent
+        self.requiresScrollToBottom = requiresScrollToBottom
     }
-    private enum CodingKeys: String, CodingKey { case html, showSignatureAfterContent }
-    /// Reads the content; `showSignatureAfterContent` defaults to false.
+    private enum CodingKeys: String, CodingKey { case html, showSignatureAfterContent, requiresScrollToBottom }
+    /// Reads the content; `showSignatureAfterContent` and `requiresScrollToBottom` default to false.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         html = try c.decode(String.self, forKey: .html)
         showSignatureAfterContent = try c.decodeIfPresent(Bool.self, forKey: .showSignatureAfterContent) ?? false
+        requiresScrollToBottom = try c.decodeIfPresent(Bool.self, forKey: .requiresScrollToBottom) ?? false
+    }
+    /// Writes `html` and `showSignatureAfterContent`, and `requiresScrollToBottom` only when it is true.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(html, forKey: .html)
+        try c.encode(showSignatureAfterContent, forKey: .showSignatureAfterContent)
+        if requiresScrollToBottom { try c.encode(true, forKey: .requiresScrollToBottom) }
     }
 }
 

@@ -57,13 +57,17 @@ public struct LearnMoreItem: Hashable, Sendable, Codable {
     public var linkText: String?
     /// The heading of the text the link opens; nil for none.
     public var title: String?
-    /// The text the link opens.
+    /// The text the link opens, as plain text (what a terminal shows).
     public var text: String
+    /// The same content as HTML, for front ends that render HTML (a consent section's formatted content);
+    /// nil for none. Front ends that cannot render HTML show ``text``.
+    public var html: String?
     /// Creates a "learn more" link; see the properties for each setting.
-    public init(linkText: String? = nil, title: String? = nil, text: String) {
+    public init(linkText: String? = nil, title: String? = nil, text: String, html: String? = nil) {
         self.linkText = linkText
         self.title = title
         self.text = text
+        self.html = html
     }
 }
 

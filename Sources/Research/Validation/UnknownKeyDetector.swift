@@ -1,4 +1,5 @@
 import Foundation
+import JSONDiagnostics
 
 /// Finds keys in task JSON that StudyKit does not read, so that a typo such as `"optinal": false` is reported
 /// instead of silently ignored.
@@ -27,7 +28,7 @@ enum UnknownKeyDetector {
 
     private static let stepKeys: [String: Set<String>] = [
         "instruction": [], "completion": [], "question": ["answerFormat"], "form": ["items", "cardStyle"],
-        "review": ["excludeInstructionSteps"], "webContent": ["html", "showSignatureAfterContent"], "table": ["items", "bulleted"],
+        "review": ["excludeInstructionSteps"], "webContent": ["html", "showSignatureAfterContent", "requiresScrollToBottom"], "table": ["items", "bulleted"],
         "signature": ["signatureLineText"], "wait": ["duration", "indicator"], "requestPermissions": ["permissions"],
         "videoInstruction": ["videoURL", "thumbnailTime", "captionsURL"],
     ]
@@ -127,7 +128,7 @@ enum UnknownKeyDetector {
             var keys = plain(["text", "detailText", "style", "image"])
             keys["image"] = .image
             return keys
-        case .learnMore: return plain(["linkText", "title", "text"])
+        case .learnMore: return plain(["linkText", "title", "text", "html"])
         case .earlyTermination: return plain(["buttonText"])
         case .permission: return plain(["identifier", "kind", "title", "detailText"])
         case .dontKnow: return plain(["text"])
@@ -159,7 +160,7 @@ enum UnknownKeyDetector {
             let known = knownKeys(of: shape, object: object)
             for key in object.keys.sorted() {
                 guard let child = known[key] else {
-                    let suggestion = closest(to: key, in: Array(known.keys)).map { " (did you mean '\($0)'?)" } ?? ""
+                    let suggestion = JSONDiagnostics.closestKey(to: key, among: Array(known.keys)).map { " (did you mean '\($0)'?)" } ?? ""
                     problems.append(TaskDefinitionError(path: join(path, key), message: "unknown key; StudyKit does not read it\(suggestion)"))
                     continue
                 }
@@ -169,23 +170,4 @@ enum UnknownKeyDetector {
     }
 
     private static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
-
-    /// The known key within two edits of `key`, ignoring case, if there is one.
-    private static func closest(to key: String, in candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, editDistance(key.lowercased(), $0.lowercased())) }.filter { $0.1 <= 2 }
-        return scored.min { $0.1 == $1.1 ? $0.0 < $1.0 : $0.1 < $1.1 }?.0
-    }
-
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return a.isEmpty ? b.count : previous[b.count]
-    }
 }

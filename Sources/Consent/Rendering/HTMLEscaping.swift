@@ -1,0 +1,93 @@
+import Foundation
+
+/// Turns text into HTML that shows it exactly, and HTML back into readable text.
+public enum HTMLEscaping {
+    /// `text` with `&`, `<`, `>`, `"` and `'` replaced by character references: safe in element content and
+    /// in quoted attribute values.
+    public static func escape(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// Plain text as escaped HTML paragraphs: each run of lines between blank lines becomes a `<p>`, and single
+    /// line breaks inside it become `<br>`. Blank text gives an empty string.
+    public static func paragraphs(fromPlainText text: String) -> String {
+        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
+        var paragraphs: [[String]] = [[]]
+        for line in lines {
+            if line.trimmingCharacters(in: .whitespaces).isEmpty {
+                if !(paragraphs.last?.isEmpty ?? true) { paragraphs.append([]) }
+            } else {
+                paragraphs[paragraphs.count - 1].append(line.trimmingCharacters(in: .whitespaces))
+            }
+        }
+        return paragraphs.filter { !$0.isEmpty }
+            .map { "<p>" + $0.map(escape).joined(separator: "<br>\n") + "</p>" }
+            .joined(separator: "\n")
+    }
+
+    /// A readable plain-text version of an HTML fragment, for front ends that cannot show HTML: tags are
+    /// dropped (block ends become line breaks), `script` and `style` elements vanish with their content, and the
+    /// common character references are decoded.
+    public static func plainText(fromHTML html: String) -> String {
+        var text = html
+        for element in ["script", "style"] {
+            while let open = text.range(of: "<\(element)", options: .caseInsensitive) {
+                let close = text.range(of: "</\(element)>", options: .caseInsensitive, range: open.upperBound..<text.endIndex)
+                text.removeSubrange(open.lowerBound..<(close?.upperBound ?? text.endIndex))
+            }
+        }
+        text = text.replacingOccurrences(of: "<br\\s*/?>", with: "\n", options: [.regularExpression, .caseInsensitive])
+        text = text.replacingOccurrences(of: "</(p|h[1-6]|li|div|tr|blockquote)>", with: "\n", options: [.regularExpression, .caseInsensitive])
+        text = text.replacingOccurrences(of: "<[^>]*>", with: "", options: .regularExpression)
+        text = decodeCharacterReferences(text)
+        let lines = text.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        var result: [String] = []
+        for line in lines where !(line.isEmpty && (result.last?.isEmpty ?? true)) { result.append(line) }
+        return result.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `text` with numeric character references and the common named ones decoded; an unknown name is kept.
+    public static func decodeCharacterReferences(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        let named: [String: String] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{00A0}",
+                                        "colon": ":", "tab": "\t", "newline": "\n"]
+        var result = ""
+        var index = text.startIndex
+        while index < text.endIndex {
+            guard text[index] == "&", let semicolon = text[index...].prefix(12).firstIndex(of: ";") else {
+                result.append(text[index])
+                index = text.index(after: index)
+                continue
+            }
+            let name = String(text[text.index(after: index)..<semicolon])
+            var decoded: String?
+            if name.hasPrefix("#x") || name.hasPrefix("#X") {
+                decoded = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+            } else if name.hasPrefix("#") {
+                decoded = UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+            } else {
+                decoded = named[name.lowercased()]
+            }
+            if let decoded {
+                result += decoded
+                index = text.index(after: semicolon)
+            } else {
+                result.append("&")
+                index = text.index(after: index)
+            }
+        }
+        return result
+    }
+}
