@@ -75,6 +75,8 @@ public enum ConsentStringKey: String, Hashable, Sendable, Codable, CaseIterable 
     case dateLabel
     /// "Printed name": the label of the signer's name on the signature page.
     case printedNameLabel
+    /// Label before the meaning of a signature on the signature page ("consent to participate").
+    case meaningLabel
     /// The default title of the signature page.
     case signaturePageTitle
 

@@ -101,6 +101,8 @@ public struct ConsentReviewRenderer: Hashable, Sendable {
                 html += "<dt>\(HTMLEscaping.escape(strings.string(.printedNameLabel, language: language)))</dt>"
                 html += "<dd class=\"signature-name\">\(HTMLEscaping.escape(name))</dd>\n"
             }
+            html += "<dt>\(HTMLEscaping.escape(strings.string(.meaningLabel, language: language)))</dt>"
+            html += "<dd class=\"signature-meaning\">\(HTMLEscaping.escape(signature.meaning))</dd>\n"
             html += "<dt>\(HTMLEscaping.escape(strings.string(.dateLabel, language: language)))</dt>"
             html += "<dd class=\"signature-date\">\(signature.signedDate.map { HTMLEscaping.escape(formattedDate($0, format: signature.dateFormat)) } ?? "")</dd>\n"
             html += "</dl>\n</div>\n"

@@ -1,0 +1,93 @@
+import ArgumentParser
+import Consent
+import Foundation
+
+/// `studykit consent …`: render consent documents, seal and verify consent records, print the server's key.
+struct ConsentCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "consent",
+        abstract: "Render consent documents; seal, verify and print consent records.",
+        subcommands: [ConsentRenderCommand.self, ConsentSealCommand.self, ConsentVerifyCommand.self, ConsentKeyCommand.self]
+    )
+}
+
+/// `studykit consent key`: prints the public key that verifies the records this data folder's server seals.
+struct ConsentKeyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "key",
+        abstract: "Print the public key of the data folder's consent signing key (created on first use).",
+        discussion: "The key pair is kept in DATA/keys/consent-signing-key.ed25519 (mode 0600). Give the printed key to anyone who should verify records: studykit consent verify RECORD.json --public-key KEY."
+    )
+
+    @Option(help: "The server's data folder.")
+    var data: String = "data"
+
+    func run() throws {
+        let key = try ConsentKeyStore(dataDirectory: URL(fileURLWithPath: data, isDirectory: true)).loadOrCreate()
+        print(key.publicKey.base64)
+        FileHandle.standardError.write(Data("fingerprint \(key.publicKey.fingerprint)\n".utf8))
+    }
+}
+
+/// `studykit consent verify RECORD.json`: checks a sealed record (and its PDF); prints `valid` or what does not match.
+struct ConsentVerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check a sealed consent record, and optionally its PDF; print 'valid' or each mismatch.",
+        discussion: "Exits 0 when everything matches, 1 otherwise."
+    )
+
+    @Argument(help: "The sealed record (JSON).", completion: .file(extensions: ["json"]))
+    var record: String
+
+    @Option(help: "The record's PDF, whose text must show the record id, the document's SHA-256 and the signers' names.",
+            completion: .file(extensions: ["pdf"]))
+    var pdf: String?
+
+    @Option(name: .customLong("public-key"), help: "The base64 public key the record must be signed with (see studykit consent key).")
+    var publicKey: String?
+
+    @Option(help: "For a withdrawal record: the sealed record it withdraws.", completion: .file(extensions: ["json"]))
+    var original: String?
+
+    func run() async throws {
+        let sealed = try ConsentFiles.sealedRecord(at: record)
+        let expected = try publicKey.map { text in
+            do { return try ConsentPublicKey(base64: text.trimmingCharacters(in: .whitespacesAndNewlines)) } catch {
+                throw ValidationError("--public-key: \(error)")
+            }
+        }
+        let verifier = ConsentRecordVerifier(expectedPublicKey: expected)
+        var problems = verifier.mismatches(in: sealed, original: try original.map(ConsentFiles.sealedRecord(at:))).map(\.description)
+        if let pdf {
+            guard FileManager.default.fileExists(atPath: pdf) else { throw ValidationError("--pdf: no file at \(pdf)") }
+            problems += try await verifier.mismatches(inPDF: URL(fileURLWithPath: pdf), of: sealed).map(\.description)
+        }
+        if problems.isEmpty {
+            print("valid")
+        } else {
+            for problem in problems { print("\((record as NSString).lastPathComponent): \(problem)") }
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// Reading the files the consent commands take, with errors that name the file.
+enum ConsentFiles {
+    static func contents(of path: String) throws -> Data {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read \(path)") }
+        return data
+    }
+
+    static func document(at path: String) throws -> ConsentDocument {
+        do { return try ConsentDocumentValidator.load(contents(of: path)) } catch let failure as ConsentValidationFailure {
+            throw ValidationError(failure.problems.map { "\(path): \($0)" }.joined(separator: "\n"))
+        }
+    }
+
+    static func sealedRecord(at path: String) throws -> SealedConsentRecord {
+        do { return try SealedConsentRecord(jsonData: contents(of: path)) } catch let error as ValidationError { throw error } catch {
+            throw ValidationError("\(path): \(error)")
+        }
+    }
+}
