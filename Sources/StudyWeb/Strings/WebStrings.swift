@@ -68,7 +68,7 @@ public struct WebStrings: Sendable {
             if !chain.contains(tag) { chain.append(tag) }
             parts.removeLast()
         }
-        if let index = chain.firstIndex(of: "zh"), !chain.contains(where: { $0.hasPrefix("zh-Hant") }),
+        if let index = chain.firstIndex(of: "zh"), !chain.contains("zh-Hans"), !chain.contains(where: { $0.hasPrefix("zh-Hant") }),
            !chain.contains(where: { ["zh-TW", "zh-HK", "zh-MO"].contains($0) }) {
             chain.insert("zh-Hans", at: index)
         }
