@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "CareStore", targets: ["CareStore"]),
         .library(name: "CareStoreSQLite", targets: ["CareStoreSQLite"]),
         .library(name: "Consent", targets: ["Consent"]),
+        .library(name: "StudyWeb", targets: ["StudyWeb"]),
         .executable(name: "studykit", targets: ["studykit"]),
     ],
     dependencies: [
@@ -18,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // Markdown section content in consent documents.
         .package(url: "https://github.com/JohnSundell/Ink", from: "0.6.0"),
+        // Logic-less HTML templates for the participant pages (StudyWeb).
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         .target(name: "JSONDiagnostics"),
@@ -30,6 +33,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Ink", package: "Ink"),
             ]
+        ),
+        .target(
+            name: "StudyWeb",
+            dependencies: ["Research", .product(name: "Mustache", package: "swift-mustache")],
+            resources: [.copy("Resources")]
         ),
         .target(
             name: "CareStoreSQLite",
@@ -54,6 +62,7 @@ let package = Package(
         .testTarget(name: "ResearchTests", dependencies: ["Research"]),
         .testTarget(name: "CareStoreTests", dependencies: ["CareStore", "CareStoreSQLite", "JSONDiagnostics"]),
         .testTarget(name: "ConsentTests", dependencies: ["Consent", "Research"]),
+        .testTarget(name: "StudyWebTests", dependencies: ["StudyWeb", "Research"]),
         .testTarget(name: "StudykitCLITests", dependencies: ["studykit"]),
         .testTarget(
             name: "CareStoreSQLiteTests",

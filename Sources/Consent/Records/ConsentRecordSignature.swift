@@ -58,7 +58,7 @@ public struct ConsentRecordSignature: Hashable, Sendable, Codable {
         func hundredths(_ value: Double) -> Double { (value * 100).rounded() / 100 }
         return Signature(width: hundredths(drawing.width), height: hundredths(drawing.height), strokes: drawing.strokes.map { stroke in
             stroke.map { SignaturePoint(x: hundredths($0.x), y: hundredths($0.y), t: $0.t.rounded()) }
-        })
+        }, typedName: drawing.typedName)
     }
 
     private enum CodingKeys: String, CodingKey {

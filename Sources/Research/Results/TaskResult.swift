@@ -202,14 +202,20 @@ public struct Signature: Hashable, Sendable, Codable {
     public var height: Double
     /// The strokes in the order drawn, each a list of points from pen down to pen up.
     public var strokes: [[SignaturePoint]]
+    /// The signer's name typed instead of drawing, for participants who cannot draw (an accessibility
+    /// alternative the study allows); nil for a drawn signature. Absent from JSON when nil.
+    public var typedName: String?
     /// Creates a signature; see the properties for each part.
-    public init(width: Double, height: Double, strokes: [[SignaturePoint]]) {
+    public init(width: Double, height: Double, strokes: [[SignaturePoint]], typedName: String? = nil) {
         self.width = width
         self.height = height
         self.strokes = strokes
+        self.typedName = typedName
     }
-    /// Whether anything was drawn.
-    public var isEmpty: Bool { strokes.allSatisfy(\.isEmpty) }
+    /// Whether nothing was drawn and no name was typed.
+    public var isEmpty: Bool {
+        strokes.allSatisfy(\.isEmpty) && (typedName?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true)
+    }
 }
 
 /// One point of a signature stroke: position, and milliseconds since the drawing began.

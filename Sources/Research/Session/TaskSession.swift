@@ -27,6 +27,8 @@ public struct TaskSession: Sendable {
     public let outputDirectory: URL?
     /// The participant's locale, for showing answers and reading typed ones.
     public var locale: Locale { environment.locale }
+    /// The participant's time zone, in which typed dates and times are read and date-time bounds are shown.
+    public var timeZone: TimeZone { environment.timeZone }
     /// Why the run ended; nil while it goes on.
     public private(set) var finishReason: FinishReason?
     /// When the run ended.

@@ -245,6 +245,24 @@ struct TaskSessionTests {
         #expect(result.stepResults[0].results == [.signature(SignatureResult(identifier: "sign", signature: drawing, signedDate: clock.now))])
     }
 
+    @Test func aTypedNameIsASignatureAndABlankOneIsNot() throws {
+        let task = try ResearchTask(identifier: "sig", steps: [Step(identifier: "sign", kind: .signature(SignatureContent()), isOptional: false)])
+        var session = try TaskSession(task: task, environment: clock.environment())
+        #expect(throws: TaskSessionError.self) { try session.sign(Signature(width: 100, height: 50, strokes: [], typedName: "  ")) }
+        let typed = Signature(width: 100, height: 50, strokes: [], typedName: "Hanako Yamada")
+        try session.sign(typed)
+        #expect(session.signature?.signature.typedName == "Hanako Yamada")
+        let json = String(decoding: try JSONEncoder().encode(typed), as: UTF8.self)
+        #expect(json.contains("\"typedName\":\"Hanako Yamada\""))
+        let drawn = String(decoding: try JSONEncoder().encode(Signature(width: 1, height: 1, strokes: [])), as: UTF8.self)
+        #expect(!drawn.contains("typedName"))
+    }
+
+    @Test func exposesTheInjectedTimeZone() throws {
+        let session = try TaskSession(task: linearTask(), environment: clock.environment(timeZone: TimeZone(identifier: "Europe/Madrid")!))
+        #expect(session.timeZone.identifier == "Europe/Madrid")
+    }
+
     @Test func permissionOutcomesAreRecorded() throws {
         let task = try ResearchTask(identifier: "perm", steps: [Step(identifier: "ask", kind: .requestPermissions([
             PermissionRequest(identifier: "notify", kind: .notifications), PermissionRequest(identifier: "where", kind: .location),

@@ -1,0 +1,213 @@
+import Foundation
+import Research
+
+/// A posted step form, read and then applied to the run's ``TaskSession``.
+///
+/// ```swift
+/// let submission = try StepSubmission(form: decodedFormFields)          // [String: [String]]
+/// guard submission.hasCSRFToken(expected: cookieToken) else { return .forbidden }
+/// let result = try submission.apply(to: &session, allowsTypedSignature: study.allowsTypedSignature)
+/// if result.errors.isEmpty { /* store the session, redirect to the step page */ }
+/// else { /* store nothing, answer 422 with renderer.render(session:context:errors:result.errors, submitted:submission) */ }
+/// ```
+///
+/// Every answer goes through Research: typed fields through ``TaskSession/setAnswer(text:for:)`` (and so
+/// ``AnswerFormat/answer(fromText:locale:timeZone:calendar:)``), choices through ``TaskSession/setAnswer(_:for:)``,
+/// which validates them against their format. Applying is all or nothing: the answers are set on a copy of the
+/// session, and the session takes the copy only when every answer passed and the move succeeded.
+public struct StepSubmission: Sendable {
+    /// What the participant pressed.
+    public enum Action: Hashable, Sendable {
+        /// Next (or Done, which is Next on the last step): store the answers and move on.
+        case next
+        /// Back: store the answers when they are all valid, then return to the previous step.
+        case back
+        /// Skip: leave the optional step without an answer (everything on it is cleared).
+        case skip
+        /// End: the step's early-termination button.
+        case end
+        /// Clear: remove the stored signature of this step.
+        case clearSignature
+        /// Edit on a review step: go back to the step with this identifier to change its answer.
+        case edit(String)
+    }
+
+    /// The name of the hidden field with the CSRF token.
+    public static let csrfFieldName = "_csrf"
+    /// The name of the hidden field with the step identifier the form was rendered for.
+    public static let stepFieldName = "_step"
+    /// The name of the submit buttons' field.
+    public static let actionFieldName = "action"
+    /// The hidden field with the drawn signature as JSON: `{"width":…,"height":…,"strokes":[[{"x":…,"y":…,"t":…}]]}`.
+    public static let signatureFieldName = "signature"
+    /// The text field with a typed name instead of a drawn signature.
+    public static let typedNameFieldName = "signature-name"
+
+    /// The step the form was rendered for.
+    public let stepIdentifier: String
+    /// The button pressed.
+    public let action: Action
+    /// The CSRF token posted, for the server to compare with the session's (see ``hasCSRFToken(expected:)``).
+    public let csrfToken: String?
+    /// The step's own fields (answers, signature, permissions), without `_csrf`, `_step` and `action`.
+    public let fields: [String: [String]]
+
+    /// Reads a posted form, as decoded from `application/x-www-form-urlencoded` (each name with its values in order).
+    ///
+    /// Throws when `_step` or `action` is missing, repeated or unknown; the step's own fields are checked by ``apply(to:allowsTypedSignature:)``.
+    public init(form: [String: [String]]) throws(StepSubmissionError) {
+        func single(_ name: String) throws(StepSubmissionError) -> String {
+            guard let values = form[name], let value = values.first, !value.isEmpty else { throw .missingField(name) }
+            guard values.count == 1 else { throw .repeatedField(name) }
+            return value
+        }
+        stepIdentifier = try single(Self.stepFieldName)
+        let action = try single(Self.actionFieldName)
+        switch action {
+        case "next", "done": self.action = .next
+        case "back": self.action = .back
+        case "skip": self.action = .skip
+        case "end": self.action = .end
+        case "clear": self.action = .clearSignature
+        default:
+            guard action.hasPrefix("edit:"), action.count > 5 else { throw .unknownAction(action) }
+            self.action = .edit(String(action.dropFirst(5)))
+        }
+        if let tokens = form[Self.csrfFieldName], tokens.count > 1 { throw .repeatedField(Self.csrfFieldName) }
+        csrfToken = form[Self.csrfFieldName]?.first
+        fields = form.filter { ![Self.csrfFieldName, Self.stepFieldName, Self.actionFieldName].contains($0.key) }
+    }
+
+    /// Whether the posted CSRF token equals `expected`, compared in constant time.
+    public func hasCSRFToken(expected: String) -> Bool {
+        guard let csrfToken else { return false }
+        let posted = Array(csrfToken.utf8), wanted = Array(expected.utf8)
+        guard posted.count == wanted.count, !wanted.isEmpty else { return false }
+        var difference: UInt8 = 0
+        for (a, b) in zip(posted, wanted) { difference |= a ^ b }
+        return difference == 0
+    }
+
+    /// Applies the post to `session`: checks that it is for the current step and has only that step's fields,
+    /// reads the answers, then performs the action.
+    ///
+    /// Returns the problems to show beside the questions (item identifier or `signature` → problem); when there are any, `session` is unchanged. Throws ``StepSubmissionError`` for a post that does
+    /// not fit the run; `session` is then unchanged too. `allowsTypedSignature` must match the page's
+    /// ``PageContext/allowsTypedSignature``: a typed name is refused where the study does not allow it.
+    public func apply(to session: inout TaskSession, allowsTypedSignature: Bool = false) throws(StepSubmissionError) -> StepSubmissionResult {
+        guard let step = session.currentStep else { throw .finished(session.finishReason ?? .completed) }
+        guard step.identifier == stepIdentifier else { throw .staleStep(posted: stepIdentifier, current: step.identifier) }
+        let page = StepFields(step: step, locale: session.locale, timeZone: session.timeZone)
+        for (name, values) in fields {
+            guard page.accepts(name, allowsTypedSignature: allowsTypedSignature) else { throw .unknownField(name) }
+            if values.count > 1, !page.allowsSeveralValues(name) { throw .repeatedField(name) }
+        }
+        let steps = session.task.steps.map(\.identifier)
+        var draft = session
+        switch action {
+        case .skip:
+            do { try draft.skip() } catch { throw .refused(error) }
+            session = draft
+            return StepSubmissionResult(errors: [:], moved: true)
+        case .end:
+            do { try draft.terminateEarly() } catch { throw .refused(error) }
+            session = draft
+            return StepSubmissionResult(errors: [:], moved: true)
+        case .edit(let target):
+            guard steps.contains(target) else { throw .malformedField(Self.actionFieldName, "names step '\(target)', which the task does not have") }
+            do { try draft.revisit(target) } catch { throw .refused(error) }
+            session = draft
+            return StepSubmissionResult(errors: [:], moved: true)
+        case .clearSignature:
+            draft.clearSignature()
+            session = draft
+            return StepSubmissionResult(errors: [:], moved: false)
+        case .back:
+            guard draft.canGoBack else { throw .refused(.cannotGoBack) }
+            var kept = draft
+            if try enter(into: &kept, page: page, allowsTypedSignature: allowsTypedSignature).isEmpty { draft = kept }
+            do { try draft.goBack() } catch { throw .refused(error) }
+            session = draft
+            return StepSubmissionResult(errors: [:], moved: true)
+        case .next:
+            var errors = try enter(into: &draft, page: page, allowsTypedSignature: allowsTypedSignature)
+            if errors.isEmpty {
+                for missing in draft.missingAnswers {
+                    errors[missing] = .builtIn(missing == Self.signatureFieldName && page.needsSignature ? .signatureRequired : .answerRequired)
+                }
+            }
+            guard errors.isEmpty else { return StepSubmissionResult(errors: errors, moved: false) }
+            do { try draft.goForward() } catch { throw .refused(error) }
+            session = draft
+            return StepSubmissionResult(errors: [:], moved: true)
+        }
+    }
+
+    /// Sets every answer, the signature and the permissions of the page on `session`; returns the problems found.
+    private func enter(into session: inout TaskSession, page: StepFields, allowsTypedSignature: Bool) throws(StepSubmissionError) -> [String: FieldProblem] {
+        var errors: [String: FieldProblem] = [:]
+        for question in page.questions {
+            do {
+                switch question.reading(from: fields) {
+                case .empty: try session.setAnswer(nil, for: question.identifier)
+                case .text(let text): try session.setAnswer(text: text, for: question.identifier)
+                case .answer(let answer): try session.setAnswer(answer, for: question.identifier)
+                case .problem(let key): errors[question.identifier] = .builtIn(key)
+                }
+            } catch {
+                if case .invalidAnswer(_, let problem) = error { errors[question.identifier] = .message(problem.message) }
+                else { throw .refused(error) }
+            }
+        }
+        for (number, request) in page.permissions.enumerated() {
+            let name = StepFields.permissionName(number + 1)
+            guard let value = fields[name]?.first, !value.isEmpty else { continue }
+            guard let outcome = PermissionOutcome(rawValue: value), outcome == .granted || outcome == .denied else {
+                throw .malformedField(name, "is '\(value)', not granted or denied")
+            }
+            do { try session.setPermission(request.identifier, outcome: outcome) } catch { throw .refused(error) }
+        }
+        if page.needsSignature, let signature = try postedSignature(allowsTypedSignature: allowsTypedSignature) {
+            do {
+                try session.sign(signature)
+            } catch {
+                if case .invalidAnswer(_, let problem) = error { errors[Self.signatureFieldName] = .message(problem.message) }
+                else { throw .refused(error) }
+            }
+        }
+        return errors
+    }
+
+    /// The signature posted: the pad's strokes, or else a typed name; nil when neither was given.
+    private func postedSignature(allowsTypedSignature: Bool) throws(StepSubmissionError) -> Signature? {
+        if let json = fields[Self.signatureFieldName]?.first, !json.trimmingCharacters(in: .whitespaces).isEmpty {
+            let drawing: Signature
+            do {
+                drawing = try JSONDecoder().decode(Signature.self, from: Data(json.utf8))
+            } catch {
+                throw .malformedField(Self.signatureFieldName, "is not signature JSON {\"width\", \"height\", \"strokes\": [[{\"x\", \"y\", \"t\"}]]}")
+            }
+            if !drawing.isEmpty { return Signature(width: drawing.width, height: drawing.height, strokes: drawing.strokes) }
+        }
+        if allowsTypedSignature, let name = fields[Self.typedNameFieldName]?.first?.trimmingCharacters(in: .whitespacesAndNewlines),
+           !name.isEmpty {
+            // A typed name has no drawing area; 1 × 1 satisfies the session's check of the (empty) drawing.
+            return Signature(width: 1, height: 1, strokes: [], typedName: name)
+        }
+        return nil
+    }
+}
+
+/// What applying a step form did.
+public struct StepSubmissionResult: Hashable, Sendable {
+    /// Problems to show beside the questions: item identifier (or `signature`) → problem. Empty when accepted.
+    public var errors: [String: FieldProblem]
+    /// Whether the run moved to another step or ended; false when the same step is to be shown again.
+    public var moved: Bool
+
+    /// Creates a result; see the properties.
+    public init(errors: [String: FieldProblem], moved: Bool) {
+        self.errors = errors
+        self.moved = moved
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// What a step page needs besides the task session: language and strings, the form's target and CSRF token,
+/// the study's name and tint, and how the stylesheet and script reach the browser.
+///
+/// ```swift
+/// let context = PageContext(strings: WebStrings(language: "ja"), csrfToken: token,
+///                           formAction: "/runs/\(run)/step", studyName: "Recover", themeTint: "#0a7d6f")
+/// ```
+public struct PageContext: Sendable {
+    /// The page's texts; its ``WebStrings/language`` is the page's `lang`.
+    public var strings: WebStrings
+    /// The token put in every form's hidden `_csrf` field; the server checks it on the post.
+    public var csrfToken: String
+    /// Where the step form posts (`action`), such as `/runs/3f2a…/step`.
+    public var formAction: String
+    /// The study's name, shown in the page header and the document title; nil for none.
+    public var studyName: String?
+    /// The theme tint, a CSS hex colour (`#0a7d6f` or `#0a7`); nil, or anything that is not a hex colour, keeps the default.
+    public var themeTint: String?
+    /// Offers typing one's name instead of drawing a signature (an accessibility alternative the study allows).
+    public var allowsTypedSignature: Bool
+    /// How the stylesheet and script reach the browser. Defaults to inline.
+    public var assets: AssetDelivery
+    /// Turns a URL from the task (an image, a video) into one the browser can load; relative URLs are relative
+    /// to the task file, which only the server knows how to serve. Defaults to the URL as written.
+    public var resolveURL: @Sendable (String) -> String
+
+    /// Creates a page context; see the properties for each setting.
+    public init(strings: WebStrings, csrfToken: String, formAction: String, studyName: String? = nil, themeTint: String? = nil,
+                allowsTypedSignature: Bool = false, assets: AssetDelivery = .inline,
+                resolveURL: @escaping @Sendable (String) -> String = { $0 }) {
+        self.strings = strings
+        self.csrfToken = csrfToken
+        self.formAction = formAction
+        self.studyName = studyName
+        self.themeTint = themeTint
+        self.allowsTypedSignature = allowsTypedSignature
+        self.assets = assets
+        self.resolveURL = resolveURL
+    }
+
+    /// The tint when it is a CSS hex colour of 3, 4, 6 or 8 digits; nil otherwise, so nothing else reaches the style sheet.
+    var validatedTint: String? {
+        guard let tint = themeTint?.trimmingCharacters(in: .whitespaces), tint.hasPrefix("#") else { return nil }
+        let digits = tint.dropFirst()
+        guard [3, 4, 6, 8].contains(digits.count), digits.allSatisfy(\.isHexDigit) else { return nil }
+        return tint
+    }
+}
+
+/// How a page brings its stylesheet and script.
+public enum AssetDelivery: Hashable, Sendable {
+    /// Both are written into the page: one request, nothing to serve, no caching.
+    case inline
+    /// The page links `studykit.css` and `studykit.js` under this URL path (such as `/static`), with
+    /// ``WebAssets/version`` as a query so that a long cache lifetime is safe; the server serves ``WebAssets``.
+    case linked(basePath: String)
+}

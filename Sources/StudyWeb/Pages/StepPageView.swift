@@ -1,0 +1,281 @@
+// The view models the templates read (through Mirror). They hold finished texts and attribute values only;
+// every decision is made in StepPageBuilder. Templates reach optional members with a leading dot
+// (`{{#.hint}}`) so that a nil member never falls through to a same-named member of an enclosing object.
+// Mirror sees stored properties only, so flags such as `hasBody` are stored too.
+
+/// The whole page.
+struct StepPageView {
+    let lang: String
+    let documentTitle: String
+    let studyName: String?
+    let tint: String?
+    let inlineCSS: String?
+    let inlineJS: String?
+    let cssURL: String?
+    let jsURL: String?
+    let progress: ProgressView?
+    let errorSummary: ErrorSummaryView?
+    let formAction: String
+    let csrfField: String
+    let csrfToken: String
+    let stepField: String
+    let stepIdentifier: String
+    let step: StepView
+    let buttons: [ButtonView]
+    let s: [String: String]
+}
+
+struct ProgressView {
+    let text: String
+    let percent: Int
+}
+
+struct ErrorSummaryView {
+    let title: String
+    let items: [ErrorLinkView]
+}
+
+struct ErrorLinkView {
+    let href: String
+    let message: String
+}
+
+struct ButtonView {
+    let value: String
+    let label: String
+    let primary: Bool
+    let skipsValidation: Bool
+}
+
+struct StepView {
+    let title: String?
+    let text: String?
+    let detail: String?
+    let footnote: String?
+    let image: ImageView?
+    let bodyItems: [BodyItemView]
+    let hasBody: Bool
+    let learnMore: LearnMoreView?
+    let entries: [FormEntryView]
+    let table: TableView?
+    let webHTML: String?
+    let signature: SignatureView?
+    let wait: WaitView?
+    let permissions: [PermissionView]
+    let video: VideoView?
+    let review: [ReviewStepView]
+    let hasReview: Bool
+}
+
+struct ImageView {
+    let src: String
+    let alt: String
+}
+
+struct BodyItemView {
+    let text: String?
+    let detail: String?
+    let styleClass: String
+    let image: ImageView?
+}
+
+struct LearnMoreView {
+    let summary: String
+    let title: String?
+    let text: String
+}
+
+/// A section title, or one question, of a question or form step.
+struct FormEntryView {
+    let section: SectionView?
+    let question: QuestionView?
+}
+
+struct SectionView {
+    let title: String?
+    let detail: String?
+}
+
+struct QuestionView {
+    let id: String
+    let label: String
+    let detail: String?
+    let detailId: String
+    let hint: String?
+    let hintId: String
+    let error: String?
+    let errorId: String
+    let describedBy: String?
+    let invalid: Bool
+    let required: Bool
+    let card: Bool
+    /// Grouped controls (radios, checkboxes, several inputs) sit in a fieldset with the question as legend.
+    let grouped: Bool
+    let learnMore: LearnMoreView?
+    let choices: ChoiceGroupView?
+    let select: SelectView?
+    let pickers: [SelectView]
+    let hasPickers: Bool
+    let input: InputView?
+    let textarea: TextareaView?
+    let parts: [InputView]
+    let hasParts: Bool
+    let locate: Bool
+    let dontKnow: DontKnowView?
+}
+
+struct ChoiceGroupView {
+    let type: String
+    let name: String
+    let listClass: String
+    let options: [OptionView]
+    let startLabel: String?
+    let endLabel: String?
+}
+
+struct OptionView {
+    let id: String
+    let value: String
+    let label: String
+    let detail: String?
+    let checked: Bool
+    let image: ImageView?
+    let exclusive: Bool
+    let other: OtherFieldView?
+}
+
+struct OtherFieldView {
+    let optionId: String
+    let id: String
+    let name: String
+    let value: String
+    let placeholder: String?
+    let label: String
+}
+
+struct SelectView {
+    let id: String
+    let name: String
+    let label: String?
+    let options: [SelectOptionView]
+    let required: Bool
+}
+
+struct SelectOptionView {
+    let value: String
+    let label: String
+    let selected: Bool
+}
+
+struct InputView {
+    let id: String
+    let name: String
+    let type: String
+    let label: String?
+    let value: String?
+    let inputmode: String?
+    let min: String?
+    let max: String?
+    let step: String?
+    let maxlength: String?
+    let placeholder: String?
+    let autocomplete: String?
+    let unit: String?
+    let required: Bool
+    let pattern: String?
+    let patternMessage: String?
+    /// A continuous scale's slider, shown by the script and kept in step with the number field.
+    let range: RangeView?
+}
+
+struct RangeView {
+    let min: String
+    let max: String
+    let step: String
+}
+
+struct TextareaView {
+    let id: String
+    let name: String
+    let value: String
+    let maxlength: String?
+    let placeholder: String?
+    let required: Bool
+}
+
+struct DontKnowView {
+    let questionId: String
+    let id: String
+    let name: String
+    let label: String
+    let checked: Bool
+}
+
+struct TableView {
+    let items: [String]
+    let bulleted: Bool
+}
+
+struct SignatureView {
+    let field: String
+    let label: String
+    let instructions: String
+    let noScript: String
+    let lineText: String?
+    let error: String?
+    let stored: StoredSignatureView?
+    let typedName: TypedNameView?
+}
+
+struct StoredSignatureView {
+    let note: String
+    let svg: SignatureDrawingView?
+    let typedName: String?
+}
+
+struct SignatureDrawingView {
+    let viewBox: String
+    let paths: [String]
+}
+
+struct TypedNameView {
+    let field: String
+    let label: String
+    let value: String
+}
+
+struct WaitView {
+    let message: String
+    let seconds: String?
+}
+
+struct PermissionView {
+    let name: String
+    let id: String
+    let title: String
+    let detail: String?
+    let allowLabel: String
+    let denyLabel: String
+    let granted: Bool
+    let denied: Bool
+}
+
+struct VideoView {
+    let src: String
+    let captions: String?
+    let openLabel: String
+}
+
+struct ReviewStepView {
+    let title: String
+    let items: [ReviewItemView]
+    let hasItems: Bool
+    let note: String?
+    let editValue: String
+    let editLabel: String
+}
+
+struct ReviewItemView {
+    let question: String
+    let answer: String
+}

@@ -1,0 +1,144 @@
+// StudyKit participant pages: progressive enhancement only. Every page works without this script, except
+// drawing a signature. No dependencies.
+(function () {
+  'use strict';
+  var doc = document;
+  function all(selector, root) { return Array.prototype.slice.call((root || doc).querySelectorAll(selector)); }
+
+  // Signature pad: pointer events (mouse, touch, pen); strokes of {x, y, t}, t in ms since the first touch.
+  all('[data-pad]').forEach(function (pad) {
+    var canvas = pad.querySelector('canvas'), field = pad.querySelector('input[type=hidden]');
+    var context = canvas.getContext('2d'), strokes = [], current = null, start = null, width = 0, height = 0;
+    pad.hidden = false;
+    function size() {
+      var box = canvas.getBoundingClientRect(), ratio = window.devicePixelRatio || 1;
+      width = box.width; height = box.height;
+      canvas.width = Math.round(width * ratio); canvas.height = Math.round(height * ratio);
+      context.setTransform(ratio, 0, 0, ratio, 0, 0);
+      context.lineWidth = 2; context.lineCap = 'round'; context.lineJoin = 'round'; context.strokeStyle = '#1b1f23';
+      draw();
+    }
+    function draw() {
+      context.clearRect(0, 0, width, height);
+      strokes.forEach(function (stroke) {
+        context.beginPath();
+        stroke.forEach(function (p, i) { if (i) context.lineTo(p.x, p.y); else context.moveTo(p.x, p.y); });
+        if (stroke.length === 1) context.lineTo(stroke[0].x + 0.1, stroke[0].y);
+        context.stroke();
+      });
+    }
+    function save() {
+      field.value = strokes.length ? JSON.stringify({ width: Math.round(width * 100) / 100, height: Math.round(height * 100) / 100, strokes: strokes }) : '';
+    }
+    function point(event) {
+      var box = canvas.getBoundingClientRect(), now = event.timeStamp || performance.now();
+      if (start === null) start = now;
+      var round = function (v, limit) { return Math.round(Math.min(Math.max(v, 0), limit) * 100) / 100; };
+      return { x: round(event.clientX - box.left, width), y: round(event.clientY - box.top, height), t: Math.max(0, Math.round(now - start)) };
+    }
+    canvas.addEventListener('pointerdown', function (event) {
+      event.preventDefault();
+      if (canvas.setPointerCapture) canvas.setPointerCapture(event.pointerId);
+      current = [point(event)]; strokes.push(current); draw();
+    });
+    canvas.addEventListener('pointermove', function (event) {
+      if (!current) return;
+      var events = event.getCoalescedEvents ? event.getCoalescedEvents() : [event];
+      (events.length ? events : [event]).forEach(function (e) { current.push(point(e)); });
+      draw();
+    });
+    function end() { if (current) { current = null; save(); } }
+    canvas.addEventListener('pointerup', end);
+    canvas.addEventListener('pointercancel', end);
+    pad.querySelector('[data-clear]').addEventListener('click', function () { strokes = []; start = null; save(); draw(); });
+    window.addEventListener('resize', size);
+    size();
+  });
+
+  // Exclusive choices clear the others; another choice clears the exclusive ones. Typing an "other" text picks its choice.
+  doc.addEventListener('change', function (event) {
+    var input = event.target;
+    if (input.type === 'checkbox' && input.checked && input.name && !input.hasAttribute('data-dk')) {
+      all('input[type=checkbox][name="' + input.name + '"]').forEach(function (other) {
+        if (other !== input && (input.hasAttribute('data-exclusive') || other.hasAttribute('data-exclusive'))) other.checked = false;
+      });
+    }
+    var dk = input.getAttribute('data-dk');
+    if (dk && input.checked) {
+      all('[name="' + dk + '"], [name^="' + dk + '-"]').forEach(function (field) {
+        if (field === input) return;
+        if (field.type === 'radio' || field.type === 'checkbox') field.checked = false; else field.value = '';
+      });
+    } else if (input.name && !dk) {
+      var box = doc.querySelector('[data-dk="' + input.name.split('-')[0] + '"]');
+      if (box && (input.value || input.checked)) box.checked = false;
+    }
+  });
+  doc.addEventListener('input', function (event) {
+    var input = event.target, choice = input.getAttribute('data-for') && doc.getElementById(input.getAttribute('data-for'));
+    if (input.classList.contains('other') && choice && input.value) { choice.checked = true; }
+    if (input.type === 'range') {
+      var number = doc.getElementById(input.getAttribute('data-for'));
+      number.value = input.value; readout(number);
+    } else if (input.type === 'number') { syncRange(input); }
+  });
+
+  // Continuous scales: the number field gets a slider with a readout.
+  function readout(number) {
+    var output = doc.querySelector('output[data-for="' + number.id + '"]');
+    var unit = number.parentNode.querySelector('span[aria-hidden]');
+    if (output) output.textContent = number.value === '' ? '–' : number.value + (unit ? ' ' + unit.textContent : '');
+  }
+  function syncRange(number) {
+    var range = doc.querySelector('input[type=range][data-for="' + number.id + '"]');
+    if (range && number.value !== '') range.value = number.value;
+    readout(number);
+  }
+  all('input[type=range][data-for]').forEach(function (range) {
+    range.parentNode.hidden = false;
+    syncRange(doc.getElementById(range.getAttribute('data-for')));
+  });
+
+  // Live validation: the server's rules where they are cheap. It shows messages; it never blocks a post.
+  function check(input) {
+    var message = '';
+    if (input.validity && !input.validity.valid) message = input.validationMessage;
+    var pattern = input.getAttribute('data-pattern');
+    if (!message && pattern && input.value) {
+      try { if (!new RegExp('^(?:' + pattern + ')$', 'u').test(input.value)) message = input.getAttribute('data-pattern-message') || ''; } catch (e) { message = ''; }
+    }
+    var question = input.name.split('-')[0], error = doc.getElementById(question + '-err');
+    if (!error || error.getAttribute('data-server')) return;
+    error.textContent = message; error.hidden = !message;
+    if (message) input.setAttribute('aria-invalid', 'true'); else input.removeAttribute('aria-invalid');
+  }
+  all('.err:not([hidden])').forEach(function (error) { error.setAttribute('data-server', '1'); });
+  doc.addEventListener('focusout', function (event) {
+    var input = event.target;
+    if (input.matches && input.matches('input[type=number], input[type=text], input[type=email], textarea')) check(input);
+  });
+
+  // "Use my location" fills in the coordinates from the browser, when the participant allows it.
+  all('[data-locate]').forEach(function (button) {
+    if (!navigator.geolocation) return;
+    button.hidden = false;
+    button.addEventListener('click', function () {
+      navigator.geolocation.getCurrentPosition(function (position) {
+        var id = button.getAttribute('data-locate');
+        doc.getElementById(id + '-lat').value = position.coords.latitude.toFixed(5);
+        doc.getElementById(id + '-lon').value = position.coords.longitude.toFixed(5);
+      });
+    });
+  });
+
+  // A wait step with a duration moves on by itself.
+  all('[data-wait]').forEach(function (wait) {
+    var seconds = parseFloat(wait.getAttribute('data-wait'));
+    var next = doc.querySelector('button.primary');
+    if (seconds > 0 && next) setTimeout(function () { next.click(); }, seconds * 1000);
+  });
+
+  // After a refused post, the error summary takes the focus so that screen readers announce it.
+  var summary = doc.getElementById('summary');
+  if (summary) summary.focus();
+})();

@@ -1,0 +1,91 @@
+import Foundation
+
+/// The texts of the participant pages in one language: the built-in tables, a study's overrides, and a
+/// fallback from the most specific language to English.
+///
+/// ```swift
+/// let strings = WebStrings(language: "zh-Hans-CN", overrides: ["zh-Hans": ["next": "继续"]])
+/// strings[.next]                                         // "继续": the study's override
+/// strings.format(.stepProgress, ["current": 2, "total": 5])   // "第 2 步，共 5 步"
+/// ```
+///
+/// A key is looked up in `zh-Hans-CN`, then `zh-Hans`, then `zh`, then `en`; at each of those languages the
+/// study's override comes before the built-in text. Chinese without a script (`zh`, `zh-CN`, `zh-SG`)
+/// reads the Simplified Chinese table.
+public struct WebStrings: Sendable {
+    /// The language asked for, as given.
+    public let language: String
+    /// The languages searched for each key, most specific first, ending with `en`.
+    public let fallbackChain: [String]
+    private let overrides: [String: [String: String]]
+
+    /// The languages with built-in tables: English, Simplified Chinese, Japanese, Korean and Spanish.
+    public static let builtInLanguages: [String] = ["en", "zh-Hans", "ja", "ko", "es"]
+
+    /// Strings for `language` (a BCP 47 tag such as `ja` or `zh-Hans-CN`), with a study's `overrides`
+    /// (language → key → text), which may replace built-in texts or add keys of the study's own.
+    public init(language: String, overrides: [String: [String: String]] = [:]) {
+        self.language = language
+        self.fallbackChain = Self.fallbackChain(for: language)
+        var normalized: [String: [String: String]] = [:]
+        for (tag, table) in overrides { normalized[Self.canonical(tag), default: [:]].merge(table) { _, new in new } }
+        self.overrides = normalized
+    }
+
+    /// The text for a built-in key; always found, since English has every key.
+    public subscript(key: WebStringKey) -> String {
+        text(key.rawValue) ?? key.rawValue
+    }
+
+    /// The text for any key, built-in or a study's own; nil when no language in the chain has it.
+    public func text(_ key: String) -> String? {
+        for tag in fallbackChain {
+            if let text = overrides[tag]?[key] { return text }
+            if let text = Self.builtIn[tag]?[key] { return text }
+        }
+        return nil
+    }
+
+    /// The text for `key` with its `{name}` placeholders replaced by `values`: `["current": 2, "total": 5]`.
+    public func format(_ key: WebStringKey, _ values: [String: any CustomStringConvertible]) -> String {
+        var text = self[key]
+        for (name, value) in values { text = text.replacingOccurrences(of: "{\(name)}", with: value.description) }
+        return text
+    }
+
+    /// The built-in table of `language` exactly as shipped (no fallback); nil for a language without one.
+    public static func builtInTable(_ language: String) -> [String: String]? {
+        builtIn[canonical(language)]
+    }
+
+    /// The languages to search for `language`, most specific first: its tag truncated one subtag at a time,
+    /// then `en`. Chinese without a script (or with a mainland or Singapore region) also tries `zh-Hans`.
+    static func fallbackChain(for language: String) -> [String] {
+        var chain: [String] = []
+        var parts = canonical(language).split(separator: "-").map(String.init)
+        while !parts.isEmpty {
+            let tag = parts.joined(separator: "-")
+            if !chain.contains(tag) { chain.append(tag) }
+            parts.removeLast()
+        }
+        if let index = chain.firstIndex(of: "zh"), !chain.contains("zh-Hans"), !chain.contains(where: { $0.hasPrefix("zh-Hant") }),
+           !chain.contains(where: { ["zh-TW", "zh-HK", "zh-MO"].contains($0) }) {
+            chain.insert("zh-Hans", at: index)
+        }
+        if !chain.contains("en") { chain.append("en") }
+        return chain
+    }
+
+    /// A tag with the usual case of each subtag: language lower case, script title case, region upper case
+    /// (`ZH-hans-cn` → `zh-Hans-CN`); `_` is read as `-`.
+    static func canonical(_ tag: String) -> String {
+        let parts = tag.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "-")
+            .split(separator: "-").map(String.init)
+        return parts.enumerated().map { index, part in
+            if index == 0 { return part.lowercased() }
+            if part.count == 4 { return part.prefix(1).uppercased() + part.dropFirst().lowercased() }
+            if part.count == 2 { return part.uppercased() }
+            return part.lowercased()
+        }.joined(separator: "-")
+    }
+}
