@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "CareStore", targets: ["CareStore"]),
         .library(name: "CareStoreSQLite", targets: ["CareStoreSQLite"]),
         .library(name: "Consent", targets: ["Consent"]),
+        .library(name: "Study", targets: ["Study"]),
+        .library(name: "StudySQLite", targets: ["StudySQLite"]),
         .executable(name: "studykit", targets: ["studykit"]),
     ],
     dependencies: [
@@ -18,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // Markdown section content in consent documents.
         .package(url: "https://github.com/JohnSundell/Ink", from: "0.6.0"),
+        // YAML study files (study.yaml): study teams write and review them by hand, and YAML takes comments.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(name: "JSONDiagnostics"),
@@ -39,6 +43,13 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        .target(
+            name: "Study",
+            dependencies: ["Research", "CareStore", "Consent", "JSONDiagnostics", .product(name: "Yams", package: "Yams")]
+        ),
+        .target(name: "StudySQLite", dependencies: ["Study", "Research", "Consent", .product(name: "GRDB", package: "GRDB.swift")]),
+        // A child process for StudySQLiteTests' durability test: saves task runs until it is killed. Not a product.
+        .executableTarget(name: "StudySQLiteCrashWriter", dependencies: ["Study", "StudySQLite", "Research"]),
         // A child process for the durability test: writes outcomes until it is killed. Not a product.
         .executableTarget(name: "CareStoreSQLiteCrashWriter", dependencies: ["CareStore", "CareStoreSQLite"]),
         .executableTarget(
@@ -48,6 +59,7 @@ let package = Package(
                 "CareStore",
                 "CareStoreSQLite",
                 "Consent",
+                "Study",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -55,6 +67,11 @@ let package = Package(
         .testTarget(name: "CareStoreTests", dependencies: ["CareStore", "CareStoreSQLite", "JSONDiagnostics"]),
         .testTarget(name: "ConsentTests", dependencies: ["Consent", "Research"]),
         .testTarget(name: "StudykitCLITests", dependencies: ["studykit"]),
+        .testTarget(name: "StudyTests", dependencies: ["Study", "Research", "CareStore", "Consent"]),
+        .testTarget(
+            name: "StudySQLiteTests",
+            dependencies: ["Study", "StudySQLite", "StudySQLiteCrashWriter", "Research", "Consent", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "CareStoreSQLiteTests",
             dependencies: ["CareStore", "CareStoreSQLite", "CareStoreSQLiteCrashWriter", .product(name: "GRDB", package: "GRDB.swift")]
