@@ -156,26 +156,22 @@ private struct Loader {
             reader.report("languages", "a study needs at least one language; the first is the default")
             return nil
         }
+        // The languages that are fine are kept, so that the files of each are still checked; a bad one is reported.
         var languages: [String] = []
-        var failed = false
         for (index, element) in list.enumerated() {
             let path = "languages[\(index)]"
-            guard let tag = reader.string(element, path: path) else {
-                failed = true
-                continue
-            }
+            guard let tag = reader.string(element, path: path) else { continue }
             let normalized = ConsentStrings.normalize(tag)
             if !ConsentStrings.builtInLanguages.contains(normalized) {
                 let hint = JSONDiagnostics.closestKey(to: tag, among: ConsentStrings.builtInLanguages).map { "; did you mean '\($0)'?" } ?? ""
                 reader.report(path, "'\(tag)' has no built-in string table (StudyKit has \(ConsentStrings.builtInLanguages.joined(separator: ", ")))\(hint)")
-                failed = true
             } else if languages.contains(normalized) {
                 reader.report(path, "'\(tag)' is listed twice")
             } else {
                 languages.append(normalized)
             }
         }
-        return failed || languages.isEmpty ? nil : languages
+        return languages.isEmpty ? nil : languages
     }
 
     func readTheme(_ value: DocumentValue?, reader: inout DocumentReader) -> StudyTheme {
@@ -244,24 +240,23 @@ private struct Loader {
             main = loadConsentDocument(data, file: path)
         }
         var documents: [String: ConsentDocument] = [:]
-        var failed = main == nil
         if let translations = reader.object(pairs.first { $0.key == "translations" }?.value, path: "consent.translations", known: languages) {
             for (language, pathValue) in translations {
                 let reference = "consent.translations.\(language)"
                 guard languages.contains(language), let path = reader.string(pathValue, path: reference) else { continue }
                 guard let data = readFile(path, reference: reference, reader: &reader), let document = loadConsentDocument(data, file: path) else {
-                    failed = true
                     continue
                 }
                 if ConsentStrings.normalize(document.language) != language {
                     problems.append(StudyProblem(file: path, path: "language",
                         message: "the document is in '\(document.language)', but the study lists it as the '\(language)' translation"))
-                    failed = true
                 }
                 documents[language] = document
             }
         }
-        guard let main, !failed else { return nil }
+        // With a faulty translation (already reported), its language falls back to the main document, so that the
+        // onboarding task is still checked in every language.
+        guard let main else { return nil }
         for language in languages where documents[language] == nil { documents[language] = main }
         return documents
     }
