@@ -157,18 +157,26 @@ public final class SQLiteStudyStore: StudyStore {
         return IssuedSession(session: session, token: token)
     }
 
-    /// The valid session of this token, with its last-seen time set to now.
+    /// The valid session of this token, with its last-seen time set to now when it was older than
+    /// ``ParticipantSession/lastSeenResolution``: most page views read and do not write.
     public func session(token: String) async throws -> ParticipantSession? {
         let hash = StudySecrets.tokenHash(token)
         let now = environment.now()
-        return try await database.write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM session WHERE tokenSHA256 = ?", arguments: [hash]) else { return nil }
-            var session = try Rows.session(row)
-            guard session.isValid(at: now) else { return nil }
-            try db.execute(sql: "UPDATE session SET lastSeenAt = ? WHERE id = ?", arguments: [seconds(now), session.id])
-            session.lastSeenAt = now
-            return session
+        let found = try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM session WHERE tokenSHA256 = ?", arguments: [hash]).map(Rows.session)
         }
+        guard var session = found, session.isValid(at: now) else { return nil }
+        guard now.timeIntervalSince(session.lastSeenAt) >= ParticipantSession.lastSeenResolution else { return session }
+        let id = session.id
+        // Revoked or expired in the meantime: the update matches nothing, and the session is not returned.
+        let updated = try await database.write { db in
+            try db.execute(sql: "UPDATE session SET lastSeenAt = ? WHERE id = ? AND revokedAt IS NULL AND expiresAt > ?",
+                           arguments: [seconds(now), id, seconds(now)])
+            return db.changesCount == 1
+        }
+        guard updated else { return nil }
+        session.lastSeenAt = now
+        return session
     }
 
     /// The participant's sessions, newest first.

@@ -94,6 +94,7 @@ public actor InMemoryStudyStore: StudyStore {
         let hash = StudySecrets.tokenHash(token)
         let now = environment.now()
         guard var session = sessionsByHash[hash], session.isValid(at: now) else { return nil }
+        guard now.timeIntervalSince(session.lastSeenAt) >= ParticipantSession.lastSeenResolution else { return session }
         session.lastSeenAt = now
         sessionsByHash[hash] = session
         return session

@@ -8,7 +8,7 @@ public struct ParticipantSession: Hashable, Sendable, Identifiable {
     public var participantID: String
     /// When the session was made.
     public var createdAt: Date
-    /// When the session was last used to find the participant.
+    /// When the session was last used to find the participant, to ``lastSeenResolution``.
     public var lastSeenAt: Date
     /// From when the token no longer signs anyone in.
     public var expiresAt: Date
@@ -24,6 +24,10 @@ public struct ParticipantSession: Hashable, Sendable, Identifiable {
         self.expiresAt = expiresAt
         self.revokedAt = revokedAt
     }
+
+    /// How stale ``lastSeenAt`` may get before a lookup writes it again: a page view then costs a read, not a durable
+    /// write, while the last-seen time stays right to five minutes.
+    public static let lastSeenResolution: TimeInterval = 300
 
     /// Whether the session signs its participant in at `date`.
     public func isValid(at date: Date) -> Bool { revokedAt == nil && date < expiresAt }

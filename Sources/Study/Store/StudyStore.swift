@@ -45,7 +45,8 @@ public protocol StudyStore: Sendable {
 
     /// Signs the participant in on a browser: a session with a fresh token that lasts `lifetime` seconds.
     func createSession(participantID: String, lifetime: TimeInterval) async throws -> IssuedSession
-    /// The valid session of this token, with its last-seen time set to now; nil for an unknown, expired or revoked token.
+    /// The valid session of this token, with its last-seen time set to now when it was older than
+    /// ``ParticipantSession/lastSeenResolution``; nil for an unknown, expired or revoked token.
     func session(token: String) async throws -> ParticipantSession?
     /// The participant's sessions, valid or not, newest first.
     func sessions(participantID: String) async throws -> [ParticipantSession]
