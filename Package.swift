@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "CareStoreSQLite", targets: ["CareStoreSQLite"]),
         .library(name: "Consent", targets: ["Consent"]),
         .library(name: "StudyWeb", targets: ["StudyWeb"]),
+        .library(name: "Study", targets: ["Study"]),
+        .library(name: "StudySQLite", targets: ["StudySQLite"]),
         .executable(name: "studykit", targets: ["studykit"]),
     ],
     dependencies: [
@@ -21,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/JohnSundell/Ink", from: "0.6.0"),
         // Logic-less HTML templates for the participant pages (StudyWeb).
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // YAML study files (study.yaml): study teams write and review them by hand, and YAML takes comments.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(name: "JSONDiagnostics"),
@@ -47,6 +51,13 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        .target(
+            name: "Study",
+            dependencies: ["Research", "CareStore", "Consent", "JSONDiagnostics", .product(name: "Yams", package: "Yams")]
+        ),
+        .target(name: "StudySQLite", dependencies: ["Study", "Research", "Consent", .product(name: "GRDB", package: "GRDB.swift")]),
+        // A child process for StudySQLiteTests' durability test: saves task runs until it is killed. Not a product.
+        .executableTarget(name: "StudySQLiteCrashWriter", dependencies: ["Study", "StudySQLite", "Research"]),
         // A child process for the durability test: writes outcomes until it is killed. Not a product.
         .executableTarget(name: "CareStoreSQLiteCrashWriter", dependencies: ["CareStore", "CareStoreSQLite"]),
         .executableTarget(
@@ -56,6 +67,7 @@ let package = Package(
                 "CareStore",
                 "CareStoreSQLite",
                 "Consent",
+                "Study",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -64,6 +76,11 @@ let package = Package(
         .testTarget(name: "ConsentTests", dependencies: ["Consent", "Research"]),
         .testTarget(name: "StudyWebTests", dependencies: ["StudyWeb", "Research"]),
         .testTarget(name: "StudykitCLITests", dependencies: ["studykit"]),
+        .testTarget(name: "StudyTests", dependencies: ["Study", "Research", "CareStore", "Consent"]),
+        .testTarget(
+            name: "StudySQLiteTests",
+            dependencies: ["Study", "StudySQLite", "StudySQLiteCrashWriter", "Research", "Consent", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "CareStoreSQLiteTests",
             dependencies: ["CareStore", "CareStoreSQLite", "CareStoreSQLiteCrashWriter", .product(name: "GRDB", package: "GRDB.swift")]

@@ -35,4 +35,48 @@ struct ValidateCommandTests {
         #expect(lines.contains { $0.hasPrefix("malformed.json: malformed JSON: line 4, column ") })
         #expect(lines.contains { $0.hasPrefix("missing.json: cannot read") })
     }
+
+    @Test func exampleStudyFoldersAreValid() throws {
+        let output = try StudykitProcess.run(["validate", "examples/studies/recover", "examples/studies/recover-classic", "examples/branching.json"])
+        #expect(output.status == 0, "\(output.stdout)")
+        #expect(output.stdout == """
+            examples/studies/recover: valid (recover: 4 tasks, 5 languages)
+            examples/studies/recover-classic: valid (recover-classic: 3 tasks, 3 languages)
+            branching.json: valid (knee-pain-check, 12 steps)
+
+            """)
+    }
+
+    @Test func aBrokenStudyFolderNamesFilePathAndProblem() throws {
+        let root = try StudykitProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let study = root.appendingPathComponent("study")
+        try FileManager.default.createDirectory(at: study.appendingPathComponent("surveys"), withIntermediateDirectories: true)
+        try #"{"identifier": "s", "steps": [{"type": "question", "identifier": "q", "answerFormat": {"type": "scale", "minimum": 5, "maximum": 1}}]}"#
+            .write(to: study.appendingPathComponent("surveys/s.json"), atomically: true, encoding: .utf8)
+        try """
+            identifier: broken
+            name: Broken
+            languages: [en]
+            consent: {document: consent.json}
+            onboarding: onboarding.json
+            tasks:
+              - id: survey
+                title: Survey
+                survey: surveys/s.json
+                schedule:
+                  - weekly: {on: [funday], at: "9:00"}
+                  - sameAs: nothing
+                  - daily: {at: "24:00"}
+            """.write(to: study.appendingPathComponent("study.yaml"), atomically: true, encoding: .utf8)
+        let output = try StudykitProcess.run(["validate", "study"], in: root)
+        #expect(output.status == 1)
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("study.yaml: consent.document: no file at 'consent.json'") })
+        #expect(lines.contains { $0.hasPrefix("study.yaml: onboarding: no file at 'onboarding.json'") })
+        #expect(lines.contains { $0.hasPrefix("surveys/s.json: steps[0].answerFormat.maximum: ") })
+        #expect(lines.contains("study.yaml: tasks[0].schedule[0].weekly.on[0]: 'funday' is not a weekday; did you mean 'sunday'? (monday … sunday)"))
+        #expect(lines.contains("study.yaml: tasks[0].schedule[1].sameAs: no task has the id 'nothing'"))
+        #expect(lines.contains { $0.hasPrefix("study.yaml: tasks[0].schedule[2].daily.at: '24:00' is not a time of day") })
+    }
 }

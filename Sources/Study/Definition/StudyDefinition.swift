@@ -1,0 +1,109 @@
+import CareStore
+import Consent
+import Foundation
+import Research
+
+/// A study folder, loaded and checked: everything the server needs to enrol participants and show them their
+/// onboarding, consent, tasks, surveys and contacts. Made by ``StudyLoader/load(folder:)``.
+///
+/// ```swift
+/// let study = try StudyLoader.load(folder: URL(fileURLWithPath: "examples/studies/recover"))
+/// let onboarding = study.onboardingTask(language: "ja")       // a ConsentTask against the Japanese document
+/// let pain = study.survey(taskID: "pain")                      // the ResearchTask its card starts
+/// ```
+public struct StudyDefinition: Hashable, Sendable {
+    /// The study's identifier, such as `recover`: in consent records and care-store tags.
+    public var identifier: String
+    /// The study's name as participants see it.
+    public var name: String
+    /// The languages the study is offered in (normalized BCP 47 tags); the first is the default.
+    public var languages: [String]
+    /// The study's colours.
+    public var theme: StudyTheme
+    /// How participants join.
+    public var enrolment: EnrolmentMode
+    /// The consent document for each of ``languages``: its translation when the study has one, else the main document.
+    public var consentDocuments: [String: ConsentDocument]
+    /// The onboarding task for each of ``languages``, its consent steps expanded against that language's document,
+    /// with dates shown in UTC. Use ``onboardingTask(language:context:)`` for a participant's own time zone.
+    public var onboardingTasks: [String: ConsentTask]
+    /// The onboarding task file's bytes, for loading it again with a participant's context.
+    public var onboardingTaskData: Data
+    /// The care-plan tasks, in file order.
+    public var tasks: [StudyTaskDefinition]
+    /// The survey of each task that has one, by task id.
+    public var surveys: [String: ResearchTask]
+    /// The study team's contacts, in file order.
+    public var contacts: [StudyContact]
+    /// The study's string overrides: consent strings and web strings.
+    public var strings: StudyStrings
+    /// The study folder it was loaded from.
+    public var folder: URL
+
+    /// Creates a study from its parts; ``StudyLoader`` builds them from a folder.
+    public init(identifier: String, name: String, languages: [String], theme: StudyTheme, enrolment: EnrolmentMode,
+                consentDocuments: [String: ConsentDocument], onboardingTasks: [String: ConsentTask], onboardingTaskData: Data,
+                tasks: [StudyTaskDefinition], surveys: [String: ResearchTask], contacts: [StudyContact], strings: StudyStrings, folder: URL) {
+        self.identifier = identifier
+        self.name = name
+        self.languages = languages
+        self.theme = theme
+        self.enrolment = enrolment
+        self.consentDocuments = consentDocuments
+        self.onboardingTasks = onboardingTasks
+        self.onboardingTaskData = onboardingTaskData
+        self.tasks = tasks
+        self.surveys = surveys
+        self.contacts = contacts
+        self.strings = strings
+        self.folder = folder
+    }
+
+    /// The first of ``languages``.
+    public var defaultLanguage: String { languages[0] }
+
+    /// The study language to use for a participant who asked for `requested` (a BCP 47 tag, in any case, with `_`
+    /// or `-`): the study language on its fallback chain (`zh-Hans-CN` → `zh-Hans`, `ja-JP` → `ja`; `zh-CN` →
+    /// `zh-Hans`), or nil when the study does not offer it.
+    public func supportedLanguage(for requested: String) -> String? {
+        let tag = ConsentStrings.normalize(requested)
+        let isEnglish = tag.split(separator: "-").first == "en"
+        // Every chain ends in English; only a request for English should land there.
+        return ConsentStrings.fallbackChain(for: tag).filter { isEnglish || $0 != "en" }.first { languages.contains($0) }
+    }
+
+    /// The first of `preferences` (best first, as from an `Accept-Language` header) the study offers, else
+    /// ``defaultLanguage``.
+    public func language(forPreferences preferences: [String]) -> String {
+        preferences.lazy.compactMap(supportedLanguage(for:)).first ?? defaultLanguage
+    }
+
+    /// The consent document in `language` (a study language; any other gets the default language's document).
+    public func consentDocument(language: String) -> ConsentDocument {
+        consentDocuments[supportedLanguage(for: language) ?? defaultLanguage] ?? consentDocuments[defaultLanguage]!
+    }
+
+    /// The onboarding task in `language` (a study language; any other gets the default language's task).
+    public func onboardingTask(language: String) -> ConsentTask {
+        onboardingTasks[supportedLanguage(for: language) ?? defaultLanguage] ?? onboardingTasks[defaultLanguage]!
+    }
+
+    /// The onboarding task in `language` expanded with a participant's context (their time zone for dates on the
+    /// document). The study was validated when loaded, so this fails only if `context` changes what is valid.
+    public func onboardingTask(language: String, context: ConsentContext) throws(TaskValidationFailure) -> ConsentTask {
+        var context = context
+        context.strings = strings.consent
+        context.language = supportedLanguage(for: language) ?? defaultLanguage
+        return try ConsentTaskLoader.load(taskData: onboardingTaskData, document: consentDocument(language: language), context: context)
+    }
+
+    /// The task definition with id `id`; nil when the study has none.
+    public func task(id: String) -> StudyTaskDefinition? {
+        tasks.first { $0.id == id }
+    }
+
+    /// The survey the card of task `taskID` starts; nil for a task without a survey or an unknown id.
+    public func survey(taskID: String) -> ResearchTask? {
+        surveys[taskID]
+    }
+}

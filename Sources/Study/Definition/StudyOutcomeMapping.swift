@@ -1,0 +1,30 @@
+/// Which answer of a task's survey becomes an outcome value of the task's event, and what the value is called.
+///
+/// In `study.yaml`: `outcome: [{question: painLevel, kind: pain, units: NRS}]`. `question` names a question step
+/// (`painLevel`) or an item of a form step (`checkIn.mood`).
+public struct StudyOutcomeMapping: Hashable, Sendable {
+    /// The question step's identifier, or `step.item` for an item of a form step.
+    public var question: String
+    /// The outcome value's kind, such as `pain`; nil to use the question's identifier.
+    public var kind: String?
+    /// The outcome value's units; nil to use the unit the answer carries, if any.
+    public var units: String?
+
+    /// Creates a mapping of `question`'s answer to a value of `kind` in `units`.
+    public init(question: String, kind: String? = nil, units: String? = nil) {
+        self.question = question
+        self.kind = kind
+        self.units = units
+    }
+
+    /// The step identifier part of ``question``.
+    public var stepIdentifier: String {
+        question.split(separator: ".", maxSplits: 1).first.map(String.init) ?? question
+    }
+
+    /// The item part of ``question`` (`mood` in `checkIn.mood`); nil for a question step.
+    public var itemIdentifier: String? {
+        let parts = question.split(separator: ".", maxSplits: 1)
+        return parts.count == 2 ? String(parts[1]) : nil
+    }
+}

@@ -1,0 +1,53 @@
+import CareStore
+import Foundation
+
+/// The onboarding gate of the 2021 code-along (`checkIfOnboardingIsComplete`): until a participant's onboarding task
+/// has an outcome, their feed shows only the onboarding card.
+///
+/// ```swift
+/// let gate = OnboardingGate(careStore: careStore, environment: .live)
+/// if try await !gate.isOnboarded(participantID: participant.id) { /* show only the onboarding card */ }
+/// // … the participant finishes onboarding and the consent is sealed …
+/// try await gate.recordCompletion(participantID: participant.id, timeZone: participant.timeZone)
+/// ```
+public struct OnboardingGate: Sendable {
+    /// The store holding the participants' care plans.
+    public let careStore: any CareStore
+    /// The clock (when onboarding was completed) and the UUID source for the outcome.
+    public let environment: StudyEnvironment
+
+    /// Creates a gate over `careStore`.
+    public init(careStore: any CareStore, environment: StudyEnvironment) {
+        self.careStore = careStore
+        self.environment = environment
+    }
+
+    /// Whether the participant's onboarding task has an outcome.
+    public func isOnboarded(participantID: String) async throws -> Bool {
+        try await completion(participantID: participantID) != nil
+    }
+
+    /// The outcome that completed the participant's onboarding; nil while they are not onboarded.
+    public func completion(participantID: String) async throws -> Outcome? {
+        var query = OutcomeQuery()
+        query.taskIDs = [StudyCareIdentifiers.taskID(participant: participantID, task: StudyTaskDefinition.onboardingID)]
+        return try await careStore.fetchOutcomes(query: query).first
+    }
+
+    /// Records that the participant finished onboarding now: an outcome (`completed: true`) on today's onboarding
+    /// event. Returns the existing outcome when they were already onboarded, so a repeated request changes nothing.
+    /// Throws ``StudyOutcomeError/noCareTask(participant:task:)`` for a participant without a care plan.
+    public func recordCompletion(participantID: String, timeZone: TimeZone) async throws -> Outcome {
+        if let existing = try await completion(participantID: participantID) { return existing }
+        let now = environment.now()
+        let task = try await SurveyOutcomeMapper.careTask(participantID: participantID, taskID: StudyTaskDefinition.onboardingID, in: careStore)
+        guard let event = task.schedule.events(overlapping: DateInterval(start: now, duration: 0)).last else {
+            throw StudyOutcomeError.noEvent(task: StudyTaskDefinition.onboardingID, at: now)
+        }
+        var value = StudyTaskDefinition.completedValue
+        value.createdDate = now
+        let outcome = Outcome(taskUUID: task.version.uuid, occurrenceIndex: event.occurrence, values: [value], uuid: environment.makeUUID(),
+                              timeZone: timeZone, source: "onboarding")
+        return try await careStore.addOutcomes([outcome])[0]
+    }
+}

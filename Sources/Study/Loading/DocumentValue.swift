@@ -1,0 +1,205 @@
+import Foundation
+import JSONDiagnostics
+import Yams
+
+/// A YAML or JSON document as a tree that keeps key order and the text of every scalar, so that both file forms
+/// of a study are read by the same code and a time such as `9:30` stays text (YAML 1.1 would read it as the
+/// sexagesimal number 570).
+///
+/// Plain YAML scalars are typed by YAML 1.2's core schema only: `null`/`~`/empty, `true`/`false`, decimal integers
+/// and floats; everything else, and every quoted scalar, is text.
+enum DocumentValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    /// A number with the text it was written as.
+    case number(Double, text: String)
+    case string(String)
+    case array([DocumentValue])
+    /// Key–value pairs in file order.
+    case object([(key: String, value: DocumentValue)])
+
+    static func == (lhs: DocumentValue, rhs: DocumentValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.number(let a, _), .number(let b, _)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a.map(\.key) == b.map(\.key) && a.map(\.value) == b.map(\.value)
+        default: false
+        }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(value)
+        case .number(let value, _): hasher.combine(value)
+        case .string(let value): hasher.combine(value)
+        case .array(let values): hasher.combine(values)
+        case .object(let pairs):
+            for pair in pairs {
+                hasher.combine(pair.key)
+                hasher.combine(pair.value)
+            }
+        }
+    }
+
+    /// What the value is, for messages: "a string", "a list".
+    var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool: "true or false"
+        case .number: "a number"
+        case .string: "text"
+        case .array: "a list"
+        case .object: "a mapping"
+        }
+    }
+
+    /// The value for `key` of an object; nil for a missing key or a non-object.
+    subscript(key: String) -> DocumentValue? {
+        guard case .object(let pairs) = self else { return nil }
+        return pairs.first { $0.key == key }?.value
+    }
+
+    /// The value as JSON-compatible Foundation objects, for handing a part of a document to a JSON reader.
+    var foundationObject: Any {
+        switch self {
+        case .null: NSNull()
+        case .bool(let value): value
+        case .number(let value, let text): Int(text).map { $0 as Any } ?? value
+        case .string(let value): value
+        case .array(let values): values.map(\.foundationObject)
+        case .object(let pairs): Dictionary(pairs.map { ($0.key, $0.value.foundationObject) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    // MARK: - Parsing
+
+    /// Reads YAML text; the error names the line and column of a syntax fault.
+    static func parseYAML(_ text: String) throws(DocumentSyntaxError) -> DocumentValue {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw DocumentSyntaxError(message: "malformed YAML: \(describe(error))")
+        } catch {
+            throw DocumentSyntaxError(message: "malformed YAML: \(error)")
+        }
+        guard let node else { return .null }
+        return try value(of: node, path: "")
+    }
+
+    /// Reads JSON data; the error names the line and column of a syntax fault.
+    static func parseJSON(_ data: Data) throws(DocumentSyntaxError) -> DocumentValue {
+        do {
+            return try JSONDecoder().decode(DocumentValue.self, from: data)
+        } catch {
+            throw DocumentSyntaxError(message: "malformed JSON: \(JSONDiagnostics.describeSyntaxError(in: data))")
+        }
+    }
+
+    private static func value(of node: Node, path: String) throws(DocumentSyntaxError) -> DocumentValue {
+        switch node {
+        case .scalar(let scalar):
+            return scalarValue(scalar)
+        case .sequence(let sequence):
+            var values: [DocumentValue] = []
+            for (index, element) in sequence.enumerated() {
+                values.append(try value(of: element, path: "\(path)[\(index)]"))
+            }
+            return .array(values)
+        case .mapping(let mapping):
+            var pairs: [(key: String, value: DocumentValue)] = []
+            for (keyNode, valueNode) in mapping {
+                guard case .scalar(let keyScalar) = keyNode else {
+                    throw DocumentSyntaxError(message: "\(path.isEmpty ? "the document" : path): a mapping key must be text")
+                }
+                let key = keyScalar.string
+                if pairs.contains(where: { $0.key == key }) {
+                    let line = keyNode.mark.map { " (line \($0.line))" } ?? ""
+                    throw DocumentSyntaxError(message: "\(path.isEmpty ? key : "\(path).\(key)"): the key appears twice\(line)")
+                }
+                pairs.append((key, try value(of: valueNode, path: path.isEmpty ? key : "\(path).\(key)")))
+            }
+            return .object(pairs)
+        case .alias:
+            // Yams resolves aliases while composing; an alias left here has no value to give.
+            throw DocumentSyntaxError(message: "\(path): YAML aliases are not supported in study files")
+        }
+    }
+
+    private static func scalarValue(_ scalar: Node.Scalar) -> DocumentValue {
+        let text = scalar.string
+        guard scalar.style == .plain || scalar.style == .any else { return .string(text) }
+        switch text {
+        case "", "~", "null", "Null", "NULL": return .null
+        case "true", "True", "TRUE": return .bool(true)
+        case "false", "False", "FALSE": return .bool(false)
+        default: break
+        }
+        if text.range(of: #"^[-+]?([0-9]+|[0-9]*\.[0-9]+|[0-9]+\.[0-9]*)([eE][-+]?[0-9]+)?$"#, options: .regularExpression) != nil,
+           let number = Double(text) {
+            return .number(number, text: text)
+        }
+        return .string(text)
+    }
+
+    private static func describe(_ error: YamlError) -> String {
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+             .composer(let context, let problem, let mark, _):
+            let around = context.map { " \($0.text)" } ?? ""
+            return "line \(mark.line), column \(mark.column): \(problem)\(around)"
+        default:
+            return "\(error)"
+        }
+    }
+}
+
+extension DocumentValue: Decodable {
+    /// Reads any JSON value, keeping the order of keys as the decoder lists them (sorted, since JSON objects are
+    /// unordered) and the text of numbers.
+    init(from decoder: any Decoder) throws {
+        if let container = try? decoder.container(keyedBy: AnyKey.self) {
+            var pairs: [(key: String, value: DocumentValue)] = []
+            for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+                pairs.append((key.stringValue, try container.decode(DocumentValue.self, forKey: key)))
+            }
+            self = .object(pairs)
+            return
+        }
+        if var container = try? decoder.unkeyedContainer() {
+            var values: [DocumentValue] = []
+            while !container.isAtEnd { values.append(try container.decode(DocumentValue.self)) }
+            self = .array(values)
+            return
+        }
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int.self) {
+            self = .number(Double(value), text: String(value))
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value, text: String(value))
+        } else {
+            self = .string(try container.decode(String.self))
+        }
+    }
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}
+
+/// A YAML or JSON file that could not be read as a document at all.
+struct DocumentSyntaxError: Error, Hashable, Sendable {
+    /// What is wrong, with the line and column where the reader found it.
+    var message: String
+}

@@ -1,0 +1,644 @@
+import CareStore
+import Consent
+import Foundation
+import JSONDiagnostics
+import Research
+
+/// Loads a study folder (`study.yaml` or `study.json` and the files it names) and checks all of it, reporting every
+/// problem at once with its file, its path inside the file and what is wrong.
+///
+/// ```swift
+/// do {
+///     let study = try StudyLoader.load(folder: URL(fileURLWithPath: "examples/studies/recover"))
+/// } catch {
+///     for problem in error.problems { print(problem) }   // study.yaml: tasks[1].schedule[0].daily.at: '25:00' is not a time …
+/// }
+/// ```
+///
+/// The study file's keys are described in README.md, "Study folders".
+public enum StudyLoader {
+    /// The names a study file may have, in the order they are looked for.
+    public static let studyFileNames = ["study.yaml", "study.yml", "study.json"]
+
+    /// Loads and validates the study in `folder`; throws ``StudyValidationFailure`` listing every problem found.
+    public static func load(folder: URL) throws(StudyValidationFailure) -> StudyDefinition {
+        var loader = Loader(folder: folder.standardizedFileURL)
+        guard let study = loader.load(), loader.problems.isEmpty else {
+            var seen = Set<StudyProblem>()
+            throw StudyValidationFailure(problems: loader.problems.filter { seen.insert($0).inserted })
+        }
+        return study
+    }
+}
+
+/// The state of one load: the folder, the problems so far, and the files already read.
+private struct Loader {
+    let folder: URL
+    var problems: [StudyProblem] = []
+    /// Surveys already loaded, by file as written, so that two tasks sharing one survey report its faults once.
+    var surveyCache: [String: ResearchTask?] = [:]
+
+    init(folder: URL) { self.folder = folder }
+
+    static let topKeys = ["identifier", "name", "languages", "theme", "consent", "onboarding", "strings", "enrolment", "tasks", "contacts"]
+    static let taskKeys = ["id", "title", "instructions", "impactsAdherence", "survey", "outcome", "schedule"]
+    static let elementKeys = ["daily", "weekly", "once", "sameAs", "duration", "text", "targetValues"]
+    static let contactKeys = ["id", "givenName", "familyName", "title", "role", "organization", "category", "phones", "emails",
+                              "messaging", "address"]
+    static let identifierPattern = "^[A-Za-z0-9][A-Za-z0-9_-]*$"
+
+    mutating func load() -> StudyDefinition? {
+        guard let (fileName, root) = readStudyFile() else { return nil }
+        var reader = DocumentReader(file: fileName)
+        defer { problems += reader.problems }
+        guard let top = reader.object(root, path: "", known: Self.topKeys,
+                                      required: ["identifier", "name", "languages", "consent", "onboarding", "tasks"]) else {
+            if case .object = root {} else { reader.report("", "a study file is a mapping of \(Self.topKeys.joined(separator: ", "))") }
+            return nil
+        }
+        func value(_ key: String) -> DocumentValue? { top.first { $0.key == key }?.value }
+
+        let identifier = reader.string(value("identifier"), path: "identifier")
+        if let identifier, identifier.range(of: Self.identifierPattern, options: .regularExpression) == nil {
+            reader.report("identifier", "'\(identifier)' may hold only letters, digits, '-' and '_', starting with a letter or digit")
+        }
+        let name = reader.string(value("name"), path: "name")
+        let languages = readLanguages(value("languages"), reader: &reader)
+        let theme = readTheme(value("theme"), reader: &reader)
+        var enrolment = EnrolmentMode.invitation
+        if let pairs = reader.object(value("enrolment"), path: "enrolment", known: ["mode"], required: ["mode"]),
+           let mode = reader.choice(pairs.first { $0.key == "mode" }?.value, path: "enrolment.mode", allowed: EnrolmentMode.allCases.map(\.rawValue)) {
+            enrolment = EnrolmentMode(rawValue: mode) ?? .invitation
+        }
+        var strings = StudyStrings()
+        if let path = reader.string(value("strings"), path: "strings"), let data = readFile(path, reference: "strings", reader: &reader) {
+            strings = readStrings(data, file: path, languages: languages ?? [])
+        }
+        let documents = readConsent(value("consent"), languages: languages ?? [], reader: &reader)
+
+        var onboarding: (data: Data, tasks: [String: ConsentTask])?
+        if let path = reader.string(value("onboarding"), path: "onboarding"),
+           let data = readFile(path, reference: "onboarding", reader: &reader), let documents, let languages {
+            onboarding = loadOnboarding(data, file: path, documents: documents, languages: languages, strings: strings)
+        }
+
+        var tasks: [StudyTaskDefinition] = []
+        var surveys: [String: ResearchTask] = [:]
+        if let list = reader.array(value("tasks"), path: "tasks") {
+            if list.isEmpty { reader.report("tasks", "a study needs at least one task") }
+            (tasks, surveys) = readTasks(list, reader: &reader)
+        }
+        let contacts = readContacts(value("contacts"), reader: &reader)
+
+        guard let identifier, let name, let languages, let documents, let onboarding else { return nil }
+        return StudyDefinition(identifier: identifier, name: name, languages: languages, theme: theme, enrolment: enrolment,
+                               consentDocuments: documents, onboardingTasks: onboarding.tasks, onboardingTaskData: onboarding.data,
+                               tasks: tasks, surveys: surveys, contacts: contacts, strings: strings, folder: folder)
+    }
+
+    // MARK: - Files
+
+    /// The study file's name and its document; nil (reported) when there is none, two, or it cannot be read.
+    mutating func readStudyFile() -> (String, DocumentValue)? {
+        let present = StudyLoader.studyFileNames.filter { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
+        guard let fileName = present.first else {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory)
+            problems.append(StudyProblem(file: "study.yaml", path: "", message: !exists ? "the study folder \(folder.path) does not exist"
+                : isDirectory.boolValue ? "the study folder \(folder.path) has no study.yaml or study.json"
+                : "\(folder.path) is a file; give the study's folder"))
+            return nil
+        }
+        if present.count > 1 {
+            problems.append(StudyProblem(file: present[1], path: "", message: "the folder has both \(present.joined(separator: " and ")); keep one"))
+            return nil
+        }
+        guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(fileName).path) else {
+            problems.append(StudyProblem(file: fileName, path: "", message: "cannot read the file"))
+            return nil
+        }
+        do {
+            return (fileName, try document(from: data, file: fileName))
+        } catch {
+            problems.append(StudyProblem(file: fileName, path: "", message: error.message))
+            return nil
+        }
+    }
+
+    /// A YAML or JSON file's document, by its extension (`.json` is JSON; anything else is read as YAML).
+    func document(from data: Data, file: String) throws(DocumentSyntaxError) -> DocumentValue {
+        if file.lowercased().hasSuffix(".json") { return try DocumentValue.parseJSON(data) }
+        guard let text = String(data: data, encoding: .utf8) else { throw DocumentSyntaxError(message: "the file is not UTF-8 text") }
+        return try DocumentValue.parseYAML(text)
+    }
+
+    /// The bytes of the file at `path` (relative to the study folder); nil, reported at `reference` in the study
+    /// file, when it does not exist or cannot be read.
+    func readFile(_ path: String, reference: String, reader: inout DocumentReader) -> Data? {
+        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            reader.report(reference, "no file at '\(path)' (looked for \(url.path))")
+            return nil
+        }
+        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: url.path) else {
+            reader.report(reference, "'\(path)' is not a readable file")
+            return nil
+        }
+        return data
+    }
+
+    // MARK: - Languages, theme, strings
+
+    func readLanguages(_ value: DocumentValue?, reader: inout DocumentReader) -> [String]? {
+        guard let list = reader.array(value, path: "languages") else { return nil }
+        guard !list.isEmpty else {
+            reader.report("languages", "a study needs at least one language; the first is the default")
+            return nil
+        }
+        // The languages that are fine are kept, so that the files of each are still checked; a bad one is reported.
+        var languages: [String] = []
+        for (index, element) in list.enumerated() {
+            let path = "languages[\(index)]"
+            guard let tag = reader.string(element, path: path) else { continue }
+            let normalized = ConsentStrings.normalize(tag)
+            if !ConsentStrings.builtInLanguages.contains(normalized) {
+                let hint = JSONDiagnostics.closestKey(to: tag, among: ConsentStrings.builtInLanguages).map { "; did you mean '\($0)'?" } ?? ""
+                reader.report(path, "'\(tag)' has no built-in string table (StudyKit has \(ConsentStrings.builtInLanguages.joined(separator: ", ")))\(hint)")
+            } else if languages.contains(normalized) {
+                reader.report(path, "'\(tag)' is listed twice")
+            } else {
+                languages.append(normalized)
+            }
+        }
+        return languages.isEmpty ? nil : languages
+    }
+
+    func readTheme(_ value: DocumentValue?, reader: inout DocumentReader) -> StudyTheme {
+        guard let pairs = reader.object(value, path: "theme", known: ["tint"]) else { return StudyTheme() }
+        guard let tint = reader.string(pairs.first { $0.key == "tint" }?.value, path: "theme.tint") else { return StudyTheme() }
+        guard StudyTheme.isHexColour(tint) else {
+            reader.report("theme.tint", "'\(tint)' is not a colour written as #RRGGBB, such as \"#0A66C2\"")
+            return StudyTheme()
+        }
+        return StudyTheme(tint: tint.uppercased())
+    }
+
+    /// Reads the strings file: `consent` (checked by ``ConsentStrings/load(_:)``) and `web` (language → key → text,
+    /// passed through).
+    mutating func readStrings(_ data: Data, file: String, languages: [String]) -> StudyStrings {
+        var reader = DocumentReader(file: file)
+        defer { problems += reader.problems }
+        let root: DocumentValue
+        do {
+            root = try document(from: data, file: file)
+        } catch {
+            reader.report("", error.message)
+            return StudyStrings()
+        }
+        guard let pairs = reader.object(root, path: "", known: ["consent", "web"]) else { return StudyStrings() }
+        var strings = StudyStrings()
+        if let consent = pairs.first(where: { $0.key == "consent" })?.value {
+            do {
+                let json = try JSONSerialization.data(withJSONObject: consent.foundationObject)
+                strings.consent = try ConsentStrings.load(json)
+            } catch let failure as ConsentValidationFailure {
+                for problem in failure.problems { reader.report(DocumentReader.join("consent", problem.path), problem.message) }
+            } catch {
+                reader.report("consent", "\(error)")
+            }
+            if case .object(let tables) = consent {
+                for table in tables where !languages.contains(ConsentStrings.normalize(table.key)) {
+                    reader.report("consent.\(table.key)", "'\(table.key)' is not one of the study's languages (\(languages.joined(separator: ", ")))")
+                }
+            }
+        }
+        if let webPairs = reader.object(pairs.first(where: { $0.key == "web" })?.value, path: "web", known: languages) {
+            for (language, table) in webPairs {
+                guard case .object(let entries) = table else {
+                    reader.report("web.\(language)", "expected a mapping of string keys to text, found \(table.kindDescription)")
+                    continue
+                }
+                for (key, text) in entries {
+                    if let text = reader.string(text, path: "web.\(language).\(key)") {
+                        strings.web[ConsentStrings.normalize(language), default: [:]][key] = text
+                    }
+                }
+            }
+        }
+        return strings
+    }
+
+    // MARK: - Consent and onboarding
+
+    /// The consent document for each study language; nil (reported) when the main document is missing or invalid.
+    mutating func readConsent(_ value: DocumentValue?, languages: [String], reader: inout DocumentReader) -> [String: ConsentDocument]? {
+        guard let pairs = reader.object(value, path: "consent", known: ["document", "translations"], required: ["document"]) else { return nil }
+        var main: ConsentDocument?
+        if let path = reader.string(pairs.first { $0.key == "document" }?.value, path: "consent.document"),
+           let data = readFile(path, reference: "consent.document", reader: &reader) {
+            main = loadConsentDocument(data, file: path)
+        }
+        var documents: [String: ConsentDocument] = [:]
+        if let translations = reader.object(pairs.first { $0.key == "translations" }?.value, path: "consent.translations", known: languages) {
+            for (language, pathValue) in translations {
+                let reference = "consent.translations.\(language)"
+                guard languages.contains(language), let path = reader.string(pathValue, path: reference) else { continue }
+                guard let data = readFile(path, reference: reference, reader: &reader), let document = loadConsentDocument(data, file: path) else {
+                    continue
+                }
+                if ConsentStrings.normalize(document.language) != language {
+                    problems.append(StudyProblem(file: path, path: "language",
+                        message: "the document is in '\(document.language)', but the study lists it as the '\(language)' translation"))
+                }
+                documents[language] = document
+            }
+        }
+        // With a faulty translation (already reported), its language falls back to the main document, so that the
+        // onboarding task is still checked in every language.
+        guard let main else { return nil }
+        for language in languages where documents[language] == nil { documents[language] = main }
+        return documents
+    }
+
+    mutating func loadConsentDocument(_ data: Data, file: String) -> ConsentDocument? {
+        do {
+            return try ConsentDocumentValidator.load(data)
+        } catch {
+            problems += error.problems.map { StudyProblem(file: file, path: $0.path, message: $0.message) }
+            return nil
+        }
+    }
+
+    /// The onboarding task in every study language. A fault found with only some languages' documents says which.
+    mutating func loadOnboarding(_ data: Data, file: String, documents: [String: ConsentDocument], languages: [String],
+                                 strings: StudyStrings) -> (data: Data, tasks: [String: ConsentTask])? {
+        var tasks: [String: ConsentTask] = [:]
+        var faults: [(language: String, problem: TaskDefinitionError)] = []
+        for language in languages {
+            guard let document = documents[language] else { continue }
+            let context = ConsentContext(strings: strings.consent, language: language, locale: Locale(identifier: language),
+                                         timeZone: .gmt, calendar: Calendar(identifier: .gregorian))
+            do {
+                tasks[language] = try ConsentTaskLoader.load(taskData: data, document: document, context: context)
+            } catch {
+                faults += error.problems.map { (language, $0) }
+            }
+        }
+        var reported = Set<TaskDefinitionError>()
+        for fault in faults where reported.insert(fault.problem).inserted {
+            let affected = faults.filter { $0.problem == fault.problem }.map(\.language)
+            let suffix = affected.count == languages.count ? ""
+                : " (with the \(affected.joined(separator: ", ")) consent document\(affected.count == 1 ? "" : "s"))"
+            problems.append(StudyProblem(file: file, path: fault.problem.path, message: fault.problem.message + suffix))
+        }
+        return faults.isEmpty ? (data, tasks) : nil
+    }
+
+    // MARK: - Tasks
+
+    mutating func readTasks(_ list: [DocumentValue], reader: inout DocumentReader) -> ([StudyTaskDefinition], [String: ResearchTask]) {
+        // Ids first, so that a schedule's `sameAs` can name any task, before or after it.
+        var ids: [String: Int] = [:]
+        for (index, element) in list.enumerated() {
+            guard case .string(let id)? = element["id"] else { continue }
+            if id == StudyTaskDefinition.onboardingID {
+                reader.report("tasks[\(index)].id", "'onboarding' is the study's onboarding task; give this task another id")
+            } else if let earlier = ids[id] {
+                reader.report("tasks[\(index)].id", "duplicate task id '\(id)' (also tasks[\(earlier)])")
+            } else {
+                ids[id] = index
+            }
+        }
+        var tasks: [StudyTaskDefinition] = []
+        var surveys: [String: ResearchTask] = [:]
+        var sameAs: [(task: Int, element: Int, target: String, path: String)] = []
+        for (index, element) in list.enumerated() {
+            let path = "tasks[\(index)]"
+            guard let pairs = reader.object(element, path: path, known: Self.taskKeys, required: ["id", "title", "schedule"]) else { continue }
+            func value(_ key: String) -> DocumentValue? { pairs.first { $0.key == key }?.value }
+            let id = reader.string(value("id"), path: "\(path).id")
+            if let id, id.range(of: Self.identifierPattern, options: .regularExpression) == nil {
+                reader.report("\(path).id", "'\(id)' may hold only letters, digits, '-' and '_', starting with a letter or digit")
+            }
+            let title = reader.string(value("title"), path: "\(path).title")
+            let instructions = reader.string(value("instructions"), path: "\(path).instructions")
+            let impactsAdherence = reader.bool(value("impactsAdherence"), path: "\(path).impactsAdherence") ?? true
+            var survey: ResearchTask?
+            let surveyFile = reader.string(value("survey"), path: "\(path).survey")
+            if let surveyFile { survey = loadSurvey(surveyFile, reference: "\(path).survey", reader: &reader) }
+            var outcome: [StudyOutcomeMapping] = []
+            if let list = reader.array(value("outcome"), path: "\(path).outcome") {
+                if surveyFile == nil {
+                    reader.report("\(path).outcome", "an outcome mapping reads survey answers; this task has no survey")
+                } else if list.isEmpty {
+                    reader.report("\(path).outcome", "must not be empty; leave it out to record a boolean 'completed' value")
+                }
+                outcome = readOutcome(list, path: "\(path).outcome", survey: survey, surveyFile: surveyFile, reader: &reader)
+            }
+            var schedule: [StudyScheduleElement?] = []
+            if let list = reader.array(value("schedule"), path: "\(path).schedule") {
+                if list.isEmpty { reader.report("\(path).schedule", "a task needs at least one schedule element") }
+                for (elementIndex, element) in list.enumerated() {
+                    let elementPath = "\(path).schedule[\(elementIndex)]"
+                    if case .string(let target)? = element["sameAs"] {
+                        sameAs.append((index, elementIndex, target, elementPath))
+                    }
+                    schedule.append(readScheduleElement(element, path: elementPath, reader: &reader))
+                }
+            }
+            guard let id, let title else { continue }
+            tasks.append(StudyTaskDefinition(id: id, title: title, instructions: instructions, impactsAdherence: impactsAdherence,
+                                             surveyFile: surveyFile, outcome: outcome, schedule: schedule.compactMap { $0 }))
+            if let survey { surveys[id] = survey }
+        }
+        // `sameAs` copies the named task's own elements (one level: a task whose schedule uses sameAs cannot be named).
+        let sameAsTasks = Set(sameAs.map(\.task))
+        var copies: [String: [StudyScheduleElement]] = [:]
+        for reference in sameAs {
+            guard let targetIndex = ids[reference.target] else {
+                let hint = JSONDiagnostics.closestKey(to: reference.target, among: Array(ids.keys)).map { "; did you mean '\($0)'?" } ?? ""
+                reader.report("\(reference.path).sameAs", "no task has the id '\(reference.target)'\(hint)")
+                continue
+            }
+            if sameAsTasks.contains(targetIndex) {
+                reader.report("\(reference.path).sameAs", "task '\(reference.target)' takes its own schedule from another task; name a task with its own schedule")
+                continue
+            }
+            if case .string(let ownID)? = list[reference.task]["id"], let target = tasks.first(where: { $0.id == reference.target }) {
+                copies[ownID, default: []] += target.schedule
+            }
+        }
+        for index in tasks.indices { tasks[index].schedule += copies[tasks[index].id] ?? [] }
+        return (tasks, surveys)
+    }
+
+    /// The survey at `file`, loaded once however many tasks use it; its problems are reported in its own file.
+    mutating func loadSurvey(_ file: String, reference: String, reader: inout DocumentReader) -> ResearchTask? {
+        if let cached = surveyCache[file] { return cached }
+        var survey: ResearchTask?
+        if let data = readFile(file, reference: reference, reader: &reader) {
+            do {
+                survey = try TaskValidator.load(data)
+            } catch {
+                problems += error.problems.map { StudyProblem(file: file, path: $0.path, message: $0.message) }
+            }
+        }
+        surveyCache[file] = survey
+        return survey
+    }
+
+    func readOutcome(_ list: [DocumentValue], path: String, survey: ResearchTask?, surveyFile: String?,
+                     reader: inout DocumentReader) -> [StudyOutcomeMapping] {
+        var mappings: [StudyOutcomeMapping] = []
+        for (index, element) in list.enumerated() {
+            let itemPath = "\(path)[\(index)]"
+            guard let pairs = reader.object(element, path: itemPath, known: ["question", "kind", "units"], required: ["question"]) else { continue }
+            func value(_ key: String) -> DocumentValue? { pairs.first { $0.key == key }?.value }
+            guard let question = reader.string(value("question"), path: "\(itemPath).question") else { continue }
+            let mapping = StudyOutcomeMapping(question: question, kind: reader.string(value("kind"), path: "\(itemPath).kind"),
+                                              units: reader.string(value("units"), path: "\(itemPath).units"))
+            if let survey, let surveyFile {
+                if let message = Self.mappingProblem(mapping, in: survey, file: surveyFile) {
+                    reader.report("\(itemPath).question", message)
+                    continue
+                }
+            }
+            mappings.append(mapping)
+        }
+        return mappings
+    }
+
+    /// Why `mapping` cannot read an answer of `survey`; nil when it can.
+    static func mappingProblem(_ mapping: StudyOutcomeMapping, in survey: ResearchTask, file: String) -> String? {
+        guard let step = survey.step(withIdentifier: mapping.stepIdentifier) else {
+            let questionSteps = survey.steps.filter { !$0.questions.isEmpty }.map(\.identifier)
+            let hint = JSONDiagnostics.closestKey(to: mapping.stepIdentifier, among: questionSteps).map { "; did you mean '\($0)'?" } ?? ""
+            return "the survey \(file) has no step '\(mapping.stepIdentifier)'\(hint)"
+        }
+        let item = mapping.itemIdentifier ?? step.identifier
+        guard let question = step.questions.first(where: { $0.identifier == item }) else {
+            if step.questions.isEmpty { return "step '\(step.identifier)' of \(file) asks no question" }
+            if mapping.itemIdentifier == nil {
+                return "step '\(step.identifier)' of \(file) is a form; name one of its items as '\(step.identifier).ITEM' (\(step.questions.map(\.identifier).joined(separator: ", ")))"
+            }
+            return "step '\(step.identifier)' of \(file) has no question '\(item)'"
+        }
+        if question.format.type.answerKind == .location {
+            return "'\(mapping.question)' is a location question; a location cannot be an outcome value"
+        }
+        return nil
+    }
+
+    // MARK: - Schedules
+
+    func readScheduleElement(_ element: DocumentValue, path: String, reader: inout DocumentReader) -> StudyScheduleElement? {
+        guard let pairs = reader.object(element, path: path, known: Self.elementKeys) else { return nil }
+        func value(_ key: String) -> DocumentValue? { pairs.first { $0.key == key }?.value }
+        let kinds = ["daily", "weekly", "once", "sameAs"].filter { value($0) != nil }
+        guard kinds.count == 1, let kind = kinds.first else {
+            reader.report(path, kinds.isEmpty ? "a schedule element needs one of daily, weekly, once or sameAs"
+                          : "a schedule element has exactly one of daily, weekly, once or sameAs (found \(kinds.joined(separator: " and ")))")
+            return nil
+        }
+        if kind == "sameAs" {
+            _ = reader.string(value("sameAs"), path: "\(path).sameAs")
+            for key in ["duration", "text", "targetValues"] where value(key) != nil {
+                reader.report("\(path).\(key)", "an element with sameAs takes everything from the named task's schedule")
+            }
+            return nil
+        }
+        var duration = ScheduleDuration.oneHour
+        switch value("duration") {
+        case nil: break
+        case .string("allDay")?: duration = .allDay
+        case .number(let minutes, _)? where minutes > 0: duration = .minutes(minutes)
+        case .some(let other):
+            reader.report("\(path).duration", "expected a number of minutes greater than 0 or \"allDay\", found \(other == .string("") ? "empty text" : describe(other))")
+        }
+        let text = reader.string(value("text"), path: "\(path).text")
+        let targets = readTargetValues(value("targetValues"), path: "\(path).targetValues", reader: &reader)
+        let kindPath = "\(path).\(kind)"
+        switch kind {
+        case "once":
+            guard let once = reader.object(value(kind), path: kindPath, known: ["day", "at"], required: ["day"]) else { return nil }
+            let day = reader.integer(once.first { $0.key == "day" }?.value, path: "\(kindPath).day", in: 0...36_500)
+            let time = readTime(once.first { $0.key == "at" }?.value, path: "\(kindPath).at", duration: duration, reader: &reader)
+            guard let day, let time else { return nil }
+            return StudyScheduleElement(repetition: .once, hour: time.hour, minute: time.minute, firstDay: day, lastDay: day,
+                                        duration: duration, text: text, targetValues: targets)
+        default:
+            let known = kind == "weekly" ? ["on", "at", "from", "for", "until"] : ["at", "from", "for", "until"]
+            guard let repeating = reader.object(value(kind), path: kindPath, known: known, required: kind == "weekly" ? ["on"] : []) else { return nil }
+            func field(_ key: String) -> DocumentValue? { repeating.first { $0.key == key }?.value }
+            var repetition = StudyScheduleElement.Repetition.daily
+            var failed = false
+            if kind == "weekly" {
+                var weekdays: [Locale.Weekday] = []
+                if let list = reader.array(field("on"), path: "\(kindPath).on") {
+                    if list.isEmpty { reader.report("\(kindPath).on", "name at least one weekday") }
+                    let names = StudyScheduleElement.weekdayNames.map(\.name)
+                    for (index, entry) in list.enumerated() {
+                        let entryPath = "\(kindPath).on[\(index)]"
+                        guard let name = reader.string(entry, path: entryPath) else { failed = true; continue }
+                        guard let weekday = StudyScheduleElement.weekdayNames.first(where: { $0.name == name.lowercased() })?.weekday else {
+                            let hint = JSONDiagnostics.closestKey(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
+                            reader.report(entryPath, "'\(name)' is not a weekday\(hint) (monday … sunday)")
+                            failed = true
+                            continue
+                        }
+                        if weekdays.contains(weekday) { reader.report(entryPath, "'\(name)' is listed twice") } else { weekdays.append(weekday) }
+                    }
+                    weekdays.sort { a, b in
+                        StudyScheduleElement.weekdayNames.firstIndex { $0.weekday == a }! < StudyScheduleElement.weekdayNames.firstIndex { $0.weekday == b }!
+                    }
+                } else {
+                    failed = true
+                }
+                repetition = .weekly(weekdays)
+                if weekdays.isEmpty { failed = true }
+            }
+            let time = readTime(field("at"), path: "\(kindPath).at", duration: duration, reader: &reader)
+            let from = field("from") == nil ? 0 : reader.integer(field("from"), path: "\(kindPath).from", in: 0...36_500)
+            var lastDay: Int?
+            if field("for") != nil, field("until") != nil {
+                reader.report(kindPath, "give either 'for' or 'until', not both")
+                failed = true
+            } else if let forValue = field("for") {
+                if let span = reader.object(forValue, path: "\(kindPath).for", known: ["days", "weeks"]) {
+                    if span.count != 1 {
+                        reader.report("\(kindPath).for", "give exactly one of days or weeks, such as {weeks: 6}")
+                        failed = true
+                    } else if let count = reader.integer(span[0].value, path: "\(kindPath).for.\(span[0].key)", in: 1...5_200), let from {
+                        lastDay = from + count * (span[0].key == "weeks" ? 7 : 1) - 1
+                    } else {
+                        failed = true
+                    }
+                } else {
+                    failed = true
+                }
+            } else if field("until") != nil {
+                if let until = reader.integer(field("until"), path: "\(kindPath).until", in: 0...36_500) {
+                    if let from, until < from {
+                        reader.report("\(kindPath).until", "day \(until) is before the first day (from: \(from)); 'until' is the last day with an event")
+                        failed = true
+                    }
+                    lastDay = until
+                } else {
+                    failed = true
+                }
+            }
+            guard !failed, let time, let from else { return nil }
+            return StudyScheduleElement(repetition: repetition, hour: time.hour, minute: time.minute, firstDay: from, lastDay: lastDay,
+                                        duration: duration, text: text, targetValues: targets)
+        }
+    }
+
+    private func describe(_ value: DocumentValue) -> String {
+        if case .string(let text) = value { return "'\(text)'" }
+        return value.kindDescription
+    }
+
+    /// `HH:MM` on a 24-hour clock; optional (midnight) only for all-day events.
+    func readTime(_ value: DocumentValue?, path: String, duration: ScheduleDuration, reader: inout DocumentReader) -> (hour: Int, minute: Int)? {
+        guard let value else {
+            if duration == .allDay { return (0, 0) }
+            reader.report(path, "is required but missing (a time such as \"08:00\"; only an allDay event may leave it out)")
+            return nil
+        }
+        guard let text = reader.scalarText(value, path: path) else { return nil }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
+              let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute),
+              parts.allSatisfy({ $0.allSatisfy(\.isASCII) }) else {
+            reader.report(path, "'\(text)' is not a time of day; write HH:MM on a 24-hour clock, such as \"08:00\" or \"18:30\"")
+            return nil
+        }
+        return (hour, minute)
+    }
+
+    func readTargetValues(_ value: DocumentValue?, path: String, reader: inout DocumentReader) -> [OutcomeValue] {
+        guard let list = reader.array(value, path: path) else { return [] }
+        var values: [OutcomeValue] = []
+        for (index, element) in list.enumerated() {
+            let itemPath = "\(path)[\(index)]"
+            guard let pairs = reader.object(element, path: itemPath, known: ["value", "kind", "units"], required: ["value"]) else { continue }
+            func field(_ key: String) -> DocumentValue? { pairs.first { $0.key == key }?.value }
+            let kind = reader.string(field("kind"), path: "\(itemPath).kind")
+            let units = reader.string(field("units"), path: "\(itemPath).units")
+            switch field("value") {
+            case .number(let number, let text)?:
+                values.append(OutcomeValue(Int(text).map { .integer($0) } ?? .double(number), kind: kind, units: units))
+            case .bool(let flag)?:
+                values.append(OutcomeValue(.boolean(flag), kind: kind, units: units))
+            case .string(let text)?:
+                values.append(OutcomeValue(.text(text), kind: kind, units: units))
+            case .some(let other):
+                reader.report("\(itemPath).value", "expected a number, true or false, or text, found \(other.kindDescription)")
+            case nil:
+                break
+            }
+        }
+        return values
+    }
+
+    // MARK: - Contacts
+
+    func readContacts(_ value: DocumentValue?, reader: inout DocumentReader) -> [StudyContact] {
+        guard let list = reader.array(value, path: "contacts") else { return [] }
+        var contacts: [StudyContact] = []
+        var seen: [String: Int] = [:]
+        for (index, element) in list.enumerated() {
+            let path = "contacts[\(index)]"
+            guard let pairs = reader.object(element, path: path, known: Self.contactKeys, required: ["id"]) else { continue }
+            func field(_ key: String) -> DocumentValue? { pairs.first { $0.key == key }?.value }
+            guard let id = reader.string(field("id"), path: "\(path).id") else { continue }
+            if id.range(of: Self.identifierPattern, options: .regularExpression) == nil {
+                reader.report("\(path).id", "'\(id)' may hold only letters, digits, '-' and '_', starting with a letter or digit")
+            }
+            if let earlier = seen[id] {
+                reader.report("\(path).id", "duplicate contact id '\(id)' (also contacts[\(earlier)])")
+                continue
+            }
+            seen[id] = index
+            var name = PersonNameComponents()
+            name.givenName = reader.string(field("givenName"), path: "\(path).givenName")
+            name.familyName = reader.string(field("familyName"), path: "\(path).familyName")
+            if name.givenName == nil, name.familyName == nil, field("givenName") == nil, field("familyName") == nil {
+                reader.report(path, "a contact needs a givenName, a familyName or both")
+            }
+            var category: Contact.Category?
+            if let text = reader.choice(field("category"), path: "\(path).category", allowed: ["careProvider", "friend", "family"]) {
+                category = Contact.Category(rawValue: text)
+            }
+            var address: PostalAddress?
+            if let parts = reader.object(field("address"), path: "\(path).address", known: ["street", "city", "state", "postalCode", "country"]) {
+                func part(_ key: String) -> String? { reader.scalarText(parts.first { $0.key == key }?.value, path: "\(path).address.\(key)") }
+                address = PostalAddress(street: part("street"), city: part("city"), state: part("state"), postalCode: part("postalCode"), country: part("country"))
+            }
+            contacts.append(StudyContact(
+                id: id, name: name, title: reader.string(field("title"), path: "\(path).title"),
+                role: reader.string(field("role"), path: "\(path).role"),
+                organization: reader.string(field("organization"), path: "\(path).organization"), category: category,
+                phoneNumbers: readLabeled(field("phones"), path: "\(path).phones", reader: &reader),
+                emailAddresses: readLabeled(field("emails"), path: "\(path).emails", reader: &reader),
+                messagingNumbers: readLabeled(field("messaging"), path: "\(path).messaging", reader: &reader),
+                address: address))
+        }
+        return contacts
+    }
+
+    func readLabeled(_ value: DocumentValue?, path: String, reader: inout DocumentReader) -> [LabeledValue] {
+        guard let list = reader.array(value, path: path) else { return [] }
+        var values: [LabeledValue] = []
+        for (index, element) in list.enumerated() {
+            let itemPath = "\(path)[\(index)]"
+            guard let pairs = reader.object(element, path: itemPath, known: ["label", "value"], required: ["label", "value"]) else { continue }
+            if let label = reader.string(pairs.first { $0.key == "label" }?.value, path: "\(itemPath).label"),
+               let text = reader.scalarText(pairs.first { $0.key == "value" }?.value, path: "\(itemPath).value") {
+                values.append(LabeledValue(label: label, value: text))
+            }
+        }
+        return values
+    }
+}

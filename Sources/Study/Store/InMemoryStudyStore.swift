@@ -1,0 +1,196 @@
+import Consent
+import Foundation
+
+/// A study store in memory, for tests and previews: the same rules as the SQLite store, without a file.
+///
+/// ```swift
+/// let store = InMemoryStudyStore(environment: .live)
+/// ```
+public actor InMemoryStudyStore: StudyStore {
+    private let environment: StudyStoreEnvironment
+    private var invitationsByHash: [String: Invitation] = [:]
+    private var participantsByID: [String: StudyParticipant] = [:]
+    private var sessionsByHash: [String: ParticipantSession] = [:]
+    private var signInCodes: [String: (participantID: String, expiresAt: Date, used: Bool)] = [:]
+    private var runsByID: [UUID: TaskRun] = [:]
+    private var records: [StoredConsentRecord] = []
+
+    /// An empty store using `environment`'s clock, UUIDs and randomness.
+    public init(environment: StudyStoreEnvironment) {
+        self.environment = environment
+    }
+
+    /// Makes an invitation with a fresh code.
+    public func createInvitation(label: String?, expiresAt: Date?) -> IssuedInvitation {
+        let code = StudySecrets.invitationCode(environment.randomBytes)
+        let invitation = Invitation(id: environment.makeUUID(), codeSHA256: StudySecrets.codeHash(code), label: label,
+                                    createdAt: environment.now(), expiresAt: expiresAt)
+        invitationsByHash[invitation.codeSHA256] = invitation
+        return IssuedInvitation(invitation: invitation, code: code)
+    }
+
+    /// Every invitation, oldest first.
+    public func invitations() -> [Invitation] {
+        invitationsByHash.values.sorted { ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString) }
+    }
+
+    /// The invitation with this code.
+    public func invitation(code: String) -> Invitation? {
+        invitationsByHash[StudySecrets.codeHash(code)]
+    }
+
+    /// Enrols a new participant, using up the invitation.
+    public func enrol(invitationCode: String?, timeZone: TimeZone, language: String) throws -> StudyParticipant {
+        let now = environment.now()
+        var invitation: Invitation?
+        if let invitationCode {
+            guard let found = invitationsByHash[StudySecrets.codeHash(invitationCode)] else { throw StudyStoreError.unknownInvitation }
+            if let usedAt = found.usedAt { throw StudyStoreError.invitationUsed(usedAt: usedAt) }
+            if let expiresAt = found.expiresAt, now >= expiresAt { throw StudyStoreError.invitationExpired(expiresAt: expiresAt) }
+            invitation = found
+        }
+        let id = environment.makeUUID().uuidString.lowercased()
+        let participant = StudyParticipant(id: id, patientID: StudyCareIdentifiers.patientID(participant: id), timeZone: timeZone,
+                                           language: language, enrolledAt: now, invitationID: invitation?.id)
+        if var invitation {
+            invitation.usedAt = now
+            invitation.usedBy = id
+            invitationsByHash[invitation.codeSHA256] = invitation
+        }
+        participantsByID[id] = participant
+        return participant
+    }
+
+    /// The participant with this id.
+    public func participant(id: String) -> StudyParticipant? { participantsByID[id] }
+
+    /// Every participant, by enrolment time.
+    public func participants() -> [StudyParticipant] {
+        participantsByID.values.sorted { ($0.enrolledAt, $0.id) < ($1.enrolledAt, $1.id) }
+    }
+
+    /// Changes the participant's language.
+    public func setLanguage(_ language: String, participantID: String) throws -> StudyParticipant {
+        guard var participant = participantsByID[participantID] else { throw StudyStoreError.unknownParticipant(participantID) }
+        participant.language = language
+        participantsByID[participantID] = participant
+        return participant
+    }
+
+    /// Signs the participant in with a fresh token.
+    public func createSession(participantID: String, lifetime: TimeInterval) throws -> IssuedSession {
+        guard lifetime > 0 else { throw StudyStoreError.invalidLifetime(lifetime) }
+        guard participantsByID[participantID] != nil else { throw StudyStoreError.unknownParticipant(participantID) }
+        let now = environment.now()
+        let token = StudySecrets.sessionToken(environment.randomBytes)
+        let session = ParticipantSession(id: environment.makeUUID(), participantID: participantID, createdAt: now, lastSeenAt: now,
+                                         expiresAt: now.addingTimeInterval(lifetime))
+        sessionsByHash[StudySecrets.tokenHash(token)] = session
+        return IssuedSession(session: session, token: token)
+    }
+
+    /// The valid session of this token, touched.
+    public func session(token: String) -> ParticipantSession? {
+        let hash = StudySecrets.tokenHash(token)
+        let now = environment.now()
+        guard var session = sessionsByHash[hash], session.isValid(at: now) else { return nil }
+        guard now.timeIntervalSince(session.lastSeenAt) >= ParticipantSession.lastSeenResolution else { return session }
+        session.lastSeenAt = now
+        sessionsByHash[hash] = session
+        return session
+    }
+
+    /// The participant's sessions, newest first.
+    public func sessions(participantID: String) -> [ParticipantSession] {
+        sessionsByHash.values.filter { $0.participantID == participantID }
+            .sorted { ($0.createdAt, $0.id.uuidString) > ($1.createdAt, $1.id.uuidString) }
+    }
+
+    /// Revokes one of the participant's sessions.
+    @discardableResult
+    public func revokeSession(id: UUID, participantID: String) -> Bool {
+        guard let (hash, session) = sessionsByHash.first(where: { $0.value.id == id && $0.value.participantID == participantID }) else { return false }
+        if session.revokedAt == nil { sessionsByHash[hash]?.revokedAt = environment.now() }
+        return true
+    }
+
+    /// A one-time code for another device.
+    public func createSignInCode(participantID: String, lifetime: TimeInterval) throws -> IssuedSignInCode {
+        guard lifetime > 0 else { throw StudyStoreError.invalidLifetime(lifetime) }
+        guard participantsByID[participantID] != nil else { throw StudyStoreError.unknownParticipant(participantID) }
+        let code = StudySecrets.signInCode(environment.randomBytes)
+        let expiresAt = environment.now().addingTimeInterval(lifetime)
+        signInCodes[StudySecrets.codeHash(code)] = (participantID, expiresAt, false)
+        return IssuedSignInCode(participantID: participantID, code: code, expiresAt: expiresAt)
+    }
+
+    /// Uses up a sign-in code.
+    public func redeemSignInCode(_ code: String) -> String? {
+        let hash = StudySecrets.codeHash(code)
+        guard let entry = signInCodes[hash], !entry.used, environment.now() < entry.expiresAt else { return nil }
+        signInCodes[hash]?.used = true
+        return entry.participantID
+    }
+
+    /// Writes a run, creating or replacing it.
+    @discardableResult
+    public func saveRun(_ run: TaskRun) throws -> TaskRun {
+        let existing = runsByID[run.id]
+        try run.checkSave(replacing: existing)
+        guard participantsByID[run.participantID] != nil else { throw StudyStoreError.unknownParticipant(run.participantID) }
+        var stored = run
+        let now = environment.now()
+        stored.createdAt = existing?.createdAt ?? now
+        stored.updatedAt = now
+        runsByID[run.id] = stored
+        return stored
+    }
+
+    /// The participant's run with this id.
+    public func run(id: UUID, participantID: String) -> TaskRun? {
+        guard let run = runsByID[id], run.participantID == participantID else { return nil }
+        return run
+    }
+
+    /// The participant's runs, most recently saved first.
+    public func runs(participantID: String, taskID: String?) -> [TaskRun] {
+        runsByID.values.filter { $0.participantID == participantID && (taskID == nil || $0.taskID == taskID) }
+            .sorted { ($0.updatedAt ?? .distantPast, $0.id.uuidString) > ($1.updatedAt ?? .distantPast, $1.id.uuidString) }
+    }
+
+    /// Appends a sealed record with its PDF pending.
+    @discardableResult
+    public func appendConsentRecord(_ sealed: SealedConsentRecord) throws -> StoredConsentRecord {
+        guard !records.contains(where: { $0.id == sealed.record.id }) else { throw StudyStoreError.consentRecordExists(sealed.record.id) }
+        guard participantsByID[sealed.record.participantIdentifier] != nil else {
+            throw StudyStoreError.unknownParticipant(sealed.record.participantIdentifier)
+        }
+        let stored = StoredConsentRecord(sealed: sealed, sealedJSON: try sealed.jsonData(), storedAt: environment.now(), pdf: .pending)
+        records.append(stored)
+        return stored
+    }
+
+    /// The participant's records, oldest first.
+    public func consentRecords(participantID: String) -> [StoredConsentRecord] {
+        records.filter { $0.participantID == participantID }
+    }
+
+    /// The participant's record with this id.
+    public func consentRecord(id: UUID, participantID: String) -> StoredConsentRecord? {
+        records.first { $0.id == id && $0.participantID == participantID }
+    }
+
+    /// Sets the state of a record's PDF.
+    public func setConsentPDF(_ state: ConsentPDFState, recordID: UUID, participantID: String) throws {
+        if case .file(let path) = state, !ConsentPDFState.isSafeRelativePath(path) { throw StudyStoreError.unsafePDFPath(path) }
+        guard let index = records.firstIndex(where: { $0.id == recordID && $0.participantID == participantID }) else {
+            throw StudyStoreError.unknownConsentRecord(recordID)
+        }
+        records[index].pdf = state
+    }
+
+    /// Records whose PDF is pending or failed, oldest first.
+    public func consentRecordsAwaitingPDF() -> [StoredConsentRecord] {
+        records.filter { $0.pdf.name != "ready" }
+    }
+}

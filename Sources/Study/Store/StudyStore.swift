@@ -1,0 +1,112 @@
+import Consent
+import Foundation
+
+/// What the study server keeps besides the care store: participants, invitations, signed-in sessions, one-time
+/// sign-in codes, task runs and consent records.
+///
+/// Every read of a participant's data takes the participant's id, so a request signed in as one participant can never
+/// reach another's run or record: ``run(id:participantID:)`` returns nil for someone else's run.
+///
+/// ```swift
+/// let issued = try await store.createInvitation(label: "clinic A", expiresAt: nil)      // link with issued.code
+/// let participant = try await store.enrol(invitationCode: code, timeZone: zone, language: "ja")
+/// let session = try await store.createSession(participantID: participant.id, lifetime: 180 * 86_400)  // cookie: session.token
+/// let signedIn = try await store.session(token: cookieValue)                             // nil when unknown, expired or revoked
+/// try await store.saveRun(TaskRun(id: run, participantID: participant.id, taskID: "pain", occurrence: 3,
+///                                 state: .inProgress, restorationData: session.restorationData))
+/// ```
+///
+/// Secrets are returned once, when made, and stored only as SHA-256 digests (see ``StudySecrets``).
+public protocol StudyStore: Sendable {
+    // MARK: Invitations
+
+    /// Makes an invitation with a fresh code; `expiresAt` nil for one that never expires.
+    func createInvitation(label: String?, expiresAt: Date?) async throws -> IssuedInvitation
+    /// Every invitation, oldest first.
+    func invitations() async throws -> [Invitation]
+    /// The invitation with this code (in any case, with or without dashes); nil when none has it.
+    func invitation(code: String) async throws -> Invitation?
+
+    // MARK: Participants
+
+    /// Enrols a new participant now: with an invitation code, which is used up in the same transaction (a code enrols
+    /// one participant, however many requests race for it), or with nil for open enrolment — the server passes nil only
+    /// when the study's enrolment mode is ``EnrolmentMode/open``. Throws ``StudyStoreError/unknownInvitation``,
+    /// ``StudyStoreError/invitationUsed(usedAt:)`` or ``StudyStoreError/invitationExpired(expiresAt:)``.
+    func enrol(invitationCode: String?, timeZone: TimeZone, language: String) async throws -> StudyParticipant
+    /// The participant with this id; nil when none has it.
+    func participant(id: String) async throws -> StudyParticipant?
+    /// Every participant, by enrolment time.
+    func participants() async throws -> [StudyParticipant]
+    /// Changes the participant's language (from their settings page).
+    func setLanguage(_ language: String, participantID: String) async throws -> StudyParticipant
+
+    // MARK: Sessions and sign-in codes
+
+    /// Signs the participant in on a browser: a session with a fresh token that lasts `lifetime` seconds.
+    func createSession(participantID: String, lifetime: TimeInterval) async throws -> IssuedSession
+    /// The valid session of this token, with its last-seen time set to now when it was older than
+    /// ``ParticipantSession/lastSeenResolution``; nil for an unknown, expired or revoked token.
+    func session(token: String) async throws -> ParticipantSession?
+    /// The participant's sessions, valid or not, newest first.
+    func sessions(participantID: String) async throws -> [ParticipantSession]
+    /// Revokes one of the participant's sessions (signing that browser out); false when they have no such session.
+    @discardableResult
+    func revokeSession(id: UUID, participantID: String) async throws -> Bool
+    /// A one-time code that signs the participant in on another device within `lifetime` seconds (about ten minutes).
+    func createSignInCode(participantID: String, lifetime: TimeInterval) async throws -> IssuedSignInCode
+    /// Uses up a sign-in code and returns the participant it signs in; nil when the code is unknown, used or expired.
+    func redeemSignInCode(_ code: String) async throws -> String?
+
+    // MARK: Task runs
+
+    /// Writes a run atomically, creating or replacing it, and returns it as stored (with its dates). Once this returns,
+    /// the run survives a killed process. Refuses a run whose id belongs to another participant, a change to a finished
+    /// run, a change of task, and a run without what its state needs (see ``TaskRun/checkSave(replacing:)``).
+    @discardableResult
+    func saveRun(_ run: TaskRun) async throws -> TaskRun
+    /// The participant's run with this id; nil when they have none (including when it is someone else's).
+    func run(id: UUID, participantID: String) async throws -> TaskRun?
+    /// The participant's runs, of one task or all, most recently saved first.
+    func runs(participantID: String, taskID: String?) async throws -> [TaskRun]
+
+    // MARK: Consent records
+
+    /// Appends a sealed consent record (a consent or a withdrawal) for its participant, with its PDF pending. There is
+    /// no way to change or remove a record; a withdrawal is a new record.
+    @discardableResult
+    func appendConsentRecord(_ sealed: SealedConsentRecord) async throws -> StoredConsentRecord
+    /// The participant's consent records, oldest first.
+    func consentRecords(participantID: String) async throws -> [StoredConsentRecord]
+    /// The participant's record with this id; nil when they have none.
+    func consentRecord(id: UUID, participantID: String) async throws -> StoredConsentRecord?
+    /// Sets the state of a record's PDF (printed, stored as bytes or as a file; or failed).
+    func setConsentPDF(_ state: ConsentPDFState, recordID: UUID, participantID: String) async throws
+    /// Every record whose PDF is pending or failed, oldest first: the background printer's queue.
+    func consentRecordsAwaitingPDF() async throws -> [StoredConsentRecord]
+}
+
+extension TaskRun {
+    /// Checks that this run may be saved over `existing` (the stored run with the same id, if any), throwing the
+    /// ``StudyStoreError`` every backend gives: another participant's id, a finished run, another task, an in-progress
+    /// run without restoration data, a completed run without a result, or data of another run.
+    public func checkSave(replacing existing: TaskRun?) throws(StudyStoreError) {
+        if let existing {
+            guard existing.participantID == participantID else { throw .runOfAnotherParticipant(run: id) }
+            guard existing.state == .inProgress else { throw .runFinished(run: id, state: existing.state) }
+            guard existing.taskID == taskID else { throw .runTaskChanged(run: id, stored: existing.taskID, given: taskID) }
+        }
+        if state == .inProgress, restorationData == nil {
+            throw .invalidRun(run: id, reason: "an in-progress run needs its restoration data to be resumed")
+        }
+        if state == .completed, result == nil {
+            throw .invalidRun(run: id, reason: "a completed run needs its result")
+        }
+        if let restorationData, restorationData.taskRunUUID != id {
+            throw .invalidRun(run: id, reason: "the restoration data is of run \(restorationData.taskRunUUID.uuidString)")
+        }
+        if let result, result.taskRunUUID != id {
+            throw .invalidRun(run: id, reason: "the result is of run \(result.taskRunUUID.uuidString)")
+        }
+    }
+}

@@ -1,0 +1,409 @@
+import Consent
+import Foundation
+import GRDB
+import Research
+import Study
+
+/// A study store in one SQLite file (GRDB, WAL, `synchronous = FULL`, versioned migrations): participants,
+/// invitations, sessions, sign-in codes, task runs and consent records.
+///
+/// ```swift
+/// let store = try SQLiteStudyStore(path: "data/study.sqlite", environment: .live)
+/// let issued = try await store.createInvitation(label: nil, expiresAt: nil)
+/// ```
+///
+/// Every write is one transaction, durable when it returns: a killed process keeps every acknowledged write and never
+/// leaves half of one. The schema is ``StudyStoreMigrations``.
+public final class SQLiteStudyStore: StudyStore {
+    /// The GRDB connection: a `DatabasePool` for a file, a `DatabaseQueue` in memory. For maintenance such as backups
+    /// and integrity checks; study data goes through the ``StudyStore`` methods.
+    public let database: any DatabaseWriter
+    private let environment: StudyStoreEnvironment
+
+    /// A store in the SQLite file at `path`, created with its folder when missing, and migrated when older.
+    public convenience init(path: String, environment: StudyStoreEnvironment) throws {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        // DatabasePool opens the file in WAL mode.
+        try self.init(database: DatabasePool(path: url.path, configuration: Self.configuration()), environment: environment)
+    }
+
+    /// An empty store in an in-memory database, for tests: the SQL of the file store without its file.
+    public static func inMemory(environment: StudyStoreEnvironment) throws -> SQLiteStudyStore {
+        try SQLiteStudyStore(database: DatabaseQueue(configuration: configuration()), environment: environment)
+    }
+
+    private init(database: any DatabaseWriter, environment: StudyStoreEnvironment) throws {
+        // Durability: with synchronous = FULL a WAL commit is synced before the write returns, so an acknowledged write
+        // survives a killed process and a power loss (GRDB's pool default, NORMAL, syncs only at checkpoints). Set on the
+        // writer connection after GRDB's own set-up, which would otherwise override it.
+        try database.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        try StudyStoreMigrations.migrator.migrate(database)
+        self.database = database
+        self.environment = environment
+    }
+
+    private static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        // A command-line tool writing while the server runs waits for the lock instead of failing at once.
+        configuration.busyMode = .timeout(10)
+        return configuration
+    }
+
+    // MARK: - Invitations
+
+    /// Makes an invitation with a fresh code.
+    public func createInvitation(label: String?, expiresAt: Date?) async throws -> IssuedInvitation {
+        let code = StudySecrets.invitationCode(environment.randomBytes)
+        let invitation = Invitation(id: environment.makeUUID(), codeSHA256: StudySecrets.codeHash(code), label: label,
+                                    createdAt: environment.now(), expiresAt: expiresAt)
+        try await database.write { db in
+            try db.execute(sql: "INSERT INTO invitation (id, codeSHA256, label, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [invitation.id, invitation.codeSHA256, invitation.label, seconds(invitation.createdAt),
+                                       invitation.expiresAt.map(seconds)])
+        }
+        return IssuedInvitation(invitation: invitation, code: code)
+    }
+
+    /// Every invitation, oldest first.
+    public func invitations() async throws -> [Invitation] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM invitation ORDER BY createdAt, id").map(Rows.invitation)
+        }
+    }
+
+    /// The invitation with this code.
+    public func invitation(code: String) async throws -> Invitation? {
+        let hash = StudySecrets.codeHash(code)
+        return try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM invitation WHERE codeSHA256 = ?", arguments: [hash]).map(Rows.invitation)
+        }
+    }
+
+    // MARK: - Participants
+
+    /// Enrols a new participant, using up the invitation in the same transaction.
+    public func enrol(invitationCode: String?, timeZone: TimeZone, language: String) async throws -> StudyParticipant {
+        let now = environment.now()
+        let id = environment.makeUUID().uuidString.lowercased()
+        let hash = invitationCode.map(StudySecrets.codeHash)
+        return try await database.write { db in
+            var invitationID: UUID?
+            if let hash {
+                guard let row = try Row.fetchOne(db, sql: "SELECT * FROM invitation WHERE codeSHA256 = ?", arguments: [hash]) else {
+                    throw StudyStoreError.unknownInvitation
+                }
+                let found = try Rows.invitation(row)
+                if let usedAt = found.usedAt { throw StudyStoreError.invitationUsed(usedAt: usedAt) }
+                if let expiresAt = found.expiresAt, now >= expiresAt { throw StudyStoreError.invitationExpired(expiresAt: expiresAt) }
+                // The write lock serializes enrolments, and `usedAt IS NULL` makes the claim explicit.
+                try db.execute(sql: "UPDATE invitation SET usedAt = ?, usedBy = ? WHERE id = ? AND usedAt IS NULL",
+                               arguments: [seconds(now), id, found.id])
+                guard db.changesCount == 1 else { throw StudyStoreError.invitationUsed(usedAt: now) }
+                invitationID = found.id
+            }
+            let participant = StudyParticipant(id: id, patientID: StudyCareIdentifiers.patientID(participant: id), timeZone: timeZone,
+                                               language: language, enrolledAt: now, invitationID: invitationID)
+            try db.execute(sql: """
+                INSERT INTO participant (id, patientID, timeZone, language, enrolledAt, invitationID) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [participant.id, participant.patientID, timeZone.identifier, language, seconds(now), invitationID])
+            return participant
+        }
+    }
+
+    /// The participant with this id.
+    public func participant(id: String) async throws -> StudyParticipant? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM participant WHERE id = ?", arguments: [id]).map(Rows.participant)
+        }
+    }
+
+    /// Every participant, by enrolment time.
+    public func participants() async throws -> [StudyParticipant] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM participant ORDER BY enrolledAt, id").map(Rows.participant)
+        }
+    }
+
+    /// Changes the participant's language.
+    public func setLanguage(_ language: String, participantID: String) async throws -> StudyParticipant {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE participant SET language = ? WHERE id = ?", arguments: [language, participantID])
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM participant WHERE id = ?", arguments: [participantID]) else {
+                throw StudyStoreError.unknownParticipant(participantID)
+            }
+            return try Rows.participant(row)
+        }
+    }
+
+    // MARK: - Sessions and sign-in codes
+
+    /// Signs the participant in with a fresh token.
+    public func createSession(participantID: String, lifetime: TimeInterval) async throws -> IssuedSession {
+        guard lifetime > 0 else { throw StudyStoreError.invalidLifetime(lifetime) }
+        let now = environment.now()
+        let token = StudySecrets.sessionToken(environment.randomBytes)
+        let session = ParticipantSession(id: environment.makeUUID(), participantID: participantID, createdAt: now, lastSeenAt: now,
+                                         expiresAt: now.addingTimeInterval(lifetime))
+        try await database.write { db in
+            try Rows.requireParticipant(participantID, db)
+            try db.execute(sql: """
+                INSERT INTO session (id, tokenSHA256, participantID, createdAt, lastSeenAt, expiresAt) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [session.id, StudySecrets.tokenHash(token), participantID, seconds(now), seconds(now), seconds(session.expiresAt)])
+        }
+        return IssuedSession(session: session, token: token)
+    }
+
+    /// The valid session of this token, with its last-seen time set to now when it was older than
+    /// ``ParticipantSession/lastSeenResolution``: most page views read and do not write.
+    public func session(token: String) async throws -> ParticipantSession? {
+        let hash = StudySecrets.tokenHash(token)
+        let now = environment.now()
+        let found = try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM session WHERE tokenSHA256 = ?", arguments: [hash]).map(Rows.session)
+        }
+        guard var session = found, session.isValid(at: now) else { return nil }
+        guard now.timeIntervalSince(session.lastSeenAt) >= ParticipantSession.lastSeenResolution else { return session }
+        let id = session.id
+        // Revoked or expired in the meantime: the update matches nothing, and the session is not returned.
+        let updated = try await database.write { db in
+            try db.execute(sql: "UPDATE session SET lastSeenAt = ? WHERE id = ? AND revokedAt IS NULL AND expiresAt > ?",
+                           arguments: [seconds(now), id, seconds(now)])
+            return db.changesCount == 1
+        }
+        guard updated else { return nil }
+        session.lastSeenAt = now
+        return session
+    }
+
+    /// The participant's sessions, newest first.
+    public func sessions(participantID: String) async throws -> [ParticipantSession] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM session WHERE participantID = ? ORDER BY createdAt DESC, id DESC",
+                             arguments: [participantID]).map(Rows.session)
+        }
+    }
+
+    /// Revokes one of the participant's sessions.
+    @discardableResult
+    public func revokeSession(id: UUID, participantID: String) async throws -> Bool {
+        let now = environment.now()
+        return try await database.write { db in
+            try db.execute(sql: "UPDATE session SET revokedAt = coalesce(revokedAt, ?) WHERE id = ? AND participantID = ?",
+                           arguments: [seconds(now), id, participantID])
+            return db.changesCount == 1
+        }
+    }
+
+    /// A one-time code for another device.
+    public func createSignInCode(participantID: String, lifetime: TimeInterval) async throws -> IssuedSignInCode {
+        guard lifetime > 0 else { throw StudyStoreError.invalidLifetime(lifetime) }
+        let now = environment.now()
+        let expiresAt = now.addingTimeInterval(lifetime)
+        let randomBytes = environment.randomBytes
+        return try await database.write { db in
+            try Rows.requireParticipant(participantID, db)
+            // Used and expired codes are of no further use; dropping them keeps the table small and frees their digests.
+            try db.execute(sql: "DELETE FROM signInCode WHERE usedAt IS NOT NULL OR expiresAt <= ?", arguments: [seconds(now)])
+            var code = StudySecrets.signInCode(randomBytes)
+            // 40 bits: a clash with a live code is improbable, but never hand out a code that signs in someone else.
+            while try Bool.fetchOne(db, sql: "SELECT 1 FROM signInCode WHERE codeSHA256 = ?", arguments: [StudySecrets.codeHash(code)]) == true {
+                code = StudySecrets.signInCode(randomBytes)
+            }
+            try db.execute(sql: "INSERT INTO signInCode (codeSHA256, participantID, createdAt, expiresAt) VALUES (?, ?, ?, ?)",
+                           arguments: [StudySecrets.codeHash(code), participantID, seconds(now), seconds(expiresAt)])
+            return IssuedSignInCode(participantID: participantID, code: code, expiresAt: expiresAt)
+        }
+    }
+
+    /// Uses up a sign-in code.
+    public func redeemSignInCode(_ code: String) async throws -> String? {
+        let hash = StudySecrets.codeHash(code)
+        let now = seconds(environment.now())
+        return try await database.write { db in
+            guard let participantID = try String.fetchOne(db, sql: """
+                SELECT participantID FROM signInCode WHERE codeSHA256 = ? AND usedAt IS NULL AND expiresAt > ?
+                """, arguments: [hash, now]) else { return nil }
+            try db.execute(sql: "UPDATE signInCode SET usedAt = ? WHERE codeSHA256 = ?", arguments: [now, hash])
+            return participantID
+        }
+    }
+
+    // MARK: - Task runs
+
+    /// Writes a run atomically, creating or replacing it.
+    @discardableResult
+    public func saveRun(_ run: TaskRun) async throws -> TaskRun {
+        let encoder = ResearchJSON.encoder(pretty: false)
+        let restoration = try run.restorationData.map { try encoder.encode($0) }
+        let result = try run.result.map { try encoder.encode($0) }
+        let now = environment.now()
+        return try await database.write { db in
+            let existing = try Row.fetchOne(db, sql: "SELECT * FROM taskRun WHERE id = ?", arguments: [run.id]).map(Rows.taskRun)
+            try run.checkSave(replacing: existing)
+            try Rows.requireParticipant(run.participantID, db)
+            var stored = run
+            stored.createdAt = existing?.createdAt ?? now
+            stored.updatedAt = now
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO taskRun (id, participantID, taskID, occurrence, state, restorationData, result, createdAt, updatedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [run.id, run.participantID, run.taskID, run.occurrence, run.state.rawValue, restoration, result,
+                                 seconds(stored.createdAt!), seconds(now)])
+            return stored
+        }
+    }
+
+    /// The participant's run with this id.
+    public func run(id: UUID, participantID: String) async throws -> TaskRun? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM taskRun WHERE id = ? AND participantID = ?", arguments: [id, participantID]).map(Rows.taskRun)
+        }
+    }
+
+    /// The participant's runs, most recently saved first.
+    public func runs(participantID: String, taskID: String?) async throws -> [TaskRun] {
+        try await database.read { db in
+            let rows = if let taskID {
+                try Row.fetchAll(db, sql: "SELECT * FROM taskRun WHERE participantID = ? AND taskID = ? ORDER BY updatedAt DESC, id DESC",
+                                 arguments: [participantID, taskID])
+            } else {
+                try Row.fetchAll(db, sql: "SELECT * FROM taskRun WHERE participantID = ? ORDER BY updatedAt DESC, id DESC", arguments: [participantID])
+            }
+            return try rows.map(Rows.taskRun)
+        }
+    }
+
+    // MARK: - Consent records
+
+    /// Appends a sealed record with its PDF pending.
+    @discardableResult
+    public func appendConsentRecord(_ sealed: SealedConsentRecord) async throws -> StoredConsentRecord {
+        let json = try sealed.jsonData()
+        let record = sealed.record
+        let now = environment.now()
+        return try await database.write { db in
+            try Rows.requireParticipant(record.participantIdentifier, db)
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM consentRecord WHERE id = ?", arguments: [record.id]) == true {
+                throw StudyStoreError.consentRecordExists(record.id)
+            }
+            try db.execute(sql: "INSERT INTO consentRecord (id, participantID, kind, sealedJSON, storedAt) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [record.id, record.participantIdentifier, record.kind.rawValue, json, seconds(now)])
+            try db.execute(sql: "INSERT INTO consentPDF (recordID, state, updatedAt) VALUES (?, 'pending', ?)", arguments: [record.id, seconds(now)])
+            return StoredConsentRecord(sealed: sealed, sealedJSON: json, storedAt: now, pdf: .pending)
+        }
+    }
+
+    private static let recordSelect = """
+        SELECT r.sealedJSON, r.storedAt, p.state, p.pdf, p.path, p.failure
+        FROM consentRecord r LEFT JOIN consentPDF p ON p.recordID = r.id
+        """
+
+    /// The participant's records, oldest first.
+    public func consentRecords(participantID: String) async throws -> [StoredConsentRecord] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "\(Self.recordSelect) WHERE r.participantID = ? ORDER BY r.storedAt, r.rowid",
+                             arguments: [participantID]).map(Rows.consentRecord)
+        }
+    }
+
+    /// The participant's record with this id.
+    public func consentRecord(id: UUID, participantID: String) async throws -> StoredConsentRecord? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "\(Self.recordSelect) WHERE r.id = ? AND r.participantID = ?",
+                             arguments: [id, participantID]).map(Rows.consentRecord)
+        }
+    }
+
+    /// Sets the state of a record's PDF.
+    public func setConsentPDF(_ state: ConsentPDFState, recordID: UUID, participantID: String) async throws {
+        if case .file(let path) = state, !ConsentPDFState.isSafeRelativePath(path) { throw StudyStoreError.unsafePDFPath(path) }
+        let now = seconds(environment.now())
+        try await database.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM consentRecord WHERE id = ? AND participantID = ?",
+                                    arguments: [recordID, participantID]) == true else {
+                throw StudyStoreError.unknownConsentRecord(recordID)
+            }
+            var pdf: Data?, path: String?, failure: String?
+            switch state {
+            case .pending: break
+            case .stored(let bytes): pdf = bytes
+            case .file(let relativePath): path = relativePath
+            case .failed(let reason): failure = reason
+            }
+            try db.execute(sql: "INSERT OR REPLACE INTO consentPDF (recordID, state, pdf, path, failure, updatedAt) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: [recordID, state.name, pdf, path, failure, now])
+        }
+    }
+
+    /// Records whose PDF is pending or failed, oldest first.
+    public func consentRecordsAwaitingPDF() async throws -> [StoredConsentRecord] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "\(Self.recordSelect) WHERE p.state IS NULL OR p.state <> 'ready' ORDER BY r.storedAt, r.rowid")
+                .map(Rows.consentRecord)
+        }
+    }
+}
+
+// MARK: - Rows
+
+private func seconds(_ date: Date) -> Double { date.timeIntervalSinceReferenceDate }
+private func date(_ seconds: Double) -> Date { Date(timeIntervalSinceReferenceDate: seconds) }
+
+/// Reading rows back into values, and the checks writes share.
+private enum Rows {
+    static func requireParticipant(_ id: String, _ db: Database) throws {
+        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM participant WHERE id = ?", arguments: [id]) == true else {
+            throw StudyStoreError.unknownParticipant(id)
+        }
+    }
+
+    static func invitation(_ row: Row) throws -> Invitation {
+        Invitation(id: row["id"], codeSHA256: row["codeSHA256"], label: row["label"], createdAt: date(row["createdAt"]),
+                   expiresAt: (row["expiresAt"] as Double?).map(date), usedAt: (row["usedAt"] as Double?).map(date), usedBy: row["usedBy"])
+    }
+
+    static func participant(_ row: Row) throws -> StudyParticipant {
+        let zoneName: String = row["timeZone"]
+        guard let timeZone = TimeZone(identifier: zoneName) else {
+            throw SQLiteStudyStoreError(table: "participant", column: "timeZone", value: zoneName)
+        }
+        return StudyParticipant(id: row["id"], patientID: row["patientID"], timeZone: timeZone, language: row["language"],
+                                enrolledAt: date(row["enrolledAt"]), invitationID: row["invitationID"])
+    }
+
+    static func session(_ row: Row) throws -> ParticipantSession {
+        ParticipantSession(id: row["id"], participantID: row["participantID"], createdAt: date(row["createdAt"]),
+                           lastSeenAt: date(row["lastSeenAt"]), expiresAt: date(row["expiresAt"]), revokedAt: (row["revokedAt"] as Double?).map(date))
+    }
+
+    static func taskRun(_ row: Row) throws -> TaskRun {
+        let decoder = ResearchJSON.decoder()
+        let stateName: String = row["state"]
+        guard let state = TaskRunState(rawValue: stateName) else {
+            throw SQLiteStudyStoreError(table: "taskRun", column: "state", value: stateName)
+        }
+        var run = TaskRun(id: row["id"], participantID: row["participantID"], taskID: row["taskID"], occurrence: row["occurrence"], state: state,
+                          restorationData: try (row["restorationData"] as Data?).map { try decoder.decode(TaskRestorationData.self, from: $0) },
+                          result: try (row["result"] as Data?).map { try decoder.decode(TaskResult.self, from: $0) })
+        run.createdAt = date(row["createdAt"])
+        run.updatedAt = date(row["updatedAt"])
+        return run
+    }
+
+    static func consentRecord(_ row: Row) throws -> StoredConsentRecord {
+        let json: Data = row["sealedJSON"]
+        let pdf: ConsentPDFState
+        switch row["state"] as String? {
+        case nil, "pending": pdf = .pending
+        case "failed": pdf = .failed(reason: row["failure"] ?? "")
+        case "ready":
+            if let path: String = row["path"] { pdf = .file(relativePath: path) } else { pdf = .stored(row["pdf"] ?? Data()) }
+        case let other?: throw SQLiteStudyStoreError(table: "consentPDF", column: "state", value: other)
+        }
+        return StoredConsentRecord(sealed: try SealedConsentRecord(jsonData: json), sealedJSON: json, storedAt: date(row["storedAt"]), pdf: pdf)
+    }
+}

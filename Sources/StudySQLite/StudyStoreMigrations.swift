@@ -1,0 +1,98 @@
+import GRDB
+
+/// The study store's schema, as versioned migrations in code.
+///
+/// ```swift
+/// try StudyStoreMigrations.migrator.migrate(dbPool)
+/// ```
+///
+/// A released migration is never edited: a change is a new migration appended to the list. Dates are seconds since
+/// 2001-01-01 00:00:00 UTC (Foundation's reference date), with the participant's time zone kept beside them; UUIDs are
+/// 16-byte blobs (GRDB's encoding of `UUID`); secrets appear only as lowercase hex SHA-256 digests.
+public enum StudyStoreMigrations {
+    /// The migrator that creates and updates the schema.
+    public static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: participants, invitations, sessions, sign-in codes, task runs, consent records") { db in
+            try createTables(db)
+        }
+        return migrator
+    }
+
+    /// The names of the migrations, oldest first.
+    public static var migrationNames: [String] { migrator.migrations }
+
+    private static func createTables(_ db: Database) throws {
+        try db.create(table: "invitation") { t in
+            t.primaryKey("id", .blob)
+            t.column("codeSHA256", .text).notNull().unique()
+            t.column("label", .text)
+            t.column("createdAt", .double).notNull()
+            t.column("expiresAt", .double)
+            t.column("usedAt", .double)
+            t.column("usedBy", .text)
+        }
+        try db.create(table: "participant") { t in
+            t.primaryKey("id", .text)
+            t.column("patientID", .text).notNull()
+            t.column("timeZone", .text).notNull()
+            t.column("language", .text).notNull()
+            t.column("enrolledAt", .double).notNull()
+            t.column("invitationID", .blob).unique().references("invitation")
+        }
+        try db.create(table: "session") { t in
+            t.primaryKey("id", .blob)
+            t.column("tokenSHA256", .text).notNull().unique()
+            t.column("participantID", .text).notNull().references("participant")
+            t.column("createdAt", .double).notNull()
+            t.column("lastSeenAt", .double).notNull()
+            t.column("expiresAt", .double).notNull()
+            t.column("revokedAt", .double)
+        }
+        try db.create(index: "session_on_participantID", on: "session", columns: ["participantID"])
+        try db.create(table: "signInCode") { t in
+            t.primaryKey("codeSHA256", .text)
+            t.column("participantID", .text).notNull().references("participant")
+            t.column("createdAt", .double).notNull()
+            t.column("expiresAt", .double).notNull()
+            t.column("usedAt", .double)
+        }
+        // One row per run, replaced whole by each save: restoration data and result are JSON, opaque to SQL.
+        try db.create(table: "taskRun") { t in
+            t.primaryKey("id", .blob)
+            t.column("participantID", .text).notNull().references("participant")
+            t.column("taskID", .text).notNull()
+            t.column("occurrence", .integer)
+            t.column("state", .text).notNull()
+            t.column("restorationData", .blob)
+            t.column("result", .blob)
+            t.column("createdAt", .double).notNull()
+            t.column("updatedAt", .double).notNull()
+        }
+        try db.create(index: "taskRun_on_participantID_taskID", on: "taskRun", columns: ["participantID", "taskID"])
+        // Consent records are append-only: triggers refuse any UPDATE or DELETE, whoever issues it.
+        try db.create(table: "consentRecord") { t in
+            t.primaryKey("id", .blob)
+            t.column("participantID", .text).notNull().references("participant")
+            t.column("kind", .text).notNull()
+            t.column("sealedJSON", .blob).notNull()
+            t.column("storedAt", .double).notNull()
+        }
+        try db.create(index: "consentRecord_on_participantID", on: "consentRecord", columns: ["participantID"])
+        try db.execute(sql: """
+            CREATE TRIGGER consentRecord_no_update BEFORE UPDATE ON consentRecord
+            BEGIN SELECT RAISE(ABORT, 'consent records are append-only'); END;
+            CREATE TRIGGER consentRecord_no_delete BEFORE DELETE ON consentRecord
+            BEGIN SELECT RAISE(ABORT, 'consent records are append-only'); END;
+            """)
+        // The PDF of each record: state pending/ready/failed, with the bytes or a path under the data folder.
+        try db.create(table: "consentPDF") { t in
+            t.primaryKey("recordID", .blob).references("consentRecord")
+            t.column("state", .text).notNull()
+            t.column("pdf", .blob)
+            t.column("path", .text)
+            t.column("failure", .text)
+            t.column("updatedAt", .double).notNull()
+        }
+    }
+}

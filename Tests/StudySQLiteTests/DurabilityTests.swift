@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+import Research
+import Study
+import StudySQLite
+import Testing
+
+/// Every task run the store acknowledges survives a process killed with SIGKILL, whole, and the file stays consistent.
+@Suite("Task runs survive a killed process")
+struct DurabilityTests {
+    /// The child process: `StudySQLiteCrashWriter`, built next to the test bundle.
+    static var crashWriter: URL {
+        let name = "StudySQLiteCrashWriter"
+        let candidates = [
+            Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent(name),
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent(".build/debug/\(name)"),
+        ].compactMap { $0 }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
+    }
+
+    /// Starts the writer on `path`, kills it once it has acknowledged `killAfter` saves, and returns its participant and
+    /// every acknowledged save (run and state), in order: those read before the kill and those still in the pipe.
+    static func writeAndKill(path: String, killAfter: Int) throws -> (participant: String, saves: [(UUID, TaskRunState)]) {
+        let process = Process()
+        process.executableURL = crashWriter
+        process.arguments = [path]
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        var buffer = Data()
+        var lines = 0
+        while lines < killAfter + 1 {
+            let chunk = stdout.fileHandleForReading.availableData
+            if chunk.isEmpty { break } // the child ended by itself
+            buffer.append(chunk)
+            lines = buffer.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+        }
+        kill(process.processIdentifier, SIGKILL)
+        buffer.append(stdout.fileHandleForReading.readDataToEndOfFile())
+        process.waitUntilExit()
+        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL, "the writer ended by itself: \(errors)")
+        // Only complete lines are acknowledged saves; a line cut by the kill is not.
+        var text = String(decoding: buffer, as: UTF8.self)
+        if let lastNewline = text.lastIndex(of: "\n") { text = String(text[...lastNewline]) } else { text = "" }
+        var lineList = text.split(separator: "\n").map(String.init)
+        let first = try #require(lineList.first)
+        #expect(first.hasPrefix("participant "))
+        lineList.removeFirst()
+        let saves = try lineList.map { line -> (UUID, TaskRunState) in
+            let parts = line.split(separator: " ")
+            return (try #require(UUID(uuidString: String(parts[0]))), try #require(TaskRunState(rawValue: String(parts[1]))))
+        }
+        return (String(first.dropFirst("participant ".count)), saves)
+    }
+
+    @Test func acknowledgedRunsSurviveSIGKILL() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("study-durability-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("study.sqlite").path
+        var rounds: [(participant: String, saves: [(UUID, TaskRunState)])] = []
+        // Several rounds on one file: each new writer opens a file that a killed one left, WAL and all.
+        for killAfter in [30, 120, 250] {
+            let round = try Self.writeAndKill(path: path, killAfter: killAfter)
+            #expect(round.saves.count >= killAfter)
+            rounds.append(round)
+        }
+        let store = try SQLiteStudyStore(path: path, environment: .live)
+        for round in rounds {
+            // The latest acknowledged state of each run is what the store holds, restoration data or result intact.
+            var latest: [UUID: TaskRunState] = [:]
+            for (run, state) in round.saves { latest[run] = state }
+            let stored = try await store.runs(participantID: round.participant, taskID: "pain")
+            let byID = Dictionary(uniqueKeysWithValues: stored.map { ($0.id, $0) })
+            for (run, state) in latest {
+                let found = try #require(byID[run], "acknowledged run \(run) is missing")
+                if state == .completed {
+                    #expect(found.state == .completed && found.result?.taskRunUUID == run)
+                } else {
+                    // Its completion may have committed without being acknowledged; either way the run is whole.
+                    #expect(found.state == .completed ? found.result?.taskRunUUID == run : found.restorationData?.taskRunUUID == run)
+                }
+            }
+            // At most one run more than acknowledged: the one in flight at the kill.
+            #expect(stored.count >= latest.count && stored.count <= latest.count + 1)
+        }
+        let integrity = try await store.database.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        #expect(integrity == ["ok"])
+    }
+}

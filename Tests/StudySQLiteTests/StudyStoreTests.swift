@@ -1,0 +1,282 @@
+import Consent
+import Foundation
+import GRDB
+import Research
+import Study
+import StudySQLite
+import Synchronization
+import Testing
+
+/// A clock tests move by hand.
+final class StoreClock: Sendable {
+    private let current = Mutex(Date(timeIntervalSince1970: 1_772_700_000)) // 2026-03-05T08:40:00Z
+    var now: Date { current.withLock { $0 } }
+    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
+/// The backends every test runs against.
+enum Backend: String, CaseIterable, CustomTestStringConvertible {
+    case inMemory, sqliteInMemory, sqliteFile
+    var testDescription: String { rawValue }
+
+    func makeStore(_ clock: StoreClock) throws -> any StudyStore {
+        let environment = StudyStoreEnvironment(now: { clock.now }, makeUUID: { UUID() }, randomBytes: StudyStoreEnvironment.live.randomBytes)
+        switch self {
+        case .inMemory: return InMemoryStudyStore(environment: environment)
+        case .sqliteInMemory: return try SQLiteStudyStore.inMemory(environment: environment)
+        case .sqliteFile:
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("study-store-\(UUID().uuidString)/study.sqlite").path
+            return try SQLiteStudyStore(path: path, environment: environment)
+        }
+    }
+}
+
+/// A restoration data and a result of a one-question run with id `run`.
+func pausedRun(_ run: UUID? = nil) throws -> (restoration: TaskRestorationData, result: TaskResult) {
+    let task = try TaskValidator.load(Data(#"{"identifier": "pain", "steps": [{"type": "question", "identifier": "level", "answerFormat": {"type": "boolean"}}]}"#.utf8))
+    let id = run ?? UUID()
+    let environment = SessionEnvironment(now: { Date(timeIntervalSince1970: 1_772_700_000) }, makeUUID: { id }, calendar: Calendar(identifier: .gregorian),
+                                         timeZone: TimeZone(identifier: "UTC")!, locale: Locale(identifier: "en_US"))
+    var session = try TaskSession(task: task, environment: environment)
+    try session.setAnswer(.boolean(true))
+    let restoration = session.restorationData
+    try session.goForward()
+    return (restoration, session.result)
+}
+
+/// A consent record of `participant`, sealed with a fresh key.
+func sealedConsent(participant: String, recorder: ConsentRecorder = ConsentRecorder(signingKey: .generate())) throws -> SealedConsentRecord {
+    try recorder.sealConsent(participantIdentifier: participant, studyIdentifier: "recover", studyName: "Recover", documentIdentifier: "recover-consent",
+                             documentVersion: "1.0", language: "en", html: "<p>Consent</p>", signatures: [], answers: ["sharing": "shareWidely"])
+}
+
+@Suite("Study store (every backend)")
+struct StudyStoreTests {
+    let clock = StoreClock()
+
+    @Test(arguments: Backend.allCases) func anInvitationEnrolsOnceAndIsStoredAsAHash(_ backend: Backend) async throws {
+        let store = try backend.makeStore(clock)
+        let issued = try await store.createInvitation(label: "clinic A", expiresAt: nil)
+        #expect(issued.code.count == 26)
+        #expect(issued.invitation.codeSHA256 == StudySecrets.codeHash(issued.code))
+        #expect(try await store.invitation(code: issued.code.lowercased()) == issued.invitation)
+
+        let participant = try await store.enrol(invitationCode: issued.code, timeZone: TimeZone(identifier: "Asia/Tokyo")!, language: "ja")
+        #expect(participant.invitationID == issued.invitation.id)
+        #expect(participant.enrolledAt == clock.now && participant.language == "ja" && participant.timeZone.identifier == "Asia/Tokyo")
+        #expect(participant.patientID == participant.id && !participant.id.contains("/"))
+        #expect(try await store.participant(id: participant.id) == participant)
+        let used = try #require(try await store.invitation(code: issued.code))
+        #expect(used.usedAt == clock.now && used.usedBy == participant.id)
+
+        await #expect(throws: StudyStoreError.invitationUsed(usedAt: clock.now)) {
+            _ = try await store.enrol(invitationCode: issued.code, timeZone: .gmt, language: "en")
+        }
+        await #expect(throws: StudyStoreError.unknownInvitation) {
+            _ = try await store.enrol(invitationCode: "NOT-A-CODE", timeZone: .gmt, language: "en")
+        }
+        let expiring = try await store.createInvitation(label: nil, expiresAt: clock.now.addingTimeInterval(60))
+        clock.advance(by: 60)
+        await #expect(throws: StudyStoreError.invitationExpired(expiresAt: expiring.invitation.expiresAt!)) {
+            _ = try await store.enrol(invitationCode: expiring.code, timeZone: .gmt, language: "en")
+        }
+        let open = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
+        #expect(open.invitationID == nil)
+        #expect(try await store.participants().map(\.id) == [participant.id, open.id])
+        #expect(try await store.invitations().count == 2)
+        #expect(try await store.setLanguage("es", participantID: open.id).language == "es")
+    }
+
+    @Test(arguments: Backend.allCases) func concurrentEnrolmentsWithOneCodeEnrolOne(_ backend: Backend) async throws {
+        let store = try backend.makeStore(clock)
+        let code = try await store.createInvitation(label: nil, expiresAt: nil).code
+        let successes = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 {
+                group.addTask { (try? await store.enrol(invitationCode: code, timeZone: .gmt, language: "en")) != nil }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(successes == 1)
+        #expect(try await store.participants().count == 1)
+    }
+
+    @Test(arguments: Backend.allCases) func sessionsAreFoundByTokenUntilTheyExpireOrAreRevoked(_ backend: Backend) async throws {
+        let store = try backend.makeStore(clock)
+        let participant = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
+        let issued = try await store.createSession(participantID: participant.id, lifetime: 3600)
+        #expect(issued.token.count == 43)
+        clock.advance(by: 600)
+        let found = try #require(try await store.session(token: issued.token))
+        #expect(found.id == issued.session.id && found.participantID == participant.id)
+        #expect(found.lastSeenAt == clock.now && found.createdAt == clock.now.addingTimeInterval(-600))
+        clock.advance(by: 60) // within the last-seen resolution: not written again
+        #expect(try await store.session(token: issued.token)?.lastSeenAt == clock.now.addingTimeInterval(-60))
+        #expect(try await store.session(token: issued.token + "x") == nil)
+        #expect(try await store.session(token: String(issued.token.dropLast())) == nil)
+
+        let second = try await store.createSession(participantID: participant.id, lifetime: 3600)
+        #expect(try await store.sessions(participantID: participant.id).map(\.id).contains(second.session.id))
+        #expect(try await store.revokeSession(id: second.session.id, participantID: "someone-else") == false)
+        #expect(try await store.session(token: second.token) != nil)
+        #expect(try await store.revokeSession(id: second.session.id, participantID: participant.id))
+        #expect(try await store.session(token: second.token) == nil)
+
+        clock.advance(by: 2940) // 3600 s after creation: expired
+        #expect(try await store.session(token: issued.token) == nil)
+        await #expect(throws: StudyStoreError.unknownParticipant("nobody")) {
+            _ = try await store.createSession(participantID: "nobody", lifetime: 60)
+        }
+        await #expect(throws: StudyStoreError.invalidLifetime(0)) {
+            _ = try await store.createSession(participantID: participant.id, lifetime: 0)
+        }
+    }
+
+    @Test(arguments: Backend.allCases) func signInCodesWorkOnceAndExpire(_ backend: Backend) async throws {
+        let store = try backend.makeStore(clock)
+        let participant = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
+        let code = try await store.createSignInCode(participantID: participant.id, lifetime: 600)
+        #expect(code.code.count == 9 && code.code.dropFirst(4).first == "-")
+        #expect(code.expiresAt == clock.now.addingTimeInterval(600))
+        clock.advance(by: 599)
+        #expect(try await store.redeemSignInCode(code.code.lowercased().replacingOccurrences(of: "-", with: " ")) == participant.id)
+        #expect(try await store.redeemSignInCode(code.code) == nil) // single use
+
+        let late = try await store.createSignInCode(participantID: participant.id, lifetime: 600)
+        clock.advance(by: 600)
+        #expect(try await store.redeemSignInCode(late.code) == nil) // expired at exactly its lifetime
+        #expect(try await store.redeemSignInCode("0000-0000") == nil)
+    }
+
+    @Test(arguments: Backend.allCases) func runsAreSavedWholeAndOnlyTheirParticipantSeesThem(_ backend: Backend) async throws {
+        let store = try backend.makeStore(clock)
+        let alice = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
+        let bob = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
+        let (restoration, result) = try pausedRun()
+        let id = restoration.taskRunUUID
+        let saved = try await store.saveRun(TaskRun(id: id, participantID: alice.id, taskID: "pain", occurrence: 3, state: .inProgress,
+                                                    restorationData: restoration))
+        #expect(saved.createdAt == clock.now && saved.updatedAt == clock.now)
+        let loaded = try #require(try await store.run(id: id, participantID: alice.id))
+        #expect(loaded == saved)
+        #expect(loaded.restorationData == restoration && loaded.occurrence == 3)
+
+        // Bob can neither read nor overwrite Alice's run.
+        #expect(try await store.run(id: id, participantID: bob.id) == nil)
+        #expect(try await store.runs(participantID: bob.id, taskID: nil).isEmpty)
+        await #expect(throws: StudyStoreError.runOfAnotherParticipant(run: id)) {
+            try await store.saveRun(TaskRun(id: id, participantID: bob.id, taskID: "pain", state: .inProgress, restorationData: restoration))
+        }
+        #expect(try await store.run(id: id, participantID: alice.id) == saved)
+
+        await #expect(throws: StudyStoreError.runTaskChanged(run: id, stored: "pain", given: "weekly")) {
+            try await store.saveRun(TaskRun(id: id, participantID: alice.id, taskID: "weekly", state: .inProgress, restorationData: restoration))
+        }
+        await #expect(throws: StudyStoreError.invalidRun(run: id, reason: "a completed run needs its result")) {
+            try await store.saveRun(TaskRun(id: id, participantID: alice.id, taskID: "pain", state: .completed))
+        }
+        let otherRun = UUID()
+        await #expect(throws: StudyStoreError.invalidRun(run: otherRun, reason: "the restoration data is of run \(id.uuidString)")) {
+            try await store.saveRun(TaskRun(id: otherRun, participantID: alice.id, taskID: "pain", state: .inProgress, restorationData: restoration))
+        }
+
+        clock.advance(by: 30)
+        let completed = try await store.saveRun(TaskRun(id: id, participantID: alice.id, taskID: "pain", occurrence: 3, state: .completed,
+                                                        result: result))
+        #expect(completed.createdAt == saved.createdAt && completed.updatedAt == clock.now)
+        #expect(try await store.run(id: id, participantID: alice.id)?.result == result)
+        await #expect(throws: StudyStoreError.runFinished(run: id, state: .completed)) {
+            try await store.saveRun(TaskRun(id: id, participantID: alice.id, taskID: "pain", state: .inProgress, restorationData: restoration))
+        }
+
+        let (second, _) = try pausedRun()
+        clock.advance(by: 30)
+        try await store.saveRun(TaskRun(id: second.taskRunUUID, participantID: alice.id, taskID: "weekly", state: .discarded))
+        #expect(try await store.runs(participantID: alice.id, taskID: nil).map(\.id) == [second.taskRunUUID, id])
+        #expect(try await store.runs(participantID: alice.id, taskID: "pain").map(\.id) == [id])
+        await #expect(throws: StudyStoreError.unknownParticipant("nobody")) {
+            try await store.saveRun(TaskRun(id: UUID(), participantID: "nobody", taskID: "pain", state: .discarded))
+        }
+    }
+
+    @Test(arguments: Backend.allCases) func consentRecordsAreAppendedAndTheirPDFsFollow(_ backend: Backend) async throws {
+        let store = try backend.makeStore(clock)
+        let alice = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
+        let bob = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
+        let recorder = ConsentRecorder(signingKey: .generate())
+        let consent = try sealedConsent(participant: alice.id, recorder: recorder)
+        let stored = try await store.appendConsentRecord(consent)
+        let json = try consent.jsonData()
+        #expect(stored.pdf == .pending && stored.sealedJSON == json && stored.participantID == alice.id)
+        await #expect(throws: StudyStoreError.consentRecordExists(consent.record.id)) { try await store.appendConsentRecord(consent) }
+
+        let withdrawal = try recorder.sealWithdrawal(of: consent, reason: "moving away")
+        clock.advance(by: 60)
+        try await store.appendConsentRecord(withdrawal)
+        let records = try await store.consentRecords(participantID: alice.id)
+        #expect(records.map(\.id) == [consent.record.id, withdrawal.record.id])
+        #expect(records.map(\.sealed) == [consent, withdrawal])
+        #expect(ConsentRecordVerifier().mismatches(in: records[0].sealed).isEmpty)
+        #expect(try await store.consentRecords(participantID: bob.id).isEmpty)
+        #expect(try await store.consentRecord(id: consent.record.id, participantID: bob.id) == nil)
+
+        #expect(try await store.consentRecordsAwaitingPDF().count == 2)
+        try await store.setConsentPDF(.stored(Data("%PDF-1.7".utf8)), recordID: consent.record.id, participantID: alice.id)
+        try await store.setConsentPDF(.failed(reason: "chromium is not installed"), recordID: withdrawal.record.id, participantID: alice.id)
+        #expect(try await store.consentRecord(id: consent.record.id, participantID: alice.id)?.pdf == .stored(Data("%PDF-1.7".utf8)))
+        #expect(try await store.consentRecordsAwaitingPDF().map(\.id) == [withdrawal.record.id])
+        try await store.setConsentPDF(.file(relativePath: "consent/\(withdrawal.record.id).pdf"), recordID: withdrawal.record.id, participantID: alice.id)
+        #expect(try await store.consentRecordsAwaitingPDF().isEmpty)
+        await #expect(throws: StudyStoreError.unsafePDFPath("../etc/passwd")) {
+            try await store.setConsentPDF(.file(relativePath: "../etc/passwd"), recordID: consent.record.id, participantID: alice.id)
+        }
+        await #expect(throws: StudyStoreError.unknownConsentRecord(consent.record.id)) {
+            try await store.setConsentPDF(.pending, recordID: consent.record.id, participantID: bob.id)
+        }
+        await #expect(throws: StudyStoreError.unknownParticipant("nobody")) {
+            try await store.appendConsentRecord(try sealedConsent(participant: "nobody"))
+        }
+    }
+}
+
+@Suite("SQLite study store")
+struct SQLiteStudyStoreTests {
+    let clock = StoreClock()
+
+    @Test func theFileHoldsNoSecretInTheClear() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("study-secrets-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("study.sqlite").path
+        let store = try SQLiteStudyStore(path: path, environment: StudyStoreEnvironment(now: { clock.now }, makeUUID: { UUID() },
+                                                                                      randomBytes: StudyStoreEnvironment.live.randomBytes))
+        let invitation = try await store.createInvitation(label: nil, expiresAt: nil)
+        let participant = try await store.enrol(invitationCode: invitation.code, timeZone: .gmt, language: "en")
+        let session = try await store.createSession(participantID: participant.id, lifetime: 3600)
+        let code = try await store.createSignInCode(participantID: participant.id, lifetime: 600)
+        let dump = try await store.database.read { db in
+            try ["invitation", "session", "signInCode"].flatMap { table in
+                try Row.fetchAll(db, sql: "SELECT * FROM \(table)").map { $0.description }
+            }.joined(separator: "\n")
+        }
+        #expect(!dump.contains(invitation.code) && !dump.contains(session.token) && !dump.contains(StudySecrets.normalizeCode(code.code)))
+        #expect(dump.contains(StudySecrets.tokenHash(session.token)))
+        let (mode, synchronous) = try await store.database.write { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+        }
+        #expect(mode == "wal" && synchronous == 2)
+        #expect(StudyStoreMigrations.migrationNames.count == 1)
+    }
+
+    @Test func consentRecordsCannotBeChangedEvenWithSQL() async throws {
+        let store = try SQLiteStudyStore.inMemory(environment: StudyStoreEnvironment(now: { clock.now }, makeUUID: { UUID() },
+                                                                                    randomBytes: StudyStoreEnvironment.live.randomBytes))
+        let participant = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
+        let record = try await store.appendConsentRecord(try sealedConsent(participant: participant.id))
+        await #expect(throws: DatabaseError.self) {
+            try await store.database.write { db in try db.execute(sql: "UPDATE consentRecord SET kind = 'withdrawal'") }
+        }
+        await #expect(throws: DatabaseError.self) {
+            try await store.database.write { db in try db.execute(sql: "DELETE FROM consentRecord") }
+        }
+        #expect(try await store.consentRecords(participantID: participant.id) == [record])
+    }
+}

@@ -1,0 +1,224 @@
+import CareStore
+import Consent
+import Foundation
+import Research
+import Testing
+@testable import Study
+
+@Suite("Loading study folders")
+struct StudyLoaderTests {
+    @Test func recoverLoadsWithEverything() throws {
+        let study = try StudyLoader.load(folder: StudyFixtures.recover)
+        #expect(study.identifier == "recover")
+        #expect(study.name == "Recover")
+        #expect(study.languages == ["en", "ja", "zh-Hans", "ko", "es"])
+        #expect(study.defaultLanguage == "en")
+        #expect(study.theme.tint == "#C8472B")
+        #expect(study.enrolment == .invitation)
+        #expect(study.tasks.map(\.id) == ["exercises", "pain", "weekly", "checkIn"])
+
+        // Consent: each language its own document; ko and es fall back to the main (English) one.
+        #expect(study.consentDocument(language: "ja").language == "ja")
+        #expect(study.consentDocument(language: "zh-Hans").language == "zh-Hans")
+        #expect(study.consentDocument(language: "ko").language == "en")
+        #expect(study.consentDocument(language: "ja-JP").language == "ja")
+
+        // Onboarding: the code-along's five steps, the consent document step expanded into name and document.
+        let onboarding = study.onboardingTask(language: "ja")
+        #expect(onboarding.document.language == "ja")
+        #expect(onboarding.consentSteps.map(\.type) == ["consentDocument"])
+        let identifiers = onboarding.task.steps.map(\.identifier)
+        #expect(identifiers.first == "welcome")
+        #expect(identifiers.contains("informedConsent") && identifiers.contains("permissions") && identifiers.last == "done")
+        #expect(onboarding.expandedIdentifiers["consent"] == ["consent.name", "consent.document"])
+        #expect(onboarding.task.step(withIdentifier: "informedConsent")?.bodyItems.count == 4)
+
+        // Tasks and their schedules.
+        let exercises = try #require(study.task(id: "exercises"))
+        #expect(exercises.surveyFile == nil && exercises.outcome.isEmpty && exercises.impactsAdherence)
+        #expect(exercises.schedule == [StudyScheduleElement(repetition: .daily, hour: 8, minute: 0, firstDay: 1, lastDay: 42,
+                                                            duration: .minutes(30), text: "after breakfast")])
+        let pain = try #require(study.task(id: "pain"))
+        #expect(pain.outcome == [StudyOutcomeMapping(question: "painLevel", kind: "pain", units: "NRS")])
+        #expect(study.survey(taskID: "pain")?.identifier == "recover-pain")
+        #expect(study.survey(taskID: "exercises") == nil)
+        #expect(study.task(id: "weekly")?.schedule.first?.repetition == .weekly([.monday]))
+        let checkIn = try #require(study.task(id: "checkIn"))
+        #expect(!checkIn.impactsAdherence)
+        #expect(checkIn.schedule == [StudyScheduleElement(repetition: .once, hour: 10, minute: 0, firstDay: 14, lastDay: 14, duration: .allDay)])
+
+        // Contacts and strings.
+        #expect(study.contacts.map(\.id) == ["physio", "investigator"])
+        #expect(study.contacts[0].name.givenName == "Jamie" && study.contacts[0].category == .careProvider)
+        #expect(study.contacts[0].address?.postalCode == "01234")
+        #expect(study.contacts[0].phoneNumbers == [LabeledValue(label: "work", value: "+1 555 0100")])
+        #expect(study.strings.consent.string(.agree, language: "ja") == "同意します")
+        #expect(study.strings.webString("home.greeting", language: "ja-JP") == "Recover へようこそ")
+        #expect(study.strings.webString("home.greeting", language: "ko") == "Welcome back to Recover")
+        #expect(study.strings.webString("no.such.key", language: "en") == nil)
+    }
+
+    @Test func recoverClassicLoadsWithTheClassicConsentFlow() throws {
+        let study = try StudyLoader.load(folder: StudyFixtures.recoverClassic)
+        #expect(study.identifier == "recover-classic")
+        #expect(study.enrolment == .open)
+        #expect(study.languages == ["en", "ja", "zh-Hans"])
+        for language in study.languages {
+            let onboarding = study.onboardingTask(language: language)
+            #expect(onboarding.consentSteps.map(\.type) == ["visualConsent", "consentSharing", "consentReview"])
+            #expect(onboarding.document.language == language)
+        }
+        // `sameAs` copies the exercises' schedule into the pain survey's.
+        #expect(study.task(id: "pain")?.schedule == study.task(id: "exercises")?.schedule)
+        #expect(study.survey(taskID: "pain")?.identifier == "recover-pain")
+    }
+
+    @Test func languagesFollowPreferences() throws {
+        let study = try StudyLoader.load(folder: StudyFixtures.recoverClassic)
+        #expect(study.language(forPreferences: ["fr-FR", "ja-JP", "en"]) == "ja")
+        #expect(study.language(forPreferences: ["zh-CN"]) == "zh-Hans")
+        #expect(study.language(forPreferences: ["zh-TW"]) == "en")
+        #expect(study.language(forPreferences: ["en-GB"]) == "en")
+        #expect(study.supportedLanguage(for: "ko") == nil)
+    }
+
+    /// Loads `folder`, which must fail, and returns its problems as `file: path: message` lines.
+    func problems(in folder: URL) throws -> [String] {
+        do {
+            _ = try StudyLoader.load(folder: folder)
+            Issue.record("the study loaded, but it is broken")
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    @Test func aBrokenStudyNamesEveryProblemWithItsFileAndPath() throws {
+        let lines = try StudyFixtures.withRecoverCopy { folder in
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: "ja: ../../consent/recover-consent.ja.json", with: "ja: ../../consent/missing.ja.json")
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: "on: [monday]", with: "on: [mondy]")
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: #"at: "19:00""#, with: #"at: "25:00""#)
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: "impactsAdherence: false", with: "impactsAdherance: false")
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: "question: painLevel", with: "question: painLvl")
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: "  - id: checkIn\n", with: """
+                  - id: stretches
+                    title: Stretches
+                    schedule:
+                      - sameAs: exercize
+                      - daily: {at: "8am", from: 10, until: 3}
+                  - id: pain
+                    title: A second pain task
+                    schedule: [{once: {day: 2, at: "09:30"}}]
+                  - id: checkIn
+
+                """)
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: "languages: [en, ja, zh-Hans, ko, es]", with: "languages: [en, ja, zh-Hans, ko, es, fr]")
+            try StudyFixtures.edit("surveys/weekly.json", in: folder, replacing: #""maximum": 240"#, with: #""maximum": -5"#)
+            try StudyFixtures.edit("onboarding.json", in: folder, replacing: #""signature": "participant""#, with: #""signature": "investigator""#)
+            return try problems(in: folder)
+        }
+        let expected = [
+            "study.yaml: languages[5]: 'fr' has no built-in string table (StudyKit has en, zh-Hans, ja, ko, es); did you mean 'en'?",
+            "study.yaml: tasks[1].outcome[0].question: the survey surveys/pain.json has no step 'painLvl'; did you mean 'painLevel'?",
+            #"study.yaml: tasks[1].schedule[0].daily.at: '25:00' is not a time of day; write HH:MM on a 24-hour clock, such as "08:00" or "18:30""#,
+            "study.yaml: tasks[2].schedule[0].weekly.on[0]: 'mondy' is not a weekday; did you mean 'monday'? (monday … sunday)",
+            "study.yaml: tasks[3].schedule[0].sameAs: no task has the id 'exercize'; did you mean 'exercises'?",
+            "study.yaml: tasks[3].schedule[1].daily.until: day 3 is before the first day (from: 10); 'until' is the last day with an event",
+            "study.yaml: tasks[4].id: duplicate task id 'pain' (also tasks[1])",
+            "study.yaml: tasks[5].impactsAdherance: unknown key 'impactsAdherance'; did you mean 'impactsAdherence'? (known keys: id, title, instructions, impactsAdherence, survey, outcome, schedule)",
+        ]
+        for line in expected { #expect(lines.contains(line), "missing: \(line)\nall:\n\(lines.joined(separator: "\n"))") }
+        #expect(lines.contains { $0.hasPrefix("study.yaml: consent.translations.ja: no file at '../../consent/missing.ja.json'") })
+        #expect(lines.contains { $0.hasPrefix("study.yaml: tasks[3].schedule[1].daily.at: '8am' is not a time of day") })
+        // The survey's own fault, in the survey's file, at its path.
+        #expect(lines.contains { $0.hasPrefix("surveys/weekly.json: steps[0].items[1].answerFormat.maximum: ") })
+        // The Chinese document has no investigator signature; the English one does (and stands in for the missing Japanese one).
+        #expect(lines.contains("onboarding.json: steps[2].signature: document 'recover-consent' has no signature 'investigator'; it has 'participant' (with the zh-Hans consent document)"))
+    }
+
+    @Test func aMissingConsentDocumentAndAMissingSurveyAreNamed() throws {
+        let lines = try StudyFixtures.withRecoverCopy { folder in
+            try FileManager.default.removeItem(at: folder.appendingPathComponent("surveys/check-in.json"))
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: "document: ../../consent/recover-consent.json", with: "document: consent.json")
+            return try problems(in: folder)
+        }
+        #expect(lines.contains { $0.hasPrefix("study.yaml: consent.document: no file at 'consent.json'") })
+        #expect(lines.contains { $0.hasPrefix("study.yaml: tasks[3].survey: no file at 'surveys/check-in.json'") })
+    }
+
+    @Test func structuralFaultsAreReported() throws {
+        let lines = try StudyFixtures.withRecoverCopy { folder in
+            try """
+            identifier: "bad id"
+            name: Broken
+            langauges: [en]
+            theme: {tint: red}
+            consent: {document: ../../consent/recover-consent.json}
+            onboarding: onboarding.json
+            enrolment: {mode: invite}
+            tasks:
+              - id: onboarding
+                title: Clash
+                schedule: [{daily: {at: "08:00"}, weekly: {on: [monday], at: "08:00"}}]
+              - id: x
+                title: X
+                outcome: [{question: q}]
+                schedule: [{daily: {at: "08:00", for: {weeks: 2}, until: 20}}, {once: {day: 3}}, {daily: {}, duration: -5}]
+            contacts:
+              - {id: a}
+            """.write(to: folder.appendingPathComponent("study.yaml"), atomically: true, encoding: .utf8)
+            return try problems(in: folder)
+        }
+        let expected = [
+            "study.yaml: langauges: unknown key 'langauges'; did you mean 'languages'? (known keys: identifier, name, languages, theme, consent, onboarding, strings, enrolment, tasks, contacts)",
+            "study.yaml: languages: is required but missing",
+            "study.yaml: identifier: 'bad id' may hold only letters, digits, '-' and '_', starting with a letter or digit",
+            ##"study.yaml: theme.tint: 'red' is not a colour written as #RRGGBB, such as "#0A66C2""##,
+            "study.yaml: enrolment.mode: 'invite' is not one of invitation, open",
+            "study.yaml: tasks[0].id: 'onboarding' is the study's onboarding task; give this task another id",
+            "study.yaml: tasks[0].schedule[0]: a schedule element has exactly one of daily, weekly, once or sameAs (found daily and weekly)",
+            "study.yaml: tasks[1].outcome: an outcome mapping reads survey answers; this task has no survey",
+            "study.yaml: tasks[1].schedule[0].daily: give either 'for' or 'until', not both",
+            #"study.yaml: tasks[1].schedule[1].once.at: is required but missing (a time such as "08:00"; only an allDay event may leave it out)"#,
+            #"study.yaml: tasks[1].schedule[2].duration: expected a number of minutes greater than 0 or "allDay", found a number"#,
+            "study.yaml: contacts[0]: a contact needs a givenName, a familyName or both",
+        ]
+        for line in expected { #expect(lines.contains(line), "missing: \(line)\nall:\n\(lines.joined(separator: "\n"))") }
+    }
+
+    @Test func malformedYAMLNamesTheLine() throws {
+        let lines = try StudyFixtures.withRecoverCopy { folder in
+            try "identifier: recover\nname: [Recover\nlanguages: [en]\n".write(to: folder.appendingPathComponent("study.yaml"), atomically: true, encoding: .utf8)
+            return try problems(in: folder)
+        }
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("study.yaml: malformed YAML: line ") == true)
+    }
+
+    @Test func aStudyJSONFileReadsLikeYAML() throws {
+        try StudyFixtures.withRecoverCopy { folder in
+            let yamlStudy = try StudyLoader.load(folder: folder)
+            try FileManager.default.removeItem(at: folder.appendingPathComponent("study.yaml"))
+            try """
+            {"identifier": "recover", "name": "Recover", "languages": ["en", "ja", "zh-Hans", "ko", "es"], "theme": {"tint": "#C8472B"},
+             "consent": {"document": "../../consent/recover-consent.json",
+                         "translations": {"ja": "../../consent/recover-consent.ja.json", "zh-Hans": "../../consent/recover-consent.zh-Hans.json"}},
+             "onboarding": "onboarding.json", "strings": "strings.yaml", "enrolment": {"mode": "invitation"},
+             "tasks": [
+               {"id": "exercises", "title": "Knee exercises", "instructions": "Ten straight-leg raises, ten heel slides and ten quad sets with your operated leg. Tick the card when you have done them.",
+                "schedule": [{"daily": {"at": "08:00", "from": 1, "for": {"weeks": 6}}, "duration": 30, "text": "after breakfast"}]}
+             ]}
+            """.write(to: folder.appendingPathComponent("study.json"), atomically: true, encoding: .utf8)
+            let jsonStudy = try StudyLoader.load(folder: folder)
+            #expect(jsonStudy.tasks == [yamlStudy.tasks[0]])
+            #expect(jsonStudy.consentDocuments == yamlStudy.consentDocuments)
+            #expect(jsonStudy.onboardingTasks == yamlStudy.onboardingTasks)
+            #expect(jsonStudy.strings == yamlStudy.strings)
+        }
+    }
+
+    @Test func aFolderWithoutAStudyFileSaysSo() throws {
+        let lines = try problems(in: StudyFixtures.examples.appendingPathComponent("consent"))
+        #expect(lines == ["study.yaml: the study folder \(StudyFixtures.examples.appendingPathComponent("consent").path) has no study.yaml or study.json"])
+    }
+}

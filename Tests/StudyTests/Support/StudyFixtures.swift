@@ -1,0 +1,84 @@
+import CareStore
+import Foundation
+import Research
+import Study
+import Synchronization
+
+/// The repository's folders and copies of example studies for tests to break.
+enum StudyFixtures {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let examples = repository.appendingPathComponent("examples")
+    static let recover = examples.appendingPathComponent("studies/recover")
+    static let recoverClassic = examples.appendingPathComponent("studies/recover-classic")
+
+    /// A temporary copy of `examples/consent` and `examples/studies`, laid out as in the repository, so that the
+    /// studies' `../../consent` paths work; the body gets the copy of the Recover study.
+    static func withRecoverCopy<T>(_ body: (URL) throws -> T) throws -> T {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("study-tests-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("examples"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: examples.appendingPathComponent("consent"), to: root.appendingPathComponent("examples/consent"))
+        try FileManager.default.copyItem(at: examples.appendingPathComponent("studies"), to: root.appendingPathComponent("examples/studies"))
+        return try body(root.appendingPathComponent("examples/studies/recover"))
+    }
+
+    /// Replaces `old` with `new` in `file` of `folder`; fails the test when `old` is not there.
+    static func edit(_ file: String, in folder: URL, replacing old: String, with new: String) throws {
+        let url = folder.appendingPathComponent(file)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        guard text.contains(old) else { throw FixtureError.missing(old, file) }
+        try text.replacingOccurrences(of: old, with: new).write(to: url, atomically: true, encoding: .utf8)
+    }
+
+    enum FixtureError: Error { case missing(String, String) }
+}
+
+/// A clock tests move by hand.
+final class TestClock: Sendable {
+    private let current: Mutex<Date>
+    init(_ start: Date) { current = Mutex(start) }
+    var now: Date { current.withLock { $0 } }
+    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+    func set(_ date: Date) { current.withLock { $0 = date } }
+}
+
+/// UUIDs 00000000-0000-0000-0000-000000000001, …2, … in order.
+final class CountingUUIDs: Sendable {
+    private let next = Mutex(1)
+    func make() -> UUID {
+        let value = next.withLock { value in
+            defer { value += 1 }
+            return value
+        }
+        return UUID(uuidString: String(format: "00000000-0000-0000-0000-%012x", value))!
+    }
+}
+
+enum Zones {
+    static let newYork = TimeZone(identifier: "America/New_York")!
+    static let kiritimati = TimeZone(identifier: "Pacific/Kiritimati")!
+    static let utc = TimeZone(identifier: "UTC")!
+}
+
+/// The instant of a wall-clock time in `timeZone`.
+func wallTime(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, in timeZone: TimeZone) -> Date {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timeZone
+    return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute))!
+}
+
+/// The wall clock of `date` in `timeZone`.
+func wallClock(_ date: Date, in timeZone: TimeZone) -> DateComponents {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timeZone
+    return calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+}
+
+/// A session environment at a fixed time in `timeZone`.
+func sessionEnvironment(_ clock: TestClock, uuids: CountingUUIDs, timeZone: TimeZone) -> SessionEnvironment {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timeZone
+    return SessionEnvironment(now: { clock.now }, makeUUID: { uuids.make() }, calendar: calendar, timeZone: timeZone,
+                              locale: Locale(identifier: "en_US"))
+}
