@@ -39,14 +39,6 @@ public struct PageContext: Sendable {
         self.assets = assets
         self.resolveURL = resolveURL
     }
-
-    /// The tint when it is a CSS hex colour of 3, 4, 6 or 8 digits; nil otherwise, so nothing else reaches the style sheet.
-    var validatedTint: String? {
-        guard let tint = themeTint?.trimmingCharacters(in: .whitespaces), tint.hasPrefix("#") else { return nil }
-        let digits = tint.dropFirst()
-        guard [3, 4, 6, 8].contains(digits.count), digits.allSatisfy(\.isHexDigit) else { return nil }
-        return tint
-    }
 }
 
 /// How a page brings its stylesheet and script.

@@ -40,25 +40,18 @@ struct StepPageBuilder {
         }
         let titleParts = [heading, context.studyName].compactMap { $0 }.filter { !$0.isEmpty }
         let documentTitle = (errors.isEmpty ? "" : strings[.errorTitlePrefix] + ": ") + titleParts.joined(separator: " – ")
-        let inline = context.assets == .inline
-        var cssURL: String?, jsURL: String?
-        if case .linked(let base) = context.assets {
-            let root = base.hasSuffix("/") ? String(base.dropLast()) : base
-            cssURL = "\(root)/studykit.css?v=\(WebAssets.version)"
-            jsURL = "\(root)/studykit.js?v=\(WebAssets.version)"
-        }
         let review = reviewViews()
         var table: [String: String] = [:]
         for key in WebStringKey.allCases { table[key.rawValue] = strings[key] }
         return StepPageView(
-            lang: strings.language, documentTitle: documentTitle, studyName: context.studyName, tint: context.validatedTint,
-            inlineCSS: inline ? WebAssets.stylesheet : nil, inlineJS: inline ? WebAssets.script : nil, cssURL: cssURL, jsURL: jsURL,
+            shell: PageShell(language: strings.language, documentTitle: documentTitle, themeTint: context.themeTint, assets: context.assets),
+            studyName: context.studyName,
             progress: session.progress.map { progress in
                 ProgressView(text: strings.format(.stepProgress, ["current": progress.current, "total": progress.total]),
                              percent: progress.total > 0 ? progress.current * 100 / progress.total : 0)
             },
-            errorSummary: summary, formAction: context.formAction, csrfField: StepSubmission.csrfFieldName,
-            csrfToken: context.csrfToken, stepField: StepSubmission.stepFieldName, stepIdentifier: step.identifier,
+            errorSummary: summary, formAction: context.formAction,
+            csrf: CSRFFieldView(name: StepSubmission.csrfFieldName, token: context.csrfToken), stepField: StepSubmission.stepFieldName, stepIdentifier: step.identifier,
             step: StepView(
                 title: heading, text: isQuestionStep ? nil : step.text, detail: isQuestionStep ? nil : step.detailText,
                 footnote: step.footnote, image: step.image.map(imageView), bodyItems: step.bodyItems.map(bodyItemView),

@@ -19,22 +19,12 @@ import Research
 public struct StepPageRenderer: Sendable {
     private let library: MustacheLibrary
 
-    /// The templates, by name, as shipped under `Resources/templates`.
-    static let templateNames = ["page", "step", "question", "input", "signature"]
+    /// The templates, by name, as shipped under `Resources/templates`: the shared layout and the step page's own.
+    static let templateNames = TemplateLibrary.layoutNames + ["page", "step", "question", "input", "signature"]
 
     /// Parses the templates; throws ``StepPageError/template(_:_:)`` when one is missing or malformed (a build mistake).
     public init() throws(StepPageError) {
-        var library = MustacheLibrary()
-        for name in Self.templateNames {
-            let path = "templates/\(name).mustache"
-            guard let text = WebAssets.resourceText(path) else { throw .template(name, "the file \(path) is missing from the module bundle") }
-            do {
-                try library.register(text, named: name)
-            } catch {
-                throw .template(name, "\(error)")
-            }
-        }
-        self.library = library
+        library = try TemplateLibrary.load(Self.templateNames)
     }
 
     /// The HTML page for the session's current step.

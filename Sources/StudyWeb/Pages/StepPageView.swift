@@ -5,24 +5,24 @@
 
 /// The whole page.
 struct StepPageView {
-    let lang: String
-    let documentTitle: String
+    /// The frame shared with the other pages: language, title, stylesheet, tint and script.
+    let shell: PageShell
     let studyName: String?
-    let tint: String?
-    let inlineCSS: String?
-    let inlineJS: String?
-    let cssURL: String?
-    let jsURL: String?
     let progress: ProgressView?
     let errorSummary: ErrorSummaryView?
     let formAction: String
-    let csrfField: String
-    let csrfToken: String
+    let csrf: CSRFFieldView
     let stepField: String
     let stepIdentifier: String
     let step: StepView
     let buttons: [ButtonView]
     let s: [String: String]
+}
+
+/// The hidden field that carries the CSRF token in a form.
+struct CSRFFieldView {
+    let name: String
+    let token: String
 }
 
 struct ProgressView {

@@ -138,6 +138,13 @@
     if (seconds > 0 && next) setTimeout(function () { next.click(); }, seconds * 1000);
   });
 
+  // Joining: preselect the browser's own time zone when the list has it.
+  all('select[data-zone]').forEach(function (select) {
+    var zone;
+    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone; } catch (e) { return; }
+    all('option', select).forEach(function (option) { if (option.value === zone) select.value = zone; });
+  });
+
   // After a refused post, the error summary takes the focus so that screen readers announce it.
   var summary = doc.getElementById('summary');
   if (summary) summary.focus();

@@ -41,4 +41,31 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case pleaseWait
     /// A link to open a video step's video directly.
     case openVideo
+
+    // Site pages (home, settings, join, sign-in, messages).
+    /// The link that jumps over the header to the page's content, and the label of the header's navigation.
+    case skipToContent, mainNavigation
+    /// The navigation links, and the home page's heading.
+    case home, settings, today
+    /// A task card's state badge: done, still to do, missed, or later today.
+    case stateDone, stateToDo, stateMissed, stateLater
+    /// A task card's actions: start a survey, continue one left midway, check off a task without a survey.
+    case start, resume, markAsDone
+    /// The onboarding gate's explanation, shown above the only card until onboarding is complete.
+    case onboardingGate
+    /// The home page when nothing is scheduled today.
+    case nothingToday
+    /// The settings heading over the participant's label.
+    case participant
+    /// The language form's heading and its button.
+    case language, saveLanguage
+    /// Signing in on another device: heading, explanation, the buttons that make a code, and the code's texts
+    /// ("It works once, until {time}.", "On the other device, open {address} and enter this code.").
+    case signInElsewhere, signInCodeIntro, getSignInCode, getNewSignInCode, yourSignInCode, signInCodeExpiry, signInCodeInstructions
+    /// The signed consent's heading, download link, and the notes while it is printed or when printing failed.
+    case signedConsent, consentDownload, consentPending, consentFailed
+    /// The join page: "Join {study}", the time-zone field with its hint, and the button.
+    case joinTitle, timeZone, timeZoneHint, joinStudy
+    /// The sign-in page: heading (and button), explanation, and the code field's label.
+    case signIn, signInIntro, signInCode
 }

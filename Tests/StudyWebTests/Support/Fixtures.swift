@@ -91,16 +91,24 @@ enum PageChecks {
         }
     }
 
-    /// Problems found in `html`; empty when the page passes.
+    /// Problems found in a step page `html`: those of any page, and a post form with the CSRF and step fields.
     static func problems(in html: String) -> [String] {
+        var problems = pageProblems(in: html)
+        if !html.contains("<input type=\"hidden\" name=\"_csrf\" value=\"\(Fixtures.csrf)\">") { problems.append("no CSRF field") }
+        if matches(#"<input type="hidden" name="_step" value="([^"]+)">"#, in: html).isEmpty { problems.append("no step field") }
+        if !html.contains("<form method=\"post\"") { problems.append("no post form") }
+        return problems
+    }
+
+    /// Problems found in any participant page `html`; empty when the page passes.
+    static func pageProblems(in html: String) -> [String] {
         var problems: [String] = []
         if !html.hasPrefix("<!doctype html>") { problems.append("no doctype") }
         if !html.contains("<meta name=\"viewport\"") { problems.append("no viewport meta") }
         if matches(#"<html lang="([^"]+)""#, in: html).isEmpty { problems.append("no lang") }
         if matches(#"<title>([^<]+)</title>"#, in: html).isEmpty { problems.append("no title") }
-        if !html.contains("<input type=\"hidden\" name=\"_csrf\" value=\"\(Fixtures.csrf)\">") { problems.append("no CSRF field") }
-        if matches(#"<input type="hidden" name="_step" value="([^"]+)">"#, in: html).isEmpty { problems.append("no step field") }
-        if !html.contains("<form method=\"post\"") { problems.append("no post form") }
+        if matches(#"(<main id="main">)"#, in: html).count != 1 { problems.append("not one <main id=\"main\">") }
+        if matches(#"(<h1[\s>])"#, in: html).count != 1 { problems.append("not one <h1>") }
         let ids = matches(#"\sid="([^"]+)""#, in: html)
         let idSet = Set(ids)
         if ids.count != idSet.count { problems.append("duplicate ids: \(ids.filter { id in ids.filter { $0 == id }.count > 1 })") }
@@ -110,13 +118,19 @@ enum PageChecks {
         for list in matches(#"aria-describedby="([^"]+)""#, in: html) {
             for id in list.split(separator: " ") where !idSet.contains(String(id)) { problems.append("aria-describedby names missing id \(id)") }
         }
+        for target in matches(#"aria-labelledby="([^"]+)""#, in: html) where !idSet.contains(target) {
+            problems.append("aria-labelledby names missing id \(target)")
+        }
+        for target in matches(##"<a [^>]*href="#([^"]+)""##, in: html) where !idSet.contains(target) {
+            problems.append("link to missing id \(target)")
+        }
         let labelled = Set(matches(#"<label[^>]*\sfor="([^"]+)""#, in: html))
         for control in matches(#"(<(?:input|select|textarea)\b[^>]*>)"#, in: html) where !control.contains("type=\"hidden\"") {
             let id = matches(#"\sid="([^"]+)""#, in: control).first
             let named = control.contains("aria-label=") || control.contains("aria-hidden=\"true\"") || id.map(labelled.contains) == true
             if !named { problems.append("control without a label: \(control)") }
         }
-        for tag in ["form", "fieldset", "ul", "label", "select", "details", "dl", "main", "header"] {
+        for tag in ["form", "fieldset", "ul", "li", "label", "select", "details", "dl", "main", "header", "nav", "section", "a", "p"] {
             let opened = matches("(<\(tag)[\\s>])", in: html).count, closed = matches("(</\(tag)>)", in: html).count
             if opened != closed { problems.append("<\(tag)> opened \(opened) times, closed \(closed)") }
         }

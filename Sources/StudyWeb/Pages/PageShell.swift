@@ -1,0 +1,44 @@
+import Foundation
+
+/// What every participant page's frame shows, whatever its content: language, document title, the theme tint,
+/// the stylesheet and script (inline or linked), and an optional skip link. The `layout` template reads it.
+struct PageShell {
+    let lang: String
+    let documentTitle: String
+    let tint: String?
+    let inlineCSS: String?
+    let inlineJS: String?
+    let cssURL: String?
+    let jsURL: String?
+    /// The text of the "skip to content" link before the header; nil for pages whose header holds no links.
+    let skipLink: String?
+
+    /// The frame of a page in `language` titled `documentTitle`; `themeTint` is used only when it is a hex colour.
+    init(language: String, documentTitle: String, themeTint: String?, assets: AssetDelivery, skipLink: String? = nil) {
+        self.lang = language
+        self.documentTitle = documentTitle
+        self.tint = Self.validatedTint(themeTint)
+        self.skipLink = skipLink
+        switch assets {
+        case .inline:
+            inlineCSS = WebAssets.stylesheet
+            inlineJS = WebAssets.script
+            cssURL = nil
+            jsURL = nil
+        case .linked(let base):
+            let root = base.hasSuffix("/") ? String(base.dropLast()) : base
+            inlineCSS = nil
+            inlineJS = nil
+            cssURL = "\(root)/studykit.css?v=\(WebAssets.version)"
+            jsURL = "\(root)/studykit.js?v=\(WebAssets.version)"
+        }
+    }
+
+    /// `tint` when it is a CSS hex colour of 3, 4, 6 or 8 digits; nil otherwise, so nothing else reaches the style sheet.
+    static func validatedTint(_ tint: String?) -> String? {
+        guard let tint = tint?.trimmingCharacters(in: .whitespaces), tint.hasPrefix("#") else { return nil }
+        let digits = tint.dropFirst()
+        guard [3, 4, 6, 8].contains(digits.count), digits.allSatisfy(\.isHexDigit) else { return nil }
+        return tint
+    }
+}

@@ -1,0 +1,63 @@
+import Mustache
+
+/// Renders the participant pages that are not task steps: home ("Today"), settings, join (an invitation link's
+/// landing page), sign-in on a second device, and messages (errors, a finished run). Each is a complete HTML
+/// document in the same frame as the step pages: one stylesheet and one script (inline or linked), the study's
+/// tint, a header with the study's name and, for a signed-in participant, the links Home and Settings.
+///
+/// Create one renderer when the server starts (it parses the templates once) and share it:
+///
+/// ```swift
+/// let renderer = try SitePageRenderer()
+/// let context = SiteContext(strings: WebStrings(language: "en"), csrfToken: token, studyName: "Recover", navigation: true)
+/// let html = renderer.home(HomePage(dayTitle: "Sunday, 22 November", onboardingRequired: true, cards: cards), context: context)
+/// ```
+///
+/// Every text is HTML-escaped, whether it comes from the study, the participant or the server. Forms that post
+/// carry the context's CSRF token in the hidden field `_csrf` when the context has one.
+public struct SitePageRenderer: Sendable {
+    private let library: MustacheLibrary
+
+    /// The templates, by name, as shipped under `Resources/templates`: the shared layout, the site frame, and one per page.
+    static let templateNames = TemplateLibrary.layoutNames + ["site", "home", "settings", "join", "signin", "message"]
+
+    /// Parses the templates; throws ``StepPageError/template(_:_:)`` when one is missing or malformed (a build mistake).
+    public init() throws(StepPageError) {
+        library = try TemplateLibrary.load(Self.templateNames)
+    }
+
+    /// The home page: the day, then today's task cards with their state and action, or only the onboarding card
+    /// while onboarding is required; a notice, when given, is announced politely.
+    public func home(_ page: HomePage, context: SiteContext) -> String {
+        render(SitePageBuilder(context: context).home(page), template: "home")
+    }
+
+    /// The settings page: the participant's label, the language form, a one-time code for another device, and the
+    /// signed consent PDF.
+    public func settings(_ page: SettingsPage, context: SiteContext) -> String {
+        render(SitePageBuilder(context: context).settings(page), template: "settings")
+    }
+
+    /// The join page an invitation link opens: the study's welcome and a form with the participant's time zone.
+    public func join(_ page: JoinPage, context: SiteContext) -> String {
+        render(SitePageBuilder(context: context).join(page), template: "join")
+    }
+
+    /// The sign-in page for a second device: a one-time code field, with the last attempt's error when given.
+    public func signIn(_ page: SignInPage, context: SiteContext) -> String {
+        render(SitePageBuilder(context: context).signIn(page), template: "signin")
+    }
+
+    /// A page with a title, a text and an optional link: errors and the end of a run.
+    public func message(_ page: MessagePage, context: SiteContext) -> String {
+        render(SitePageBuilder(context: context).message(page), template: "message")
+    }
+
+    /// `view` through the template `name`, which ``init()`` registered.
+    private func render(_ view: some Any, template name: String) -> String {
+        guard let html = library.render(view, withTemplate: name) else {
+            preconditionFailure("template '\(name)' is registered by SitePageRenderer.init")
+        }
+        return html
+    }
+}

@@ -1,0 +1,150 @@
+// The view models of the site pages (home, settings, join, sign-in, message), read by the templates through
+// Mirror. Like the step page's, they hold finished texts and attribute values only; SitePageBuilder makes every
+// decision. Templates reach members with a leading dot (`{{.title}}`) so that a missing or nil member never
+// falls through to a same-named member of an enclosing object.
+
+/// A whole site page: the shared frame, the header, the CSRF field for its forms, and the page's own content.
+struct SitePageView<Content> {
+    let shell: PageShell
+    let siteHeader: SiteHeaderView
+    /// The hidden CSRF field the `csrf` partial puts in each form; nil when the context has no token.
+    let csrf: CSRFFieldView?
+    let page: Content
+}
+
+struct SiteHeaderView {
+    let studyName: String
+    let navigation: NavigationView?
+}
+
+struct NavigationView {
+    let label: String
+    let links: [NavigationLinkView]
+}
+
+struct NavigationLinkView {
+    let href: String
+    let label: String
+    /// The link to the page shown: `aria-current="page"`.
+    let current: Bool
+}
+
+struct HomeView {
+    let title: String
+    let day: String
+    let notice: String?
+    /// The onboarding gate's explanation; nil when the gate is open.
+    let gate: String?
+    let cards: [TaskCardView]
+    let hasCards: Bool
+    /// The text shown when there is no card at all.
+    let empty: String?
+}
+
+struct TaskCardView {
+    let title: String
+    let instructions: String?
+    let time: String
+    /// `done`, `todo`, `missed` or `later`: the badge's class.
+    let stateClass: String
+    let stateLabel: String
+    let link: CardLinkView?
+    let checkOff: CheckOffView?
+}
+
+/// A button-looking link; `context` (the task's title) is read by screen readers only, so that each
+/// "Start" says what it starts.
+struct CardLinkView {
+    let href: String
+    let label: String
+    let context: String
+}
+
+struct CheckOffView {
+    let action: String
+    let fields: [HiddenFieldView]
+    let label: String
+    let context: String
+}
+
+struct HiddenFieldView {
+    let name: String
+    let value: String
+}
+
+struct SettingsView {
+    let title: String
+    let participantHeading: String
+    let participantLabel: String
+    let language: LanguageFormView?
+    let signIn: SignInCodeView
+    let consent: ConsentView?
+}
+
+struct LanguageFormView {
+    let heading: String
+    let action: String
+    let options: [LanguageOptionView]
+    let button: String
+}
+
+struct LanguageOptionView {
+    let id: String
+    /// The posted field's name, `language`.
+    let field: String
+    let code: String
+    let name: String
+    let checked: Bool
+}
+
+struct SignInCodeView {
+    let heading: String
+    let intro: String
+    let action: String
+    let button: String
+    let code: ShownCodeView?
+}
+
+struct ShownCodeView {
+    let label: String
+    let code: String
+    let expiry: String
+    let instructions: String
+}
+
+struct ConsentView {
+    let heading: String
+    let download: LinkView?
+    let note: String?
+}
+
+struct LinkView {
+    let href: String
+    let label: String
+}
+
+struct JoinView {
+    let title: String
+    let welcome: [String]
+    let action: String
+    let label: String
+    let hint: String
+    let zones: [SelectOptionView]
+    let button: String
+}
+
+struct SignInView {
+    let title: String
+    let intro: String
+    let action: String
+    let label: String
+    let error: String?
+    let inputmode: String
+    let button: String
+}
+
+struct MessageView {
+    let title: String
+    let paragraphs: [String]
+    let link: LinkView?
+}

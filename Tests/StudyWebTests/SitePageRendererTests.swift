@@ -1,0 +1,355 @@
+import Foundation
+import Testing
+@testable import StudyWeb
+
+/// Site pages, contexts and cards shared by the site page tests.
+enum SiteFixtures {
+    static func renderer() throws -> SitePageRenderer { try SitePageRenderer() }
+
+    /// The page without its inline stylesheet and script: what the participant reads.
+    static func visible(_ html: String) -> String {
+        html.replacingOccurrences(of: #"(?s)<style>.*?</style>|<script>.*?</script>"#, with: "", options: .regularExpression)
+    }
+
+    static func context(_ language: String = "en", csrf: String? = Fixtures.csrf, studyName: String = "Recover",
+                        assets: AssetDelivery = .inline, navigation: Bool = true) -> SiteContext {
+        SiteContext(strings: WebStrings(language: language), csrfToken: csrf, studyName: studyName, themeTint: "#0a7d6f",
+                    assets: assets, navigation: navigation)
+    }
+
+    static let onboarding = TaskCard(title: "Welcome to Recover", instructions: "About five minutes.", timeText: "Now", state: .toDo,
+                                     action: .start(url: "/tasks/onboarding/start"), isOnboarding: true)
+
+    /// One card for each state and action.
+    static let cards = [
+        TaskCard(title: "Morning check-in", instructions: "How did you sleep?", timeText: "08:00", state: .done, action: .none),
+        TaskCard(title: "Knee pain", instructions: "Two questions.", timeText: "12:00", state: .toDo,
+                 action: .start(url: "/tasks/pain/start"), resumes: true),
+        TaskCard(title: "Stretches", instructions: nil, timeText: "Any time today", state: .toDo,
+                 action: .checkOff(formAction: "/outcomes", fields: ["task": "stretches", "occurrence": "3"])),
+        TaskCard(title: "Walk", instructions: "Ten minutes outside.", timeText: "07:00", state: .missed, action: .none),
+        TaskCard(title: "Evening survey", instructions: nil, timeText: "20:00", state: .upcoming, action: .start(url: "/tasks/evening/start")),
+    ]
+
+    static let languages = [
+        SettingsPage.Language(code: "en", name: "English", selected: false),
+        SettingsPage.Language(code: "ja", name: "日本語", selected: true),
+        SettingsPage.Language(code: "zh-Hans", name: "简体中文", selected: false),
+    ]
+
+    static func settings(code: (code: String, expiresText: String)? = nil, consent: SettingsPage.ConsentPDF = .none) -> SettingsPage {
+        SettingsPage(participantLabel: "P-0042", languages: languages, languageFormAction: "/settings/language", signInCode: code,
+                     signInCodeFormAction: "/settings/signin-code", consentPDF: consent)
+    }
+
+    static let join = JoinPage(formAction: "/join/K7Q2-9XPL", welcome: "Thank you for your interest.\nIt takes six weeks.",
+                               timeZones: ["America/New_York", "Asia/Tokyo", "Europe/London"], defaultTimeZone: "Europe/London")
+
+    /// The hidden inputs of each form, in order, as `name=value`.
+    static func formFields(_ html: String) -> [[String]] {
+        PageChecks.matches(#"(<form[^>]*>.*?</form>)"#, in: html).map { form in
+            PageChecks.matches(#"<input type="hidden" (name="[^"]*" value="[^"]*")>"#, in: form)
+        }
+    }
+}
+
+@Suite("Home page")
+struct HomePageTests {
+    @Test func everyCardShowsItsStateAndItsAction() throws {
+        let html = try SiteFixtures.renderer().home(
+            HomePage(dayTitle: "Sunday, 22 November", onboardingRequired: false, cards: SiteFixtures.cards), context: SiteFixtures.context())
+        #expect(PageChecks.pageProblems(in: html).isEmpty, "\(PageChecks.pageProblems(in: html))")
+        #expect(html.contains("<title>Today – Recover</title>"))
+        #expect(html.contains("<h1>Today</h1>\n<p class=\"day\">Sunday, 22 November</p>"))
+        let badges = PageChecks.matches(#"<span class="badge ([a-z]+">[^<]+)</span>"#, in: html)
+        #expect(badges == ["done\">Done", "todo\">To do", "todo\">To do", "missed\">Missed", "later\">Later"])
+        let titles = PageChecks.matches(#"<h2>([^<]+)</h2>"#, in: html)
+        #expect(titles == SiteFixtures.cards.map(\.title))
+        #expect(html.contains("<a class=\"button primary\" href=\"/tasks/pain/start\">Continue<span class=\"vh\"> Knee pain</span></a>"))
+        #expect(html.contains("<a class=\"button primary\" href=\"/tasks/evening/start\">Start<span class=\"vh\"> Evening survey</span></a>"))
+        #expect(html.contains("<p>Two questions.</p>"))
+        #expect(html.contains("<p class=\"time\">Any time today</p>"))
+
+        let forms = PageChecks.matches(#"(<form method="post" action="[^"]*">.*?</form>)"#, in: html)
+        try #require(forms.count == 1, "only the check-off card has a form")
+        #expect(forms[0].hasPrefix("<form method=\"post\" action=\"/outcomes\">"))
+        #expect(SiteFixtures.formFields(html) == [
+            ["name=\"_csrf\" value=\"\(Fixtures.csrf)\"", "name=\"occurrence\" value=\"3\"", "name=\"task\" value=\"stretches\""],
+        ])
+        #expect(forms[0].contains("<button type=\"submit\">Mark as done<span class=\"vh\"> Stretches</span></button>"))
+        #expect(PageChecks.matches(#"(<a class="button)"#, in: html).count == 2, "done and missed cards without an action have no button")
+        #expect(!html.contains("role=\"status\""), "no notice, no status region")
+    }
+
+    @Test func theHeaderLinksHomeAndSettingsWhenSignedIn() throws {
+        let page = HomePage(dayTitle: "Monday", onboardingRequired: false, cards: [])
+        let html = try SiteFixtures.renderer().home(page, context: SiteFixtures.context())
+        #expect(html.contains("<a class=\"skip\" href=\"#main\">Skip to content</a>"))
+        #expect(html.contains("<span>Recover</span>"))
+        #expect(html.contains("<nav aria-label=\"Main\"><ul><li><a href=\"/\" aria-current=\"page\">Home</a></li><li><a href=\"/settings\">Settings</a></li></ul></nav>"))
+        #expect(html.contains("<p>Nothing is scheduled for today.</p>"))
+        #expect(!html.contains("<ul class=\"cards\">"))
+        let signedOut = try SiteFixtures.renderer().home(page, context: SiteFixtures.context(navigation: false))
+        #expect(!signedOut.contains("<nav"))
+        #expect(!signedOut.contains("class=\"skip\""), "no links in the header, nothing to skip")
+        #expect(PageChecks.pageProblems(in: signedOut).isEmpty)
+    }
+
+    @Test func theOnboardingGateShowsOnlyTheOnboardingCard() throws {
+        let cards = [SiteFixtures.onboarding] + SiteFixtures.cards
+        let gated = try SiteFixtures.renderer().home(
+            HomePage(dayTitle: "Sunday, 22 November", onboardingRequired: true, cards: cards), context: SiteFixtures.context())
+        #expect(PageChecks.pageProblems(in: gated).isEmpty, "\(PageChecks.pageProblems(in: gated))")
+        #expect(gated.contains("<p class=\"gate\">Complete onboarding to see your tasks.</p>"))
+        #expect(PageChecks.matches(#"<h2>([^<]+)</h2>"#, in: gated) == ["Welcome to Recover"])
+        #expect(gated.contains("href=\"/tasks/onboarding/start\">Start<span class=\"vh\"> Welcome to Recover</span></a>"))
+        for card in SiteFixtures.cards { #expect(!gated.contains(card.title)) }
+        #expect(!gated.contains("Nothing is scheduled"), "the gate is not an empty day")
+
+        let open = try SiteFixtures.renderer().home(
+            HomePage(dayTitle: "Monday", onboardingRequired: false, cards: SiteFixtures.cards), context: SiteFixtures.context())
+        #expect(!open.contains("class=\"gate\""))
+        #expect(PageChecks.matches(#"<h2>([^<]+)</h2>"#, in: open).count == SiteFixtures.cards.count)
+    }
+
+    @Test func aNoticeIsAPoliteStatus() throws {
+        let html = try SiteFixtures.renderer().home(
+            HomePage(dayTitle: "Monday", onboardingRequired: false, cards: SiteFixtures.cards, notice: "Thank you — your consent is signed."),
+            context: SiteFixtures.context())
+        #expect(html.contains("<p class=\"notice\" role=\"status\">Thank you — your consent is signed.</p>"))
+        let blank = try SiteFixtures.renderer().home(
+            HomePage(dayTitle: "Monday", onboardingRequired: false, cards: [], notice: "  "), context: SiteFixtures.context())
+        #expect(!blank.contains("role=\"status\""))
+    }
+
+    @Test func withoutATokenTheCheckOffFormHasNoCSRFField() throws {
+        let html = try SiteFixtures.renderer().home(
+            HomePage(dayTitle: "Monday", onboardingRequired: false, cards: SiteFixtures.cards), context: SiteFixtures.context(csrf: nil))
+        #expect(!html.contains("name=\"_csrf\""))
+        #expect(SiteFixtures.formFields(html) == [["name=\"occurrence\" value=\"3\"", "name=\"task\" value=\"stretches\""]])
+    }
+}
+
+@Suite("Settings page")
+struct SettingsPageTests {
+    @Test func theLanguageFormPostsTheChosenLanguageWithTheToken() throws {
+        let html = try SiteFixtures.renderer().settings(SiteFixtures.settings(), context: SiteFixtures.context())
+        #expect(PageChecks.pageProblems(in: html).isEmpty, "\(PageChecks.pageProblems(in: html))")
+        #expect(html.contains("<title>Settings – Recover</title>"))
+        #expect(html.contains("<a href=\"/settings\" aria-current=\"page\">Settings</a>"))
+        #expect(html.contains("<dl class=\"facts\"><dt>Participant</dt><dd>P-0042</dd></dl>"))
+        #expect(html.contains("<form method=\"post\" action=\"/settings/language\"><input type=\"hidden\" name=\"_csrf\" value=\"\(Fixtures.csrf)\">"))
+        #expect(html.contains("<fieldset class=\"q\" aria-labelledby=\"language-title\">"))
+        #expect(html.contains("<input type=\"radio\" id=\"language-2\" name=\"language\" value=\"ja\" checked> <span lang=\"ja\">日本語</span>"))
+        #expect(html.contains("<input type=\"radio\" id=\"language-1\" name=\"language\" value=\"en\">"))
+        #expect(html.contains("<span lang=\"zh-Hans\">简体中文</span>"))
+        #expect(PageChecks.matches(#"( checked)"#, in: html).count == 1)
+        #expect(SettingsPage.languageFieldName == "language")
+
+        var single = SiteFixtures.settings()
+        single.languages = [SiteFixtures.languages[0]]
+        #expect(try !SiteFixtures.renderer().settings(single, context: SiteFixtures.context()).contains("name=\"language\""),
+                "one language leaves nothing to choose")
+    }
+
+    @Test func aSignInCodeIsShownLargeWithItsExpiryAndWhereToEnterIt() throws {
+        let renderer = try SiteFixtures.renderer()
+        let before = renderer.settings(SiteFixtures.settings(), context: SiteFixtures.context())
+        #expect(before.contains("<h2 id=\"signin-title\">Sign in on another device</h2>"))
+        #expect(before.contains("<form method=\"post\" action=\"/settings/signin-code\"><input type=\"hidden\" name=\"_csrf\" value=\"\(Fixtures.csrf)\"><div class=\"actions\"><button type=\"submit\">Get a sign-in code</button>"))
+        #expect(!before.contains("class=\"code\""))
+
+        var page = SiteFixtures.settings(code: (code: "482 913", expiresText: "14:05"))
+        page.signInAddress = "https://study.example.org/signin"
+        let after = renderer.settings(page, context: SiteFixtures.context())
+        #expect(PageChecks.pageProblems(in: after).isEmpty, "\(PageChecks.pageProblems(in: after))")
+        #expect(after.contains("<p>Your sign-in code</p><p class=\"code\">482 913</p><p>It works once, until 14:05.</p>"))
+        #expect(after.contains("<p>On the other device, open https://study.example.org/signin and enter this code.</p>"))
+        #expect(after.contains(">Get a new code</button>"))
+        #expect(renderer.settings(SiteFixtures.settings(code: (code: "ABCD", expiresText: "9:30")), context: SiteFixtures.context())
+            .contains("open /signin and enter this code."), "the sign-in address defaults to /signin")
+    }
+
+    @Test(arguments: [
+        (SettingsPage.ConsentPDF.ready(url: "/consent/record.pdf"), "<p><a href=\"/consent/record.pdf\" download>Download your signed consent (PDF)</a></p>"),
+        (.pending, "<p>Your signed consent is being prepared. Reload this page in a minute to download it.</p>"),
+        (.failed, "<p>Your signed consent could not be printed. The study team has been told.</p>"),
+    ])
+    func theSignedConsentSaysWhereItStands(consent: SettingsPage.ConsentPDF, expected: String) throws {
+        let html = try SiteFixtures.renderer().settings(SiteFixtures.settings(consent: consent), context: SiteFixtures.context())
+        #expect(PageChecks.pageProblems(in: html).isEmpty, "\(PageChecks.pageProblems(in: html))")
+        #expect(html.contains("<h2 id=\"consent-title\">Your signed consent</h2>"))
+        #expect(html.contains(expected))
+        #expect(PageChecks.matches(#"(download>)"#, in: html).count == (expected.contains("download>") ? 1 : 0))
+    }
+
+    @Test func withoutASignedConsentTheSectionIsLeftOut() throws {
+        let html = try SiteFixtures.renderer().settings(SiteFixtures.settings(consent: .none), context: SiteFixtures.context())
+        #expect(!html.contains("consent-title"))
+        #expect(!html.contains("signed consent"))
+    }
+}
+
+@Suite("Join, sign-in and message pages")
+struct EntryPageTests {
+    @Test func joinOffersTheTimeZonesWithTheDefaultSelected() throws {
+        let html = try SiteFixtures.renderer().join(SiteFixtures.join, context: SiteFixtures.context(csrf: nil, navigation: false))
+        #expect(PageChecks.pageProblems(in: html).isEmpty, "\(PageChecks.pageProblems(in: html))")
+        #expect(html.contains("<title>Join Recover</title>"))
+        #expect(html.contains("<h1>Join Recover</h1>\n<p>Thank you for your interest.</p><p>It takes six weeks.</p>"))
+        #expect(html.contains("<form method=\"post\" action=\"/join/K7Q2-9XPL\">"))
+        #expect(!html.contains("_csrf"), "no session, no token: the invitation code in the address is checked")
+        #expect(html.contains("<label for=\"timeZone\">Your time zone</label>"))
+        #expect(html.contains("<select id=\"timeZone\" name=\"timeZone\" aria-describedby=\"timeZone-hint\" data-zone>"))
+        #expect(html.contains("<option value=\"America/New_York\">America/New York</option>"))
+        #expect(html.contains("<option value=\"Europe/London\" selected>Europe/London</option>"))
+        #expect(PageChecks.matches(#"( selected)"#, in: html).count == 1)
+        #expect(html.contains("<button type=\"submit\" class=\"primary\">Join the study</button>"))
+        #expect(WebAssets.script.contains("Intl.DateTimeFormat().resolvedOptions().timeZone"))
+        #expect(WebAssets.script.contains("select[data-zone]"))
+    }
+
+    @Test func aDefaultZoneMissingFromTheListIsAddedFirst() throws {
+        var page = SiteFixtures.join
+        page.defaultTimeZone = "Pacific/Auckland"
+        let html = try SiteFixtures.renderer().join(page, context: SiteFixtures.context(csrf: nil, navigation: false))
+        let values = PageChecks.matches(#"<option value="([^"]+)""#, in: html)
+        #expect(values == ["Pacific/Auckland", "America/New_York", "Asia/Tokyo", "Europe/London"])
+        #expect(html.contains("<option value=\"Pacific/Auckland\" selected>"))
+    }
+
+    @Test func joinWithEveryKnownTimeZoneStaysUnderTheBudget() throws {
+        let page = JoinPage(formAction: "/join/K7Q2-9XPL", welcome: String(repeating: "Welcome to the study. ", count: 40),
+                            timeZones: TimeZone.knownTimeZoneIdentifiers, defaultTimeZone: "Asia/Tokyo")
+        let html = try SiteFixtures.renderer().join(page, context: SiteFixtures.context("ja", csrf: nil, navigation: false))
+        #expect(TimeZone.knownTimeZoneIdentifiers.count > 300)
+        #expect(html.utf8.count < 60_000, "the join page weighs \(html.utf8.count) bytes")
+        #expect(PageChecks.pageProblems(in: html).isEmpty)
+    }
+
+    @Test func signInAsksForTheOneTimeCode() throws {
+        let renderer = try SiteFixtures.renderer()
+        let html = renderer.signIn(SignInPage(formAction: "/signin", error: nil), context: SiteFixtures.context(csrf: nil, navigation: false))
+        #expect(PageChecks.pageProblems(in: html).isEmpty, "\(PageChecks.pageProblems(in: html))")
+        #expect(html.contains("<title>Sign in – Recover</title>"))
+        #expect(html.contains("<form method=\"post\" action=\"/signin\">\n<div class=\"q\"><label for=\"code\">Sign-in code</label>\n"))
+        #expect(html.contains("<input type=\"text\" id=\"code\" name=\"code\" class=\"code\" autocomplete=\"one-time-code\" inputmode=\"text\" autocapitalize=\"characters\" spellcheck=\"false\" required>"))
+        #expect(!html.contains("_csrf"))
+        #expect(!SiteFixtures.visible(html).contains("aria-invalid"))
+
+        let refused = renderer.signIn(SignInPage(formAction: "/signin", error: "That code has expired.", numericCode: true),
+                                      context: SiteFixtures.context(csrf: nil, navigation: false))
+        #expect(PageChecks.pageProblems(in: refused).isEmpty, "\(PageChecks.pageProblems(in: refused))")
+        #expect(refused.contains("<title>Error: Sign in – Recover</title>"))
+        #expect(refused.contains("<p class=\"err\" id=\"code-err\">That code has expired.</p>"))
+        #expect(refused.contains("inputmode=\"numeric\""))
+        #expect(refused.contains("required aria-invalid=\"true\" aria-describedby=\"code-err\">"))
+    }
+
+    @Test func aMessageHasATitleParagraphsAndAnOptionalLink() throws {
+        let renderer = try SiteFixtures.renderer()
+        let html = renderer.message(MessagePage(title: "Invitation expired", text: "This invitation has expired.\n\nAsk the study team for a new one.",
+                                                link: (label: "Go to today's tasks", url: "/")),
+                                    context: SiteFixtures.context(csrf: nil, navigation: false))
+        #expect(PageChecks.pageProblems(in: html).isEmpty, "\(PageChecks.pageProblems(in: html))")
+        #expect(html.contains("<title>Invitation expired – Recover</title>"))
+        #expect(html.contains("<h1>Invitation expired</h1>\n<p>This invitation has expired.</p><p>Ask the study team for a new one.</p>"))
+        #expect(html.contains("<a class=\"button primary\" href=\"/\">Go to today&#39;s tasks</a>"))
+        let bare = renderer.message(MessagePage(title: "Not found", text: "Nothing here.", link: nil), context: SiteFixtures.context())
+        #expect(!bare.contains("class=\"button"))
+        #expect(PageChecks.pageProblems(in: bare).isEmpty)
+    }
+}
+
+@Suite("Site page frame")
+struct SitePageFrameTests {
+    @Test func everyTextIsEscaped() throws {
+        let evil = "<script>alert(1)</script>"
+        let quote = "\"><script>alert(2)</script>"
+        let renderer = try SiteFixtures.renderer()
+        let context = SiteFixtures.context(csrf: quote, studyName: evil, assets: .linked(basePath: "/static"))
+        let card = TaskCard(title: evil, instructions: evil, timeText: evil, state: .toDo,
+                            action: .checkOff(formAction: quote, fields: [quote: quote]))
+        let pages = [
+            renderer.home(HomePage(dayTitle: evil, onboardingRequired: false, cards: [
+                card, TaskCard(title: "Survey", instructions: nil, timeText: "now", state: .toDo, action: .start(url: quote)),
+            ], notice: evil), context: context),
+            renderer.home(HomePage(dayTitle: evil, onboardingRequired: true, cards: [
+                TaskCard(title: evil, instructions: nil, timeText: "now", state: .toDo, action: .start(url: "/o"), isOnboarding: true),
+            ]), context: context),
+            renderer.settings(SettingsPage(participantLabel: evil, languages: [
+                SettingsPage.Language(code: quote, name: evil, selected: true), SettingsPage.Language(code: "en", name: "English", selected: false),
+            ], languageFormAction: quote, signInCode: (code: evil, expiresText: evil), signInCodeFormAction: quote,
+                consentPDF: .ready(url: quote), signInAddress: evil), context: context),
+            renderer.join(JoinPage(formAction: quote, welcome: evil, timeZones: [quote, evil], defaultTimeZone: evil), context: context),
+            renderer.signIn(SignInPage(formAction: quote, error: evil), context: context),
+            renderer.message(MessagePage(title: evil, text: evil, link: (label: evil, url: quote)), context: context),
+        ]
+        for html in pages {
+            #expect(!html.contains("<script>"), "\(html)")
+            #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+            #expect(html.contains("<span>&lt;script&gt;alert(1)&lt;/script&gt;</span>"), "the study name in the header")
+        }
+        #expect(pages[0].contains("<input type=\"hidden\" name=\"&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;\" value=\"&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;\">"))
+        #expect(pages[2].contains("<dd>&lt;script&gt;alert(1)&lt;/script&gt;</dd>"), "the participant label")
+        #expect(pages[2].contains("<p class=\"code\">&lt;script&gt;alert(1)&lt;/script&gt;</p>"))
+    }
+
+    @Test func assetsCanBeLinkedAndTheTintMustBeAColour() throws {
+        var context = SiteFixtures.context(assets: .linked(basePath: "/static/"))
+        context.themeTint = "red;}</style><script>alert(1)</script>"
+        let html = try SiteFixtures.renderer().message(MessagePage(title: "Hello", text: "Text", link: nil), context: context)
+        #expect(html.contains("<link rel=\"stylesheet\" href=\"/static/studykit.css?v=\(WebAssets.version)\">"))
+        #expect(html.contains("<script src=\"/static/studykit.js?v=\(WebAssets.version)\" defer></script>"))
+        #expect(!html.contains("<style>"))
+        #expect(!html.contains("<script>"))
+        #expect(html.utf8.count < 2_000)
+        context.themeTint = "#0A7"
+        let tinted = try SiteFixtures.renderer().message(MessagePage(title: "Hello", text: "Text", link: nil), context: context)
+        #expect(tinted.contains("<style>:root{--tint:#0A7}</style>"))
+        let inline = try SiteFixtures.renderer().message(MessagePage(title: "Hello", text: "Text", link: nil), context: SiteFixtures.context())
+        #expect(inline.contains("<style>\(WebAssets.stylesheet)</style>"))
+        #expect(inline.contains("<script>\(WebAssets.script)</script>"))
+    }
+
+    @Test func theStepPageSharesTheLayout() throws {
+        let step = try Fixtures.render(try Fixtures.session())
+        let message = try SiteFixtures.renderer().message(MessagePage(title: "Hello", text: "Text", link: nil),
+                                                              context: SiteFixtures.context(navigation: false))
+        let head = { (html: String) in String(html[..<html.range(of: "<title>")!.lowerBound]) }
+        #expect(head(step) == head(message))
+        let tail = { (html: String) in String(html[html.range(of: "</main>")!.lowerBound...]) }
+        #expect(tail(step) == tail(message))
+        #expect(step.contains("<main id=\"main\">"))
+    }
+
+    @Test(arguments: WebStrings.builtInLanguages)
+    func everyPageSpeaksEveryLanguageWithinTheBudget(language: String) throws {
+        let renderer = try SiteFixtures.renderer()
+        let strings = WebStrings(language: language)
+        let context = SiteFixtures.context(language)
+        let pages = [
+            renderer.home(HomePage(dayTitle: "22", onboardingRequired: false, cards: SiteFixtures.cards, notice: "OK"), context: context),
+            renderer.home(HomePage(dayTitle: "22", onboardingRequired: true, cards: [SiteFixtures.onboarding]), context: context),
+            renderer.settings(SiteFixtures.settings(code: (code: "482913", expiresText: "14:05"), consent: .pending), context: context),
+            renderer.join(SiteFixtures.join, context: SiteFixtures.context(language, csrf: nil, navigation: false)),
+            renderer.signIn(SignInPage(formAction: "/signin", error: "x"), context: SiteFixtures.context(language, csrf: nil, navigation: false)),
+            renderer.message(MessagePage(title: "404", text: "x", link: (label: "/", url: "/")), context: context),
+        ]
+        for html in pages {
+            #expect(html.hasPrefix("<!doctype html>\n<html lang=\"\(language)\">"))
+            #expect(PageChecks.pageProblems(in: html).isEmpty, "\(language): \(PageChecks.pageProblems(in: html))")
+            #expect(!SiteFixtures.visible(html).contains("{"), "\(language): a placeholder was left unfilled")
+        }
+        #expect(pages[0].contains(">\(strings[.stateMissed])</span>"))
+        #expect(pages[0].contains(">\(strings[.resume])<span class=\"vh\">"))
+        #expect(pages[0].contains(">\(strings[.markAsDone])<span class=\"vh\">"))
+        #expect(pages[1].contains(strings[.onboardingGate]))
+        #expect(pages[2].contains(strings.format(.signInCodeExpiry, ["time": "14:05"])))
+        #expect(pages[2].contains(strings[.consentPending]))
+        #expect(pages[3].contains(strings.format(.joinTitle, ["study": "Recover"])))
+        if language != "en" {
+            #expect(strings[.today] != WebStrings(language: "en")[.today], "\(language) has its own word for Today")
+        }
+    }
+}
