@@ -19,6 +19,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // SHA-256 and Ed25519 for sealed consent records.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // The study server's HTTP layer.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         // Markdown section content in consent documents.
         .package(url: "https://github.com/JohnSundell/Ink", from: "0.6.0"),
         // Logic-less HTML templates for the participant pages (StudyWeb).
@@ -60,6 +63,15 @@ let package = Package(
         .executableTarget(name: "StudySQLiteCrashWriter", dependencies: ["Study", "StudySQLite", "Research"]),
         // A child process for the durability test: writes outcomes until it is killed. Not a product.
         .executableTarget(name: "CareStoreSQLiteCrashWriter", dependencies: ["CareStore", "CareStoreSQLite"]),
+        .target(
+            name: "StudyServer",
+            dependencies: [
+                "Research", "CareStore", "CareStoreSQLite", "Consent", "StudyWeb", "Study", "StudySQLite",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "studykit",
             dependencies: [
@@ -68,6 +80,7 @@ let package = Package(
                 "CareStoreSQLite",
                 "Consent",
                 "Study",
+                "StudyServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -75,6 +88,10 @@ let package = Package(
         .testTarget(name: "CareStoreTests", dependencies: ["CareStore", "CareStoreSQLite", "JSONDiagnostics"]),
         .testTarget(name: "ConsentTests", dependencies: ["Consent", "Research"]),
         .testTarget(name: "StudyWebTests", dependencies: ["StudyWeb", "Research"]),
+        .testTarget(
+            name: "StudyServerTests",
+            dependencies: ["StudyServer", .product(name: "HummingbirdTesting", package: "hummingbird")]
+        ),
         .testTarget(name: "StudykitCLITests", dependencies: ["studykit"]),
         .testTarget(name: "StudyTests", dependencies: ["Study", "Research", "CareStore", "Consent"]),
         .testTarget(

@@ -68,4 +68,14 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case joinTitle, timeZone, timeZoneHint, joinStudy
     /// The sign-in page: heading (and button), explanation, and the code field's label.
     case signIn, signInIntro, signInCode
+    /// The sign-in page's error when the code is unknown, used or expired.
+    case signInCodeInvalid
+    /// The onboarding card's title on the gated home page.
+    case onboardingCardTitle
+    /// The time of a task that can be done at any time of the day.
+    case allDay
+    /// Notices on the home page after onboarding, and after a task was done.
+    case noticeOnboarded, noticeTaskDone
+    /// The heading of a page that explains why a request was refused.
+    case errorTitle
 }

@@ -1,0 +1,62 @@
+import Consent
+import Foundation
+import Study
+
+/// Prints the PDFs of sealed consent records in the background, one at a time, into `DATA/consent-pdfs/`.
+///
+/// A record is sealed and stored before its PDF is asked for, so a printing failure (no Chromium, a time-out)
+/// only marks the PDF `failed`: the record is untouched and the PDF is printed again at the next start-up or
+/// the next wake-up.
+actor ConsentPDFPrinter {
+    private let renderer: any ConsentPDFRenderer
+    private let dataFolder: URL
+    private var running = false
+    private var again = false
+
+    /// The folder, relative to the data folder, where PDFs are kept.
+    static let folderName = "consent-pdfs"
+
+    init(renderer: any ConsentPDFRenderer, dataFolder: URL) {
+        self.renderer = renderer
+        self.dataFolder = dataFolder
+    }
+
+    /// Prints every record of `store` that awaits its PDF (also those that failed before); returns when done.
+    /// A call while printing makes the running pass look again when it finishes instead of printing twice.
+    func printPending(from store: any StudyStore, strings: ConsentStrings) async {
+        if running { again = true; return }
+        running = true
+        defer { running = false }
+        repeat {
+            again = false
+            let pending = (try? await store.consentRecordsAwaitingPDF()) ?? []
+            for stored in pending { await print(stored, store: store, strings: strings) }
+        } while again
+    }
+
+    private func print(_ stored: StoredConsentRecord, store: any StudyStore, strings: ConsentStrings) async {
+        let record = stored.sealed.record
+        let relativePath = "\(Self.folderName)/\(record.id.uuidString.lowercased()).pdf"
+        do {
+            let pdf = try await renderer.renderPDF(html: record.html, footer: .localized(for: record, strings: strings))
+            let folder = dataFolder.appendingPathComponent(Self.folderName, isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try pdf.write(to: dataFolder.appendingPathComponent(relativePath), options: .atomic)
+            try await store.setConsentPDF(.file(relativePath: relativePath), recordID: record.id, participantID: record.participantIdentifier)
+        } catch {
+            let reason = "\(error)"
+            FileHandle.standardError.write(Data("consent PDF of record \(record.id): \(reason)\n".utf8))
+            try? await store.setConsentPDF(.failed(reason: reason), recordID: record.id, participantID: record.participantIdentifier)
+        }
+    }
+
+    /// The bytes of a printed PDF; nil when it is not ready.
+    func pdf(of stored: StoredConsentRecord) -> Data? {
+        switch stored.pdf {
+        case .stored(let data): data
+        case .file(let relativePath): ConsentPDFState.isSafeRelativePath(relativePath)
+            ? FileManager.default.contents(atPath: dataFolder.appendingPathComponent(relativePath).path) : nil
+        case .pending, .failed: nil
+        }
+    }
+}

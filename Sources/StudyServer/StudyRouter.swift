@@ -1,0 +1,242 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import Study
+import StudyWeb
+
+/// The study server's HTTP routes, over a ``StudyService``.
+///
+/// | Route | What it does |
+/// |---|---|
+/// | `GET /health` | `ok`: for load balancers and the benchmarks |
+/// | `GET /assets/studykit.css`, `/assets/studykit.js` | the one stylesheet and script, cached for a year |
+/// | `GET /join/CODE`, `POST /join/CODE` | an invitation link's page; joining enrols and signs in |
+/// | `GET /signin`, `POST /signin` | signing in on a second device with a one-time code |
+/// | `GET /` | today's tasks, behind the onboarding gate |
+/// | `GET /onboarding`, `GET /tasks/TASK/N` | start or resume the onboarding or a survey run |
+/// | `POST /tasks/TASK/N/done` | mark a checklist task's event done |
+/// | `GET /runs/RUN`, `POST /runs/RUN` | a run's current step; its posted form |
+/// | `GET /settings`, `POST /settings/language`, `POST /settings/signin-code` | settings |
+/// | `GET /consent.pdf` | the participant's signed consent |
+///
+/// Every form a signed-in participant posts carries the session's CSRF token; a refused request gets a page
+/// saying why, with a 4xx status, and changes nothing.
+public enum StudyRouter {
+    /// The session cookie's name.
+    static let sessionCookie = "studykit_session"
+    /// The largest form body accepted (a signature with many strokes fits easily).
+    static let maximumBody = 1 << 20
+
+    /// The router for `service`.
+    public static func router(service: StudyService, secureCookies: Bool) -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: StudyPageMiddleware(service: service))
+
+        router.get("/health") { _, _ in "ok" }
+        router.get("/assets/studykit.css") { _, _ in asset(WebAssets.stylesheet, type: "text/css; charset=utf-8") }
+        router.get("/assets/studykit.js") { _, _ in asset(WebAssets.script, type: "text/javascript; charset=utf-8") }
+
+        router.get("/join/:code") { request, context in
+            let code = try context.parameters.require("code")
+            guard try await service.invitationIsUsable(code) else {
+                throw StudyServerError.notFound("This invitation link is not valid any more: it was used already, or it has expired.")
+            }
+            return html(service.joinPage(code: code, language: language(of: request, service: service)))
+        }
+        router.post("/join/:code") { request, context in
+            let code = try context.parameters.require("code")
+            let form = try await formFields(of: request)
+            guard let zoneName = form["timeZone"]?.first, let zone = TimeZone(identifier: zoneName) else {
+                throw StudyServerError.badRequest("Choose your time zone from the list.")
+            }
+            let token = try await service.enrol(invitationCode: code, timeZone: zone, language: language(of: request, service: service))
+            return signedInRedirect(token: token, secure: secureCookies)
+        }
+        router.get("/signin") { request, _ in
+            html(service.signInPage(language: language(of: request, service: service), error: nil))
+        }
+        router.post("/signin") { request, _ in
+            let form = try await formFields(of: request)
+            guard let token = try await service.signIn(code: form["code"]?.first ?? "") else {
+                let strings = service.strings(language: language(of: request, service: service))
+                return html(service.signInPage(language: strings.language, error: strings[.signInCodeInvalid]), status: .unprocessableContent)
+            }
+            return signedInRedirect(token: token, secure: secureCookies)
+        }
+
+        router.get("/") { request, _ in
+            let signedIn = try await participant(request, service: service)
+            let text = request.uri.queryParameters.get("notice").flatMap {
+                noticeText(named: String($0), language: signedIn.participant.language, service: service)
+            }
+            return html(try await service.homePage(signedIn: signedIn, notice: text))
+        }
+        router.get("/onboarding") { request, _ in
+            let signedIn = try await participant(request, service: service)
+            let run = try await service.startRun(taskID: StudyService.onboardingTaskID, occurrence: nil, for: signedIn.participant)
+            return Response.redirect(to: "/runs/\(run.uuidString.lowercased())", type: .normal)
+        }
+        router.get("/tasks/:task/:occurrence") { request, context in
+            let signedIn = try await participant(request, service: service)
+            let (task, occurrence) = try taskEvent(context)
+            let run = try await service.startRun(taskID: task, occurrence: occurrence, for: signedIn.participant)
+            return Response.redirect(to: "/runs/\(run.uuidString.lowercased())", type: .normal)
+        }
+        router.post("/tasks/:task/:occurrence/done") { request, context in
+            let signedIn = try await participant(request, service: service)
+            let (task, occurrence) = try taskEvent(context)
+            try await service.checkOff(taskID: task, occurrence: occurrence, form: try await formFields(of: request), signedIn: signedIn)
+            return Response.redirect(to: "/", type: .normal)
+        }
+        router.get("/runs/:run") { request, context in
+            let signedIn = try await participant(request, service: service)
+            return respond(try await service.runPage(try runID(context), signedIn: signedIn))
+        }
+        router.post("/runs/:run") { request, context in
+            let signedIn = try await participant(request, service: service)
+            let form = try await formFields(of: request)
+            return respond(try await service.post(form, to: try runID(context), signedIn: signedIn))
+        }
+
+        router.get("/settings") { request, _ in
+            html(try await service.settingsPage(signedIn: try await participant(request, service: service)))
+        }
+        router.post("/settings/language") { request, _ in
+            let signedIn = try await participant(request, service: service)
+            let form = try await formFields(of: request)
+            try checkCSRF(form, signedIn)
+            guard let language = form["language"]?.first else { throw StudyServerError.badRequest("Choose a language.") }
+            _ = try await service.setLanguage(language, for: signedIn.participant)
+            return Response.redirect(to: "/settings", type: .normal)
+        }
+        router.post("/settings/signin-code") { request, _ in
+            let signedIn = try await participant(request, service: service)
+            try checkCSRF(try await formFields(of: request), signedIn)
+            let code = try await service.makeSignInCode(for: signedIn.participant)
+            return html(try await service.settingsPage(signedIn: signedIn, signInCode: code))
+        }
+        router.get("/consent.pdf") { request, _ in
+            let signedIn = try await participant(request, service: service)
+            guard let pdf = try await service.consentPDF(signedIn: signedIn) else {
+                throw StudyServerError.conflict("Your signed consent is still being printed. Try again in a minute.")
+            }
+            var headers = HTTPFields()
+            headers[.contentType] = "application/pdf"
+            headers[.contentDisposition] = "attachment; filename=\"\(service.study.identifier)-consent.pdf\""
+            headers[.cacheControl] = "private, no-store"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: pdf)))
+        }
+        return router
+    }
+
+    // MARK: - Helpers
+
+    static func html(_ page: String, status: HTTPResponse.Status = .ok) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
+    }
+
+    private static func asset(_ text: String, type: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        headers[.cacheControl] = "public, max-age=31536000, immutable"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    private static func respond(_ response: StudyService.RunResponse) -> Response {
+        switch response {
+        case .page(let status, let page): html(page, status: HTTPResponse.Status(code: status))
+        case .redirect(let location): Response.redirect(to: location, type: .normal)
+        }
+    }
+
+    private static func signedInRedirect(token: String, secure: Bool) -> Response {
+        var response = Response.redirect(to: "/", type: .normal)
+        response.setCookie(Cookie(name: sessionCookie, value: token, maxAge: Int(StudyService.sessionLifetime), path: "/",
+                                  secure: secure, httpOnly: true, sameSite: .lax))
+        return response
+    }
+
+    /// The signed-in participant, or ``StudyServerError/notSignedIn``.
+    static func participant(_ request: Request, service: StudyService) async throws -> StudyService.SignedIn {
+        guard let signedIn = try await service.signedIn(sessionToken: request.cookies[sessionCookie]?.value) else {
+            throw StudyServerError.notSignedIn
+        }
+        return signedIn
+    }
+
+    /// The language for a page before signing in: the browser's preference among the study's languages.
+    static func language(of request: Request, service: StudyService) -> String {
+        LanguagePreference.preferredLanguage(acceptLanguage: request.headers[.acceptLanguage] ?? "", supported: service.study.languages)
+            ?? service.study.defaultLanguage
+    }
+
+    private static func formFields(of request: Request) async throws -> [String: [String]] {
+        let body = try await request.body.collect(upTo: maximumBody)
+        return try FormBody.fields(String(buffer: body))
+    }
+
+    private static func checkCSRF(_ form: [String: [String]], _ signedIn: StudyService.SignedIn) throws {
+        guard form["_csrf"]?.count == 1, form["_csrf"]?.first == signedIn.csrfToken else {
+            throw StudyServerError.forbidden("The form's security token is missing or out of date. Reload the page and try again.")
+        }
+    }
+
+    private static func runID(_ context: BasicRequestContext) throws -> UUID {
+        guard let id = UUID(uuidString: try context.parameters.require("run")) else { throw StudyServerError.notFound("There is no such task run.") }
+        return id
+    }
+
+    private static func taskEvent(_ context: BasicRequestContext) throws -> (String, Int) {
+        let task = try context.parameters.require("task")
+        guard let occurrence = Int(try context.parameters.require("occurrence")), occurrence >= 0 else {
+            throw StudyServerError.notFound("There is no such task event.")
+        }
+        return (task, occurrence)
+    }
+
+    private static func noticeText(named name: String, language: String, service: StudyService) -> String? {
+        let strings = service.strings(language: language)
+        switch name {
+        case "onboarded": return strings[.noticeOnboarded]
+        case "done": return strings[.noticeTaskDone]
+        default: return nil
+        }
+    }
+}
+
+/// Security headers on every response, and refusals turned into pages that say what was wrong.
+struct StudyPageMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let service: StudyService
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as StudyServerError {
+            response = page(for: error, request: request)
+        } catch let error as HTTPError where error.status == .notFound {
+            response = page(for: .notFound("There is no such page."), request: request)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            response = page(for: .badRequest("The form is too large."), request: request)
+        }
+        response.headers[.contentSecurityPolicy] = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+            + "img-src 'self' data: https:; media-src 'self' https:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
+        return response
+    }
+
+    private func page(for error: StudyServerError, request: Request) -> Response {
+        let language = StudyRouter.language(of: request, service: service)
+        let strings = service.strings(language: language)
+        let link: (label: String, url: String)? = error == .notSignedIn ? (strings[.signIn], "/signin") : (strings[.home], "/")
+        let page = service.messagePage(language: language, signedIn: nil, title: strings[.errorTitle], text: error.description, link: link)
+        return StudyRouter.html(page, status: error.status)
+    }
+}

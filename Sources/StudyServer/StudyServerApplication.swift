@@ -1,0 +1,38 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Study
+
+/// Starts the study server: loads and checks the study, opens the data folder, prints the consent PDFs still owed,
+/// and serves until stopped (SIGINT or SIGTERM).
+public enum StudyServerApplication {
+    /// Loads the study at `configuration.studyFolder`; throws ``StudyServerStartError`` listing every problem as
+    /// `file: path: message` (the server refuses to start on a bad study).
+    public static func loadStudy(_ configuration: StudyServerConfiguration) throws -> StudyDefinition {
+        do {
+            return try StudyLoader.load(folder: configuration.studyFolder)
+        } catch {
+            throw StudyServerStartError("the study in \(configuration.studyFolder.path) has problems:\n"
+                + error.problems.map(\.description).joined(separator: "\n"))
+        }
+    }
+
+    /// Serves `service` as `configuration` says; `announce` gets the address to open once the server listens.
+    public static func run(service: StudyService, configuration: StudyServerConfiguration,
+                           announce: @escaping @Sendable (String) -> Void) async throws {
+        var logger = Logger(label: "studykit")
+        logger.logLevel = .warning
+        let app = Application(
+            router: StudyRouter.router(service: service, secureCookies: configuration.secureCookies),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                announce("\(service.study.name) is being served at http://\(configuration.host):\(port)/")
+            },
+            logger: logger
+        )
+        service.printConsentPDFs()
+        try await app.runService()
+    }
+}

@@ -1,0 +1,115 @@
+import CareStore
+import Consent
+import Foundation
+import Study
+import StudyWeb
+
+/// The participant's pages that are not task steps: home (today's tasks behind the onboarding gate), settings, and
+/// the pages before signing in.
+extension StudyService {
+    /// The context of site pages for a participant (or, signed out, for a language).
+    func siteContext(language: String, signedIn: SignedIn?) -> SiteContext {
+        SiteContext(strings: strings(language: language), csrfToken: signedIn?.csrfToken, studyName: study.name,
+                    themeTint: study.theme.tint, assets: .linked(basePath: "/assets"), navigation: signedIn != nil)
+    }
+
+    /// Today's page: only the onboarding card until onboarding is done; then one card per task event of the
+    /// participant's day, with its state and what it offers (start or continue a survey, mark a checklist done).
+    func homePage(signedIn: SignedIn, notice: String?) async throws -> String {
+        let participant = signedIn.participant
+        let strings = strings(language: participant.language)
+        let now = environment.now()
+        let today = day(containing: now, for: participant)
+        let dayTitle = now.formatted(Date.FormatStyle(date: .complete, time: .omitted, locale: Locale(identifier: participant.language),
+                                                      calendar: calendar(for: participant), timeZone: participant.timeZone))
+        let onboarded = try await OnboardingGate(careStore: careStore, environment: environment).isOnboarded(participantID: participant.id)
+        let openRuns = try await store.runs(participantID: participant.id, taskID: nil).filter { $0.state == .inProgress }
+        guard onboarded else {
+            let resumes = openRuns.contains { $0.taskID == Self.onboardingTaskID }
+            let card = TaskCard(title: strings[.onboardingCardTitle], instructions: nil,
+                                timeText: strings[.allDay], state: .toDo, action: .start(url: "/onboarding"),
+                                resumes: resumes, isOnboarding: true)
+            let page = HomePage(dayTitle: dayTitle, onboardingRequired: true, cards: [card], notice: notice)
+            return sitePages.home(page, context: siteContext(language: participant.language, signedIn: signedIn))
+        }
+        var query = CareQuery(for: today)
+        query.carePlanIDs = [StudyCareIdentifiers.carePlanID(participant: participant.id)]
+        let events = try await careStore.events(taskQuery: query, window: today)
+        let timeStyle = Date.FormatStyle(date: .omitted, time: .shortened, locale: Locale(identifier: participant.language),
+                                         calendar: calendar(for: participant), timeZone: participant.timeZone)
+        var cards: [TaskCard] = []
+        for event in events.sorted(by: { ($0.scheduleEvent.start, $0.task.id) < ($1.scheduleEvent.start, $1.task.id) }) {
+            guard let taskID = StudyCareIdentifiers.studyTaskID(careTaskID: event.task.id, participant: participant.id),
+                  taskID != Self.onboardingTaskID, let definition = study.task(id: taskID) else { continue }
+            let scheduled = event.scheduleEvent
+            let isAllDay = scheduled.end.timeIntervalSince(scheduled.start) >= 86_400 - 3_600
+            let timeText = isAllDay ? strings[.allDay] : scheduled.start.formatted(timeStyle)
+            let state: TaskCard.State = event.outcome != nil ? .done
+                : scheduled.start > now ? .upcoming
+                : scheduled.end <= now ? .missed : .toDo
+            let path = "/tasks/\(taskID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? taskID)/\(scheduled.occurrence)"
+            let action: TaskCard.Action
+            switch (state, study.survey(taskID: taskID) != nil) {
+            case (.done, _), (.upcoming, _): action = .none
+            case (_, true): action = .start(url: path)
+            case (_, false): action = .checkOff(formAction: path + "/done", fields: [:])
+            }
+            let resumes = openRuns.contains { $0.taskID == taskID && $0.occurrence == scheduled.occurrence }
+            cards.append(TaskCard(title: definition.title, instructions: definition.instructions, timeText: timeText, state: state,
+                                  action: action, resumes: resumes))
+        }
+        let page = HomePage(dayTitle: dayTitle, onboardingRequired: false, cards: cards, notice: notice)
+        return sitePages.home(page, context: siteContext(language: participant.language, signedIn: signedIn))
+    }
+
+    /// The settings page: language, a sign-in code for another device (when just made), the signed consent's PDF.
+    func settingsPage(signedIn: SignedIn, signInCode: IssuedSignInCode? = nil) async throws -> String {
+        let participant = signedIn.participant
+        let languages = study.languages.map { code in
+            SettingsPage.Language(code: code, name: Locale(identifier: code).localizedString(forIdentifier: code) ?? code,
+                                  selected: code == participant.language)
+        }
+        let latest = try await store.consentRecords(participantID: participant.id).last { $0.sealed.record.kind == .consent }
+        let consentPDF: SettingsPage.ConsentPDF
+        switch latest?.pdf {
+        case nil: consentPDF = .none
+        case .pending: consentPDF = .pending
+        case .failed: consentPDF = .failed
+        case .stored, .file: consentPDF = .ready(url: "/consent.pdf")
+        }
+        let code = signInCode.map { issued in
+            (code: issued.code, expiresText: issued.expiresAt.formatted(Date.FormatStyle(date: .omitted, time: .shortened,
+                                                                                          locale: Locale(identifier: participant.language),
+                                                                                          calendar: calendar(for: participant),
+                                                                                          timeZone: participant.timeZone)))
+        }
+        let page = SettingsPage(participantLabel: participant.id, languages: languages, languageFormAction: "/settings/language",
+                                signInCode: code, signInCodeFormAction: "/settings/signin-code", consentPDF: consentPDF)
+        return sitePages.settings(page, context: siteContext(language: participant.language, signedIn: signedIn))
+    }
+
+    /// The participant's latest signed consent as a PDF; nil while it is not printed.
+    func consentPDF(signedIn: SignedIn) async throws -> Data? {
+        guard let latest = try await store.consentRecords(participantID: signedIn.participant.id).last(where: { $0.sealed.record.kind == .consent })
+        else { throw StudyServerError.notFound("You have no signed consent yet.") }
+        return await pdfPrinter.pdf(of: latest)
+    }
+
+    /// The landing page of an invitation link.
+    func joinPage(code: String, language: String) -> String {
+        let zones = TimeZone.knownTimeZoneIdentifiers.sorted()
+        let page = JoinPage(formAction: "/join/\(code.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? code)",
+                            welcome: nil, timeZones: zones, defaultTimeZone: "UTC")
+        return sitePages.join(page, context: siteContext(language: language, signedIn: nil))
+    }
+
+    /// The sign-in page for a second device.
+    func signInPage(language: String, error: String?) -> String {
+        sitePages.signIn(SignInPage(formAction: "/signin", error: error), context: siteContext(language: language, signedIn: nil))
+    }
+
+    /// A page with a title, a sentence and an optional link: errors and notices.
+    func messagePage(language: String, signedIn: SignedIn?, title: String, text: String, link: (label: String, url: String)?) -> String {
+        sitePages.message(MessagePage(title: title, text: text, link: link), context: siteContext(language: language, signedIn: signedIn))
+    }
+}

@@ -1,0 +1,216 @@
+import CareStore
+import Consent
+import Foundation
+import Research
+import Study
+import StudyWeb
+
+/// Task runs: starting or resuming a survey or the onboarding, showing the current step, and applying a posted
+/// step form; a finished run leaves its outcome (and, for onboarding, the sealed consent record).
+extension StudyService {
+    /// What a request about a run leads to.
+    enum RunResponse: Sendable {
+        /// A page to show, with its status (200, or 422 when the post had problems to correct).
+        case page(status: Int, html: String)
+        /// Go to this path (after a post, or when the run has ended).
+        case redirect(String)
+    }
+
+    /// The consent rendering context for a participant: their language, zone and the study's consent strings.
+    func consentContext(for participant: StudyParticipant) -> ConsentContext {
+        ConsentContext(strings: study.strings.consent, language: participant.language, locale: Locale(identifier: participant.language),
+                       timeZone: participant.timeZone, calendar: calendar(for: participant))
+    }
+
+    /// The onboarding task in the participant's language, its dates in their zone.
+    func onboardingTask(for participant: StudyParticipant) throws -> ConsentTask {
+        do {
+            return try study.onboardingTask(language: participant.language, context: consentContext(for: participant))
+        } catch {
+            throw StudyServerError.unprocessable("the onboarding task cannot be built: \(error)")
+        }
+    }
+
+    /// The Research task a run follows.
+    func researchTask(_ taskID: String, for participant: StudyParticipant) throws -> ResearchTask {
+        if taskID == Self.onboardingTaskID { return try onboardingTask(for: participant).task }
+        guard let survey = study.survey(taskID: taskID) else { throw StudyServerError.notFound("The study has no survey '\(taskID)'.") }
+        return survey
+    }
+
+    /// The participant's run still in progress for this task and occurrence, or a new one; returns its id.
+    func startRun(taskID: String, occurrence: Int?, for participant: StudyParticipant) async throws -> UUID {
+        let task = try researchTask(taskID, for: participant)
+        if let occurrence {
+            let event = try await event(taskID: taskID, occurrence: occurrence, for: participant)
+            if event.outcome != nil { throw StudyServerError.conflict("This task is already done.") }
+        }
+        let open = try await store.runs(participantID: participant.id, taskID: taskID)
+            .filter { $0.state == .inProgress && $0.occurrence == occurrence }
+        if let resumable = open.max(by: { ($0.updatedAt ?? .distantPast) < ($1.updatedAt ?? .distantPast) }) { return resumable.id }
+        let session = try TaskSession(task: task, environment: sessionEnvironment(for: participant), device: "web")
+        let run = TaskRun(id: session.taskRunUUID, participantID: participant.id, taskID: taskID, occurrence: occurrence,
+                          state: .inProgress, restorationData: session.restorationData)
+        return try await store.saveRun(run).id
+    }
+
+    /// The event of one of the participant's care tasks; not found when the task or the occurrence is not theirs.
+    func event(taskID: String, occurrence: Int, for participant: StudyParticipant) async throws -> CareEvent {
+        var query = CareQuery()
+        query.ids = [StudyCareIdentifiers.taskID(participant: participant.id, task: taskID)]
+        query.carePlanIDs = [StudyCareIdentifiers.carePlanID(participant: participant.id)]
+        guard let task = try await careStore.fetch(CareTask.self, query: query).first,
+              let scheduled = task.schedule.event(occurrence: occurrence) else {
+            throw StudyServerError.notFound("There is no such task event.")
+        }
+        let window = DateInterval(start: scheduled.start, end: max(scheduled.end, scheduled.start.addingTimeInterval(1)))
+        var eventQuery = CareQuery(for: window)
+        eventQuery.ids = query.ids
+        eventQuery.carePlanIDs = query.carePlanIDs
+        guard let found = try await careStore.events(taskQuery: eventQuery, window: window)
+            .first(where: { $0.scheduleEvent.occurrence == occurrence }) else {
+            throw StudyServerError.notFound("There is no such task event.")
+        }
+        return found
+    }
+
+    /// A run of this participant, restored into its session; not found for anyone else's run.
+    private func session(of runID: UUID, for participant: StudyParticipant) async throws -> (TaskRun, TaskSession?) {
+        guard let run = try await store.run(id: runID, participantID: participant.id) else {
+            throw StudyServerError.notFound("There is no such task run.")
+        }
+        guard run.state == .inProgress, let data = run.restorationData else { return (run, nil) }
+        let task = try researchTask(run.taskID, for: participant)
+        do {
+            return (run, try TaskSession(task: task, restoring: data, environment: sessionEnvironment(for: participant)))
+        } catch {
+            throw StudyServerError.conflict("This run cannot be resumed: \(error)")
+        }
+    }
+
+    /// The page context of a run's step pages.
+    private func pageContext(runID: UUID, signedIn: SignedIn) -> PageContext {
+        PageContext(strings: strings(language: signedIn.participant.language), csrfToken: signedIn.csrfToken,
+                    formAction: "/runs/\(runID.uuidString.lowercased())", studyName: study.name, themeTint: study.theme.tint,
+                    allowsTypedSignature: true, assets: .linked(basePath: "/assets"))
+    }
+
+    /// The current step's page, or home when the run has ended.
+    func runPage(_ runID: UUID, signedIn: SignedIn) async throws -> RunResponse {
+        let (_, restored) = try await session(of: runID, for: signedIn.participant)
+        guard let session = restored else { return .redirect("/") }
+        do {
+            return .page(status: 200, html: try stepPages.render(session: session, context: pageContext(runID: runID, signedIn: signedIn)))
+        } catch StepPageError.finished {
+            return .redirect("/")
+        }
+    }
+
+    /// Applies a posted step form: all or nothing. A form with problems shows the step again (422) with them; an
+    /// accepted one is saved before the answer goes back, then leads to the next step, or home when the run ends.
+    func post(_ form: [String: [String]], to runID: UUID, signedIn: SignedIn) async throws -> RunResponse {
+        let submission: StepSubmission
+        do { submission = try StepSubmission(form: form) } catch { throw StudyServerError.badRequest("The form is not a step form: \(error)") }
+        guard submission.hasCSRFToken(expected: signedIn.csrfToken) else {
+            throw StudyServerError.forbidden("The form's security token is missing or out of date. Reload the page and try again.")
+        }
+        let (run, restored) = try await session(of: runID, for: signedIn.participant)
+        guard var session = restored else { throw StudyServerError.conflict("This task run has already ended.") }
+        let result: StepSubmissionResult
+        do {
+            result = try submission.apply(to: &session, allowsTypedSignature: true)
+        } catch let error {
+            switch error {
+            case .staleStep, .finished: throw StudyServerError.conflict("\(error)")
+            default: throw StudyServerError.badRequest("\(error)")
+            }
+        }
+        let context = pageContext(runID: runID, signedIn: signedIn)
+        guard result.errors.isEmpty else {
+            let html = try stepPages.render(session: session, context: context, errors: result.errors, submitted: submission)
+            return .page(status: 422, html: html)
+        }
+        guard let reason = session.finishReason else {
+            var saved = run
+            saved.restorationData = session.restorationData
+            _ = try await store.saveRun(saved)
+            return .redirect(context.formAction)
+        }
+        return try await finish(run, session: session, reason: reason, participant: signedIn.participant)
+    }
+
+    /// Ends a run: a completed one keeps its result and leaves its outcome (onboarding: the sealed consent and the
+    /// gate's outcome, and the PDF queued); any other ending discards it.
+    private func finish(_ run: TaskRun, session: TaskSession, reason: FinishReason, participant: StudyParticipant) async throws -> RunResponse {
+        var ended = run
+        ended.restorationData = nil
+        guard reason == .completed else {
+            ended.state = .discarded
+            ended.result = session.result
+            _ = try await store.saveRun(ended)
+            return .redirect("/")
+        }
+        let result = session.result
+        if run.taskID == Self.onboardingTaskID {
+            let consentTask = try onboardingTask(for: participant)
+            if !consentTask.consentSteps.isEmpty {
+                let builder = ConsentRecordBuilder(studyIdentifier: study.identifier, studyName: study.name,
+                                                   context: consentContext(for: participant))
+                let recorder = ConsentRecorder(signingKey: consentKey,
+                                               environment: ConsentRecordEnvironment(now: environment.now, makeUUID: environment.makeUUID))
+                let sealed: SealedConsentRecord
+                do {
+                    sealed = try builder.seal(run: result, finishReason: reason, of: consentTask, participantIdentifier: participant.id,
+                                              signerTimeZone: participant.timeZone, recorder: recorder)
+                } catch let error as ConsentRecordBuildError {
+                    throw StudyServerError.unprocessable("The consent cannot be recorded: \(error).")
+                }
+                _ = try await store.appendConsentRecord(sealed)
+            }
+            ended.state = .completed
+            ended.result = result
+            _ = try await store.saveRun(ended)
+            _ = try await OnboardingGate(careStore: careStore, environment: environment)
+                .recordCompletion(participantID: participant.id, timeZone: participant.timeZone)
+            printConsentPDFs()
+            return .redirect("/?notice=onboarded")
+        }
+        ended.state = .completed
+        ended.result = result
+        _ = try await store.saveRun(ended)
+        if let occurrence = run.occurrence {
+            do {
+                _ = try await SurveyOutcomeMapper(study: study, careStore: careStore, environment: environment)
+                    .record(result: result, taskID: run.taskID, occurrence: occurrence, participantID: participant.id,
+                            timeZone: participant.timeZone)
+            } catch CareStoreError.outcomeExists {
+                // Done twice (two tabs): the first outcome stands; this run's result is kept all the same.
+            }
+        }
+        return .redirect("/?notice=done")
+    }
+
+    /// Marks a care task's event done without a survey (a checklist card).
+    func checkOff(taskID: String, occurrence: Int, form: [String: [String]], signedIn: SignedIn) async throws {
+        guard form["_csrf"]?.count == 1, form["_csrf"]?.first == signedIn.csrfToken else {
+            throw StudyServerError.forbidden("The form's security token is missing or out of date. Reload the page and try again.")
+        }
+        guard study.task(id: taskID) != nil, study.survey(taskID: taskID) == nil else {
+            throw StudyServerError.notFound("There is no checklist task '\(taskID)'.")
+        }
+        let event = try await event(taskID: taskID, occurrence: occurrence, for: signedIn.participant)
+        guard event.outcome == nil else { return }
+        guard event.scheduleEvent.start <= environment.now() else {
+            throw StudyServerError.conflict("This task is not due yet.")
+        }
+        _ = try await SurveyOutcomeMapper(study: study, careStore: careStore, environment: environment)
+            .recordCompletion(taskID: taskID, occurrence: occurrence, participantID: signedIn.participant.id,
+                              timeZone: signedIn.participant.timeZone)
+    }
+
+    /// Prints waiting consent PDFs in the background.
+    func printConsentPDFs() {
+        let printer = pdfPrinter, store = store, strings = study.strings.consent
+        Task.detached { await printer.printPending(from: store, strings: strings) }
+    }
+}

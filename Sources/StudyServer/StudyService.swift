@@ -1,0 +1,160 @@
+import CareStore
+import CareStoreSQLite
+import Consent
+import Foundation
+import Research
+import Study
+import StudySQLite
+import StudyWeb
+
+/// Everything the study server does, without HTTP: enrolment, sessions, the home page's cards, task runs driven by
+/// posted forms, and what a finished run leaves behind (outcomes; for onboarding, the sealed consent record and its
+/// PDF). ``StudyRouter`` maps requests onto it.
+///
+/// Every call that reads or changes a participant's data takes the participant, so one participant can never reach
+/// another's runs, records or outcomes: a run id of someone else is simply not found.
+public final class StudyService: Sendable {
+    /// The loaded, checked study.
+    public let study: StudyDefinition
+    /// Participants, invitations, sessions, runs and consent records.
+    public let store: any StudyStore
+    /// Care plans, tasks, events and outcomes.
+    public let careStore: any CareStore
+    let configuration: StudyServerConfiguration
+    let environment: StudyEnvironment
+    let signer: RequestSigner
+    let stepPages: StepPageRenderer
+    let sitePages: SitePageRenderer
+    let consentKey: ConsentSigningKey
+    let pdfPrinter: ConsentPDFPrinter
+
+    /// How long a session cookie lasts.
+    static let sessionLifetime: TimeInterval = 365 * 86_400
+    /// How long a sign-in code for a second device is good for.
+    static let signInCodeLifetime: TimeInterval = 10 * 60
+    /// The care-plan id of the onboarding task, as the study's enrolment names it.
+    static let onboardingTaskID = "onboarding"
+
+    /// Opens (or creates) the data folder's stores and keys for `study`; throws ``StudyServerStartError`` naming
+    /// the file at fault.
+    public init(study: StudyDefinition, configuration: StudyServerConfiguration, environment: StudyEnvironment = .live,
+                storeEnvironment: StudyStoreEnvironment = .live, careEnvironment: CareStoreEnvironment = .live,
+                pdfRenderer: any ConsentPDFRenderer = ChromiumPDFRenderer()) throws {
+        self.study = study
+        self.configuration = configuration
+        self.environment = environment
+        do {
+            try FileManager.default.createDirectory(at: configuration.dataFolder, withIntermediateDirectories: true)
+        } catch {
+            throw StudyServerStartError("cannot create the data folder \(configuration.dataFolder.path): \(error.localizedDescription)")
+        }
+        do {
+            store = try SQLiteStudyStore(path: configuration.studyDatabase.path, environment: storeEnvironment)
+        } catch {
+            throw StudyServerStartError("cannot open \(configuration.studyDatabase.path): \(error)")
+        }
+        do {
+            careStore = try SQLiteCareStore(path: configuration.careDatabase.path, environment: careEnvironment)
+        } catch {
+            throw StudyServerStartError("cannot open \(configuration.careDatabase.path): \(error)")
+        }
+        signer = try RequestSigner.load(dataFolder: configuration.dataFolder)
+        do {
+            consentKey = try ConsentKeyStore(dataDirectory: configuration.dataFolder).loadOrCreate()
+        } catch {
+            throw StudyServerStartError("consent signing key: \(error)")
+        }
+        do {
+            stepPages = try StepPageRenderer()
+            sitePages = try SitePageRenderer()
+        } catch {
+            throw StudyServerStartError("page templates: \(error)")
+        }
+        pdfPrinter = ConsentPDFPrinter(renderer: pdfRenderer, dataFolder: configuration.dataFolder)
+    }
+
+    // MARK: - Participants and sessions
+
+    /// A signed-in participant: who, the session token from their cookie, and its CSRF token.
+    struct SignedIn: Sendable {
+        let participant: StudyParticipant
+        let sessionToken: String
+        let csrfToken: String
+    }
+
+    /// The participant whose session token this is; nil for an unknown, expired or revoked token.
+    func signedIn(sessionToken: String?) async throws -> SignedIn? {
+        guard let sessionToken, !sessionToken.isEmpty, let session = try await store.session(token: sessionToken),
+              let participant = try await store.participant(id: session.participantID) else { return nil }
+        return SignedIn(participant: participant, sessionToken: sessionToken, csrfToken: signer.csrfToken(forSession: sessionToken))
+    }
+
+    /// Whether an invitation code can still enrol someone.
+    func invitationIsUsable(_ code: String) async throws -> Bool {
+        guard let invitation = try await store.invitation(code: code) else { return false }
+        return invitation.isUsable(at: environment.now())
+    }
+
+    /// Enrols a participant with an invitation code (or none, for an open study): the participant, their care plan
+    /// anchored at today in their time zone, and a session. Returns the session token for the cookie.
+    func enrol(invitationCode: String?, timeZone: TimeZone, language: String) async throws -> String {
+        if invitationCode == nil && study.enrolment != .open {
+            throw StudyServerError.forbidden("This study enrols by invitation only: open the link you were sent.")
+        }
+        let participant: StudyParticipant
+        do {
+            participant = try await store.enrol(invitationCode: invitationCode, timeZone: timeZone, language: language)
+        } catch let error as StudyStoreError {
+            throw StudyServerError.notFound("This invitation cannot be used: \(error)")
+        }
+        _ = try await StudyEnrolment(study: study, environment: environment)
+            .enrol(participantID: participant.id, enrolledAt: participant.enrolledAt, timeZone: participant.timeZone, into: careStore)
+        return try await store.createSession(participantID: participant.id, lifetime: Self.sessionLifetime).token
+    }
+
+    /// Exchanges a one-time code from the participant's other device for a new session token.
+    func signIn(code: String) async throws -> String? {
+        let cleaned = code.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
+        guard !cleaned.isEmpty, let participantID = try await store.redeemSignInCode(cleaned) else { return nil }
+        return try await store.createSession(participantID: participantID, lifetime: Self.sessionLifetime).token
+    }
+
+    /// A new one-time code for signing in on another device.
+    func makeSignInCode(for participant: StudyParticipant) async throws -> IssuedSignInCode {
+        try await store.createSignInCode(participantID: participant.id, lifetime: Self.signInCodeLifetime)
+    }
+
+    /// Changes the participant's language to one the study offers.
+    func setLanguage(_ language: String, for participant: StudyParticipant) async throws -> StudyParticipant {
+        guard let supported = study.supportedLanguage(for: language), supported == language else {
+            throw StudyServerError.unprocessable("'\(language)' is not one of this study's languages (\(study.languages.joined(separator: ", "))).")
+        }
+        return try await store.setLanguage(supported, participantID: participant.id)
+    }
+
+    // MARK: - Strings and dates
+
+    /// The participant's web strings: built in, with the study's overrides.
+    func strings(language: String) -> WebStrings {
+        WebStrings(language: language, overrides: study.strings.web)
+    }
+
+    /// A Gregorian calendar in the participant's zone.
+    func calendar(for participant: StudyParticipant) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = participant.timeZone
+        calendar.locale = Locale(identifier: participant.language)
+        return calendar
+    }
+
+    /// The session environment of a participant's runs: the server's clock and UUIDs, their zone and language.
+    func sessionEnvironment(for participant: StudyParticipant) -> SessionEnvironment {
+        SessionEnvironment(now: environment.now, makeUUID: environment.makeUUID, calendar: calendar(for: participant),
+                           timeZone: participant.timeZone, locale: Locale(identifier: participant.language))
+    }
+
+    /// The participant's local day around `date`.
+    func day(containing date: Date, for participant: StudyParticipant) -> DateInterval {
+        calendar(for: participant).dateInterval(of: .day, for: date) ?? DateInterval(start: date, duration: 86_400)
+    }
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import StudyServer
+
+/// `studykit serve`: serves a study folder to participants' browsers.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve a study to participants' browsers (default: the bundled Recover study on ./data).",
+        discussion: "Refuses to start when the study has a problem, printing each as file: path: message. Stop it with Ctrl-C."
+    )
+
+    @Option(help: "The study folder.", completion: .directory)
+    var study: String = StudyPaths.defaultStudy
+
+    @Option(help: "The data folder (SQLite files, keys, consent PDFs); created when missing.", completion: .directory)
+    var data: String = "data"
+
+    @Option(help: "The address to listen on.")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0: any free port).")
+    var port: Int = 8080
+
+    @Flag(name: .customLong("secure-cookies"), help: "Mark the session cookie Secure (when served behind HTTPS).")
+    var secureCookies = false
+
+    func run() async throws {
+        let configuration = StudyServerConfiguration(studyFolder: URL(fileURLWithPath: study, isDirectory: true),
+                                                     dataFolder: URL(fileURLWithPath: data, isDirectory: true),
+                                                     host: host, port: port, secureCookies: secureCookies)
+        do {
+            let definition = try StudyServerApplication.loadStudy(configuration)
+            let service = try StudyService(study: definition, configuration: configuration)
+            try await StudyServerApplication.run(service: service, configuration: configuration) { line in
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            }
+        } catch let error as StudyServerStartError {
+            FileHandle.standardError.write(Data("studykit serve: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// `studykit invite`: prints invitation links for a study's data folder.
+struct InviteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "invite",
+        abstract: "Print invitation links, each good for one participant.",
+        discussion: "Only the codes' SHA-256 digests are stored: the links are shown once. Run it beside a running server or before starting one."
+    )
+
+    @Option(help: "How many links to make.")
+    var count: Int = 1
+
+    @Option(help: "The study folder.", completion: .directory)
+    var study: String = StudyPaths.defaultStudy
+
+    @Option(help: "The data folder the server uses.", completion: .directory)
+    var data: String = "data"
+
+    @Option(name: .customLong("base-url"), help: "The address participants open, before /join/CODE.")
+    var baseURL: String = "http://127.0.0.1:8080"
+
+    @Option(help: "A label kept with the invitations (for example a site or a cohort).")
+    var label: String?
+
+    func validate() throws {
+        guard (1...10_000).contains(count) else { throw ValidationError("--count must be between 1 and 10000") }
+    }
+
+    func run() async throws {
+        let configuration = StudyServerConfiguration(studyFolder: URL(fileURLWithPath: study, isDirectory: true),
+                                                     dataFolder: URL(fileURLWithPath: data, isDirectory: true))
+        do {
+            let definition = try StudyServerApplication.loadStudy(configuration)
+            let service = try StudyService(study: definition, configuration: configuration)
+            let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+            for _ in 0..<count {
+                let issued = try await service.store.createInvitation(label: label, expiresAt: nil)
+                print("\(base)/join/\(issued.code)")
+            }
+        } catch let error as StudyServerStartError {
+            FileHandle.standardError.write(Data("studykit invite: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// Where the bundled example study is: beside the package when run from a checkout.
+enum StudyPaths {
+    static var defaultStudy: String { "examples/studies/recover" }
+}
