@@ -1,22 +1,37 @@
-# StudyKit. `make run` takes the demo survey in the terminal; `make test` runs every test; `make bench` measures.
+# StudyKit. `make run` serves the demo study "Recover" on an embedded SQLite database; `make test` runs every test
+# (Swift, then the browser suite); `make bench` measures.
 export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
 # Debian packages the build and tests need besides the Swift toolchain: GRDB links the system SQLite; consent PDFs
 # are printed by headless Chromium with CJK fonts, and the tests read them back with poppler's pdftotext and pdftoppm.
-DEBIAN_PACKAGES := libsqlite3-dev chromium fonts-noto-cjk poppler-utils
+# The browser suite drives chromium through chromedriver with Selenium from PyPI (in .venv); `make bench` loads the
+# server with wrk.
+DEBIAN_PACKAGES := libsqlite3-dev chromium chromium-driver fonts-noto-cjk poppler-utils python3 python3-venv wrk
+VENV := .venv
+# axe-core (accessibility checks in the browser suite) comes from PyPI: axe-playwright-python carries axe.min.js.
+AXE_PACKAGE := axe-playwright-python==0.1.8
 
 .PHONY: run test bench deps
 
 deps:
 	@scripts/install-deps $(DEBIAN_PACKAGES)
 
+$(VENV)/.installed: tests/browser/requirements.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q -r tests/browser/requirements.txt
+	$(VENV)/bin/pip install -q --no-deps $(AXE_PACKAGE)
+	mkdir -p $(VENV)/axe
+	cp "$$(find $(VENV) -path '*axe_playwright_python/axe.min.js' | head -1)" $(VENV)/axe/axe.min.js
+	touch $@
+
 run: deps
 	$(SWIFT) build --product studykit
-	.build/debug/studykit run examples/seed-demo.json --output result.json
+	.build/debug/studykit serve --study examples/studies/recover --data data
 
-test: deps
+test: deps $(VENV)/.installed
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	$(VENV)/bin/pytest -q tests/browser
 
 bench: deps
 	$(SWIFT) build -c release --product studykit
