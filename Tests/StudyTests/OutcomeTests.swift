@@ -66,10 +66,10 @@ struct OutcomeTests {
         #expect(outcome.occurrenceIndex == 2)
         #expect(outcome.userInfo["taskRunUUID"] == result.taskRunUUID.uuidString)
 
-        // The care store shows it on the day of event 2 (two days after the first, the day after enrolment).
+        // The care store shows it on the day of event 2 (two days after the first, on the day of enrolment).
         var query = CareQuery()
         query.ids = ["p1/pain"]
-        let day = DateInterval(start: wallTime(2026, 3, 8, 0, 0, in: Zones.newYork), end: wallTime(2026, 3, 9, 0, 0, in: Zones.newYork))
+        let day = DateInterval(start: wallTime(2026, 3, 7, 0, 0, in: Zones.newYork), end: wallTime(2026, 3, 8, 0, 0, in: Zones.newYork))
         let events = try await careStore.events(taskQuery: query, window: day)
         #expect(events.count == 1 && events.first?.outcome?.values.first?.value == .integer(6))
 
