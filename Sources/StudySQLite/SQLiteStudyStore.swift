@@ -277,6 +277,13 @@ public final class SQLiteStudyStore: StudyStore {
         }
     }
 
+    public func openRuns(participantID: String) async throws -> [TaskRun] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM taskRun WHERE participantID = ? AND state = ? ORDER BY updatedAt DESC, id DESC",
+                             arguments: [participantID, TaskRunState.inProgress.rawValue]).map(Rows.taskRun)
+        }
+    }
+
     // MARK: - Consent records
 
     /// Appends a sealed record with its PDF pending.

@@ -37,8 +37,14 @@ struct RequestSigner: Sendable {
     /// The CSRF token of a session: base64url of HMAC-SHA256("csrf:" + session token).
     func csrfToken(forSession session: String) -> String {
         let code = HMAC<SHA256>.authenticationCode(for: Data("csrf:\(session)".utf8), using: key)
-        return Data(code).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return String(Data(code).base64EncodedString().compactMap { character -> Character? in
+            switch character {
+            case "+": "-"
+            case "/": "_"
+            case "=": nil
+            default: character
+            }
+        })
     }
 }
 

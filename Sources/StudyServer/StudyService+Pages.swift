@@ -22,8 +22,8 @@ extension StudyService {
         let today = day(containing: now, for: participant)
         let dayTitle = now.formatted(Date.FormatStyle(date: .complete, time: .omitted, locale: Locale(identifier: participant.language),
                                                       calendar: calendar(for: participant), timeZone: participant.timeZone))
-        let onboarded = try await OnboardingGate(careStore: careStore, environment: environment).isOnboarded(participantID: participant.id)
-        let openRuns = try await store.runs(participantID: participant.id, taskID: nil).filter { $0.state == .inProgress }
+        let onboarded = try await isOnboarded(participant)
+        let openRuns = try await store.openRuns(participantID: participant.id)
         guard onboarded else {
             let resumes = openRuns.contains { $0.taskID == Self.onboardingTaskID }
             let card = TaskCard(title: strings[.onboardingCardTitle], instructions: nil,

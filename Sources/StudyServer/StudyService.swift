@@ -6,6 +6,7 @@ import Research
 import Study
 import StudySQLite
 import StudyWeb
+import Synchronization
 
 /// Everything the study server does, without HTTP: enrolment, sessions, the home page's cards, task runs driven by
 /// posted forms, and what a finished run leaves behind (outcomes; for onboarding, the sealed consent record and its
@@ -27,6 +28,11 @@ public final class StudyService: Sendable {
     let sitePages: SitePageRenderer
     let consentKey: ConsentSigningKey
     let pdfPrinter: ConsentPDFPrinter
+    /// The web strings of each study language, with the study's overrides, made once.
+    private let webStrings: [String: WebStrings]
+    /// Participants known to have finished onboarding: an outcome is never taken back, so once seen it is kept
+    /// and the home page asks the care store no more.
+    private let onboardedParticipants = Mutex<Set<String>>([])
 
     /// How long a session cookie lasts.
     static let sessionLifetime: TimeInterval = 365 * 86_400
@@ -71,6 +77,7 @@ public final class StudyService: Sendable {
             throw StudyServerStartError("page templates: \(error)")
         }
         pdfPrinter = ConsentPDFPrinter(renderer: pdfRenderer, dataFolder: configuration.dataFolder)
+        webStrings = Dictionary(uniqueKeysWithValues: study.languages.map { ($0, WebStrings(language: $0, overrides: study.strings.web)) })
     }
 
     // MARK: - Participants and sessions
@@ -136,7 +143,15 @@ public final class StudyService: Sendable {
 
     /// The participant's web strings: built in, with the study's overrides.
     func strings(language: String) -> WebStrings {
-        WebStrings(language: language, overrides: study.strings.web)
+        webStrings[language] ?? WebStrings(language: language, overrides: study.strings.web)
+    }
+
+    /// Whether the participant has finished onboarding (the onboarding task has an outcome).
+    func isOnboarded(_ participant: StudyParticipant) async throws -> Bool {
+        if onboardedParticipants.withLock({ $0.contains(participant.id) }) { return true }
+        let onboarded = try await OnboardingGate(careStore: careStore, environment: environment).isOnboarded(participantID: participant.id)
+        if onboarded { onboardedParticipants.withLock { _ = $0.insert(participant.id) } }
+        return onboarded
     }
 
     /// A Gregorian calendar in the participant's zone.

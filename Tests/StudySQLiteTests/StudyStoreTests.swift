@@ -193,6 +193,13 @@ struct StudyStoreTests {
         try await store.saveRun(TaskRun(id: second.taskRunUUID, participantID: alice.id, taskID: "weekly", state: .discarded))
         #expect(try await store.runs(participantID: alice.id, taskID: nil).map(\.id) == [second.taskRunUUID, id])
         #expect(try await store.runs(participantID: alice.id, taskID: "pain").map(\.id) == [id])
+        // Only runs still in progress are open: none of Alice's now (one completed, one discarded); a new one is.
+        #expect(try await store.openRuns(participantID: alice.id).isEmpty)
+        let (third, _) = try pausedRun()
+        try await store.saveRun(TaskRun(id: third.taskRunUUID, participantID: alice.id, taskID: "pain", occurrence: 4, state: .inProgress,
+                                        restorationData: third))
+        #expect(try await store.openRuns(participantID: alice.id).map(\.id) == [third.taskRunUUID])
+        #expect(try await store.openRuns(participantID: bob.id).isEmpty)
         await #expect(throws: StudyStoreError.unknownParticipant("nobody")) {
             try await store.saveRun(TaskRun(id: UUID(), participantID: "nobody", taskID: "pain", state: .discarded))
         }

@@ -158,6 +158,11 @@ public actor InMemoryStudyStore: StudyStore {
             .sorted { ($0.updatedAt ?? .distantPast, $0.id.uuidString) > ($1.updatedAt ?? .distantPast, $1.id.uuidString) }
     }
 
+    /// The participant's runs still in progress, most recently saved first.
+    public func openRuns(participantID: String) -> [TaskRun] {
+        runs(participantID: participantID, taskID: nil).filter { $0.state == .inProgress }
+    }
+
     /// Appends a sealed record with its PDF pending.
     @discardableResult
     public func appendConsentRecord(_ sealed: SealedConsentRecord) throws -> StoredConsentRecord {

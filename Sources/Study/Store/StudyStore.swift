@@ -69,6 +69,9 @@ public protocol StudyStore: Sendable {
     func run(id: UUID, participantID: String) async throws -> TaskRun?
     /// The participant's runs, of one task or all, most recently saved first.
     func runs(participantID: String, taskID: String?) async throws -> [TaskRun]
+    /// The participant's runs still in progress, most recently saved first: what the home page offers to continue,
+    /// without reading every finished run's result.
+    func openRuns(participantID: String) async throws -> [TaskRun]
 
     // MARK: Consent records
 
