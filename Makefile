@@ -33,6 +33,7 @@ test: deps $(VENV)/.installed
 	$(SWIFT) test
 	$(VENV)/bin/pytest -q tests/browser
 
-bench: deps
+bench: deps $(VENV)/.installed
 	$(SWIFT) build -c release --product studykit
 	.build/release/studykit bench
+	STUDYKIT=.build/release/studykit $(VENV)/bin/python scripts/bench_server.py
