@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 STUDYKIT = Path(os.environ.get("STUDYKIT", ROOT / ".build" / "debug" / "studykit"))
 AXE = Path(os.environ.get("AXE_JS", ROOT / ".venv" / "axe" / "axe.min.js"))
 PHONE = (360, 740)
+EVERY_FORMAT_STUDY = ROOT / "tests" / "browser" / "studies" / "every-format"
 # DESIGN.md, "Web conventions": a participant page weighs under 60 KB uncompressed with its CSS and JS.
 PAGE_BUDGET = 60 * 1024
 
@@ -133,6 +134,14 @@ def asset_size(url, reported):
     return _ASSET_SIZES[url]
 
 
+@pytest.fixture
+def every_format_server(workdir):
+    """A server on the test study whose daily survey uses every answer format (tests/browser/studies/every-format)."""
+    s = start_server(EVERY_FORMAT_STUDY, workdir / "data")
+    yield s
+    s.stop()
+
+
 class AxeBrowser:
     """A Chromium window that runs axe-core on each page it is asked to check and keeps the violations."""
 
@@ -169,16 +178,25 @@ class AxeBrowser:
             PAGE_WEIGHTS[label] = weight
         return label, facts["status"], weight
 
+    def close(self):
+        """Quits the browser (once; a test may close one early to act as a person who closed theirs)."""
+        if self.driver is not None:
+            self.driver.quit()
+            self.driver = None
+
     def check_page(self):
         """Runs axe-core on the page on screen and checks its weight; returns its label and HTTP status."""
         label, status, weight = self.page_weight()
         assert weight["total"] < PAGE_BUDGET, f"{label} weighs {weight} bytes, over the {PAGE_BUDGET}-byte budget"
+        # Usable at 360 px: nothing makes the page wider than the screen (no sideways scrolling).
+        widths = self.driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+        assert widths[0] <= widths[1], f"{label} is {widths[0]} px wide in a {widths[1]} px window"
         self.check_accessibility(label)
         return label, status
 
 
-@pytest.fixture
-def browser(workdir):
+def open_chromium(workdir):
+    """Headless Chromium at a phone's size, English first, downloads into the work folder."""
     options = Options()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -189,12 +207,32 @@ def browser(workdir):
     driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
     driver.set_window_size(*PHONE)
     driver.implicitly_wait(0)
-    wrapped = AxeBrowser(driver)
-    yield wrapped
-    driver.quit()
-    assert not wrapped.violations, "serious or critical axe-core violations: " + json.dumps(
-        {url: [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in vs] for url, vs in wrapped.violations.items()},
+    return AxeBrowser(driver)
+
+
+@pytest.fixture
+def new_browser(workdir):
+    """Opens more browsers in one test (another device, or the same person after closing theirs): call it for
+    each. Each is closed at the end, and each one's serious or critical axe-core violations fail the test."""
+    opened = []
+
+    def open_one():
+        opened.append(open_chromium(workdir))
+        return opened[-1]
+
+    yield open_one
+    violations = {}
+    for wrapped in opened:
+        wrapped.close()
+        violations.update(wrapped.violations)
+    assert not violations, "serious or critical axe-core violations: " + json.dumps(
+        {url: [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in vs] for url, vs in violations.items()},
         indent=1)
+
+
+@pytest.fixture
+def browser(new_browser):
+    return new_browser()
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -6,24 +6,30 @@ import urllib.request
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.actions import interaction
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 WAIT = 15  # seconds: a generous ceiling for any one page load on two shared cores; waits end as soon as they can
 
 
-def wait_for_new_page(driver, old_root, timeout=WAIT):
-    """Waits until the document `old_root` belonged to is replaced and the new one has loaded."""
-    WebDriverWait(driver, timeout).until(EC.staleness_of(old_root))
-    WebDriverWait(driver, timeout).until(lambda d: d.execute_script("return document.readyState") == "complete")
+def mark_page(driver):
+    """Marks the page on screen, so that `wait_for_new_page` can tell when another has replaced it."""
+    driver.execute_script("window.studykitTestMark = true")
+
+
+def wait_for_new_page(driver, timeout=WAIT):
+    """Waits until a page without the mark (a new window object, so a new document) has loaded. Commands sent while
+    the browser is between documents fail; they are retried."""
+    WebDriverWait(driver, timeout, ignored_exceptions=(WebDriverException,)).until(
+        lambda d: d.execute_script("return !window.studykitTestMark && document.readyState === 'complete'"))
 
 
 def click_to_navigate(driver, element, timeout=WAIT):
     """Clicks a link or submit button and waits for the page it leads to."""
-    root = driver.find_element(By.TAG_NAME, "html")
+    mark_page(driver)
     element.click()
-    wait_for_new_page(driver, root, timeout)
+    wait_for_new_page(driver, timeout)
 
 
 def draw_signature(driver, canvas, pointer=interaction.POINTER_MOUSE):
@@ -95,7 +101,7 @@ class Participant:
     # Step buttons
 
     def button(self, action):
-        return self.driver.find_element(By.CSS_SELECTOR, f"form button[name=action][value={action}]")
+        return self.driver.find_element(By.CSS_SELECTOR, f"form button[name=action][value='{action}']")
 
     def press(self, action, timeout=WAIT):
         """Presses a step button (next, done, back, skip, end, clear, edit-…) and waits for the page it leads to."""
@@ -211,3 +217,47 @@ class Participant:
     def choose_all_permissions(self, allow=True):
         for radio in self.driver.find_elements(By.CSS_SELECTOR, f"main input[type=radio][value={'granted' if allow else 'denied'}]"):
             self.driver.find_element(By.CSS_SELECTOR, f"label[for='{radio.get_attribute('id')}']").click()
+
+    # The every-format study
+
+    def onboard_every_format(self, check_pages=False):
+        """The every-format study's onboarding (two steps); ends on home with the survey's card."""
+        click_to_navigate(self.driver, self.driver.find_element(By.CSS_SELECTOR, "main a.button[href='/onboarding']"))
+        assert self.step() == "welcome"
+        if check_pages:
+            self.page()
+        self.next()
+        assert self.step() == "done"
+        if check_pages:
+            self.page()
+        self.next()
+        assert self.path() == "/?notice=onboarded"
+
+    def start_survey(self, title="Every answer format"):
+        """Presses the start (or continue) link of the survey card titled `title` on home."""
+        for card in self.driver.find_elements(By.CSS_SELECTOR, "main li.card"):
+            if card.find_element(By.TAG_NAME, "h2").text == title:
+                click_to_navigate(self.driver, card.find_element(By.CSS_SELECTOR, "a.button"))
+                return
+        raise AssertionError(f"no card {title!r} on {self.main_text()}")
+
+    def advance_to(self, target):
+        """Moves through the survey to step `target` the quickest way: Skip where a step allows it, otherwise the
+        least a step needs (a signature, an answer to a required scale), otherwise Next."""
+        for _ in range(60):
+            step = self.step()
+            if step == target:
+                return
+            if self.driver.find_elements(By.CSS_SELECTOR, ".sig canvas"):
+                canvas = self.field(".sig canvas")
+                self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
+                draw_signature(self.driver, canvas)
+                self.next()
+            elif self.driver.find_elements(By.CSS_SELECTOR, "form button[name=action][value=skip]"):
+                self.press("skip")
+            elif step == "pain":
+                self.choose("5")
+                self.next()
+            else:
+                self.next()
+        raise AssertionError(f"step {target} not reached")
