@@ -8,6 +8,7 @@ from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.actions import interaction
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 WAIT = 15  # seconds: a generous ceiling for any one page load on two shared cores; waits end as soon as they can
@@ -197,6 +198,7 @@ class Participant:
         self.type_into("#q1", family)
         self.next()
         assert self.step() == "consent.document"
+        self.consent_heading = self.field("main .web h1").text  # the document's title, in the participant's language
         canvas = self.field(".sig canvas")
         WebDriverWait(self.driver, WAIT).until(lambda d: canvas.is_displayed())  # the script reveals the pad
         check()
@@ -255,9 +257,38 @@ class Participant:
                 self.next()
             elif self.driver.find_elements(By.CSS_SELECTOR, "form button[name=action][value=skip]"):
                 self.press("skip")
-            elif step == "pain":
+            elif step == "pain":  # the every-format survey's required questions
                 self.choose("5")
+                self.next()
+            elif step == "studyCode":
+                self.type_into("#q0", "KNE-0420")
                 self.next()
             else:
                 self.next()
         raise AssertionError(f"step {target} not reached")
+
+    # Keyboard
+
+    def active(self):
+        return self.driver.switch_to.active_element
+
+    def key(self, *keys):
+        """Sends keys to whatever has the focus, as a keyboard does."""
+        self.active().send_keys(*keys)
+
+    def tab_to(self, css, most=30):
+        """Presses Tab until the focus is on an element matching `css`; asserts it gets there and that the focus
+        is visible (an outline)."""
+        for _ in range(most):
+            self.key(Keys.TAB)
+            if self.driver.execute_script("return document.activeElement.matches(arguments[0])", css):
+                outline = self.driver.execute_script("return getComputedStyle(document.activeElement).outlineStyle")
+                assert outline not in ("none", ""), f"no visible focus on {css}"
+                return self.active()
+        raise AssertionError(f"Tab never reached {css} on step {self.step()}")
+
+    def key_to_navigate(self, *keys):
+        """Sends keys to the focused element and waits for the page they lead to."""
+        mark_page(self.driver)
+        self.key(*keys)
+        wait_for_new_page(self.driver)
