@@ -38,7 +38,7 @@ def draw_signature(driver, canvas, pointer=interaction.POINTER_MOUSE):
 
     The page's pad listens to pointerdown/pointermove/pointerup, so this is exactly what a finger, pen or mouse does.
     Offsets are from the canvas's centre."""
-    actions = ActionBuilder(driver, mouse=PointerInput(pointer, "signer"))
+    actions = ActionBuilder(driver, mouse=PointerInput(pointer, f"{pointer} signer"))  # an id per kind: sources keep theirs
     pen = actions.pointer_action
     pen.move_to(canvas, -120, 10).pointer_down()
     for x, y in ((-90, -25), (-60, 25), (-30, -25), (0, 25), (30, -20), (60, 20), (90, -15)):

@@ -1,6 +1,7 @@
 """The every-format survey in a real browser: every step kind and answer format, each refusable format given a
 wrong answer first (the page comes back with status 422 and the format's message beside the field), then a right
 one, through the review and the completion to a home page that shows the task done."""
+from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -20,10 +21,10 @@ def refuse(me, field_id, message, natively_invalid=None):
     me.expect_refusal(message, field_id)
 
 
-def sign(me):
+def sign(me, pointer):
     canvas = me.field(".sig canvas")
     me.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
-    draw_signature(me.driver, canvas)
+    draw_signature(me.driver, canvas, pointer)
     assert '"strokes"' in me.value(".sig input[type=hidden]")
 
 
@@ -50,11 +51,11 @@ def test_a_survey_with_every_answer_format(every_format_server, browser):
     assert me.field("main details summary").text == "Why so many questions?"
     me.next()
     at(me, "consentPage")
-    sign(me)
+    sign(me, interaction.POINTER_PEN)  # the pad takes pen and touch as well as the mouse of the onboarding tests
     me.next()
     at(me, "signature")
     refuse(me, "sig", "Please sign before you continue.")
-    sign(me)
+    sign(me, interaction.POINTER_TOUCH)
     me.next()
     at(me, "permissions")
     me.choose_all_permissions()

@@ -20,8 +20,9 @@ def test_onboarding_with_a_drawn_signature_opens_the_home_page(server, browser):
     assert not browser.driver.find_elements(By.CSS_SELECTOR, "main a[href='/onboarding']")
     assert "Nothing is scheduled for today." in main
     me.page()
-    # The onboarding cannot be taken again: its run is over, and starting again goes home.
+    # Settings while the signed consent is being printed (or just printed).
     me.open("/settings")
+    assert "Your signed consent" in me.main_text()
     me.page()
 
 
