@@ -113,9 +113,15 @@
     if (message) input.setAttribute('aria-invalid', 'true'); else input.removeAttribute('aria-invalid');
   }
   all('.err:not([hidden])').forEach(function (error) { error.setAttribute('data-server', '1'); });
+  // Pressing a button moves the focus out of the field before the click lands: a message shown or hidden then
+  // would move the button from under the pointer and swallow the click. The post's own checks answer instead.
+  var pressing = false;
+  doc.addEventListener('pointerdown', function (event) { pressing = !!(event.target.closest && event.target.closest('button')); }, true);
+  doc.addEventListener('click', function () { pressing = false; }, true);
+  doc.addEventListener('keydown', function () { pressing = false; }, true);
   doc.addEventListener('focusout', function (event) {
     var input = event.target;
-    if (input.matches && input.matches('input[type=number], input[type=text], input[type=email], textarea')) check(input);
+    if (!pressing && input.matches && input.matches('input[type=number], input[type=text], input[type=email], textarea')) check(input);
   });
 
   // "Use my location" fills in the coordinates from the browser, when the participant allows it.

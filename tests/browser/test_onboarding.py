@@ -1,0 +1,48 @@
+"""Recover's onboarding in a real browser: the instructions, the name, a signature drawn with pointer events, the
+permissions and the completion; then the signed consent's PDF from settings, read back with pdftotext."""
+import subprocess
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from studypages import Participant
+
+
+def test_onboarding_with_a_drawn_signature_opens_the_home_page(server, browser):
+    me = Participant(server, browser).join()
+    assert me.page() == 200
+    me.complete_recover_onboarding()
+    # The gate is gone: no onboarding card, the thank-you notice, and the day's list. Recover's tasks start on
+    # day 1 (the day after enrolment), so today's list says so; the every-format study shows a day-0 task.
+    main = me.main_text()
+    assert "Thank you. Your consent is signed, and your tasks are below." in main
+    assert "Complete onboarding to see your tasks." not in main
+    assert not browser.driver.find_elements(By.CSS_SELECTOR, "main a[href='/onboarding']")
+    assert "Nothing is scheduled for today." in main
+    me.page()
+    # Settings while the signed consent is being printed (or just printed).
+    me.open("/settings")
+    assert "Your signed consent" in me.main_text()
+    me.page()
+
+
+def test_the_signed_consent_pdf_downloads_from_settings_with_the_typed_name(server, browser):
+    me = Participant(server, browser).join()
+    me.complete_recover_onboarding(given="Grace", family="Hopper", check_pages=False)
+    me.open("/settings")
+
+    # Chromium prints the PDF in the background: reload settings until the download link appears.
+    def download_link(driver):
+        links = driver.find_elements(By.CSS_SELECTOR, "main a[href='/consent.pdf']")
+        if not links:
+            driver.refresh()
+        return links[0] if links else None
+
+    link = WebDriverWait(browser.driver, 90, poll_frequency=0.5).until(download_link)
+    assert link.get_attribute("download") is not None
+    me.page()
+    status, headers, pdf = me.fetch(link.get_attribute("pathname"))
+    assert status == 200 and headers["Content-Type"] == "application/pdf" and pdf.startswith(b"%PDF")
+    assert "attachment" in headers["Content-Disposition"]
+    text = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
+    assert "Grace" in text and "Hopper" in text, text[-800:]
