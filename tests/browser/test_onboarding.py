@@ -12,13 +12,28 @@ def test_onboarding_with_a_drawn_signature_opens_the_home_page(server, browser):
     me = Participant(server, browser).join()
     assert me.page() == 200
     me.complete_recover_onboarding()
-    # The gate is gone: no onboarding card, the thank-you notice, and the day's list. Recover's tasks start on
-    # day 1 (the day after enrolment), so today's list says so; the every-format study shows a day-0 task.
+    # The gate is gone: no onboarding card, the thank-you notice, and the day's list: Recover's daily pain check
+    # starts on the day of enrolment (the exercises from the next day).
     main = me.main_text()
     assert "Thank you. Your consent is signed, and your tasks are below." in main
     assert "Complete onboarding to see your tasks." not in main
     assert not browser.driver.find_elements(By.CSS_SELECTOR, "main a[href='/onboarding']")
-    assert "Nothing is scheduled for today." in main
+    assert "Daily pain check" in main
+    me.page()
+
+    # Then the day's survey, as a participant takes it on the phone: pain 4, the front of the knee, no notes.
+    me.start_survey("Daily pain check")
+    me.choose("4")
+    me.next()
+    me.choose("Front of the knee")
+    me.next()
+    while me.driver.find_elements(By.CSS_SELECTOR, "form button[name=action][value=skip]"):
+        me.press("skip")
+    me.press_primary()
+    main = me.main_text()
+    assert "Thank you. It is saved." in main
+    card = [c for c in browser.driver.find_elements(By.CSS_SELECTOR, "main li.card") if "Daily pain check" in c.text][0]
+    assert "Done" in card.text
     me.page()
     # Settings while the signed consent is being printed (or just printed).
     me.open("/settings")
