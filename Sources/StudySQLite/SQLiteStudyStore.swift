@@ -277,6 +277,7 @@ public final class SQLiteStudyStore: StudyStore {
         }
     }
 
+    /// The participant's runs in progress, most recently saved first, read by their `state` column.
     public func openRuns(participantID: String) async throws -> [TaskRun] {
         try await database.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM taskRun WHERE participantID = ? AND state = ? ORDER BY updatedAt DESC, id DESC",
