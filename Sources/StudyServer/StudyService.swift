@@ -33,6 +33,21 @@ public final class StudyService: Sendable {
     /// Participants known to have finished onboarding: an outcome is never taken back, so once seen it is kept
     /// and the home page asks the care store no more.
     private let onboardedParticipants = Mutex<Set<String>>([])
+    /// Sessions recently found valid, by token, so that a page or a post does not read the session and the
+    /// participant from the store every time. An entry is trusted for ``sessionRecheckInterval``; a language change
+    /// drops the participant's entries at once.
+    private let recentSessions = Mutex<[String: RecentSession]>([:])
+
+    /// How long a session found valid is trusted before the store is asked again (which also notes it as seen).
+    static let sessionRecheckInterval: TimeInterval = 30
+    /// The most sessions remembered at once; the memory starts afresh beyond it.
+    static let recentSessionLimit = 10_000
+
+    private struct RecentSession {
+        let signedIn: SignedIn
+        let checkedAt: Date
+        let expiresAt: Date
+    }
 
     /// How long a session cookie lasts.
     static let sessionLifetime: TimeInterval = 365 * 86_400
@@ -91,9 +106,28 @@ public final class StudyService: Sendable {
 
     /// The participant whose session token this is; nil for an unknown, expired or revoked token.
     func signedIn(sessionToken: String?) async throws -> SignedIn? {
-        guard let sessionToken, !sessionToken.isEmpty, let session = try await store.session(token: sessionToken),
-              let participant = try await store.participant(id: session.participantID) else { return nil }
-        return SignedIn(participant: participant, sessionToken: sessionToken, csrfToken: signer.csrfToken(forSession: sessionToken))
+        guard let sessionToken, !sessionToken.isEmpty else { return nil }
+        let now = environment.now()
+        if let recent = recentSessions.withLock({ $0[sessionToken] }),
+           now.timeIntervalSince(recent.checkedAt) < Self.sessionRecheckInterval, now < recent.expiresAt {
+            return recent.signedIn
+        }
+        guard let session = try await store.session(token: sessionToken),
+              let participant = try await store.participant(id: session.participantID) else {
+            recentSessions.withLock { _ = $0.removeValue(forKey: sessionToken) }
+            return nil
+        }
+        let signedIn = SignedIn(participant: participant, sessionToken: sessionToken, csrfToken: signer.csrfToken(forSession: sessionToken))
+        recentSessions.withLock { sessions in
+            if sessions.count >= Self.recentSessionLimit { sessions.removeAll(keepingCapacity: true) }
+            sessions[sessionToken] = RecentSession(signedIn: signedIn, checkedAt: now, expiresAt: session.expiresAt)
+        }
+        return signedIn
+    }
+
+    /// Forgets the remembered sessions of a participant whose details changed.
+    private func forgetSessions(of participantID: String) {
+        recentSessions.withLock { sessions in sessions = sessions.filter { $0.value.signedIn.participant.id != participantID } }
     }
 
     /// Whether an invitation code can still enrol someone.
@@ -136,7 +170,9 @@ public final class StudyService: Sendable {
         guard let supported = study.supportedLanguage(for: language), supported == language else {
             throw StudyServerError.unprocessable("'\(language)' is not one of this study's languages (\(study.languages.joined(separator: ", "))).")
         }
-        return try await store.setLanguage(supported, participantID: participant.id)
+        let changed = try await store.setLanguage(supported, participantID: participant.id)
+        forgetSessions(of: participant.id)
+        return changed
     }
 
     // MARK: - Strings and dates
