@@ -25,6 +25,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("secure-cookies"), help: "Mark the session cookie Secure (when served behind HTTPS).")
     var secureCookies = false
 
+    func validate() throws {
+        try StudyPaths.check(study: study, data: data)
+    }
+
     func run() async throws {
         let configuration = StudyServerConfiguration(studyFolder: URL(fileURLWithPath: study, isDirectory: true),
                                                      dataFolder: URL(fileURLWithPath: data, isDirectory: true),
@@ -67,6 +71,7 @@ struct InviteCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...10_000).contains(count) else { throw ValidationError("--count must be between 1 and 10000") }
+        try StudyPaths.check(study: study, data: data)
     }
 
     func run() async throws {
@@ -90,4 +95,10 @@ struct InviteCommand: AsyncParsableCommand {
 /// Where the bundled example study is: beside the package when run from a checkout.
 enum StudyPaths {
     static var defaultStudy: String { "examples/studies/recover" }
+
+    /// Refuses empty folder names, which would put the data in the current folder unasked.
+    static func check(study: String, data: String) throws {
+        if study.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--study must name a study folder") }
+        if data.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--data must name a data folder") }
+    }
 }
