@@ -26,6 +26,8 @@ $(VENV)/.installed: tests/browser/requirements.txt
 
 run: deps
 	$(SWIFT) build --product studykit
+	@echo "Open this invitation link in a browser (each link enrols one participant):"
+	@.build/debug/studykit invite --study examples/studies/recover --data data --base-url http://127.0.0.1:8080
 	.build/debug/studykit serve --study examples/studies/recover --data data
 
 test: deps $(VENV)/.installed

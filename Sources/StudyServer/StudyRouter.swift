@@ -75,6 +75,8 @@ public enum StudyRouter {
         }
         router.get("/onboarding") { request, _ in
             let signedIn = try await participant(request, service: service)
+            // Once onboarded, the consent stands: opening the link again does not start a second one.
+            if try await service.isOnboarded(signedIn.participant) { return Response.redirect(to: "/", type: .normal) }
             let run = try await service.startRun(taskID: StudyService.onboardingTaskID, occurrence: nil, for: signedIn.participant)
             return Response.redirect(to: "/runs/\(run.uuidString.lowercased())", type: .normal)
         }

@@ -22,6 +22,12 @@ def onboarded(server):
     return participant, pain_survey_path(home)
 
 
+def test_onboarding_cannot_be_started_again_once_done(server):
+    alex, _ = onboarded(server)
+    status, location, _ = alex.request("GET", "/onboarding")
+    assert (status, location) == (303, "/")
+
+
 def test_tampered_requests_are_refused_and_change_nothing(server):
     alex, pain = onboarded(server)
     run = alex.start_task(pain)
