@@ -118,7 +118,7 @@ private struct QuestionnaireTaskBuilder {
                 groupTitles[linkId] = item["text"] as? String
                 noteUnread(item, linkId: linkId, path: path, handled: [])
                 let chain = registerEnableWhen(item, linkId: linkId, path: path) ? [linkId] : []
-                if item["repeats"] as? Bool == true {
+                if jsonBool(item["repeats"]) == true {
                     issues.append(FHIRImportIssue(kind: .unsupportedProperty, linkId: linkId, path: "\(path).repeats",
                                                   message: "repeating groups are not supported; the group is asked once"))
                 }
@@ -200,7 +200,7 @@ private struct QuestionnaireTaskBuilder {
             let linkId = item["linkId"] as? String ?? itemPath
             allItems[linkId] = itemPath
             let type = item["type"] as? String ?? "?"
-            if item["readOnly"] as? Bool == true {
+            if jsonBool(item["readOnly"]) == true {
                 issues.append(FHIRImportIssue(kind: .readOnlySkipped, linkId: linkId, path: "\(itemPath).readOnly",
                                               message: "read-only \(type) item left out: Research has no read-only questions"))
                 continue
@@ -219,7 +219,7 @@ private struct QuestionnaireTaskBuilder {
                 entries.append(LayoutEntry(formItem: FormItem(sectionTitle: text), chain: itemChain, topGroup: topGroup, linkId: linkId))
             default:
                 guard let format = answerFormat(item, type: type, linkId: linkId, path: itemPath) else { continue }
-                let required = item["required"] as? Bool == true
+                let required = jsonBool(item["required"]) == true
                 let formItem = FormItem(identifier: linkId, text: text.isEmpty ? nil : text, answerFormat: format, isOptional: !required)
                 entries.append(LayoutEntry(formItem: formItem, chain: itemChain, topGroup: topGroup, linkId: linkId))
                 if let children = item["item"] as? [Any], !children.isEmpty {
@@ -261,7 +261,7 @@ private struct QuestionnaireTaskBuilder {
         }
         let initial = initials.first
         let maxLength = item["maxLength"] as? Int
-        let repeats = item["repeats"] as? Bool == true
+        let repeats = jsonBool(item["repeats"]) == true
         if repeats, type != "choice", type != "open-choice" {
             unsupported(linkId, "\(path).repeats", "repeated answers are only supported for choice items; one answer is asked")
         }
@@ -346,14 +346,14 @@ private struct QuestionnaireTaskBuilder {
             for (index, element) in options.enumerated() {
                 let option = element as? [String: Any] ?? [:]
                 let optionPath = "\(path).answerOption[\(index)]"
-                if option["initialSelected"] as? Bool == true {
+                if jsonBool(option["initialSelected"]) == true {
                     unsupported(linkId, "\(optionPath).initialSelected",
                                 "initialSelected is not supported (Research text choices have no preselection)")
                 }
                 if let coding = option["valueCoding"] as? [String: Any], let code = coding["code"] as? String {
                     choices.append(TextChoice(text: coding["display"] as? String ?? code, value: .string(code)))
                     kinds.insert("Coding")
-                } else if let value = option["valueInteger"] as? Int {
+                } else if jsonBool(option["valueInteger"]) == nil, let value = option["valueInteger"] as? Int {
                     choices.append(TextChoice(text: String(value), value: .integer(value)))
                     kinds.insert("Integer")
                 } else if let key = ["valueString", "valueDate", "valueTime"].first(where: { option[$0] is String }),
@@ -457,7 +457,7 @@ private struct QuestionnaireTaskBuilder {
         }
         let answerType = String(answerKey.dropFirst("answer".count))
         if operatorText == "exists" {
-            guard let exists = clause[answerKey] as? Bool, answerType == "Boolean" else {
+            guard let exists = jsonBool(clause[answerKey]), answerType == "Boolean" else {
                 return fail(.mismatchedCondition, "enableWhen of '\(owner)' uses exists on '\(questionId)' with \(answerKey) instead of answerBoolean")
             }
             return .condition(exists ? .answered(reference) : .not(.answered(reference)))
@@ -490,7 +490,7 @@ private struct QuestionnaireTaskBuilder {
         let raw = clause[answerKey]
         switch answerType {
         case "Boolean":
-            guard let flag = raw as? Bool else { return fail(.mismatchedCondition, "\(answerKey) is not a boolean") }
+            guard let flag = jsonBool(raw) else { return fail(.mismatchedCondition, "\(answerKey) is not a boolean") }
             guard comparison == .equal || comparison == .notEqual else {
                 return fail(.unsupportedCondition, "enableWhen of '\(owner)' orders yes/no answers of '\(questionId)' with \(operatorText)")
             }
@@ -528,8 +528,14 @@ private struct QuestionnaireTaskBuilder {
 
     /// A JSON number as a `Decimal`, read from its text so that 2.1 stays 2.1.
     func decimal(_ value: Any?) -> Decimal? {
-        guard let number = value as? NSNumber, !(value is Bool) else { return nil }
+        guard let number = value as? NSNumber, jsonBool(value) == nil else { return nil }
         return Decimal(string: number.stringValue, locale: Locale(identifier: "en_US_POSIX"))
+    }
+
+    /// A JSON `true` or `false`; nil for anything else, numbers included (which Foundation would bridge to `Bool`).
+    func jsonBool(_ value: Any?) -> Bool? {
+        guard let number = value as? NSNumber else { return value as? Bool }
+        return String(cString: number.objCType) == "c" ? number.boolValue : nil
     }
 
     /// A FHIR date `YYYY-MM-DD` as the start of that day in UTC.
