@@ -211,6 +211,9 @@ private struct QuestionnaireTaskBuilder {
             switch type {
             case "group":
                 noteUnread(item, linkId: linkId, path: itemPath, handled: [])
+                if jsonBool(item["repeats"]) == true {
+                    unsupported(linkId, "\(itemPath).repeats", "repeating groups are not supported; the group is asked once")
+                }
                 entries.append(LayoutEntry(formItem: FormItem(sectionTitle: text.isEmpty ? linkId : text), chain: itemChain,
                                            topGroup: topGroup, linkId: linkId))
                 layout(item["item"] as? [Any] ?? [], path: itemPath, chain: itemChain, topGroup: topGroup, into: &entries)

@@ -114,6 +114,17 @@ struct FHIRQuestionnaireConstructTests {
         #expect(try asked(result.task, ["weight": .number(70)]).isSuperset(of: ["early", "ordered"]))
     }
 
+    @Test func repeatingGroupsAreAskedOnceAndReported() throws {
+        let result = try load("""
+        {"resourceType": "Questionnaire", "item": [{"linkId": "outer", "type": "group", "repeats": true, "item": [
+          {"linkId": "inner", "type": "group", "repeats": true, "item": [{"linkId": "q", "type": "string"}]}]}]}
+        """)
+        #expect(result.task.identifier == "questionnaire")
+        #expect(result.task.steps.flatMap(\.questions).map(\.identifier) == ["q"])
+        #expect(result.issues.map(\.path) == ["item[0].repeats", "item[0].item[0].repeats"])
+        #expect(result.issues.map(\.linkId) == ["outer", "inner"])
+    }
+
     @Test func notAQuestionnaire() {
         #expect(throws: FHIRImportError.self) { try load(#"{"resourceType": "Patient"}"#) }
         #expect(throws: FHIRImportError.self) { try load("not json") }
