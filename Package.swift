@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "StudyWeb", targets: ["StudyWeb"]),
         .library(name: "Study", targets: ["Study"]),
         .library(name: "StudySQLite", targets: ["StudySQLite"]),
+        .library(name: "Interop", targets: ["Interop"]),
         .executable(name: "studykit", targets: ["studykit"]),
     ],
     dependencies: [
@@ -33,6 +34,8 @@ let package = Package(
         .target(name: "JSONDiagnostics"),
         .target(name: "Research", dependencies: ["JSONDiagnostics"]),
         .target(name: "CareStore", dependencies: ["JSONDiagnostics"]),
+        // FHIR R4: Questionnaires in as tasks.
+        .target(name: "Interop", dependencies: ["Research"]),
         .target(
             name: "Consent",
             dependencies: [
@@ -85,6 +88,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ResearchTests", dependencies: ["Research"]),
+        .testTarget(name: "InteropTests", dependencies: ["Interop", "Research"]),
         .testTarget(name: "CareStoreTests", dependencies: ["CareStore", "CareStoreSQLite", "JSONDiagnostics"]),
         .testTarget(name: "ConsentTests", dependencies: ["Consent", "Research"]),
         .testTarget(name: "StudyWebTests", dependencies: ["StudyWeb", "Research"]),

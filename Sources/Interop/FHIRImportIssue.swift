@@ -1,0 +1,86 @@
+import Foundation
+import Research
+
+/// Something in a FHIR Questionnaire that the importer could not carry over as written.
+///
+/// Every construct the importer does not take is reported here with the item's `linkId` and a JSON path
+/// (such as `item[0].item[3]`), so that nothing is dropped silently.
+public struct FHIRImportIssue: Hashable, Sendable, CustomStringConvertible {
+    /// What kind of construct was not carried over.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        /// An item type the task cannot ask (`attachment`, `reference`, or an unknown type); the item is left out.
+        case unsupportedItem
+        /// An item property the task cannot express (such as `initial` on a boolean, or an external `answerValueSet`).
+        case unsupportedProperty
+        /// An extension the importer does not read yet (SDC extensions come in a later slice).
+        case unsupportedExtension
+        /// An `enableWhen` the importer cannot turn into a condition (unknown question, ordering a Coding, a
+        /// forward reference); the item's whole condition is left out, so the item is always shown.
+        case unsupportedCondition
+        /// An `enableWhen` whose answer type does not fit the question it names; it is not evaluated, and the
+        /// item's whole condition is left out, so the item is always shown.
+        case mismatchedCondition
+        /// A `readOnly` item: the task has no read-only questions, so the item is left out.
+        case readOnlySkipped
+    }
+
+    /// What kind of construct was not carried over.
+    public var kind: Kind
+    /// The `linkId` of the item concerned; nil for the Questionnaire itself.
+    public var linkId: String?
+    /// For a condition issue, the `linkId` of the question the `enableWhen` names.
+    public var otherLinkId: String?
+    /// Where in the Questionnaire JSON, such as `item[0].item[3].enableWhen[0]`.
+    public var path: String
+    /// Why it was not carried over.
+    public var message: String
+
+    /// Creates an issue; see the properties for each part.
+    public init(kind: Kind, linkId: String?, otherLinkId: String? = nil, path: String, message: String) {
+        self.kind = kind
+        self.linkId = linkId
+        self.otherLinkId = otherLinkId
+        self.path = path
+        self.message = message
+    }
+
+    /// `path (linkId 'x'): message`.
+    public var description: String {
+        let name = linkId.map { " (linkId '\($0)')" } ?? ""
+        return "\(path.isEmpty ? "Questionnaire" : path)\(name): \(message)"
+    }
+}
+
+/// A FHIR Questionnaire that could not be imported, or (from ``FHIRQuestionnaireImport/requireComplete()``)
+/// one that imported only in part.
+public struct FHIRImportError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Each problem, naming the linkId and path where there is one.
+    public var issues: [FHIRImportIssue]
+
+    /// Creates an error from its problems.
+    public init(issues: [FHIRImportIssue]) { self.issues = issues }
+
+    /// The problems, one a line.
+    public var description: String { issues.map(\.description).joined(separator: "\n") }
+}
+
+/// The outcome of importing a Questionnaire: the task, and every construct that was not carried over.
+public struct FHIRQuestionnaireImport: Hashable, Sendable {
+    /// The task built from the Questionnaire's supported items.
+    public var task: ResearchTask
+    /// Everything left out or changed, in document order; empty when the Questionnaire came over whole.
+    public var issues: [FHIRImportIssue]
+
+    /// Creates an import outcome.
+    public init(task: ResearchTask, issues: [FHIRImportIssue]) {
+        self.task = task
+        self.issues = issues
+    }
+
+    /// The task, or an error listing every issue when anything was left out: for callers that must run the
+    /// Questionnaire exactly as written or not at all.
+    public func requireComplete() throws(FHIRImportError) -> ResearchTask {
+        guard issues.isEmpty else { throw FHIRImportError(issues: issues) }
+        return task
+    }
+}

@@ -1,0 +1,559 @@
+import Foundation
+import Research
+
+/// Turns a FHIR R4 Questionnaire (JSON) into a Research ``ResearchTask``.
+///
+/// Layout: each top-level `group` becomes one or more form steps titled with the group's text; a nested
+/// group becomes a section title inside the form; a `display` item inside a group becomes a section title,
+/// and a step made only of display items becomes an instruction step. Top-level questions outside a group
+/// become form steps of their own. Form items keep the FHIR `linkId` as their identifier.
+///
+/// `enableWhen` becomes a skip rule: an item (or group) with an `enableWhen` is put on a step of its own,
+/// and the task's ``ResearchTask/skipRules`` skip that step unless the condition holds, so a disabled item
+/// is neither asked nor answered. Conditions of enclosing groups are combined with `and`. FHIR semantics are
+/// kept: a comparison with an unanswered question is false; `exists` tests whether it has an answer; `=` on a
+/// repeating choice holds when any chosen answer is equal, and `!=` when the question is answered and no
+/// chosen answer is equal.
+///
+/// Items are typed as follows: boolean → yes/no; decimal and integer → numeric; quantity → decimal numeric
+/// with the `questionnaire-unit` unit; date, dateTime, time → date, date-time, time of day; string, url →
+/// one-line text (url checks for `http(s)://`); text → multi-line text; choice → text choice (multiple when
+/// `repeats`), from `answerOption` or a contained ValueSet (`answerValueSet: "#id"`), a Coding's `code` being
+/// the stored value and its `display` the text; open-choice → the same plus an "Other" choice with free text.
+/// `required` makes the item non-optional, `maxLength` limits text, `initial` sets the default where the
+/// format has one. `readOnly` items are left out (Research has no read-only questions), with a note.
+///
+/// Everything not carried over is listed in ``FHIRQuestionnaireImport/issues`` with its linkId and path:
+/// attachment and reference items, external ValueSets, `initial`/`initialSelected` on choices and booleans
+/// (Research formats have no preselection there), unread extensions, and conditions that cannot be
+/// evaluated or whose answer type does not fit the question they name.
+public struct FHIRQuestionnaireImporter: Sendable {
+    /// Creates an importer.
+    public init() {}
+
+    /// Reads a Questionnaire and builds its task. Throws when the data is not a JSON Questionnaire or no
+    /// step could be built; everything else that was not carried over is in the outcome's issues.
+    public func importQuestionnaire(_ data: Data) throws(FHIRImportError) -> FHIRQuestionnaireImport {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw FHIRImportError(issues: [FHIRImportIssue(kind: .unsupportedProperty, linkId: nil, path: "",
+                                                           message: "not valid JSON: \(error.localizedDescription)")])
+        }
+        guard let resource = object as? [String: Any], resource["resourceType"] as? String == "Questionnaire" else {
+            throw FHIRImportError(issues: [FHIRImportIssue(kind: .unsupportedProperty, linkId: nil, path: "resourceType",
+                                                           message: "not a FHIR Questionnaire")])
+        }
+        var builder = QuestionnaireTaskBuilder(resource: resource)
+        return try builder.build()
+    }
+}
+
+/// One form row in reading order, with the chain of items whose `enableWhen` governs it.
+private struct LayoutEntry {
+    /// The form row (a question or a section title).
+    var formItem: FormItem
+    /// linkIds of the enclosing items (outermost first) that carry an `enableWhen`, the item itself included.
+    var chain: [String]
+    /// The top-level group this row belongs to; nil for a top-level question.
+    var topGroup: String?
+    /// The linkId of the item the row was made from.
+    var linkId: String
+}
+
+/// One `enableWhen` clause read: the condition it becomes, or why it cannot become one.
+private enum ClauseOutcome {
+    /// The clause as a Research condition.
+    case condition(Condition)
+    /// Why the clause is not evaluated.
+    case issue(FHIRImportIssue)
+}
+
+/// What the builder knows about an item that became a question.
+private struct ImportedQuestion {
+    /// The FHIR item type.
+    var type: String
+    /// Whether the item repeats.
+    var repeats: Bool
+    /// For choice items: the kind of `answerOption` value (`Coding`, `Integer`, `String`, `Date`, `Time`).
+    var optionKind: String?
+}
+
+/// Builds one task from one Questionnaire; collects issues as it goes.
+private struct QuestionnaireTaskBuilder {
+    let resource: [String: Any]
+    var issues: [FHIRImportIssue] = []
+    var questions: [String: ImportedQuestion] = [:]
+    /// Every item's linkId and path, imported or not, for naming them in condition issues.
+    var allItems: [String: String] = [:]
+    /// The `enableWhen` clauses and behavior of each item that has them, with the item's path.
+    var enableWhens: [String: (clauses: [[String: Any]], behavior: String?, path: String)] = [:]
+    let valueSets: [String: [String: Any]]
+
+    init(resource: [String: Any]) {
+        self.resource = resource
+        var sets: [String: [String: Any]] = [:]
+        for case let contained as [String: Any] in resource["contained"] as? [Any] ?? []
+        where contained["resourceType"] as? String == "ValueSet" {
+            if let id = contained["id"] as? String { sets[id] = contained }
+        }
+        valueSets = sets
+    }
+
+    mutating func build() throws(FHIRImportError) -> FHIRQuestionnaireImport {
+        for (index, extensionObject) in (resource["extension"] as? [Any] ?? []).enumerated() {
+            let url = (extensionObject as? [String: Any])?["url"] as? String ?? "?"
+            issues.append(FHIRImportIssue(kind: .unsupportedExtension, linkId: nil, path: "extension[\(index)]",
+                                          message: "extension \(url) is not read yet"))
+        }
+        let items = resource["item"] as? [Any] ?? []
+        var entries: [LayoutEntry] = []
+        var groupTitles: [String: String] = [:]
+        for (index, element) in items.enumerated() {
+            guard let item = element as? [String: Any] else { continue }
+            let path = "item[\(index)]"
+            let linkId = item["linkId"] as? String ?? path
+            if item["type"] as? String == "group" {
+                groupTitles[linkId] = item["text"] as? String
+                noteUnread(item, linkId: linkId, path: path, handled: [])
+                let chain = registerEnableWhen(item, linkId: linkId, path: path) ? [linkId] : []
+                if jsonBool(item["repeats"]) == true {
+                    issues.append(FHIRImportIssue(kind: .unsupportedProperty, linkId: linkId, path: "\(path).repeats",
+                                                  message: "repeating groups are not supported; the group is asked once"))
+                }
+                layout(item["item"] as? [Any] ?? [], path: path, chain: chain, topGroup: linkId, into: &entries)
+            } else {
+                layout([item], path: nil, chain: [], topGroup: nil, into: &entries, paths: [path])
+            }
+        }
+
+        // Chunk consecutive rows that share a top-level group and a condition chain into steps.
+        var chunks: [[LayoutEntry]] = []
+        for entry in entries {
+            if let last = chunks.last?.last, last.chain == entry.chain, last.topGroup == entry.topGroup {
+                chunks[chunks.count - 1].append(entry)
+            } else {
+                chunks.append([entry])
+            }
+        }
+        var usedIdentifiers = Set<String>()
+        var stepIdentifiers: [String] = []
+        var stepOfLinkId: [String: Int] = [:]
+        for (index, chunk) in chunks.enumerated() {
+            var identifier = chunk[0].linkId
+            if let group = chunk[0].topGroup, !usedIdentifiers.contains(group) { identifier = group }
+            while !usedIdentifiers.insert(identifier).inserted { identifier += "-step" }
+            stepIdentifiers.append(identifier)
+            for entry in chunk { stepOfLinkId[entry.linkId] = index }
+        }
+
+        var steps: [Step] = []
+        var skipRules: [String: Condition] = [:]
+        for (index, chunk) in chunks.enumerated() {
+            let identifier = stepIdentifiers[index]
+            let title = chunk[0].topGroup.flatMap { groupTitles[$0] }
+            let formItems = chunk.map(\.formItem)
+            if formItems.allSatisfy(\.isSectionTitle) {
+                let text = formItems.compactMap { [$0.text, $0.detailText].compactMap { $0 }.joined(separator: "\n") }
+                steps.append(Step(identifier: identifier, kind: .instruction, title: title, text: text.joined(separator: "\n\n")))
+            } else {
+                let required = formItems.contains { !$0.isSectionTitle && !$0.isOptional }
+                steps.append(Step(identifier: identifier, kind: .form(FormContent(items: formItems)), title: title,
+                                  isOptional: !required))
+            }
+            var parts: [Condition] = []
+            var usable = true
+            for owner in chunk[0].chain {
+                if let condition = enableCondition(of: owner, stepIndex: index, stepOfLinkId: stepOfLinkId,
+                                                   stepIdentifiers: stepIdentifiers) {
+                    parts.append(condition)
+                } else {
+                    usable = false
+                }
+            }
+            if usable, !parts.isEmpty {
+                skipRules[identifier] = .not(parts.count == 1 ? parts[0] : .and(parts))
+            }
+        }
+        guard !steps.isEmpty else {
+            throw FHIRImportError(issues: issues + [FHIRImportIssue(kind: .unsupportedItem, linkId: nil, path: "item",
+                                                                   message: "no item could be imported")])
+        }
+        let identifier = resource["id"] as? String ?? resource["name"] as? String ?? "questionnaire"
+        let title = resource["title"] as? String ?? resource["name"] as? String
+        do {
+            let task = try ResearchTask(identifier: identifier, title: title, steps: steps, skipRules: skipRules)
+            return FHIRQuestionnaireImport(task: task, issues: issues)
+        } catch {
+            throw FHIRImportError(issues: issues + [FHIRImportIssue(kind: .unsupportedProperty, linkId: nil, path: error.path,
+                                                                   message: error.message)])
+        }
+    }
+
+    /// Lays out items (the children of `path`, or top-level items at `paths`) as form rows.
+    mutating func layout(_ items: [Any], path: String?, chain: [String], topGroup: String?, into entries: inout [LayoutEntry],
+                         paths: [String]? = nil) {
+        for (index, element) in items.enumerated() {
+            guard let item = element as? [String: Any] else { continue }
+            let itemPath = paths?[index] ?? "\(path ?? "").item[\(index)]"
+            let linkId = item["linkId"] as? String ?? itemPath
+            allItems[linkId] = itemPath
+            let type = item["type"] as? String ?? "?"
+            if jsonBool(item["readOnly"]) == true {
+                issues.append(FHIRImportIssue(kind: .readOnlySkipped, linkId: linkId, path: "\(itemPath).readOnly",
+                                              message: "read-only \(type) item left out: Research has no read-only questions"))
+                continue
+            }
+            var itemChain = chain
+            if registerEnableWhen(item, linkId: linkId, path: itemPath) { itemChain.append(linkId) }
+            let text = [item["prefix"] as? String, item["text"] as? String].compactMap { $0 }.joined(separator: " ")
+            switch type {
+            case "group":
+                noteUnread(item, linkId: linkId, path: itemPath, handled: [])
+                if jsonBool(item["repeats"]) == true {
+                    unsupported(linkId, "\(itemPath).repeats", "repeating groups are not supported; the group is asked once")
+                }
+                entries.append(LayoutEntry(formItem: FormItem(sectionTitle: text.isEmpty ? linkId : text), chain: itemChain,
+                                           topGroup: topGroup, linkId: linkId))
+                layout(item["item"] as? [Any] ?? [], path: itemPath, chain: itemChain, topGroup: topGroup, into: &entries)
+            case "display":
+                noteUnread(item, linkId: linkId, path: itemPath, handled: [])
+                entries.append(LayoutEntry(formItem: FormItem(sectionTitle: text), chain: itemChain, topGroup: topGroup, linkId: linkId))
+            default:
+                guard let format = answerFormat(item, type: type, linkId: linkId, path: itemPath) else { continue }
+                let required = jsonBool(item["required"]) == true
+                let formItem = FormItem(identifier: linkId, text: text.isEmpty ? nil : text, answerFormat: format, isOptional: !required)
+                entries.append(LayoutEntry(formItem: formItem, chain: itemChain, topGroup: topGroup, linkId: linkId))
+                if let children = item["item"] as? [Any], !children.isEmpty {
+                    issues.append(FHIRImportIssue(kind: .unsupportedProperty, linkId: linkId, path: "\(itemPath).item",
+                                                  message: "items nested under a question are not supported and were left out"))
+                }
+            }
+        }
+    }
+
+    /// Records an item's `enableWhen`; true when it has one.
+    mutating func registerEnableWhen(_ item: [String: Any], linkId: String, path: String) -> Bool {
+        guard let clauses = item["enableWhen"] as? [Any], !clauses.isEmpty else { return false }
+        enableWhens[linkId] = (clauses.compactMap { $0 as? [String: Any] }, item["enableBehavior"] as? String, path)
+        return true
+    }
+
+    /// Reports the extensions of an item that the importer does not read.
+    mutating func noteUnread(_ item: [String: Any], linkId: String, path: String, handled: Set<String>) {
+        for (index, element) in (item["extension"] as? [Any] ?? []).enumerated() {
+            let url = (element as? [String: Any])?["url"] as? String ?? "?"
+            if handled.contains(url) { continue }
+            issues.append(FHIRImportIssue(kind: .unsupportedExtension, linkId: linkId, path: "\(path).extension[\(index)]",
+                                          message: "extension \(url) is not read yet"))
+        }
+    }
+
+    mutating func unsupported(_ linkId: String, _ path: String, _ message: String) {
+        issues.append(FHIRImportIssue(kind: .unsupportedProperty, linkId: linkId, path: path, message: message))
+    }
+
+    /// The answer format of a question item, or nil (with an issue) when it cannot be asked.
+    mutating func answerFormat(_ item: [String: Any], type: String, linkId: String, path: String) -> AnswerFormat? {
+        let unitURL = "http://hl7.org/fhir/StructureDefinition/questionnaire-unit"
+        noteUnread(item, linkId: linkId, path: path, handled: type == "quantity" ? [unitURL] : [])
+        let initials = (item["initial"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }
+        if initials.count > 1 {
+            unsupported(linkId, "\(path).initial", "only one initial value is supported; the first is used")
+        }
+        let initial = initials.first
+        let maxLength = item["maxLength"] as? Int
+        let repeats = jsonBool(item["repeats"]) == true
+        if repeats, type != "choice", type != "open-choice" {
+            unsupported(linkId, "\(path).repeats", "repeated answers are only supported for choice items; one answer is asked")
+        }
+        if maxLength != nil, !["string", "text", "url", "open-choice"].contains(type) {
+            unsupported(linkId, "\(path).maxLength", "maxLength applies to text answers only")
+        }
+        func noInitial(_ why: String) {
+            if initial != nil { unsupported(linkId, "\(path).initial", why) }
+        }
+        var question = ImportedQuestion(type: type, repeats: repeats)
+        let format: AnswerFormat
+        switch type {
+        case "boolean":
+            noInitial("an initial yes/no answer is not supported (Research yes/no questions have no default)")
+            format = .boolean(BooleanFormat())
+        case "decimal", "integer":
+            let key = type == "decimal" ? "valueDecimal" : "valueInteger"
+            format = .numeric(NumericFormat(style: type == "decimal" ? .decimal : .integer,
+                                            defaultValue: initial.flatMap { decimal($0[key]) }))
+        case "quantity":
+            let unitExtension = (item["extension"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }
+                .first { $0["url"] as? String == unitURL }
+            let coding = unitExtension?["valueCoding"] as? [String: Any]
+            let unit = coding?["display"] as? String ?? coding?["code"] as? String
+            let value = (initial?["valueQuantity"] as? [String: Any]).flatMap { decimal($0["value"]) }
+            format = .numeric(NumericFormat(style: .decimal, unit: unit, defaultValue: value))
+        case "date":
+            let value = (initial?["valueDate"] as? String).flatMap(Self.day)
+            if initial != nil, value == nil { unsupported(linkId, "\(path).initial", "initial valueDate is not a full day YYYY-MM-DD") }
+            format = .date(DateFormat(defaultValue: value))
+        case "dateTime":
+            let value = (initial?["valueDateTime"] as? String).flatMap(Self.instant)
+            if initial != nil, value == nil {
+                unsupported(linkId, "\(path).initial", "initial valueDateTime is not a date-time with offset")
+            }
+            format = .dateTime(DateFormat(defaultValue: value))
+        case "time":
+            let value = (initial?["valueTime"] as? String).flatMap { TimeOfDay(parsing: $0) }
+            if initial != nil, value == nil { unsupported(linkId, "\(path).initial", "initial valueTime is not HH:MM:SS") }
+            format = .timeOfDay(TimeOfDayFormat(defaultValue: value))
+        case "string", "text":
+            format = .text(TextFormat(maximumLength: maxLength, multipleLines: type == "text",
+                                      defaultValue: initial?["valueString"] as? String))
+        case "url":
+            format = .text(TextFormat(maximumLength: maxLength, validationPattern: "https?://\\S+",
+                                      invalidMessage: "Enter a web address starting with http:// or https://",
+                                      defaultValue: initial?["valueUri"] as? String))
+        case "choice", "open-choice":
+            guard let (choices, kind) = choiceOptions(item, linkId: linkId, path: path) else { return nil }
+            question.optionKind = kind
+            noInitial("an initial choice is not supported (Research text choices have no preselection)")
+            var all = choices
+            if type == "open-choice" {
+                var value = "other"
+                while all.contains(where: { $0.value == .string(value) }) { value += "_" }
+                all.append(TextChoice(text: "Other", value: .string(value),
+                                      other: OtherChoice(textRequired: true)))
+            }
+            format = .textChoice(TextChoiceFormat(style: repeats ? .multiple : .single, choices: all))
+        case "attachment":
+            issues.append(FHIRImportIssue(kind: .unsupportedItem, linkId: linkId, path: path,
+                                          message: "attachment items (file upload) are not supported yet; the item is left out"))
+            return nil
+        case "reference":
+            issues.append(FHIRImportIssue(kind: .unsupportedItem, linkId: linkId, path: path,
+                                          message: "reference items are not supported; the item is left out"))
+            return nil
+        default:
+            issues.append(FHIRImportIssue(kind: .unsupportedItem, linkId: linkId, path: "\(path).type",
+                                          message: "unknown item type '\(type)'; the item is left out"))
+            return nil
+        }
+        questions[linkId] = question
+        return format
+    }
+
+    /// The choices of a choice item and the kind of their values, or nil (with an issue).
+    mutating func choiceOptions(_ item: [String: Any], linkId: String, path: String) -> ([TextChoice], String)? {
+        if let options = item["answerOption"] as? [Any], !options.isEmpty {
+            var choices: [TextChoice] = []
+            var kinds = Set<String>()
+            for (index, element) in options.enumerated() {
+                let option = element as? [String: Any] ?? [:]
+                let optionPath = "\(path).answerOption[\(index)]"
+                if jsonBool(option["initialSelected"]) == true {
+                    unsupported(linkId, "\(optionPath).initialSelected",
+                                "initialSelected is not supported (Research text choices have no preselection)")
+                }
+                if let coding = option["valueCoding"] as? [String: Any], let code = coding["code"] as? String {
+                    choices.append(TextChoice(text: coding["display"] as? String ?? code, value: .string(code)))
+                    kinds.insert("Coding")
+                } else if jsonBool(option["valueInteger"]) == nil, let value = option["valueInteger"] as? Int {
+                    choices.append(TextChoice(text: String(value), value: .integer(value)))
+                    kinds.insert("Integer")
+                } else if let key = ["valueString", "valueDate", "valueTime"].first(where: { option[$0] is String }),
+                          let value = option[key] as? String {
+                    choices.append(TextChoice(text: value, value: .string(value)))
+                    kinds.insert(String(key.dropFirst("value".count)))
+                } else {
+                    unsupported(linkId, optionPath, "answer option has no valueCoding with a code, valueInteger, valueString, valueDate or valueTime")
+                    return nil
+                }
+            }
+            guard kinds.count == 1, let kind = kinds.first else {
+                unsupported(linkId, "\(path).answerOption", "answer options mix value types (\(kinds.sorted().joined(separator: ", ")))")
+                return nil
+            }
+            return (choices, kind)
+        }
+        guard let reference = item["answerValueSet"] as? String else {
+            unsupported(linkId, path, "choice item has neither answerOption nor answerValueSet; the item is left out")
+            return nil
+        }
+        guard reference.hasPrefix("#"), let valueSet = valueSets[String(reference.dropFirst())] else {
+            unsupported(linkId, "\(path).answerValueSet",
+                        "answerValueSet \(reference) is not a contained ValueSet; external ValueSets are not fetched, the item is left out")
+            return nil
+        }
+        var choices: [TextChoice] = []
+        let compose = valueSet["compose"] as? [String: Any]
+        for include in (compose?["include"] as? [Any] ?? []).compactMap({ $0 as? [String: Any] }) {
+            guard let concepts = include["concept"] as? [Any] else {
+                unsupported(linkId, "\(path).answerValueSet",
+                            "contained ValueSet \(reference) includes a whole code system or a filter; only listed concepts are supported")
+                return nil
+            }
+            for case let concept as [String: Any] in concepts {
+                if let code = concept["code"] as? String {
+                    choices.append(TextChoice(text: concept["display"] as? String ?? code, value: .string(code)))
+                }
+            }
+        }
+        if choices.isEmpty {
+            let expansion = valueSet["expansion"] as? [String: Any]
+            for case let entry as [String: Any] in expansion?["contains"] as? [Any] ?? [] {
+                if let code = entry["code"] as? String {
+                    choices.append(TextChoice(text: entry["display"] as? String ?? code, value: .string(code)))
+                }
+            }
+        }
+        guard !choices.isEmpty else {
+            unsupported(linkId, "\(path).answerValueSet", "contained ValueSet \(reference) lists no codes; the item is left out")
+            return nil
+        }
+        return (choices, "Coding")
+    }
+
+    /// The enable condition of an item, or nil when it cannot be built (each problem reported).
+    mutating func enableCondition(of owner: String, stepIndex: Int, stepOfLinkId: [String: Int],
+                                  stepIdentifiers: [String]) -> Condition? {
+        guard let (clauses, behavior, path) = enableWhens[owner] else { return nil }
+        var conditions: [Condition] = []
+        var failed = false
+        for (index, clause) in clauses.enumerated() {
+            let clausePath = "\(path).enableWhen[\(index)]"
+            switch clauseCondition(clause, owner: owner, path: clausePath, stepIndex: stepIndex,
+                                   stepOfLinkId: stepOfLinkId, stepIdentifiers: stepIdentifiers) {
+            case .condition(let condition): conditions.append(condition)
+            case .issue(let issue):
+                issues.append(issue)
+                failed = true
+            }
+        }
+        if clauses.count > 1, behavior != "all", behavior != "any" {
+            issues.append(FHIRImportIssue(kind: .unsupportedCondition, linkId: owner, path: "\(path).enableBehavior",
+                                          message: "several enableWhen need enableBehavior 'all' or 'any'; the item is always shown"))
+            return nil
+        }
+        if failed { return nil }
+        if conditions.count == 1 { return conditions[0] }
+        return behavior == "any" ? .or(conditions) : .and(conditions)
+    }
+
+    /// One `enableWhen` clause as a condition.
+    func clauseCondition(_ clause: [String: Any], owner: String, path: String, stepIndex: Int,
+                         stepOfLinkId: [String: Int], stepIdentifiers: [String]) -> ClauseOutcome {
+        let questionId = clause["question"] as? String ?? ""
+        let operatorText = clause["operator"] as? String ?? ""
+        func fail(_ kind: FHIRImportIssue.Kind, _ message: String) -> ClauseOutcome {
+            .issue(FHIRImportIssue(kind: kind, linkId: owner, otherLinkId: questionId, path: path,
+                                     message: "\(message); the condition is not evaluated and item '\(owner)' is always shown"))
+        }
+        guard let question = questions[questionId], let questionStep = stepOfLinkId[questionId] else {
+            let why = allItems[questionId] == nil ? "names no item" : "names an item that was not imported as a question"
+            return fail(.unsupportedCondition, "enableWhen of '\(owner)' \(why): '\(questionId)'")
+        }
+        guard questionStep < stepIndex else {
+            return fail(.unsupportedCondition, "enableWhen of '\(owner)' names '\(questionId)', which is not asked on an earlier step")
+        }
+        let reference = AnswerReference(step: stepIdentifiers[questionStep], item: questionId)
+        guard let answerKey = clause.keys.first(where: { $0.hasPrefix("answer") }) else {
+            return fail(.unsupportedCondition, "enableWhen of '\(owner)' on '\(questionId)' has no answer[x]")
+        }
+        let answerType = String(answerKey.dropFirst("answer".count))
+        if operatorText == "exists" {
+            guard let exists = jsonBool(clause[answerKey]), answerType == "Boolean" else {
+                return fail(.mismatchedCondition, "enableWhen of '\(owner)' uses exists on '\(questionId)' with \(answerKey) instead of answerBoolean")
+            }
+            return .condition(exists ? .answered(reference) : .not(.answered(reference)))
+        }
+        let comparisons: [String: ComparisonOperator] = ["=": .equal, "!=": .notEqual, ">": .greater, "<": .less,
+                                                         ">=": .greaterOrEqual, "<=": .lessOrEqual]
+        guard let comparison = comparisons[operatorText] else {
+            return fail(.unsupportedCondition, "enableWhen of '\(owner)' has unknown operator '\(operatorText)'")
+        }
+        let isChoice = question.type == "choice" || question.type == "open-choice"
+        let expected: String
+        switch question.type {
+        case "boolean": expected = "Boolean"
+        case "decimal": expected = "Decimal"
+        case "integer": expected = "Integer"
+        case "date": expected = "Date"
+        case "dateTime": expected = "DateTime"
+        case "time": expected = "Time"
+        case "string", "text": expected = "String"
+        case "url": expected = "Uri"
+        case "quantity": expected = "Quantity"
+        default: expected = question.optionKind ?? "?"
+        }
+        guard answerType == expected else {
+            let described = isChoice ? "a \(question.type) question with \(expected) options" : "a \(question.type) question"
+            return fail(.mismatchedCondition,
+                        "enableWhen of '\(owner)' compares '\(questionId)' (\(described), answers answer\(expected)) with \(answerKey)")
+        }
+        let value: ConditionValue
+        let raw = clause[answerKey]
+        switch answerType {
+        case "Boolean":
+            guard let flag = jsonBool(raw) else { return fail(.mismatchedCondition, "\(answerKey) is not a boolean") }
+            guard comparison == .equal || comparison == .notEqual else {
+                return fail(.unsupportedCondition, "enableWhen of '\(owner)' orders yes/no answers of '\(questionId)' with \(operatorText)")
+            }
+            value = .boolean(flag)
+        case "Decimal", "Integer":
+            guard let number = decimal(raw) else { return fail(.mismatchedCondition, "\(answerKey) is not a number") }
+            value = .number(number)
+        case "Quantity":
+            guard let number = decimal((raw as? [String: Any])?["value"]) else {
+                return fail(.mismatchedCondition, "answerQuantity has no value")
+            }
+            value = .number(number)
+        case "Coding":
+            guard let code = (raw as? [String: Any])?["code"] as? String else {
+                return fail(.mismatchedCondition, "answerCoding has no code")
+            }
+            value = .string(code)
+        default:
+            guard let text = raw as? String else { return fail(.mismatchedCondition, "\(answerKey) is not a string") }
+            value = .string(text)
+        }
+        if isChoice {
+            switch comparison {
+            case .equal: return .condition(.contains(reference, value))
+            case .notEqual: return .condition(.and([.answered(reference), .not(.contains(reference, value))]))
+            default:
+                guard answerType != "Coding", !question.repeats else {
+                    return fail(.unsupportedCondition,
+                                "enableWhen of '\(owner)' orders the answers of '\(questionId)' with \(operatorText), which needs a single non-Coding answer")
+                }
+            }
+        }
+        return .condition(.comparison(reference, comparison, value))
+    }
+
+    /// A JSON number as a `Decimal`, read from its text so that 2.1 stays 2.1.
+    func decimal(_ value: Any?) -> Decimal? {
+        guard let number = value as? NSNumber, jsonBool(value) == nil else { return nil }
+        return Decimal(string: number.stringValue, locale: Locale(identifier: "en_US_POSIX"))
+    }
+
+    /// A JSON `true` or `false`; nil for anything else, numbers included (which Foundation would bridge to `Bool`).
+    func jsonBool(_ value: Any?) -> Bool? {
+        guard let number = value as? NSNumber else { return value as? Bool }
+        return String(cString: number.objCType) == "c" ? number.boolValue : nil
+    }
+
+    /// A FHIR date `YYYY-MM-DD` as the start of that day in UTC.
+    static func day(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.date(from: text)
+    }
+
+    /// A FHIR dateTime with offset, with or without fractional seconds.
+    static func instant(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Interop
+import Research
+import Testing
+
+@Suite("FHIR Questionnaire import: constructs")
+struct FHIRQuestionnaireConstructTests {
+    func load(_ json: String) throws -> FHIRQuestionnaireImport {
+        try FHIRQuestionnaireImporter().importQuestionnaire(Data(json.utf8))
+    }
+
+    /// Runs the task, answering from `answers`, and returns the linkIds asked.
+    func asked(_ task: ResearchTask, _ answers: [String: Answer]) throws -> Set<String> {
+        var session = try TaskSession(task: task)
+        var result = Set<String>()
+        for _ in 0..<100 {
+            guard let step = session.currentStep else { break }
+            for question in step.questions {
+                result.insert(question.identifier)
+                if let answer = answers[question.identifier] { try session.setAnswer(answer, for: question.identifier) }
+            }
+            if session.canGoForward { try session.goForward() } else { try session.skip() }
+        }
+        return result
+    }
+
+    let conditional = """
+    {"resourceType": "Questionnaire", "id": "cond", "item": [
+      {"linkId": "score", "type": "choice", "answerOption": [{"valueInteger": 1}, {"valueInteger": 2}, {"valueInteger": 3}]},
+      {"linkId": "note", "type": "string"},
+      {"linkId": "g", "type": "group", "text": "Follow-up", "item": [
+        {"linkId": "ifNote", "type": "string", "enableWhen": [{"question": "note", "operator": "exists", "answerBoolean": true}]},
+        {"linkId": "ifNoNote", "type": "string", "enableWhen": [{"question": "note", "operator": "exists", "answerBoolean": false}]},
+        {"linkId": "notTwo", "type": "string", "enableWhen": [{"question": "score", "operator": "!=", "answerInteger": 2}]},
+        {"linkId": "atLeastTwo", "type": "string", "enableWhen": [{"question": "score", "operator": ">=", "answerInteger": 2}]},
+        {"linkId": "anyOf", "type": "boolean", "enableBehavior": "any", "enableWhen": [
+          {"question": "score", "operator": "=", "answerInteger": 1}, {"question": "note", "operator": "=", "answerString": "x"}]},
+        {"linkId": "allOf", "type": "boolean", "enableBehavior": "all", "enableWhen": [
+          {"question": "score", "operator": "<", "answerInteger": 3}, {"question": "note", "operator": "=", "answerString": "x"}]}
+      ]}
+    ]}
+    """
+
+    @Test func existsBothSides() throws {
+        let task = try load(conditional).task
+        let withNote = try asked(task, ["note": .text("hello")])
+        #expect(withNote.contains("ifNote") && !withNote.contains("ifNoNote"))
+        let without = try asked(task, [:])
+        #expect(!without.contains("ifNote") && without.contains("ifNoNote"))
+    }
+
+    @Test func integerChoiceOperatorsAndBehaviors() throws {
+        let result = try load(conditional)
+        #expect(result.issues.isEmpty)
+        #expect(TaskValidator.problems(in: result.task).isEmpty)
+        func score(_ value: Int) -> Answer { .choices([ChoiceSelection(.integer(value))]) }
+        let one = try asked(result.task, ["score": score(1)])
+        #expect(one.isSuperset(of: ["notTwo", "anyOf"]) && one.isDisjoint(with: ["atLeastTwo", "allOf"]))
+        let two = try asked(result.task, ["score": score(2), "note": .text("x")])
+        #expect(two.isSuperset(of: ["atLeastTwo", "anyOf", "allOf"]) && !two.contains("notTwo"))
+        let three = try asked(result.task, ["score": score(3), "note": .text("y")])
+        #expect(three.isSuperset(of: ["notTwo", "atLeastTwo"]) && three.isDisjoint(with: ["anyOf", "allOf"]))
+        // `!=` needs an answer, as in FHIR.
+        #expect(try !asked(result.task, [:]).contains("notTwo"))
+    }
+
+    @Test func formatsAndReportedConstructs() throws {
+        let result = try load("""
+        {"resourceType": "Questionnaire", "id": "kinds", "contained": [
+          {"resourceType": "ValueSet", "id": "yn", "compose": {"include": [{"system": "http://example.org",
+            "concept": [{"code": "Y", "display": "Yes"}, {"code": "N"}]}]}}],
+         "item": [{"linkId": "g", "type": "group", "text": "All", "item": [
+          {"linkId": "intro", "type": "display", "text": "Welcome"},
+          {"linkId": "weight", "type": "quantity", "required": true, "extension": [{"url": "http://hl7.org/fhir/StructureDefinition/questionnaire-unit",
+            "valueCoding": {"system": "http://unitsofmeasure.org", "code": "kg"}}]},
+          {"linkId": "name", "type": "string", "maxLength": 20, "initial": [{"valueString": "Ann"}]},
+          {"linkId": "site", "type": "url"},
+          {"linkId": "colour", "type": "open-choice", "repeats": true, "answerOption": [
+            {"valueCoding": {"code": "r", "display": "Red"}, "initialSelected": true}, {"valueCoding": {"code": "other"}}]},
+          {"linkId": "yn", "type": "choice", "answerValueSet": "#yn"},
+          {"linkId": "count", "type": "integer", "initial": [{"valueInteger": 4}]},
+          {"linkId": "computed", "type": "decimal", "readOnly": true},
+          {"linkId": "who", "type": "reference"},
+          {"linkId": "early", "type": "string", "enableWhen": [{"question": "late", "operator": "exists", "answerBoolean": true}]},
+          {"linkId": "late", "type": "string"},
+          {"linkId": "ordered", "type": "string", "enableWhen": [{"question": "yn", "operator": ">", "answerCoding": {"code": "Y"}}]}
+         ]}]}
+        """)
+        #expect(TaskValidator.problems(in: result.task).isEmpty)
+        let formats = Dictionary(uniqueKeysWithValues: result.task.steps.flatMap(\.questions).map { ($0.identifier, $0) })
+        #expect(formats["weight"]?.format == .numeric(NumericFormat(style: .decimal, unit: "kg")))
+        #expect(formats["weight"]?.isOptional == false)
+        #expect(formats["name"]?.format == .text(TextFormat(maximumLength: 20, defaultValue: "Ann")))
+        #expect(formats["count"]?.format == .numeric(NumericFormat(style: .integer, defaultValue: 4)))
+        guard case .text(let url)? = formats["site"]?.format else { Issue.record("url is not text"); return }
+        #expect(url.validationPattern != nil)
+        guard case .textChoice(let colour)? = formats["colour"]?.format else { Issue.record("open-choice is not a choice"); return }
+        #expect(colour.style == .multiple)
+        #expect(colour.choices.map(\.value) == [.string("r"), .string("other"), .string("other_")])
+        #expect(colour.choices.last?.other != nil)
+        guard case .textChoice(let yn)? = formats["yn"]?.format else { Issue.record("ValueSet choice is not a choice"); return }
+        #expect(yn.choices.map(\.text) == ["Yes", "N"])
+        #expect(formats["computed"] == nil && formats["who"] == nil)
+
+        let issues = Dictionary(grouping: result.issues, by: { $0.linkId ?? "" })
+        #expect(issues["computed"]?.map(\.kind) == [.readOnlySkipped])
+        #expect(issues["who"]?.map(\.kind) == [.unsupportedItem])
+        #expect(issues["colour"]?.map(\.path) == ["item[0].item[4].answerOption[0].initialSelected"])
+        #expect(issues["early"]?.map(\.kind) == [.unsupportedCondition])
+        #expect(issues["early"]?.first?.otherLinkId == "late")
+        #expect(issues["ordered"]?.map(\.kind) == [.unsupportedCondition])
+        #expect(Set(issues.keys) == ["computed", "who", "colour", "early", "ordered"])
+        // Items whose condition is reported are always shown.
+        #expect(try asked(result.task, ["weight": .number(70)]).isSuperset(of: ["early", "ordered"]))
+    }
+
+    @Test func repeatingGroupsAreAskedOnceAndReported() throws {
+        let result = try load("""
+        {"resourceType": "Questionnaire", "item": [{"linkId": "outer", "type": "group", "repeats": true, "item": [
+          {"linkId": "inner", "type": "group", "repeats": true, "item": [{"linkId": "q", "type": "string"}]}]}]}
+        """)
+        #expect(result.task.identifier == "questionnaire")
+        #expect(result.task.steps.flatMap(\.questions).map(\.identifier) == ["q"])
+        #expect(result.issues.map(\.path) == ["item[0].repeats", "item[0].item[0].repeats"])
+        #expect(result.issues.map(\.linkId) == ["outer", "inner"])
+    }
+
+    @Test func notAQuestionnaire() {
+        #expect(throws: FHIRImportError.self) { try load(#"{"resourceType": "Patient"}"#) }
+        #expect(throws: FHIRImportError.self) { try load("not json") }
+        #expect(throws: FHIRImportError.self) {
+            try load(#"{"resourceType": "Questionnaire", "item": [{"linkId": "a", "type": "attachment"}]}"#)
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Interop
+import Research
+import Testing
+
+/// The HL7 SDC fixtures shared by the project.
+private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../../../shared/fixtures/fhir").standardizedFileURL
+
+private func importFixture(_ name: String) throws -> FHIRQuestionnaireImport {
+    try FHIRQuestionnaireImporter().importQuestionnaire(Data(contentsOf: fixtures.appendingPathComponent(name)))
+}
+
+private func importJSON(_ json: String) throws -> FHIRQuestionnaireImport {
+    try FHIRQuestionnaireImporter().importQuestionnaire(Data(json.utf8))
+}
+
+/// Runs the task to the end, giving each asked item its answer from `answers` (others left empty), and
+/// returns the linkIds of the items that were asked.
+private func askedItems(_ task: ResearchTask, _ answers: [String: Answer]) throws -> Set<String> {
+    var session = try TaskSession(task: task)
+    var asked = Set<String>()
+    var guard_ = 0
+    while let step = session.currentStep {
+        guard_ += 1
+        #expect(guard_ < 200)
+        if guard_ >= 200 { break }
+        for question in step.questions {
+            asked.insert(question.identifier)
+            if let answer = answers[question.identifier] { try session.setAnswer(answer, for: question.identifier) }
+        }
+        if session.canGoForward { try session.goForward() } else { try session.skip() }
+    }
+    return asked
+}
+
+private func choice(_ code: String) -> Answer { .choices([ChoiceSelection(.string(code))]) }
+
+private func day(_ year: Int, _ month: Int, _ dayOfMonth: Int) -> Answer {
+    .date(DateAnswer(year: year, month: month, day: dayOfMonth, timeZone: TimeZone(identifier: "UTC")!)!)
+}
+
+@Suite("FHIR Questionnaire import: the enableWhen fixture")
+struct EnableWhenFixtureTests {
+    let q1 = "83d5c1a6-5dc3-44d0-9d9e-d687c72e143e"
+    let q2 = "fe0106a5-0e25-43a4-9820-7acb7e74d9d7"
+    let hiddenUntilQ1 = "e5da17a7-7546-45c5-9bcd-d0b09a74cc14"
+    let groupHiddenUntilQ1 = "65578509-21ae-4a48-94de-e46b1e54kjui"
+    let groupPresentUntilQ2 = "65578509-21ae-4a48-94de-e46b1e10ghqn"
+
+    @Test func importsIntoAValidTask() throws {
+        let result = try importFixture("sdc-enablewhen.json")
+        #expect(TaskValidator.problems(in: result.task).isEmpty)
+        #expect(!result.task.skipRules.isEmpty)
+    }
+
+    @Test func reportsEveryMismatchedConditionWithBothLinkIds() throws {
+        let result = try importFixture("sdc-enablewhen.json")
+        let mismatched = result.issues.filter { $0.kind == .mismatchedCondition }
+        let pairs = Set(mismatched.map { "\($0.linkId ?? "")->\($0.otherLinkId ?? "")" })
+        #expect(pairs == [
+            // answerString compared with choices whose options are Codings.
+            "e5da17a7-7546-45c5-9bcd-d0b09a74ty76->s1-radio",
+            "65578509-21ae-4a48-94de-e46be454f8k1->s1-radio",
+            "65578509-21ae-4a48-94de-h1l9v32opase->5e1209b7-c9e0-4bf4-b228-c6591b540qmo",
+            "65578509-21ae-4a48-3f56-aswtysn1238->5e1209b7-c9e0-4bf4-b228-fr096s903m25",
+            "76daed4f-f957-45cb-9584-aab95f6021d4->5e1209b7-c9e0-4bf4-b228-fr096s903m25",
+            "76daed4f-f957-45cb-9584-aab95f6021d4->5e1209b7-c9e0-4bf4-b228-c6591b540qmo",
+            // answerDecimal and answerInteger compared with Coding options.
+            "945b97b5-6d74-4a55-9be1-19897512jj89->s3-radio",
+            "04fabc33-534a-4047-9a13-c13b0b63fa17->s3-radio",
+            "945b97b5-6d74-4a55-9be1-1989751233ew->s4-radio",
+            "04fabc33-534a-4047-9a13-c13b0b63gh76->s4-radio",
+        ])
+        #expect(mismatched.allSatisfy { $0.message.contains($0.otherLinkId!) && $0.message.contains($0.linkId!) })
+        // The Yes/No/Don't know question uses an external ValueSet: it is reported, and so are the
+        // conditions that name it.
+        let external = result.issues.filter { $0.linkId == "1acf93a7-0890-44cd-be48-542defb35248" }
+        #expect(external.map(\.kind) == [.unsupportedProperty])
+        let orphaned = Set(result.issues.filter { $0.kind == .unsupportedCondition }.compactMap(\.linkId))
+        #expect(orphaned == ["945b97b5-6d74-4a55-9be1-1989751219fb", "fab7c5c4-0ac0-4afa-bd6d-c0ce4f5e0bdf"])
+        // The itemControl extensions are not read in this slice, and say so.
+        #expect(result.issues.filter { $0.kind == .unsupportedExtension }.count == 2)
+    }
+
+    @Test func booleanEqualsShowsAndHides() throws {
+        let task = try importFixture("sdc-enablewhen.json").task
+        let checked = try askedItems(task, [q1: .boolean(true), q2: .boolean(false)])
+        #expect(checked.isSuperset(of: [hiddenUntilQ1, groupHiddenUntilQ1, groupPresentUntilQ2]))
+        let unchecked = try askedItems(task, [q1: .boolean(false), q2: .boolean(true)])
+        #expect(unchecked.isDisjoint(with: [hiddenUntilQ1, groupHiddenUntilQ1, groupPresentUntilQ2]))
+        // Unanswered: `= true` and `= false` both fail.
+        let unanswered = try askedItems(task, [:])
+        #expect(unanswered.isDisjoint(with: [hiddenUntilQ1, groupHiddenUntilQ1, groupPresentUntilQ2]))
+    }
+
+    @Test func dateAndTimeOrderingOperators() throws {
+        let task = try importFixture("sdc-enablewhen.json").task
+        let late = try askedItems(task, ["date_of_birth_question": day(2010, 5, 1), "datetime_question": .timeOfDay(TimeOfDay(hour: 12, minute: 0))])
+        #expect(late.contains("date_greater_2000-01-01") && !late.contains("date_less_2000-01-01"))
+        #expect(late.contains("datetime_question_greter_than") && !late.contains("datetime_question_less_than_equal"))
+        let early = try askedItems(task, ["date_of_birth_question": day(2000, 1, 1), "datetime_question": .timeOfDay(TimeOfDay(hour: 11, minute: 11, second: 11))])
+        #expect(!early.contains("date_greater_2000-01-01") && early.contains("date_less_2000-01-01"))
+        #expect(!early.contains("datetime_question_greter_than") && early.contains("datetime_question_less_than_equal"))
+    }
+
+    @Test func multipleChoiceEqualsMeansAnyChosen() throws {
+        let task = try importFixture("sdc-enablewhen.json").task
+        let both = Answer.choices([ChoiceSelection(.string("1")), ChoiceSelection(.string("9"))])
+        #expect(try askedItems(task, ["BC029": both]).contains("BOWOPTOTH"))
+        #expect(try !askedItems(task, ["BC029": choice("1")]).contains("BOWOPTOTH"))
+        #expect(try !askedItems(task, [:]).contains("BOWOPTOTH"))
+    }
+
+    @Test func itemsWithMismatchedConditionsAreAlwaysShown() throws {
+        let task = try importFixture("sdc-enablewhen.json").task
+        let asked = try askedItems(task, [:])
+        #expect(asked.contains("e5da17a7-7546-45c5-9bcd-d0b09a74ty76"))
+        #expect(asked.contains("840c08ad-4b27-4c1d-9d6e-824202519kied"))
+    }
+}
+
+@Suite("FHIR Questionnaire import: other fixtures")
+struct OtherFixtureTests {
+    @Test func allDataTypes() throws {
+        let result = try importFixture("sdc-all-data-types.json")
+        #expect(TaskValidator.problems(in: result.task).isEmpty)
+        let formats = Dictionary(uniqueKeysWithValues: result.task.steps.flatMap(\.questions).map { ($0.identifier, $0.format) })
+        #expect(formats["id-string"] == .text(TextFormat()))
+        #expect(formats["id-text"] == .text(TextFormat(multipleLines: true)))
+        #expect(formats["id-boolean"]?.type == .boolean)
+        #expect(formats["id-date"]?.type == .date)
+        #expect(formats["id-datetime"]?.type == .dateTime)
+        #expect(formats["id-time"]?.type == .timeOfDay)
+        #expect(formats["id-integer"] == .numeric(NumericFormat(style: .integer)))
+        #expect(formats["id-decimal"] == .numeric(NumericFormat(style: .decimal)))
+        #expect(formats["id-attachment"] == nil)
+        let unsupported = Set(result.issues.filter { $0.kind == .unsupportedItem || $0.kind == .unsupportedProperty }.compactMap(\.linkId))
+        #expect(unsupported == ["id-attachment", "id-choice", "440f8cc6-3ea2-40c2-b03a-d03187131fd3",
+                                "06aaa075-86e4-4cf2-a1ef-a86ab10e86e9", "EF8E3936-3246-4B3E-A46C-9FDAA5ACB635"])
+        // Both display items become text on the form.
+        let form = result.task.steps.compactMap { step -> FormContent? in if case .form(let f) = step.kind { f } else { nil } }
+        #expect(form.flatMap(\.items).filter(\.isSectionTitle).count == 2)
+    }
+
+    @Test func phq9ReadsTheContainedValueSet() throws {
+        let result = try importFixture("sdc-phq9-questionnaire.json")
+        #expect(TaskValidator.problems(in: result.task).isEmpty)
+        let questions = result.task.steps.flatMap(\.questions)
+        #expect(questions.count == 10)
+        guard case .textChoice(let first)? = questions.first?.format else {
+            Issue.record("Q1 is not a text choice")
+            return
+        }
+        #expect(first.style == .single)
+        #expect(first.choices.map(\.value) == [.string("Not-at-all"), .string("Several-days"),
+                                                .string("More than half the days"), .string("Nearly every day")])
+        #expect(first.choices.first?.text == "Not at all")
+        #expect(questions.last?.identifier == "H1/TS")
+        // The score's calculatedExpression is SDC, not read in this slice: it is reported, not dropped.
+        #expect(result.issues.contains { $0.linkId == "H1/TS" && $0.kind == .unsupportedExtension })
+        #expect(throws: FHIRImportError.self) { try result.requireComplete() }
+    }
+}
