@@ -88,7 +88,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ResearchTests", dependencies: ["Research"]),
-        .testTarget(name: "InteropTests", dependencies: ["Interop", "Research"]),
+        .testTarget(name: "InteropTests", dependencies: ["Interop", "Research"], exclude: ["Fixtures"]),
         .testTarget(name: "CareStoreTests", dependencies: ["CareStore", "CareStoreSQLite", "JSONDiagnostics"]),
         .testTarget(name: "ConsentTests", dependencies: ["Consent", "Research"]),
         .testTarget(name: "StudyWebTests", dependencies: ["StudyWeb", "Research"]),

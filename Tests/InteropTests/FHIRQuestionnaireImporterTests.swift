@@ -3,9 +3,8 @@ import Interop
 import Research
 import Testing
 
-/// The HL7 SDC fixtures shared by the project.
-private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("../../../shared/fixtures/fhir").standardizedFileURL
+/// The HL7 SDC fixtures (copied from the project's shared fixtures, so the tests run in any clone).
+private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/fhir")
 
 private func importFixture(_ name: String) throws -> FHIRQuestionnaireImport {
     try FHIRQuestionnaireImporter().importQuestionnaire(Data(contentsOf: fixtures.appendingPathComponent(name)))
