@@ -108,14 +108,14 @@ public enum StudyRouter {
         router.post("/settings/language") { request, _ in
             let signedIn = try await participant(request, service: service)
             let form = try await formFields(of: request)
-            try checkCSRF(form, signedIn)
+            try signedIn.requireCSRFToken(in: form)
             guard let language = form["language"]?.first else { throw StudyServerError.badRequest("Choose a language.") }
             _ = try await service.setLanguage(language, for: signedIn.participant)
             return Response.redirect(to: "/settings", type: .normal)
         }
         router.post("/settings/signin-code") { request, _ in
             let signedIn = try await participant(request, service: service)
-            try checkCSRF(try await formFields(of: request), signedIn)
+            try signedIn.requireCSRFToken(in: try await formFields(of: request))
             let code = try await service.makeSignInCode(for: signedIn.participant)
             return html(try await service.settingsPage(signedIn: signedIn, signInCode: code))
         }
@@ -180,12 +180,6 @@ public enum StudyRouter {
     private static func formFields(of request: Request) async throws -> [String: [String]] {
         let body = try await request.body.collect(upTo: maximumBody)
         return try FormBody.fields(String(buffer: body))
-    }
-
-    private static func checkCSRF(_ form: [String: [String]], _ signedIn: StudyService.SignedIn) throws {
-        guard form["_csrf"]?.count == 1, form["_csrf"]?.first == signedIn.csrfToken else {
-            throw StudyServerError.forbidden("The form's security token is missing or out of date. Reload the page and try again.")
-        }
     }
 
     private static func runID(_ context: BasicRequestContext) throws -> UUID {

@@ -19,9 +19,10 @@ extension StudyService {
         let participant = signedIn.participant
         let strings = strings(language: participant.language)
         let now = environment.now()
-        let today = day(containing: now, for: participant)
+        let calendar = calendar(for: participant)
+        let today = day(containing: now, in: calendar)
         let dayTitle = now.formatted(Date.FormatStyle(date: .complete, time: .omitted, locale: Locale(identifier: participant.language),
-                                                      calendar: calendar(for: participant), timeZone: participant.timeZone))
+                                                      calendar: calendar, timeZone: participant.timeZone))
         let onboarded = try await isOnboarded(participant)
         let openRuns = try await store.openRuns(participantID: participant.id)
         guard onboarded else {
@@ -36,7 +37,7 @@ extension StudyService {
         query.carePlanIDs = [StudyCareIdentifiers.carePlanID(participant: participant.id)]
         let events = try await careStore.events(taskQuery: query, window: today)
         let timeStyle = Date.FormatStyle(date: .omitted, time: .shortened, locale: Locale(identifier: participant.language),
-                                         calendar: calendar(for: participant), timeZone: participant.timeZone)
+                                         calendar: calendar, timeZone: participant.timeZone)
         var cards: [TaskCard] = []
         for event in events.sorted(by: { ($0.scheduleEvent.start, $0.task.id) < ($1.scheduleEvent.start, $1.task.id) }) {
             guard let taskID = StudyCareIdentifiers.studyTaskID(careTaskID: event.task.id, participant: participant.id),

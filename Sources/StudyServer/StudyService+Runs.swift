@@ -192,9 +192,7 @@ extension StudyService {
 
     /// Marks a care task's event done without a survey (a checklist card).
     func checkOff(taskID: String, occurrence: Int, form: [String: [String]], signedIn: SignedIn) async throws {
-        guard form["_csrf"]?.count == 1, form["_csrf"]?.first == signedIn.csrfToken else {
-            throw StudyServerError.forbidden("The form's security token is missing or out of date. Reload the page and try again.")
-        }
+        try signedIn.requireCSRFToken(in: form)
         guard study.task(id: taskID) != nil, study.survey(taskID: taskID) == nil else {
             throw StudyServerError.notFound("There is no checklist task '\(taskID)'.")
         }

@@ -102,6 +102,15 @@ public final class StudyService: Sendable {
         let participant: StudyParticipant
         let sessionToken: String
         let csrfToken: String
+
+        /// Refuses a posted form whose one `_csrf` field is not this session's token (compared in constant time).
+        func requireCSRFToken(in form: [String: [String]]) throws(StudyServerError) {
+            guard let posted = form["_csrf"], posted.count == 1,
+                  Array(posted[0].utf8).count == Array(csrfToken.utf8).count,
+                  zip(posted[0].utf8, csrfToken.utf8).reduce(UInt8(0), { $0 | ($1.0 ^ $1.1) }) == 0 else {
+                throw .forbidden("The form's security token is missing or out of date. Reload the page and try again.")
+            }
+        }
     }
 
     /// The participant whose session token this is; nil for an unknown, expired or revoked token.
@@ -204,8 +213,8 @@ public final class StudyService: Sendable {
                            timeZone: participant.timeZone, locale: Locale(identifier: participant.language))
     }
 
-    /// The participant's local day around `date`.
-    func day(containing date: Date, for participant: StudyParticipant) -> DateInterval {
-        calendar(for: participant).dateInterval(of: .day, for: date) ?? DateInterval(start: date, duration: 86_400)
+    /// The local day around `date` in the participant's `calendar`.
+    func day(containing date: Date, in calendar: Calendar) -> DateInterval {
+        calendar.dateInterval(of: .day, for: date) ?? DateInterval(start: date, duration: 86_400)
     }
 }
