@@ -16,9 +16,9 @@ AXE_PACKAGE := axe-playwright-python==0.1.8
 deps:
 	@scripts/install-deps $(DEBIAN_PACKAGES)
 
-$(VENV)/.installed: tests/browser/requirements.txt
+$(VENV)/.installed: tests/requirements.txt
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install -q -r tests/browser/requirements.txt
+	$(VENV)/bin/pip install -q -r tests/requirements.txt
 	$(VENV)/bin/pip install -q --no-deps $(AXE_PACKAGE)
 	mkdir -p $(VENV)/axe
 	cp "$$(find $(VENV) -path '*axe_playwright_python/axe.min.js' | head -1)" $(VENV)/axe/axe.min.js
@@ -33,7 +33,7 @@ run: deps
 test: deps $(VENV)/.installed
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
-	$(VENV)/bin/pytest -q tests/browser
+	$(VENV)/bin/pytest -q tests
 
 bench: deps $(VENV)/.installed
 	$(SWIFT) build -c release --product studykit
