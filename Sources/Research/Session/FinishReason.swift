@@ -46,6 +46,9 @@ public enum TaskSessionError: Error, Hashable, Sendable, CustomStringConvertible
     case navigationCycle(String)
     /// Writing a file for the run failed.
     case fileWriteFailed(String)
+    /// A calculated item of the current step has no value because its expression failed (or no calculator
+    /// evaluates its language), so the step cannot be left.
+    case calculationFailed(TaskCalculationError)
 
     /// A short English explanation, for logs and error messages.
     public var description: String {
@@ -61,6 +64,7 @@ public enum TaskSessionError: Error, Hashable, Sendable, CustomStringConvertible
         case .restorationMismatch(let reason): reason
         case .navigationCycle(let step): "the skip and navigation rules after step '\(step)' pass over steps in a cycle"
         case .fileWriteFailed(let reason): reason
+        case .calculationFailed(let error): "the value of '\(error.item)' could not be calculated: \(error.message)"
         }
     }
 }

@@ -13,15 +13,18 @@ public struct SessionEnvironment: Sendable {
     public var timeZone: TimeZone
     /// The participant's locale, used to read numbers they type.
     public var locale: Locale
+    /// Evaluates calculated items (scores); nil when the tasks run have none.
+    public var calculator: (any TaskCalculator)?
 
     /// Creates an environment; tests pass a fixed clock and zone, everything else uses ``live``.
     public init(now: @escaping @Sendable () -> Date, makeUUID: @escaping @Sendable () -> UUID,
-                calendar: Calendar, timeZone: TimeZone, locale: Locale) {
+                calendar: Calendar, timeZone: TimeZone, locale: Locale, calculator: (any TaskCalculator)? = nil) {
         self.now = now
         self.makeUUID = makeUUID
         self.calendar = calendar
         self.timeZone = timeZone
         self.locale = locale
+        self.calculator = calculator
     }
 
     /// The system clock, random UUIDs, and the machine's calendar, zone and locale.

@@ -56,6 +56,7 @@ public struct TaskSession: Sendable {
         case .end: finish(.completed)
         case .cycle(let step): throw .navigationCycle(step)
         }
+        recalculate()
     }
 
     /// Resumes a saved run on the step where it was saved, with every earlier answer kept.
@@ -89,6 +90,7 @@ public struct TaskSession: Sendable {
         self.path = data.path
         self.setAside = data.setAside
         path[path.count - 1].endDate = nil
+        recalculate()
     }
 
     static let restorationFormatVersion = 1
@@ -202,7 +204,49 @@ public struct TaskSession: Sendable {
         guard let step = currentStep else { throw .finished(finishReason ?? .completed) }
         let identifier = item ?? step.identifier
         guard let format = step.answerFormat(forItem: identifier) else { throw .unknownItem(identifier) }
+        if step.calculatedItems.contains(where: { $0.identifier == identifier }) {
+            throw .notAllowed("'\(identifier)' is calculated from the other answers; it cannot be answered")
+        }
         return (step, identifier, format)
+    }
+
+    // MARK: - Calculated items
+
+    /// Why calculated items of the current step have no value, by item identifier: their expression failed,
+    /// or no calculator in the environment evaluates its language. Empty when every value was calculated.
+    public private(set) var calculationErrors: [String: TaskCalculationError] = [:]
+
+    /// Computes the current step's calculated items from the answers so far (each item's own earlier value
+    /// left out) and stores them as the items' answers; failures go to ``calculationErrors``. Items are
+    /// computed in order, so a later item may read an earlier one.
+    public mutating func recalculate() {
+        calculationErrors = [:]
+        guard let step = currentStep else { return }
+        for item in step.calculatedItems {
+            guard let identifier = item.identifier, let calculation = item.calculation else { continue }
+            current.answers[identifier] = nil
+            guard let calculator = environment.calculator else {
+                calculationErrors[identifier] = TaskCalculationError(
+                    item: identifier, message: "no calculator evaluates \(calculation.language) expressions here")
+                continue
+            }
+            do {
+                let value = try calculator.value(of: item, calculation: calculation, task: task, result: result)
+                if let value, let format = item.answerFormat {
+                    guard let normalized = format.normalized(value) else { continue }
+                    do {
+                        try format.validate(normalized)
+                    } catch {
+                        calculationErrors[identifier] = TaskCalculationError(
+                            item: identifier, message: "the calculated value does not fit the item: \(error.message)")
+                        continue
+                    }
+                    current.answers[identifier] = normalized
+                }
+            } catch {
+                calculationErrors[identifier] = error
+            }
+        }
     }
 
     /// Records the participant's drawn signature on a signature step, or on web content that asks for one.
@@ -283,6 +327,8 @@ public struct TaskSession: Sendable {
         guard currentStep != nil else { throw .finished(finishReason ?? .completed) }
         let missing = missingAnswers
         guard missing.isEmpty else { throw .missingAnswers(missing) }
+        recalculate()
+        if let failure = calculationErrors.values.sorted(by: { $0.item < $1.item }).first { throw .calculationFailed(failure) }
         current.skipped = false
         try leaveCurrentStep()
     }
@@ -312,6 +358,7 @@ public struct TaskSession: Sendable {
         let left = path.removeLast()
         setAside[left.stepIdentifier] = left
         current.endDate = nil
+        recalculate()
     }
 
     /// From a review step, goes back to an earlier step to change its answer; finishing that step returns
@@ -328,6 +375,7 @@ public struct TaskSession: Sendable {
         }
         current.endDate = nil
         current.returnToReview = step.identifier
+        recalculate()
     }
 
     /// What a review step lists: each earlier step on the path with its answers.
@@ -433,6 +481,7 @@ public struct TaskSession: Sendable {
             return
         }
         path.append(next)
+        recalculate()
     }
 
     /// The visit for the step navigation leads to after `identifier`, pre-filled from a set-aside visit or

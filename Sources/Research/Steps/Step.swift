@@ -70,6 +70,12 @@ public struct Step: Hashable, Sendable, Identifiable {
         }
     }
 
+    /// The calculated (read-only) items of this step, in order.
+    public var calculatedItems: [FormItem] {
+        guard case .form(let form) = kind else { return [] }
+        return form.items.filter(\.isCalculated)
+    }
+
     /// The answer format of the question identified `item` in this step (nil: the step's own question).
     public func answerFormat(forItem item: String?) -> AnswerFormat? {
         questions.first { $0.identifier == (item ?? identifier) }?.format

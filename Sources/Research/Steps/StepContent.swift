@@ -95,6 +95,10 @@ public struct FormItem: Hashable, Sendable, Codable {
     public var placeholder: String?
     /// A "learn more" link about the question; nil for none.
     public var learnMore: LearnMoreItem?
+    /// For a read-only item whose value is computed from other answers (a score), how it is computed; nil
+    /// for a question the participant answers. The value has ``answerFormat``'s type, is shown but cannot
+    /// be typed, and is stored as the item's answer; such an item is always optional.
+    public var calculation: ItemCalculation?
 
     /// Creates a question item; `isOptional` defaults to true.
     public init(identifier: String, text: String?, detailText: String? = nil, answerFormat: AnswerFormat,
@@ -106,6 +110,14 @@ public struct FormItem: Hashable, Sendable, Codable {
         self.isOptional = isOptional
         self.placeholder = placeholder
         self.learnMore = learnMore
+        self.calculation = nil
+    }
+
+    /// Creates a read-only item whose value `calculation` computes, of type `answerFormat`.
+    public init(identifier: String, text: String?, detailText: String? = nil, answerFormat: AnswerFormat,
+                calculation: ItemCalculation) {
+        self.init(identifier: identifier, text: text, detailText: detailText, answerFormat: answerFormat)
+        self.calculation = calculation
     }
 
     /// A section title that groups the items after it.
@@ -117,13 +129,17 @@ public struct FormItem: Hashable, Sendable, Codable {
         self.isOptional = true
         self.placeholder = nil
         self.learnMore = nil
+        self.calculation = nil
     }
 
     /// Whether this item is a section title rather than a question.
     public var isSectionTitle: Bool { answerFormat == nil }
 
+    /// Whether this item's value is computed rather than asked (see ``calculation``).
+    public var isCalculated: Bool { calculation != nil }
+
     private enum CodingKeys: String, CodingKey {
-        case identifier, text, sectionTitle, detailText, answerFormat, optional, placeholder, learnMore
+        case identifier, text, sectionTitle, detailText, answerFormat, optional, placeholder, learnMore, calculation
     }
 
     /// Reads a question item, or a section title when `sectionTitle` is present; `optional` defaults to true.
@@ -141,6 +157,7 @@ public struct FormItem: Hashable, Sendable, Codable {
             isOptional: try c.decodeIfPresent(Bool.self, forKey: .optional) ?? true,
             placeholder: try c.decodeIfPresent(String.self, forKey: .placeholder),
             learnMore: try c.decodeIfPresent(LearnMoreItem.self, forKey: .learnMore))
+        calculation = try c.decodeIfPresent(ItemCalculation.self, forKey: .calculation)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -157,6 +174,7 @@ public struct FormItem: Hashable, Sendable, Codable {
         if !isOptional { try c.encode(false, forKey: .optional) }
         try c.encodeIfPresent(placeholder, forKey: .placeholder)
         try c.encodeIfPresent(learnMore, forKey: .learnMore)
+        try c.encodeIfPresent(calculation, forKey: .calculation)
     }
 }
 

@@ -133,6 +133,17 @@ public enum TaskValidator {
                     seen[identifier] = index
                 }
                 if let format = item.answerFormat { formatProblems(format, at: "items[\(index)].answerFormat") }
+                if let calculation = item.calculation {
+                    if calculation.language.trimmingCharacters(in: .whitespaces).isEmpty {
+                        report("items[\(index)].calculation.language", "must name the expression's language, such as text/fhirpath")
+                    }
+                    if calculation.expression.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                        report("items[\(index)].calculation.expression", "must not be empty")
+                    }
+                    if !item.isOptional {
+                        report("items[\(index)].optional", "a calculated item is filled in by the task, so it cannot be required")
+                    }
+                }
             }
         case .webContent(let content):
             if content.html.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { report("html", "must not be empty") }

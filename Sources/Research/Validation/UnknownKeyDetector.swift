@@ -15,7 +15,7 @@ enum UnknownKeyDetector {
 
     /// The kinds of JSON objects in a task file.
     private indirect enum Shape: Sendable {
-        case task, step, answerFormat, formItem, textChoice, otherChoice, imageChoice, image, bodyItem, learnMore
+        case task, step, answerFormat, formItem, calculation, textChoice, otherChoice, imageChoice, image, bodyItem, learnMore
         case earlyTermination, permission, dontKnow, valuePicker, navigationRule, conditionalDestination
         case map(Shape)
         case array(Shape)
@@ -69,7 +69,7 @@ enum UnknownKeyDetector {
 
     /// Known keys of the shapes whose keys do not depend on a type, computed once.
     private static let fixedTables: [String: [String: Shape?]] = {
-        let shapes: [Shape] = [.task, .formItem, .textChoice, .otherChoice, .imageChoice, .image, .bodyItem, .learnMore,
+        let shapes: [Shape] = [.task, .formItem, .calculation, .textChoice, .otherChoice, .imageChoice, .image, .bodyItem, .learnMore,
                                .earlyTermination, .permission, .dontKnow, .valuePicker, .navigationRule, .conditionalDestination]
         return Dictionary(uniqueKeysWithValues: shapes.map { ("\($0)", keys(of: $0, type: nil)) })
     }()
@@ -109,10 +109,13 @@ enum UnknownKeyDetector {
             if keys["pickers"] != nil { keys["pickers"] = .array(.valuePicker) }
             return keys
         case .formItem:
-            var keys = plain(["identifier", "text", "sectionTitle", "detailText", "answerFormat", "optional", "placeholder", "learnMore"])
+            var keys = plain(["identifier", "text", "sectionTitle", "detailText", "answerFormat", "optional", "placeholder", "learnMore",
+                              "calculation"])
             keys["answerFormat"] = .answerFormat
             keys["learnMore"] = .learnMore
+            keys["calculation"] = .calculation
             return keys
+        case .calculation: return plain(["language", "expression", "description"])
         case .textChoice:
             var keys = plain(["text", "value", "detailText", "exclusive", "other"])
             keys["other"] = .otherChoice
