@@ -60,6 +60,8 @@ private struct LayoutEntry {
     var topGroup: String?
     /// The linkId of the item the row was made from.
     var linkId: String
+    /// Whether the row is a calculated item (a score), which goes on a step of its own after the questions it reads.
+    var isCalculated = false
 }
 
 /// One `enableWhen` clause read: the condition it becomes, or why it cannot become one.
@@ -102,11 +104,10 @@ private struct QuestionnaireTaskBuilder {
     }
 
     mutating func build() throws(FHIRImportError) -> FHIRQuestionnaireImport {
-        for (index, extensionObject) in (resource["extension"] as? [Any] ?? []).enumerated() {
-            let url = (extensionObject as? [String: Any])?["url"] as? String ?? "?"
-            issues.append(FHIRImportIssue(kind: .unsupportedExtension, linkId: nil, path: "extension[\(index)]",
-                                          message: "extension \(url) is not read yet"))
-        }
+        // Questionnaire-level variables are read by the calculator from the Questionnaire itself; rendering-styleSensitive
+        // asks that style extensions be honoured, and every style extension the importer meets is reported on its own.
+        let understood: Set<String> = [FHIRItemExtensions.variableURL, "http://hl7.org/fhir/StructureDefinition/rendering-styleSensitive"]
+        noteUnread(resource, linkId: nil, path: "", handled: understood)
         let items = resource["item"] as? [Any] ?? []
         var entries: [LayoutEntry] = []
         var groupTitles: [String: String] = [:]
@@ -131,7 +132,8 @@ private struct QuestionnaireTaskBuilder {
         // Chunk consecutive rows that share a top-level group and a condition chain into steps.
         var chunks: [[LayoutEntry]] = []
         for entry in entries {
-            if let last = chunks.last?.last, last.chain == entry.chain, last.topGroup == entry.topGroup {
+            if let last = chunks.last?.last, last.chain == entry.chain, last.topGroup == entry.topGroup,
+               last.isCalculated == entry.isCalculated {
                 chunks[chunks.count - 1].append(entry)
             } else {
                 chunks.append([entry])
@@ -158,7 +160,8 @@ private struct QuestionnaireTaskBuilder {
                 let text = formItems.compactMap { [$0.text, $0.detailText].compactMap { $0 }.joined(separator: "\n") }
                 steps.append(Step(identifier: identifier, kind: .instruction, title: title, text: text.joined(separator: "\n\n")))
             } else {
-                let required = formItems.contains { !$0.isSectionTitle && !$0.isOptional }
+                // A step of calculated values cannot be skipped: leaving it is what stores them.
+                let required = formItems.contains { !$0.isSectionTitle && (!$0.isOptional || $0.isCalculated) }
                 steps.append(Step(identifier: identifier, kind: .form(FormContent(items: formItems)), title: title,
                                   isOptional: !required))
             }
@@ -200,7 +203,8 @@ private struct QuestionnaireTaskBuilder {
             let linkId = item["linkId"] as? String ?? itemPath
             allItems[linkId] = itemPath
             let type = item["type"] as? String ?? "?"
-            if jsonBool(item["readOnly"]) == true {
+            let extensions = FHIRItemExtensions(item)
+            if jsonBool(item["readOnly"]) == true, extensions.calculated == nil {
                 issues.append(FHIRImportIssue(kind: .readOnlySkipped, linkId: linkId, path: "\(itemPath).readOnly",
                                               message: "read-only \(type) item left out: Research has no read-only questions"))
                 continue
@@ -221,10 +225,38 @@ private struct QuestionnaireTaskBuilder {
                 noteUnread(item, linkId: linkId, path: itemPath, handled: [])
                 entries.append(LayoutEntry(formItem: FormItem(sectionTitle: text), chain: itemChain, topGroup: topGroup, linkId: linkId))
             default:
-                guard let format = answerFormat(item, type: type, linkId: linkId, path: itemPath) else { continue }
-                let required = jsonBool(item["required"]) == true
-                let formItem = FormItem(identifier: linkId, text: text.isEmpty ? nil : text, answerFormat: format, isOptional: !required)
-                entries.append(LayoutEntry(formItem: formItem, chain: itemChain, topGroup: topGroup, linkId: linkId))
+                if extensions.hidden, extensions.calculated == nil {
+                    issues.append(FHIRImportIssue(kind: .unsupportedProperty, linkId: linkId, path: "\(itemPath).extension",
+                                                  message: "hidden \(type) item left out: it is not asked and no value is recorded for it"))
+                    continue
+                }
+                if let expression = extensions.enableWhenExpression {
+                    issues.append(FHIRImportIssue(kind: .unsupportedCondition, linkId: linkId, path: "\(itemPath).extension",
+                                                  message: "enableWhenExpression (\(expression.language)) is not evaluated; the item is always shown"))
+                }
+                guard let format = answerFormat(item, type: type, linkId: linkId, path: itemPath, extensions: extensions) else { continue }
+                let shownText: String? = text.isEmpty ? nil : text
+                var formItem: FormItem
+                if let calculated = extensions.calculated {
+                    guard calculated.language == "text/fhirpath" else {
+                        issues.append(FHIRImportIssue(kind: .unsupportedExtension, linkId: linkId, path: "\(itemPath).extension",
+                                                      message: "calculatedExpression in \(calculated.language) is not supported (only text/fhirpath); the item is left out"))
+                        continue
+                    }
+                    if extensions.hidden {
+                        issues.append(FHIRImportIssue(kind: .unsupportedProperty, linkId: linkId, path: "\(itemPath).extension",
+                                                      message: "hidden calculated item is shown: Research has no hidden items"))
+                    }
+                    formItem = FormItem(identifier: linkId, text: shownText, detailText: calculated.description, answerFormat: format,
+                                        calculation: ItemCalculation(language: calculated.language, expression: calculated.expression,
+                                                                     description: calculated.description))
+                } else {
+                    let required = jsonBool(item["required"]) == true
+                    formItem = FormItem(identifier: linkId, text: shownText, answerFormat: format, isOptional: !required,
+                                        placeholder: extensions.entryFormat)
+                }
+                entries.append(LayoutEntry(formItem: formItem, chain: itemChain, topGroup: topGroup, linkId: linkId,
+                                           isCalculated: formItem.isCalculated))
                 if let children = item["item"] as? [Any], !children.isEmpty {
                     issues.append(FHIRImportIssue(kind: .unsupportedProperty, linkId: linkId, path: "\(itemPath).item",
                                                   message: "items nested under a question are not supported and were left out"))
@@ -240,14 +272,42 @@ private struct QuestionnaireTaskBuilder {
         return true
     }
 
-    /// Reports the extensions of an item that the importer does not read.
-    mutating func noteUnread(_ item: [String: Any], linkId: String, path: String, handled: Set<String>) {
-        for (index, element) in (item["extension"] as? [Any] ?? []).enumerated() {
-            let url = (element as? [String: Any])?["url"] as? String ?? "?"
-            if handled.contains(url) { continue }
-            issues.append(FHIRImportIssue(kind: .unsupportedExtension, linkId: linkId, path: "\(path).extension[\(index)]",
-                                          message: "extension \(url) is not read yet"))
+    /// Reports the extensions of an item that the importer does not read (or that are malformed), and extensions
+    /// on its primitive elements (`_text` and the like), which it does not read either.
+    mutating func noteUnread(_ item: [String: Any], linkId: String?, path: String, handled: Set<String>) {
+        let extensions = FHIRItemExtensions(item)
+        for (index, url) in extensions.unread where !handled.contains(url) {
+            issues.append(FHIRImportIssue(kind: .unsupportedExtension, linkId: linkId, path: Self.join(path, "extension[\(index)]"),
+                                          message: "extension \(url) is not supported"))
         }
+        for (index, message) in extensions.malformed {
+            issues.append(FHIRImportIssue(kind: .unsupportedExtension, linkId: linkId, path: Self.join(path, "extension[\(index)]"), message: message))
+        }
+        for key in item.keys.sorted() where key.hasPrefix("_") {
+            let urls = ((item[key] as? [String: Any])?["extension"] as? [Any] ?? []).compactMap { ($0 as? [String: Any])?["url"] as? String }
+            let what = urls.isEmpty ? "" : " (\(urls.joined(separator: ", ")))"
+            let shown = key == "_text" ? "; the plain text is shown" : ""
+            issues.append(FHIRImportIssue(kind: .unsupportedExtension, linkId: linkId, path: Self.join(path, key),
+                                          message: "extensions on \(key.dropFirst())\(what) are not supported\(shown)"))
+        }
+    }
+
+    /// `base.tail`, or `tail` at the top.
+    static func join(_ base: String, _ tail: String) -> String { base.isEmpty ? tail : "\(base).\(tail)" }
+
+    /// Reports extensions that were read but do not apply to an item of this type.
+    mutating func noteMisplaced(_ extensions: FHIRItemExtensions, type: String, linkId: String, path: String) {
+        func misplaced(_ present: Bool, _ name: String, _ types: Set<String>) {
+            guard present, !types.contains(type) else { return }
+            unsupported(linkId, "\(path).extension", "\(name) does not apply to a \(type) item and was not used")
+        }
+        let numeric: Set<String> = ["integer", "decimal", "quantity"]
+        let texts: Set<String> = ["string", "text", "url", "open-choice"]
+        misplaced(extensions.minValue != nil || extensions.maxValue != nil, "minValue/maxValue", numeric.union(["date", "dateTime"]))
+        misplaced(extensions.minLength != nil, "minLength", texts)
+        misplaced(extensions.regex != nil, "regex", texts)
+        misplaced(extensions.sliderStep != nil, "sliderStepValue", ["integer", "decimal"])
+        misplaced(extensions.unit != nil, "questionnaire-unit", numeric)
     }
 
     mutating func unsupported(_ linkId: String, _ path: String, _ message: String) {
@@ -255,9 +315,18 @@ private struct QuestionnaireTaskBuilder {
     }
 
     /// The answer format of a question item, or nil (with an issue) when it cannot be asked.
-    mutating func answerFormat(_ item: [String: Any], type: String, linkId: String, path: String) -> AnswerFormat? {
-        let unitURL = "http://hl7.org/fhir/StructureDefinition/questionnaire-unit"
-        noteUnread(item, linkId: linkId, path: path, handled: type == "quantity" ? [unitURL] : [])
+    mutating func answerFormat(_ item: [String: Any], type: String, linkId: String, path: String,
+                               extensions: FHIRItemExtensions) -> AnswerFormat? {
+        noteUnread(item, linkId: linkId, path: path, handled: [])
+        noteMisplaced(extensions, type: type, linkId: linkId, path: path)
+        let control = extensions.itemControl
+        func controlNotUsed(_ allowed: Set<String>) {
+            if let control, !allowed.contains(control) {
+                unsupported(linkId, "\(path).extension", "itemControl '\(control)' is not supported for a \(type) item; the usual control is shown")
+            }
+        }
+        let low = extensions.minValue.flatMap { decimal($0.value) }
+        let high = extensions.maxValue.flatMap { decimal($0.value) }
         let initials = (item["initial"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }
         if initials.count > 1 {
             unsupported(linkId, "\(path).initial", "only one initial value is supported; the first is used")
@@ -278,41 +347,57 @@ private struct QuestionnaireTaskBuilder {
         let format: AnswerFormat
         switch type {
         case "boolean":
+            controlNotUsed(["radio-button", "check-box"])
             noInitial("an initial yes/no answer is not supported (Research yes/no questions have no default)")
             format = .boolean(BooleanFormat())
         case "decimal", "integer":
+            controlNotUsed(["slider", "spinner"])
             let key = type == "decimal" ? "valueDecimal" : "valueInteger"
-            format = .numeric(NumericFormat(style: type == "decimal" ? .decimal : .integer,
-                                            defaultValue: initial.flatMap { decimal($0[key]) }))
+            let initialValue = initial.flatMap { decimal($0[key]) }
+            let numeric = NumericFormat(style: type == "decimal" ? .decimal : .integer, unit: extensions.unit, minimum: low, maximum: high,
+                                        defaultValue: initialValue, placeholder: extensions.entryFormat)
+            if control == "slider" {
+                format = slider(numeric, step: extensions.sliderStep, linkId: linkId, path: path)
+            } else {
+                format = .numeric(numeric)
+            }
         case "quantity":
-            let unitExtension = (item["extension"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }
-                .first { $0["url"] as? String == unitURL }
-            let coding = unitExtension?["valueCoding"] as? [String: Any]
-            let unit = coding?["display"] as? String ?? coding?["code"] as? String
+            controlNotUsed(["spinner"])
             let value = (initial?["valueQuantity"] as? [String: Any]).flatMap { decimal($0["value"]) }
-            format = .numeric(NumericFormat(style: .decimal, unit: unit, defaultValue: value))
+            format = .numeric(NumericFormat(style: .decimal, unit: extensions.unit, minimum: low, maximum: high, defaultValue: value,
+                                            placeholder: extensions.entryFormat))
         case "date":
+            controlNotUsed([])
             let value = (initial?["valueDate"] as? String).flatMap(Self.day)
             if initial != nil, value == nil { unsupported(linkId, "\(path).initial", "initial valueDate is not a full day YYYY-MM-DD") }
-            format = .date(DateFormat(defaultValue: value))
+            format = .date(DateFormat(minimum: dateBound(extensions.minValue, linkId: linkId, path: path),
+                                      maximum: dateBound(extensions.maxValue, linkId: linkId, path: path), defaultValue: value))
         case "dateTime":
+            controlNotUsed([])
             let value = (initial?["valueDateTime"] as? String).flatMap(Self.instant)
             if initial != nil, value == nil {
                 unsupported(linkId, "\(path).initial", "initial valueDateTime is not a date-time with offset")
             }
-            format = .dateTime(DateFormat(defaultValue: value))
+            format = .dateTime(DateFormat(minimum: dateBound(extensions.minValue, linkId: linkId, path: path),
+                                          maximum: dateBound(extensions.maxValue, linkId: linkId, path: path), defaultValue: value))
         case "time":
             let value = (initial?["valueTime"] as? String).flatMap { TimeOfDay(parsing: $0) }
             if initial != nil, value == nil { unsupported(linkId, "\(path).initial", "initial valueTime is not HH:MM:SS") }
             format = .timeOfDay(TimeOfDayFormat(defaultValue: value))
         case "string", "text":
-            format = .text(TextFormat(maximumLength: maxLength, multipleLines: type == "text",
+            controlNotUsed([])
+            let (pattern, message) = textPattern(extensions, base: nil, baseMessage: nil)
+            format = .text(TextFormat(maximumLength: maxLength, multipleLines: type == "text", validationPattern: pattern,
+                                      invalidMessage: message, placeholder: extensions.entryFormat,
                                       defaultValue: initial?["valueString"] as? String))
         case "url":
-            format = .text(TextFormat(maximumLength: maxLength, validationPattern: "https?://\\S+",
-                                      invalidMessage: "Enter a web address starting with http:// or https://",
-                                      defaultValue: initial?["valueUri"] as? String))
+            controlNotUsed([])
+            let (pattern, message) = textPattern(extensions, base: "https?://\\S+",
+                                                 baseMessage: "Enter a web address starting with http:// or https://")
+            format = .text(TextFormat(maximumLength: maxLength, validationPattern: pattern, invalidMessage: message,
+                                      placeholder: extensions.entryFormat, defaultValue: initial?["valueUri"] as? String))
         case "choice", "open-choice":
+            controlNotUsed(["radio-button", "check-box", "drop-down", "autocomplete"])
             guard let (choices, kind) = choiceOptions(item, linkId: linkId, path: path) else { return nil }
             question.optionKind = kind
             noInitial("an initial choice is not supported (Research text choices have no preselection)")
@@ -323,7 +408,14 @@ private struct QuestionnaireTaskBuilder {
                 all.append(TextChoice(text: "Other", value: .string(value),
                                       other: OtherChoice(textRequired: true)))
             }
-            format = .textChoice(TextChoiceFormat(style: repeats ? .multiple : .single, choices: all))
+            if (control == "drop-down" || control == "autocomplete"), !repeats, type == "choice" {
+                format = .valuePicker(ValuePickerFormat(choices: all))
+            } else {
+                if control == "drop-down" || control == "autocomplete" {
+                    unsupported(linkId, "\(path).extension", "a \(control!) list is shown as \(repeats ? "check boxes" : "radio buttons") for \(repeats ? "a repeating" : "an open-choice") item")
+                }
+                format = .textChoice(TextChoiceFormat(style: repeats ? .multiple : .single, choices: all))
+            }
         case "attachment":
             issues.append(FHIRImportIssue(kind: .unsupportedItem, linkId: linkId, path: path,
                                           message: "attachment items (file upload) are not supported yet; the item is left out"))
@@ -339,6 +431,61 @@ private struct QuestionnaireTaskBuilder {
         }
         questions[linkId] = question
         return format
+    }
+
+    /// A slider for a number item: a scale for integers, a continuous scale for decimals; both need minValue and
+    /// maxValue (and a step that fits), else the number field stays, with an issue.
+    mutating func slider(_ numeric: NumericFormat, step: Decimal?, linkId: String, path: String) -> AnswerFormat {
+        guard let low = numeric.minimum, let high = numeric.maximum, low < high else {
+            unsupported(linkId, "\(path).extension", "a slider needs minValue and maxValue; a number field is shown")
+            return .numeric(numeric)
+        }
+        if numeric.style == .integer {
+            let lowInt = NSDecimalNumber(decimal: low).intValue, highInt = NSDecimalNumber(decimal: high).intValue
+            let stepInt = step.map { NSDecimalNumber(decimal: $0).intValue } ?? 1
+            let scale = ScaleFormat(minimum: lowInt, maximum: highInt, step: max(stepInt, 1),
+                                    defaultValue: numeric.defaultValue.map { NSDecimalNumber(decimal: $0).intValue })
+            let problems = AnswerFormat.scale(scale).constructionProblems()
+            guard problems.isEmpty else {
+                unsupported(linkId, "\(path).extension", "the slider's range and step do not make a scale (\(problems.map(\.message).joined(separator: "; "))); a number field is shown")
+                return .numeric(numeric)
+            }
+            return .scale(scale)
+        }
+        let digits = step.map { max(0, -$0.exponent) } ?? 2
+        let scale = ContinuousScaleFormat(minimum: NSDecimalNumber(decimal: low).doubleValue, maximum: NSDecimalNumber(decimal: high).doubleValue,
+                                          maximumFractionDigits: min(digits, 4),
+                                          defaultValue: numeric.defaultValue.map { NSDecimalNumber(decimal: $0).doubleValue })
+        if step != nil { unsupported(linkId, "\(path).extension", "a decimal slider moves in steps of its fraction digits, not by sliderStepValue") }
+        return .continuousScale(scale)
+    }
+
+    /// A date bound from minValue/maxValue (`valueDate` or `valueDateTime`); nil (with an issue for other kinds).
+    mutating func dateBound(_ bound: (key: String, value: Any)?, linkId: String, path: String) -> Date? {
+        guard let bound else { return nil }
+        let text = bound.value as? String ?? ""
+        let date = bound.key == "valueDate" ? Self.day(text) : bound.key == "valueDateTime" ? Self.instant(text) : nil
+        if date == nil { unsupported(linkId, "\(path).extension", "the date bound \(bound.key) '\(text)' is not a date or date-time; it is not applied") }
+        return date
+    }
+
+    /// The validation pattern and message of a text item from `regex` and `minLength` (and a pattern the type
+    /// itself needs, such as a URL's): every part must hold, so they are joined with lookaheads.
+    func textPattern(_ extensions: FHIRItemExtensions, base: String?, baseMessage: String?) -> (String?, String?) {
+        var parts: [String] = []
+        var messages: [String] = []
+        if let base { parts.append(base); messages.append(baseMessage ?? "") }
+        if let regex = extensions.regex {
+            parts.append(regex)
+            messages.append(extensions.entryFormat.map { "Use the format \($0)." } ?? "Check the format of your answer.")
+        }
+        if let length = extensions.minLength, length > 0 {
+            parts.append("(?s).{\(length),}")
+            messages.append("Enter at least \(length) \(length == 1 ? "character" : "characters").")
+        }
+        guard let last = parts.last else { return (nil, nil) }
+        let pattern = parts.dropLast().map { "(?=(?:\($0))$)" }.joined() + "(?:\(last))"
+        return (parts.count == 1 ? parts[0] : pattern, messages.joined(separator: " "))
     }
 
     /// The choices of a choice item and the kind of their values, or nil (with an issue).

@@ -78,8 +78,12 @@ struct EnableWhenFixtureTests {
         #expect(external.map(\.kind) == [.unsupportedProperty])
         let orphaned = Set(result.issues.filter { $0.kind == .unsupportedCondition }.compactMap(\.linkId))
         #expect(orphaned == ["945b97b5-6d74-4a55-9be1-1989751219fb", "fab7c5c4-0ac0-4afa-bd6d-c0ce4f5e0bdf"])
-        // The itemControl extensions are not read in this slice, and say so.
-        #expect(result.issues.filter { $0.kind == .unsupportedExtension }.count == 2)
+        // Both drop-down itemControls are read, and no extension is left unread: the single choice becomes a value
+        // picker (a drop-down list); the repeating one (BC029) stays check boxes, which is reported.
+        #expect(result.issues.filter { $0.kind == .unsupportedExtension }.isEmpty)
+        let pickers = result.task.steps.flatMap(\.questions).filter { if case .valuePicker = $0.format { true } else { false } }
+        #expect(pickers.map(\.identifier) == ["5e1209b7-c9e0-4bf4-b228-c6591b540qmo"])
+        #expect(result.issues.contains { $0.linkId == "BC029" && $0.kind == .unsupportedProperty && $0.message.contains("check boxes") })
     }
 
     @Test func booleanEqualsShowsAndHides() throws {
@@ -156,8 +160,15 @@ struct OtherFixtureTests {
                                                 .string("More than half the days"), .string("Nearly every day")])
         #expect(first.choices.first?.text == "Not at all")
         #expect(questions.last?.identifier == "H1/TS")
-        // The score's calculatedExpression is SDC, not read in this slice: it is reported, not dropped.
-        #expect(result.issues.contains { $0.linkId == "H1/TS" && $0.kind == .unsupportedExtension })
-        #expect(throws: FHIRImportError.self) { try result.requireComplete() }
+        // The score is a calculated item on a step of its own after the nine questions, which cannot be skipped
+        // (leaving it stores the score); the Questionnaire imports whole.
+        #expect(result.task.steps.map(\.identifier) == ["H1/T1", "H1/TS"])
+        let score = result.task.steps[1].calculatedItems
+        #expect(score.map(\.identifier) == ["H1/TS"])
+        #expect(score.first?.calculation?.expression == "%resource.answers().value.ordinal().sum()")
+        #expect(score.first?.calculation?.language == "text/fhirpath")
+        #expect(result.task.steps[1].isOptional == false)
+        #expect(result.issues.isEmpty)
+        #expect(throws: Never.self) { try result.requireComplete() }
     }
 }

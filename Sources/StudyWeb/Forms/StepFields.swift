@@ -12,7 +12,7 @@ struct StepFields {
     let needsSignature: Bool
 
     init(step: Step, locale: Locale, timeZone: TimeZone) {
-        questions = step.questions.enumerated().map { index, question in
+        questions = Self.askedQuestions(of: step).enumerated().map { index, question in
             QuestionFields(identifier: question.identifier, format: question.format, name: "q\(index)", locale: locale, timeZone: timeZone)
         }
         if case .requestPermissions(let requests) = step.kind { permissions = requests } else { permissions = [] }
@@ -21,6 +21,13 @@ struct StepFields {
         case .webContent(let content): needsSignature = content.showSignatureAfterContent
         default: needsSignature = false
         }
+    }
+
+    /// The questions of `step` the participant answers: all but calculated items, which have no field (the
+    /// page shows their value, and a post that carries one is refused as an unknown field).
+    static func askedQuestions(of step: Step) -> [(identifier: String, format: AnswerFormat, isOptional: Bool)] {
+        let calculated = Set(step.calculatedItems.compactMap(\.identifier))
+        return step.questions.filter { !calculated.contains($0.identifier) }
     }
 
     /// The choice field of the permission numbered `number` (from 1): `perm1`.

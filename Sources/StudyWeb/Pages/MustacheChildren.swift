@@ -140,6 +140,19 @@ extension FormEntryView: MustacheParent {
     }
 }
 
+extension CalculatedValueView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": self.id
+        case "label": self.label
+        case "detail": self.detail
+        case "value": self.value
+        case "problem": self.problem
+        default: nil
+        }
+    }
+}
+
 extension SectionView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {

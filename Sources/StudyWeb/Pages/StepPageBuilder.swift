@@ -145,7 +145,7 @@ struct StepPageBuilder {
         }
         let cards: Bool
         if case .form(let form) = step.kind { cards = form.cardStyle } else { cards = false }
-        return zip(fields.questions, step.questions).map { question, info in
+        return zip(fields.questions, StepFields.askedQuestions(of: step)).map { question, info in
             let item = items[question.identifier]
             let label: String
             let detail: String?
@@ -180,9 +180,23 @@ struct StepPageBuilder {
         var remaining = questions[...]
         return form.items.compactMap { item in
             if item.isSectionTitle { return FormEntryView(section: SectionView(title: item.text, detail: item.detailText), question: nil) }
+            if item.isCalculated { return FormEntryView(section: nil, question: nil, calculated: calculatedView(item)) }
             guard let question = remaining.popFirst() else { return nil }
             return FormEntryView(section: nil, question: question)
         }
+    }
+
+    /// A calculated item's value as the session computed it, with a UCUM annotation unit such as `{score}` left
+    /// out (it names what the number is, which the label already says).
+    private func calculatedView(_ item: FormItem) -> CalculatedValueView {
+        let identifier = item.identifier ?? ""
+        var value = session.answer(for: identifier).flatMap { answer in item.answerFormat.map { display(answer, format: $0) } }
+        if let unit = item.answerFormat?.unit, unit.hasPrefix("{"), unit.hasSuffix("}") {
+            value = value.map { $0.replacingOccurrences(of: " \(unit)", with: "") }
+        }
+        let problem = session.calculationErrors[identifier] == nil ? nil : strings[.calculationFailed]
+        return CalculatedValueView(id: "calc-\(identifier)", label: item.text ?? identifier, detail: item.detailText,
+                                   value: value ?? (problem == nil ? strings[.notAnswered] : nil), problem: problem)
     }
 
     // MARK: - Signature and permissions

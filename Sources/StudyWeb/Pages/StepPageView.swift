@@ -89,6 +89,16 @@ struct LearnMoreView {
 struct FormEntryView {
     let section: SectionView?
     let question: QuestionView?
+    var calculated: CalculatedValueView? = nil
+}
+
+/// A calculated item (a score): its label and value, or why it has none.
+struct CalculatedValueView {
+    let id: String
+    let label: String
+    let detail: String?
+    let value: String?
+    let problem: String?
 }
 
 struct SectionView {

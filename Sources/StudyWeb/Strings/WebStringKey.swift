@@ -37,6 +37,8 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case allow, doNotAllow
     /// A review step's notes for unanswered and skipped steps, and its heading for a signature.
     case notAnswered, skipped, signature
+    /// Shown in place of a calculated value (a score) that could not be computed.
+    case calculationFailed
     /// A wait step's message.
     case pleaseWait
     /// A link to open a video step's video directly.

@@ -1,0 +1,101 @@
+import Foundation
+
+/// The SDC and core extensions of one Questionnaire item that the importer reads, collected in one pass so
+/// that every other extension can be reported with its index.
+struct FHIRItemExtensions {
+    static let itemControlURL = "http://hl7.org/fhir/StructureDefinition/questionnaire-itemControl"
+    static let minValueURL = "http://hl7.org/fhir/StructureDefinition/minValue"
+    static let maxValueURL = "http://hl7.org/fhir/StructureDefinition/maxValue"
+    static let minLengthURL = "http://hl7.org/fhir/StructureDefinition/minLength"
+    static let regexURL = "http://hl7.org/fhir/StructureDefinition/regex"
+    static let entryFormatURL = "http://hl7.org/fhir/StructureDefinition/entryFormat"
+    static let sliderStepURL = "http://hl7.org/fhir/StructureDefinition/questionnaire-sliderStepValue"
+    static let unitURL = "http://hl7.org/fhir/StructureDefinition/questionnaire-unit"
+    static let hiddenURL = "http://hl7.org/fhir/StructureDefinition/questionnaire-hidden"
+    static let calculatedExpressionURL = "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-calculatedExpression"
+    static let enableWhenExpressionURL = "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-enableWhenExpression"
+    static let variableURL = "http://hl7.org/fhir/StructureDefinition/variable"
+    /// Extensions on answer options and ValueSet concepts that `ordinal()` reads.
+    static let ordinalURLs: Set<String> = ["http://hl7.org/fhir/StructureDefinition/ordinalValue",
+                                           "http://hl7.org/fhir/StructureDefinition/itemWeight"]
+
+    /// The itemControl code, such as `drop-down` or `slider`.
+    var itemControl: String?
+    /// The `minValue` extension's value element (`valueInteger`, `valueDecimal`, `valueDate`…), key and value.
+    var minValue: (key: String, value: Any)?
+    /// The `maxValue` extension's value element.
+    var maxValue: (key: String, value: Any)?
+    /// The shortest text allowed.
+    var minLength: Int?
+    /// A regular expression the whole answer must match.
+    var regex: String?
+    /// A hint of the expected entry format, shown as the field's placeholder.
+    var entryFormat: String?
+    /// The slider's step.
+    var sliderStep: Decimal?
+    /// The unit of a quantity or number: display or code of the `questionnaire-unit` Coding.
+    var unit: String?
+    /// Whether the item is hidden from the participant.
+    var hidden = false
+    /// The `calculatedExpression`: language, expression and description.
+    var calculated: (language: String, expression: String, description: String?)?
+    /// Whether the item has an `enableWhenExpression`.
+    var enableWhenExpression: (language: String, expression: String)?
+    /// How many `variable` extensions the item has (read by the calculator from the Questionnaire itself).
+    var variableCount = 0
+    /// Extensions not read: index and URL.
+    var unread: [(index: Int, url: String)] = []
+    /// Extensions that were present but malformed: index and why.
+    var malformed: [(index: Int, message: String)] = []
+
+    /// Reads `item`'s `extension` array.
+    init(_ item: [String: Any]) {
+        for (index, element) in (item["extension"] as? [Any] ?? []).enumerated() {
+            guard let object = element as? [String: Any], let url = object["url"] as? String else {
+                malformed.append((index, "extension without a url"))
+                continue
+            }
+            let valueKey = object.keys.first { $0.hasPrefix("value") }
+            let value = valueKey.flatMap { object[$0] }
+            switch url {
+            case Self.itemControlURL:
+                let codings = (value as? [String: Any])?["coding"] as? [Any] ?? []
+                itemControl = codings.compactMap { ($0 as? [String: Any])?["code"] as? String }.first
+                if itemControl == nil { malformed.append((index, "itemControl has no coded value")) }
+            case Self.minValueURL, Self.maxValueURL:
+                guard let valueKey, let value else { malformed.append((index, "\(url) has no value")); continue }
+                if url == Self.minValueURL { minValue = (valueKey, value) } else { maxValue = (valueKey, value) }
+            case Self.minLengthURL:
+                if let length = value as? Int { minLength = length } else { malformed.append((index, "minLength is not an integer")) }
+            case Self.regexURL:
+                if let text = value as? String { regex = text } else { malformed.append((index, "regex has no valueString")) }
+            case Self.entryFormatURL:
+                entryFormat = value as? String
+            case Self.sliderStepURL:
+                if let number = value as? NSNumber { sliderStep = Decimal(string: number.stringValue) }
+                else { malformed.append((index, "sliderStepValue is not a number")) }
+            case Self.unitURL:
+                let coding = value as? [String: Any]
+                unit = coding?["display"] as? String ?? coding?["code"] as? String
+            case Self.hiddenURL:
+                hidden = (value as? Bool) == true
+            case Self.calculatedExpressionURL, Self.enableWhenExpressionURL:
+                let expression = value as? [String: Any]
+                guard let text = expression?["expression"] as? String else {
+                    malformed.append((index, "\(url) has no valueExpression.expression (references to expressions elsewhere are not supported)"))
+                    continue
+                }
+                let language = expression?["language"] as? String ?? ""
+                if url == Self.calculatedExpressionURL {
+                    calculated = (language, text, expression?["description"] as? String)
+                } else {
+                    enableWhenExpression = (language, text)
+                }
+            case Self.variableURL:
+                variableCount += 1
+            default:
+                unread.append((index, url))
+            }
+        }
+    }
+}
