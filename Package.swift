@@ -59,7 +59,7 @@ let package = Package(
         ),
         .target(
             name: "Study",
-            dependencies: ["Research", "CareStore", "Consent", "JSONDiagnostics", .product(name: "Yams", package: "Yams")]
+            dependencies: ["Research", "CareStore", "Consent", "Interop", "JSONDiagnostics", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "StudySQLite", dependencies: ["Study", "Research", "Consent", .product(name: "GRDB", package: "GRDB.swift")]),
         // A child process for StudySQLiteTests' durability test: saves task runs until it is killed. Not a product.
@@ -82,6 +82,7 @@ let package = Package(
                 "CareStore",
                 "CareStoreSQLite",
                 "Consent",
+                "Interop",
                 "Study",
                 "StudyServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -28,8 +28,31 @@ import Research
 /// (Research formats have no preselection there), unread extensions, and conditions that cannot be
 /// evaluated or whose answer type does not fit the question they name.
 public struct FHIRQuestionnaireImporter: Sendable {
-    /// Creates an importer.
-    public init() {}
+    /// ValueSets that `answerValueSet` may name by canonical URL, by that URL (without a version): the
+    /// importer never fetches anything, so a Questionnaire whose answers come from a terminology server can be
+    /// run by handing it the ValueSets (their `compose` concepts or `expansion`) it names.
+    public var valueSets: [String: Data]
+
+    /// Creates an importer; `valueSets` are ValueSet resources (JSON) by canonical URL, for `answerValueSet`
+    /// references that are not contained in the Questionnaire.
+    public init(valueSets: [String: Data] = [:]) {
+        self.valueSets = valueSets
+    }
+
+    /// ValueSet resources (JSON) keyed by their `url`, for ``init(valueSets:)``; throws an error naming the
+    /// position of the first that is not a ValueSet with a `url`.
+    public static func valueSetsByURL(_ resources: [Data]) throws(FHIRImportError) -> [String: Data] {
+        var byURL: [String: Data] = [:]
+        for (index, data) in resources.enumerated() {
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            guard object?["resourceType"] as? String == "ValueSet", let url = object?["url"] as? String else {
+                throw FHIRImportError(issues: [FHIRImportIssue(kind: .unsupportedProperty, linkId: nil, path: "[\(index)]",
+                                                               message: "not a FHIR ValueSet with a url")])
+            }
+            byURL[url] = data
+        }
+        return byURL
+    }
 
     /// Reads a Questionnaire and builds its task. Throws when the data is not a JSON Questionnaire or no
     /// step could be built; everything else that was not carried over is in the outcome's issues.
@@ -45,7 +68,11 @@ public struct FHIRQuestionnaireImporter: Sendable {
             throw FHIRImportError(issues: [FHIRImportIssue(kind: .unsupportedProperty, linkId: nil, path: "resourceType",
                                                            message: "not a FHIR Questionnaire")])
         }
-        var builder = QuestionnaireTaskBuilder(resource: resource)
+        var external: [String: [String: Any]] = [:]
+        for (url, data) in valueSets {
+            if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] { external[url] = object }
+        }
+        var builder = QuestionnaireTaskBuilder(resource: resource, externalValueSets: external)
         return try builder.build()
     }
 }
@@ -92,8 +119,11 @@ private struct QuestionnaireTaskBuilder {
     /// The `enableWhen` clauses and behavior of each item that has them, with the item's path.
     var enableWhens: [String: (clauses: [[String: Any]], behavior: String?, path: String)] = [:]
     let valueSets: [String: [String: Any]]
+    /// ValueSets given to the importer, by canonical URL.
+    let externalValueSets: [String: [String: Any]]
 
-    init(resource: [String: Any]) {
+    init(resource: [String: Any], externalValueSets: [String: [String: Any]]) {
+        self.externalValueSets = externalValueSets
         self.resource = resource
         var sets: [String: [String: Any]] = [:]
         for case let contained as [String: Any] in resource["contained"] as? [Any] ?? []
@@ -525,17 +555,27 @@ private struct QuestionnaireTaskBuilder {
             unsupported(linkId, path, "choice item has neither answerOption nor answerValueSet; the item is left out")
             return nil
         }
-        guard reference.hasPrefix("#"), let valueSet = valueSets[String(reference.dropFirst())] else {
+        let canonical = String(reference.split(separator: "|", maxSplits: 1).first ?? "")
+        guard let valueSet = reference.hasPrefix("#") ? valueSets[String(reference.dropFirst())] : externalValueSets[canonical] else {
             unsupported(linkId, "\(path).answerValueSet",
-                        "answerValueSet \(reference) is not a contained ValueSet; external ValueSets are not fetched, the item is left out")
+                        "answerValueSet \(reference) is neither contained nor among the ValueSets given; external ValueSets are not fetched, the item is left out")
             return nil
         }
+        // An expansion lists the codes as given; otherwise the compose's listed concepts are read (a whole code
+        // system or a filter would need a terminology server).
         var choices: [TextChoice] = []
+        let expansion = valueSet["expansion"] as? [String: Any]
+        for case let entry as [String: Any] in expansion?["contains"] as? [Any] ?? [] {
+            if let code = entry["code"] as? String {
+                choices.append(TextChoice(text: entry["display"] as? String ?? code, value: .string(code)))
+            }
+        }
         let compose = valueSet["compose"] as? [String: Any]
-        for include in (compose?["include"] as? [Any] ?? []).compactMap({ $0 as? [String: Any] }) {
+        let includes = choices.isEmpty ? (compose?["include"] as? [Any] ?? []).compactMap { $0 as? [String: Any] } : []
+        for include in includes {
             guard let concepts = include["concept"] as? [Any] else {
                 unsupported(linkId, "\(path).answerValueSet",
-                            "contained ValueSet \(reference) includes a whole code system or a filter; only listed concepts are supported")
+                            "ValueSet \(reference) includes a whole code system or a filter and has no expansion; only listed concepts are supported")
                 return nil
             }
             for case let concept as [String: Any] in concepts {
@@ -544,16 +584,8 @@ private struct QuestionnaireTaskBuilder {
                 }
             }
         }
-        if choices.isEmpty {
-            let expansion = valueSet["expansion"] as? [String: Any]
-            for case let entry as [String: Any] in expansion?["contains"] as? [Any] ?? [] {
-                if let code = entry["code"] as? String {
-                    choices.append(TextChoice(text: entry["display"] as? String ?? code, value: .string(code)))
-                }
-            }
-        }
         guard !choices.isEmpty else {
-            unsupported(linkId, "\(path).answerValueSet", "contained ValueSet \(reference) lists no codes; the item is left out")
+            unsupported(linkId, "\(path).answerValueSet", "ValueSet \(reference) lists no codes; the item is left out")
             return nil
         }
         return (choices, "Coding")

@@ -141,9 +141,60 @@ struct OtherFixtureTests {
         let unsupported = Set(result.issues.filter { $0.kind == .unsupportedItem || $0.kind == .unsupportedProperty }.compactMap(\.linkId))
         #expect(unsupported == ["id-attachment", "id-choice", "440f8cc6-3ea2-40c2-b03a-d03187131fd3",
                                 "06aaa075-86e4-4cf2-a1ef-a86ab10e86e9", "EF8E3936-3246-4B3E-A46C-9FDAA5ACB635"])
+        // The markdown text of a display item is reported: the plain text is shown.
+        #expect(result.issues.contains { $0.linkId == "9acf93a7-0890-44cd-be48-542defb35223" && $0.path.hasSuffix("._text") })
         // Both display items become text on the form.
         let form = result.task.steps.compactMap { step -> FormContent? in if case .form(let f) = step.kind { f } else { nil } }
         #expect(form.flatMap(\.items).filter(\.isSectionTitle).count == 2)
+    }
+
+    /// Stand-ins for the fixture's external ValueSets, which live on a terminology server this machine cannot reach:
+    /// what matters is that `answerValueSet` URLs resolve to ValueSets handed to the importer, never fetched.
+    static func standInValueSets() throws -> [String: Data] {
+        func valueSet(_ url: String, expansion: Bool) -> Data {
+            let codes = #"{"system": "http://example.org/answers", "code": "y", "display": "Yes"}, {"system": "http://example.org/answers", "code": "n", "display": "No"}"#
+            let body = expansion ? #""expansion": {"contains": [\#(codes)]}"# : #""compose": {"include": [{"system": "http://example.org/answers", "concept": [{"code": "y", "display": "Yes"}, {"code": "n", "display": "No"}]}]}"#
+            return Data(#"{"resourceType": "ValueSet", "url": "\#(url)", "status": "active", \#(body)}"#.utf8)
+        }
+        let base = "sqlonfhir-r4.azurewebsites.net/fhir/ValueSet/"
+        return try FHIRQuestionnaireImporter.valueSetsByURL([
+            valueSet("http://\(base)866d7924e20711d48c540020182939f7", expansion: true),
+            valueSet("https://\(base)866d7924e20711d48c540020182939f7", expansion: false),
+            valueSet("https://\(base)25b0ec04fd3511d28b3e0020182939f7", expansion: true),
+        ])
+    }
+
+    @Test func allDataTypesRunsEveryItemTypeItCanHoldWithTheValueSetsGiven() throws {
+        let data = try Data(contentsOf: fixtures.appendingPathComponent("sdc-all-data-types.json"))
+        let result = try FHIRQuestionnaireImporter(valueSets: Self.standInValueSets()).importQuestionnaire(data)
+        // Only the attachment item (a file upload) and the markdown rendering of one display text are left.
+        #expect(Set(result.issues.compactMap(\.linkId)) == ["id-attachment", "9acf93a7-0890-44cd-be48-542defb35223"])
+        let formats = Dictionary(uniqueKeysWithValues: result.task.steps.flatMap(\.questions).map { ($0.identifier, $0.format) })
+        guard case .textChoice(let open)? = formats["EF8E3936-3246-4B3E-A46C-9FDAA5ACB635"], case .valuePicker? = formats["440f8cc6-3ea2-40c2-b03a-d03187131fd3"],
+              case .textChoice(let plain)? = formats["id-choice"] else {
+            Issue.record("choice formats: \(formats)")
+            return
+        }
+        #expect(plain.choices.map(\.value) == [.string("y"), .string("n")])
+        #expect(open.choices.last?.other != nil)
+        // Every imported item takes an answer of its type through a session, and the run completes with all of them.
+        let answers: [String: Answer] = [
+            "id-string": .text("words"), "id-text": .text("more\nwords"), "id-boolean": .boolean(true),
+            "id-date": .date(DateAnswer(date: Date(timeIntervalSince1970: 1_700_000_000), timeZone: TimeZone(identifier: "Pacific/Kiritimati")!, includesTime: false)),
+            "id-datetime": .date(DateAnswer(date: Date(timeIntervalSince1970: 1_700_000_000), timeZone: TimeZone(identifier: "America/New_York")!, includesTime: true)),
+            "id-time": .timeOfDay(TimeOfDay(hour: 7, minute: 30)), "id-integer": .number(42), "id-decimal": .number(Decimal(string: "3.25")!),
+            "id-choice": .choices([ChoiceSelection(.string("n"))]), "440f8cc6-3ea2-40c2-b03a-d03187131fd3": .choices([ChoiceSelection(.string("y"))]),
+            "06aaa075-86e4-4cf2-a1ef-a86ab10e86e9": .choices([ChoiceSelection(.string("y"))]),
+            "EF8E3936-3246-4B3E-A46C-9FDAA5ACB635": .choices([ChoiceSelection(open.choices.last!.value, text: "something else")]),
+        ]
+        #expect(Set(formats.keys) == Set(answers.keys))
+        var session = try TaskSession(task: result.task)
+        while let step = session.currentStep {
+            for question in step.questions { try session.setAnswer(answers[question.identifier], for: question.identifier) }
+            try session.goForward()
+        }
+        let stored = Dictionary(uniqueKeysWithValues: session.result.stepResults.flatMap(\.questionResults).map { ($0.identifier, $0.answer) })
+        #expect(Set(stored.compactMap { $0.value == nil ? nil : $0.key }) == Set(answers.keys))
     }
 
     @Test func phq9ReadsTheContainedValueSet() throws {

@@ -15,7 +15,7 @@ struct StudyLoaderTests {
         #expect(study.defaultLanguage == "en")
         #expect(study.theme.tint == "#C8472B")
         #expect(study.enrolment == .invitation)
-        #expect(study.tasks.map(\.id) == ["exercises", "pain", "weekly", "checkIn"])
+        #expect(study.tasks.map(\.id) == ["exercises", "pain", "weekly", "checkIn", "mood"])
 
         // Consent: each language its own document; ko and es fall back to the main (English) one.
         #expect(study.consentDocument(language: "ja").language == "ja")
@@ -170,7 +170,7 @@ struct StudyLoaderTests {
             return try problems(in: folder)
         }
         let expected = [
-            "study.yaml: langauges: unknown key 'langauges'; did you mean 'languages'? (known keys: identifier, name, languages, theme, consent, onboarding, strings, enrolment, tasks, contacts)",
+            "study.yaml: langauges: unknown key 'langauges'; did you mean 'languages'? (known keys: identifier, name, languages, theme, consent, onboarding, strings, enrolment, valueSets, tasks, contacts)",
             "study.yaml: languages: is required but missing",
             "study.yaml: identifier: 'bad id' may hold only letters, digits, '-' and '_', starting with a letter or digit",
             ##"study.yaml: theme.tint: 'red' is not a colour written as #RRGGBB, such as "#0A66C2""##,

@@ -33,6 +33,9 @@ public struct StudyDefinition: Hashable, Sendable {
     public var tasks: [StudyTaskDefinition]
     /// The survey of each task that has one, by task id.
     public var surveys: [String: ResearchTask]
+    /// The FHIR Questionnaire (JSON) behind each survey imported from one, by the survey's task identifier: its
+    /// calculated items are evaluated against it.
+    public var questionnaires: [String: Data]
     /// The study team's contacts, in file order.
     public var contacts: [StudyContact]
     /// The study's string overrides: consent strings and web strings.
@@ -43,7 +46,8 @@ public struct StudyDefinition: Hashable, Sendable {
     /// Creates a study from its parts; ``StudyLoader`` builds them from a folder.
     public init(identifier: String, name: String, languages: [String], theme: StudyTheme, enrolment: EnrolmentMode,
                 consentDocuments: [String: ConsentDocument], onboardingTasks: [String: ConsentTask], onboardingTaskData: Data,
-                tasks: [StudyTaskDefinition], surveys: [String: ResearchTask], contacts: [StudyContact], strings: StudyStrings, folder: URL) {
+                tasks: [StudyTaskDefinition], surveys: [String: ResearchTask], questionnaires: [String: Data] = [:],
+                contacts: [StudyContact], strings: StudyStrings, folder: URL) {
         self.identifier = identifier
         self.name = name
         self.languages = languages
@@ -54,6 +58,7 @@ public struct StudyDefinition: Hashable, Sendable {
         self.onboardingTaskData = onboardingTaskData
         self.tasks = tasks
         self.surveys = surveys
+        self.questionnaires = questionnaires
         self.contacts = contacts
         self.strings = strings
         self.folder = folder

@@ -1,6 +1,7 @@
 import CareStore
 import Consent
 import Foundation
+import Interop
 import JSONDiagnostics
 import Research
 
@@ -37,10 +38,17 @@ private struct Loader {
     var problems: [StudyProblem] = []
     /// Surveys already loaded, by file as written, so that two tasks sharing one survey report its faults once.
     var surveyCache: [String: ResearchTask?] = [:]
+    /// The FHIR Questionnaires imported as surveys, by the survey's task identifier.
+    var questionnaires: [String: Data] = [:]
+    /// Which file each imported Questionnaire came from, by the survey's task identifier.
+    var questionnaireFiles: [String: String] = [:]
+    /// The study's FHIR ValueSets (JSON) by canonical URL, for Questionnaires' `answerValueSet`.
+    var valueSets: [String: Data] = [:]
 
     init(folder: URL) { self.folder = folder }
 
-    static let topKeys = ["identifier", "name", "languages", "theme", "consent", "onboarding", "strings", "enrolment", "tasks", "contacts"]
+    static let topKeys = ["identifier", "name", "languages", "theme", "consent", "onboarding", "strings", "enrolment", "valueSets", "tasks",
+                          "contacts"]
     static let taskKeys = ["id", "title", "instructions", "impactsAdherence", "survey", "outcome", "schedule"]
     static let elementKeys = ["daily", "weekly", "once", "sameAs", "duration", "text", "targetValues"]
     static let contactKeys = ["id", "givenName", "familyName", "title", "role", "organization", "category", "phones", "emails",
@@ -82,6 +90,7 @@ private struct Loader {
             onboarding = loadOnboarding(data, file: path, documents: documents, languages: languages, strings: strings)
         }
 
+        readValueSets(value("valueSets"), reader: &reader)
         var tasks: [StudyTaskDefinition] = []
         var surveys: [String: ResearchTask] = [:]
         if let list = reader.array(value("tasks"), path: "tasks") {
@@ -93,7 +102,8 @@ private struct Loader {
         guard let identifier, let name, let languages, let documents, let onboarding else { return nil }
         return StudyDefinition(identifier: identifier, name: name, languages: languages, theme: theme, enrolment: enrolment,
                                consentDocuments: documents, onboardingTasks: onboarding.tasks, onboardingTaskData: onboarding.data,
-                               tasks: tasks, surveys: surveys, contacts: contacts, strings: strings, folder: folder)
+                               tasks: tasks, surveys: surveys, questionnaires: questionnaires, contacts: contacts, strings: strings,
+                               folder: folder)
     }
 
     // MARK: - Files
@@ -378,14 +388,79 @@ private struct Loader {
         if let cached = surveyCache[file] { return cached }
         var survey: ResearchTask?
         if let data = readFile(file, reference: reference, reader: &reader) {
-            do {
-                survey = try TaskValidator.load(data)
-            } catch {
-                problems += error.problems.map { StudyProblem(file: file, path: $0.path, message: $0.message) }
+            if Self.isFHIRQuestionnaire(data) {
+                survey = importQuestionnaire(data, file: file)
+            } else {
+                do {
+                    survey = try TaskValidator.load(data)
+                } catch {
+                    problems += error.problems.map { StudyProblem(file: file, path: $0.path, message: $0.message) }
+                }
+                // Calculated items are evaluated against the FHIR Questionnaire they came from.
+                for (stepIndex, step) in (survey?.steps ?? []).enumerated() {
+                    guard case .form(let form) = step.kind else { continue }
+                    for (itemIndex, item) in form.items.enumerated() where item.isCalculated {
+                        problems.append(StudyProblem(file: file, path: "steps[\(stepIndex)].items[\(itemIndex)].calculation",
+                                                     message: "calculated items are evaluated in FHIR Questionnaire surveys only; list the Questionnaire itself as the survey"))
+                    }
+                }
             }
         }
         surveyCache[file] = survey
         return survey
+    }
+
+    /// Reads `valueSets`: FHIR ValueSet files that Questionnaire surveys name in `answerValueSet` by canonical URL
+    /// (nothing is fetched from a terminology server).
+    mutating func readValueSets(_ value: DocumentValue?, reader: inout DocumentReader) {
+        guard value != nil, let list = reader.array(value, path: "valueSets") else { return }
+        for (index, element) in list.enumerated() {
+            let path = "valueSets[\(index)]"
+            guard let file = reader.string(element, path: path), let data = readFile(file, reference: path, reader: &reader) else { continue }
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            guard object?["resourceType"] as? String == "ValueSet", let url = object?["url"] as? String else {
+                problems.append(StudyProblem(file: file, path: object == nil ? "" : "url",
+                                             message: object == nil ? "not valid JSON" : "not a FHIR ValueSet with a url"))
+                continue
+            }
+            if valueSets[url] != nil {
+                problems.append(StudyProblem(file: file, path: "url", message: "another file in valueSets has the url \(url)"))
+            }
+            valueSets[url] = data
+        }
+    }
+
+    /// Whether `data` is a JSON object with `"resourceType": "Questionnaire"`.
+    static func isFHIRQuestionnaire(_ data: Data) -> Bool {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
+        return object["resourceType"] as? String == "Questionnaire"
+    }
+
+    /// A FHIR Questionnaire as a survey. It must come over whole: every construct the importer cannot carry is a
+    /// problem in the Questionnaire's file, naming the item's linkId and path, so nothing is dropped silently.
+    mutating func importQuestionnaire(_ data: Data, file: String) -> ResearchTask? {
+        func problem(_ issue: FHIRImportIssue) -> StudyProblem {
+            StudyProblem(file: file, path: issue.path, message: issue.linkId.map { "linkId '\($0)': \(issue.message)" } ?? issue.message)
+        }
+        let imported: FHIRQuestionnaireImport
+        do {
+            imported = try FHIRQuestionnaireImporter(valueSets: valueSets).importQuestionnaire(data)
+        } catch {
+            problems += error.issues.map(problem)
+            return nil
+        }
+        guard imported.issues.isEmpty else {
+            problems += imported.issues.map(problem)
+            return nil
+        }
+        let identifier = imported.task.identifier
+        if let other = questionnaireFiles[identifier] {
+            problems.append(StudyProblem(file: file, path: "id", message: "Questionnaire id '\(identifier)' is also the id of \(other); each survey needs its own"))
+            return nil
+        }
+        questionnaireFiles[identifier] = file
+        questionnaires[identifier] = data
+        return imported.task
     }
 
     func readOutcome(_ list: [DocumentValue], path: String, survey: ResearchTask?, surveyFile: String?,

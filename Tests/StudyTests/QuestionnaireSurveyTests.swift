@@ -1,0 +1,79 @@
+import Foundation
+import Research
+import Testing
+@testable import Study
+
+@Suite("FHIR Questionnaires as study surveys")
+struct QuestionnaireSurveyTests {
+    func problems(in folder: URL) -> [String] {
+        do {
+            _ = try StudyLoader.load(folder: folder)
+            Issue.record("the study loaded, but it is broken")
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    @Test func recoversMoodCheckIsHL7sPHQ9RunAsItIs() throws {
+        let study = try StudyLoader.load(folder: StudyFixtures.recover)
+        let survey = try #require(study.survey(taskID: "mood"))
+        #expect(survey.identifier == "questionnaire-sdc-profile-example-PHQ9")
+        #expect(survey.steps.flatMap(\.calculatedItems).map(\.identifier) == ["H1/TS"])
+        // The Questionnaire is kept for evaluating the score against it.
+        let questionnaire = try #require(study.questionnaires[survey.identifier])
+        #expect(String(decoding: questionnaire, as: UTF8.self).contains("%resource.answers().value.ordinal().sum()"))
+        #expect(study.task(id: "mood")?.outcome.first?.question == "H1/TS.H1/TS")
+    }
+
+    @Test func anUnsupportedConstructFailsWithFileLinkIdAndReason() throws {
+        let lines = try StudyFixtures.withRecoverCopy { folder in
+            try StudyFixtures.edit("surveys/phq9.json", in: folder, replacing: #""linkId": "H1/T1/Q3","#,
+                                   with: #""linkId": "H1/T1/Q3", "readOnly": true,"#)
+            return problems(in: folder)
+        }
+        #expect(lines == ["surveys/phq9.json: item[0].item[2].readOnly: linkId 'H1/T1/Q3': read-only choice item left out: Research has no read-only questions"])
+    }
+
+    @Test func externalValueSetsResolveFromTheStudyFolderOnly() throws {
+        let questionnaire = #"""
+        {"resourceType": "Questionnaire", "id": "yesno", "item": [
+          {"linkId": "q", "text": "Any swelling?", "type": "choice", "answerValueSet": "http://example.org/ValueSet/yes-no"}]}
+        """#
+        let valueSet = #"{"resourceType": "ValueSet", "url": "http://example.org/ValueSet/yes-no", "expansion": {"contains": [{"code": "y", "display": "Yes"}, {"code": "n", "display": "No"}]}}"#
+        let missing = try StudyFixtures.withRecoverCopy { folder in
+            try questionnaire.write(to: folder.appendingPathComponent("surveys/yesno.json"), atomically: true, encoding: .utf8)
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: "survey: surveys/check-in.json", with: "survey: surveys/yesno.json")
+            return problems(in: folder)
+        }
+        #expect(missing.count == 2, "\(missing)")
+        #expect(missing.last == "surveys/yesno.json: item: no item could be imported")
+        #expect(missing.first?.hasPrefix("surveys/yesno.json: item[0].answerValueSet: linkId 'q': answerValueSet http://example.org/ValueSet/yes-no is neither contained") == true)
+
+        let survey = try StudyFixtures.withRecoverCopy { folder in
+            try questionnaire.write(to: folder.appendingPathComponent("surveys/yesno.json"), atomically: true, encoding: .utf8)
+            try valueSet.write(to: folder.appendingPathComponent("yes-no.json"), atomically: true, encoding: .utf8)
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: "survey: surveys/check-in.json", with: "survey: surveys/yesno.json")
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: "tasks:\n", with: "valueSets: [yes-no.json]\ntasks:\n")
+            return try StudyLoader.load(folder: folder).survey(taskID: "checkIn")
+        }
+        guard case .textChoice(let format)? = survey?.steps.first?.questions.first?.format else {
+            Issue.record("the yes/no question did not import: \(String(describing: survey))")
+            return
+        }
+        #expect(format.choices.map(\.text) == ["Yes", "No"])
+    }
+
+    @Test func aCalculatedItemOutsideAQuestionnaireIsRefused() throws {
+        let task = #"""
+        {"identifier": "sum", "steps": [{"type": "form", "identifier": "f", "items": [
+          {"identifier": "t", "text": "Total", "answerFormat": {"type": "numeric", "style": "integer"},
+           "calculation": {"language": "text/fhirpath", "expression": "1 + 1"}}]}]}
+        """#
+        let lines = try StudyFixtures.withRecoverCopy { folder in
+            try task.write(to: folder.appendingPathComponent("surveys/check-in.json"), atomically: true, encoding: .utf8)
+            return problems(in: folder)
+        }
+        #expect(lines == ["surveys/check-in.json: steps[0].items[0].calculation: calculated items are evaluated in FHIR Questionnaire surveys only; list the Questionnaire itself as the survey"])
+    }
+}
