@@ -17,6 +17,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // multipart/form-data bodies (file questions in the web runner): Vapor's parser, no Vapor needed.
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // SHA-256 and Ed25519 for sealed consent records.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
@@ -32,7 +34,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "JSONDiagnostics"),
-        .target(name: "Research", dependencies: ["JSONDiagnostics"]),
+        // swift-crypto for the SHA-256 of attached files (CryptoKit on Apple platforms, so Research still builds there).
+        .target(name: "Research", dependencies: ["JSONDiagnostics", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "CareStore", dependencies: ["JSONDiagnostics"]),
         // FHIR R4: Questionnaires in as tasks.
         .target(name: "Interop", dependencies: ["Research"]),
@@ -73,6 +76,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
             ]
         ),
         .executableTarget(

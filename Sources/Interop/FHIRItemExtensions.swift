@@ -15,6 +15,8 @@ struct FHIRItemExtensions {
     static let calculatedExpressionURL = "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-calculatedExpression"
     static let enableWhenExpressionURL = "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-enableWhenExpression"
     static let variableURL = "http://hl7.org/fhir/StructureDefinition/variable"
+    static let mimeTypeURL = "http://hl7.org/fhir/StructureDefinition/mimeType"
+    static let maxSizeURL = "http://hl7.org/fhir/StructureDefinition/maxSize"
     /// Extensions on answer options and ValueSet concepts that `ordinal()` reads.
     static let ordinalURLs: Set<String> = ["http://hl7.org/fhir/StructureDefinition/ordinalValue",
                                            "http://hl7.org/fhir/StructureDefinition/itemWeight"]
@@ -41,6 +43,10 @@ struct FHIRItemExtensions {
     var calculated: (language: String, expression: String, description: String?)?
     /// Whether the item has an `enableWhenExpression`.
     var enableWhenExpression: (language: String, expression: String)?
+    /// The media types an attachment accepts (`mimeType`, repeatable).
+    var mimeTypes: [String] = []
+    /// The largest attachment, in bytes (`maxSize`).
+    var maxSize: Decimal?
     /// How many `variable` extensions the item has (read by the calculator from the Questionnaire itself).
     var variableCount = 0
     /// Extensions not read: index and URL.
@@ -93,6 +99,11 @@ struct FHIRItemExtensions {
                 }
             case Self.variableURL:
                 variableCount += 1
+            case Self.mimeTypeURL:
+                if let code = value as? String { mimeTypes.append(code) } else { malformed.append((index, "mimeType has no valueCode")) }
+            case Self.maxSizeURL:
+                if let number = value as? NSNumber { maxSize = Decimal(string: number.stringValue) }
+                else { malformed.append((index, "maxSize is not a number")) }
             default:
                 unread.append((index, url))
             }

@@ -338,6 +338,7 @@ private struct QuestionnaireTaskBuilder {
         misplaced(extensions.regex != nil, "regex", texts)
         misplaced(extensions.sliderStep != nil, "sliderStepValue", ["integer", "decimal"])
         misplaced(extensions.unit != nil, "questionnaire-unit", numeric)
+        misplaced(!extensions.mimeTypes.isEmpty || extensions.maxSize != nil, "mimeType/maxSize", ["attachment"])
     }
 
     mutating func unsupported(_ linkId: String, _ path: String, _ message: String) {
@@ -447,9 +448,19 @@ private struct QuestionnaireTaskBuilder {
                 format = .textChoice(TextChoiceFormat(style: repeats ? .multiple : .single, choices: all))
             }
         case "attachment":
-            issues.append(FHIRImportIssue(kind: .unsupportedItem, linkId: linkId, path: path,
-                                          message: "attachment items (file upload) are not supported yet; the item is left out"))
-            return nil
+            controlNotUsed([])
+            var file = FileFormat(allowedContentTypes: extensions.mimeTypes)
+            if let size = extensions.maxSize {
+                let bytes = NSDecimalNumber(decimal: size).intValue
+                if bytes < 1 || bytes > FileFormat.largestMaximumBytes {
+                    unsupported(linkId, "\(path).extension", "maxSize \(size) is outside 1 byte to 50 MB; files up to \(FileFormat.largestMaximumBytes) bytes are accepted")
+                    file.maximumBytes = FileFormat.largestMaximumBytes
+                } else {
+                    file.maximumBytes = bytes
+                }
+            }
+            noInitial("an initial attachment is not supported")
+            format = .file(file)
         case "reference":
             issues.append(FHIRImportIssue(kind: .unsupportedItem, linkId: linkId, path: path,
                                           message: "reference items are not supported; the item is left out"))

@@ -1,4 +1,7 @@
 import Foundation
+import MultipartKit
+import NIOCore
+import StudyWeb
 
 /// The fields of an `application/x-www-form-urlencoded` body (what an HTML form posts), by name; a name posted
 /// several times (checkboxes) keeps every value in order.
@@ -21,5 +24,88 @@ enum FormBody {
     /// One name or value: `+` is a space, `%XX` a byte; nil when the bytes are not UTF-8.
     private static func decode(_ text: Substring) -> String? {
         text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+
+    /// The boundary of a `multipart/form-data` content type; nil for any other type.
+    static func multipartBoundary(contentType: String) -> String? {
+        let parts = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.first?.lowercased() == "multipart/form-data" else { return nil }
+        for parameter in parts.dropFirst() where parameter.lowercased().hasPrefix("boundary=") {
+            let value = parameter.dropFirst("boundary=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            return value.isEmpty ? nil : value
+        }
+        return nil
+    }
+
+    /// Reads a `multipart/form-data` body: each part with a `filename` (even an empty one, which a file input left
+    /// empty sends) is a file by its field name, every other part a field value. Throws
+    /// ``StudyServerError/badRequest(_:)`` for a body that is not well-formed multipart or has no part, a part without a name,
+    /// a text value that is not UTF-8, or two files in one field.
+    static func multipart(_ body: ByteBuffer, boundary: String) throws(StudyServerError) -> ([String: [String]], [String: UploadedFile]) {
+        let parser = MultipartParser(boundary: boundary)
+        var headers: [(String, String)] = []
+        var content = ByteBuffer()
+        var parts: [(headers: [(String, String)], body: ByteBuffer)] = []
+        parser.onHeader = { name, value in headers.append((name, value)) }
+        parser.onBody = { chunk in content.writeBuffer(&chunk) }
+        parser.onPartComplete = {
+            parts.append((headers, content))
+            headers = []
+            content = ByteBuffer()
+        }
+        do {
+            try parser.execute(body)
+        } catch {
+            throw .badRequest("the form is not well-formed multipart/form-data")
+        }
+        guard !parts.isEmpty else { throw .badRequest("the form has no parts separated by its boundary") }
+        var fields: [String: [String]] = [:]
+        var files: [String: UploadedFile] = [:]
+        for (index, part) in parts.enumerated() {
+            let disposition = part.headers.first { $0.0.lowercased() == "content-disposition" }?.1 ?? ""
+            let parameters = dispositionParameters(disposition)
+            guard let name = parameters["name"], !name.isEmpty else { throw .badRequest("part \(index + 1) of the form has no field name") }
+            if let fileName = parameters["filename"] {
+                guard files[name] == nil else { throw .badRequest("the form field '\(name.prefix(40))' carries more than one file") }
+                let type = part.headers.first { $0.0.lowercased() == "content-type" }?.1 ?? "application/octet-stream"
+                files[name] = UploadedFile(fileName: fileName.isEmpty ? nil : fileName, contentType: type,
+                                           data: Data(part.body.readableBytesView))
+            } else {
+                guard let value = part.body.getString(at: part.body.readerIndex, length: part.body.readableBytes),
+                      value.utf8.count == part.body.readableBytes else {
+                    throw .badRequest("the value of the form field '\(name.prefix(40))' is not UTF-8 text")
+                }
+                fields[name, default: []].append(value)
+            }
+        }
+        return (fields, files.filter { !$0.value.data.isEmpty || $0.value.fileName != nil })
+    }
+
+    /// The parameters of a `Content-Disposition` header (`form-data; name="q0"; filename="knee.jpg"`), with quotes
+    /// and backslash escapes removed.
+    private static func dispositionParameters(_ header: String) -> [String: String] {
+        var result: [String: String] = [:]
+        var rest = Substring(header)
+        while let semicolon = rest.firstIndex(of: ";") {
+            rest = rest[rest.index(after: semicolon)...].drop(while: { $0 == " " })
+            guard let equals = rest.firstIndex(of: "=") else { break }
+            let key = rest[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+            var value = ""
+            var cursor = rest.index(after: equals)
+            if cursor < rest.endIndex, rest[cursor] == "\"" {
+                cursor = rest.index(after: cursor)
+                while cursor < rest.endIndex, rest[cursor] != "\"" {
+                    if rest[cursor] == "\\", rest.index(after: cursor) < rest.endIndex { cursor = rest.index(after: cursor) }
+                    value.append(rest[cursor])
+                    cursor = rest.index(after: cursor)
+                }
+                if cursor < rest.endIndex { cursor = rest.index(after: cursor) }
+            } else {
+                while cursor < rest.endIndex, rest[cursor] != ";" { value.append(rest[cursor]); cursor = rest.index(after: cursor) }
+            }
+            result[key] = value.trimmingCharacters(in: .whitespaces)
+            rest = rest[cursor...]
+        }
+        return result
     }
 }

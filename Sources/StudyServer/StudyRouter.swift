@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import Research
 import Study
 import StudyWeb
 
@@ -98,8 +99,8 @@ public enum StudyRouter {
         }
         router.post("/runs/:run") { request, context in
             let signedIn = try await participant(request, service: service)
-            let form = try await formFields(of: request)
-            return respond(try await service.post(form, to: try runID(context), signedIn: signedIn))
+            let (form, files) = try await formFieldsAndFiles(of: request)
+            return respond(try await service.post(form, files: files, to: try runID(context), signedIn: signedIn))
         }
 
         router.get("/settings") { request, _ in
@@ -180,6 +181,17 @@ public enum StudyRouter {
     private static func formFields(of request: Request) async throws -> [String: [String]] {
         let body = try await request.body.collect(upTo: maximumBody)
         return try FormBody.fields(String(buffer: body))
+    }
+
+    /// A step form's fields, and its files when it is posted as `multipart/form-data` (a step with a file question);
+    /// such a body may be as large as the largest file a question can accept, plus a megabyte for the rest.
+    private static func formFieldsAndFiles(of request: Request) async throws -> ([String: [String]], [String: UploadedFile]) {
+        let contentType = request.headers[.contentType] ?? ""
+        guard let boundary = FormBody.multipartBoundary(contentType: contentType) else {
+            return (try await formFields(of: request), [:])
+        }
+        let body = try await request.body.collect(upTo: FileFormat.largestMaximumBytes + maximumBody)
+        return try FormBody.multipart(body, boundary: boundary)
     }
 
     private static func runID(_ context: BasicRequestContext) throws -> UUID {

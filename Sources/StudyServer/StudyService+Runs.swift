@@ -48,7 +48,8 @@ extension StudyService {
         let open = try await store.runs(participantID: participant.id, taskID: taskID)
             .filter { $0.state == .inProgress && $0.occurrence == occurrence }
         if let resumable = open.max(by: { ($0.updatedAt ?? .distantPast) < ($1.updatedAt ?? .distantPast) }) { return resumable.id }
-        let session = try TaskSession(task: task, environment: sessionEnvironment(for: participant), device: "web")
+        let session = try TaskSession(task: task, environment: sessionEnvironment(for: participant),
+                                      outputDirectory: runFilesFolder(for: participant), device: "web")
         let run = TaskRun(id: session.taskRunUUID, participantID: participant.id, taskID: taskID, occurrence: occurrence,
                           state: .inProgress, restorationData: session.restorationData)
         return try await store.saveRun(run).id
@@ -82,10 +83,17 @@ extension StudyService {
         guard run.state == .inProgress, let data = run.restorationData else { return (run, nil) }
         let task = try researchTask(run.taskID, for: participant)
         do {
-            return (run, try TaskSession(task: task, restoring: data, environment: sessionEnvironment(for: participant)))
+            return (run, try TaskSession(task: task, restoring: data, environment: sessionEnvironment(for: participant),
+                                         outputDirectory: runFilesFolder(for: participant)))
         } catch {
             throw StudyServerError.conflict("This run cannot be resumed: \(error)")
         }
+    }
+
+    /// Where the files attached in a participant's runs are kept: `DATA/run-files/PARTICIPANT/RUN-UUID/`.
+    func runFilesFolder(for participant: StudyParticipant) -> URL {
+        configuration.dataFolder.appendingPathComponent("run-files", isDirectory: true)
+            .appendingPathComponent(participant.id, isDirectory: true)
     }
 
     /// The page context of a run's step pages.
@@ -108,9 +116,9 @@ extension StudyService {
 
     /// Applies a posted step form: all or nothing. A form with problems shows the step again (422) with them; an
     /// accepted one is saved before the answer goes back, then leads to the next step, or home when the run ends.
-    func post(_ form: [String: [String]], to runID: UUID, signedIn: SignedIn) async throws -> RunResponse {
+    func post(_ form: [String: [String]], files: [String: UploadedFile] = [:], to runID: UUID, signedIn: SignedIn) async throws -> RunResponse {
         let submission: StepSubmission
-        do { submission = try StepSubmission(form: form) } catch { throw StudyServerError.badRequest("The form is not a step form: \(error)") }
+        do { submission = try StepSubmission(form: form, files: files) } catch { throw StudyServerError.badRequest("The form is not a step form: \(error)") }
         guard submission.hasCSRFToken(expected: signedIn.csrfToken) else {
             throw StudyServerError.forbidden("The form's security token is missing or out of date. Reload the page and try again.")
         }

@@ -183,6 +183,17 @@ struct TerminalRunner<Input: LineInput, Output: TextOutput> {
                 continue
             }
             do {
+                if case .file = format {
+                    // A file question takes the path of a file, which is copied into the run's folder.
+                    let path = (line.trimmingCharacters(in: .whitespaces) as NSString).expandingTildeInPath
+                    guard let data = FileManager.default.contents(atPath: path) else {
+                        output.line("  ! There is no readable file at \(path).")
+                        continue
+                    }
+                    let name = (path as NSString).lastPathComponent
+                    try session.attachFile(data, title: name, contentType: Self.contentType(ofFileNamed: name), for: item)
+                    return .answered
+                }
                 try session.setAnswer(text: line, for: item)
                 return .answered
             } catch .invalidAnswer(_, let error) {
@@ -191,6 +202,14 @@ struct TerminalRunner<Input: LineInput, Output: TextOutput> {
                 output.line("  ! \(error)")
             }
         }
+    }
+
+    /// The media type of a file from its extension, for the common kinds a study asks for; `application/octet-stream` otherwise.
+    static func contentType(ofFileNamed name: String) -> String {
+        let types = ["jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "gif": "image/gif", "heic": "image/heic",
+                     "webp": "image/webp", "pdf": "application/pdf", "txt": "text/plain", "csv": "text/csv", "json": "application/json",
+                     "mp4": "video/mp4", "mov": "video/quicktime", "m4a": "audio/mp4", "mp3": "audio/mpeg", "wav": "audio/wav"]
+        return types[(name as NSString).pathExtension.lowercased()] ?? "application/octet-stream"
     }
 
     private mutating func readAnswer(multiline: Bool) -> String? {

@@ -129,7 +129,7 @@ struct FHIRQuestionnaireConstructTests {
         #expect(throws: FHIRImportError.self) { try load(#"{"resourceType": "Patient"}"#) }
         #expect(throws: FHIRImportError.self) { try load("not json") }
         #expect(throws: FHIRImportError.self) {
-            try load(#"{"resourceType": "Questionnaire", "item": [{"linkId": "a", "type": "attachment"}]}"#)
+            try load(#"{"resourceType": "Questionnaire", "item": [{"linkId": "a", "type": "reference"}]}"#)
         }
     }
 }

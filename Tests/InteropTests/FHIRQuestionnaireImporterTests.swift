@@ -137,9 +137,9 @@ struct OtherFixtureTests {
         #expect(formats["id-time"]?.type == .timeOfDay)
         #expect(formats["id-integer"] == .numeric(NumericFormat(style: .integer)))
         #expect(formats["id-decimal"] == .numeric(NumericFormat(style: .decimal)))
-        #expect(formats["id-attachment"] == nil)
+        #expect(formats["id-attachment"] == .file(FileFormat()))
         let unsupported = Set(result.issues.filter { $0.kind == .unsupportedItem || $0.kind == .unsupportedProperty }.compactMap(\.linkId))
-        #expect(unsupported == ["id-attachment", "id-choice", "440f8cc6-3ea2-40c2-b03a-d03187131fd3",
+        #expect(unsupported == ["id-choice", "440f8cc6-3ea2-40c2-b03a-d03187131fd3",
                                 "06aaa075-86e4-4cf2-a1ef-a86ab10e86e9", "EF8E3936-3246-4B3E-A46C-9FDAA5ACB635"])
         // The markdown text of a display item is reported: the plain text is shown.
         #expect(result.issues.contains { $0.linkId == "9acf93a7-0890-44cd-be48-542defb35223" && $0.path.hasSuffix("._text") })
@@ -167,8 +167,8 @@ struct OtherFixtureTests {
     @Test func allDataTypesRunsEveryItemTypeItCanHoldWithTheValueSetsGiven() throws {
         let data = try Data(contentsOf: fixtures.appendingPathComponent("sdc-all-data-types.json"))
         let result = try FHIRQuestionnaireImporter(valueSets: Self.standInValueSets()).importQuestionnaire(data)
-        // Only the attachment item (a file upload) and the markdown rendering of one display text are left.
-        #expect(Set(result.issues.compactMap(\.linkId)) == ["id-attachment", "9acf93a7-0890-44cd-be48-542defb35223"])
+        // Only the markdown rendering of one display text is left out (its plain text is shown).
+        #expect(Set(result.issues.compactMap(\.linkId)) == ["9acf93a7-0890-44cd-be48-542defb35223"])
         let formats = Dictionary(uniqueKeysWithValues: result.task.steps.flatMap(\.questions).map { ($0.identifier, $0.format) })
         guard case .textChoice(let open)? = formats["EF8E3936-3246-4B3E-A46C-9FDAA5ACB635"], case .valuePicker? = formats["440f8cc6-3ea2-40c2-b03a-d03187131fd3"],
               case .textChoice(let plain)? = formats["id-choice"] else {
@@ -187,14 +187,26 @@ struct OtherFixtureTests {
             "06aaa075-86e4-4cf2-a1ef-a86ab10e86e9": .choices([ChoiceSelection(.string("y"))]),
             "EF8E3936-3246-4B3E-A46C-9FDAA5ACB635": .choices([ChoiceSelection(open.choices.last!.value, text: "something else")]),
         ]
-        #expect(Set(formats.keys) == Set(answers.keys))
-        var session = try TaskSession(task: result.task)
+        #expect(Set(formats.keys) == Set(answers.keys).union(["id-attachment"]))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("all-data-types-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var session = try TaskSession(task: result.task, outputDirectory: folder)
         while let step = session.currentStep {
-            for question in step.questions { try session.setAnswer(answers[question.identifier], for: question.identifier) }
+            for question in step.questions {
+                if question.identifier == "id-attachment" {
+                    try session.attachFile(Data("%PDF-1.4 letter".utf8), title: "letter.pdf", contentType: "application/pdf", for: question.identifier)
+                } else {
+                    try session.setAnswer(answers[question.identifier], for: question.identifier)
+                }
+            }
             try session.goForward()
         }
         let stored = Dictionary(uniqueKeysWithValues: session.result.stepResults.flatMap(\.questionResults).map { ($0.identifier, $0.answer) })
-        #expect(Set(stored.compactMap { $0.value == nil ? nil : $0.key }) == Set(answers.keys))
+        #expect(Set(stored.compactMap { $0.value == nil ? nil : $0.key }) == Set(answers.keys).union(["id-attachment"]))
+        guard case .file(let letter)?? = stored["id-attachment"] else { Issue.record("no file answer"); return }
+        #expect(letter.title == "letter.pdf" && letter.byteCount == 15 && letter.contentType == "application/pdf")
+        let saved = folder.appendingPathComponent(session.taskRunUUID.uuidString).appendingPathComponent(letter.fileName)
+        #expect(FileManager.default.contents(atPath: saved.path) == Data("%PDF-1.4 letter".utf8))
     }
 
     @Test func phq9ReadsTheContainedValueSet() throws {

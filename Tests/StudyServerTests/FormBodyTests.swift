@@ -1,3 +1,5 @@
+import Foundation
+import NIOCore
 import Testing
 @testable import StudyServer
 
@@ -16,5 +18,50 @@ import Testing
             try FormBody.fields("name=%ZZ")
         }
         #expect(throws: StudyServerError.self) { try FormBody.fields("bad%FF=1") }
+    }
+}
+
+@Suite struct MultipartFormBodyTests {
+    let boundary = "----StudyKitBoundary7MA4YWxk"
+
+    func body(_ parts: [String]) -> ByteBuffer {
+        ByteBuffer(string: parts.map { "--\(boundary)\r\n\($0)\r\n" }.joined() + "--\(boundary)--\r\n")
+    }
+
+    @Test func readsFieldsAndFilesAsABrowserPostsThem() throws {
+        let (fields, files) = try FormBody.multipart(body([
+            "Content-Disposition: form-data; name=\"_csrf\"\r\n\r\ntoken",
+            "Content-Disposition: form-data; name=\"action\"\r\n\r\nnext",
+            "Content-Disposition: form-data; name=\"q0\"; filename=\"scar \\\"1\\\".png\"\r\nContent-Type: image/png\r\n\r\n\u{89}PNG\r\nbytes",
+            "Content-Disposition: form-data; name=\"q1\"; filename=\"\"\r\nContent-Type: application/octet-stream\r\n\r\n",
+            "Content-Disposition: form-data; name=\"note\"\r\n\r\n日本",
+        ]), boundary: boundary)
+        #expect(fields == ["_csrf": ["token"], "action": ["next"], "note": ["日本"]])
+        #expect(files.count == 1, "an empty file input posts no file")
+        #expect(files["q0"]?.fileName == "scar \"1\".png")
+        #expect(files["q0"]?.contentType == "image/png")
+        #expect(files["q0"]?.data == Data("\u{89}PNG\r\nbytes".utf8))
+    }
+
+    @Test func recognisesTheContentType() {
+        #expect(FormBody.multipartBoundary(contentType: "multipart/form-data; boundary=abc") == "abc")
+        #expect(FormBody.multipartBoundary(contentType: "Multipart/Form-Data; charset=utf-8; boundary=\"a b\"") == "a b")
+        #expect(FormBody.multipartBoundary(contentType: "application/x-www-form-urlencoded") == nil)
+        #expect(FormBody.multipartBoundary(contentType: "multipart/form-data") == nil)
+    }
+
+    @Test func refusesMalformedBodies() {
+        #expect(throws: StudyServerError.badRequest("part 1 of the form has no field name")) {
+            try FormBody.multipart(body(["Content-Disposition: form-data\r\n\r\nx"]), boundary: boundary)
+        }
+        #expect(throws: StudyServerError.badRequest("the form field 'q0' carries more than one file")) {
+            try FormBody.multipart(body([
+                "Content-Disposition: form-data; name=\"q0\"; filename=\"a.png\"\r\n\r\na",
+                "Content-Disposition: form-data; name=\"q0\"; filename=\"b.png\"\r\n\r\nb",
+            ]), boundary: boundary)
+        }
+        #expect(throws: StudyServerError.badRequest("the form has no parts separated by its boundary")) {
+            try FormBody.multipart(ByteBuffer(string: "--\(boundary)\r\nContent-Disposition: form-data; name=\"a\"\r\n"), boundary: "other")
+        }
     }
 }

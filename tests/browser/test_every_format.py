@@ -1,6 +1,8 @@
 """The every-format survey in a real browser: every step kind and answer format, each refusable format given a
 wrong answer first (the page comes back with status 422 and the format's message beside the field), then a right
 one, through the review and the completion to a home page that shows the task done."""
+from pathlib import Path
+
 from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -34,7 +36,12 @@ def at(me, step):
     assert me.page() == 200
 
 
-def test_a_survey_with_every_answer_format(every_format_server, browser):
+# The smallest valid PNG: one transparent pixel.
+PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63fcff"
+                    "ff3f0005fe02fea7d6a4cf0000000049454e44ae426082")
+
+
+def test_a_survey_with_every_answer_format(every_format_server, browser, tmp_path):
     me = Participant(every_format_server, browser).join()
     me.onboard_every_format(check_pages=True)
     assert "Thank you. Your consent is signed, and your tasks are below." in me.main_text()
@@ -209,6 +216,18 @@ def test_a_survey_with_every_answer_format(every_format_server, browser):
     at(me, "ladder")
     me.choose("7")
     me.next()
+    # file: the server refuses a file of a type the question does not accept, then keeps a photo in the data folder
+    at(me, "scarPhoto")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a photo")
+    me.field("#q0").send_keys(str(notes))
+    refuse(me, "q0", "Choose a file of one of these types: image/*.")
+    photo = tmp_path / "scar.png"
+    photo.write_bytes(PNG)
+    me.field("#q0").send_keys(str(photo))
+    me.next()
+    stored = list((Path(every_format_server.data) / "run-files").rglob("*.png"))
+    assert [path.read_bytes() for path in stored] == [PNG], stored
 
     # A wait step with a duration moves on by itself after three seconds.
     mark_page(me.driver)
@@ -216,7 +235,7 @@ def test_a_survey_with_every_answer_format(every_format_server, browser):
     wait_for_new_page(me.driver, timeout=WAIT)
     at(me, "review")
     review = me.main_text()
-    for answer in ("KNE-0420", "ada@example.org", "Clicking when I bend it", "Right", "4200"):
+    for answer in ("KNE-0420", "ada@example.org", "Clicking when I bend it", "Right", "4200", "scar.png"):
         assert answer in review, (answer, review)
     me.next()
     at(me, "done")

@@ -27,6 +27,7 @@ extension AnswerFormat: Codable {
         case .email: self = .email(try EmailFormat(from: decoder))
         case .location: self = .location(try LocationFormat(from: decoder))
         case .sesLadder: self = .sesLadder(try SESLadderFormat(from: decoder))
+        case .file: self = .file(try FileFormat(from: decoder))
         }
     }
 
@@ -54,6 +55,7 @@ extension AnswerFormat: Codable {
         case .email(let f): try f.encode(to: encoder)
         case .location(let f): try f.encode(to: encoder)
         case .sesLadder(let f): try f.encode(to: encoder)
+        case .file(let f): try f.encode(to: encoder)
         }
     }
 }

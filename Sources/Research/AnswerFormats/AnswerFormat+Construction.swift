@@ -65,6 +65,7 @@ extension AnswerFormat {
         case .text(let format): Self.check(format, into: &problems)
         case .email, .location: break
         case .sesLadder(let format): Self.check(format, into: &problems)
+        case .file(let format): Self.check(format, into: &problems)
         }
         if let text = dontKnow?.text, text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             problems.add("dontKnow.text", "must not be empty; leave it out to use the standard “I don't know”")
@@ -410,6 +411,18 @@ private extension AnswerFormat {
             }
             if let regex, (try? regex.wholeMatch(in: value)) == nil {
                 problems.add("defaultValue", "does not match validationPattern")
+            }
+        }
+    }
+
+    static func check(_ format: FileFormat, into problems: inout FormatProblems) {
+        if format.maximumBytes < 1 || format.maximumBytes > FileFormat.largestMaximumBytes {
+            problems.add("maximumBytes", "must be from 1 to \(FileFormat.largestMaximumBytes) (50 MB) (is \(format.maximumBytes))")
+        }
+        for (index, type) in format.allowedContentTypes.enumerated() {
+            let parts = type.split(separator: "/", omittingEmptySubsequences: false)
+            if parts.count != 2 || parts[0].isEmpty || parts[1].isEmpty || parts[0] == "*" {
+                problems.add("allowedContentTypes[\(index)]", "'\(type)' is not a media type such as image/jpeg or image/*")
             }
         }
     }

@@ -67,6 +67,9 @@ extension AnswerFormat {
             parsed = .text(trimmed)
         case .location:
             parsed = .location(try TextInput.location(trimmed))
+        case .file:
+            // A file is attached with TaskSession.attachFile, which writes it to the run's folder; text cannot carry one.
+            throw AnswerValidationError("Attach a file to answer this question.")
         }
         guard let answer = normalized(parsed) else { return nil }
         try validate(answer)
@@ -151,6 +154,9 @@ extension AnswerFormat {
             text = "an email address"
         case .location:
             text = "an address, optionally followed by @ latitude, longitude (as in Berlin @ 52.52, 13.40)"
+        case .file(let format):
+            text = "the path of a file of at most \(AnswerRules.byteCountPhrase(format.maximumBytes))"
+            if !format.allowedContentTypes.isEmpty { text += " (\(format.allowedContentTypes.joined(separator: ", ")))" }
         }
         if dontKnow != nil { text += "; ? if you don't know" }
         return text
@@ -222,6 +228,8 @@ extension AnswerFormat {
             }
         case (_, .components(let values)):
             return values.map(\.description).joined(separator: " ")
+        case (_, .file(let value)):
+            return "\(value.title ?? value.fileName) (\(AnswerRules.byteCountPhrase(value.byteCount)))"
         case (_, .boolean(let value)):
             return value ? "Yes" : "No"
         }

@@ -80,6 +80,8 @@ extension AnswerFormat {
             guard AnswerRules.isEmailAddress(value) else { throw AnswerValidationError("Enter a valid email address.") }
         case (.location, .location(let value)):
             try Self.validate(value)
+        case (.file(let format), .file(let value)):
+            try Self.validate(value, in: format)
         default:
             throw wrongKindError
         }
@@ -133,11 +135,22 @@ extension AnswerFormat {
         case .text: AnswerValidationError("This question takes text.")
         case .email: AnswerValidationError("This question takes an email address.")
         case .location: AnswerValidationError("This question takes a place.")
+        case .file: AnswerValidationError("This question takes a file.")
         }
     }
 }
 
 private extension AnswerFormat {
+    static func validate(_ file: FileAnswer, in format: FileFormat) throws(AnswerValidationError) {
+        guard file.byteCount > 0 else { throw AnswerValidationError("The file is empty; choose another.") }
+        guard file.byteCount <= format.maximumBytes else {
+            throw AnswerValidationError("Choose a file of at most \(AnswerRules.byteCountPhrase(format.maximumBytes)).")
+        }
+        guard format.accepts(contentType: file.contentType) else {
+            throw AnswerValidationError("Choose a file of one of these types: \(format.allowedContentTypes.joined(separator: ", ")).")
+        }
+    }
+
     static func validate(_ values: [ChoiceValue], in format: MultipleValuePickerFormat) throws(AnswerValidationError) {
         guard values.count == format.pickers.count else {
             throw AnswerValidationError("Choose one value in each of the \(format.pickers.count) lists.")
@@ -316,6 +329,14 @@ struct ChoiceOption {
 
 /// Rules and wording shared by construction checks, answer validation and text input.
 enum AnswerRules {
+    /// A byte count for people: "512 bytes", "200 KB", "10 MB" (1 KB = 1024 bytes).
+    static func byteCountPhrase(_ bytes: Int) -> String {
+        if bytes >= 1024 * 1024, bytes % (1024 * 1024) == 0 { return "\(bytes / (1024 * 1024)) MB" }
+        if bytes >= 1024 * 1024 { return String(format: "%.1f MB", Double(bytes) / 1_048_576) }
+        if bytes >= 1024 { return "\(bytes / 1024) KB" }
+        return "\(bytes) byte\(bytes == 1 ? "" : "s")"
+    }
+
     static func validate(_ selections: [ChoiceSelection], options: [ChoiceOption], multiple: Bool) throws(AnswerValidationError) {
         guard !selections.isEmpty else { throw AnswerValidationError("Choose an answer.") }
         var chosen: [ChoiceOption] = []

@@ -46,6 +46,8 @@ public enum AnswerFormat: Hashable, Sendable {
     case location(LocationFormat)
     /// A rung of the social status ladder; the answer is ``Answer/number(_:)``, 1 for the bottom rung.
     case sesLadder(SESLadderFormat)
+    /// A file the participant attaches; the answer is ``Answer/file(_:)``.
+    case file(FileFormat)
 
     /// The name of the format in JSON and in question results.
     public var type: AnswerFormatType {
@@ -70,6 +72,7 @@ public enum AnswerFormat: Hashable, Sendable {
         case .email: .email
         case .location: .location
         case .sesLadder: .sesLadder
+        case .file: .file
         }
     }
 
@@ -87,7 +90,7 @@ public enum AnswerFormat: Hashable, Sendable {
         case .timeOfDay(let f): f.dontKnow
         case .timeInterval(let f): f.dontKnow
         case .text(let f): f.dontKnow
-        case .textChoice, .imageChoice, .valuePicker, .multipleValuePicker, .textScale, .email, .location, .sesLadder: nil
+        case .textChoice, .imageChoice, .valuePicker, .multipleValuePicker, .textScale, .email, .location, .sesLadder, .file: nil
         }
     }
 
@@ -111,6 +114,8 @@ public enum AnswerFormatType: String, Hashable, Sendable, Codable, CaseIterable 
     case boolean, textChoice, imageChoice, valuePicker, multipleValuePicker, textScale, scale, continuousScale
     /// The typed, date and time, text and place formats; each name is that of the matching ``AnswerFormat`` case.
     case numeric, height, weight, age, date, dateTime, timeOfDay, timeInterval, text, email, location, sesLadder
+    /// A file the participant attaches.
+    case file
 
     /// The shape of the answers this format produces.
     public var answerKind: AnswerKind {
@@ -124,6 +129,7 @@ public enum AnswerFormatType: String, Hashable, Sendable, Codable, CaseIterable 
         case .timeInterval: .timeInterval
         case .text, .email: .text
         case .location: .location
+        case .file: .file
         }
     }
 }

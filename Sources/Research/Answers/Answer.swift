@@ -23,6 +23,8 @@ public enum Answer: Hashable, Sendable {
     case location(LocationAnswer)
     /// One value per picker of a multiple value picker.
     case components([ChoiceValue])
+    /// A file attached to the run.
+    case file(FileAnswer)
     /// The participant chose "I don't know" (only where the format offers it).
     case dontKnow
 
@@ -38,6 +40,7 @@ public enum Answer: Hashable, Sendable {
         case .text: .text
         case .location: .location
         case .components: .components
+        case .file: .file
         case .dontKnow: .dontKnow
         }
     }
@@ -62,7 +65,7 @@ public enum Answer: Hashable, Sendable {
 /// The shapes an ``Answer`` can take.
 public enum AnswerKind: String, Hashable, Sendable, Codable {
     /// One per ``Answer`` case, with the same name; a question result's `type` implies one of them.
-    case boolean, choices, number, date, timeOfDay, timeInterval, text, location, components, dontKnow
+    case boolean, choices, number, date, timeOfDay, timeInterval, text, location, components, file, dontKnow
 }
 
 extension Answer {
@@ -79,6 +82,7 @@ extension Answer {
         case .text(let value): try container.encode(value)
         case .location(let value): try container.encode(value)
         case .components(let value): try container.encode(value)
+        case .file(let value): try container.encode(value)
         case .dontKnow: try container.encodeNil()
         }
     }
@@ -96,6 +100,7 @@ extension Answer {
         case .text: return .text(try container.decode(String.self))
         case .location: return .location(try container.decode(LocationAnswer.self))
         case .components: return .components(try container.decode([ChoiceValue].self))
+        case .file: return .file(try container.decode(FileAnswer.self))
         case .dontKnow: return .dontKnow
         }
     }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Runs one task for one participant: the headless equivalent of ResearchKit's task view controller.
@@ -169,12 +170,19 @@ public struct TaskSession: Sendable {
 
     /// Stores an answer to `item` (nil: the question step's own question) after validating it against the
     /// question's format; nil, an empty selection or whitespace-only text clears the answer.
+    ///
+    /// A file answer must name a file attached on this visit (see ``attachFile(_:title:contentType:for:)``);
+    /// clearing a file answer also deletes its file.
     public mutating func setAnswer(_ answer: Answer?, for item: String? = nil) throws(TaskSessionError) {
         let (step, identifier, format) = try question(item)
         _ = step
         guard let answer, let normalized = format.normalized(answer) else {
+            if case .file(let previous)? = current.answers[identifier] { removeFile(named: previous.fileName) }
             current.answers[identifier] = nil
             return
+        }
+        if case .file(let file) = normalized, !current.files.contains(where: { $0.fileName == file.fileName }) {
+            throw .notAllowed("'\(file.fileName)' was not attached to '\(identifier)' on this step")
         }
         do {
             try format.validate(normalized)
@@ -246,6 +254,47 @@ public struct TaskSession: Sendable {
             } catch {
                 calculationErrors[identifier] = error
             }
+        }
+    }
+
+    /// Attaches a file as the answer to the file question `item` (nil: the question step's own question): checks
+    /// it against the question's ``FileFormat`` (size and media type) before anything is written, writes it to
+    /// the run's output folder as ``recordFile(_:identifier:fileExtension:contentType:)`` does, and stores a
+    /// ``FileAnswer`` with its size and SHA-256. A file attached again replaces the earlier one.
+    ///
+    /// - Parameters:
+    ///   - data: The file's bytes.
+    ///   - title: The file's name as the participant chose it, such as `knee.jpg`; its extension names the stored file.
+    ///   - contentType: The media type it came with.
+    @discardableResult
+    public mutating func attachFile(_ data: Data, title: String?, contentType: String, for item: String? = nil) throws(TaskSessionError) -> FileAnswer {
+        let (_, identifier, format) = try question(item)
+        guard case .file = format else {
+            throw .invalidAnswer(item: identifier, format.wrongKindError)
+        }
+        let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        var answer = FileAnswer(fileName: "", contentType: contentType, byteCount: data.count, sha256: digest, title: title)
+        do {
+            try format.validate(.file(answer))
+        } catch {
+            throw .invalidAnswer(item: identifier, error)
+        }
+        let stem = title.flatMap { name -> String? in
+            let ext = (name as NSString).pathExtension
+            return ext.isEmpty ? nil : ext
+        }
+        if case .file(let previous)? = current.answers[identifier] { removeFile(named: previous.fileName) }
+        let result = try recordFile(data, identifier: identifier, fileExtension: stem ?? "bin", contentType: contentType)
+        answer.fileName = result.fileName
+        current.answers[identifier] = .file(answer)
+        return answer
+    }
+
+    /// Deletes a file recorded on this visit, from the list and from the output folder.
+    private mutating func removeFile(named fileName: String) {
+        current.files.removeAll { $0.fileName == fileName }
+        if let outputDirectory {
+            try? FileManager.default.removeItem(at: runOutputDirectory(in: outputDirectory).appendingPathComponent(fileName))
         }
     }
 

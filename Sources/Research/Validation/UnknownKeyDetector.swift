@@ -55,6 +55,7 @@ enum UnknownKeyDetector {
         "email": ["placeholder"],
         "location": ["useCurrentLocation"],
         "sesLadder": ["numberOfRungs", "topRungText", "bottomRungText"],
+        "file": ["allowedContentTypes", "maximumBytes"],
     ]
 
     /// Known keys of every step type, computed once.

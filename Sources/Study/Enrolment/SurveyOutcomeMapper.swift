@@ -100,7 +100,7 @@ public struct SurveyOutcomeMapper: Sendable {
         case .components(let components): return components.map(choice)
         case .date(let date): return [.date(date.date)]
         case .timeOfDay(let time): return [.text(String(format: "%02d:%02d", time.hour, time.minute))]
-        case .location, .dontKnow: return []
+        case .location, .file, .dontKnow: return []
         }
     }
 

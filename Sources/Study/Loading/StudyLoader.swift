@@ -499,6 +499,9 @@ private struct Loader {
             }
             return "step '\(step.identifier)' of \(file) has no question '\(item)'"
         }
+        if question.format.type.answerKind == .file {
+            return "'\(mapping.question)' is a file question; a file cannot be an outcome value"
+        }
         if question.format.type.answerKind == .location {
             return "'\(mapping.question)' is a location question; a location cannot be an outcome value"
         }

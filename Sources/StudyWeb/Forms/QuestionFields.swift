@@ -273,6 +273,9 @@ struct QuestionFields {
         case .scale, .numeric, .age, .sesLadder, .date, .dateTime, .timeOfDay, .email:
             let text = trimmed(name)
             return text.isEmpty ? .empty : .text(text)
+        case .file:
+            // Files come as uploads, not fields; StepSubmission attaches them.
+            return .empty
         }
     }
 

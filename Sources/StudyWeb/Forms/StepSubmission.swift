@@ -51,11 +51,14 @@ public struct StepSubmission: Sendable {
     public let csrfToken: String?
     /// The step's own fields (answers, signature, permissions), without `_csrf`, `_step` and `action`.
     public let fields: [String: [String]]
+    /// The files posted for file questions, by field name; a file input left empty posts no file.
+    public let files: [String: UploadedFile]
 
-    /// Reads a posted form, as decoded from `application/x-www-form-urlencoded` (each name with its values in order).
+    /// Reads a posted form, as decoded from `application/x-www-form-urlencoded` or `multipart/form-data` (each
+    /// name with its values in order, and the files of a multipart post by field name).
     ///
     /// Throws when `_step` or `action` is missing, repeated or unknown; the step's own fields are checked by ``apply(to:allowsTypedSignature:)``.
-    public init(form: [String: [String]]) throws(StepSubmissionError) {
+    public init(form: [String: [String]], files: [String: UploadedFile] = [:]) throws(StepSubmissionError) {
         func single(_ name: String) throws(StepSubmissionError) -> String {
             guard let values = form[name], let value = values.first, !value.isEmpty else { throw .missingField(name) }
             guard values.count == 1 else { throw .repeatedField(name) }
@@ -76,6 +79,7 @@ public struct StepSubmission: Sendable {
         if let tokens = form[Self.csrfFieldName], tokens.count > 1 { throw .repeatedField(Self.csrfFieldName) }
         csrfToken = form[Self.csrfFieldName]?.first
         fields = form.filter { ![Self.csrfFieldName, Self.stepFieldName, Self.actionFieldName].contains($0.key) }
+        self.files = files
     }
 
     /// Whether the posted CSRF token equals `expected`, compared in constant time.
@@ -101,6 +105,9 @@ public struct StepSubmission: Sendable {
         for (name, values) in fields {
             guard page.accepts(name, allowsTypedSignature: allowsTypedSignature) else { throw .unknownField(name) }
             if values.count > 1, !page.allowsSeveralValues(name) { throw .repeatedField(name) }
+        }
+        for name in files.keys where !page.questions.contains(where: { $0.name == name && $0.format.type == .file }) {
+            throw .unknownField(name)
         }
         let steps = session.task.steps.map(\.identifier)
         var draft = session
@@ -147,6 +154,17 @@ public struct StepSubmission: Sendable {
     private func enter(into session: inout TaskSession, page: StepFields, allowsTypedSignature: Bool) throws(StepSubmissionError) -> [String: FieldProblem] {
         var errors: [String: FieldProblem] = [:]
         for question in page.questions {
+            if case .file = question.format {
+                // A new file replaces the attached one; an empty file input keeps it (Skip clears it).
+                guard let file = files[question.name], !file.data.isEmpty else { continue }
+                do {
+                    try session.attachFile(file.data, title: file.fileName, contentType: file.contentType, for: question.identifier)
+                } catch {
+                    if case .invalidAnswer(_, let problem) = error { errors[question.identifier] = .message(problem.message) }
+                    else { throw .refused(error) }
+                }
+                continue
+            }
             do {
                 switch question.reading(from: fields) {
                 case .empty: try session.setAnswer(nil, for: question.identifier)

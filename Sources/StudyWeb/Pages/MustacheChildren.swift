@@ -9,6 +9,7 @@ extension StepPageView: MustacheParent {
         case "progress": self.progress
         case "errorSummary": self.errorSummary
         case "formAction": self.formAction
+        case "postsFiles": self.postsFiles
         case "csrf": self.csrf
         case "stepField": self.stepField
         case "stepIdentifier": self.stepIdentifier

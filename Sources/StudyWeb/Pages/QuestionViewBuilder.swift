@@ -22,6 +22,8 @@ struct QuestionViewBuilder {
     let card: Bool
     /// Turns an image URL from the task into one the browser can load.
     let resolveURL: @Sendable (String) -> String
+    /// The file already attached to a file question, shown beside its (empty) file input.
+    var storedFile: FileAnswer? = nil
 
     private var id: String { fields.name }
     private func value(_ name: String) -> String? { values[name]?.first }
@@ -153,6 +155,21 @@ struct QuestionViewBuilder {
                 part("lon", label: strings[.longitude], inputmode: "decimal", min: "-180", max: "180", step: "any"),
             ]
             locate = f.useCurrentLocation
+        case .file(let f):
+            // The stored answer is shown as text: a file input cannot be pre-filled. Choosing a file replaces it.
+            let attached = storedFile
+            var file = InputView(id: id, name: id, type: "file", label: nil, value: nil, inputmode: nil, min: nil, max: nil, step: nil,
+                                 maxlength: nil, placeholder: nil, autocomplete: nil, unit: nil,
+                                 required: nativeRequired && attached == nil, pattern: nil, patternMessage: nil, range: nil)
+            file.accept = f.allowedContentTypes.isEmpty ? nil : f.allowedContentTypes.joined(separator: ",")
+            input = file
+            var lines = [strings.format(.hintFileSize, ["size": f.maximumSizeDescription])]
+            if !f.allowedContentTypes.isEmpty { lines.append(strings.format(.hintFileTypes, ["types": f.allowedContentTypes.joined(separator: ", ")])) }
+            if let attached {
+                lines.append(strings.format(.fileAttached, ["name": attached.title ?? attached.fileName,
+                                                            "size": FileFormat.sizeDescription(attached.byteCount)]))
+            }
+            hint = lines.joined(separator: " ")
         }
 
         let dontKnow = fields.dontKnowName.map { name in

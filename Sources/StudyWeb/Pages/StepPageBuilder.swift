@@ -51,6 +51,7 @@ struct StepPageBuilder {
                              percent: progress.total > 0 ? progress.current * 100 / progress.total : 0)
             },
             errorSummary: summary, formAction: context.formAction,
+            postsFiles: fields.questions.contains { $0.format.type == .file },
             csrf: CSRFFieldView(name: StepSubmission.csrfFieldName, token: context.csrfToken), stepField: StepSubmission.stepFieldName, stepIdentifier: step.identifier,
             step: StepView(
                 title: heading, text: isQuestionStep ? nil : step.text, detail: isQuestionStep ? nil : step.detailText,
@@ -159,12 +160,14 @@ struct StepPageBuilder {
             // Next on a question step needs an answer, as in ResearchKit (an optional one is left empty with Skip);
             // a form needs its non-optional items. Only a question that cannot be skipped is marked Required.
             let answerNeeded = isQuestionStep || !info.isOptional
-            return QuestionViewBuilder(fields: question, strings: strings, displayLocale: displayLocale, timeZone: session.timeZone,
-                                       values: values(for: question), error: errors[question.identifier]?.text(in: strings),
-                                       label: label, detail: detail, placeholder: item?.placeholder,
-                                       learnMore: item?.learnMore.map(learnMoreView), answerNeeded: answerNeeded,
-                                       markedRequired: !info.isOptional, card: cards,
-                                       resolveURL: context.resolveURL).build()
+            var builder = QuestionViewBuilder(fields: question, strings: strings, displayLocale: displayLocale, timeZone: session.timeZone,
+                                              values: values(for: question), error: errors[question.identifier]?.text(in: strings),
+                                              label: label, detail: detail, placeholder: item?.placeholder,
+                                              learnMore: item?.learnMore.map(learnMoreView), answerNeeded: answerNeeded,
+                                              markedRequired: !info.isOptional, card: cards,
+                                              resolveURL: context.resolveURL)
+            if case .file(let file)? = session.answer(for: question.identifier) { builder.storedFile = file }
+            return builder.build()
         }
     }
 

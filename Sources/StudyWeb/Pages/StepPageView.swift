@@ -11,6 +11,8 @@ struct StepPageView {
     let progress: ProgressView?
     let errorSummary: ErrorSummaryView?
     let formAction: String
+    /// Whether the form posts files (a file question): it is then sent as `multipart/form-data`.
+    let postsFiles: Bool
     let csrf: CSRFFieldView
     let stepField: String
     let stepIdentifier: String
@@ -196,6 +198,8 @@ struct InputView {
     let patternMessage: String?
     /// A continuous scale's slider, shown by the script and kept in step with the number field.
     let range: RangeView?
+    /// For a file input: the media types the picker offers.
+    var accept: String? = nil
 }
 
 struct RangeView {

@@ -25,6 +25,8 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case chooseFromList
     /// Hints: choose one, choose any, numeric ranges, text length, the unit of a number.
     case chooseOne, chooseAny, hintRange, hintAtLeast, hintAtMost, hintMaxLength, hintUnit
+    /// A file question's limits ("{size}" and "{types}") and the file already attached ("{name}", "{size}").
+    case hintFileSize, hintFileTypes, fileAttached
     /// Field labels of composite answers: height, weight and durations in their units.
     case centimetres, kilograms, feet, inches, pounds, ounces, hours, minutes
     /// Field labels of a location answer, and the button that fills in the device's position.

@@ -36,6 +36,7 @@ enum Samples {
         .email(EmailFormat(placeholder: "you@example.org")),
         .location(LocationFormat(useCurrentLocation: false)),
         .sesLadder(SESLadderFormat(numberOfRungs: 10, topRungText: "Best off", bottomRungText: "Worst off")),
+        .file(FileFormat(allowedContentTypes: ["image/*", "application/pdf"], maximumBytes: 2_000_000)),
     ]
 
     /// An answer of the right kind for each format type.
@@ -60,6 +61,8 @@ enum Samples {
         .email: .text("ada@example.org"),
         .location: .location(LocationAnswer(address: "1 Infinite Loop", latitude: 37.33, longitude: -122.03)),
         .sesLadder: .number(7),
+        .file: .file(FileAnswer(fileName: "photo-photo-1.jpg", contentType: "image/jpeg", byteCount: 1024,
+                                sha256: String(repeating: "ab", count: 32), title: "knee.jpg")),
     ]
 
     static let steps: [Step] = [

@@ -1,0 +1,77 @@
+import Foundation
+
+/// A file the participant attaches, such as a photo of a wound or a scanned letter; the answer is
+/// ``Answer/file(_:)``. The file itself is written to the run's output folder (see
+/// ``TaskSession/attachFile(_:title:contentType:for:)``) and the answer describes it.
+public struct FileFormat: Hashable, Sendable, Codable {
+    /// The media types accepted, such as `image/jpeg` or `image/*`; empty accepts any type.
+    public var allowedContentTypes: [String]
+    /// The largest file accepted, in bytes; from 1 byte to 50 MB (52,428,800 bytes). Defaults to 10 MB.
+    public var maximumBytes: Int
+
+    /// The default and largest allowed ``maximumBytes``.
+    public static let defaultMaximumBytes = 10 * 1024 * 1024, largestMaximumBytes = 50 * 1024 * 1024
+
+    /// Creates a file format; see the properties for each setting.
+    public init(allowedContentTypes: [String] = [], maximumBytes: Int = FileFormat.defaultMaximumBytes) {
+        self.allowedContentTypes = allowedContentTypes
+        self.maximumBytes = maximumBytes
+    }
+
+    private enum CodingKeys: String, CodingKey { case allowedContentTypes, maximumBytes }
+
+    /// Reads the format; both settings are optional.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        allowedContentTypes = try c.decodeIfPresent([String].self, forKey: .allowedContentTypes) ?? []
+        maximumBytes = try c.decodeIfPresent(Int.self, forKey: .maximumBytes) ?? Self.defaultMaximumBytes
+    }
+
+    /// Writes the settings that differ from the defaults.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        if !allowedContentTypes.isEmpty { try c.encode(allowedContentTypes, forKey: .allowedContentTypes) }
+        if maximumBytes != Self.defaultMaximumBytes { try c.encode(maximumBytes, forKey: .maximumBytes) }
+    }
+
+    /// ``maximumBytes`` for people: "10 MB", "200 KB".
+    public var maximumSizeDescription: String { Self.sizeDescription(maximumBytes) }
+
+    /// A size in bytes for people: "512 bytes", "200 KB", "1.5 MB" (1 KB = 1024 bytes).
+    public static func sizeDescription(_ bytes: Int) -> String { AnswerRules.byteCountPhrase(bytes) }
+
+    /// Whether `contentType` (parameters such as `; charset=…` ignored, case ignored) is accepted: it equals an
+    /// allowed type, or an allowed `type/*` names its type.
+    public func accepts(contentType: String) -> Bool {
+        guard !allowedContentTypes.isEmpty else { return true }
+        let bare = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return allowedContentTypes.contains { allowed in
+            let pattern = allowed.lowercased()
+            if pattern.hasSuffix("/*") { return bare.hasPrefix(String(pattern.dropLast())) }
+            return bare == pattern
+        }
+    }
+}
+
+/// The answer to a file question: which file of the run it is, and what it holds.
+public struct FileAnswer: Hashable, Sendable, Codable {
+    /// The file's name in the run's output folder (as in the step's ``FileResult``).
+    public var fileName: String
+    /// The media type the file was given with, such as `image/jpeg`.
+    public var contentType: String
+    /// The file's size in bytes.
+    public var byteCount: Int
+    /// The SHA-256 of the file's bytes, as 64 lowercase hex digits.
+    public var sha256: String
+    /// The file's name as the participant chose it (`knee.jpg`); nil when unknown.
+    public var title: String?
+
+    /// Creates a file answer; see the properties for each part.
+    public init(fileName: String, contentType: String, byteCount: Int, sha256: String, title: String? = nil) {
+        self.fileName = fileName
+        self.contentType = contentType
+        self.byteCount = byteCount
+        self.sha256 = sha256
+        self.title = title
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import Research
+
+@Suite("File questions")
+struct FileQuestionTests {
+    let clock = TestClock()
+
+    func task() throws -> ResearchTask {
+        try ResearchTask(identifier: "photos", steps: [
+            Step(identifier: "photo", kind: .question(.file(FileFormat(allowedContentTypes: ["image/*"], maximumBytes: 10)))),
+            Build.completion(),
+        ])
+    }
+
+    func folder() -> URL { FileManager.default.temporaryDirectory.appendingPathComponent("file-questions-\(UUID().uuidString)") }
+
+    func files(in folder: URL) -> [String] {
+        (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).filter { $0.contains(".") }.sorted()
+    }
+
+    @Test func anAttachedFileIsWrittenAndDescribed() throws {
+        let output = folder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        var session = try TaskSession(task: task(), environment: clock.environment(), outputDirectory: output)
+        let answer = try session.attachFile(Data("abc".utf8), title: "knee.JPG", contentType: "image/jpeg")
+        #expect(answer.byteCount == 3 && answer.title == "knee.JPG" && answer.contentType == "image/jpeg")
+        // SHA-256 of "abc", from FIPS 180-2's test vectors.
+        #expect(answer.sha256 == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(files(in: output) == ["\(session.taskRunUUID.uuidString)/photo-photo-1.JPG"])
+        try session.goForward()
+        try session.goForward()
+        let step = try #require(session.result.stepResults.first)
+        #expect(step.questionResults.first?.answer == .file(answer))
+        #expect(step.results.contains(.file(FileResult(identifier: "photo", fileName: answer.fileName, contentType: "image/jpeg", byteCount: 3))))
+    }
+
+    @Test func aFileTheFormatRefusesIsNotWritten() throws {
+        let output = folder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        var session = try TaskSession(task: task(), environment: clock.environment(), outputDirectory: output)
+        #expect(throws: TaskSessionError.invalidAnswer(item: "photo", AnswerValidationError("Choose a file of at most 10 bytes."))) {
+            try session.attachFile(Data(count: 11), title: "big.png", contentType: "image/png")
+        }
+        #expect(throws: TaskSessionError.invalidAnswer(item: "photo", AnswerValidationError("Choose a file of one of these types: image/*."))) {
+            try session.attachFile(Data("%PDF".utf8), title: "letter.pdf", contentType: "application/pdf")
+        }
+        #expect(throws: TaskSessionError.invalidAnswer(item: "photo", AnswerValidationError("The file is empty; choose another."))) {
+            try session.attachFile(Data(), title: "empty.png", contentType: "image/png")
+        }
+        #expect(files(in: output).isEmpty)
+        #expect(session.answer() == nil)
+    }
+
+    @Test func aFileAnswerMustNameAnAttachedFile() throws {
+        var session = try TaskSession(task: task(), environment: clock.environment(), outputDirectory: folder())
+        let invented = FileAnswer(fileName: "../../etc/passwd", contentType: "image/png", byteCount: 5, sha256: "00")
+        #expect(throws: TaskSessionError.notAllowed("'../../etc/passwd' was not attached to 'photo' on this step")) {
+            try session.setAnswer(.file(invented))
+        }
+        #expect(throws: TaskSessionError.self) { try session.setAnswer(text: "/etc/passwd") }
+    }
+
+    @Test func replacingClearingAndSkippingDeleteTheFile() throws {
+        let output = folder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        var session = try TaskSession(task: task(), environment: clock.environment(), outputDirectory: output)
+        try session.attachFile(Data("one".utf8), title: "a.png", contentType: "image/png")
+        try session.attachFile(Data("two".utf8), title: "b.gif", contentType: "image/gif")
+        #expect(files(in: output).map { ($0 as NSString).pathExtension } == ["gif"])
+        try session.setAnswer(nil)
+        #expect(files(in: output).isEmpty)
+        try session.attachFile(Data("three".utf8), title: "c.png", contentType: "image/png")
+        try session.skip()
+        #expect(files(in: output).isEmpty)
+    }
+
+    @Test func withoutAnOutputFolderAFileCannotBeKept() throws {
+        var session = try TaskSession(task: task(), environment: clock.environment())
+        #expect(throws: TaskSessionError.notAllowed("this run has no output directory for files")) {
+            try session.attachFile(Data("abc".utf8), title: "a.png", contentType: "image/png")
+        }
+    }
+
+    @Test func formatRulesAndMediaTypes() {
+        #expect(FileFormat(allowedContentTypes: ["image/*"]).accepts(contentType: "IMAGE/PNG; name=x"))
+        #expect(!FileFormat(allowedContentTypes: ["image/*"]).accepts(contentType: "imagery/png"))
+        #expect(FileFormat().accepts(contentType: "application/x-anything"))
+        let bad = AnswerFormat.file(FileFormat(allowedContentTypes: ["png", "*/*"], maximumBytes: 0)).constructionProblems()
+        #expect(bad.map(\.path) == ["maximumBytes", "allowedContentTypes[0]", "allowedContentTypes[1]"])
+        #expect(FileFormat.sizeDescription(10 * 1024 * 1024) == "10 MB" && FileFormat.sizeDescription(1536) == "1 KB")
+    }
+}
