@@ -84,6 +84,8 @@ let package = Package(
                 "Consent",
                 "Study",
                 "StudyServer",
+                // `studykit fhirpath`: the FHIRPath evaluator, for the agreement tests against fhirpathpy.
+                "Interop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

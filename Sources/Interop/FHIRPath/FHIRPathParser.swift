@@ -42,9 +42,10 @@ struct FHIRPathParser {
         guard level < Self.levels.count else { return try parseTypeExpression() }
         var left = try parseBinary(level: level + 1)
         while let op = binaryOperator(in: Self.levels[level]) {
+            let operatorOffset = current.offset
             position += 1
             let right = try parseOperand(after: op, level: level + 1)
-            left = .binary(op, left: left, right: right, offset: left.offset)
+            left = .binary(op, left: left, right: right, offset: operatorOffset)
         }
         return left
     }
@@ -59,9 +60,10 @@ struct FHIRPathParser {
     private mutating func parseTypeExpression() throws(FHIRPathError) -> FHIRPathSyntax {
         var operand = try parseAdditive()
         while case .identifier(let word, delimited: false) = current.kind, word == "is" || word == "as" {
+            let operatorOffset = current.offset
             position += 1
             let typeName = try parseTypeSpecifier()
-            operand = .typeOperator(isCast: word == "as", operand: operand, typeName: typeName, offset: operand.offset)
+            operand = .typeOperator(isCast: word == "as", operand: operand, typeName: typeName, offset: operatorOffset)
         }
         return operand
     }
@@ -69,9 +71,10 @@ struct FHIRPathParser {
     private mutating func parseAdditive() throws(FHIRPathError) -> FHIRPathSyntax {
         var left = try parseMultiplicative()
         while let op = binaryOperator(in: Self.additive) {
+            let operatorOffset = current.offset
             position += 1
             guard current.kind != .end else { throw FHIRPathError(.syntax, "expected an expression after '\(op.rawValue)'", at: current.offset) }
-            left = .binary(op, left: left, right: try parseMultiplicative(), offset: left.offset)
+            left = .binary(op, left: left, right: try parseMultiplicative(), offset: operatorOffset)
         }
         return left
     }
@@ -79,9 +82,10 @@ struct FHIRPathParser {
     private mutating func parseMultiplicative() throws(FHIRPathError) -> FHIRPathSyntax {
         var left = try parsePolarity()
         while let op = binaryOperator(in: Self.multiplicative) {
+            let operatorOffset = current.offset
             position += 1
             guard current.kind != .end else { throw FHIRPathError(.syntax, "expected an expression after '\(op.rawValue)'", at: current.offset) }
-            left = .binary(op, left: left, right: try parsePolarity(), offset: left.offset)
+            left = .binary(op, left: left, right: try parsePolarity(), offset: operatorOffset)
         }
         return left
     }

@@ -35,7 +35,7 @@ indirect enum FHIRPathSyntax: Sendable {
     /// `operand is Type` (isCast false) or `operand as Type` (isCast true).
     case typeOperator(isCast: Bool, operand: FHIRPathSyntax, typeName: String, offset: Int)
 
-    /// Where this part starts in the expression text.
+    /// Where this part is in the expression text: where it starts, or for operators where the operator is.
     var offset: Int {
         switch self {
         case .literal(_, let offset), .emptyCollection(let offset), .variable(_, let offset),

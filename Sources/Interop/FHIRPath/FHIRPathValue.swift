@@ -30,15 +30,16 @@ public enum FHIRPathValue: Sendable, Hashable {
         .node(FHIRPathNode(resource: json, root: root))
     }
 
-    /// The value as JSON, to print or compare: a node gives its JSON; Booleans, integers, decimals and strings
-    /// give the JSON of the same kind; dates, date-times and times give their text without `@`
+    /// The value as JSON, to print or compare: a node gives its JSON; Booleans, integers and strings give the
+    /// JSON of the same kind; decimals are written with at least one fraction digit (`10.0`), so they stay
+    /// apart from integers in the text; dates, date-times and times give their text without `@`
     /// (`2020-01-01`, `10:30`); a quantity gives `{"value": 5, "unit": "mg"}`.
     public var json: FHIRJSON {
         switch self {
         case .node(let node): node.json
         case .boolean(let value): .bool(value)
         case .integer(let value): .integer(value)
-        case .decimal(let value): .decimal(value)
+        case .decimal(let value): .decimal(value, fractionDigits: max(1, -Int(value.exponent)))
         case .string(let value): .string(value)
         case .date(let value), .dateTime(let value), .time(let value): .string(value.text)
         case .quantity(let quantity): .object(FHIRJSONObject([("value", .decimal(quantity.value)), ("unit", .string(quantity.unit))]))
