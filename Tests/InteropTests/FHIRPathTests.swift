@@ -106,6 +106,16 @@ struct FHIRPathParsingTests {
         }
     }
 
+    @Test func refusesHostileNesting() throws {
+        let deep = String(repeating: "(", count: 5000) + "1" + String(repeating: ")", count: 5000)
+        #expect(failure(deep)?.message.contains("nested more than 200 levels") == true)
+        #expect(failure(String(repeating: "-", count: 5000) + "1")?.kind == .syntax)
+        #expect(failure(Array(repeating: "1", count: 5000).joined(separator: " + "))?.kind == .syntax)
+        #expect(failure("a" + String(repeating: ".b", count: 5000))?.kind == .syntax)
+        #expect(try evaluate(Array(repeating: "1", count: 100).joined(separator: " + ")) == [.integer(100)])
+        #expect(try evaluate(String(repeating: "(", count: 50) + "1" + String(repeating: ")", count: 50)) == [.integer(1)])
+    }
+
     @Test func readsLiterals() throws {
         #expect(try evaluate("'a\\'b\\u0041\\n'") == [.string("a'bA\n")])
         #expect(try evaluate("`delimited` | 1") == [.integer(1)])

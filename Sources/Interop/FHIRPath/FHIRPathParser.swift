@@ -6,6 +6,19 @@ import Foundation
 struct FHIRPathParser {
     private let tokens: [FHIRPathLexer.Token]
     private var position = 0
+    /// How deep the syntax tree is at this point: nested parentheses, arguments, indexers and unary signs, and
+    /// the operators and path steps in a row (each makes the left-leaning tree one level deeper).
+    private var depth = 0
+    /// A deeper tree is refused, so hostile input cannot exhaust the stack when it is parsed or evaluated.
+    private static let maximumDepth = 200
+
+    /// Counts one more level; an error past ``maximumDepth``.
+    private mutating func descend(at offset: Int) throws(FHIRPathError) {
+        depth += 1
+        guard depth <= Self.maximumDepth else {
+            throw FHIRPathError(.syntax, "the expression is nested more than \(Self.maximumDepth) levels deep", at: offset)
+        }
+    }
 
     /// Parses the whole of `text` as one expression.
     static func parse(_ text: String) throws(FHIRPathError) -> FHIRPathSyntax {
@@ -26,7 +39,9 @@ struct FHIRPathParser {
     private var current: FHIRPathLexer.Token { tokens[position] }
 
     private mutating func parseExpression() throws(FHIRPathError) -> FHIRPathSyntax {
-        try parseBinary(level: 0)
+        try descend(at: current.offset)
+        defer { depth -= 1 }
+        return try parseBinary(level: 0)
     }
 
     /// The binary operators of each precedence level, lowest first.
@@ -41,8 +56,11 @@ struct FHIRPathParser {
     private mutating func parseBinary(level: Int) throws(FHIRPathError) -> FHIRPathSyntax {
         guard level < Self.levels.count else { return try parseTypeExpression() }
         var left = try parseBinary(level: level + 1)
+        let startDepth = depth
+        defer { depth = startDepth }
         while let op = binaryOperator(in: Self.levels[level]) {
             let operatorOffset = current.offset
+            try descend(at: operatorOffset)
             position += 1
             let right = try parseOperand(after: op, level: level + 1)
             left = .binary(op, left: left, right: right, offset: operatorOffset)
@@ -59,8 +77,11 @@ struct FHIRPathParser {
 
     private mutating func parseTypeExpression() throws(FHIRPathError) -> FHIRPathSyntax {
         var operand = try parseAdditive()
+        let startDepth = depth
+        defer { depth = startDepth }
         while case .identifier(let word, delimited: false) = current.kind, word == "is" || word == "as" {
             let operatorOffset = current.offset
+            try descend(at: operatorOffset)
             position += 1
             let typeName = try parseTypeSpecifier()
             operand = .typeOperator(isCast: word == "as", operand: operand, typeName: typeName, offset: operatorOffset)
@@ -70,8 +91,11 @@ struct FHIRPathParser {
 
     private mutating func parseAdditive() throws(FHIRPathError) -> FHIRPathSyntax {
         var left = try parseMultiplicative()
+        let startDepth = depth
+        defer { depth = startDepth }
         while let op = binaryOperator(in: Self.additive) {
             let operatorOffset = current.offset
+            try descend(at: operatorOffset)
             position += 1
             guard current.kind != .end else { throw FHIRPathError(.syntax, "expected an expression after '\(op.rawValue)'", at: current.offset) }
             left = .binary(op, left: left, right: try parseMultiplicative(), offset: operatorOffset)
@@ -81,8 +105,11 @@ struct FHIRPathParser {
 
     private mutating func parseMultiplicative() throws(FHIRPathError) -> FHIRPathSyntax {
         var left = try parsePolarity()
+        let startDepth = depth
+        defer { depth = startDepth }
         while let op = binaryOperator(in: Self.multiplicative) {
             let operatorOffset = current.offset
+            try descend(at: operatorOffset)
             position += 1
             guard current.kind != .end else { throw FHIRPathError(.syntax, "expected an expression after '\(op.rawValue)'", at: current.offset) }
             left = .binary(op, left: left, right: try parsePolarity(), offset: operatorOffset)
@@ -94,6 +121,8 @@ struct FHIRPathParser {
         if case .symbol(let sign) = current.kind, sign == "-" || sign == "+" {
             let offset = current.offset
             position += 1
+            try descend(at: offset)
+            defer { depth -= 1 }
             return .polarity(negate: sign == "-", operand: try parsePolarity(), offset: offset)
         }
         return try parsePostfix()
@@ -102,7 +131,10 @@ struct FHIRPathParser {
     /// A term followed by any number of `.member`, `.function(...)` and `[index]`.
     private mutating func parsePostfix() throws(FHIRPathError) -> FHIRPathSyntax {
         var expression = try parseTerm()
+        let startDepth = depth
+        defer { depth = startDepth }
         while true {
+            if current.kind == .symbol(".") || current.kind == .symbol("[") { try descend(at: current.offset) }
             if current.kind == .symbol(".") {
                 position += 1
                 expression = try parseInvocation(base: expression)
