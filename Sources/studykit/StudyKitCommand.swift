@@ -6,6 +6,7 @@ struct StudyKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "studykit",
         abstract: "StudyKit: tasks, surveys and studies for digital health research.",
-        subcommands: [ValidateCommand.self, RunCommand.self, ScheduleCommand.self, ServeCommand.self, InviteCommand.self, ConsentCommand.self, ImportCommand.self, BenchCommand.self]
+        subcommands: [ValidateCommand.self, RunCommand.self, ScheduleCommand.self, ServeCommand.self, InviteCommand.self, ConsentCommand.self,
+                      ImportCommand.self, FHIRPathCommand.self, BenchCommand.self]
     )
 }
