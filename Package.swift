@@ -34,8 +34,8 @@ let package = Package(
         .target(name: "JSONDiagnostics"),
         .target(name: "Research", dependencies: ["JSONDiagnostics"]),
         .target(name: "CareStore", dependencies: ["JSONDiagnostics"]),
-        // FHIR R4: Questionnaires in as tasks.
-        .target(name: "Interop", dependencies: ["Research"]),
+        // FHIR R4: Questionnaires in as tasks; consents, care plans and outcomes out as resources (Foundation and our modules only).
+        .target(name: "Interop", dependencies: ["Research", "Consent", "CareStore"]),
         .target(
             name: "Consent",
             dependencies: [
@@ -88,7 +88,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ResearchTests", dependencies: ["Research"]),
-        .testTarget(name: "InteropTests", dependencies: ["Interop", "Research"], exclude: ["Fixtures"]),
+        .testTarget(name: "InteropTests", dependencies: ["Interop", "Research", "Consent", "CareStore"], exclude: ["Fixtures"]),
         .testTarget(name: "CareStoreTests", dependencies: ["CareStore", "CareStoreSQLite", "JSONDiagnostics"]),
         .testTarget(name: "ConsentTests", dependencies: ["Consent", "Research"]),
         .testTarget(name: "StudyWebTests", dependencies: ["StudyWeb", "Research"]),
