@@ -59,7 +59,8 @@ let package = Package(
         ),
         .target(
             name: "Study",
-            dependencies: ["Research", "CareStore", "Consent", "JSONDiagnostics", .product(name: "Yams", package: "Yams")]
+            // Interop: the FHIR builders behind the study's FHIR export.
+            dependencies: ["Research", "CareStore", "Consent", "Interop", "JSONDiagnostics", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "StudySQLite", dependencies: ["Study", "Research", "Consent", .product(name: "GRDB", package: "GRDB.swift")]),
         // A child process for StudySQLiteTests' durability test: saves task runs until it is killed. Not a product.
@@ -97,7 +98,7 @@ let package = Package(
             dependencies: ["StudyServer", .product(name: "HummingbirdTesting", package: "hummingbird")]
         ),
         .testTarget(name: "StudykitCLITests", dependencies: ["studykit"]),
-        .testTarget(name: "StudyTests", dependencies: ["Study", "Research", "CareStore", "Consent"]),
+        .testTarget(name: "StudyTests", dependencies: ["Study", "Research", "CareStore", "Consent", "Interop"]),
         .testTarget(
             name: "StudySQLiteTests",
             dependencies: ["Study", "StudySQLite", "StudySQLiteCrashWriter", "Research", "Consent", .product(name: "GRDB", package: "GRDB.swift")]
