@@ -84,6 +84,7 @@ let package = Package(
                 "CareStoreSQLite",
                 "Consent",
                 "Study",
+                "StudySQLite",
                 "StudyServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -97,7 +98,8 @@ let package = Package(
             name: "StudyServerTests",
             dependencies: ["StudyServer", .product(name: "HummingbirdTesting", package: "hummingbird")]
         ),
-        .testTarget(name: "StudykitCLITests", dependencies: ["studykit"]),
+        // The stores and the study module make data folders for `studykit export` to read.
+        .testTarget(name: "StudykitCLITests", dependencies: ["studykit", "Study", "StudySQLite", "CareStore", "CareStoreSQLite", "Consent"]),
         .testTarget(name: "StudyTests", dependencies: ["Study", "Research", "CareStore", "Consent", "Interop"]),
         .testTarget(
             name: "StudySQLiteTests",

@@ -6,6 +6,6 @@ struct StudyKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "studykit",
         abstract: "StudyKit: tasks, surveys and studies for digital health research.",
-        subcommands: [ValidateCommand.self, RunCommand.self, ScheduleCommand.self, ServeCommand.self, InviteCommand.self, ConsentCommand.self, BenchCommand.self]
+        subcommands: [ValidateCommand.self, RunCommand.self, ScheduleCommand.self, ServeCommand.self, InviteCommand.self, ConsentCommand.self, ExportCommand.self, BenchCommand.self]
     )
 }
