@@ -37,8 +37,9 @@ let package = Package(
         // swift-crypto for the SHA-256 of attached files (CryptoKit on Apple platforms, so Research still builds there).
         .target(name: "Research", dependencies: ["JSONDiagnostics", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "CareStore", dependencies: ["JSONDiagnostics"]),
-        // FHIR R4: Questionnaires in as tasks.
-        .target(name: "Interop", dependencies: ["Research"]),
+        // FHIR R4: Questionnaires in as tasks and responses both ways, FHIRPath; consents, care plans and outcomes out as
+        // resources. swift-crypto's SHA-1 for Attachment.hash and the name-based UUIDs of Bundle entries.
+        .target(name: "Interop", dependencies: ["Research", "Consent", "CareStore", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "Consent",
             dependencies: [
@@ -62,6 +63,7 @@ let package = Package(
         ),
         .target(
             name: "Study",
+            // Interop: FHIR Questionnaires as surveys, and the FHIR builders behind the study's FHIR export.
             dependencies: ["Research", "CareStore", "Consent", "Interop", "JSONDiagnostics", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "StudySQLite", dependencies: ["Study", "Research", "Consent", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -88,12 +90,14 @@ let package = Package(
                 "Consent",
                 "Interop",
                 "Study",
+                "StudySQLite",
                 "StudyServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "ResearchTests", dependencies: ["Research"]),
-        .testTarget(name: "InteropTests", dependencies: ["Interop", "Research"], exclude: ["Fixtures"]),
+        .testTarget(name: "InteropTests", dependencies: ["Interop", "Research", "Consent", "CareStore", .product(name: "Crypto", package: "swift-crypto")],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "CareStoreTests", dependencies: ["CareStore", "CareStoreSQLite", "JSONDiagnostics"]),
         .testTarget(name: "ConsentTests", dependencies: ["Consent", "Research"]),
         .testTarget(name: "StudyWebTests", dependencies: ["StudyWeb", "Research"]),
@@ -101,8 +105,9 @@ let package = Package(
             name: "StudyServerTests",
             dependencies: ["StudyServer", .product(name: "HummingbirdTesting", package: "hummingbird")]
         ),
-        .testTarget(name: "StudykitCLITests", dependencies: ["studykit"]),
-        .testTarget(name: "StudyTests", dependencies: ["Study", "Research", "CareStore", "Consent"]),
+        // The stores and the study module make data folders for `studykit export` to read.
+        .testTarget(name: "StudykitCLITests", dependencies: ["studykit", "Study", "StudySQLite", "CareStore", "CareStoreSQLite", "Consent"]),
+        .testTarget(name: "StudyTests", dependencies: ["Study", "Research", "CareStore", "Consent", "Interop"]),
         .testTarget(
             name: "StudySQLiteTests",
             dependencies: ["Study", "StudySQLite", "StudySQLiteCrashWriter", "Research", "Consent", .product(name: "GRDB", package: "GRDB.swift")]

@@ -17,6 +17,12 @@ extension StorageBackedCareStore where Storage == SQLiteCareStorage {
         self.init(storage: try SQLiteCareStorage(path: path), environment: environment)
     }
 
+    /// The store in the existing SQLite file at `path`, opened for reading only (nothing is created, migrated or
+    /// written; adding to it throws). See ``SQLiteCareStorage/readOnly(path:)``.
+    public static func readOnly(path: String, environment: CareStoreEnvironment = .live) throws -> SQLiteCareStore {
+        SQLiteCareStore(storage: try SQLiteCareStorage.readOnly(path: path), environment: environment)
+    }
+
     /// An empty store in an in-memory SQLite database, for tests and previews: the SQL of the file store without
     /// its file.
     public static func inMemory(environment: CareStoreEnvironment = .live) throws -> SQLiteCareStore {
@@ -46,6 +52,23 @@ public final class SQLiteCareStorage: CareStorage {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         // DatabasePool opens the file in WAL mode.
         try self.init(database: DatabasePool(path: url.path, configuration: Self.configuration()))
+    }
+
+    /// The storage in the existing SQLite file at `path`, opened for reading only: nothing is created, migrated or
+    /// written, so a command such as `studykit export` can read a data folder while the server runs. Throws
+    /// ``SQLiteCareStorageOpenError`` when the file is missing or its schema is not the one this version writes.
+    public static func readOnly(path: String) throws -> SQLiteCareStorage {
+        guard FileManager.default.fileExists(atPath: path) else { throw SQLiteCareStorageOpenError.missing(path: path) }
+        var configuration = configuration()
+        configuration.readonly = true
+        let database = try DatabaseQueue(path: path, configuration: configuration)
+        let current = try database.read { db in try CareStoreMigrations.migrator.hasCompletedMigrations(db) }
+        guard current else { throw SQLiteCareStorageOpenError.outdatedSchema(path: path) }
+        return SQLiteCareStorage(readingFrom: database)
+    }
+
+    private init(readingFrom database: DatabaseQueue) {
+        self.database = database
     }
 
     /// Empty storage in an in-memory database.

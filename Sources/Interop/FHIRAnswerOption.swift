@@ -4,7 +4,7 @@ import Research
 /// One allowed answer of a choice item, of the kinds the importer takes.
 enum FHIRAnswerOption: Hashable, Sendable {
     /// A Coding (from `answerOption.valueCoding` or a contained ValueSet concept); stored by its code.
-    case coding(FHIRCoding, code: String)
+    case coding(FHIRAnswerCoding, code: String)
     /// An `answerOption.valueInteger`.
     case integer(Int)
     /// An `answerOption.valueString`.

@@ -121,7 +121,7 @@ public struct FHIRQuestionnaire: Sendable {
     private static func answerOptions(of item: FHIRJSONValue, valueSets: [String: FHIRJSONValue]) -> [FHIRAnswerOption] {
         if let options = item["answerOption"]?.array, !options.isEmpty {
             return options.compactMap { option -> FHIRAnswerOption? in
-                if let coding = FHIRCoding(option["valueCoding"]), let code = coding.code { return .coding(coding, code: code) }
+                if let coding = FHIRAnswerCoding(option["valueCoding"]), let code = coding.code { return .coding(coding, code: code) }
                 if let number = option["valueInteger"]?.number, let value = FHIRValueText.integer(number) { return .integer(value) }
                 if let value = option["valueString"]?.string { return .string(value) }
                 if let value = option["valueDate"]?.string { return .date(value) }
@@ -135,23 +135,23 @@ public struct FHIRQuestionnaire: Sendable {
         for include in valueSet["compose"]?["include"]?.array ?? [] {
             let system = include["system"]?.string
             for concept in include["concept"]?.array ?? [] {
-                if let coding = FHIRCoding(concept, defaultSystem: system), let code = coding.code {
+                if let coding = FHIRAnswerCoding(concept, defaultSystem: system), let code = coding.code {
                     options.append(.coding(coding, code: code))
                 }
             }
         }
         if options.isEmpty {
             for entry in valueSet["expansion"]?["contains"]?.array ?? [] {
-                if let coding = FHIRCoding(entry), let code = coding.code { options.append(.coding(coding, code: code)) }
+                if let coding = FHIRAnswerCoding(entry), let code = coding.code { options.append(.coding(coding, code: code)) }
             }
         }
         return options
     }
 
     /// The Coding of a quantity item's `questionnaire-unit` extension.
-    private static func unit(of item: FHIRJSONValue) -> FHIRCoding? {
+    private static func unit(of item: FHIRJSONValue) -> FHIRAnswerCoding? {
         let unitURL = "http://hl7.org/fhir/StructureDefinition/questionnaire-unit"
         let unitExtension = item["extension"]?.array?.first { $0["url"]?.string == unitURL }
-        return FHIRCoding(unitExtension?["valueCoding"])
+        return FHIRAnswerCoding(unitExtension?["valueCoding"])
     }
 }

@@ -21,7 +21,7 @@ struct FHIRQuestionnaireItemDefinition: Hashable, Sendable {
     /// For choice and open-choice items: the allowed answers, from `answerOption` or a contained ValueSet.
     var answerOptions: [FHIRAnswerOption]
     /// For quantity items: the unit the `questionnaire-unit` extension gives.
-    var unit: FHIRCoding?
+    var unit: FHIRAnswerCoding?
 
     /// Whether the item is asked (not a group or display item).
     var isQuestion: Bool { type != "group" && type != "display" }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Research
 
@@ -18,8 +19,9 @@ import Research
 /// url → `valueUri`, quantity → `valueQuantity` (`value` and `unit`, with `system` and `code` when the
 /// `questionnaire-unit` extension gives a Coding for that unit), choice and open-choice → the option's own
 /// value (`valueCoding` with system, code and display, or `valueInteger`, `valueString`, `valueDate`,
-/// `valueTime`), an open-choice "other" → `valueString` with the text typed. A repeating choice gives one
-/// answer per chosen option, in the order chosen.
+/// `valueTime`), an open-choice "other" → `valueString` with the text typed, attachment → `valueAttachment`
+/// (`contentType`, `size`, `title`, and `data` with its SHA-1 `hash` when ``fileContents`` finds the file). A
+/// repeating choice gives one answer per chosen option, in the order chosen.
 ///
 /// Skipped steps, earlier passes of revisited steps, unanswered questions and empty texts are left out.
 /// Results that cannot be written (a linkId the Questionnaire does not have, a question the task does not
@@ -28,10 +30,15 @@ import Research
 public struct FHIRQuestionnaireResponseBuilder: Sendable {
     /// The Questionnaire the responses answer.
     public let questionnaire: FHIRQuestionnaire
+    /// The bytes of an attached file (from the run's output folder); nil when they are not at hand, and the
+    /// attachment then describes the file without its data.
+    public let fileContents: (@Sendable (FileAnswer) -> Data?)?
 
-    /// Creates a builder for responses to `questionnaire`.
-    public init(questionnaire: FHIRQuestionnaire) {
+    /// Creates a builder for responses to `questionnaire`; `fileContents` reads attached files so that their
+    /// data goes into the response.
+    public init(questionnaire: FHIRQuestionnaire, fileContents: (@Sendable (FileAnswer) -> Data?)? = nil) {
         self.questionnaire = questionnaire
+        self.fileContents = fileContents
     }
 
     /// The QuestionnaireResponse for `result`, as UTF-8 JSON.
@@ -147,6 +154,14 @@ public struct FHIRQuestionnaireResponseBuilder: Sendable {
             return value.isEmpty ? [] : single("valueString", .string(value))
         case ("url", .text(let value)):
             return value.isEmpty ? [] : single("valueUri", .string(value))
+        case ("attachment", .file(let file)):
+            var members: [String: FHIRJSONValue] = ["contentType": .string(file.contentType), "size": .number(Decimal(file.byteCount))]
+            if let title = file.title { members["title"] = .string(title) }
+            if let data = fileContents?(file) {
+                members["data"] = .string(data.base64EncodedString())
+                members["hash"] = .string(Data(Insecure.SHA1.hash(data: data)).base64EncodedString())
+            }
+            return single("valueAttachment", .object(members))
         case ("choice", .choices(let selections)), ("open-choice", .choices(let selections)):
             guard selections.count <= 1 || item.repeats else {
                 return fail(.tooManyAnswers, "\(selections.count) choices for '\(linkId)', which does not repeat")

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Research
 
@@ -66,7 +67,9 @@ public struct FHIRQuestionnaireResponseReader: Sendable {
         let runUUID = resource["id"]?.string.flatMap(UUID.init(uuidString:)) ?? fallbackRunUUID
         let result = TaskResult(identifier: questionnaire.task.identifier, taskRunUUID: runUUID, startDate: authored,
                                 endDate: authored, stepResults: stepResults)
-        return FHIRReadQuestionnaireResponse(result: result, status: status, subject: subject, author: author)
+        var read = FHIRReadQuestionnaireResponse(result: result, status: status, subject: subject, author: author)
+        read.files = reading.files
+        return read
     }
 }
 
@@ -75,6 +78,8 @@ private struct ResponseReading {
     let questionnaire: FHIRQuestionnaire
     let timeZone: TimeZone
     var issues: [FHIRResponseIssue] = []
+    /// The data of attachments that carry it, by the file name of their answer.
+    var files: [String: Data] = [:]
     /// Each answered question's result, by linkId, with the path of its response item.
     var answered: [String: (result: QuestionResult, path: String)] = [:]
 
@@ -294,6 +299,7 @@ private struct ResponseReading {
         case "string", "text": expectedKey = "valueString"
         case "url": expectedKey = "valueUri"
         case "quantity": expectedKey = "valueQuantity"
+        case "attachment": expectedKey = "valueAttachment"
         default: expectedKey = definition.answerOptions.first?.answerKey ?? "valueCoding"
         }
         let isOpenChoiceText = type == "open-choice" && key == "valueString"
@@ -335,9 +341,45 @@ private struct ResponseReading {
             return .answer(.text(text), unit: nil)
         case "valueQuantity":
             return quantity(value, definition: definition, format: format, path: "\(path).valueQuantity")
+        case "valueAttachment" where type == "attachment":
+            return attachment(value, linkId: linkId, path: "\(path).valueAttachment")
         default:
             return choice(key, value, definition: definition, format: format, path: path)
         }
+    }
+
+    /// Reads an attachment as a file answer: its data (base64, checked against its SHA-1 `hash` when it has one) or
+    /// at least its `size`, its `contentType` and `title`. The data is kept in ``files`` under the answer's file name.
+    mutating func attachment(_ value: FHIRJSONValue, linkId: String, path: String) -> ReadValue? {
+        guard value.object != nil else {
+            report(.wrongValueType, linkId, path, "valueAttachment is not an object")
+            return nil
+        }
+        var data: Data?
+        if let text = value["data"]?.string {
+            guard let decoded = Data(base64Encoded: text) else {
+                report(.wrongValueType, linkId, "\(path).data", "the attachment's data is not base64")
+                return nil
+            }
+            if let hash = value["hash"]?.string, Data(Insecure.SHA1.hash(data: decoded)).base64EncodedString() != hash {
+                report(.invalidAnswer, linkId, "\(path).hash", "the attachment's data does not match its SHA-1 hash")
+                return nil
+            }
+            data = decoded
+        }
+        guard let size = data?.count ?? value["size"]?.number.map({ NSDecimalNumber(decimal: $0).intValue }) else {
+            report(.wrongValueType, linkId, path, "the attachment has neither data nor size")
+            return nil
+        }
+        let title = value["title"]?.string
+        let safeLinkId = String(linkId.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
+        let fileName = "\(safeLinkId)-\(files.count + 1)" +
+            (title.map { ($0 as NSString).pathExtension }.map { $0.isEmpty ? "" : ".\($0)" } ?? "")
+        let sha256 = data.map { SHA256.hash(data: $0).map { String(format: "%02x", $0) }.joined() } ?? ""
+        if let data { files[fileName] = data }
+        let answer = FileAnswer(fileName: fileName, contentType: value["contentType"]?.string ?? "application/octet-stream",
+                                byteCount: size, sha256: sha256, title: title)
+        return .answer(.file(answer), unit: nil)
     }
 
     /// Reads a quantity: its value, and its unit, which must be the Questionnaire's when it gives one.
@@ -380,7 +422,7 @@ private struct ResponseReading {
         let given: String
         switch key {
         case "valueCoding":
-            guard let coding = FHIRCoding(value), let code = coding.code else {
+            guard let coding = FHIRAnswerCoding(value), let code = coding.code else {
                 report(.wrongValueType, linkId, valuePath, "valueCoding has no code")
                 return nil
             }

@@ -12,6 +12,9 @@ public struct FHIRReadQuestionnaireResponse: Hashable, Sendable {
     public var subject: FHIRReference?
     /// The response's `author`, when it has one.
     public var author: FHIRReference?
+    /// The files of `valueAttachment` answers that carry their `data`, by the ``FileAnswer/fileName`` their answer
+    /// gives, for the caller to store in the run's output folder.
+    public var files: [String: Data] = [:]
 
     /// Creates a read response; see the properties for each part.
     public init(result: TaskResult, status: FHIRQuestionnaireResponseStatus, subject: FHIRReference? = nil,

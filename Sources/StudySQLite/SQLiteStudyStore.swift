@@ -28,6 +28,25 @@ public final class SQLiteStudyStore: StudyStore {
         try self.init(database: DatabasePool(path: url.path, configuration: Self.configuration()), environment: environment)
     }
 
+    /// The store in the existing SQLite file at `path`, opened for reading only: nothing is created, migrated or
+    /// written, so a command such as `studykit export` can read a data folder while the server runs. Throws
+    /// ``SQLiteStudyStoreOpenError`` when the file is missing or its schema is not the one this version writes (older
+    /// files are brought up to date by opening them with ``init(path:environment:)``, as `studykit serve` does).
+    public static func readOnly(path: String, environment: StudyStoreEnvironment = .live) throws -> SQLiteStudyStore {
+        guard FileManager.default.fileExists(atPath: path) else { throw SQLiteStudyStoreOpenError.missing(path: path) }
+        var configuration = configuration()
+        configuration.readonly = true
+        let database = try DatabaseQueue(path: path, configuration: configuration)
+        let current = try database.read { db in try StudyStoreMigrations.migrator.hasCompletedMigrations(db) }
+        guard current else { throw SQLiteStudyStoreOpenError.outdatedSchema(path: path) }
+        return SQLiteStudyStore(readingFrom: database, environment: environment)
+    }
+
+    private init(readingFrom database: DatabaseQueue, environment: StudyStoreEnvironment) {
+        self.database = database
+        self.environment = environment
+    }
+
     /// An empty store in an in-memory database, for tests: the SQL of the file store without its file.
     public static func inMemory(environment: StudyStoreEnvironment) throws -> SQLiteStudyStore {
         try SQLiteStudyStore(database: DatabaseQueue(configuration: configuration()), environment: environment)

@@ -161,7 +161,7 @@ struct FHIRQuestionnaireResponseBuilderTests {
             #expect(byLinkId == [
                 "": .taskMismatch, "smoker": .wrongValueType, "children": .wrongValueType, "birth": .wrongValueType,
                 "yn": .unknownOption, "size": .tooManyAnswers, "pet": .unknownOption, "note": .wrongValueType,
-                "details": .notAQuestion, "photo": .itemNotInTask,
+                "details": .notAQuestion, "photo": .wrongValueType,
             ])
             #expect(error.issues.count == byLinkId.count)
         }

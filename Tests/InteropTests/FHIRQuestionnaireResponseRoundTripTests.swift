@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Interop
 import Research
@@ -37,7 +38,11 @@ struct FHIRQuestionnaireResponseRoundTripTests {
         #expect(again.result == read.result, "the written id is the run UUID, so even the run is the same")
     }
 
-    /// A hand-built result answering every supported question of sdc-all-data-types.json.
+    let letter = Data("%PDF-1.4 a letter from the clinic".utf8)
+
+    func sha256(_ data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
+
+    /// A hand-built result answering every supported question of sdc-all-data-types.json, its attachment with a file.
     @Test func allDataTypesFixture() throws {
         let questionnaire = try Support.questionnaire(fixture: "sdc-all-data-types.json")
         let zone = Support.zone("Australia/Adelaide")
@@ -50,10 +55,13 @@ struct FHIRQuestionnaireResponseRoundTripTests {
             "id-time": .timeOfDay(TimeOfDay(hour: 23, minute: 59, second: 58)),
             "id-integer": .number(-42),
             "id-decimal": .number(Decimal(string: "0.1")!),
+            "id-attachment": .file(FileAnswer(fileName: "id-attachment-1.pdf", contentType: "application/pdf", byteCount: letter.count,
+                                              sha256: sha256(letter),
+                                              title: "letter.pdf")),
         ]
         let asked = Set(questionnaire.task.steps.flatMap(\.questions).map(\.identifier))
         #expect(asked == Set(answers.keys), "every question the importer asks is answered")
-        try roundTrip(questionnaire, answers, zone: zone)
+        try roundTrip(questionnaire, answers, zone: zone, files: ["id-attachment-1.pdf": letter])
     }
 
     /// Every item type and choice kind the importer supports, in nested groups.
@@ -62,7 +70,7 @@ struct FHIRQuestionnaireResponseRoundTripTests {
         let zone = Support.zone("Pacific/Kiritimati")
         let answers = Support.everyAnswer(in: zone)
         let asked = Set(questionnaire.task.steps.flatMap(\.questions).map(\.identifier))
-        #expect(asked.subtracting(answers.keys) == ["unasked"])
+        #expect(asked.subtracting(answers.keys) == ["unasked", "photo"])
         try roundTrip(questionnaire, answers, zone: zone)
     }
 
@@ -116,10 +124,10 @@ struct FHIRQuestionnaireResponseRoundTripTests {
     }
 
     /// Result → response → result gives the same answers in the same steps, and → response the same bytes.
-    func roundTrip(_ questionnaire: FHIRQuestionnaire, _ answers: [String: Answer], zone: TimeZone,
+    func roundTrip(_ questionnaire: FHIRQuestionnaire, _ answers: [String: Answer], zone: TimeZone, files: [String: Data] = [:],
                    sourceLocation: SourceLocation = #_sourceLocation) throws {
         let result = Support.result(questionnaire, answers)
-        let builder = FHIRQuestionnaireResponseBuilder(questionnaire: questionnaire)
+        let builder = FHIRQuestionnaireResponseBuilder(questionnaire: questionnaire, fileContents: { files[$0.fileName] })
         let reader = FHIRQuestionnaireResponseReader(questionnaire: questionnaire)
         let written = try builder.response(for: result, status: .completed, timeZone: zone, subject: FHIRReference(reference: "Patient/p"))
         let read = try reader.read(written, timeZone: zone, fallbackRunUUID: UUID())
@@ -131,6 +139,7 @@ struct FHIRQuestionnaireResponseRoundTripTests {
         #expect(Support.answers(read.result) == answers, sourceLocation: sourceLocation)
         #expect(read.result.endDate == result.endDate, sourceLocation: sourceLocation)
         #expect(read.subject == FHIRReference(reference: "Patient/p"), sourceLocation: sourceLocation)
+        #expect(read.files == files, "attached files come back with their data", sourceLocation: sourceLocation)
         let rewritten = try builder.response(for: read.result, status: read.status, timeZone: zone, subject: read.subject)
         #expect(rewritten == written, sourceLocation: sourceLocation)
     }

@@ -125,7 +125,7 @@ struct StudyLoaderTests {
             "study.yaml: tasks[3].schedule[0].sameAs: no task has the id 'exercize'; did you mean 'exercises'?",
             "study.yaml: tasks[3].schedule[1].daily.until: day 3 is before the first day (from: 10); 'until' is the last day with an event",
             "study.yaml: tasks[4].id: duplicate task id 'pain' (also tasks[1])",
-            "study.yaml: tasks[5].impactsAdherance: unknown key 'impactsAdherance'; did you mean 'impactsAdherence'? (known keys: id, title, instructions, impactsAdherence, survey, outcome, schedule)",
+            "study.yaml: tasks[5].impactsAdherance: unknown key 'impactsAdherance'; did you mean 'impactsAdherence'? (known keys: id, title, instructions, impactsAdherence, survey, outcome, code, schedule)",
         ]
         for line in expected { #expect(lines.contains(line), "missing: \(line)\nall:\n\(lines.joined(separator: "\n"))") }
         #expect(lines.contains { $0.hasPrefix("study.yaml: consent.translations.ja: no file at '../../consent/missing.ja.json'") })

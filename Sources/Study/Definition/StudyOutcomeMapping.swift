@@ -1,6 +1,7 @@
 /// Which answer of a task's survey becomes an outcome value of the task's event, and what the value is called.
 ///
-/// In `study.yaml`: `outcome: [{question: painLevel, kind: pain, units: NRS}]`. `question` names a question step
+/// In `study.yaml`: `outcome: [{question: painLevel, kind: pain, units: NRS}]`, optionally with a `code` (see
+/// ``StudyCoding``). `question` names a question step
 /// (`painLevel`) or an item of a form step (`checkIn.mood`).
 public struct StudyOutcomeMapping: Hashable, Sendable {
     /// The question step's identifier, or `step.item` for an item of a form step.
@@ -9,12 +10,15 @@ public struct StudyOutcomeMapping: Hashable, Sendable {
     public var kind: String?
     /// The outcome value's units; nil to use the unit the answer carries, if any.
     public var units: String?
+    /// What the value means in a standard terminology (such as a LOINC code), for exports; nil when not coded.
+    public var code: StudyCoding?
 
-    /// Creates a mapping of `question`'s answer to a value of `kind` in `units`.
-    public init(question: String, kind: String? = nil, units: String? = nil) {
+    /// Creates a mapping of `question`'s answer to a value of `kind` in `units`, coded `code`.
+    public init(question: String, kind: String? = nil, units: String? = nil, code: StudyCoding? = nil) {
         self.question = question
         self.kind = kind
         self.units = units
+        self.code = code
     }
 
     /// The step identifier part of ``question``.

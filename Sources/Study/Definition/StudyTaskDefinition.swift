@@ -18,10 +18,14 @@ public struct StudyTaskDefinition: Hashable, Sendable, Identifiable {
     public var outcome: [StudyOutcomeMapping]
     /// When the task happens, relative to enrolment.
     public var schedule: [StudyScheduleElement]
+    /// What the task's outcome value means in a standard terminology, for a task that records one kind of value (a
+    /// checklist's `completed`, or a survey with one outcome entry); a task with several outcome entries codes each
+    /// entry instead (``StudyOutcomeMapping/code``). Exports write coded values as observations.
+    public var code: StudyCoding?
 
     /// Creates a task definition; see the properties.
     public init(id: String, title: String, instructions: String? = nil, impactsAdherence: Bool = true, surveyFile: String? = nil,
-                outcome: [StudyOutcomeMapping] = [], schedule: [StudyScheduleElement]) {
+                outcome: [StudyOutcomeMapping] = [], schedule: [StudyScheduleElement], code: StudyCoding? = nil) {
         self.id = id
         self.title = title
         self.instructions = instructions
@@ -29,6 +33,19 @@ public struct StudyTaskDefinition: Hashable, Sendable, Identifiable {
         self.surveyFile = surveyFile
         self.outcome = outcome
         self.schedule = schedule
+        self.code = code
+    }
+
+    /// The coding of the outcome values of `kind` this task records: the code of the outcome entry that makes them,
+    /// else the task's own ``code`` when the task records one kind of value; nil when the study codes none.
+    ///
+    /// ```swift
+    /// study.task(id: "pain")?.coding(forValueKind: "pain")   // LOINC 72514-3
+    /// ```
+    public func coding(forValueKind kind: String?) -> StudyCoding? {
+        guard !outcome.isEmpty else { return kind == Self.completedValue.kind ? code : nil }
+        guard let mapping = outcome.first(where: { ($0.kind ?? $0.question) == kind }) else { return nil }
+        return mapping.code ?? (outcome.count == 1 ? code : nil)
     }
 
     /// The identifier of the onboarding task every study has; no study task may take it.

@@ -49,7 +49,8 @@ private struct Loader {
 
     static let topKeys = ["identifier", "name", "languages", "theme", "consent", "onboarding", "strings", "enrolment", "valueSets", "tasks",
                           "contacts"]
-    static let taskKeys = ["id", "title", "instructions", "impactsAdherence", "survey", "outcome", "schedule"]
+    static let taskKeys = ["id", "title", "instructions", "impactsAdherence", "survey", "outcome", "code", "schedule"]
+    static let codingKeys = ["system", "code", "display"]
     static let elementKeys = ["daily", "weekly", "once", "sameAs", "duration", "text", "targetValues"]
     static let contactKeys = ["id", "givenName", "familyName", "title", "role", "organization", "category", "phones", "emails",
                               "messaging", "address"]
@@ -346,6 +347,13 @@ private struct Loader {
                 }
                 outcome = readOutcome(list, path: "\(path).outcome", survey: survey, surveyFile: surveyFile, reader: &reader)
             }
+            let code = readCoding(value("code"), path: "\(path).code", reader: &reader)
+            if code != nil, outcome.count > 1 {
+                let kinds = outcome.map { $0.kind ?? $0.question }.joined(separator: ", ")
+                reader.report("\(path).code", "this task records \(outcome.count) outcome values (\(kinds)); put a code on each outcome entry instead")
+            } else if code != nil, outcome.count == 1, outcome[0].code != nil {
+                reader.report("\(path).code", "the task's one outcome entry has its own code; give the code once")
+            }
             var schedule: [StudyScheduleElement?] = []
             if let list = reader.array(value("schedule"), path: "\(path).schedule") {
                 if list.isEmpty { reader.report("\(path).schedule", "a task needs at least one schedule element") }
@@ -359,7 +367,7 @@ private struct Loader {
             }
             guard let id, let title else { continue }
             tasks.append(StudyTaskDefinition(id: id, title: title, instructions: instructions, impactsAdherence: impactsAdherence,
-                                             surveyFile: surveyFile, outcome: outcome, schedule: schedule.compactMap { $0 }))
+                                             surveyFile: surveyFile, outcome: outcome, schedule: schedule.compactMap { $0 }, code: code))
             if let survey { surveys[id] = survey }
         }
         // `sameAs` copies the named task's own elements (one level: a task whose schedule uses sameAs cannot be named).
@@ -468,11 +476,12 @@ private struct Loader {
         var mappings: [StudyOutcomeMapping] = []
         for (index, element) in list.enumerated() {
             let itemPath = "\(path)[\(index)]"
-            guard let pairs = reader.object(element, path: itemPath, known: ["question", "kind", "units"], required: ["question"]) else { continue }
+            guard let pairs = reader.object(element, path: itemPath, known: ["question", "kind", "units", "code"], required: ["question"]) else { continue }
             func value(_ key: String) -> DocumentValue? { pairs.first { $0.key == key }?.value }
+            let code = readCoding(value("code"), path: "\(itemPath).code", reader: &reader)
             guard let question = reader.string(value("question"), path: "\(itemPath).question") else { continue }
             let mapping = StudyOutcomeMapping(question: question, kind: reader.string(value("kind"), path: "\(itemPath).kind"),
-                                              units: reader.string(value("units"), path: "\(itemPath).units"))
+                                              units: reader.string(value("units"), path: "\(itemPath).units"), code: code)
             if let survey, let surveyFile {
                 if let message = Self.mappingProblem(mapping, in: survey, file: surveyFile) {
                     reader.report("\(itemPath).question", message)
@@ -482,6 +491,38 @@ private struct Loader {
             mappings.append(mapping)
         }
         return mappings
+    }
+
+    /// A `code: {system, code, display}` mapping: `system` a URI (LOINC's is `http://loinc.org`), `code` without
+    /// leading, trailing or doubled spaces (a LOINC code with its right check digit), `display` optional text.
+    func readCoding(_ value: DocumentValue?, path: String, reader: inout DocumentReader) -> StudyCoding? {
+        guard let pairs = reader.object(value, path: path, known: Self.codingKeys, required: ["system", "code"]) else { return nil }
+        func member(_ key: String) -> DocumentValue? { pairs.first { $0.key == key }?.value }
+        let system = reader.string(member("system"), path: "\(path).system")
+        let code = reader.scalarText(member("code"), path: "\(path).code")
+        let display = reader.string(member("display"), path: "\(path).display")
+        var valid = true
+        if let system, system.range(of: "^[A-Za-z][A-Za-z0-9+.-]*:[^\\s]+$", options: .regularExpression) == nil {
+            let hint = system.lowercased().contains("loinc") ? "; LOINC's is '\(StudyCoding.loincSystem)'" : ""
+            reader.report("\(path).system", "'\(system)' is not a code system URI such as \(StudyCoding.loincSystem)\(hint)")
+            valid = false
+        } else if let system, system != StudyCoding.loincSystem, system.lowercased().contains("loinc.org") {
+            reader.report("\(path).system", "'\(system)' is not LOINC's URI; did you mean '\(StudyCoding.loincSystem)'?")
+            valid = false
+        }
+        if let code {
+            if code.range(of: "^[^\\s]+( [^\\s]+)*$", options: .regularExpression) == nil {
+                reader.report("\(path).code", "'\(code)' must not be empty, start or end with a space, or hold two spaces or other white space")
+                valid = false
+            } else if system == StudyCoding.loincSystem, !StudyCoding.isValidLOINC(code) {
+                let body = code.split(separator: "-").first.map(String.init) ?? code
+                let expected = StudyCoding.loincCheckDigit(of: body).map { "; with these digits the check digit is \($0) (\(body)-\($0))" } ?? ""
+                reader.report("\(path).code", "'\(code)' is not a LOINC code (1 to 7 digits, a hyphen and a check digit)\(expected)")
+                valid = false
+            }
+        }
+        guard valid, let system, let code else { return nil }
+        return StudyCoding(system: system, code: code, display: display)
     }
 
     /// Why `mapping` cannot read an answer of `survey`; nil when it can.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A FHIR Coding, as read from a Questionnaire or written into a response.
-struct FHIRCoding: Hashable, Sendable {
+struct FHIRAnswerCoding: Hashable, Sendable {
     /// The code system.
     var system: String?
     /// The code.

@@ -1,0 +1,181 @@
+import CareStore
+import Consent
+import Foundation
+import Interop
+
+/// Exports a study's data as FHIR R4: one collection Bundle per participant (`participants/<id>.json`) and one NDJSON
+/// file per resource type (`Patient.ndjson`, `Consent.ndjson`, …), as FHIR Bulk Data does.
+///
+/// ```swift
+/// let exporter = FHIRStudyExporter()
+/// let summary = try StudyExportFolder(url: out).replace(with: exporter, snapshot: snapshot)
+/// ```
+///
+/// For each participant, in this order: the `Patient`; for each consent record a `Consent` and a `Provenance`, and
+/// for each withdrawal record a `Provenance` of the Consent it withdraws (the Consent is then `inactive`); the
+/// `CarePlan` with the study's tasks (the onboarding task is left out: the Consent stands for it); an `Observation`
+/// for each outcome value that the study codes (``StudyTaskDefinition/coding(forValueKind:)``); then whatever
+/// ``additionalResources`` gives. See the Interop builders for each resource's fields.
+///
+/// What cannot be written exactly becomes a ``StudyExportIssue``: a schedule element written as text, a consent
+/// record whose PDF was not printed (its HTML is attached instead), an outcome value no Observation can carry.
+public struct FHIRStudyExporter: StudyExporter {
+    /// Resources of a participant that other converters make, added to their Bundle and NDJSON files after the rest:
+    /// the place for QuestionnaireResponses made from the participant's completed survey runs
+    /// (``ParticipantExportData/runs``). The default adds none.
+    public var additionalResources: @Sendable (ParticipantExportData) throws -> [FHIRResource]
+
+    /// Creates an exporter; `additionalResources` adds resources of each participant (see the property).
+    public init(additionalResources: @escaping @Sendable (ParticipantExportData) throws -> [FHIRResource] = { _ in [] }) {
+        self.additionalResources = additionalResources
+    }
+
+    /// ``StudyExportFormat/fhir``.
+    public var format: StudyExportFormat { .fhir }
+
+    /// Writes the Bundles and NDJSON files of `snapshot` into `folder`.
+    public func write(_ snapshot: StudyExportSnapshot, into folder: URL) throws -> StudyExportSummary {
+        var all: [FHIRResource] = [], bundles: [FHIRResource] = [], issues: [StudyExportIssue] = []
+        for participant in snapshot.participants {
+            let exported = resources(of: participant, study: snapshot.study)
+            issues += exported.issues
+            guard !exported.resources.isEmpty else { continue }
+            do {
+                bundles.append(try FHIRBundleBuilder().collection(id: participant.participant.id, resources: exported.resources,
+                                                                  timestamp: snapshot.takenAt))
+                all += exported.resources
+            } catch {
+                issues.append(StudyExportIssue(participantID: participant.participant.id, message: "left out: \(error)"))
+            }
+        }
+        let counts = try FHIRBulkDataWriter(folder: folder).write(resources: all, bundles: bundles)
+        return StudyExportSummary(format: format.rawValue, participantCount: bundles.count, counts: counts, issues: issues)
+    }
+
+    /// One participant's resources, in Bundle order, and the issues met. A participant whose id FHIR cannot take
+    /// gets no resources and one issue.
+    public func resources(of data: ParticipantExportData, study: StudyDefinition) -> (resources: [FHIRResource], issues: [StudyExportIssue]) {
+        let participantID = data.participant.id
+        var issues = data.problems.map { StudyExportIssue(participantID: participantID, message: $0) }
+        func note(_ message: String) { issues.append(StudyExportIssue(participantID: participantID, message: message)) }
+        let signatureIDs = Self.participantSignatureIdentifiers(of: study)
+
+        let consents = data.consentRecords.filter { $0.sealed.record.kind == .consent }
+        let withdrawals = data.consentRecords.filter { $0.sealed.record.kind == .withdrawal }
+        var withdrawalOf: [UUID: ConsentRecord] = [:]
+        for stored in withdrawals {
+            if let original = stored.sealed.record.withdrawal?.originalRecordID { withdrawalOf[original] = stored.sealed.record }
+        }
+
+        let patient: FHIRResource
+        do {
+            let latest = consents.last?.sealed.record.participantSignature(identifiers: signatureIDs)
+            patient = try FHIRPatientBuilder().patient(participantID: participantID, language: data.participant.language,
+                                                       signedName: latest.map { ($0.givenName, $0.familyName) })
+        } catch {
+            note("left out: \(error)")
+            return ([], issues)
+        }
+        var resources = [patient]
+
+        var consentIDs = Set<UUID>()
+        for stored in consents {
+            let record = stored.sealed.record
+            let pdf = data.consentPDFs[stored.id]
+            if pdf == nil {
+                let state = stored.pdf.name == "failed" ? "its printing failed" : "it has not been printed yet"
+                note("consent record \(record.id.uuidString.lowercased()) has no PDF (\(state)); its Consent carries the signed HTML instead")
+            }
+            do {
+                resources.append(try FHIRConsentBuilder().consent(
+                    for: stored.sealed, pdf: pdf, withdrawal: withdrawalOf[record.id], participantSignatureIdentifiers: signatureIDs,
+                    sharingRecipients: Self.sharingRecipients(of: study, language: record.language)))
+                resources.append(try FHIRProvenanceBuilder().provenance(for: stored.sealed, sealedJSON: stored.sealedJSON,
+                                                                        participantSignatureIdentifiers: signatureIDs))
+                consentIDs.insert(record.id)
+            } catch {
+                note("consent record \(record.id.uuidString.lowercased()) left out: \(error)")
+            }
+        }
+        for stored in withdrawals {
+            let record = stored.sealed.record
+            guard let original = record.withdrawal?.originalRecordID, consentIDs.contains(original) else {
+                note("withdrawal record \(record.id.uuidString.lowercased()) left out: the consent record it withdraws is not exported")
+                continue
+            }
+            do {
+                resources.append(try FHIRProvenanceBuilder().provenance(for: stored.sealed, sealedJSON: stored.sealedJSON,
+                                                                        participantSignatureIdentifiers: signatureIDs))
+            } catch {
+                note("withdrawal record \(record.id.uuidString.lowercased()) left out: \(error)")
+            }
+        }
+
+        let withdrawn = !consents.isEmpty && consents.allSatisfy { withdrawalOf[$0.id] != nil }
+        var carePlanID: String?
+        if let plan = data.carePlan {
+            let tasks = data.tasks.filter { data.studyTaskID(of: $0) != StudyTaskDefinition.onboardingID }
+            do {
+                let result = try FHIRCarePlanBuilder().carePlan(id: participantID, patientID: participantID, plan: plan, tasks: tasks,
+                                                                status: withdrawn ? .revoked : .active)
+                resources.append(result.resource)
+                issues += result.issues.map { StudyExportIssue(participantID: participantID, message: $0.description) }
+                carePlanID = participantID
+            } catch {
+                note("care plan left out: \(error)")
+            }
+        }
+
+        for outcome in data.outcomes {
+            guard let task = data.taskVersion(of: outcome), let taskID = data.studyTaskID(of: task),
+                  let definition = study.task(id: taskID) else { continue }
+            for (index, value) in outcome.values.enumerated() {
+                guard let coding = definition.coding(forValueKind: value.kind) else { continue }
+                let id = "\(outcome.uuid.uuidString.lowercased())-\(index)"
+                guard let recordedAt = outcome.createdDate ?? value.createdDate else {
+                    note("Observation/\(id) left out: the outcome has no recording time")
+                    continue
+                }
+                do {
+                    resources.append(try FHIRObservationBuilder().observation(
+                        id: id, code: FHIRCoding(system: coding.system, code: coding.code, display: coding.display), value: value,
+                        patientID: participantID, effective: recordedAt, timeZone: outcome.timeZone,
+                        category: definition.surveyFile == nil ? nil : FHIRTerminology.surveyCategory, carePlanID: carePlanID))
+                } catch {
+                    note("Observation/\(id) of task '\(taskID)' left out: \(error)")
+                }
+            }
+        }
+
+        do {
+            resources += try additionalResources(data)
+        } catch {
+            note("additional resources left out: \(error)")
+        }
+        return (resources, issues)
+    }
+
+    /// The signature identifiers the participant gives in the study's onboarding (its consent review or document
+    /// steps), in any language.
+    static func participantSignatureIdentifiers(of study: StudyDefinition) -> Set<String> {
+        var identifiers = Set<String>()
+        for task in study.onboardingTasks.values {
+            for step in task.consentSteps {
+                switch step {
+                case .review(let review): identifiers.insert(review.signatureIdentifier)
+                case .document(let document): identifiers.insert(document.signatureIdentifier)
+                case .visualConsent, .sharing: break
+                }
+            }
+        }
+        return identifiers
+    }
+
+    /// Who "the investigators" are in the sharing step of the onboarding in `language`; nil without a sharing step.
+    static func sharingRecipients(of study: StudyDefinition, language: String) -> String? {
+        for step in study.onboardingTask(language: language).consentSteps {
+            if case .sharing(let sharing) = step { return sharing.investigatorLongDescription }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import CareStoreSQLite
+import Foundation
+import Study
+import StudySQLite
+
+/// `studykit export`: writes a study's data (participants, consent records, care plans, outcomes) in an export format.
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export a study's data (participants, consents, care plans, outcomes) into a folder.",
+        discussion: """
+            Reads the data folder that `studykit serve` writes, without changing it (it may run beside the server). \
+            --format fhir writes FHIR R4: participants/<id>.json (one Bundle each) and <ResourceType>.ndjson (one \
+            resource per line, as FHIR Bulk Data). The export replaces the previous one in --out whole; a folder that \
+            holds anything but a previous export is refused. What cannot be written exactly is listed as warnings.
+            """
+    )
+
+    @Option(help: "The export format: \(StudyExportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var format: StudyExportFormat
+
+    @Option(help: "The folder to write (created, or replaced when it holds a previous export).", completion: .directory)
+    var out: String
+
+    @Option(help: "The study folder the data belongs to.", completion: .directory)
+    var study: String = StudyPaths.defaultStudy
+
+    @Option(help: "The data folder `studykit serve` writes (study.sqlite, care.sqlite, consent-pdfs/).", completion: .directory)
+    var data: String = "data"
+
+    func validate() throws {
+        try StudyPaths.check(study: study, data: data)
+        if out.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--out must name a folder") }
+    }
+
+    func run() async throws {
+        let dataFolder = URL(fileURLWithPath: data, isDirectory: true)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dataFolder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            try fail("no data folder at \(data) (give --data the folder `studykit serve --data` wrote)")
+        }
+        let definition: StudyDefinition
+        do {
+            definition = try StudyLoader.load(folder: URL(fileURLWithPath: study, isDirectory: true))
+        } catch {
+            try fail("the study in \(study) has problems:\n" + error.problems.map(\.description).joined(separator: "\n"))
+        }
+        let studyStore: SQLiteStudyStore, careStore: SQLiteCareStore
+        do {
+            studyStore = try SQLiteStudyStore.readOnly(path: dataFolder.appendingPathComponent("study.sqlite").path)
+            careStore = try SQLiteCareStore.readOnly(path: dataFolder.appendingPathComponent("care.sqlite").path)
+        } catch let error as SQLiteStudyStoreOpenError {
+            try fail("\(error) (is \(data) a data folder `studykit serve` wrote?)")
+        } catch let error as SQLiteCareStorageOpenError {
+            try fail("\(error) (is \(data) a data folder `studykit serve` wrote?)")
+        } catch {
+            try fail("cannot read the data folder \(data): \(error)")
+        }
+        let summary: StudyExportSummary
+        do {
+            let snapshot = try await StudyExportReader(study: definition, store: studyStore, careStore: careStore, dataFolder: dataFolder).snapshot()
+            summary = try StudyExportFolder(url: URL(fileURLWithPath: out, isDirectory: true)).replace(with: format.makeExporter(), snapshot: snapshot)
+        } catch let error as StudyExportError {
+            try fail("\(error)")
+        } catch {
+            try fail("the export stopped, and \(out) is as it was: \(error)")
+        }
+        for issue in summary.issues {
+            FileHandle.standardError.write(Data("warning: \(issue)\n".utf8))
+        }
+        let counts = summary.counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        print("\(out): \(summary.participantCount) participant\(summary.participantCount == 1 ? "" : "s") exported as \(summary.format)"
+              + (counts.isEmpty ? "" : " (\(counts))"))
+    }
+
+    /// Prints `studykit export: MESSAGE` on standard error and exits with status 1.
+    private func fail(_ message: String) throws -> Never {
+        FileHandle.standardError.write(Data("studykit export: \(message)\n".utf8))
+        throw ExitCode(1)
+    }
+}
+
+extension StudyExportFormat: ExpressibleByArgument {}

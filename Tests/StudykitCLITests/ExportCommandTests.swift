@@ -1,0 +1,112 @@
+import CareStore
+import CareStoreSQLite
+import Consent
+import Foundation
+import Study
+import StudySQLite
+import Testing
+
+/// `studykit export`: a data folder laid out as `studykit serve` writes it (made here with the same stores), exported
+/// as FHIR without changing it; and errors that name what is wrong.
+@Suite struct ExportCommandTests {
+    static let recover = StudykitProcess.packageRoot.appendingPathComponent("examples/studies/recover").path
+
+    /// A data folder with one participant in Tokyo who signed the Recover consent (PDF printed) and answered the pain
+    /// check with 4, plus a binary value no Observation can carry; returns the participant's id.
+    static func makeDataFolder(_ data: URL) async throws -> String {
+        let study = try StudyLoader.load(folder: URL(fileURLWithPath: recover))
+        let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+        let store = try SQLiteStudyStore(path: data.appendingPathComponent("study.sqlite").path, environment: .live)
+        let careStore = try SQLiteCareStore(path: data.appendingPathComponent("care.sqlite").path)
+        let participant = try await store.enrol(invitationCode: nil, timeZone: tokyo, language: "ja")
+        let plan = try await StudyEnrolment(study: study, environment: .live)
+            .enrol(participantID: participant.id, enrolledAt: participant.enrolledAt, timeZone: tokyo, into: careStore)
+        let key = try ConsentKeyStore(dataDirectory: data).loadOrCreate()
+        let signature = ConsentRecordSignature(identifier: "participant", meaning: "consent to participate", givenName: "花子",
+                                               familyName: "山田", drawing: nil, signedAt: Date(), timeZone: tokyo)
+        let sealed = try ConsentRecorder(signingKey: key).sealConsent(
+            participantIdentifier: participant.id, studyIdentifier: "recover", studyName: "Recover", documentIdentifier: "recover-consent",
+            documentVersion: "1.0", language: "ja", html: "<!DOCTYPE html><p>同意します</p>", signatures: [signature], answers: [:])
+        try await store.appendConsentRecord(sealed)
+        let pdfPath = "consent-pdfs/\(sealed.record.id.uuidString.lowercased()).pdf"
+        try FileManager.default.createDirectory(at: data.appendingPathComponent("consent-pdfs"), withIntermediateDirectories: true)
+        try Data("%PDF-1.7 山田花子".utf8).write(to: data.appendingPathComponent(pdfPath))
+        try await store.setConsentPDF(.file(relativePath: pdfPath), recordID: sealed.record.id, participantID: participant.id)
+        let pain = try #require(plan.tasks.first { $0.version.groupIdentifier == "pain" })
+        _ = try await careStore.addOutcomes([
+            Outcome(taskUUID: pain.version.uuid, occurrenceIndex: 0, values: [OutcomeValue(.integer(4), kind: "pain", units: "NRS")], timeZone: tokyo),
+            Outcome(taskUUID: pain.version.uuid, occurrenceIndex: 1, values: [OutcomeValue(.binary(Data([0xFF])), kind: "pain")], timeZone: tokyo),
+        ])
+        return participant.id
+    }
+
+    /// Every file under `folder` with its bytes.
+    static func contents(of folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for case let path as String in FileManager.default.enumerator(atPath: folder.path)! {
+            let url = folder.appendingPathComponent(path)
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue {
+                files[path] = try Data(contentsOf: url)
+            }
+        }
+        return files
+    }
+
+    @Test func exportsTheDataFolderAsFHIRWithoutChangingIt() async throws {
+        let folder = try StudykitProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data", isDirectory: true)
+        let participant = try await Self.makeDataFolder(data)
+        let before = try Self.contents(of: data)
+        let out = folder.appendingPathComponent("fhir")
+
+        let result = try StudykitProcess.run(["export", "--format", "fhir", "--out", out.path, "--study", Self.recover, "--data", data.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "\(out.path): 1 participant exported as fhir (1 CarePlan, 1 Consent, 1 Observation, 1 Patient, 1 Provenance)\n")
+        #expect(result.stderr.contains("warning: participant \(participant): Observation/"), "\(result.stderr)")
+        #expect(result.stderr.contains("no FHIR R4 Observation value fits: a binary value (1 bytes)"), "\(result.stderr)")
+        let after = try Self.contents(of: data)
+        let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
+        // The databases and every other file are as they were. SQLite's coordination files of a WAL database (-wal, -shm)
+        // are made again by any connection, a read-only one too; the -wal gets no content.
+        #expect(changed.allSatisfy { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }, "the data folder is read, not written; changed: \(changed)")
+        #expect(changed.filter { $0.hasSuffix("-wal") }.allSatisfy { after[$0]?.isEmpty ?? true }, "\(changed)")
+        #expect(before["study.sqlite"] != nil && before["care.sqlite"] != nil && before.keys.contains { $0.hasPrefix("consent-pdfs/") })
+
+        let bundle = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("participants/\(participant).json"))) as? [String: Any]
+        #expect(bundle?["resourceType"] as? String == "Bundle")
+        #expect((bundle?["entry"] as? [Any])?.count == 5)
+        let observation = try String(contentsOf: out.appendingPathComponent("Observation.ndjson"), encoding: .utf8)
+        #expect(observation.contains(#""code":"72514-3""#) && observation.contains(#""valueQuantity":{"value":4,"unit":"NRS"}"#), "\(observation)")
+        let consent = try String(contentsOf: out.appendingPathComponent("Consent.ndjson"), encoding: .utf8)
+        #expect(consent.contains(Data("%PDF-1.7 山田花子".utf8).base64EncodedString()))
+        #expect(consent.split(separator: "\n").count == 1)
+    }
+
+    @Test func errorsNameWhatIsWrong() async throws {
+        let folder = try StudykitProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out").path
+
+        let missing = try StudykitProcess.run(["export", "--format", "fhir", "--out", out, "--study", Self.recover, "--data", folder.appendingPathComponent("nope").path])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "studykit export: no data folder at \(folder.appendingPathComponent("nope").path) (give --data the folder `studykit serve --data` wrote)\n")
+
+        let empty = folder.appendingPathComponent("empty", isDirectory: true)
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let notData = try StudykitProcess.run(["export", "--format", "fhir", "--out", out, "--study", Self.recover, "--data", empty.path])
+        #expect(notData.status == 1)
+        #expect(notData.stderr.contains("no study database at \(empty.path)/study.sqlite (is \(empty.path) a data folder `studykit serve` wrote?)"), "\(notData.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: empty.path).isEmpty, "nothing is created in it")
+
+        let format = try StudykitProcess.run(["export", "--format", "csv", "--out", out, "--data", empty.path])
+        #expect(format.status != 0)
+        #expect(format.stderr.contains("The value 'csv' is invalid for '--format <format>'"), "\(format.stderr)")
+        #expect(format.stderr.contains("'fhir'"))
+
+        let noOut = try StudykitProcess.run(["export", "--format", "fhir", "--out", " ", "--data", empty.path])
+        #expect(noOut.status != 0 && noOut.stderr.contains("--out must name a folder"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}
