@@ -28,7 +28,8 @@ def views():
             if line.startswith("}"):
                 current = None
                 continue
-            stored = re.match(r"^    (?:public )?(?:let|var) (\w+)\s*:\s*[^={]+$", line)
+            # A stored property, with or without a default value (`var x: T? = nil`); not a computed one (`{`).
+            stored = re.match(r"^    (?:public )?(?:let|var) (\w+)\s*:\s*[^={]+(?:=[^{]*)?$", line)
             if current and stored:
                 current[1].append(stored.group(1))
     return [(name, props) for name, props in found if props]

@@ -44,12 +44,13 @@ public struct FHIRQuestionnaire: Sendable {
         return version.map { "\(url)|\($0)" } ?? url
     }
 
-    /// Reads a Questionnaire and imports its task with ``FHIRQuestionnaireImporter``.
+    /// Reads a Questionnaire and imports its task with ``FHIRQuestionnaireImporter``, resolving `answerValueSet`
+    /// URLs from `valueSets` (ValueSet JSON by canonical URL, as the importer takes them).
     ///
     /// Throws what the importer throws: when the data is not a JSON Questionnaire or no step could be built.
     /// Items the import leaves out are listed in ``importIssues``; a response that answers them is refused.
-    public init(_ data: Data) throws(FHIRImportError) {
-        let imported = try FHIRQuestionnaireImporter().importQuestionnaire(data)
+    public init(_ data: Data, valueSets external: [String: Data] = [:]) throws(FHIRImportError) {
+        let imported = try FHIRQuestionnaireImporter(valueSets: external).importQuestionnaire(data)
         let resource: FHIRJSONValue
         do {
             resource = try FHIRJSONValue(parsing: data)
@@ -63,10 +64,12 @@ public struct FHIRQuestionnaire: Sendable {
         task = imported.task
         importIssues = imported.issues
 
+        // Contained ValueSets by `#id`, the others by canonical URL.
         var valueSets: [String: FHIRJSONValue] = [:]
         for contained in resource["contained"]?.array ?? [] where contained["resourceType"]?.string == "ValueSet" {
-            if let id = contained["id"]?.string { valueSets[id] = contained }
+            if let id = contained["id"]?.string { valueSets["#" + id] = contained }
         }
+        for (url, data) in external { valueSets[url] = try? FHIRJSONValue(parsing: data) }
         var items: [String: FHIRQuestionnaireItemDefinition] = [:]
         topLevelLinkIds = Self.collect(resource["item"]?.array ?? [], parent: nil, path: "", valueSets: valueSets,
                                        into: &items)
@@ -129,20 +132,23 @@ public struct FHIRQuestionnaire: Sendable {
                 return nil
             }
         }
-        guard let reference = item["answerValueSet"]?.string, reference.hasPrefix("#"),
-              let valueSet = valueSets[String(reference.dropFirst())] else { return [] }
+        guard let reference = item["answerValueSet"]?.string,
+              let valueSet = valueSets[reference.hasPrefix("#") ? reference : String(reference.split(separator: "|").first ?? "")] else {
+            return []
+        }
+        // As the importer reads them: the expansion when it lists codes, else the compose's concepts.
         var options: [FHIRAnswerOption] = []
-        for include in valueSet["compose"]?["include"]?.array ?? [] {
-            let system = include["system"]?.string
-            for concept in include["concept"]?.array ?? [] {
-                if let coding = FHIRAnswerCoding(concept, defaultSystem: system), let code = coding.code {
-                    options.append(.coding(coding, code: code))
-                }
-            }
+        for entry in valueSet["expansion"]?["contains"]?.array ?? [] {
+            if let coding = FHIRAnswerCoding(entry), let code = coding.code { options.append(.coding(coding, code: code)) }
         }
         if options.isEmpty {
-            for entry in valueSet["expansion"]?["contains"]?.array ?? [] {
-                if let coding = FHIRAnswerCoding(entry), let code = coding.code { options.append(.coding(coding, code: code)) }
+            for include in valueSet["compose"]?["include"]?.array ?? [] {
+                let system = include["system"]?.string
+                for concept in include["concept"]?.array ?? [] {
+                    if let coding = FHIRAnswerCoding(concept, defaultSystem: system), let code = coding.code {
+                        options.append(.coding(coding, code: code))
+                    }
+                }
             }
         }
         return options

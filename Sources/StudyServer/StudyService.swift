@@ -28,6 +28,8 @@ public final class StudyService: Sendable {
     let sitePages: SitePageRenderer
     let consentKey: ConsentSigningKey
     let pdfPrinter: ConsentPDFPrinter
+    /// Computes the scores of the study's FHIR Questionnaire surveys; nil when it has none.
+    let calculator: (any TaskCalculator)?
     /// The web strings of each study language, with the study's overrides, made once.
     private let webStrings: [String: WebStrings]
     /// Participants known to have finished onboarding: an outcome is never taken back, so once seen it is kept
@@ -92,6 +94,11 @@ public final class StudyService: Sendable {
             throw StudyServerStartError("page templates: \(error)")
         }
         pdfPrinter = ConsentPDFPrinter(renderer: pdfRenderer, dataFolder: configuration.dataFolder)
+        do {
+            calculator = try study.makeCalculator()
+        } catch {
+            throw StudyServerStartError("the study's calculated items: \(error)")
+        }
         webStrings = Dictionary(uniqueKeysWithValues: study.languages.map { ($0, WebStrings(language: $0, overrides: study.strings.web)) })
     }
 
@@ -210,7 +217,7 @@ public final class StudyService: Sendable {
     /// The session environment of a participant's runs: the server's clock and UUIDs, their zone and language.
     func sessionEnvironment(for participant: StudyParticipant) -> SessionEnvironment {
         SessionEnvironment(now: environment.now, makeUUID: environment.makeUUID, calendar: calendar(for: participant),
-                           timeZone: participant.timeZone, locale: Locale(identifier: participant.language))
+                           timeZone: participant.timeZone, locale: Locale(identifier: participant.language), calculator: calculator)
     }
 
     /// The local day around `date` in the participant's `calendar`.

@@ -1,6 +1,7 @@
 import CareStore
 import Consent
 import Foundation
+import Interop
 import Research
 
 /// A study folder, loaded and checked: everything the server needs to enrol participants and show them their
@@ -36,6 +37,8 @@ public struct StudyDefinition: Hashable, Sendable {
     /// The FHIR Questionnaire (JSON) behind each survey imported from one, by the survey's task identifier: its
     /// calculated items are evaluated against it.
     public var questionnaires: [String: Data]
+    /// The study's FHIR ValueSets (JSON) by canonical URL, which its Questionnaires' `answerValueSet` name.
+    public var valueSets: [String: Data]
     /// The study team's contacts, in file order.
     public var contacts: [StudyContact]
     /// The study's string overrides: consent strings and web strings.
@@ -46,7 +49,7 @@ public struct StudyDefinition: Hashable, Sendable {
     /// Creates a study from its parts; ``StudyLoader`` builds them from a folder.
     public init(identifier: String, name: String, languages: [String], theme: StudyTheme, enrolment: EnrolmentMode,
                 consentDocuments: [String: ConsentDocument], onboardingTasks: [String: ConsentTask], onboardingTaskData: Data,
-                tasks: [StudyTaskDefinition], surveys: [String: ResearchTask], questionnaires: [String: Data] = [:],
+                tasks: [StudyTaskDefinition], surveys: [String: ResearchTask], questionnaires: [String: Data] = [:], valueSets: [String: Data] = [:],
                 contacts: [StudyContact], strings: StudyStrings, folder: URL) {
         self.identifier = identifier
         self.name = name
@@ -59,9 +62,18 @@ public struct StudyDefinition: Hashable, Sendable {
         self.tasks = tasks
         self.surveys = surveys
         self.questionnaires = questionnaires
+        self.valueSets = valueSets
         self.contacts = contacts
         self.strings = strings
         self.folder = folder
+    }
+
+    /// The calculator of the study's calculated items (the scores of its FHIR Questionnaires), for the
+    /// ``SessionEnvironment`` of its runs; nil when no survey is a Questionnaire. The loader has already parsed
+    /// every expression, so this throws only for a definition built by hand with a broken Questionnaire.
+    public func makeCalculator() throws(FHIRImportError) -> FHIRPathTaskCalculator? {
+        guard !questionnaires.isEmpty else { return nil }
+        return try FHIRPathTaskCalculator(questionnaires: questionnaires.keys.sorted().map { questionnaires[$0]! }, valueSets: valueSets)
     }
 
     /// The first of ``languages``.

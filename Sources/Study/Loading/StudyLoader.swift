@@ -103,7 +103,7 @@ private struct Loader {
         guard let identifier, let name, let languages, let documents, let onboarding else { return nil }
         return StudyDefinition(identifier: identifier, name: name, languages: languages, theme: theme, enrolment: enrolment,
                                consentDocuments: documents, onboardingTasks: onboarding.tasks, onboardingTaskData: onboarding.data,
-                               tasks: tasks, surveys: surveys, questionnaires: questionnaires, contacts: contacts, strings: strings,
+                               tasks: tasks, surveys: surveys, questionnaires: questionnaires, valueSets: valueSets, contacts: contacts, strings: strings,
                                folder: folder)
     }
 
@@ -464,6 +464,13 @@ private struct Loader {
         let identifier = imported.task.identifier
         if let other = questionnaireFiles[identifier] {
             problems.append(StudyProblem(file: file, path: "id", message: "Questionnaire id '\(identifier)' is also the id of \(other); each survey needs its own"))
+            return nil
+        }
+        // Every variable and calculated expression must parse, so that no score fails on a participant's phone.
+        do {
+            _ = try FHIRPathTaskCalculator(questionnaires: [data], valueSets: valueSets)
+        } catch {
+            problems += error.issues.map(problem)
             return nil
         }
         questionnaireFiles[identifier] = file

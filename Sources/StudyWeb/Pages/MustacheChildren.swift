@@ -136,6 +136,7 @@ extension FormEntryView: MustacheParent {
         switch name {
         case "section": self.section
         case "question": self.question
+        case "calculated": self.calculated
         default: nil
         }
     }
@@ -284,6 +285,7 @@ extension InputView: MustacheParent {
         case "pattern": self.pattern
         case "patternMessage": self.patternMessage
         case "range": self.range
+        case "accept": self.accept
         default: nil
         }
     }

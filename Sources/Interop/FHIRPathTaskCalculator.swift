@@ -1,0 +1,163 @@
+import Foundation
+import Research
+
+/// Evaluates the calculated items of tasks imported from FHIR Questionnaires (SDC `calculatedExpression`, in
+/// `text/fhirpath`) the way an SDC form filler does: against a QuestionnaireResponse made from the answers so far.
+///
+/// For each value the run's result so far becomes an in-progress QuestionnaireResponse
+/// (``FHIRQuestionnaireResponseBuilder``), which is `%resource` and the starting focus; the Questionnaire is
+/// `%questionnaire`, so that `ordinal()` finds the options' `ordinalValue`s. The Questionnaire's own `variable`
+/// extensions, then those of the item's enclosing items and of the item itself, are evaluated in that order first
+/// and are visible by name (`%score`) to the ones after them and to the expression. The expression must give
+/// nothing (no value yet) or one value of the item's type: a number for numeric items (an integer, a decimal or a
+/// quantity's value), text for text items, true or false for yes/no items.
+///
+/// ```swift
+/// let calculator = try FHIRPathTaskCalculator(questionnaires: [phq9Data])
+/// let environment = SessionEnvironment(now: { Date() }, makeUUID: { UUID() }, calendar: .current,
+///                                      timeZone: .current, locale: .current, calculator: calculator)
+/// ```
+public struct FHIRPathTaskCalculator: TaskCalculator {
+    /// One Questionnaire, read once, with its expressions parsed once.
+    struct Entry: Sendable {
+        let questionnaire: FHIRQuestionnaire
+        let json: FHIRJSON
+        /// `variable` extensions of the Questionnaire root, then by linkId those of each item, each as (name, expression).
+        let rootVariables: [(String, FHIRPathExpression)]
+        let itemVariables: [String: [(String, FHIRPathExpression)]]
+        /// The linkIds of each item's enclosing items, outermost first.
+        let ancestors: [String: [String]]
+        /// The calculated expressions, parsed, by their text.
+        let expressions: [String: FHIRPathExpression]
+    }
+
+    let entries: [String: Entry]
+
+    /// Reads Questionnaires (JSON) and parses every `variable` and `calculatedExpression` in them; their tasks are
+    /// found by the task identifier the importer gives them. `valueSets` resolve `answerValueSet` URLs as the importer does.
+    ///
+    /// - Throws: ``FHIRImportError`` naming the linkId and path of the first expression that does not parse (with
+    ///   the parser's message and offset), or of a Questionnaire that does not import.
+    public init(questionnaires: [Data], valueSets: [String: Data] = [:]) throws(FHIRImportError) {
+        var entries: [String: Entry] = [:]
+        for data in questionnaires {
+            let questionnaire = try FHIRQuestionnaire(data, valueSets: valueSets)
+            let json: FHIRJSON
+            do { json = try FHIRJSON(data: data) } catch {
+                throw FHIRImportError(issues: [FHIRImportIssue(kind: .unsupportedProperty, linkId: nil, path: "", message: "\(error)")])
+            }
+            var scan = ExpressionScan()
+            scan.variables(of: json, linkId: nil, path: "")
+            scan.items(json["item"]?.arrayValue ?? [], ancestors: [], path: "")
+            if let failure = scan.failure { throw FHIRImportError(issues: [failure]) }
+            entries[questionnaire.task.identifier] = Entry(questionnaire: questionnaire, json: json, rootVariables: scan.root,
+                                                           itemVariables: scan.byItem, ancestors: scan.ancestors,
+                                                           expressions: scan.calculated)
+        }
+        self.entries = entries
+    }
+
+    /// The value of `item` from the answers in `result`; see the type's description for how it is computed.
+    public func value(of item: FormItem, calculation: ItemCalculation, task: ResearchTask,
+                      result: TaskResult) throws(TaskCalculationError) -> Answer? {
+        let linkId = item.identifier ?? ""
+        func fail(_ message: String) -> TaskCalculationError { TaskCalculationError(item: linkId, message: message) }
+        guard calculation.language == "text/fhirpath" else { throw fail("only text/fhirpath expressions are evaluated here") }
+        guard let entry = entries[task.identifier] else { throw fail("task '\(task.identifier)' comes from no Questionnaire this calculator read") }
+        let response: FHIRJSON
+        do {
+            let data = try FHIRQuestionnaireResponseBuilder(questionnaire: entry.questionnaire)
+                .response(for: result, status: .inProgress, timeZone: TimeZone(identifier: "UTC")!)
+            response = try FHIRJSON(data: data)
+        } catch let error as FHIRResponseError {
+            throw fail("the answers so far do not make a QuestionnaireResponse: \(error.issues.map(\.description).joined(separator: "; "))")
+        } catch {
+            throw fail("the answers so far do not make a QuestionnaireResponse: \(error)")
+        }
+        var environment: [String: FHIRPathCollection] = ["questionnaire": [.resource(entry.json, root: "questionnaire")]]
+        let scopes = [entry.rootVariables] + (entry.ancestors[linkId] ?? []).map { entry.itemVariables[$0] ?? [] } + [entry.itemVariables[linkId] ?? []]
+        do {
+            for (name, expression) in scopes.joined() {
+                environment[name] = try expression.evaluate(on: response, environment: environment)
+            }
+            guard let expression = entry.expressions[calculation.expression] else {
+                throw fail("the expression is not one of the Questionnaire's calculatedExpressions")
+            }
+            let values = try expression.evaluate(on: response, environment: environment)
+            return try answer(values, for: item, fail: fail)
+        } catch let error as FHIRPathError {
+            throw fail("\(error)")
+        } catch let error as TaskCalculationError {
+            throw error
+        } catch {
+            throw fail("\(error)")
+        }
+    }
+
+    /// One value as the answer the item's format takes.
+    private func answer(_ values: FHIRPathCollection, for item: FormItem,
+                        fail: (String) -> TaskCalculationError) throws(TaskCalculationError) -> Answer? {
+        guard let value = values.first else { return nil }
+        guard values.count == 1 else { throw fail("the expression gives \(values.count) values; a calculated item holds one") }
+        let json = value.json
+        switch item.answerFormat?.type.answerKind {
+        case .number?:
+            if let number = json.decimalValue ?? json["value"]?.decimalValue { return .number(number) }
+            throw fail("the expression gives \(json.jsonString()), not a number")
+        case .text?:
+            if let text = json.stringValue { return .text(text) }
+            throw fail("the expression gives \(json.jsonString()), not text")
+        case .boolean?:
+            if let flag = json.boolValue { return .boolean(flag) }
+            throw fail("the expression gives \(json.jsonString()), not true or false")
+        default:
+            throw fail("a calculated item of this format cannot be filled by FHIRPath")
+        }
+    }
+}
+
+/// Finds and parses the `variable` and `calculatedExpression` extensions of a Questionnaire, noting where each item is.
+private struct ExpressionScan {
+    var root: [(String, FHIRPathExpression)] = []
+    var byItem: [String: [(String, FHIRPathExpression)]] = [:]
+    var ancestors: [String: [String]] = [:]
+    var calculated: [String: FHIRPathExpression] = [:]
+    var failure: FHIRImportIssue?
+
+    mutating func variables(of element: FHIRJSON, linkId: String?, path: String) {
+        for (index, ext) in (element["extension"]?.arrayValue ?? []).enumerated() {
+            let url = ext["url"]?.stringValue
+            guard url == FHIRItemExtensions.variableURL || url == FHIRItemExtensions.calculatedExpressionURL,
+                  let expression = ext["valueExpression"], expression["language"]?.stringValue == "text/fhirpath",
+                  let text = expression["expression"]?.stringValue else { continue }
+            let extensionPath = (path.isEmpty ? "" : path + ".") + "extension[\(index)].valueExpression.expression"
+            let parsed: FHIRPathExpression
+            do {
+                parsed = try FHIRPathExpression(text)
+            } catch {
+                if failure == nil {
+                    failure = FHIRImportIssue(kind: .unsupportedExtension, linkId: linkId, path: extensionPath,
+                                              message: "the FHIRPath expression does not parse: \(error)")
+                }
+                continue
+            }
+            if url == FHIRItemExtensions.calculatedExpressionURL {
+                calculated[text] = parsed
+            } else if let name = expression["name"]?.stringValue {
+                if let linkId { byItem[linkId, default: []].append((name, parsed)) } else { root.append((name, parsed)) }
+            } else if failure == nil {
+                failure = FHIRImportIssue(kind: .unsupportedExtension, linkId: linkId, path: extensionPath, message: "a variable needs a name")
+            }
+        }
+    }
+
+    mutating func items(_ items: [FHIRJSON], ancestors chain: [String], path: String) {
+        for (index, item) in items.enumerated() {
+            let itemPath = (path.isEmpty ? "" : path + ".") + "item[\(index)]"
+            guard let linkId = item["linkId"]?.stringValue else { continue }
+            ancestors[linkId] = chain
+            variables(of: item, linkId: linkId, path: itemPath)
+            self.items(item["item"]?.arrayValue ?? [], ancestors: chain + [linkId], path: itemPath)
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Interop
+import Research
+import Testing
+
+@Suite("Calculated items through FHIRPath")
+struct FHIRPathTaskCalculatorTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/fhir")
+    static let codes = ["Not-at-all", "Several-days", "More than half the days", "Nearly every day"]
+
+    func environment(_ calculator: FHIRPathTaskCalculator) -> SessionEnvironment {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Pacific/Kiritimati")!
+        return SessionEnvironment(now: { Date(timeIntervalSince1970: 1_790_000_000) }, makeUUID: { UUID() }, calendar: calendar,
+                                  timeZone: calendar.timeZone, locale: Locale(identifier: "en_US_POSIX"), calculator: calculator)
+    }
+
+    /// Takes the PHQ-9 with these answers (an ordinal 0–3 per question, nil to leave it unanswered) and returns the score
+    /// shown on the score step and the one stored in the result.
+    func score(_ ordinals: [Int?]) throws -> (shown: Answer?, stored: Answer?) {
+        let data = try Data(contentsOf: Self.folder.appendingPathComponent("sdc-phq9-questionnaire.json"))
+        let calculator = try FHIRPathTaskCalculator(questionnaires: [data])
+        let task = try FHIRQuestionnaireImporter().importQuestionnaire(data).requireComplete()
+        var session = try TaskSession(task: task, environment: environment(calculator))
+        for (index, ordinal) in ordinals.enumerated() {
+            if let ordinal { try session.setAnswer(.choices([ChoiceSelection(.string(Self.codes[ordinal]))]), for: "H1/T1/Q\(index + 1)") }
+        }
+        try session.goForward()
+        #expect(session.currentStep?.identifier == "H1/TS")
+        #expect(session.calculationErrors.isEmpty, "\(session.calculationErrors)")
+        let shown = session.answer(for: "H1/TS")
+        try session.goForward()
+        #expect(session.finishReason == .completed)
+        let stored = session.result.stepResults.flatMap(\.questionResults).first { $0.identifier == "H1/TS" }?.answer
+        return (shown, stored)
+    }
+
+    /// Answer sets scored by hand: the PHQ-9 total is the sum of the nine items' ordinals (0–3 each).
+    @Test(arguments: [
+        ([0, 0, 0, 0, 0, 0, 0, 0, 0], 0),
+        ([3, 3, 3, 3, 3, 3, 3, 3, 3], 27),
+        ([0, 0, 0, 1, 2, 1, 3, 2, 1], 10),   // the answers of HL7's example response (which states 13 for them)
+        ([3, 2, 1, 0, 3, 2, 1, 0, 3], 15),
+        ([1, 1, 1, 1, 1, 1, 1, 1, 2], 10),
+    ] as [([Int], Int)])
+    func phq9TotalsAreTheSumOfTheOrdinals(_ ordinals: [Int], _ total: Int) throws {
+        let (shown, stored) = try score(ordinals)
+        #expect(shown == .number(Decimal(total)))
+        #expect(stored == .number(Decimal(total)))
+    }
+
+    @Test func unansweredItemsCountForNothing() throws {
+        #expect(try score([3, 1, nil, nil, nil, nil, nil, nil, nil]).stored == .number(4))
+        #expect(try score(Array(repeating: nil, count: 9)).stored == .number(0), "SDC's sum() of nothing is 0")
+    }
+
+    @Test func theScoreGoesIntoTheResponseAsTheQuestionnaireTypesIt() throws {
+        let data = try Data(contentsOf: Self.folder.appendingPathComponent("sdc-phq9-questionnaire.json"))
+        let calculator = try FHIRPathTaskCalculator(questionnaires: [data])
+        let questionnaire = try FHIRQuestionnaire(data)
+        var session = try TaskSession(task: questionnaire.task, environment: environment(calculator))
+        for index in 1...9 { try session.setAnswer(.choices([ChoiceSelection(.string(Self.codes[index % 4]))]), for: "H1/T1/Q\(index)") }
+        try session.goForward()
+        try session.goForward()
+        let response = try FHIRQuestionnaireResponseBuilder(questionnaire: questionnaire)
+            .response(for: session.result, status: .completed, timeZone: TimeZone(identifier: "Pacific/Kiritimati")!)
+        let json = try FHIRJSON(data: response)
+        let total = try FHIRPathExpression("repeat(item).where(linkId='H1/TS').answer.value.value").evaluate(on: json)
+        // 1+2+3+0+1+2+3+0+1 = 13
+        #expect(total.map(\.json.decimalValue) == [Decimal(13)])
+    }
+
+    @Test func variablesAreEvaluatedFirstAndInOrder() throws {
+        let questionnaire = #"""
+        {"resourceType": "Questionnaire", "id": "bmi", "url": "http://example.org/Questionnaire/bmi",
+         "extension": [{"url": "http://hl7.org/fhir/StructureDefinition/variable",
+           "valueExpression": {"name": "weight", "language": "text/fhirpath", "expression": "%resource.item.where(linkId='w').answer.value"}}],
+         "item": [
+          {"linkId": "w", "type": "decimal", "text": "Weight (kg)"},
+          {"linkId": "h", "type": "decimal", "text": "Height (m)"},
+          {"linkId": "g", "type": "group", "text": "Result",
+           "extension": [{"url": "http://hl7.org/fhir/StructureDefinition/variable",
+             "valueExpression": {"name": "height", "language": "text/fhirpath", "expression": "%resource.item.where(linkId='h').answer.value"}}],
+           "item": [{"linkId": "bmi", "type": "decimal", "text": "BMI",
+             "extension": [{"url": "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-calculatedExpression",
+               "valueExpression": {"language": "text/fhirpath", "expression": "(%weight / (%height * %height)).round(1)"}}]}]}
+         ]}
+        """#
+        let data = Data(questionnaire.utf8)
+        let calculator = try FHIRPathTaskCalculator(questionnaires: [data])
+        let task = try FHIRQuestionnaireImporter().importQuestionnaire(data).requireComplete()
+        var session = try TaskSession(task: task, environment: environment(calculator))
+        try session.setAnswer(.number(72), for: "w")
+        try session.setAnswer(Answer.number(Decimal(string: "1.8")!), for: "h")
+        try session.goForward()
+        #expect(session.currentStep?.calculatedItems.map(\.identifier) == ["bmi"])
+        #expect(session.answer(for: "bmi") == .number(Decimal(string: "22.2")!))
+    }
+
+    @Test func anExpressionThatDoesNotParseIsNamedWhenTheQuestionnaireIsRead() throws {
+        let questionnaire = #"""
+        {"resourceType": "Questionnaire", "id": "broken", "item": [{"linkId": "a", "type": "integer"},
+          {"linkId": "t", "type": "integer", "extension": [{"url": "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-calculatedExpression",
+            "valueExpression": {"language": "text/fhirpath", "expression": "%resource.answers().value.sum("}}]}]}
+        """#
+        #expect {
+            _ = try FHIRPathTaskCalculator(questionnaires: [Data(questionnaire.utf8)])
+        } throws: { error in
+            guard let error = error as? FHIRImportError, let issue = error.issues.first else { return false }
+            return issue.linkId == "t" && issue.path == "item[1].extension[0].valueExpression.expression"
+                && issue.message.hasPrefix("the FHIRPath expression does not parse")
+        }
+    }
+
+    @Test func aValueOfTheWrongTypeIsReported() throws {
+        let questionnaire = #"""
+        {"resourceType": "Questionnaire", "id": "wrong", "item": [{"linkId": "a", "type": "string"},
+          {"linkId": "t", "type": "integer", "extension": [{"url": "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-calculatedExpression",
+            "valueExpression": {"language": "text/fhirpath", "expression": "%resource.item.where(linkId='a').answer.value"}}]}]}
+        """#
+        let data = Data(questionnaire.utf8)
+        let task = try FHIRQuestionnaireImporter().importQuestionnaire(data).requireComplete()
+        var session = try TaskSession(task: task, environment: environment(try FHIRPathTaskCalculator(questionnaires: [data])))
+        try session.setAnswer(.text("seven"), for: "a")
+        try session.goForward()
+        #expect(session.calculationErrors["t"]?.message == #"the expression gives "seven", not a number"#)
+        #expect(throws: TaskSessionError.self) { try session.goForward() }
+    }
+}
