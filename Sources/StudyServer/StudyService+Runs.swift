@@ -92,8 +92,7 @@ extension StudyService {
 
     /// Where the files attached in a participant's runs are kept: `DATA/run-files/PARTICIPANT/RUN-UUID/`.
     func runFilesFolder(for participant: StudyParticipant) -> URL {
-        configuration.dataFolder.appendingPathComponent("run-files", isDirectory: true)
-            .appendingPathComponent(participant.id, isDirectory: true)
+        StudyDataLayout.runFilesFolder(dataFolder: configuration.dataFolder, participantID: participant.id)
     }
 
     /// The page context of a run's step pages.

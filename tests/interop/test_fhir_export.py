@@ -136,6 +136,26 @@ def take_pain_check(participant):
     raise AssertionError("the pain check did not finish")
 
 
+# The PHQ-9 answers of HL7's example response, 0–3 each: their total, counted by hand, is 10.
+PHQ9_ORDINALS = [0, 0, 0, 1, 2, 1, 3, 2, 1]
+
+
+def take_mood_check(participant):
+    """Takes today's PHQ-9 (Recover's mood check, a FHIR Questionnaire) with PHQ9_ORDINALS."""
+    _, _, home = participant.page("/")
+    path = next(part.split('"')[0] for part in home.split('href="')[1:] if part.startswith("/tasks/mood/"))
+    run = participant.start_task(path)
+    csrf, step, names = Participant.form_state(participant.page(run)[2])
+    assert step == "H1/T1" and names == {f"q{i}" for i in range(9)}, (step, names)
+    answers = {f"q{i}": str(ordinal + 1) for i, ordinal in enumerate(PHQ9_ORDINALS)}
+    status, _, body = participant.request("POST", run, {"_csrf": csrf, "_step": step, "action": "next", **answers})
+    assert status == 303, body[:300]
+    _, _, html = participant.page(run)
+    assert Participant.form_state(html)[1] == "H1/TS" and "10</output>" in html
+    status, location, _ = participant.request("POST", run, {"_csrf": csrf, "_step": "H1/TS", "action": "next"})
+    assert status == 303 and location.startswith("/?"), (status, location)
+
+
 @pytest.fixture(scope="module")
 def export():
     """A data folder with one onboarded participant in Kiritimati who answered the pain check, exported while the
@@ -149,6 +169,7 @@ def export():
         alex.enrol(link, time_zone="Pacific/Kiritimati")
         alex.complete_onboarding()
         take_pain_check(alex)
+        take_mood_check(alex)
         deadline = time.time() + 90
         while not list((data / "consent-pdfs").glob("*.pdf")) and time.time() < deadline:
             time.sleep(0.5)
@@ -243,8 +264,9 @@ def test_every_exported_resource_is_valid_r4(export):
         assert problems_of(resource) == [], where
         checked += 1
     kinds = sorted(p.name for p in out.glob("*.ndjson"))
-    assert kinds == ["CarePlan.ndjson", "Consent.ndjson", "Observation.ndjson", "Patient.ndjson", "Provenance.ndjson"]
-    assert checked == 1 + 5
+    assert kinds == ["CarePlan.ndjson", "Consent.ndjson", "Observation.ndjson", "Patient.ndjson", "Provenance.ndjson",
+                     "QuestionnaireResponse.ndjson"]
+    assert checked == 1 + 7  # the Bundle, then Patient, Consent, Provenance, CarePlan, two Observations, the PHQ-9 response
 
 
 def test_the_validation_would_catch_a_broken_resource(export):
@@ -294,13 +316,31 @@ def test_the_provenance_carries_the_sealed_record_which_still_verifies(export, t
 def test_the_pain_answer_is_an_observation_coded_with_loinc(export):
     out, _, participant = export
     observations = [json.loads(line) for line in (out / "Observation.ndjson").read_text().splitlines()]
-    assert len(observations) == 1
-    pain = observations[0]
+    assert len(observations) == 2
+    pain = next(o for o in observations if o["code"]["coding"][0]["code"] == PAIN)
     assert pain["code"]["coding"][0] == {"system": "http://loinc.org", "code": PAIN,
                                          "display": "Pain severity - 0-10 verbal numeric rating [Score] - Reported"}
     assert pain["valueQuantity"] == {"value": PAIN_ANSWER, "unit": "NRS"}
     assert pain["subject"] == {"reference": f"Patient/{participant}"}
     assert pain["effectiveDateTime"].endswith("+14:00")
+
+
+def test_the_phq9_run_is_a_questionnaire_response_with_its_calculated_score(export):
+    out, _, participant = export
+    responses = [json.loads(line) for line in (out / "QuestionnaireResponse.ndjson").read_text().splitlines()]
+    assert len(responses) == 1
+    response = responses[0]
+    assert response["questionnaire"] == "http://hl7.org/fhir/uv/sdc/Questionnaire/questionnaire-sdc-profile-example-PHQ9|0.0.1"
+    assert response["status"] == "completed" and response["subject"] == {"reference": f"Patient/{participant}"}
+    assert response["authored"].endswith("+14:00")
+    codes = fhirpathpy.evaluate(response, "repeat(item).where(linkId.startsWith('H1/T1/')).answer.valueCoding.code")
+    assert codes == ["Not-at-all", "Not-at-all", "Not-at-all", "Several-days", "More than half the days", "Several-days",
+                     "Nearly every day", "More than half the days", "Several-days"]
+    assert fhirpathpy.evaluate(response, "repeat(item).where(linkId='H1/TS').answer.valueQuantity.value") == [10]
+    # The score is also an Observation coded as the Questionnaire codes the item: LOINC 44261-6.
+    observations = [json.loads(line) for line in (out / "Observation.ndjson").read_text().splitlines()]
+    phq9 = [o for o in observations if o["code"]["coding"][0]["code"] == "44261-6"]
+    assert len(phq9) == 1 and phq9[0]["valueInteger"] == 10, phq9
 
 
 def test_the_bundle_holds_the_participants_resources_and_its_references_resolve(export):
@@ -312,7 +352,7 @@ def test_the_bundle_holds_the_participants_resources_and_its_references_resolve(
     references = fhirpathpy.evaluate(bundle, "entry.resource.descendants().reference")
     assert references and set(references) <= urls
     types = [entry["resource"]["resourceType"] for entry in bundle["entry"]]
-    assert types == ["Patient", "Consent", "Provenance", "CarePlan", "Observation"]
+    assert types == ["Patient", "Consent", "Provenance", "CarePlan", "Observation", "Observation", "QuestionnaireResponse"]
     care_plan = bundle["entry"][3]["resource"]
     daily = care_plan["activity"][0]["detail"]["scheduledTiming"]["repeat"]
     assert daily["timeOfDay"] == ["08:00:00"] and daily["boundsPeriod"]["start"].endswith("T08:00:00+14:00")

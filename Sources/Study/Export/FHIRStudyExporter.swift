@@ -14,8 +14,9 @@ import Interop
 /// For each participant, in this order: the `Patient`; for each consent record a `Consent` and a `Provenance`, and
 /// for each withdrawal record a `Provenance` of the Consent it withdraws (the Consent is then `inactive`); the
 /// `CarePlan` with the study's tasks (the onboarding task is left out: the Consent stands for it); an `Observation`
-/// for each outcome value that the study codes (``StudyTaskDefinition/coding(forValueKind:)``); then whatever
-/// ``additionalResources`` gives. See the Interop builders for each resource's fields.
+/// for each outcome value that the study codes (``StudyTaskDefinition/coding(forValueKind:)``); a
+/// `QuestionnaireResponse` for each completed run of a survey that is a FHIR Questionnaire (its scores included, its
+/// attached files as data); then whatever ``additionalResources`` gives. See the Interop builders for each resource's fields.
 ///
 /// What cannot be written exactly becomes a ``StudyExportIssue``: a schedule element written as text, a consent
 /// record whose PDF was not printed (its HTML is attached instead), an outcome value no Observation can carry.
@@ -50,6 +51,34 @@ public struct FHIRStudyExporter: StudyExporter {
         }
         let counts = try FHIRBulkDataWriter(folder: folder).write(resources: all, bundles: bundles)
         return StudyExportSummary(format: format.rawValue, participantCount: bundles.count, counts: counts, issues: issues)
+    }
+
+    /// The QuestionnaireResponses of a participant's completed runs of FHIR Questionnaire surveys, oldest first. A run
+    /// still in progress has no result yet and is left out; a run whose result the Questionnaire cannot take is noted.
+    func questionnaireResponses(of data: ParticipantExportData, study: StudyDefinition, note: (String) -> Void) -> [FHIRResource] {
+        var questionnaires: [String: FHIRQuestionnaire] = [:]
+        var responses: [FHIRResource] = []
+        for run in data.runs.reversed() where run.state == .completed {
+            guard let result = run.result, let questionnaireData = study.questionnaires[result.identifier] else { continue }
+            do {
+                if questionnaires[result.identifier] == nil {
+                    questionnaires[result.identifier] = try FHIRQuestionnaire(questionnaireData, valueSets: study.valueSets)
+                }
+                // The run's attached files, from its own folder.
+                let runFolder = data.runFilesFolder?.appendingPathComponent(result.taskRunUUID.uuidString, isDirectory: true)
+                let builder = FHIRQuestionnaireResponseBuilder(questionnaire: questionnaires[result.identifier]!) { file in
+                    runFolder.flatMap { FileManager.default.contents(atPath: $0.appendingPathComponent(file.fileName).path) }
+                }
+                let json = try builder.response(
+                    for: result, status: .completed, timeZone: data.participant.timeZone,
+                    subject: FHIRReference(reference: "Patient/\(data.participant.id)"),
+                    author: FHIRReference(reference: "Patient/\(data.participant.id)"))
+                responses.append(try FHIRResource(jsonData: json))
+            } catch {
+                note("the \(run.taskID) run \(run.id.uuidString.lowercased()) is left out: \(error)")
+            }
+        }
+        return responses
     }
 
     /// One participant's resources, in Bundle order, and the issues met. A participant whose id FHIR cannot take
@@ -148,6 +177,7 @@ public struct FHIRStudyExporter: StudyExporter {
         }
 
         do {
+            resources += questionnaireResponses(of: data, study: study, note: note)
             resources += try additionalResources(data)
         } catch {
             note("additional resources left out: \(error)")

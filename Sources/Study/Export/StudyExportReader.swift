@@ -76,6 +76,7 @@ public struct StudyExportReader: Sendable {
         outcomeQuery.taskIDs = careTaskIDs
         data.outcomes = try await careStore.fetchOutcomes(query: outcomeQuery)
         data.runs = try await store.runs(participantID: participant.id, taskID: nil)
+        data.runFilesFolder = StudyDataLayout.runFilesFolder(dataFolder: dataFolder, participantID: participant.id)
         return data
     }
 
