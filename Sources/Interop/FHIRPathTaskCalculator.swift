@@ -27,7 +27,7 @@ public struct FHIRPathTaskCalculator: TaskCalculator {
         let itemVariables: [String: [(String, FHIRPathExpression)]]
         /// The linkIds of each item's enclosing items, outermost first.
         let ancestors: [String: [String]]
-        /// The calculated expressions, parsed, by their text.
+        /// The calculated and enableWhen expressions, parsed, by their text.
         let expressions: [String: FHIRPathExpression]
     }
 
@@ -94,6 +94,17 @@ public struct FHIRPathTaskCalculator: TaskCalculator {
         }
     }
 
+    /// Whether an `enableWhenExpression` holds: it is evaluated as a calculated expression is (on the answers so far,
+    /// with the Questionnaire's variables), and must give `true` or `false`; nothing counts as false, as SDC says.
+    public func holds(_ condition: ItemCalculation, task: ResearchTask, result: TaskResult) throws(TaskCalculationError) -> Bool {
+        let item = FormItem(identifier: "enableWhenExpression", text: nil, answerFormat: .boolean(BooleanFormat()), calculation: condition)
+        switch try value(of: item, calculation: condition, task: task, result: result) {
+        case .boolean(let flag)?: return flag
+        case nil: return false
+        default: throw TaskCalculationError(item: "enableWhenExpression", message: "the expression does not give true or false")
+        }
+    }
+
     /// One value as the answer the item's format takes.
     private func answer(_ values: FHIRPathCollection, for item: FormItem,
                         fail: (String) -> TaskCalculationError) throws(TaskCalculationError) -> Answer? {
@@ -127,7 +138,8 @@ private struct ExpressionScan {
     mutating func variables(of element: FHIRJSON, linkId: String?, path: String) {
         for (index, ext) in (element["extension"]?.arrayValue ?? []).enumerated() {
             let url = ext["url"]?.stringValue
-            guard url == FHIRItemExtensions.variableURL || url == FHIRItemExtensions.calculatedExpressionURL,
+            guard url == FHIRItemExtensions.variableURL || url == FHIRItemExtensions.calculatedExpressionURL
+                    || url == FHIRItemExtensions.enableWhenExpressionURL,
                   let expression = ext["valueExpression"], expression["language"]?.stringValue == "text/fhirpath",
                   let text = expression["expression"]?.stringValue else { continue }
             let extensionPath = (path.isEmpty ? "" : path + ".") + "extension[\(index)].valueExpression.expression"
@@ -141,7 +153,7 @@ private struct ExpressionScan {
                 }
                 continue
             }
-            if url == FHIRItemExtensions.calculatedExpressionURL {
+            if url != FHIRItemExtensions.variableURL {
                 calculated[text] = parsed
             } else if let name = expression["name"]?.stringValue {
                 if let linkId { byItem[linkId, default: []].append((name, parsed)) } else { root.append((name, parsed)) }

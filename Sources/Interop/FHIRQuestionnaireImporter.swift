@@ -116,6 +116,8 @@ private struct QuestionnaireTaskBuilder {
     var questions: [String: ImportedQuestion] = [:]
     /// Every item's linkId and path, imported or not, for naming them in condition issues.
     var allItems: [String: String] = [:]
+    /// The `enableWhenExpression` of each item that has one in FHIRPath.
+    var enableExpressions: [String: ItemCalculation] = [:]
     /// The `enableWhen` clauses and behavior of each item that has them, with the item's path.
     var enableWhens: [String: (clauses: [[String: Any]], behavior: String?, path: String)] = [:]
     let valueSets: [String: [String: Any]]
@@ -260,10 +262,6 @@ private struct QuestionnaireTaskBuilder {
                                                   message: "hidden \(type) item left out: it is not asked and no value is recorded for it"))
                     continue
                 }
-                if let expression = extensions.enableWhenExpression {
-                    issues.append(FHIRImportIssue(kind: .unsupportedCondition, linkId: linkId, path: "\(itemPath).extension",
-                                                  message: "enableWhenExpression (\(expression.language)) is not evaluated; the item is always shown"))
-                }
                 guard let format = answerFormat(item, type: type, linkId: linkId, path: itemPath, extensions: extensions) else { continue }
                 let shownText: String? = text.isEmpty ? nil : text
                 var formItem: FormItem
@@ -295,11 +293,23 @@ private struct QuestionnaireTaskBuilder {
         }
     }
 
-    /// Records an item's `enableWhen`; true when it has one.
+    /// Records an item's `enableWhen` and `enableWhenExpression`; true when it has either.
     mutating func registerEnableWhen(_ item: [String: Any], linkId: String, path: String) -> Bool {
-        guard let clauses = item["enableWhen"] as? [Any], !clauses.isEmpty else { return false }
-        enableWhens[linkId] = (clauses.compactMap { $0 as? [String: Any] }, item["enableBehavior"] as? String, path)
-        return true
+        var registered = false
+        if let expression = FHIRItemExtensions(item).enableWhenExpression {
+            if expression.language == "text/fhirpath" {
+                enableExpressions[linkId] = ItemCalculation(language: expression.language, expression: expression.expression)
+                registered = true
+            } else {
+                issues.append(FHIRImportIssue(kind: .unsupportedCondition, linkId: linkId, path: "\(path).extension",
+                                              message: "enableWhenExpression in \(expression.language) is not evaluated (only text/fhirpath); the item is always shown"))
+            }
+        }
+        if let clauses = item["enableWhen"] as? [Any], !clauses.isEmpty {
+            enableWhens[linkId] = (clauses.compactMap { $0 as? [String: Any] }, item["enableBehavior"] as? String, path)
+            registered = true
+        }
+        return registered
     }
 
     /// Reports the extensions of an item that the importer does not read (or that are malformed), and extensions
@@ -605,7 +615,8 @@ private struct QuestionnaireTaskBuilder {
     /// The enable condition of an item, or nil when it cannot be built (each problem reported).
     mutating func enableCondition(of owner: String, stepIndex: Int, stepOfLinkId: [String: Int],
                                   stepIdentifiers: [String]) -> Condition? {
-        guard let (clauses, behavior, path) = enableWhens[owner] else { return nil }
+        let expression = enableExpressions[owner].map(Condition.expression)
+        guard let (clauses, behavior, path) = enableWhens[owner] else { return expression }
         var conditions: [Condition] = []
         var failed = false
         for (index, clause) in clauses.enumerated() {
@@ -624,8 +635,9 @@ private struct QuestionnaireTaskBuilder {
             return nil
         }
         if failed { return nil }
-        if conditions.count == 1 { return conditions[0] }
-        return behavior == "any" ? .or(conditions) : .and(conditions)
+        let clauseCondition = conditions.count == 1 ? conditions[0] : behavior == "any" ? .or(conditions) : .and(conditions)
+        // An item with both must satisfy both (SDC allows only one of them; this keeps the stricter reading).
+        return expression.map { .and([clauseCondition, $0]) } ?? clauseCondition
     }
 
     /// One `enableWhen` clause as a condition.

@@ -126,4 +126,41 @@ struct FHIRPathTaskCalculatorTests {
         #expect(session.calculationErrors["t"]?.message == #"the expression gives "seven", not a number"#)
         #expect(throws: TaskSessionError.self) { try session.goForward() }
     }
+
+    @Test func enableWhenExpressionsShowAndHideItems() throws {
+        let questionnaire = #"""
+        {"resourceType": "Questionnaire", "id": "followup",
+         "item": [
+          {"linkId": "pain", "type": "integer", "text": "Pain today, 0 to 10"},
+          {"linkId": "why", "type": "string", "text": "What made it worse?",
+           "extension": [{"url": "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-enableWhenExpression",
+             "valueExpression": {"language": "text/fhirpath", "expression": "%resource.item.where(linkId='pain').answer.value >= 7"}}]},
+          {"linkId": "end", "type": "boolean", "text": "Anything else?"}
+         ]}
+        """#
+        let data = Data(questionnaire.utf8)
+        let imported = try FHIRQuestionnaireImporter().importQuestionnaire(data)
+        #expect(imported.issues.isEmpty, "\(imported.issues)")
+        let calculator = try FHIRPathTaskCalculator(questionnaires: [data])
+        func asked(pain: Int?) throws -> [String] {
+            var session = try TaskSession(task: imported.task, environment: environment(calculator))
+            var seen: [String] = []
+            while let step = session.currentStep {
+                seen += step.questions.map(\.identifier)
+                if step.questions.contains(where: { $0.identifier == "pain" }), let pain { try session.setAnswer(.number(Decimal(pain)), for: "pain") }
+                try session.goForward()
+            }
+            return seen
+        }
+        // Both sides of the comparison, and an unanswered question (the expression gives nothing: not enabled).
+        #expect(try asked(pain: 8) == ["pain", "why", "end"])
+        #expect(try asked(pain: 7) == ["pain", "why", "end"])
+        #expect(try asked(pain: 6) == ["pain", "end"])
+        #expect(try asked(pain: nil) == ["pain", "end"])
+        // Without a calculator the condition cannot hold, so the item stays hidden rather than shown unchecked.
+        var plain = try TaskSession(task: imported.task)
+        try plain.setAnswer(.number(9), for: "pain")
+        try plain.goForward()
+        #expect(plain.currentStep?.questions.map(\.identifier) == ["end"])
+    }
 }

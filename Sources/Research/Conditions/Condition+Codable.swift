@@ -16,17 +16,18 @@ import Foundation
 /// | `and`, `or` | `conditions` (an array of conditions) |
 /// | `not` | `condition` |
 /// | `true`, `false` | none |
+/// | `expression` | `language`, `expression` |
 ///
 /// A `ref` is the reference's text form (`"baseline:pain.level"`); values are bare JSON numbers,
 /// strings or booleans.
 extension Condition: Codable {
     private enum CodingKeys: String, CodingKey {
-        case op, ref, value, lower, upper, pattern, conditions, condition
+        case op, ref, value, lower, upper, pattern, conditions, condition, language, expression
     }
 
     /// The spellings of `op` that are not comparison operators.
     private enum Operation: String, CaseIterable {
-        case inRange = "in", contains, matches, answered, dontKnow, and, or, not
+        case inRange = "in", contains, matches, answered, dontKnow, and, or, not, expression
         case constantTrue = "true", constantFalse = "false"
     }
 
@@ -83,6 +84,9 @@ extension Condition: Codable {
             self = .or(try container.decode([Condition].self, forKey: .conditions))
         case .not:
             self = .not(try container.decode(Condition.self, forKey: .condition))
+        case .expression:
+            self = .expression(ItemCalculation(language: try container.decode(String.self, forKey: .language),
+                                               expression: try container.decode(String.self, forKey: .expression)))
         case .constantTrue:
             self = .constant(true)
         case .constantFalse:
@@ -117,6 +121,10 @@ extension Condition: Codable {
         case .dontKnow(let reference):
             try container.encode(Operation.dontKnow.rawValue, forKey: .op)
             try container.encode(reference, forKey: .ref)
+        case .expression(let calculation):
+            try container.encode(Operation.expression.rawValue, forKey: .op)
+            try container.encode(calculation.language, forKey: .language)
+            try container.encode(calculation.expression, forKey: .expression)
         case .and(let conditions):
             try container.encode(Operation.and.rawValue, forKey: .op)
             try container.encode(conditions, forKey: .conditions)

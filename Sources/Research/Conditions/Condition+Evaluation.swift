@@ -59,6 +59,8 @@ extension Condition {
         case .matches(let reference, let pattern):
             guard case .text(let text)? = context.givenAnswer(reference) else { return false }
             return CompiledPatterns.wholeMatch(pattern, text)
+        case .expression(let calculation):
+            return context.evaluateExpression?(calculation) ?? false
         }
     }
 }

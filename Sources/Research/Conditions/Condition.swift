@@ -33,6 +33,10 @@ public indirect enum Condition: Hashable, Sendable {
     case not(Condition)
     /// `true` or `false`.
     case constant(Bool)
+    /// `expression("text/fhirpath", "…")`: an expression in another language (a FHIR Questionnaire's
+    /// `enableWhenExpression`), which the session's ``TaskCalculator`` evaluates on the answers so far. It holds only
+    /// when the calculator says true; without a calculator for its language, or when it fails, it does not hold.
+    case expression(ItemCalculation)
 }
 
 /// Points at one answer: a step of this task (or of another task, by its identifier), and an item of a form step.
@@ -91,6 +95,8 @@ public struct ConditionContext: Sendable {
     private let latestResult: @Sendable (String) -> StepResult?
     /// Latest results of other tasks, by task identifier.
     public var otherTasks: [String: TaskResult]
+    /// Evaluates ``Condition/expression(_:)`` conditions; nil when there is no calculator (they then do not hold).
+    public var evaluateExpression: (@Sendable (ItemCalculation) -> Bool)?
 
     /// A context over step results of the current run (earlier passes marked previous are ignored).
     public init(current: [StepResult], otherTasks: [String: TaskResult] = [:]) {

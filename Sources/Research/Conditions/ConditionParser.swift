@@ -32,6 +32,7 @@ extension Condition {
     /// not        := "not" not | primary
     /// primary    := "(" or ")" | "true" | "false"
     ///             | "answered" "(" reference ")" | "dontKnow" "(" reference ")"
+    ///             | "expression" "(" string "," string ")"
     ///             | reference ("==" | "!=" | "<" | "<=" | ">" | ">=") value
     ///             | reference "in" value "..." value
     ///             | reference "contains" value
@@ -75,7 +76,8 @@ extension AnswerReference {
 /// The words and identifier rule shared by the parser and the printer of conditions.
 enum ConditionSyntax {
     /// Words with a meaning in the grammar; as identifiers they must be written in backticks.
-    static let keywords: Set<String> = ["and", "or", "not", "in", "contains", "matches", "true", "false", "answered", "dontKnow"]
+    static let keywords: Set<String> = ["and", "or", "not", "in", "contains", "matches", "true", "false", "answered", "dontKnow",
+                                        "expression"]
 
     /// Whether the scalar may start a bare identifier: an ASCII letter or `_`.
     static func isIdentifierStart(_ scalar: Unicode.Scalar) -> Bool {
@@ -128,6 +130,7 @@ struct ConditionToken {
         case dot = "."
         case colon = ":"
         case range = "..."
+        case comma = ","
     }
 
     var kind: Kind
@@ -346,6 +349,7 @@ struct ConditionLexer {
         case "(": symbol = .openParenthesis
         case ")": symbol = .closeParenthesis
         case ":": symbol = .colon
+        case ",": symbol = .comma
         case ".":
             if second == ".", scalar(at: start + 2) == "." {
                 symbol = .range
@@ -534,6 +538,19 @@ struct ConditionParser {
         case .word("false"):
             try advance()
             return .constant(false)
+        case .word("expression"):
+            try advance()
+            guard token.kind == .symbol(.openParenthesis) else { throw expected("'('") }
+            try advance()
+            guard case .string(let language) = token.kind else { throw expected("the expression's language in quotes, as in \"text/fhirpath\"") }
+            try advance()
+            guard token.kind == .symbol(.comma) else { throw expected("',' and the expression in quotes") }
+            try advance()
+            guard case .string(let text) = token.kind else { throw expected("the expression in quotes") }
+            try advance()
+            guard token.kind == .symbol(.closeParenthesis) else { throw expected("')'", after: "the expression") }
+            try advance()
+            return .expression(ItemCalculation(language: language, expression: text))
         case .word("answered"), .word("dontKnow"):
             let function = token.text
             try advance()

@@ -30,6 +30,8 @@ extension Condition: CustomStringConvertible {
             return ("not " + operand.text(bindingAtLeast: .not), .not)
         case .answered(let reference):
             return ("answered(\(reference))", .primary)
+        case .expression(let calculation):
+            return ("expression(\(ConditionValue.string(calculation.language)), \(ConditionValue.string(calculation.expression)))", .primary)
         case .dontKnow(let reference):
             return ("dontKnow(\(reference))", .primary)
         case .comparison(let reference, let comparison, let value):

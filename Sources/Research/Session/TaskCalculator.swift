@@ -17,6 +17,17 @@ public protocol TaskCalculator: Sendable {
     ///   - result: The answers so far, in the order visited.
     func value(of item: FormItem, calculation: ItemCalculation, task: ResearchTask,
                result: TaskResult) throws(TaskCalculationError) -> Answer?
+
+    /// Whether an ``Condition/expression(_:)`` condition holds for the answers in `result`; throws when it cannot
+    /// be evaluated (the condition then does not hold). The default evaluates none.
+    func holds(_ condition: ItemCalculation, task: ResearchTask, result: TaskResult) throws(TaskCalculationError) -> Bool
+}
+
+extension TaskCalculator {
+    /// Evaluates no condition: throws for every one.
+    public func holds(_ condition: ItemCalculation, task: ResearchTask, result: TaskResult) throws(TaskCalculationError) -> Bool {
+        throw TaskCalculationError(item: "", message: "this calculator evaluates no conditions")
+    }
 }
 
 /// Why a calculated item has no value: the expression failed, or no calculator evaluates its language.

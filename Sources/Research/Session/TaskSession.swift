@@ -496,11 +496,16 @@ public struct TaskSession: Sendable {
     /// Results are built only for the steps a condition reads.
     private var conditionContext: ConditionContext {
         let path = self.path, task = self.task, now = environment.now()
-        return ConditionContext(otherTasks: otherTasks) { identifier in
+        var context = ConditionContext(otherTasks: otherTasks) { identifier in
             guard let visit = path.last(where: { $0.stepIdentifier == identifier }),
                   let step = task.step(withIdentifier: identifier) else { return nil }
             return visit.stepResult(for: step, endDate: visit.endDate ?? now, isPrevious: false)
         }
+        if let calculator = environment.calculator {
+            let result = self.result
+            context.evaluateExpression = { condition in (try? calculator.holds(condition, task: task, result: result)) ?? false }
+        }
+        return context
     }
 
     // MARK: - Internals

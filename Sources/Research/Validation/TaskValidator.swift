@@ -223,6 +223,10 @@ public enum TaskValidator {
             case .and(let list), .or(let list): list.forEach(walk)
             case .not(let inner): walk(inner)
             case .answered(let reference), .dontKnow(let reference): _ = format(of: reference)
+            case .expression(let calculation):
+                if calculation.language.trimmingCharacters(in: .whitespaces).isEmpty || calculation.expression.trimmingCharacters(in: .whitespaces).isEmpty {
+                    problems.append(TaskDefinitionError(path: path, message: "an expression condition needs a language and an expression"))
+                }
             case .comparison(let reference, let op, let value):
                 if let format = format(of: reference) {
                     check(value, against: format, reference: reference, comparing: op != .equal && op != .notEqual)

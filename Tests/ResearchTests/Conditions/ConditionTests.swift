@@ -527,3 +527,27 @@ struct ConditionTests {
         #expect(!rule.condition.isSatisfied(by: calm))
     }
 }
+
+@Suite("Expression conditions")
+struct ExpressionConditionTests {
+    let condition = Condition.expression(ItemCalculation(language: "text/fhirpath", expression: #"%resource.item.where(linkId='a "b"').exists()"#))
+
+    @Test func printsParsesAndEncodesBothWays() throws {
+        #expect(condition.description == #"expression("text/fhirpath", "%resource.item.where(linkId='a \"b\"').exists()")"#)
+        #expect(try Condition(parsing: condition.description) == condition)
+        #expect(try Condition(parsing: "answered(x) and \(condition.description)") == .and([.answered(AnswerReference(step: "x")), condition]))
+        let json = try ResearchJSON.encoder().encode(condition)
+        #expect(String(decoding: json, as: UTF8.self).contains(#""op" : "expression""#))
+        #expect(try ResearchJSON.decoder().decode(Condition.self, from: json) == condition)
+        #expect(throws: ConditionSyntaxError.self) { try Condition(parsing: #"expression("text/fhirpath")"#) }
+        #expect(throws: ConditionSyntaxError.self) { try Condition(parsing: "expression(text, x)") }
+    }
+
+    @Test func holdsOnlyWhenTheEvaluatorSaysSo() {
+        var context = ConditionContext(current: [])
+        #expect(!condition.isSatisfied(by: context), "no evaluator: it does not hold")
+        context.evaluateExpression = { $0.language == "text/fhirpath" }
+        #expect(condition.isSatisfied(by: context))
+        #expect(!Condition.not(condition).isSatisfied(by: context))
+    }
+}
