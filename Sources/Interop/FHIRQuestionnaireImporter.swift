@@ -39,6 +39,12 @@ public struct FHIRQuestionnaireImporter: Sendable {
         self.valueSets = valueSets
     }
 
+    /// Whether `data` is a JSON object with `"resourceType": "Questionnaire"`: how a study folder or `studykit run`
+    /// tells a Questionnaire from a task file.
+    public static func isQuestionnaire(_ data: Data) -> Bool {
+        (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["resourceType"] as? String == "Questionnaire"
+    }
+
     /// ValueSet resources (JSON) keyed by their `url`, for ``init(valueSets:)``; throws an error naming the
     /// position of the first that is not a ValueSet with a `url`.
     public static func valueSetsByURL(_ resources: [Data]) throws(FHIRImportError) -> [String: Data] {
@@ -271,20 +277,19 @@ private struct QuestionnaireTaskBuilder {
                                                       message: "calculatedExpression in \(calculated.language) is not supported (only text/fhirpath); the item is left out"))
                         continue
                     }
-                    if extensions.hidden {
-                        issues.append(FHIRImportIssue(kind: .unsupportedProperty, linkId: linkId, path: "\(itemPath).extension",
-                                                      message: "hidden calculated item is shown: Research has no hidden items"))
-                    }
                     formItem = FormItem(identifier: linkId, text: shownText, detailText: calculated.description, answerFormat: format,
                                         calculation: ItemCalculation(language: calculated.language, expression: calculated.expression,
                                                                      description: calculated.description))
+                    formItem.isHidden = extensions.hidden
                 } else {
                     let required = jsonBool(item["required"]) == true
                     formItem = FormItem(identifier: linkId, text: shownText, answerFormat: format, isOptional: !required,
                                         placeholder: extensions.entryFormat)
                 }
+                // A shown value gets a step of its own after the questions it reads; a hidden one stays on the questions'
+                // step, computed again as that step is left.
                 entries.append(LayoutEntry(formItem: formItem, chain: itemChain, topGroup: topGroup, linkId: linkId,
-                                           isCalculated: formItem.isCalculated))
+                                           isCalculated: formItem.isCalculated && !formItem.isHidden))
                 if let children = item["item"] as? [Any], !children.isEmpty {
                     issues.append(FHIRImportIssue(kind: .unsupportedProperty, linkId: linkId, path: "\(itemPath).item",
                                                   message: "items nested under a question are not supported and were left out"))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Interop
 import Research
 
 /// `studykit run FILE`: takes a task in the terminal as a participant would, and writes its result.
@@ -29,15 +30,28 @@ struct RunCommand: ParsableCommand {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw ValidationError("cannot read \(file)")
         }
+        let name = (file as NSString).lastPathComponent
         let task: ResearchTask
-        do {
-            task = try TaskValidator.load(data)
-        } catch {
-            let name = (file as NSString).lastPathComponent
-            for problem in error.problems { printError("\(name): \(problem)") }
-            throw ExitCode(1)
+        var calculator: FHIRPathTaskCalculator?
+        if FHIRQuestionnaireImporter.isQuestionnaire(data) {
+            // A FHIR Questionnaire runs as it is, its scores computed by FHIRPath; it must import whole.
+            do {
+                task = try FHIRQuestionnaireImporter().importQuestionnaire(data).requireComplete()
+                calculator = try FHIRPathTaskCalculator(questionnaires: [data])
+            } catch {
+                for issue in error.issues { printError("\(name): \(issue)") }
+                throw ExitCode(1)
+            }
+        } else {
+            do {
+                task = try TaskValidator.load(data)
+            } catch {
+                for problem in error.problems { printError("\(name): \(problem)") }
+                throw ExitCode(1)
+            }
         }
         var environment = SessionEnvironment.live
+        environment.calculator = calculator
         if let locale { environment.locale = Locale(identifier: locale) }
 
         let outputURL = URL(fileURLWithPath: output)

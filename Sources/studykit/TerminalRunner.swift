@@ -72,6 +72,16 @@ struct TerminalRunner<Input: LineInput, Output: TextOutput> {
                     continue
                 }
                 guard let identifier = item.identifier, let format = item.answerFormat else { continue }
+                if item.isCalculated {
+                    // Calculated from the answers so far; shown, never asked (a hidden one is not shown either).
+                    if item.isHidden { continue }
+                    output.line()
+                    let value = session.answer(for: identifier).map { format.display($0, locale: session.locale) }
+                        ?? session.calculationErrors[identifier].map { "could not be calculated: \($0.message)" } ?? "no value yet"
+                    output.line("\(item.text ?? identifier): \(value)")
+                    if let detail = item.detailText { output.line(detail) }
+                    continue
+                }
                 let flow = ask(itemIdentifier: identifier, text: item.text, detail: item.detailText, format: format,
                                isForm: true, optional: item.isOptional, learnMore: item.learnMore)
                 switch flow {

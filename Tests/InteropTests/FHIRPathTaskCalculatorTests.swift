@@ -163,4 +163,31 @@ struct FHIRPathTaskCalculatorTests {
         try plain.goForward()
         #expect(plain.currentStep?.questions.map(\.identifier) == ["end"])
     }
+
+    @Test func aHiddenScoreIsStoredWithTheQuestionsItReads() throws {
+        let questionnaire = #"""
+        {"resourceType": "Questionnaire", "id": "hidden", "item": [
+          {"linkId": "a", "type": "integer"}, {"linkId": "b", "type": "integer"},
+          {"linkId": "sum", "type": "integer", "extension": [
+            {"url": "http://hl7.org/fhir/StructureDefinition/questionnaire-hidden", "valueBoolean": true},
+            {"url": "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-calculatedExpression",
+             "valueExpression": {"language": "text/fhirpath", "expression": "%resource.item.answer.value.sum()"}}]}]}
+        """#
+        let data = Data(questionnaire.utf8)
+        let imported = try FHIRQuestionnaireImporter().importQuestionnaire(data)
+        #expect(imported.issues.isEmpty)
+        let hidden = try #require(imported.task.steps.flatMap(\.calculatedItems).first)
+        #expect(hidden.isHidden)
+        #expect(imported.task.steps.count == 1, "the hidden sum has no step of its own")
+        var session = try TaskSession(task: imported.task, environment: environment(try FHIRPathTaskCalculator(questionnaires: [data])))
+        // The hidden sum stays on the step of the questions it reads and is computed as that step is left.
+        while let step = session.currentStep {
+            for question in step.questions where !step.calculatedItems.contains(where: { $0.identifier == question.identifier }) {
+                try session.setAnswer(.number(question.identifier == "a" ? 4 : 5), for: question.identifier)
+            }
+            try session.goForward()
+        }
+        let sum = session.result.stepResults.flatMap(\.questionResults).first { $0.identifier == "sum" }
+        #expect(sum?.answer == .number(9))
+    }
 }

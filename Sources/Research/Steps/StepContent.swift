@@ -99,6 +99,8 @@ public struct FormItem: Hashable, Sendable, Codable {
     /// for a question the participant answers. The value has ``answerFormat``'s type, is shown but cannot
     /// be typed, and is stored as the item's answer; such an item is always optional.
     public var calculation: ItemCalculation?
+    /// For a calculated item: computed and stored, but not shown (an intermediate value, such as SDC's `hidden`).
+    public var isHidden: Bool = false
 
     /// Creates a question item; `isOptional` defaults to true.
     public init(identifier: String, text: String?, detailText: String? = nil, answerFormat: AnswerFormat,
@@ -139,7 +141,7 @@ public struct FormItem: Hashable, Sendable, Codable {
     public var isCalculated: Bool { calculation != nil }
 
     private enum CodingKeys: String, CodingKey {
-        case identifier, text, sectionTitle, detailText, answerFormat, optional, placeholder, learnMore, calculation
+        case identifier, text, sectionTitle, detailText, answerFormat, optional, placeholder, learnMore, calculation, hidden
     }
 
     /// Reads a question item, or a section title when `sectionTitle` is present; `optional` defaults to true.
@@ -158,6 +160,7 @@ public struct FormItem: Hashable, Sendable, Codable {
             placeholder: try c.decodeIfPresent(String.self, forKey: .placeholder),
             learnMore: try c.decodeIfPresent(LearnMoreItem.self, forKey: .learnMore))
         calculation = try c.decodeIfPresent(ItemCalculation.self, forKey: .calculation)
+        isHidden = try c.decodeIfPresent(Bool.self, forKey: .hidden) ?? false
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -175,6 +178,7 @@ public struct FormItem: Hashable, Sendable, Codable {
         try c.encodeIfPresent(placeholder, forKey: .placeholder)
         try c.encodeIfPresent(learnMore, forKey: .learnMore)
         try c.encodeIfPresent(calculation, forKey: .calculation)
+        if isHidden { try c.encode(true, forKey: .hidden) }
     }
 }
 

@@ -143,6 +143,8 @@ public enum TaskValidator {
                     if !item.isOptional {
                         report("items[\(index)].optional", "a calculated item is filled in by the task, so it cannot be required")
                     }
+                } else if item.isHidden {
+                    report("items[\(index)].hidden", "only a calculated item can be hidden: a question must be shown to be answered")
                 }
             }
         case .webContent(let content):

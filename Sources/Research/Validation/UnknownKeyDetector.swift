@@ -111,7 +111,7 @@ enum UnknownKeyDetector {
             return keys
         case .formItem:
             var keys = plain(["identifier", "text", "sectionTitle", "detailText", "answerFormat", "optional", "placeholder", "learnMore",
-                              "calculation"])
+                              "calculation", "hidden"])
             keys["answerFormat"] = .answerFormat
             keys["learnMore"] = .learnMore
             keys["calculation"] = .calculation

@@ -396,7 +396,7 @@ private struct Loader {
         if let cached = surveyCache[file] { return cached }
         var survey: ResearchTask?
         if let data = readFile(file, reference: reference, reader: &reader) {
-            if Self.isFHIRQuestionnaire(data) {
+            if FHIRQuestionnaireImporter.isQuestionnaire(data) {
                 survey = importQuestionnaire(data, file: file)
             } else {
                 do {
@@ -436,12 +436,6 @@ private struct Loader {
             }
             valueSets[url] = data
         }
-    }
-
-    /// Whether `data` is a JSON object with `"resourceType": "Questionnaire"`.
-    static func isFHIRQuestionnaire(_ data: Data) -> Bool {
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
-        return object["resourceType"] as? String == "Questionnaire"
     }
 
     /// A FHIR Questionnaire as a survey. It must come over whole: every construct the importer cannot carry is a

@@ -183,7 +183,7 @@ struct StepPageBuilder {
         var remaining = questions[...]
         return form.items.compactMap { item in
             if item.isSectionTitle { return FormEntryView(section: SectionView(title: item.text, detail: item.detailText), question: nil) }
-            if item.isCalculated { return FormEntryView(section: nil, question: nil, calculated: calculatedView(item)) }
+            if item.isCalculated { return item.isHidden ? nil : FormEntryView(section: nil, question: nil, calculated: calculatedView(item)) }
             guard let question = remaining.popFirst() else { return nil }
             return FormEntryView(section: nil, question: question)
         }
