@@ -1,10 +1,9 @@
 import Foundation
 
-/// A JSON value as the QuestionnaireResponse code reads and writes it: `Sendable`, and with numbers kept as
-/// `Decimal` read from their text, so that `2.1` stays `2.1` on the way in and on the way out.
-///
-/// Objects are unordered when read; when written, members follow FHIR's element order (see
-/// ``memberRank``) so that the output reads like the FHIR examples and is byte-for-byte stable.
+/// A by-name view of ``FHIRJSON`` for the QuestionnaireResponse code: members looked up by name, numbers as
+/// `Decimal` (as ``FHIRJSON``'s parser read them, so that `2.1` stays `2.1`). Parsing and writing are
+/// ``FHIRJSON``'s; when written, members follow FHIR's element order (see ``memberRank``) so that the output
+/// reads like the FHIR examples and is byte-for-byte stable.
 enum FHIRJSONValue: Hashable, Sendable {
     /// `null`.
     case null
@@ -19,9 +18,36 @@ enum FHIRJSONValue: Hashable, Sendable {
     /// An object.
     case object([String: FHIRJSONValue])
 
-    /// Parses JSON text; throws the decoder's error when the data is not JSON.
+    /// Parses JSON text with ``FHIRJSON``'s parser; throws its error (with line and column) when the data is not JSON.
     init(parsing data: Data) throws {
-        self = try JSONDecoder().decode(FHIRJSONValue.self, from: data)
+        self.init(try FHIRJSON(data: data))
+    }
+
+    /// The same value with members by name: numbers as decimals, integers included.
+    init(_ json: FHIRJSON) {
+        switch json {
+        case .null: self = .null
+        case .bool(let flag): self = .bool(flag)
+        case .integer(let number): self = .number(Decimal(number))
+        case .decimal(let number, _): self = .number(number)
+        case .string(let text): self = .string(text)
+        case .array(let elements): self = .array(elements.map(FHIRJSONValue.init))
+        case .object(let object): self = .object(Dictionary(object.map { ($0.key, FHIRJSONValue($0.value)) }, uniquingKeysWith: { _, last in last }))
+        }
+    }
+
+    /// As ``FHIRJSON``, members in FHIR's order (``memberRank(_:)``), for writing.
+    var fhirJSON: FHIRJSON {
+        switch self {
+        case .null: return .null
+        case .bool(let flag): return .bool(flag)
+        case .number(let number): return .decimal(number)
+        case .string(let text): return .string(text)
+        case .array(let elements): return .array(elements.map(\.fhirJSON))
+        case .object(let members):
+            let keys = members.keys.sorted { (Self.memberRank($0), $0) < (Self.memberRank($1), $1) }
+            return .object(FHIRJSONObject(keys.map { (key: $0, value: members[$0]!.fhirJSON) }))
+        }
     }
 
     /// The member `key` of an object; nil for a missing member or a value that is not an object.
@@ -72,12 +98,9 @@ enum FHIRJSONValue: Hashable, Sendable {
         }
     }
 
-    /// The value as UTF-8 JSON text, compact or indented by two spaces.
+    /// The value as UTF-8 JSON text, compact or indented by two spaces, written by ``FHIRJSON``.
     func serialized(prettyPrinted: Bool) -> Data {
-        var text = ""
-        write(into: &text, prettyPrinted: prettyPrinted, depth: 0)
-        if prettyPrinted { text += "\n" }
-        return Data(text.utf8)
+        Data((fhirJSON.serialized(pretty: prettyPrinted) + (prettyPrinted ? "\n" : "")).utf8)
     }
 
     /// Where a member goes among its siblings: FHIR's element order for the members a QuestionnaireResponse
@@ -86,73 +109,5 @@ enum FHIRJSONValue: Hashable, Sendable {
         let order = ["resourceType", "id", "questionnaire", "status", "subject", "authored", "author",
                      "linkId", "text", "answer", "item", "reference", "value", "unit", "system", "code", "display"]
         return order.firstIndex(of: key) ?? order.count
-    }
-
-    private func write(into text: inout String, prettyPrinted: Bool, depth: Int) {
-        let newline = prettyPrinted ? "\n" + String(repeating: "  ", count: depth + 1) : ""
-        let closing = prettyPrinted ? "\n" + String(repeating: "  ", count: depth) : ""
-        switch self {
-        case .null: text += "null"
-        case .bool(let value): text += value ? "true" : "false"
-        case .number(let value): text += value.description
-        case .string(let value): Self.writeString(value, into: &text)
-        case .array(let elements):
-            guard !elements.isEmpty else { text += "[]"; return }
-            text += "["
-            for (index, element) in elements.enumerated() {
-                text += (index == 0 ? "" : ",") + newline
-                element.write(into: &text, prettyPrinted: prettyPrinted, depth: depth + 1)
-            }
-            text += closing + "]"
-        case .object(let members):
-            guard !members.isEmpty else { text += "{}"; return }
-            let keys = members.keys.sorted { (Self.memberRank($0), $0) < (Self.memberRank($1), $1) }
-            text += "{"
-            for (index, key) in keys.enumerated() {
-                text += (index == 0 ? "" : ",") + newline
-                Self.writeString(key, into: &text)
-                text += prettyPrinted ? ": " : ":"
-                members[key]?.write(into: &text, prettyPrinted: prettyPrinted, depth: depth + 1)
-            }
-            text += closing + "}"
-        }
-    }
-
-    private static func writeString(_ value: String, into text: inout String) {
-        text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                text += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
-    }
-}
-
-extension FHIRJSONValue: Decodable {
-    /// Reads any JSON value; booleans are never taken for numbers, nor numbers for booleans.
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode(Decimal.self) {
-            self = .number(value)
-        } else if let value = try? container.decode([FHIRJSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: FHIRJSONValue].self))
-        }
     }
 }
