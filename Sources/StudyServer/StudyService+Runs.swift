@@ -45,8 +45,9 @@ extension StudyService {
             let event = try await event(taskID: taskID, occurrence: occurrence, for: participant)
             if event.outcome != nil { throw StudyServerError.conflict("This task is already done.") }
         }
-        let open = try await store.runs(participantID: participant.id, taskID: taskID)
-            .filter { $0.state == .inProgress && $0.occurrence == occurrence }
+        // Only the open runs, as summaries: not every finished run of the task with its result.
+        let open = try await store.openRunSummaries(participantID: participant.id)
+            .filter { $0.taskID == taskID && $0.occurrence == occurrence }
         if let resumable = open.max(by: { ($0.updatedAt ?? .distantPast) < ($1.updatedAt ?? .distantPast) }) { return resumable.id }
         let session = try TaskSession(task: task, environment: sessionEnvironment(for: participant), device: "web")
         let run = TaskRun(id: session.taskRunUUID, participantID: participant.id, taskID: taskID, occurrence: occurrence,

@@ -200,6 +200,11 @@ struct StudyStoreTests {
                                         restorationData: third))
         #expect(try await store.openRuns(participantID: alice.id).map(\.id) == [third.taskRunUUID])
         #expect(try await store.openRuns(participantID: bob.id).isEmpty)
+        // The summaries are the open runs without their data, read the same way.
+        let open = try await store.openRuns(participantID: alice.id)
+        #expect(try await store.openRunSummaries(participantID: alice.id) == open.map(TaskRunSummary.init))
+        #expect(try await store.openRunSummaries(participantID: alice.id).first?.occurrence == 4)
+        #expect(try await store.openRunSummaries(participantID: bob.id).isEmpty)
         await #expect(throws: StudyStoreError.unknownParticipant("nobody")) {
             try await store.saveRun(TaskRun(id: UUID(), participantID: "nobody", taskID: "pain", state: .discarded))
         }

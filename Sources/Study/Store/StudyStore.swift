@@ -72,6 +72,9 @@ public protocol StudyStore: Sendable {
     /// The participant's runs still in progress, most recently saved first: what the home page offers to continue,
     /// without reading every finished run's result.
     func openRuns(participantID: String) async throws -> [TaskRun]
+    /// The participant's runs still in progress as summaries, most recently saved first: the runs of
+    /// ``openRuns(participantID:)`` without their restoration data, which a store need not read or decode.
+    func openRunSummaries(participantID: String) async throws -> [TaskRunSummary]
 
     // MARK: Consent records
 
@@ -87,6 +90,13 @@ public protocol StudyStore: Sendable {
     func setConsentPDF(_ state: ConsentPDFState, recordID: UUID, participantID: String) async throws
     /// Every record whose PDF is pending or failed, oldest first: the background printer's queue.
     func consentRecordsAwaitingPDF() async throws -> [StoredConsentRecord]
+}
+
+extension StudyStore {
+    /// The summaries of ``openRuns(participantID:)``: for a store that has no cheaper way to list them.
+    public func openRunSummaries(participantID: String) async throws -> [TaskRunSummary] {
+        try await openRuns(participantID: participantID).map(TaskRunSummary.init)
+    }
 }
 
 extension TaskRun {
