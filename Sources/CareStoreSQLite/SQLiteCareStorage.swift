@@ -12,9 +12,10 @@ public typealias SQLiteCareStore = StorageBackedCareStore<SQLiteCareStorage>
 
 extension StorageBackedCareStore where Storage == SQLiteCareStorage {
     /// A store in the SQLite file at `path`, created with its folder when missing, and migrated to the current
-    /// schema when older.
-    public convenience init(path: String, environment: CareStoreEnvironment = .live) throws {
-        self.init(storage: try SQLiteCareStorage(path: path), environment: environment)
+    /// schema when older; `reads` as ``SQLiteCareStorage/init(path:reads:)`` says.
+    public convenience init(path: String, environment: CareStoreEnvironment = .live,
+                            reads: SQLiteCareStorage.ReadExecution = .readerQueue) throws {
+        self.init(storage: try SQLiteCareStorage(path: path, reads: reads), environment: environment)
     }
 
     /// An empty store in an in-memory SQLite database, for tests and previews: the SQL of the file store without
@@ -35,25 +36,38 @@ extension StorageBackedCareStore where Storage == SQLiteCareStorage {
 /// The schema is ``CareStoreMigrations``. Database errors are thrown as GRDB's `DatabaseError`; a write whose
 /// body throws is rolled back whole.
 public final class SQLiteCareStorage: CareStorage {
+    /// Where ``read(_:)`` runs its transaction.
+    public enum ReadExecution: Sendable, Hashable {
+        /// On a reader's own queue (GRDB's asynchronous read): the calling thread is free while the read runs, at
+        /// the price of a few thread switches. For an app, whose main thread must stay responsive.
+        case readerQueue
+        /// On the calling thread (GRDB's synchronous read), which is busy for the read's duration: no thread
+        /// switches, which cost a server's small reads more than SQLite does. In WAL mode a reader never waits for
+        /// the writer, so the read takes only its own time.
+        case callingThread
+    }
+
     /// The GRDB connection: a `DatabasePool` for a file, a `DatabaseQueue` in memory. For maintenance such as
     /// backups and integrity checks; care data goes through ``read(_:)`` and ``write(_:)``.
     public let database: any DatabaseWriter
+    /// Where reads run.
+    public let reads: ReadExecution
 
     /// Storage in the SQLite file at `path`, created with its folder when missing, and migrated to the current
-    /// schema when older.
-    public convenience init(path: String) throws {
+    /// schema when older; its reads run as `reads` says (on a reader's queue, by default).
+    public convenience init(path: String, reads: ReadExecution = .readerQueue) throws {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         // DatabasePool opens the file in WAL mode.
-        try self.init(database: DatabasePool(path: url.path, configuration: Self.configuration()))
+        try self.init(database: DatabasePool(path: url.path, configuration: Self.configuration()), reads: reads)
     }
 
     /// Empty storage in an in-memory database.
     public static func inMemory() throws -> SQLiteCareStorage {
-        try SQLiteCareStorage(database: DatabaseQueue(configuration: configuration()))
+        try SQLiteCareStorage(database: DatabaseQueue(configuration: configuration()), reads: .readerQueue)
     }
 
-    private init(database: any DatabaseWriter) throws {
+    private init(database: any DatabaseWriter, reads: ReadExecution) throws {
         // Durability: with synchronous = FULL, a WAL commit is synced to disk before the write returns, so an
         // acknowledged write survives a killed process and a power loss. NORMAL (GRDB's choice when it opens a pool
         // in WAL mode) syncs only at checkpoints, so a power loss can drop the last acknowledged transactions.
@@ -70,6 +84,7 @@ public final class SQLiteCareStorage: CareStorage {
         }
         try CareStoreMigrations.migrator.migrate(database)
         self.database = database
+        self.reads = reads
     }
 
     private static func configuration() -> Configuration {
@@ -80,9 +95,18 @@ public final class SQLiteCareStorage: CareStorage {
         return configuration
     }
 
-    /// Runs the body on one of the pool's readers, which sees the last committed state.
+    /// Runs the body on one of the pool's readers, which sees the last committed state; on the reader's queue or on
+    /// the calling thread, as ``reads`` says.
     public func read<T: Sendable>(_ body: @escaping @Sendable (any CareStorageReader) throws -> T) async throws -> T {
-        try await database.read { db in try body(SQLiteCareTransaction(db)) }
+        switch reads {
+        case .readerQueue: try await database.read { db in try body(SQLiteCareTransaction(db)) }
+        case .callingThread: try readOnCallingThread(body)
+        }
+    }
+
+    /// GRDB's synchronous read: outside an async context, so that it is the overload chosen.
+    private func readOnCallingThread<T>(_ body: (any CareStorageReader) throws -> T) throws -> T {
+        try database.read { db in try body(SQLiteCareTransaction(db)) }
     }
 
     /// Runs the body in the pool's one writer; the transaction is durable (synchronous = FULL) when this returns.

@@ -75,7 +75,10 @@ public final class StudyService: Sendable {
             throw StudyServerStartError("cannot open \(configuration.studyDatabase.path): \(error)")
         }
         do {
-            careStore = try SQLiteCareStore(path: configuration.careDatabase.path, environment: careEnvironment)
+            // A request's reads are a few indexed rows: on the request's own thread they cost less than the thread
+            // switches of an asynchronous read (see SQLiteCareStorage.ReadExecution).
+            careStore = try SQLiteCareStore(path: configuration.careDatabase.path, environment: careEnvironment,
+                                            reads: .callingThread)
         } catch {
             throw StudyServerStartError("cannot open \(configuration.careDatabase.path): \(error)")
         }
