@@ -4,8 +4,8 @@ import GRDB
 import Research
 import Study
 
-/// A study store in one SQLite file (GRDB, WAL, `synchronous = FULL`, versioned migrations): participants,
-/// invitations, sessions, sign-in codes, task runs and consent records.
+/// A study store in one SQLite file (GRDB, WAL, versioned migrations): participants, invitations, sessions,
+/// sign-in codes, task runs and consent records.
 ///
 /// ```swift
 /// let store = try SQLiteStudyStore(path: "data/study.sqlite", environment: .live)
@@ -13,33 +13,49 @@ import Study
 /// ```
 ///
 /// Every write is one transaction, durable when it returns: a killed process keeps every acknowledged write and never
-/// leaves half of one. Reads run on the calling thread: in WAL mode a reader never waits for the writer, and reading
-/// a few indexed rows costs less than the thread switches of an asynchronous read. The schema is ``StudyStoreMigrations``.
+/// leaves half of one; with ``Durability/powerLoss`` (the default) so does a power loss. Reads run on the calling
+/// thread: in WAL mode a reader never waits for the writer, and reading a few indexed rows costs less than the
+/// thread switches of an asynchronous read. The schema is ``StudyStoreMigrations``.
 public final class SQLiteStudyStore: StudyStore {
+    /// What an acknowledged write survives.
+    public enum Durability: Sendable, Hashable {
+        /// A power loss or an operating-system crash: each commit is synced to the disk before the write returns
+        /// (`synchronous = FULL`), so every write waits for the disk.
+        case powerLoss
+        /// The process being killed (a crash, `kill -9`): a commit is in the operating system's hands when the write
+        /// returns, and the WAL is synced at checkpoints (`synchronous = NORMAL`, SQLite's recommendation for WAL). A
+        /// power loss or an OS crash may lose the last commits before a checkpoint, never half of one, and never
+        /// corrupts the file.
+        case processCrash
+    }
+
     /// The GRDB connection: a `DatabasePool` for a file, a `DatabaseQueue` in memory. For maintenance such as backups
     /// and integrity checks; study data goes through the ``StudyStore`` methods.
     public let database: any DatabaseWriter
     private let environment: StudyStoreEnvironment
 
-    /// A store in the SQLite file at `path`, created with its folder when missing, and migrated when older.
-    public convenience init(path: String, environment: StudyStoreEnvironment) throws {
+    /// A store in the SQLite file at `path`, created with its folder when missing, and migrated when older; its
+    /// acknowledged writes survive what `durability` says (a power loss, by default).
+    public convenience init(path: String, environment: StudyStoreEnvironment, durability: Durability = .powerLoss) throws {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         // DatabasePool opens the file in WAL mode.
-        try self.init(database: DatabasePool(path: url.path, configuration: Self.configuration()), environment: environment)
+        try self.init(database: DatabasePool(path: url.path, configuration: Self.configuration()), environment: environment,
+                      durability: durability)
     }
 
     /// An empty store in an in-memory database, for tests: the SQL of the file store without its file.
     public static func inMemory(environment: StudyStoreEnvironment) throws -> SQLiteStudyStore {
-        try SQLiteStudyStore(database: DatabaseQueue(configuration: configuration()), environment: environment)
+        try SQLiteStudyStore(database: DatabaseQueue(configuration: configuration()), environment: environment, durability: .powerLoss)
     }
 
-    private init(database: any DatabaseWriter, environment: StudyStoreEnvironment) throws {
+    private init(database: any DatabaseWriter, environment: StudyStoreEnvironment, durability: Durability) throws {
         // Durability: with synchronous = FULL a WAL commit is synced before the write returns, so an acknowledged write
-        // survives a killed process and a power loss (GRDB's pool default, NORMAL, syncs only at checkpoints). Set on the
-        // writer connection after GRDB's own set-up, which would otherwise override it.
+        // survives a killed process and a power loss. With NORMAL (GRDB's pool default) the commit is written to the WAL,
+        // which is synced only at checkpoints: it survives a killed process, and a power loss can drop the last ones.
+        // Set on the writer connection after GRDB's own set-up, which would otherwise override it.
         try database.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: durability == .powerLoss ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
         }
         try StudyStoreMigrations.migrator.migrate(database)
         self.database = database
@@ -60,7 +76,7 @@ public final class SQLiteStudyStore: StudyStore {
     /// thread switches around a query of microseconds, and on the server a page spent more time in them than in
     /// SQLite. The synchronous read runs the transaction where the caller is: in WAL mode a reader never waits for the
     /// writer, and every read here is a few indexed rows, so it holds the thread no longer than the switches did.
-    /// Writes stay asynchronous: they wait for the writer and for the disk.
+    /// Writes stay asynchronous: they wait for the writer and, with ``Durability/powerLoss``, for the disk.
     private func read<T>(_ body: (Database) throws -> T) throws -> T {
         try database.read(body)
     }

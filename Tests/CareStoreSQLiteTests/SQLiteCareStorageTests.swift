@@ -210,6 +210,17 @@ struct SQLiteCareStorageTests {
         }
     }
 
+    @Test func processCrashDurabilityCommitsWithNormalSync() async throws {
+        try await withTemporaryDatabase { database in
+            let storage = try SQLiteCareStorage(path: database.path, durability: .processCrash)
+            let (journal, synchronous) = try await storage.database.write { db in
+                (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+            }
+            #expect(journal == "wal")
+            #expect(synchronous == 1) // NORMAL: the WAL is synced at checkpoints
+        }
+    }
+
     /// A read on the calling thread takes a reader of the pool, as a queued read does: it sees the last committed
     /// state, without waiting for a write that is open.
     @Test func readsOnTheCallingThreadDoNotWaitForAnOpenWrite() async throws {
