@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "InteropTests", dependencies: ["Interop", "Research"], exclude: ["Fixtures"]),
         .testTarget(name: "CareStoreTests", dependencies: ["CareStore", "CareStoreSQLite", "JSONDiagnostics"]),
         .testTarget(name: "ConsentTests", dependencies: ["Consent", "Research"]),
-        .testTarget(name: "StudyWebTests", dependencies: ["StudyWeb", "Research"]),
+        .testTarget(name: "StudyWebTests", dependencies: ["StudyWeb", "Research", .product(name: "Mustache", package: "swift-mustache")]),
         .testTarget(
             name: "StudyServerTests",
             dependencies: ["StudyServer", .product(name: "HummingbirdTesting", package: "hummingbird")]
