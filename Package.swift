@@ -85,6 +85,7 @@ let package = Package(
                 "Interop",
                 "Study",
                 "StudyServer",
+                "StudyWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
