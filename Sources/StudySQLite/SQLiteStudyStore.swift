@@ -70,15 +70,19 @@ public final class SQLiteStudyStore: StudyStore {
         return configuration
     }
 
-    /// Runs `body` in a read-only transaction on one of the pool's readers, on the calling thread.
+    /// Runs `body`, which must run exactly one SELECT, on one of the pool's readers, on the calling thread.
     ///
     /// GRDB's async `read` hops to the pool's waiting queue and back, then to the reader's queue and back: four
     /// thread switches around a query of microseconds, and on the server a page spent more time in them than in
-    /// SQLite. The synchronous read runs the transaction where the caller is: in WAL mode a reader never waits for the
-    /// writer, and every read here is a few indexed rows, so it holds the thread no longer than the switches did.
-    /// Writes stay asynchronous: they wait for the writer and, with ``Durability/powerLoss``, for the disk.
+    /// SQLite. The synchronous read runs where the caller is: in WAL mode a reader never waits for the writer, and
+    /// every read here is a few indexed rows, so it holds the thread no longer than the switches did. Writes stay
+    /// asynchronous: they wait for the writer and, with ``Durability/powerLoss``, for the disk.
+    ///
+    /// Every read of this store is one statement, which SQLite runs in its own read transaction, on one snapshot of
+    /// the file. So it is not wrapped in `BEGIN` and `COMMIT` (GRDB's `unsafeRead`: unsafe only for a body of several
+    /// statements, which could see different snapshots); those two statements cost a quarter of a read.
     private func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try database.read(body)
+        try database.unsafeRead(body)
     }
 
     // MARK: - Invitations
