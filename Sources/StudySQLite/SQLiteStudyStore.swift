@@ -269,27 +269,32 @@ public final class SQLiteStudyStore: StudyStore {
     /// Writes a run atomically, creating or replacing it.
     @discardableResult
     public func saveRun(_ run: TaskRun) async throws -> TaskRun {
-        let encoder = ResearchJSON.encoder(pretty: false)
-        let restoration = try run.restorationData.map { try encoder.encode($0) }
-        let result = try run.result.map { try encoder.encode($0) }
+        // Encoded before the write, so that the writer, which serializes every write, spends no time on JSON.
+        let encoded = try Rows.EncodedRun(run)
         let now = environment.now()
         return try await database.write { db in
             // The check needs the stored run's participant, task and state, not its data: nothing is decoded.
             let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.summaryColumns) FROM taskRun WHERE id = ?"),
                                             arguments: [run.id]).map(Rows.taskRunSummary)
-            try run.checkSave(replacing: existing.map {
-                TaskRun(id: $0.id, participantID: $0.participantID, taskID: $0.taskID, occurrence: $0.occurrence, state: $0.state)
-            })
-            try Rows.requireParticipant(run.participantID, db)
-            var stored = run
-            stored.createdAt = existing?.createdAt ?? now
-            stored.updatedAt = now
-            try db.cachedStatement(sql: """
-                INSERT OR REPLACE INTO taskRun (id, participantID, taskID, occurrence, state, restorationData, result, createdAt, updatedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [run.id, run.participantID, run.taskID, run.occurrence, run.state.rawValue, restoration, result,
-                                         seconds(stored.createdAt!), seconds(now)])
-            return stored
+            return try Rows.save(encoded, replacing: existing, now: now, db)
+        }
+    }
+
+    /// Reads the run and saves what `change` makes of it in one write transaction.
+    public func updateRun<Value: Sendable>(id: UUID, participantID: String,
+                                           _ change: @Sendable (TaskRun) throws -> (save: TaskRun?, value: Value)) async throws
+        -> (saved: TaskRun?, value: Value)? {
+        let now = environment.now()
+        return try await database.write { db in
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM taskRun WHERE id = ? AND participantID = ?"),
+                                             arguments: [id, participantID]) else { return nil }
+            let stored = try Rows.taskRun(row)
+            let (changed, value) = try change(stored)
+            guard let changed else { return (nil, value) }
+            guard changed.id == id else {
+                throw StudyStoreError.invalidRun(run: changed.id, reason: "an update of run \(id.uuidString) saves another run")
+            }
+            return (try Rows.save(Rows.EncodedRun(changed), replacing: Rows.taskRunSummary(row), now: now, db), value)
         }
     }
 
@@ -446,6 +451,39 @@ private enum Rows {
         run.createdAt = date(row["createdAt"])
         run.updatedAt = date(row["updatedAt"])
         return run
+    }
+
+    /// A run with its restoration data and result as JSON, ready to store.
+    struct EncodedRun {
+        let run: TaskRun
+        let restoration: Data?
+        let result: Data?
+
+        init(_ run: TaskRun) throws {
+            let encoder = ResearchJSON.encoder(pretty: false)
+            self.run = run
+            restoration = try run.restorationData.map { try encoder.encode($0) }
+            result = try run.result.map { try encoder.encode($0) }
+        }
+    }
+
+    /// Checks `encoded` against the stored run it replaces (its summary, nil for a new run) and writes it; returns the
+    /// run as stored, with its dates.
+    static func save(_ encoded: EncodedRun, replacing existing: TaskRunSummary?, now: Date, _ db: Database) throws -> TaskRun {
+        let run = encoded.run
+        try run.checkSave(replacing: existing.map {
+            TaskRun(id: $0.id, participantID: $0.participantID, taskID: $0.taskID, occurrence: $0.occurrence, state: $0.state)
+        })
+        try requireParticipant(run.participantID, db)
+        var stored = run
+        stored.createdAt = existing?.createdAt ?? now
+        stored.updatedAt = now
+        try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO taskRun (id, participantID, taskID, occurrence, state, restorationData, result, createdAt, updatedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [run.id, run.participantID, run.taskID, run.occurrence, run.state.rawValue, encoded.restoration,
+                                     encoded.result, seconds(stored.createdAt!), seconds(now)])
+        return stored
     }
 
     /// The columns of a ``TaskRunSummary``: a run without its restoration data and result.
