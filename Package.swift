@@ -92,6 +92,7 @@ let package = Package(
                 "Study",
                 "StudySQLite",
                 "StudyServer",
+                "StudyWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -100,7 +101,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "CareStoreTests", dependencies: ["CareStore", "CareStoreSQLite", "JSONDiagnostics"]),
         .testTarget(name: "ConsentTests", dependencies: ["Consent", "Research"]),
-        .testTarget(name: "StudyWebTests", dependencies: ["StudyWeb", "Research"]),
+        .testTarget(name: "StudyWebTests", dependencies: ["StudyWeb", "Research", .product(name: "Mustache", package: "swift-mustache")]),
         .testTarget(
             name: "StudyServerTests",
             dependencies: ["StudyServer", .product(name: "HummingbirdTesting", package: "hummingbird")]

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -87,6 +88,13 @@ def main():
             participant = Participant(server.base)
             participant.enrol(server.invite()[0])
             participant.complete_onboarding()
+            # Onboarding prints the consent PDF with headless Chromium in the background: let it finish (printed or
+            # failed), so that Chromium does not share the CPU with the measurements.
+            deadline = time.time() + 120
+            while "being prepared" in participant.page("/settings")[2]:
+                if time.time() > deadline:
+                    raise SystemExit("the consent PDF was still being printed after 120 s")
+                time.sleep(0.2)
             home = participant.page("/")[2]
             run = participant.start_task(re.search(r'href="(/tasks/pain/\d+)"', home).group(1))
             csrf = Participant.form_state(participant.page(run)[2])[0]
@@ -96,11 +104,14 @@ def main():
         script.write_text(POST_SCRIPT % ", ".join(
             f'{{cookie="{c}", run="{r}", csrf="{s}"}}' for c, r, s in participants))
 
+        load_before = " ".join(f"{value:.2f}" for value in os.getloadavg())
         health = wrk(f"{server.base}/health", args.seconds, args.connections)
         home = wrk(f"{server.base}/", args.seconds, args.connections, headers=[f"Cookie: {participants[0][0]}"])
         post = wrk(server.base + participants[0][1], args.seconds, args.connections, script=str(script))
         home_size = len(Participant(server.base).opener.open(__import__("urllib.request").request.Request(
             server.base + "/", headers={"Cookie": participants[0][0]})).read())
+        load = " ".join(f"{value:.2f}" for value in os.getloadavg())
+        print(f"load average before the runs {load_before}, after {load} ({os.cpu_count()} CPUs)")
         print(f"{'server (wrk, ' + str(args.connections) + ' connections, ' + str(args.seconds) + ' s)':<58}{'req/s':>10}{'p99 ms':>9}  share of ceiling")
         print("-" * 96)
         for name, (rate, p99), note in [("GET /health (the ceiling)", health, ""),

@@ -72,8 +72,38 @@ enum StringListJSON {
     }
 
     /// The list, or nil when the text is not a JSON array of strings.
+    ///
+    /// Every version read carries its tags (the study server tags each entity with the study's identifier), and a
+    /// `JSONDecoder` for `["recover"]` cost more than the rest of the row; the encoder's plain output is split by
+    /// hand, and anything else (escapes, whitespace) goes through the decoder.
     static func decode(_ text: String) -> [String]? {
-        text == "[]" ? [] : try? JSONDecoder().decode([String].self, from: Data(text.utf8))
+        if text == "[]" { return [] }
+        return plainList(text) ?? (try? JSONDecoder().decode([String].self, from: Data(text.utf8)))
+    }
+
+    /// The strings of `["a","b"]` written without spaces, escapes or control characters; nil for any other text.
+    /// Without a backslash, every quote delimits a string, so the split is exact.
+    static func plainList(_ text: String) -> [String]? {
+        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), backslash = UInt8(ascii: "\\")
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 4, bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") else { return nil }
+        var list: [String] = []
+        var index = 1
+        let end = bytes.count - 1
+        while true {
+            guard index < end, bytes[index] == quote else { return nil }
+            var close = index + 1
+            while close < end, bytes[close] != quote {
+                if bytes[close] == backslash || bytes[close] < 0x20 { return nil }
+                close += 1
+            }
+            guard close < end else { return nil }
+            list.append(String(decoding: bytes[(index + 1)..<close], as: UTF8.self))
+            index = close + 1
+            if index == end { return list }
+            guard bytes[index] == comma else { return nil }
+            index += 1
+        }
     }
 
     /// A set of strings as a JSON array for `json_each(?)`; strings always encode.

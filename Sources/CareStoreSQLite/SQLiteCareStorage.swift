@@ -12,9 +12,11 @@ public typealias SQLiteCareStore = StorageBackedCareStore<SQLiteCareStorage>
 
 extension StorageBackedCareStore where Storage == SQLiteCareStorage {
     /// A store in the SQLite file at `path`, created with its folder when missing, and migrated to the current
-    /// schema when older.
-    public convenience init(path: String, environment: CareStoreEnvironment = .live) throws {
-        self.init(storage: try SQLiteCareStorage(path: path), environment: environment)
+    /// schema when older; `durability` and `reads` as ``SQLiteCareStorage/init(path:durability:reads:)`` says.
+    public convenience init(path: String, environment: CareStoreEnvironment = .live,
+                            durability: SQLiteCareStorage.Durability = .powerLoss,
+                            reads: SQLiteCareStorage.ReadExecution = .readerQueue) throws {
+        self.init(storage: try SQLiteCareStorage(path: path, durability: durability, reads: reads), environment: environment)
     }
 
     /// The store in the existing SQLite file at `path`, opened for reading only (nothing is created, migrated or
@@ -31,7 +33,8 @@ extension StorageBackedCareStore where Storage == SQLiteCareStorage {
 }
 
 /// Care data in SQLite through GRDB: one file in WAL mode, where readers see a consistent snapshot while a write
-/// goes on, and every write is durable once it returns.
+/// goes on, and every write is durable once it returns (against a power loss, or against a killed process only:
+/// see ``Durability``).
 ///
 /// ```swift
 /// let storage = try SQLiteCareStorage(path: "data/care.sqlite")
@@ -41,17 +44,43 @@ extension StorageBackedCareStore where Storage == SQLiteCareStorage {
 /// The schema is ``CareStoreMigrations``. Database errors are thrown as GRDB's `DatabaseError`; a write whose
 /// body throws is rolled back whole.
 public final class SQLiteCareStorage: CareStorage {
+    /// What an acknowledged write survives.
+    public enum Durability: Sendable, Hashable {
+        /// A power loss or an operating-system crash: each commit is synced to the disk before the write returns
+        /// (`synchronous = FULL`), so every write waits for the disk.
+        case powerLoss
+        /// The process being killed (a crash, `kill -9`): a commit is in the operating system's hands when the write
+        /// returns, and the WAL is synced at checkpoints (`synchronous = NORMAL`, SQLite's recommendation for WAL). A
+        /// power loss or an OS crash may lose the last commits before a checkpoint, never half of one, and never
+        /// corrupts the file.
+        case processCrash
+    }
+
+    /// Where ``read(_:)`` runs its transaction.
+    public enum ReadExecution: Sendable, Hashable {
+        /// On a reader's own queue (GRDB's asynchronous read): the calling thread is free while the read runs, at
+        /// the price of a few thread switches. For an app, whose main thread must stay responsive.
+        case readerQueue
+        /// On the calling thread (GRDB's synchronous read), which is busy for the read's duration: no thread
+        /// switches, which cost a server's small reads more than SQLite does. In WAL mode a reader never waits for
+        /// the writer, so the read takes only its own time.
+        case callingThread
+    }
+
     /// The GRDB connection: a `DatabasePool` for a file, a `DatabaseQueue` in memory. For maintenance such as
     /// backups and integrity checks; care data goes through ``read(_:)`` and ``write(_:)``.
     public let database: any DatabaseWriter
+    /// Where reads run.
+    public let reads: ReadExecution
 
     /// Storage in the SQLite file at `path`, created with its folder when missing, and migrated to the current
-    /// schema when older.
-    public convenience init(path: String) throws {
+    /// schema when older. Its writes survive what `durability` says (a power loss, by default); its reads run as
+    /// `reads` says (on a reader's queue, by default).
+    public convenience init(path: String, durability: Durability = .powerLoss, reads: ReadExecution = .readerQueue) throws {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         // DatabasePool opens the file in WAL mode.
-        try self.init(database: DatabasePool(path: url.path, configuration: Self.configuration()))
+        try self.init(database: DatabasePool(path: url.path, configuration: Self.configuration()), durability: durability, reads: reads)
     }
 
     /// The storage in the existing SQLite file at `path`, opened for reading only: nothing is created, migrated or
@@ -69,17 +98,19 @@ public final class SQLiteCareStorage: CareStorage {
 
     private init(readingFrom database: DatabaseQueue) {
         self.database = database
+        self.reads = .readerQueue
     }
 
     /// Empty storage in an in-memory database.
     public static func inMemory() throws -> SQLiteCareStorage {
-        try SQLiteCareStorage(database: DatabaseQueue(configuration: configuration()))
+        try SQLiteCareStorage(database: DatabaseQueue(configuration: configuration()), durability: .powerLoss, reads: .readerQueue)
     }
 
-    private init(database: any DatabaseWriter) throws {
+    private init(database: any DatabaseWriter, durability: Durability, reads: ReadExecution) throws {
         // Durability: with synchronous = FULL, a WAL commit is synced to disk before the write returns, so an
-        // acknowledged write survives a killed process and a power loss. NORMAL (GRDB's choice when it opens a pool
-        // in WAL mode) syncs only at checkpoints, so a power loss can drop the last acknowledged transactions.
+        // acknowledged write survives a killed process and a power loss. With NORMAL (GRDB's choice when it opens a
+        // pool in WAL mode) a commit is written to the WAL, which is synced only at checkpoints: an acknowledged write
+        // survives a killed process (the operating system has it), and a power loss can drop the last ones.
         // The setting is per connection and only the writer connection commits; it is set here, after GRDB's own
         // set-up of the connection, which would otherwise override it.
         //
@@ -88,11 +119,12 @@ public final class SQLiteCareStorage: CareStorage {
         // and in the default cache it spills pages to the WAL mid-transaction and reads index pages back, which
         // doubled its writes and quadrupled its reads.
         try database.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: durability == .powerLoss ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
             try db.execute(sql: "PRAGMA cache_size = -32768")
         }
         try CareStoreMigrations.migrator.migrate(database)
         self.database = database
+        self.reads = reads
     }
 
     private static func configuration() -> Configuration {
@@ -103,12 +135,22 @@ public final class SQLiteCareStorage: CareStorage {
         return configuration
     }
 
-    /// Runs the body on one of the pool's readers, which sees the last committed state.
+    /// Runs the body on one of the pool's readers, which sees the last committed state; on the reader's queue or on
+    /// the calling thread, as ``reads`` says.
     public func read<T: Sendable>(_ body: @escaping @Sendable (any CareStorageReader) throws -> T) async throws -> T {
-        try await database.read { db in try body(SQLiteCareTransaction(db)) }
+        switch reads {
+        case .readerQueue: try await database.read { db in try body(SQLiteCareTransaction(db)) }
+        case .callingThread: try readOnCallingThread(body)
+        }
     }
 
-    /// Runs the body in the pool's one writer; the transaction is durable (synchronous = FULL) when this returns.
+    /// GRDB's synchronous read: outside an async context, so that it is the overload chosen.
+    private func readOnCallingThread<T>(_ body: (any CareStorageReader) throws -> T) throws -> T {
+        try database.read { db in try body(SQLiteCareTransaction(db)) }
+    }
+
+    /// Runs the body in the pool's one writer; the transaction is durable (as the storage's ``Durability`` says)
+    /// when this returns.
     public func write<T: Sendable>(_ body: @escaping @Sendable (any CareStorageWriter) throws -> T) async throws -> T {
         // GRDB's write runs `body` in a transaction, commits when it returns, and rolls back when it throws.
         try await database.write { db in try body(SQLiteCareTransaction(db)) }

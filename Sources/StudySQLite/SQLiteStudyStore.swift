@@ -4,8 +4,8 @@ import GRDB
 import Research
 import Study
 
-/// A study store in one SQLite file (GRDB, WAL, `synchronous = FULL`, versioned migrations): participants,
-/// invitations, sessions, sign-in codes, task runs and consent records.
+/// A study store in one SQLite file (GRDB, WAL, versioned migrations): participants, invitations, sessions,
+/// sign-in codes, task runs and consent records.
 ///
 /// ```swift
 /// let store = try SQLiteStudyStore(path: "data/study.sqlite", environment: .live)
@@ -13,19 +13,35 @@ import Study
 /// ```
 ///
 /// Every write is one transaction, durable when it returns: a killed process keeps every acknowledged write and never
-/// leaves half of one. The schema is ``StudyStoreMigrations``.
+/// leaves half of one; with ``Durability/powerLoss`` (the default) so does a power loss. Reads run on the calling
+/// thread: in WAL mode a reader never waits for the writer, and reading a few indexed rows costs less than the
+/// thread switches of an asynchronous read. The schema is ``StudyStoreMigrations``.
 public final class SQLiteStudyStore: StudyStore {
+    /// What an acknowledged write survives.
+    public enum Durability: Sendable, Hashable {
+        /// A power loss or an operating-system crash: each commit is synced to the disk before the write returns
+        /// (`synchronous = FULL`), so every write waits for the disk.
+        case powerLoss
+        /// The process being killed (a crash, `kill -9`): a commit is in the operating system's hands when the write
+        /// returns, and the WAL is synced at checkpoints (`synchronous = NORMAL`, SQLite's recommendation for WAL). A
+        /// power loss or an OS crash may lose the last commits before a checkpoint, never half of one, and never
+        /// corrupts the file.
+        case processCrash
+    }
+
     /// The GRDB connection: a `DatabasePool` for a file, a `DatabaseQueue` in memory. For maintenance such as backups
     /// and integrity checks; study data goes through the ``StudyStore`` methods.
     public let database: any DatabaseWriter
     private let environment: StudyStoreEnvironment
 
-    /// A store in the SQLite file at `path`, created with its folder when missing, and migrated when older.
-    public convenience init(path: String, environment: StudyStoreEnvironment) throws {
+    /// A store in the SQLite file at `path`, created with its folder when missing, and migrated when older; its
+    /// acknowledged writes survive what `durability` says (a power loss, by default).
+    public convenience init(path: String, environment: StudyStoreEnvironment, durability: Durability = .powerLoss) throws {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         // DatabasePool opens the file in WAL mode.
-        try self.init(database: DatabasePool(path: url.path, configuration: Self.configuration()), environment: environment)
+        try self.init(database: DatabasePool(path: url.path, configuration: Self.configuration()), environment: environment,
+                      durability: durability)
     }
 
     /// The store in the existing SQLite file at `path`, opened for reading only: nothing is created, migrated or
@@ -49,15 +65,16 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// An empty store in an in-memory database, for tests: the SQL of the file store without its file.
     public static func inMemory(environment: StudyStoreEnvironment) throws -> SQLiteStudyStore {
-        try SQLiteStudyStore(database: DatabaseQueue(configuration: configuration()), environment: environment)
+        try SQLiteStudyStore(database: DatabaseQueue(configuration: configuration()), environment: environment, durability: .powerLoss)
     }
 
-    private init(database: any DatabaseWriter, environment: StudyStoreEnvironment) throws {
+    private init(database: any DatabaseWriter, environment: StudyStoreEnvironment, durability: Durability) throws {
         // Durability: with synchronous = FULL a WAL commit is synced before the write returns, so an acknowledged write
-        // survives a killed process and a power loss (GRDB's pool default, NORMAL, syncs only at checkpoints). Set on the
-        // writer connection after GRDB's own set-up, which would otherwise override it.
+        // survives a killed process and a power loss. With NORMAL (GRDB's pool default) the commit is written to the WAL,
+        // which is synced only at checkpoints: it survives a killed process, and a power loss can drop the last ones.
+        // Set on the writer connection after GRDB's own set-up, which would otherwise override it.
         try database.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: durability == .powerLoss ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
         }
         try StudyStoreMigrations.migrator.migrate(database)
         self.database = database
@@ -70,6 +87,21 @@ public final class SQLiteStudyStore: StudyStore {
         // A command-line tool writing while the server runs waits for the lock instead of failing at once.
         configuration.busyMode = .timeout(10)
         return configuration
+    }
+
+    /// Runs `body`, which must run exactly one SELECT, on one of the pool's readers, on the calling thread.
+    ///
+    /// GRDB's async `read` hops to the pool's waiting queue and back, then to the reader's queue and back: four
+    /// thread switches around a query of microseconds, and on the server a page spent more time in them than in
+    /// SQLite. The synchronous read runs where the caller is: in WAL mode a reader never waits for the writer, and
+    /// every read here is a few indexed rows, so it holds the thread no longer than the switches did. Writes stay
+    /// asynchronous: they wait for the writer and, with ``Durability/powerLoss``, for the disk.
+    ///
+    /// Every read of this store is one statement, which SQLite runs in its own read transaction, on one snapshot of
+    /// the file. So it is not wrapped in `BEGIN` and `COMMIT` (GRDB's `unsafeRead`: unsafe only for a body of several
+    /// statements, which could see different snapshots); those two statements cost a quarter of a read.
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try database.unsafeRead(body)
     }
 
     // MARK: - Invitations
@@ -89,7 +121,7 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// Every invitation, oldest first.
     public func invitations() async throws -> [Invitation] {
-        try await database.read { db in
+        try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM invitation ORDER BY createdAt, id").map(Rows.invitation)
         }
     }
@@ -97,7 +129,7 @@ public final class SQLiteStudyStore: StudyStore {
     /// The invitation with this code.
     public func invitation(code: String) async throws -> Invitation? {
         let hash = StudySecrets.codeHash(code)
-        return try await database.read { db in
+        return try read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM invitation WHERE codeSHA256 = ?", arguments: [hash]).map(Rows.invitation)
         }
     }
@@ -135,14 +167,14 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// The participant with this id.
     public func participant(id: String) async throws -> StudyParticipant? {
-        try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM participant WHERE id = ?", arguments: [id]).map(Rows.participant)
+        try read { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM participant WHERE id = ?"), arguments: [id]).map(Rows.participant)
         }
     }
 
     /// Every participant, by enrolment time.
     public func participants() async throws -> [StudyParticipant] {
-        try await database.read { db in
+        try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM participant ORDER BY enrolledAt, id").map(Rows.participant)
         }
     }
@@ -181,8 +213,8 @@ public final class SQLiteStudyStore: StudyStore {
     public func session(token: String) async throws -> ParticipantSession? {
         let hash = StudySecrets.tokenHash(token)
         let now = environment.now()
-        let found = try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM session WHERE tokenSHA256 = ?", arguments: [hash]).map(Rows.session)
+        let found = try read { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM session WHERE tokenSHA256 = ?"), arguments: [hash]).map(Rows.session)
         }
         guard var session = found, session.isValid(at: now) else { return nil }
         guard now.timeIntervalSince(session.lastSeenAt) >= ParticipantSession.lastSeenResolution else { return session }
@@ -200,7 +232,7 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// The participant's sessions, newest first.
     public func sessions(participantID: String) async throws -> [ParticipantSession] {
-        try await database.read { db in
+        try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM session WHERE participantID = ? ORDER BY createdAt DESC, id DESC",
                              arguments: [participantID]).map(Rows.session)
         }
@@ -256,36 +288,46 @@ public final class SQLiteStudyStore: StudyStore {
     /// Writes a run atomically, creating or replacing it.
     @discardableResult
     public func saveRun(_ run: TaskRun) async throws -> TaskRun {
-        let encoder = ResearchJSON.encoder(pretty: false)
-        let restoration = try run.restorationData.map { try encoder.encode($0) }
-        let result = try run.result.map { try encoder.encode($0) }
+        // Encoded before the write, so that the writer, which serializes every write, spends no time on JSON.
+        let encoded = try Rows.EncodedRun(run)
         let now = environment.now()
         return try await database.write { db in
-            let existing = try Row.fetchOne(db, sql: "SELECT * FROM taskRun WHERE id = ?", arguments: [run.id]).map(Rows.taskRun)
-            try run.checkSave(replacing: existing)
-            try Rows.requireParticipant(run.participantID, db)
-            var stored = run
-            stored.createdAt = existing?.createdAt ?? now
-            stored.updatedAt = now
-            try db.execute(sql: """
-                INSERT OR REPLACE INTO taskRun (id, participantID, taskID, occurrence, state, restorationData, result, createdAt, updatedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [run.id, run.participantID, run.taskID, run.occurrence, run.state.rawValue, restoration, result,
-                                 seconds(stored.createdAt!), seconds(now)])
-            return stored
+            // The check needs the stored run's participant, task and state, not its data: nothing is decoded.
+            let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.summaryColumns) FROM taskRun WHERE id = ?"),
+                                            arguments: [run.id]).map(Rows.taskRunSummary)
+            return try Rows.save(encoded, replacing: existing, now: now, db)
+        }
+    }
+
+    /// Reads the run and saves what `change` makes of it in one write transaction.
+    public func updateRun<Value: Sendable>(id: UUID, participantID: String,
+                                           _ change: @Sendable (TaskRun) throws -> (save: TaskRun?, value: Value)) async throws
+        -> (saved: TaskRun?, value: Value)? {
+        let now = environment.now()
+        return try await database.write { db in
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM taskRun WHERE id = ? AND participantID = ?"),
+                                             arguments: [id, participantID]) else { return nil }
+            let stored = try Rows.taskRun(row)
+            let (changed, value) = try change(stored)
+            guard let changed else { return (nil, value) }
+            guard changed.id == id else {
+                throw StudyStoreError.invalidRun(run: changed.id, reason: "an update of run \(id.uuidString) saves another run")
+            }
+            return (try Rows.save(Rows.EncodedRun(changed), replacing: Rows.taskRunSummary(row), now: now, db), value)
         }
     }
 
     /// The participant's run with this id.
     public func run(id: UUID, participantID: String) async throws -> TaskRun? {
-        try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM taskRun WHERE id = ? AND participantID = ?", arguments: [id, participantID]).map(Rows.taskRun)
+        try read { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM taskRun WHERE id = ? AND participantID = ?"),
+                             arguments: [id, participantID]).map(Rows.taskRun)
         }
     }
 
     /// The participant's runs, most recently saved first.
     public func runs(participantID: String, taskID: String?) async throws -> [TaskRun] {
-        try await database.read { db in
+        try read { db in
             let rows = if let taskID {
                 try Row.fetchAll(db, sql: "SELECT * FROM taskRun WHERE participantID = ? AND taskID = ? ORDER BY updatedAt DESC, id DESC",
                                  arguments: [participantID, taskID])
@@ -298,9 +340,18 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// The participant's runs in progress, most recently saved first, read by their `state` column.
     public func openRuns(participantID: String) async throws -> [TaskRun] {
-        try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM taskRun WHERE participantID = ? AND state = ? ORDER BY updatedAt DESC, id DESC",
+        try read { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM taskRun WHERE participantID = ? AND state = ? ORDER BY updatedAt DESC, id DESC"),
                              arguments: [participantID, TaskRunState.inProgress.rawValue]).map(Rows.taskRun)
+        }
+    }
+
+    /// The participant's runs in progress without their restoration data, which is neither read nor decoded.
+    public func openRunSummaries(participantID: String) async throws -> [TaskRunSummary] {
+        try read { db in
+            try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT \(Rows.summaryColumns) FROM taskRun WHERE participantID = ? AND state = ? ORDER BY updatedAt DESC, id DESC
+                """), arguments: [participantID, TaskRunState.inProgress.rawValue]).map(Rows.taskRunSummary)
         }
     }
 
@@ -331,7 +382,7 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// The participant's records, oldest first.
     public func consentRecords(participantID: String) async throws -> [StoredConsentRecord] {
-        try await database.read { db in
+        try read { db in
             try Row.fetchAll(db, sql: "\(Self.recordSelect) WHERE r.participantID = ? ORDER BY r.storedAt, r.rowid",
                              arguments: [participantID]).map(Rows.consentRecord)
         }
@@ -339,7 +390,7 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// The participant's record with this id.
     public func consentRecord(id: UUID, participantID: String) async throws -> StoredConsentRecord? {
-        try await database.read { db in
+        try read { db in
             try Row.fetchOne(db, sql: "\(Self.recordSelect) WHERE r.id = ? AND r.participantID = ?",
                              arguments: [id, participantID]).map(Rows.consentRecord)
         }
@@ -368,7 +419,7 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// Records whose PDF is pending or failed, oldest first.
     public func consentRecordsAwaitingPDF() async throws -> [StoredConsentRecord] {
-        try await database.read { db in
+        try read { db in
             try Row.fetchAll(db, sql: "\(Self.recordSelect) WHERE p.state IS NULL OR p.state <> 'ready' ORDER BY r.storedAt, r.rowid")
                 .map(Rows.consentRecord)
         }
@@ -383,7 +434,7 @@ private func date(_ seconds: Double) -> Date { Date(timeIntervalSinceReferenceDa
 /// Reading rows back into values, and the checks writes share.
 private enum Rows {
     static func requireParticipant(_ id: String, _ db: Database) throws {
-        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM participant WHERE id = ?", arguments: [id]) == true else {
+        guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM participant WHERE id = ?"), arguments: [id]) == true else {
             throw StudyStoreError.unknownParticipant(id)
         }
     }
@@ -419,6 +470,51 @@ private enum Rows {
         run.createdAt = date(row["createdAt"])
         run.updatedAt = date(row["updatedAt"])
         return run
+    }
+
+    /// A run with its restoration data and result as JSON, ready to store.
+    struct EncodedRun {
+        let run: TaskRun
+        let restoration: Data?
+        let result: Data?
+
+        init(_ run: TaskRun) throws {
+            let encoder = ResearchJSON.encoder(pretty: false)
+            self.run = run
+            restoration = try run.restorationData.map { try encoder.encode($0) }
+            result = try run.result.map { try encoder.encode($0) }
+        }
+    }
+
+    /// Checks `encoded` against the stored run it replaces (its summary, nil for a new run) and writes it; returns the
+    /// run as stored, with its dates.
+    static func save(_ encoded: EncodedRun, replacing existing: TaskRunSummary?, now: Date, _ db: Database) throws -> TaskRun {
+        let run = encoded.run
+        try run.checkSave(replacing: existing.map {
+            TaskRun(id: $0.id, participantID: $0.participantID, taskID: $0.taskID, occurrence: $0.occurrence, state: $0.state)
+        })
+        try requireParticipant(run.participantID, db)
+        var stored = run
+        stored.createdAt = existing?.createdAt ?? now
+        stored.updatedAt = now
+        try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO taskRun (id, participantID, taskID, occurrence, state, restorationData, result, createdAt, updatedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [run.id, run.participantID, run.taskID, run.occurrence, run.state.rawValue, encoded.restoration,
+                                     encoded.result, seconds(stored.createdAt!), seconds(now)])
+        return stored
+    }
+
+    /// The columns of a ``TaskRunSummary``: a run without its restoration data and result.
+    static let summaryColumns = "id, participantID, taskID, occurrence, state, createdAt, updatedAt"
+
+    static func taskRunSummary(_ row: Row) throws -> TaskRunSummary {
+        let stateName: String = row["state"]
+        guard let state = TaskRunState(rawValue: stateName) else {
+            throw SQLiteStudyStoreError(table: "taskRun", column: "state", value: stateName)
+        }
+        return TaskRunSummary(id: row["id"], participantID: row["participantID"], taskID: row["taskID"], occurrence: row["occurrence"],
+                              state: state, createdAt: date(row["createdAt"]), updatedAt: date(row["updatedAt"]))
     }
 
     static func consentRecord(_ row: Row) throws -> StoredConsentRecord {

@@ -3,21 +3,23 @@
 // returns, prints `RUN-UUID STATE` on its own line. The first line is `participant ID`. The test kills it with SIGKILL
 // and checks that every save printed is in the file, whole.
 //
-// Usage: StudySQLiteCrashWriter DATABASE_PATH [COUNT]   (COUNT defaults to no limit)
+// Usage: StudySQLiteCrashWriter DATABASE_PATH [COUNT] [--process-crash]   (COUNT defaults to no limit; the store's
+// durability is power loss, or process crash with --process-crash)
 import Foundation
 import Research
 import Study
 import StudySQLite
 
-let arguments = CommandLine.arguments
+let durability: SQLiteStudyStore.Durability = CommandLine.arguments.contains("--process-crash") ? .processCrash : .powerLoss
+let arguments = CommandLine.arguments.filter { $0 != "--process-crash" }
 guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: StudySQLiteCrashWriter DATABASE_PATH [COUNT]\n".utf8))
+    FileHandle.standardError.write(Data("usage: StudySQLiteCrashWriter DATABASE_PATH [COUNT] [--process-crash]\n".utf8))
     exit(2)
 }
 let limit = arguments.count >= 3 ? Int(arguments[2]) ?? .max : .max
 func say(_ line: String) { FileHandle.standardOutput.write(Data("\(line)\n".utf8)) } // unbuffered: the test sees it at once
 do {
-    let store = try SQLiteStudyStore(path: arguments[1], environment: .live)
+    let store = try SQLiteStudyStore(path: arguments[1], environment: .live, durability: durability)
     let participant = try await store.enrol(invitationCode: nil, timeZone: TimeZone(identifier: "Europe/Berlin") ?? .gmt, language: "en")
     say("participant \(participant.id)")
     let task = try TaskValidator.load(Data(#"""

@@ -12,14 +12,33 @@ public struct StudyServerConfiguration: Sendable {
     public var port: Int
     /// Marks the session cookie `Secure`: set it when the server sits behind HTTPS.
     public var secureCookies: Bool
+    /// What an answer (or any other write) the server has acknowledged survives; ``Durability/processCrash`` by default.
+    public var durability: Durability
+
+    /// What an acknowledged write survives, for both SQLite files.
+    ///
+    /// Every acknowledged write survives a killed server either way, whole (WAL mode, one transaction per write). The
+    /// choice is what a crash of the whole machine may cost: syncing each commit to the disk makes every write wait
+    /// for it, which bounds the rate of writes by the disk's flushes (a few hundred a second on many disks).
+    public enum Durability: String, Sendable, Hashable, CaseIterable {
+        /// A power loss or an operating-system crash too: each commit is synced to the disk before the server answers
+        /// (`synchronous = FULL`).
+        case powerLoss = "power-loss"
+        /// A killed or crashed server process: a commit is handed to the operating system before the server answers,
+        /// and the files are synced at checkpoints (`synchronous = NORMAL`, SQLite's recommendation for WAL). A power
+        /// loss or an OS crash may lose the last writes before a checkpoint, never half of one, and never corrupts a file.
+        case processCrash = "process-crash"
+    }
 
     /// Creates a configuration; see the properties.
-    public init(studyFolder: URL, dataFolder: URL, host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false) {
+    public init(studyFolder: URL, dataFolder: URL, host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false,
+                durability: Durability = .processCrash) {
         self.studyFolder = studyFolder
         self.dataFolder = dataFolder
         self.host = host
         self.port = port
         self.secureCookies = secureCookies
+        self.durability = durability
     }
 
     /// The study store's file.

@@ -24,7 +24,7 @@ extension StudyService {
         let dayTitle = now.formatted(Date.FormatStyle(date: .complete, time: .omitted, locale: Locale(identifier: participant.language),
                                                       calendar: calendar, timeZone: participant.timeZone))
         let onboarded = try await isOnboarded(participant)
-        let openRuns = try await store.openRuns(participantID: participant.id)
+        let openRuns = try await store.openRunSummaries(participantID: participant.id)
         guard onboarded else {
             let resumes = openRuns.contains { $0.taskID == Self.onboardingTaskID }
             let card = TaskCard(title: strings[.onboardingCardTitle], instructions: nil,
@@ -33,8 +33,11 @@ extension StudyService {
             let page = HomePage(dayTitle: dayTitle, onboardingRequired: true, cards: [card], notice: notice)
             return sitePages.home(page, context: siteContext(language: participant.language, signedIn: signedIn))
         }
+        // The participant's care tasks by their ids (which only their care plan has): one query for the task versions,
+        // where asking by care plan reads the plan, then the tasks under it, then those tasks' other versions.
         var query = CareQuery(for: today)
-        query.carePlanIDs = [StudyCareIdentifiers.carePlanID(participant: participant.id)]
+        query.ids = Set(study.tasks.lazy.filter { $0.id != Self.onboardingTaskID }
+            .map { StudyCareIdentifiers.taskID(participant: participant.id, task: $0.id) })
         let events = try await careStore.events(taskQuery: query, window: today)
         let timeStyle = Date.FormatStyle(date: .omitted, time: .shortened, locale: Locale(identifier: participant.language),
                                          calendar: calendar, timeZone: participant.timeZone)

@@ -45,8 +45,9 @@ extension StudyService {
             let event = try await event(taskID: taskID, occurrence: occurrence, for: participant)
             if event.outcome != nil { throw StudyServerError.conflict("This task is already done.") }
         }
-        let open = try await store.runs(participantID: participant.id, taskID: taskID)
-            .filter { $0.state == .inProgress && $0.occurrence == occurrence }
+        // Only the open runs, as summaries: not every finished run of the task with its result.
+        let open = try await store.openRunSummaries(participantID: participant.id)
+            .filter { $0.taskID == taskID && $0.occurrence == occurrence }
         if let resumable = open.max(by: { ($0.updatedAt ?? .distantPast) < ($1.updatedAt ?? .distantPast) }) { return resumable.id }
         let session = try TaskSession(task: task, environment: sessionEnvironment(for: participant),
                                       outputDirectory: runFilesFolder(for: participant), device: "web")
@@ -80,11 +81,16 @@ extension StudyService {
         guard let run = try await store.run(id: runID, participantID: participant.id) else {
             throw StudyServerError.notFound("There is no such task run.")
         }
-        guard run.state == .inProgress, let data = run.restorationData else { return (run, nil) }
+        return (run, try restoredSession(of: run, for: participant))
+    }
+
+    /// The session of a run in progress, restored; nil for a run that has ended.
+    private func restoredSession(of run: TaskRun, for participant: StudyParticipant) throws -> TaskSession? {
+        guard run.state == .inProgress, let data = run.restorationData else { return nil }
         let task = try researchTask(run.taskID, for: participant)
         do {
-            return (run, try TaskSession(task: task, restoring: data, environment: sessionEnvironment(for: participant),
-                                         outputDirectory: runFilesFolder(for: participant)))
+            return try TaskSession(task: task, restoring: data, environment: sessionEnvironment(for: participant),
+                                   outputDirectory: runFilesFolder(for: participant))
         } catch {
             throw StudyServerError.conflict("This run cannot be resumed: \(error)")
         }
@@ -93,6 +99,16 @@ extension StudyService {
     /// Where the files attached in a participant's runs are kept: `DATA/run-files/PARTICIPANT/RUN-UUID/`.
     func runFilesFolder(for participant: StudyParticipant) -> URL {
         StudyDataLayout.runFilesFolder(dataFolder: configuration.dataFolder, participantID: participant.id)
+    }
+
+    /// What applying a posted form to a run came to.
+    private enum PostedStep: Sendable {
+        /// The form had problems: nothing was saved; the step is shown again with them.
+        case refused(TaskSession, errors: [String: FieldProblem])
+        /// The run moved on and was saved.
+        case saved
+        /// The run has ended with this reason; it is not saved yet.
+        case finished(TaskRun, TaskSession, FinishReason)
     }
 
     /// The page context of a run's step pages.
@@ -121,29 +137,41 @@ extension StudyService {
         guard submission.hasCSRFToken(expected: signedIn.csrfToken) else {
             throw StudyServerError.forbidden("The form's security token is missing or out of date. Reload the page and try again.")
         }
-        let (run, restored) = try await session(of: runID, for: signedIn.participant)
-        guard var session = restored else { throw StudyServerError.conflict("This task run has already ended.") }
-        let result: StepSubmissionResult
-        do {
-            result = try submission.apply(to: &session, allowsTypedSignature: true)
-        } catch let error {
-            switch error {
-            case .staleStep, .finished: throw StudyServerError.conflict("\(error)")
-            default: throw StudyServerError.badRequest("\(error)")
+        let participant = signedIn.participant
+        // The run is read, the form applied and the run saved in one transaction of the store: one trip instead of a
+        // read and a write, and a second post for the same step (another tab) finds the run already moved on (409).
+        let applied = try await store.updateRun(id: runID, participantID: participant.id) { run -> (save: TaskRun?, value: PostedStep) in
+            guard var session = try self.restoredSession(of: run, for: participant) else {
+                throw StudyServerError.conflict("This task run has already ended.")
             }
+            let result: StepSubmissionResult
+            do {
+                result = try submission.apply(to: &session, allowsTypedSignature: true)
+            } catch let error as StepSubmissionError {
+                switch error {
+                case .staleStep, .finished: throw StudyServerError.conflict("\(error)")
+                default: throw StudyServerError.badRequest("\(error)")
+                }
+            }
+            guard result.errors.isEmpty else { return (nil, .refused(session, errors: result.errors)) }
+            guard let reason = session.finishReason else {
+                var saved = run
+                saved.restorationData = session.restorationData
+                return (saved, .saved)
+            }
+            return (nil, .finished(run, session, reason))
         }
+        guard let applied else { throw StudyServerError.notFound("There is no such task run.") }
         let context = pageContext(runID: runID, signedIn: signedIn)
-        guard result.errors.isEmpty else {
-            let html = try stepPages.render(session: session, context: context, errors: result.errors, submitted: submission)
+        switch applied.value {
+        case .refused(let session, let errors):
+            let html = try stepPages.render(session: session, context: context, errors: errors, submitted: submission)
             return .page(status: 422, html: html)
-        }
-        guard let reason = session.finishReason else {
-            var saved = run
-            saved.restorationData = session.restorationData
-            _ = try await store.saveRun(saved)
+        case .saved:
             return .redirect(context.formAction)
+        case .finished(let run, let session, let reason):
+            return try await finish(run, session: session, reason: reason, participant: participant)
         }
-        return try await finish(run, session: session, reason: reason, participant: signedIn.participant)
     }
 
     /// Ends a run: a completed one keeps its result and leaves its outcome (onboarding: the sealed consent and the

@@ -72,12 +72,17 @@ public final class StudyService: Sendable {
             throw StudyServerStartError("cannot create the data folder \(configuration.dataFolder.path): \(error.localizedDescription)")
         }
         do {
-            store = try SQLiteStudyStore(path: configuration.studyDatabase.path, environment: storeEnvironment)
+            store = try SQLiteStudyStore(path: configuration.studyDatabase.path, environment: storeEnvironment,
+                                         durability: configuration.durability == .powerLoss ? .powerLoss : .processCrash)
         } catch {
             throw StudyServerStartError("cannot open \(configuration.studyDatabase.path): \(error)")
         }
         do {
-            careStore = try SQLiteCareStore(path: configuration.careDatabase.path, environment: careEnvironment)
+            // A request's reads are a few indexed rows: on the request's own thread they cost less than the thread
+            // switches of an asynchronous read (see SQLiteCareStorage.ReadExecution).
+            careStore = try SQLiteCareStore(path: configuration.careDatabase.path, environment: careEnvironment,
+                                            durability: configuration.durability == .powerLoss ? .powerLoss : .processCrash,
+                                            reads: .callingThread)
         } catch {
             throw StudyServerStartError("cannot open \(configuration.careDatabase.path): \(error)")
         }

@@ -11,7 +11,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Seconds to spend on each measurement.")
     var seconds: Double = 2
 
-    @Option(name: .customLong("only"), help: "Measure only these groups (repeatable): research, schedules, care-writes, care-reads.")
+    @Option(name: .customLong("only"), help: "Measure only these groups (repeatable): research, schedules, care-writes, care-reads, pages.")
     var groups: [BenchmarkGroup] = BenchmarkGroup.allCases
 
     func run() async throws {
@@ -25,6 +25,7 @@ struct BenchCommand: AsyncParsableCommand {
             rows += try await CareStoreBenchmarks(secondsPerMeasurement: seconds)
                 .run(writes: groups.contains(.careWrites), reads: groups.contains(.careReads))
         }
+        if groups.contains(.pages) { rows += try PageBenchmarks(secondsPerMeasurement: seconds).run() }
         BenchmarkTable.print(rows)
     }
 }
@@ -39,4 +40,6 @@ enum BenchmarkGroup: String, CaseIterable, ExpressibleByArgument {
     case careWrites = "care-writes"
     /// A day's events and a month's adherence from the care store.
     case careReads = "care-reads"
+    /// The HTML of the home page and of a survey step page.
+    case pages
 }

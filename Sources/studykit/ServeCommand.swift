@@ -25,6 +25,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("secure-cookies"), help: "Mark the session cookie Secure (when served behind HTTPS).")
     var secureCookies = false
 
+    @Option(help: ArgumentHelp("What an acknowledged answer survives: process-crash (a killed server; the default) or power-loss (also a crash of the machine; every write waits for the disk).",
+                               valueName: "process-crash|power-loss"),
+            transform: { text in
+                guard let durability = StudyServerConfiguration.Durability(rawValue: text) else {
+                    throw ValidationError("--durability must be process-crash or power-loss")
+                }
+                return durability
+            })
+    var durability: StudyServerConfiguration.Durability = .processCrash
+
     func validate() throws {
         try StudyPaths.check(study: study, data: data)
     }
@@ -32,7 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = StudyServerConfiguration(studyFolder: URL(fileURLWithPath: study, isDirectory: true),
                                                      dataFolder: URL(fileURLWithPath: data, isDirectory: true),
-                                                     host: host, port: port, secureCookies: secureCookies)
+                                                     host: host, port: port, secureCookies: secureCookies, durability: durability)
         do {
             let definition = try StudyServerApplication.loadStudy(configuration)
             let service = try StudyService(study: definition, configuration: configuration)

@@ -21,10 +21,10 @@ struct DurabilityTests {
 
     /// Starts the writer on `path`, kills it once it has acknowledged `killAfter` writes, and returns every UUID it
     /// acknowledged (those read before the kill and those still in the pipe).
-    static func writeAndKill(path: String, killAfter: Int) throws -> [UUID] {
+    static func writeAndKill(path: String, killAfter: Int, durability: SQLiteCareStorage.Durability) throws -> [UUID] {
         let process = Process()
         process.executableURL = crashWriter
-        process.arguments = [path]
+        process.arguments = durability == .processCrash ? [path, "--process-crash"] : [path]
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
@@ -48,12 +48,15 @@ struct DurabilityTests {
         return try text.split(separator: "\n").map { line in try #require(UUID(uuidString: String(line)), "line: \(line)") }
     }
 
-    @Test func acknowledgedWritesSurviveSIGKILL() async throws {
+    /// Either durability keeps every acknowledged write across a killed process: with `.processCrash` the commit is in
+    /// the operating system's hands, which a killed process does not take away.
+    @Test(arguments: [SQLiteCareStorage.Durability.powerLoss, .processCrash])
+    func acknowledgedWritesSurviveSIGKILL(durability: SQLiteCareStorage.Durability) async throws {
         try await withTemporaryDatabase { database in
             var acknowledged: [UUID] = []
             // Several rounds on one file: each new writer opens a file that a killed one left, WAL and all.
             for killAfter in [40, 150, 333] {
-                let round = try Self.writeAndKill(path: database.path, killAfter: killAfter)
+                let round = try Self.writeAndKill(path: database.path, killAfter: killAfter, durability: durability)
                 #expect(round.count >= killAfter)
                 acknowledged += round
             }

@@ -1,6 +1,7 @@
 import CareStore
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 @testable import CareStoreSQLite
 
@@ -206,6 +207,42 @@ struct SQLiteCareStorageTests {
             }
             #expect(journal == "wal")
             #expect(synchronous == 2) // FULL, on the connection that commits
+        }
+    }
+
+    @Test func processCrashDurabilityCommitsWithNormalSync() async throws {
+        try await withTemporaryDatabase { database in
+            let storage = try SQLiteCareStorage(path: database.path, durability: .processCrash)
+            let (journal, synchronous) = try await storage.database.write { db in
+                (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+            }
+            #expect(journal == "wal")
+            #expect(synchronous == 1) // NORMAL: the WAL is synced at checkpoints
+        }
+    }
+
+    /// A read on the calling thread takes a reader of the pool, as a queued read does: it sees the last committed
+    /// state, without waiting for a write that is open.
+    @Test func readsOnTheCallingThreadDoNotWaitForAnOpenWrite() async throws {
+        try await withTemporaryDatabase { database in
+            let storage = try SQLiteCareStorage(path: database.path, reads: .callingThread)
+            let task = UUID()
+            try await storage.write { try $0.insert(Fixture.outcome(task: task, occurrence: 0)) }
+            let writeIsOpen = Mutex(false)
+            let readIsDone = DispatchSemaphore(value: 0)
+            let write = Task {
+                try await storage.write { writer in
+                    try writer.insert(Fixture.outcome(task: task, occurrence: 1))
+                    writeIsOpen.withLock { $0 = true }
+                    readIsDone.wait() // the write stays open until the read has returned
+                }
+            }
+            while !writeIsOpen.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+            let seen = try await storage.read { try $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false).count }
+            readIsDone.signal()
+            try await write.value
+            #expect(seen == 1)
+            #expect(try await storage.read { try $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false) }.count == 2)
         }
     }
 }

@@ -22,10 +22,11 @@ struct DurabilityTests {
 
     /// Starts the writer on `path`, kills it once it has acknowledged `killAfter` saves, and returns its participant and
     /// every acknowledged save (run and state), in order: those read before the kill and those still in the pipe.
-    static func writeAndKill(path: String, killAfter: Int) throws -> (participant: String, saves: [(UUID, TaskRunState)]) {
+    static func writeAndKill(path: String, killAfter: Int, durability: SQLiteStudyStore.Durability) throws
+        -> (participant: String, saves: [(UUID, TaskRunState)]) {
         let process = Process()
         process.executableURL = crashWriter
-        process.arguments = [path]
+        process.arguments = durability == .processCrash ? [path, "--process-crash"] : [path]
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
@@ -57,14 +58,17 @@ struct DurabilityTests {
         return (String(first.dropFirst("participant ".count)), saves)
     }
 
-    @Test func acknowledgedRunsSurviveSIGKILL() async throws {
+    /// Either durability keeps every acknowledged save across a killed process: with `.processCrash` the commit is in
+    /// the operating system's hands, which a killed process does not take away.
+    @Test(arguments: [SQLiteStudyStore.Durability.powerLoss, .processCrash])
+    func acknowledgedRunsSurviveSIGKILL(durability: SQLiteStudyStore.Durability) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("study-durability-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("study.sqlite").path
         var rounds: [(participant: String, saves: [(UUID, TaskRunState)])] = []
         // Several rounds on one file: each new writer opens a file that a killed one left, WAL and all.
         for killAfter in [30, 120, 250] {
-            let round = try Self.writeAndKill(path: path, killAfter: killAfter)
+            let round = try Self.writeAndKill(path: path, killAfter: killAfter, durability: durability)
             #expect(round.saves.count >= killAfter)
             rounds.append(round)
         }
@@ -89,5 +93,20 @@ struct DurabilityTests {
         }
         let integrity = try await store.database.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
         #expect(integrity == ["ok"])
+    }
+
+    /// The durability is the writer connection's `synchronous` setting: FULL (2) syncs each commit, NORMAL (1) the WAL
+    /// at checkpoints. (The default, power loss, is checked with the store's other settings in StudyStoreTests.)
+    @Test func theDurabilitySetsTheWritersSynchronousMode() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("study-synchronous-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (durability, expected) in [(SQLiteStudyStore.Durability.powerLoss, 2), (.processCrash, 1)] {
+            let store = try SQLiteStudyStore(path: folder.appendingPathComponent("\(expected).sqlite").path, environment: .live,
+                                             durability: durability)
+            let mode = try await store.database.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+            #expect(mode == expected)
+            let journal = try await store.database.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+            #expect(journal == "wal")
+        }
     }
 }

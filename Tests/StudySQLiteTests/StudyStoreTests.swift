@@ -200,9 +200,70 @@ struct StudyStoreTests {
                                         restorationData: third))
         #expect(try await store.openRuns(participantID: alice.id).map(\.id) == [third.taskRunUUID])
         #expect(try await store.openRuns(participantID: bob.id).isEmpty)
+        // The summaries are the open runs without their data, read the same way.
+        let open = try await store.openRuns(participantID: alice.id)
+        #expect(try await store.openRunSummaries(participantID: alice.id) == open.map(TaskRunSummary.init))
+        #expect(try await store.openRunSummaries(participantID: alice.id).first?.occurrence == 4)
+        #expect(try await store.openRunSummaries(participantID: bob.id).isEmpty)
         await #expect(throws: StudyStoreError.unknownParticipant("nobody")) {
             try await store.saveRun(TaskRun(id: UUID(), participantID: "nobody", taskID: "pain", state: .discarded))
         }
+    }
+
+    @Test(arguments: Backend.allCases) func anUpdateReadsAndSavesARunInOneGo(_ backend: Backend) async throws {
+        struct Refused: Error {}
+        let store = try backend.makeStore(clock)
+        let alice = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
+        let bob = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
+        let (restoration, result) = try pausedRun()
+        let id = restoration.taskRunUUID
+        let saved = try await store.saveRun(TaskRun(id: id, participantID: alice.id, taskID: "pain", occurrence: 3, state: .inProgress,
+                                                    restorationData: restoration))
+
+        // Someone else's run, or none: nil, and change is not called.
+        #expect(try await store.updateRun(id: id, participantID: bob.id) { _ in Issue.record("called"); return (nil, 0) } == nil)
+        #expect(try await store.updateRun(id: UUID(), participantID: alice.id) { _ in Issue.record("called"); return (nil, 0) } == nil)
+
+        // Nothing to save: the value comes back and the run is as it was.
+        let unchanged = try #require(try await store.updateRun(id: id, participantID: alice.id) { run in (nil, run.occurrence) })
+        #expect(unchanged.saved == nil && unchanged.value == 3)
+        #expect(try await store.run(id: id, participantID: alice.id) == saved)
+
+        // A change that throws, or that the save refuses, saves nothing.
+        await #expect(throws: Refused.self) {
+            try await store.updateRun(id: id, participantID: alice.id) { run -> (save: TaskRun?, value: Int) in throw Refused() }
+        }
+        await #expect(throws: StudyStoreError.invalidRun(run: id, reason: "a completed run needs its result")) {
+            try await store.updateRun(id: id, participantID: alice.id) { run in
+                var completed = run
+                completed.state = .completed
+                return (completed, 0)
+            }
+        }
+        let other = UUID()
+        await #expect(throws: StudyStoreError.self) {
+            try await store.updateRun(id: id, participantID: alice.id) { run in
+                var moved = run
+                moved.id = other
+                return (moved, 0)
+            }
+        }
+        #expect(try await store.run(id: id, participantID: alice.id) == saved)
+        #expect(try await store.run(id: other, participantID: alice.id) == nil)
+
+        // A change is saved as saveRun saves it: the run's creation date kept, updated now.
+        clock.advance(by: 60)
+        let updated = try #require(try await store.updateRun(id: id, participantID: alice.id) { run in
+            var completed = run
+            completed.state = .completed
+            completed.restorationData = nil
+            completed.result = result
+            return (completed, "done")
+        })
+        #expect(updated.value == "done")
+        #expect(updated.saved?.createdAt == saved.createdAt && updated.saved?.updatedAt == clock.now)
+        #expect(try await store.run(id: id, participantID: alice.id) == updated.saved)
+        #expect(try await store.run(id: id, participantID: alice.id)?.result == result)
     }
 
     @Test(arguments: Backend.allCases) func consentRecordsAreAppendedAndTheirPDFsFollow(_ backend: Backend) async throws {

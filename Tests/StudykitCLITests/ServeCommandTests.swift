@@ -17,6 +17,16 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: data.path), "nothing is created for a study that cannot run")
     }
 
+    @Test func anUnknownDurabilityIsRefused() throws {
+        let folder = try StudykitProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try StudykitProcess.run(["serve", "--data", folder.appendingPathComponent("data").path, "--port", "0",
+                                              "--durability", "full"], in: folder)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--durability must be process-crash or power-loss"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("data").path))
+    }
+
     @Test func anEmptyDataFolderNameIsRefused() throws {
         let folder = try StudykitProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -152,6 +152,17 @@ public actor InMemoryStudyStore: StudyStore {
         return run
     }
 
+    /// Reads the participant's run and saves what `change` makes of it; the actor runs nothing else in between.
+    public func updateRun<Value: Sendable>(id: UUID, participantID: String,
+                                           _ change: @Sendable (TaskRun) throws -> (save: TaskRun?, value: Value)) throws
+        -> (saved: TaskRun?, value: Value)? {
+        guard let stored = run(id: id, participantID: participantID) else { return nil }
+        let (changed, value) = try change(stored)
+        guard let changed else { return (nil, value) }
+        guard changed.id == id else { throw StudyStoreError.invalidRun(run: changed.id, reason: "an update of run \(id.uuidString) saves another run") }
+        return (try saveRun(changed), value)
+    }
+
     /// The participant's runs, most recently saved first.
     public func runs(participantID: String, taskID: String?) -> [TaskRun] {
         runsByID.values.filter { $0.participantID == participantID && (taskID == nil || $0.taskID == taskID) }

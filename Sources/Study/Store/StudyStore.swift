@@ -67,11 +67,23 @@ public protocol StudyStore: Sendable {
     func saveRun(_ run: TaskRun) async throws -> TaskRun
     /// The participant's run with this id; nil when they have none (including when it is someone else's).
     func run(id: UUID, participantID: String) async throws -> TaskRun?
+    /// Reads the participant's run with this id and saves what `change` makes of it, in one transaction: no other write
+    /// comes between the read and the save, so two posts for one run cannot both start from the same state.
+    ///
+    /// `change` gets the stored run and returns the run to save (checked as ``saveRun(_:)`` checks it, with the same
+    /// id), or nil to save nothing, and a value for the caller. Returns nil when the participant has no run with this
+    /// id (including when it is someone else's). When `change` or the save throws, nothing is saved.
+    func updateRun<Value: Sendable>(id: UUID, participantID: String,
+                                    _ change: @Sendable (TaskRun) throws -> (save: TaskRun?, value: Value)) async throws
+        -> (saved: TaskRun?, value: Value)?
     /// The participant's runs, of one task or all, most recently saved first.
     func runs(participantID: String, taskID: String?) async throws -> [TaskRun]
     /// The participant's runs still in progress, most recently saved first: what the home page offers to continue,
     /// without reading every finished run's result.
     func openRuns(participantID: String) async throws -> [TaskRun]
+    /// The participant's runs still in progress as summaries, most recently saved first: the runs of
+    /// ``openRuns(participantID:)`` without their restoration data, which a store need not read or decode.
+    func openRunSummaries(participantID: String) async throws -> [TaskRunSummary]
 
     // MARK: Consent records
 
@@ -87,6 +99,13 @@ public protocol StudyStore: Sendable {
     func setConsentPDF(_ state: ConsentPDFState, recordID: UUID, participantID: String) async throws
     /// Every record whose PDF is pending or failed, oldest first: the background printer's queue.
     func consentRecordsAwaitingPDF() async throws -> [StoredConsentRecord]
+}
+
+extension StudyStore {
+    /// The summaries of ``openRuns(participantID:)``: for a store that has no cheaper way to list them.
+    public func openRunSummaries(participantID: String) async throws -> [TaskRunSummary] {
+        try await openRuns(participantID: participantID).map(TaskRunSummary.init)
+    }
 }
 
 extension TaskRun {

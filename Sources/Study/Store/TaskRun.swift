@@ -47,3 +47,39 @@ public enum TaskRunState: String, Hashable, Sendable, CaseIterable {
     /// Abandoned by the participant; final.
     case discarded
 }
+
+/// A task run without its restoration data and result: which task and event it is for, where it stands, and when
+/// it was saved. What a page needs to offer "Continue" or to find the run to resume, read without decoding any run.
+public struct TaskRunSummary: Hashable, Sendable, Identifiable {
+    /// The run's UUID.
+    public var id: UUID
+    /// The participant taking the task.
+    public var participantID: String
+    /// The study task id.
+    public var taskID: String
+    /// The occurrence index of the event the run is for; nil when it is for no particular event.
+    public var occurrence: Int?
+    /// Where the run stands.
+    public var state: TaskRunState
+    /// When the run was first saved.
+    public var createdAt: Date?
+    /// When the run was last saved.
+    public var updatedAt: Date?
+
+    /// Creates a summary; see the properties.
+    public init(id: UUID, participantID: String, taskID: String, occurrence: Int?, state: TaskRunState, createdAt: Date?, updatedAt: Date?) {
+        self.id = id
+        self.participantID = participantID
+        self.taskID = taskID
+        self.occurrence = occurrence
+        self.state = state
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    /// The summary of `run`.
+    public init(_ run: TaskRun) {
+        self.init(id: run.id, participantID: run.participantID, taskID: run.taskID, occurrence: run.occurrence, state: run.state,
+                  createdAt: run.createdAt, updatedAt: run.updatedAt)
+    }
+}

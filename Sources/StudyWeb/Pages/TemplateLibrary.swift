@@ -6,9 +6,13 @@ enum TemplateLibrary {
     /// template extends, and the partials that go with it.
     static let layoutNames = ["layout", "csrf"]
 
+    /// Registers ``HTMLContentEscaping`` under the name the templates' pragma uses, once, before any template parses.
+    private static let registerContentType: Void = MustacheContentTypes.register(HTMLContentEscaping(), named: HTMLContentEscaping.name)
+
     /// A library with the templates `names` (file names without `.mustache`), registered under those names.
     /// - Throws: ``StepPageError/template(_:_:)`` when a file is missing or does not parse (a build mistake).
     static func load(_ names: [String]) throws(StepPageError) -> MustacheLibrary {
+        _ = registerContentType
         var library = MustacheLibrary()
         for name in names {
             let path = "templates/\(name).mustache"

@@ -380,3 +380,16 @@ struct AnswerFormatTextInputTests {
         #expect(height.display(.components([5, 8])) == "5 ft 8 in")
     }
 }
+
+@Suite("Plain decimals")
+struct PlainDecimalTests {
+    /// The hand-written check accepts exactly what the pattern it replaced accepts.
+    @Test func acceptsWhatThePatternAccepts() {
+        let texts = ["", "0", "12", "-3", "+4", "2.5", ".5", "2.", "-.5", "+.", ".", "-", "+", "1.2.3", "1e5", "0x10", " 1", "1 ",
+                     "١٢", "１２", "1\u{301}", "--1", "+-1", "12a", "a12", "007", "3.14159", "-0", "1,5", ".5.", "..5", "5..",
+                     "9999999999999999999999999999"]
+        for text in texts {
+            #expect(TextInput.isPlainDecimal(text) == (text.wholeMatch(of: #/[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)/#) != nil), "\(text)")
+        }
+    }
+}
