@@ -66,13 +66,10 @@ public struct FHIRPathTaskCalculator: TaskCalculator {
         guard let entry = entries[task.identifier] else { throw fail("task '\(task.identifier)' comes from no Questionnaire this calculator read") }
         let response: FHIRJSON
         do {
-            let data = try FHIRQuestionnaireResponseBuilder(questionnaire: entry.questionnaire)
-                .response(for: result, status: .inProgress, timeZone: TimeZone(identifier: "UTC")!)
-            response = try FHIRJSON(data: data)
-        } catch let error as FHIRResponseError {
-            throw fail("the answers so far do not make a QuestionnaireResponse: \(error.issues.map(\.description).joined(separator: "; "))")
+            response = try FHIRQuestionnaireResponseBuilder(questionnaire: entry.questionnaire)
+                .responseJSON(for: result, status: .inProgress, timeZone: TimeZone(identifier: "UTC")!)
         } catch {
-            throw fail("the answers so far do not make a QuestionnaireResponse: \(error)")
+            throw fail("the answers so far do not make a QuestionnaireResponse: \(error.issues.map(\.description).joined(separator: "; "))")
         }
         var environment: [String: FHIRPathCollection] = ["questionnaire": [.resource(entry.json, root: "questionnaire")]]
         let scopes = [entry.rootVariables] + (entry.ancestors[linkId] ?? []).map { entry.itemVariables[$0] ?? [] } + [entry.itemVariables[linkId] ?? []]

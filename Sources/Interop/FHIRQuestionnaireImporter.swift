@@ -678,19 +678,7 @@ private struct QuestionnaireTaskBuilder {
             return fail(.unsupportedCondition, "enableWhen of '\(owner)' has unknown operator '\(operatorText)'")
         }
         let isChoice = question.type == "choice" || question.type == "open-choice"
-        let expected: String
-        switch question.type {
-        case "boolean": expected = "Boolean"
-        case "decimal": expected = "Decimal"
-        case "integer": expected = "Integer"
-        case "date": expected = "Date"
-        case "dateTime": expected = "DateTime"
-        case "time": expected = "Time"
-        case "string", "text": expected = "String"
-        case "url": expected = "Uri"
-        case "quantity": expected = "Quantity"
-        default: expected = question.optionKind ?? "?"
-        }
+        let expected = FHIRItemType.answerSuffix(question.type) ?? question.optionKind ?? "?"
         guard answerType == expected else {
             let described = isChoice ? "a \(question.type) question with \(expected) options" : "a \(question.type) question"
             return fail(.mismatchedCondition,

@@ -56,6 +56,18 @@ public struct FHIRQuestionnaireResponseBuilder: Sendable {
     public func response(for result: TaskResult, status: FHIRQuestionnaireResponseStatus, timeZone: TimeZone,
                          subject: FHIRReference? = nil, author: FHIRReference? = nil,
                          prettyPrinted: Bool = false) throws(FHIRResponseError) -> Data {
+        try responseValue(for: result, status: status, timeZone: timeZone, subject: subject, author: author)
+            .serialized(prettyPrinted: prettyPrinted)
+    }
+
+    /// The response as ``FHIRJSON``, for evaluating FHIRPath on it without writing and parsing it again.
+    func responseJSON(for result: TaskResult, status: FHIRQuestionnaireResponseStatus,
+                      timeZone: TimeZone) throws(FHIRResponseError) -> FHIRJSON {
+        try responseValue(for: result, status: status, timeZone: timeZone, subject: nil, author: nil).fhirJSON
+    }
+
+    private func responseValue(for result: TaskResult, status: FHIRQuestionnaireResponseStatus, timeZone: TimeZone,
+                               subject: FHIRReference?, author: FHIRReference?) throws(FHIRResponseError) -> FHIRJSONValue {
         var issues: [FHIRResponseIssue] = []
         if result.identifier != questionnaire.task.identifier {
             issues.append(FHIRResponseIssue(kind: .taskMismatch, linkId: nil, path: "identifier",
@@ -84,7 +96,7 @@ public struct FHIRQuestionnaireResponseBuilder: Sendable {
         if let author = author?.json { resource["author"] = author }
         let items = responseItems(questionnaire.topLevelLinkIds, answers: answers)
         if !items.isEmpty { resource["item"] = .array(items) }
-        return FHIRJSONValue.object(resource).serialized(prettyPrinted: prettyPrinted)
+        return FHIRJSONValue.object(resource)
     }
 
     /// The response items for the Questionnaire items `linkIds`: answered questions, and groups with

@@ -288,20 +288,7 @@ private struct ResponseReading {
                             format: AnswerFormat, path: String) -> ReadValue? {
         let linkId = definition.linkId
         let type = definition.type
-        let expectedKey: String
-        switch type {
-        case "boolean": expectedKey = "valueBoolean"
-        case "decimal": expectedKey = "valueDecimal"
-        case "integer": expectedKey = "valueInteger"
-        case "date": expectedKey = "valueDate"
-        case "dateTime": expectedKey = "valueDateTime"
-        case "time": expectedKey = "valueTime"
-        case "string", "text": expectedKey = "valueString"
-        case "url": expectedKey = "valueUri"
-        case "quantity": expectedKey = "valueQuantity"
-        case "attachment": expectedKey = "valueAttachment"
-        default: expectedKey = definition.answerOptions.first?.answerKey ?? "valueCoding"
-        }
+        let expectedKey = FHIRItemType.answerSuffix(type).map { "value" + $0 } ?? definition.answerOptions.first?.answerKey ?? "valueCoding"
         let isOpenChoiceText = type == "open-choice" && key == "valueString"
         guard key == expectedKey || isOpenChoiceText else {
             let other = type == "open-choice" && expectedKey != "valueString" ? " or valueString" : ""
