@@ -3,6 +3,10 @@
 ceiling), the home page of an enrolled, onboarded participant, and a survey-step answer post. Prints requests per
 second and p99 latency for each, and each as a share of the ceiling (targets: home ≥ 30 %, answer post ≥ 15 %).
 
+The server keeps each session's home page until a write or the time changes it (HomePageCache), so the home run
+measures a page served again. A home page with a notice (`/?notice=done`, what a participant sees after a task) is made
+afresh every time: its row shows what making the page costs.
+
 Usage: scripts/bench_server.py [--seconds N] [--connections N]"""
 import argparse
 import os
@@ -107,6 +111,7 @@ def main():
         load_before = " ".join(f"{value:.2f}" for value in os.getloadavg())
         health = wrk(f"{server.base}/health", args.seconds, args.connections)
         home = wrk(f"{server.base}/", args.seconds, args.connections, headers=[f"Cookie: {participants[0][0]}"])
+        fresh = wrk(f"{server.base}/?notice=done", args.seconds, args.connections, headers=[f"Cookie: {participants[0][0]}"])
         post = wrk(server.base + participants[0][1], args.seconds, args.connections, script=str(script))
         home_size = len(Participant(server.base).opener.open(__import__("urllib.request").request.Request(
             server.base + "/", headers={"Cookie": participants[0][0]})).read())
@@ -116,6 +121,7 @@ def main():
         print("-" * 96)
         for name, (rate, p99), note in [("GET /health (the ceiling)", health, ""),
                                          (f"GET / (home, {home_size} bytes)", home, "target ≥ 30 %"),
+                                         ("GET /?notice=done (home made afresh each time)", fresh, "for comparison"),
                                          ("POST /runs/RUN (answer a survey step)", post, "target ≥ 15 %")]:
             share = f"{100 * rate / health[0]:5.1f} %  {note}" if note else ""
             print(f"{name:<58}{rate:>10.0f}{p99:>9.2f}  {share}")

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Research
 import Study
+import Synchronization
 
 /// A study store in one SQLite file (GRDB, WAL, versioned migrations): participants, invitations, sessions,
 /// sign-in codes, task runs and consent records.
@@ -33,6 +34,7 @@ public final class SQLiteStudyStore: StudyStore {
     /// and integrity checks; study data goes through the ``StudyStore`` methods.
     public let database: any DatabaseWriter
     private let environment: StudyStoreEnvironment
+    private let commits = Atomic<UInt64>(0)
 
     /// A store in the SQLite file at `path`, created with its folder when missing, and migrated when older; its
     /// acknowledged writes survive what `durability` says (a power loss, by default).
@@ -104,6 +106,16 @@ public final class SQLiteStudyStore: StudyStore {
         try database.unsafeRead(body)
     }
 
+    /// Runs `body` in a write transaction and counts the commit in ``revision`` before returning.
+    private func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        let value = try await database.write(body)
+        commits.add(1, ordering: .releasing)
+        return value
+    }
+
+    /// How many write transactions this store has committed.
+    public var revision: UInt64 { commits.load(ordering: .acquiring) }
+
     // MARK: - Invitations
 
     /// Makes an invitation with a fresh code.
@@ -111,7 +123,7 @@ public final class SQLiteStudyStore: StudyStore {
         let code = StudySecrets.invitationCode(environment.randomBytes)
         let invitation = Invitation(id: environment.makeUUID(), codeSHA256: StudySecrets.codeHash(code), label: label,
                                     createdAt: environment.now(), expiresAt: expiresAt)
-        try await database.write { db in
+        try await write { db in
             try db.execute(sql: "INSERT INTO invitation (id, codeSHA256, label, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?)",
                            arguments: [invitation.id, invitation.codeSHA256, invitation.label, seconds(invitation.createdAt),
                                        invitation.expiresAt.map(seconds)])
@@ -141,7 +153,7 @@ public final class SQLiteStudyStore: StudyStore {
         let now = environment.now()
         let id = environment.makeUUID().uuidString.lowercased()
         let hash = invitationCode.map(StudySecrets.codeHash)
-        return try await database.write { db in
+        return try await write { db in
             var invitationID: UUID?
             if let hash {
                 guard let row = try Row.fetchOne(db, sql: "SELECT * FROM invitation WHERE codeSHA256 = ?", arguments: [hash]) else {
@@ -181,7 +193,7 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// Changes the participant's language.
     public func setLanguage(_ language: String, participantID: String) async throws -> StudyParticipant {
-        try await database.write { db in
+        try await write { db in
             try db.execute(sql: "UPDATE participant SET language = ? WHERE id = ?", arguments: [language, participantID])
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM participant WHERE id = ?", arguments: [participantID]) else {
                 throw StudyStoreError.unknownParticipant(participantID)
@@ -199,7 +211,7 @@ public final class SQLiteStudyStore: StudyStore {
         let token = StudySecrets.sessionToken(environment.randomBytes)
         let session = ParticipantSession(id: environment.makeUUID(), participantID: participantID, createdAt: now, lastSeenAt: now,
                                          expiresAt: now.addingTimeInterval(lifetime))
-        try await database.write { db in
+        try await write { db in
             try Rows.requireParticipant(participantID, db)
             try db.execute(sql: """
                 INSERT INTO session (id, tokenSHA256, participantID, createdAt, lastSeenAt, expiresAt) VALUES (?, ?, ?, ?, ?, ?)
@@ -220,7 +232,7 @@ public final class SQLiteStudyStore: StudyStore {
         guard now.timeIntervalSince(session.lastSeenAt) >= ParticipantSession.lastSeenResolution else { return session }
         let id = session.id
         // Revoked or expired in the meantime: the update matches nothing, and the session is not returned.
-        let updated = try await database.write { db in
+        let updated = try await write { db in
             try db.execute(sql: "UPDATE session SET lastSeenAt = ? WHERE id = ? AND revokedAt IS NULL AND expiresAt > ?",
                            arguments: [seconds(now), id, seconds(now)])
             return db.changesCount == 1
@@ -242,7 +254,7 @@ public final class SQLiteStudyStore: StudyStore {
     @discardableResult
     public func revokeSession(id: UUID, participantID: String) async throws -> Bool {
         let now = environment.now()
-        return try await database.write { db in
+        return try await write { db in
             try db.execute(sql: "UPDATE session SET revokedAt = coalesce(revokedAt, ?) WHERE id = ? AND participantID = ?",
                            arguments: [seconds(now), id, participantID])
             return db.changesCount == 1
@@ -255,7 +267,7 @@ public final class SQLiteStudyStore: StudyStore {
         let now = environment.now()
         let expiresAt = now.addingTimeInterval(lifetime)
         let randomBytes = environment.randomBytes
-        return try await database.write { db in
+        return try await write { db in
             try Rows.requireParticipant(participantID, db)
             // Used and expired codes are of no further use; dropping them keeps the table small and frees their digests.
             try db.execute(sql: "DELETE FROM signInCode WHERE usedAt IS NOT NULL OR expiresAt <= ?", arguments: [seconds(now)])
@@ -274,7 +286,7 @@ public final class SQLiteStudyStore: StudyStore {
     public func redeemSignInCode(_ code: String) async throws -> String? {
         let hash = StudySecrets.codeHash(code)
         let now = seconds(environment.now())
-        return try await database.write { db in
+        return try await write { db in
             guard let participantID = try String.fetchOne(db, sql: """
                 SELECT participantID FROM signInCode WHERE codeSHA256 = ? AND usedAt IS NULL AND expiresAt > ?
                 """, arguments: [hash, now]) else { return nil }
@@ -291,7 +303,7 @@ public final class SQLiteStudyStore: StudyStore {
         // Encoded before the write, so that the writer, which serializes every write, spends no time on JSON.
         let encoded = try Rows.EncodedRun(run)
         let now = environment.now()
-        return try await database.write { db in
+        return try await write { db in
             // The check needs the stored run's participant, task and state, not its data: nothing is decoded.
             let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.summaryColumns) FROM taskRun WHERE id = ?"),
                                             arguments: [run.id]).map(Rows.taskRunSummary)
@@ -304,7 +316,7 @@ public final class SQLiteStudyStore: StudyStore {
                                            _ change: @Sendable (TaskRun) throws -> (save: TaskRun?, value: Value)) async throws
         -> (saved: TaskRun?, value: Value)? {
         let now = environment.now()
-        return try await database.write { db in
+        return try await write { db in
             guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM taskRun WHERE id = ? AND participantID = ?"),
                                              arguments: [id, participantID]) else { return nil }
             let stored = try Rows.taskRun(row)
@@ -363,7 +375,7 @@ public final class SQLiteStudyStore: StudyStore {
         let json = try sealed.jsonData()
         let record = sealed.record
         let now = environment.now()
-        return try await database.write { db in
+        return try await write { db in
             try Rows.requireParticipant(record.participantIdentifier, db)
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM consentRecord WHERE id = ?", arguments: [record.id]) == true {
                 throw StudyStoreError.consentRecordExists(record.id)
@@ -400,7 +412,7 @@ public final class SQLiteStudyStore: StudyStore {
     public func setConsentPDF(_ state: ConsentPDFState, recordID: UUID, participantID: String) async throws {
         if case .file(let path) = state, !ConsentPDFState.isSafeRelativePath(path) { throw StudyStoreError.unsafePDFPath(path) }
         let now = seconds(environment.now())
-        try await database.write { db in
+        try await write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM consentRecord WHERE id = ? AND participantID = ?",
                                     arguments: [recordID, participantID]) == true else {
                 throw StudyStoreError.unknownConsentRecord(recordID)

@@ -15,12 +15,30 @@ extension StudyService {
 
     /// Today's page: only the onboarding card until onboarding is done; then one card per task event of the
     /// participant's day, with its state and what it offers (start or continue a survey, mark a checklist done).
+    ///
+    /// The page is kept per session and served again until a store commits a write or the time turns a card's state
+    /// or the day (see ``HomePageCache``); a page with a notice is made each time.
     func homePage(signedIn: SignedIn, notice: String?) async throws -> String {
         let participant = signedIn.participant
-        let strings = strings(language: participant.language)
+        // The revisions are read before anything the page shows, so that a write committed while it is made is seen.
+        let source = HomePageCache.Source(participantID: participant.id, language: participant.language,
+                                          timeZone: participant.timeZone.identifier,
+                                          studyRevision: store.revision, careRevision: careStore.revision)
         let now = environment.now()
+        if notice == nil, let page = homePages.page(session: signedIn.sessionToken, source: source, now: now) { return page }
+        let (page, validUntil) = try await makeHomePage(signedIn: signedIn, notice: notice, now: now)
+        if notice == nil { homePages.keep(page, session: signedIn.sessionToken, source: source, validUntil: validUntil, now: now) }
+        return page
+    }
+
+    /// Today's page as it is at `now`, and the first moment it would read differently by time alone: the start or
+    /// end of a card's event (upcoming turns to do, to do turns missed) or the next day.
+    private func makeHomePage(signedIn: SignedIn, notice: String?, now: Date) async throws -> (page: String, validUntil: Date) {
+        let participant = signedIn.participant
+        let strings = strings(language: participant.language)
         let calendar = calendar(for: participant)
         let today = day(containing: now, in: calendar)
+        var validUntil = today.end
         let dayTitle = now.formatted(Date.FormatStyle(date: .complete, time: .omitted, locale: Locale(identifier: participant.language),
                                                       calendar: calendar, timeZone: participant.timeZone))
         let onboarded = try await isOnboarded(participant)
@@ -31,7 +49,7 @@ extension StudyService {
                                 timeText: strings[.allDay], state: .toDo, action: .start(url: "/onboarding"),
                                 resumes: resumes, isOnboarding: true)
             let page = HomePage(dayTitle: dayTitle, onboardingRequired: true, cards: [card], notice: notice)
-            return sitePages.home(page, context: siteContext(language: participant.language, signedIn: signedIn))
+            return (sitePages.home(page, context: siteContext(language: participant.language, signedIn: signedIn)), validUntil)
         }
         // The participant's care tasks by their ids (which only their care plan has): one query for the task versions,
         // where asking by care plan reads the plan, then the tasks under it, then those tasks' other versions.
@@ -51,6 +69,11 @@ extension StudyService {
             let state: TaskCard.State = event.outcome != nil ? .done
                 : scheduled.start > now ? .upcoming
                 : scheduled.end <= now ? .missed : .toDo
+            switch state {
+            case .upcoming: validUntil = min(validUntil, scheduled.start)
+            case .toDo: validUntil = min(validUntil, scheduled.end)
+            case .done, .missed: break
+            }
             let path = "/tasks/\(taskID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? taskID)/\(scheduled.occurrence)"
             let action: TaskCard.Action
             switch (state, study.survey(taskID: taskID) != nil) {
@@ -63,7 +86,7 @@ extension StudyService {
                                   action: action, resumes: resumes))
         }
         let page = HomePage(dayTitle: dayTitle, onboardingRequired: false, cards: cards, notice: notice)
-        return sitePages.home(page, context: siteContext(language: participant.language, signedIn: signedIn))
+        return (sitePages.home(page, context: siteContext(language: participant.language, signedIn: signedIn)), validUntil)
     }
 
     /// The settings page: language, a sign-in code for another device (when just made), the signed consent's PDF.

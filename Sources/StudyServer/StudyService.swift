@@ -39,6 +39,8 @@ public final class StudyService: Sendable {
     /// participant from the store every time. An entry is trusted for ``sessionRecheckInterval``; a language change
     /// drops the participant's entries at once.
     private let recentSessions = Mutex<[String: RecentSession]>([:])
+    /// Each session's home page as last made, served again while nothing on it can have changed.
+    let homePages = HomePageCache()
 
     /// How long a session found valid is trusted before the store is asked again (which also notes it as seen).
     static let sessionRecheckInterval: TimeInterval = 30

@@ -266,6 +266,40 @@ struct StudyStoreTests {
         #expect(try await store.run(id: id, participantID: alice.id)?.result == result)
     }
 
+    @Test(arguments: Backend.allCases) func theRevisionGrowsWithEveryCommittedWriteOnly(_ backend: Backend) async throws {
+        let store = try backend.makeStore(clock)
+        var revision = store.revision
+        /// Whether the revision moved since the last call.
+        func moved() -> Bool {
+            defer { revision = store.revision }
+            return store.revision != revision
+        }
+        let participant = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
+        #expect(moved())
+        let issued = try await store.createSession(participantID: participant.id, lifetime: 3_600)
+        #expect(moved())
+        // Reads write nothing: a session seen a moment ago is not noted as seen again.
+        _ = try await store.session(token: issued.token)
+        _ = try await store.participant(id: participant.id)
+        _ = try await store.openRunSummaries(participantID: participant.id)
+        #expect(!moved())
+        let (restoration, _) = try pausedRun()
+        try await store.saveRun(TaskRun(id: restoration.taskRunUUID, participantID: participant.id, taskID: "pain", state: .inProgress,
+                                        restorationData: restoration))
+        #expect(moved())
+        _ = try await store.setLanguage("ja", participantID: participant.id)
+        #expect(moved())
+        // A refused write commits nothing.
+        await #expect(throws: StudyStoreError.self) {
+            try await store.saveRun(TaskRun(id: restoration.taskRunUUID, participantID: participant.id, taskID: "weekly", state: .inProgress,
+                                            restorationData: restoration))
+        }
+        #expect(!moved())
+        clock.advance(by: ParticipantSession.lastSeenResolution)
+        _ = try await store.session(token: issued.token) // now noted as seen: a write
+        #expect(moved())
+    }
+
     @Test(arguments: Backend.allCases) func consentRecordsAreAppendedAndTheirPDFsFollow(_ backend: Backend) async throws {
         let store = try backend.makeStore(clock)
         let alice = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")

@@ -42,6 +42,10 @@ public protocol CareStore: Sendable {
 
     /// A stream that yields after every committed write, naming what it touched.
     func changes() -> AsyncStream<CareChange>
+    /// A number that grows with every write this store commits, before the write returns. What was read after
+    /// seeing a revision stays current while the revision does, so it can be kept: the study server keeps each
+    /// participant's home page so. Writes by another process to the same files are not counted.
+    var revision: UInt64 { get }
 }
 
 /// What one committed write touched.

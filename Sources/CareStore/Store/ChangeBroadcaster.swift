@@ -1,9 +1,14 @@
 import Foundation
 import Synchronization
 
-/// Hands every committed change to every open ``CareStore/changes()`` stream.
+/// Hands every committed change to every open ``CareStore/changes()`` stream, and counts them for
+/// ``CareStore/revision``.
 final class ChangeBroadcaster: Sendable {
     private let listeners = Mutex<[UUID: AsyncStream<CareChange>.Continuation]>([:])
+    private let sent = Atomic<UInt64>(0)
+
+    /// How many changes were sent so far.
+    var count: UInt64 { sent.load(ordering: .acquiring) }
 
     /// A new stream of changes, open until its consumer stops iterating.
     func stream() -> AsyncStream<CareChange> {
@@ -16,8 +21,9 @@ final class ChangeBroadcaster: Sendable {
         return stream
     }
 
-    /// Sends `change` to every open stream.
+    /// Counts `change` and sends it to every open stream.
     func send(_ change: CareChange) {
+        sent.add(1, ordering: .releasing)
         let targets = listeners.withLock { Array($0.values) }
         for continuation in targets { continuation.yield(change) }
     }

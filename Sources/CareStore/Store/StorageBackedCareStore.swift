@@ -26,6 +26,9 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// A stream of every write this store commits from now on.
     public func changes() -> AsyncStream<CareChange> { broadcaster.stream() }
 
+    /// How many writes this store has committed: each is counted as it is announced to ``changes()``.
+    public var revision: UInt64 { broadcaster.count }
+
     // MARK: - Entities
 
     /// Adds first versions (or continues a deleted id's chain); see ``CareStore/add(_:)``.

@@ -1,5 +1,6 @@
 import Consent
 import Foundation
+import Synchronization
 
 /// A study store in memory, for tests and previews: the same rules as the SQLite store, without a file.
 ///
@@ -8,12 +9,19 @@ import Foundation
 /// ```
 public actor InMemoryStudyStore: StudyStore {
     private let environment: StudyStoreEnvironment
-    private var invitationsByHash: [String: Invitation] = [:]
-    private var participantsByID: [String: StudyParticipant] = [:]
-    private var sessionsByHash: [String: ParticipantSession] = [:]
-    private var signInCodes: [String: (participantID: String, expiresAt: Date, used: Bool)] = [:]
-    private var runsByID: [UUID: TaskRun] = [:]
-    private var records: [StoredConsentRecord] = []
+    // Each change of the data is counted in `revision` as it is made.
+    private var invitationsByHash: [String: Invitation] = [:] { didSet { countChange() } }
+    private var participantsByID: [String: StudyParticipant] = [:] { didSet { countChange() } }
+    private var sessionsByHash: [String: ParticipantSession] = [:] { didSet { countChange() } }
+    private var signInCodes: [String: (participantID: String, expiresAt: Date, used: Bool)] = [:] { didSet { countChange() } }
+    private var runsByID: [UUID: TaskRun] = [:] { didSet { countChange() } }
+    private var records: [StoredConsentRecord] = [] { didSet { countChange() } }
+    private let changes = Atomic<UInt64>(0)
+
+    /// How many changes were made to the data so far.
+    public nonisolated var revision: UInt64 { changes.load(ordering: .acquiring) }
+
+    private func countChange() { changes.add(1, ordering: .releasing) }
 
     /// An empty store using `environment`'s clock, UUIDs and randomness.
     public init(environment: StudyStoreEnvironment) {

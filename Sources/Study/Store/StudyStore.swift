@@ -99,6 +99,13 @@ public protocol StudyStore: Sendable {
     func setConsentPDF(_ state: ConsentPDFState, recordID: UUID, participantID: String) async throws
     /// Every record whose PDF is pending or failed, oldest first: the background printer's queue.
     func consentRecordsAwaitingPDF() async throws -> [StoredConsentRecord]
+
+    // MARK: Revision
+
+    /// A number that grows with every write this store commits, before the write returns. What was read after
+    /// seeing a revision stays current while the revision does, so it can be kept: the study server keeps each
+    /// participant's home page so. Writes by another process to the same file are not counted.
+    var revision: UInt64 { get }
 }
 
 extension StudyStore {

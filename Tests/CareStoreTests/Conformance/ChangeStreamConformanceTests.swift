@@ -135,4 +135,25 @@ struct ChangeStreamConformanceTests {
         _ = try await store.add([Make.patient("p", in: tokyo)])
         #expect(await changes.next() == CareChange(entities: [.patient: ["p"]]))
     }
+
+    @Test(arguments: CareStoreBackend.allCases)
+    func theRevisionGrowsWithEveryCommittedWriteBeforeItReturns(backend: CareStoreBackend) async throws {
+        let store = try backend.makeStore(clock: TestClock())
+        let start = store.revision
+        let task = try await store.add([Make.task("pill", hour: 8, in: tokyo)])[0]
+        #expect(store.revision == start + 1)
+        _ = try await store.fetch(CareTask.self, query: CareQuery())
+        _ = try await store.events(taskQuery: CareQuery(), window: day(2026, 3, 2, in: tokyo))
+        #expect(store.revision == start + 1) // reads count nothing
+        let outcome = try await store.addOutcomes([Outcome(taskUUID: task.uuid, occurrenceIndex: 1, values: [])])[0]
+        #expect(store.revision == start + 2)
+        // A refused write (a second outcome for the same event) and an empty one commit nothing.
+        await #expect(throws: (any Error).self) {
+            try await store.addOutcomes([Outcome(taskUUID: task.uuid, occurrenceIndex: 1, values: [])])
+        }
+        _ = try await store.deleteOutcomes([])
+        #expect(store.revision == start + 2)
+        _ = try await store.deleteOutcomes([outcome])
+        #expect(store.revision == start + 3)
+    }
 }

@@ -1,0 +1,82 @@
+import Foundation
+import Synchronization
+
+/// Home pages as last rendered, one per session, served again while nothing they show can have changed.
+///
+/// A home page shows what the two stores held, the participant's language and zone, and the time: the day, and each
+/// card's state (upcoming, to do, missed), which turns at its event's start or end. So a page is kept with
+///
+/// - the stores' revisions read *before* anything it shows was read: any write committed since makes them differ
+///   (``StudyStore/revision``, ``CareStore/revision``), including the participant's own answers, a language change
+///   and the background printing of a consent PDF;
+/// - the first moment its cards or its day title change by time alone (``Entry/validUntil``);
+/// - the participant it was made for, and the session whose CSRF token its forms carry (the key).
+///
+/// Anything else is a miss, and the page is made afresh. Writes by other processes to the data folder are not seen
+/// (the stores do not count them): the server is the only writer of participants' data. `studykit invite`, the one
+/// command that writes while a server runs, adds invitations, which no home page shows.
+final class HomePageCache: Sendable {
+    /// What a page was made from, besides the time.
+    struct Source: Hashable {
+        let participantID: String
+        /// The language and zone the page was made in: a session remembered from before a change of language
+        /// (``StudyService/setLanguage(_:for:)``) must not keep a page made in the old one.
+        let language: String
+        let timeZone: String
+        let studyRevision: UInt64
+        let careRevision: UInt64
+    }
+
+    /// A kept page.
+    struct Entry {
+        let source: Source
+        /// The first moment the page would read differently with the same data.
+        let validUntil: Date
+        let page: String
+    }
+
+    /// The most pages kept at once (a home page is a few kilobytes).
+    let capacity: Int
+    private let state = Mutex(State())
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var hits = 0
+        var misses = 0
+    }
+
+    /// An empty cache of at most `capacity` pages.
+    init(capacity: Int = 2_000) {
+        self.capacity = capacity
+    }
+
+    /// The page kept for this session, when it was made from `source` and is still true at `now`.
+    func page(session: String, source: Source, now: Date) -> String? {
+        state.withLock { state in
+            guard let entry = state.entries[session], entry.source == source, now < entry.validUntil else {
+                state.misses += 1
+                return nil
+            }
+            state.hits += 1
+            return entry.page
+        }
+    }
+
+    /// Keeps `page` for this session. When the cache is full, pages that can no longer be served (made before a
+    /// later write, or out of date) go first, then all of them.
+    func keep(_ page: String, session: String, source: Source, validUntil: Date, now: Date) {
+        state.withLock { state in
+            if state.entries[session] == nil, state.entries.count >= capacity {
+                state.entries = state.entries.filter {
+                    $0.value.source.studyRevision == source.studyRevision && $0.value.source.careRevision == source.careRevision
+                        && now < $0.value.validUntil
+                }
+                if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
+            }
+            state.entries[session] = Entry(source: source, validUntil: validUntil, page: page)
+        }
+    }
+
+    /// How many pages were served from the cache, and how many had to be made: for tests and the benchmark.
+    var hitsAndMisses: (hits: Int, misses: Int) { state.withLock { ($0.hits, $0.misses) } }
+}
