@@ -119,9 +119,7 @@ public final class StudyService: Sendable {
 
         /// Refuses a posted form whose one `_csrf` field is not this session's token (compared in constant time).
         func requireCSRFToken(in form: [String: [String]]) throws(StudyServerError) {
-            guard let posted = form["_csrf"], posted.count == 1,
-                  Array(posted[0].utf8).count == Array(csrfToken.utf8).count,
-                  zip(posted[0].utf8, csrfToken.utf8).reduce(UInt8(0), { $0 | ($1.0 ^ $1.1) }) == 0 else {
+            guard CSRFToken.isPosted(in: form, expected: csrfToken) else {
                 throw .forbidden("The form's security token is missing or out of date. Reload the page and try again.")
             }
         }

@@ -33,7 +33,7 @@ public struct StepSubmission: Sendable {
     }
 
     /// The name of the hidden field with the CSRF token.
-    public static let csrfFieldName = "_csrf"
+    public static let csrfFieldName = CSRFToken.fieldName
     /// The name of the hidden field with the step identifier the form was rendered for.
     public static let stepFieldName = "_step"
     /// The name of the submit buttons' field.
@@ -84,12 +84,7 @@ public struct StepSubmission: Sendable {
 
     /// Whether the posted CSRF token equals `expected`, compared in constant time.
     public func hasCSRFToken(expected: String) -> Bool {
-        guard let csrfToken else { return false }
-        let posted = Array(csrfToken.utf8), wanted = Array(expected.utf8)
-        guard posted.count == wanted.count, !wanted.isEmpty else { return false }
-        var difference: UInt8 = 0
-        for (a, b) in zip(posted, wanted) { difference |= a ^ b }
-        return difference == 0
+        CSRFToken.matches(csrfToken, expected: expected)
     }
 
     /// Applies the post to `session`: checks that it is for the current step and has only that step's fields,
