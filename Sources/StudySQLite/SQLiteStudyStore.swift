@@ -35,6 +35,8 @@ public final class SQLiteStudyStore: StudyStore {
     public let database: any DatabaseWriter
     private let environment: StudyStoreEnvironment
     private let commits = Atomic<UInt64>(0)
+    /// Restoration data as last decoded or saved, by run: a post reads what the previous one saved.
+    private let restorations = RestorationDataCache()
 
     /// A store in the SQLite file at `path`, created with its folder when missing, and migrated when older; its
     /// acknowledged writes survive what `durability` says (a power loss, by default).
@@ -303,12 +305,14 @@ public final class SQLiteStudyStore: StudyStore {
         // Encoded before the write, so that the writer, which serializes every write, spends no time on JSON.
         let encoded = try Rows.EncodedRun(run)
         let now = environment.now()
-        return try await write { db in
+        let saved = try await write { db in
             // The check needs the stored run's participant, task and state, not its data: nothing is decoded.
             let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.summaryColumns) FROM taskRun WHERE id = ?"),
                                             arguments: [run.id]).map(Rows.taskRunSummary)
             return try Rows.save(encoded, replacing: existing, now: now, db)
         }
+        restorations.remember(encoded)
+        return saved
     }
 
     /// Reads the run and saves what `change` makes of it in one write transaction.
@@ -319,13 +323,16 @@ public final class SQLiteStudyStore: StudyStore {
         return try await write { db in
             guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM taskRun WHERE id = ? AND participantID = ?"),
                                              arguments: [id, participantID]) else { return nil }
-            let stored = try Rows.taskRun(row)
+            let stored = try Rows.taskRun(row, restorations: restorations)
             let (changed, value) = try change(stored)
             guard let changed else { return (nil, value) }
             guard changed.id == id else {
                 throw StudyStoreError.invalidRun(run: changed.id, reason: "an update of run \(id.uuidString) saves another run")
             }
-            return (try Rows.save(Rows.EncodedRun(changed), replacing: Rows.taskRunSummary(row), now: now, db), value)
+            let encoded = try Rows.EncodedRun(changed)
+            let saved = try Rows.save(encoded, replacing: Rows.taskRunSummary(row), now: now, db)
+            restorations.remember(encoded)
+            return (saved, value)
         }
     }
 
@@ -333,7 +340,7 @@ public final class SQLiteStudyStore: StudyStore {
     public func run(id: UUID, participantID: String) async throws -> TaskRun? {
         try read { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM taskRun WHERE id = ? AND participantID = ?"),
-                             arguments: [id, participantID]).map(Rows.taskRun)
+                             arguments: [id, participantID]).map { try Rows.taskRun($0, restorations: restorations) }
         }
     }
 
@@ -346,7 +353,7 @@ public final class SQLiteStudyStore: StudyStore {
             } else {
                 try Row.fetchAll(db, sql: "SELECT * FROM taskRun WHERE participantID = ? ORDER BY updatedAt DESC, id DESC", arguments: [participantID])
             }
-            return try rows.map(Rows.taskRun)
+            return try rows.map { try Rows.taskRun($0, restorations: restorations) }
         }
     }
 
@@ -354,7 +361,7 @@ public final class SQLiteStudyStore: StudyStore {
     public func openRuns(participantID: String) async throws -> [TaskRun] {
         try read { db in
             try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM taskRun WHERE participantID = ? AND state = ? ORDER BY updatedAt DESC, id DESC"),
-                             arguments: [participantID, TaskRunState.inProgress.rawValue]).map(Rows.taskRun)
+                             arguments: [participantID, TaskRunState.inProgress.rawValue]).map { try Rows.taskRun($0, restorations: restorations) }
         }
     }
 
@@ -444,7 +451,7 @@ private func seconds(_ date: Date) -> Double { date.timeIntervalSinceReferenceDa
 private func date(_ seconds: Double) -> Date { Date(timeIntervalSinceReferenceDate: seconds) }
 
 /// Reading rows back into values, and the checks writes share.
-private enum Rows {
+enum Rows {
     static func requireParticipant(_ id: String, _ db: Database) throws {
         guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM participant WHERE id = ?"), arguments: [id]) == true else {
             throw StudyStoreError.unknownParticipant(id)
@@ -470,14 +477,18 @@ private enum Rows {
                            lastSeenAt: date(row["lastSeenAt"]), expiresAt: date(row["expiresAt"]), revokedAt: (row["revokedAt"] as Double?).map(date))
     }
 
-    static func taskRun(_ row: Row) throws -> TaskRun {
+    /// The run of `row`; its restoration data from `restorations` when the row holds the JSON last seen there.
+    static func taskRun(_ row: Row, restorations: RestorationDataCache) throws -> TaskRun {
         let decoder = ResearchJSON.decoder()
         let stateName: String = row["state"]
         guard let state = TaskRunState(rawValue: stateName) else {
             throw SQLiteStudyStoreError(table: "taskRun", column: "state", value: stateName)
         }
-        var run = TaskRun(id: row["id"], participantID: row["participantID"], taskID: row["taskID"], occurrence: row["occurrence"], state: state,
-                          restorationData: try (row["restorationData"] as Data?).map { try decoder.decode(TaskRestorationData.self, from: $0) },
+        let id: UUID = row["id"]
+        var run = TaskRun(id: id, participantID: row["participantID"], taskID: row["taskID"], occurrence: row["occurrence"], state: state,
+                          restorationData: try (row["restorationData"] as Data?).map {
+                              try restorations.restorationData(of: id, json: $0, decoder: decoder)
+                          },
                           result: try (row["result"] as Data?).map { try decoder.decode(TaskResult.self, from: $0) })
         run.createdAt = date(row["createdAt"])
         run.updatedAt = date(row["updatedAt"])

@@ -368,6 +368,36 @@ struct SQLiteStudyStoreTests {
         #expect(StudyStoreMigrations.migrationNames.count == 1)
     }
 
+    @Test func aRunIsReadAsStoredEvenWhenChangedBehindTheStoresBack() async throws {
+        // The store keeps each run's decoded restoration data with its JSON: a row changed by other means (another
+        // process, a repair by hand) must be read as it now is, and a run saved must be read back as saved.
+        let store = try SQLiteStudyStore.inMemory(environment: StudyStoreEnvironment(now: { clock.now }, makeUUID: { UUID() },
+                                                                                    randomBytes: StudyStoreEnvironment.live.randomBytes))
+        let participant = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
+        let (restoration, _) = try pausedRun()
+        let id = restoration.taskRunUUID
+        try await store.saveRun(TaskRun(id: id, participantID: participant.id, taskID: "pain", state: .inProgress, restorationData: restoration))
+        #expect(try await store.run(id: id, participantID: participant.id)?.restorationData == restoration)
+
+        var changed = restoration
+        changed.device = "repaired by hand"
+        let json = try ResearchJSON.encoder(pretty: false).encode(changed)
+        try await store.database.write { db in
+            try db.execute(sql: "UPDATE taskRun SET restorationData = ? WHERE id = ?", arguments: [json, id])
+        }
+        #expect(try await store.run(id: id, participantID: participant.id)?.restorationData == changed)
+
+        let updated = { var run = changed; run.device = "web"; return run }()
+        let result = try await store.updateRun(id: id, participantID: participant.id) { stored in
+            var run = stored
+            run.restorationData = updated
+            return (run, stored.restorationData)
+        }
+        #expect(result?.value == changed)
+        #expect(try await store.run(id: id, participantID: participant.id)?.restorationData == updated)
+        #expect(try await store.openRuns(participantID: participant.id).map(\.restorationData) == [updated])
+    }
+
     @Test func consentRecordsCannotBeChangedEvenWithSQL() async throws {
         let store = try SQLiteStudyStore.inMemory(environment: StudyStoreEnvironment(now: { clock.now }, makeUUID: { UUID() },
                                                                                     randomBytes: StudyStoreEnvironment.live.randomBytes))

@@ -1,0 +1,51 @@
+import Foundation
+import Research
+import Synchronization
+
+/// Runs' restoration data as last decoded or encoded, each with the exact JSON it came from or went to.
+///
+/// Every answer post reads the run the previous post saved: keeping what was saved spares decoding it again, which
+/// was a quarter of a post's work. An entry is used only for the very bytes it was made from, and the same bytes
+/// always decode to the same value, so an entry can be out of date only in being unused — never wrong, whatever
+/// was written, rolled back or written by another process in between.
+final class RestorationDataCache: Sendable {
+    private struct Entry {
+        let json: Data
+        let value: TaskRestorationData
+    }
+
+    /// The most runs kept at once (a run in progress is a few kilobytes of JSON); beyond it the cache starts afresh.
+    let capacity: Int
+    private let entries = Mutex<[UUID: Entry]>([:])
+
+    /// An empty cache of at most `capacity` runs.
+    init(capacity: Int = 1_000) {
+        self.capacity = capacity
+    }
+
+    /// The restoration data stored as `json` for `run`: kept when `json` is the JSON last seen for it, else decoded
+    /// with `decoder` and kept.
+    func restorationData(of run: UUID, json: Data, decoder: JSONDecoder) throws -> TaskRestorationData {
+        if let entry = entries.withLock({ $0[run] }), entry.json == json { return entry.value }
+        let value = try decoder.decode(TaskRestorationData.self, from: json)
+        keep(value, json: json, of: run)
+        return value
+    }
+
+    /// Keeps `value`, encoded as `json`, as the restoration data of `run`.
+    func keep(_ value: TaskRestorationData, json: Data, of run: UUID) {
+        entries.withLock { entries in
+            if entries[run] == nil, entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[run] = Entry(json: json, value: value)
+        }
+    }
+
+    /// Keeps the restoration data of a run just saved, or forgets the run when it has none any more (finished).
+    func remember(_ saved: Rows.EncodedRun) {
+        if let value = saved.run.restorationData, let json = saved.restoration {
+            keep(value, json: json, of: saved.run.id)
+        } else {
+            _ = entries.withLock { $0.removeValue(forKey: saved.run.id) }
+        }
+    }
+}
