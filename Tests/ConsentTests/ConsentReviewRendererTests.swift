@@ -97,6 +97,19 @@ import Testing
         #expect(page.contains("&quot;&gt;&lt;script&gt;x&lt;/script&gt;"))
     }
 
+    /// A `<` after a prepended mark (U+0600) or a quote before a combining mark is one `Character` with the mark: a
+    /// name typed so must still come out inert, or the printed PDF would embed whatever the participant asked for.
+    @Test func marksAroundMarkupInANameDoNotUnescapeIt() throws {
+        let given = "A\u{600}<iframe src=file:///etc/passwd\u{600}>", family = "\"\u{301}><img src=x>"
+        let signed = try ConsentFixtures.recover().applying(ConsentSignatureResult(
+            signatureIdentifier: "participant", givenName: given, familyName: family, signature: ConsentFixtures.drawing(),
+            signedDate: Date(timeIntervalSince1970: 0), consented: true))
+        let page = renderer().page(for: signed)
+        #expect(!page.contains("<iframe") && !page.contains("<img src=x"), "raw markup in: \(page)")
+        #expect(page.contains("A\u{600}&lt;iframe src=file:///etc/passwd\u{600}&gt;"))
+        #expect(HTMLEscaping.escape(family) == "&quot;\u{301}&gt;&lt;img src=x&gt;")
+    }
+
     @Test func reviewHTMLReplacesTheSectionsButNotTheSignaturePage() throws {
         var document = try ConsentFixtures.recover()
         document.reviewHTML = "<h1>Our own consent</h1><p>Written by the study.</p>"

@@ -103,7 +103,8 @@ public struct ChromiumPDFRenderer: ConsentPDFRenderer {
     }
 
     /// Chromium's command line: headless printing without its own header and footer, a throwaway profile,
-    /// and everything a one-page print does not need switched off.
+    /// and everything a one-page print does not need switched off — scripts included: a consent document is text,
+    /// images and styles, and a page that cannot run script cannot read files or reach the network on its own.
     static func arguments(page: URL, output: URL, profile: URL) -> [String] {
         [
             "--headless",
@@ -125,7 +126,7 @@ public struct ChromiumPDFRenderer: ConsentPDFRenderer {
             "--mute-audio",
             "--hide-scrollbars",
             "--virtual-time-budget=5000",
-            "--allow-file-access-from-files",
+            "--blink-settings=scriptEnabled=false",
             page.absoluteString,
         ]
     }

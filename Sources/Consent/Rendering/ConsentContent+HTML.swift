@@ -1,4 +1,5 @@
 import Foundation
+import Research
 
 extension ConsentContent {
     /// The content as an HTML fragment: plain text escaped into paragraphs, Markdown rendered by

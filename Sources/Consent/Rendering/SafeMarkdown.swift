@@ -1,5 +1,6 @@
 import Foundation
 import Ink
+import Research
 
 /// Markdown to HTML with Ink, for text a study wrote: formatting works, but nothing in the source can add
 /// markup of its own.

@@ -2,22 +2,37 @@ import Foundation
 
 /// Turns text into HTML that shows it exactly, and HTML back into readable text.
 public enum HTMLEscaping {
-    /// `text` with `&`, `<`, `>`, `"` and `'` replaced by character references: safe in element content and
-    /// in quoted attribute values.
+    /// `text` with `&`, `<`, `>`, `"` and `'` replaced by `&amp;`, `&lt;`, `&gt;`, `&quot;` and `&#39;`: safe in
+    /// element content and in quoted attribute values.
+    ///
+    /// The work is done byte by byte over UTF-8, not by `Character`: a quote or a `<` followed by a combining mark,
+    /// or preceded by a prepended one (U+0600), is one `Character` with the mark, and a comparison by `Character`
+    /// would let it through raw. The five ASCII characters never occur inside a multi-byte UTF-8 sequence, so
+    /// replacing their bytes escapes exactly them. Text with none of them (most text) is returned without a copy.
     public static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let first = bytes.firstIndex(where: needsEscaping) else { return nil }
+            var escaped: [UInt8] = []
+            escaped.reserveCapacity(bytes.count + 16)
+            escaped.append(contentsOf: bytes[..<first])
+            for byte in bytes[first...] {
+                switch byte {
+                case UInt8(ascii: "&"): escaped.append(contentsOf: "&amp;".utf8)
+                case UInt8(ascii: "<"): escaped.append(contentsOf: "&lt;".utf8)
+                case UInt8(ascii: ">"): escaped.append(contentsOf: "&gt;".utf8)
+                case UInt8(ascii: "\""): escaped.append(contentsOf: "&quot;".utf8)
+                case UInt8(ascii: "'"): escaped.append(contentsOf: "&#39;".utf8)
+                default: escaped.append(byte)
+                }
             }
-        }
-        return result
+            return String(decoding: escaped, as: UTF8.self)
+        } ?? text
+    }
+
+    private static func needsEscaping(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "\"")
+            || byte == UInt8(ascii: "'")
     }
 
     /// Plain text as escaped HTML paragraphs: each run of lines between blank lines becomes a `<p>`, and single
