@@ -142,6 +142,24 @@ struct PDFRendererTests {
         #expect(try await ConsentRecordVerifier().mismatches(inPDF: file, of: sealed) == [])
     }
 
+    /// The printer loads nothing a consent's HTML could use to read the server's files or run code: a document
+    /// asking for a local file in a frame, an image and a script prints without them.
+    @Test func aDocumentCannotPrintLocalFilesOrRunScript() async throws {
+        let folder = try RecordFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let secret = folder.appendingPathComponent("secret.txt")
+        try "SERVER-SECRET-TEXT".write(to: secret, atomically: true, encoding: .utf8)
+        let body = "Visible text <iframe src=\"\(secret.absoluteString)\" width=\"600\" height=\"200\"></iframe>"
+            + "<object data=\"\(secret.absoluteString)\" type=\"text/plain\" width=\"600\" height=\"200\"></object>"
+            + "<script>document.write('SCRIPT-RAN')</script>"
+        let html = document(language: "en", title: "Consent", body: body, signature: nil)
+        let file = try write(try await renderer.renderPDF(of: record(html: html, language: "en", given: "Ana", family: "García")), in: folder)
+        let text = try await PDFTextExtractor().text(ofPDF: file)
+        #expect(text.contains("Visible text"))
+        #expect(!text.contains("SERVER-SECRET-TEXT"))
+        #expect(!text.contains("SCRIPT-RAN"))
+    }
+
     @Test func everyPageOfALongDocumentHasTheFooter() async throws {
         let folder = try RecordFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

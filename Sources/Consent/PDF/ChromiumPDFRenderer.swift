@@ -63,7 +63,8 @@ public struct ChromiumPDFRenderer: ConsentPDFRenderer {
         let output = folder.url.appendingPathComponent("document.pdf")
         let profile = folder.url.appendingPathComponent("profile", isDirectory: true)
         // A byte-order mark makes the file UTF-8 whatever the document declares (or fails to).
-        let bytes = Data([0xEF, 0xBB, 0xBF]) + Data(footer.injected(into: html).utf8)
+        let printable = HTMLHead.inserting(Self.printPolicy, into: footer.injected(into: html))
+        let bytes = Data([0xEF, 0xBB, 0xBF]) + Data(printable.utf8)
         do {
             try bytes.write(to: page, options: .atomic)
         } catch {
@@ -102,9 +103,14 @@ public struct ChromiumPDFRenderer: ConsentPDFRenderer {
         }
     }
 
+    /// What the printed page may load: its own inline styles, and images from the web or inline. No script, frame,
+    /// object or local file: a consent record's HTML holds what participants typed (escaped, but this holds even if
+    /// something were not), and the printer must not be a way to read the server's files or reach its network.
+    static let printPolicy = "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+        + "img-src https: data:; font-src data:\">\n"
+
     /// Chromium's command line: headless printing without its own header and footer, a throwaway profile,
-    /// and everything a one-page print does not need switched off — scripts included: a consent document is text,
-    /// images and styles, and a page that cannot run script cannot read files or reach the network on its own.
+    /// and everything a one-page print does not need switched off (no file access from the page's own file).
     static func arguments(page: URL, output: URL, profile: URL) -> [String] {
         [
             "--headless",
@@ -126,7 +132,6 @@ public struct ChromiumPDFRenderer: ConsentPDFRenderer {
             "--mute-audio",
             "--hide-scrollbars",
             "--virtual-time-budget=5000",
-            "--blink-settings=scriptEnabled=false",
             page.absoluteString,
         ]
     }

@@ -93,17 +93,7 @@ public struct ConsentPDFFooter: Hashable, Sendable {
     /// `html` with the footer's `<style>` added at the end of its head (so it wins over the document's own
     /// `@page` margins), before `<body>` when there is no `</head>`, or after the doctype otherwise.
     public func injected(into html: String) -> String {
-        let style = "<style data-studykit=\"consent-pdf-footer\">\n\(css)\n</style>\n"
-        var result = html
-        if let anchor = html.range(of: "</head", options: .caseInsensitive) ?? html.range(of: "<body", options: .caseInsensitive) {
-            result.insert(contentsOf: style, at: anchor.lowerBound)
-            return result
-        }
-        if html.range(of: "<!doctype", options: [.caseInsensitive, .anchored]) != nil, let close = html.firstIndex(of: ">") {
-            result.insert(contentsOf: style, at: html.index(after: close))
-            return result
-        }
-        return style + html
+        HTMLHead.inserting("<style data-studykit=\"consent-pdf-footer\">\n\(css)\n</style>\n", into: html)
     }
 
     /// `value` as a CSS string literal: `"` and `\` escaped; line breaks, other control characters and `<`
