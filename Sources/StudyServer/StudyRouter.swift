@@ -27,6 +27,8 @@ import StudyWeb
 public enum StudyRouter {
     /// The session cookie's name.
     static let sessionCookie = "studykit_session"
+    /// The largest occurrence index in a task event's URL: a daily task for a thousand years has fewer.
+    static let maximumOccurrence = 1_000_000
     /// The largest form body accepted (a signature with many strokes fits easily).
     static let maximumBody = 1 << 20
 
@@ -201,7 +203,7 @@ public enum StudyRouter {
 
     private static func taskEvent(_ context: BasicRequestContext) throws -> (String, Int) {
         let task = try context.parameters.require("task")
-        guard let occurrence = Int(try context.parameters.require("occurrence")), occurrence >= 0 else {
+        guard let occurrence = Int(try context.parameters.require("occurrence")), (0...maximumOccurrence).contains(occurrence) else {
             throw StudyServerError.notFound("There is no such task event.")
         }
         return (task, occurrence)
@@ -225,6 +227,7 @@ struct StudyPageMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
         do {
+            try Self.refuseCrossSitePost(request)
             response = try await next(request, context)
         } catch let error as StudyServerError {
             response = page(for: error, request: request)
@@ -238,6 +241,24 @@ struct StudyPageMiddleware: RouterMiddleware {
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
         return response
+    }
+
+    /// Refuses a form posted from another site (403): the sign-in and join forms carry no CSRF token (there is no
+    /// session yet), and a page elsewhere could otherwise sign a participant's browser into someone else's account.
+    /// Browsers say where a request comes from in `Sec-Fetch-Site`; older ones only in `Origin`, which must then
+    /// name this server's host (a proxy in front must pass the `Host` header on). Requests from other programs
+    /// send neither and pass.
+    static func refuseCrossSitePost(_ request: Request) throws(StudyServerError) {
+        guard request.method == .post else { return }
+        let refusal = StudyServerError.forbidden("This form was sent from another site. Open the study's own page and send it from there.")
+        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!] {
+            if site.lowercased() == "cross-site" { throw refusal }
+            return
+        }
+        guard let origin = request.headers[HTTPField.Name("Origin")!] else { return }
+        guard let host = request.head.authority, let url = URL(string: origin), let originHost = url.host else { throw refusal }
+        let originAuthority = url.port.map { "\(originHost):\($0)" } ?? originHost
+        if originAuthority.lowercased() != host.lowercased() { throw refusal }
     }
 
     private func page(for error: StudyServerError, request: Request) -> Response {

@@ -39,11 +39,22 @@ extension StudyService {
     }
 
     /// The participant's run still in progress for this task and occurrence, or a new one; returns its id.
+    ///
+    /// The onboarding (no occurrence) only until it is done; any other task (with the occurrence of one of its events)
+    /// only after onboarding, and only once its event has started: the server keeps the gate and the schedule, not
+    /// just the home page.
     func startRun(taskID: String, occurrence: Int?, for participant: StudyParticipant) async throws -> UUID {
         let task = try researchTask(taskID, for: participant)
-        if let occurrence {
+        let onboarded = try await isOnboarded(participant)
+        if taskID == Self.onboardingTaskID {
+            guard occurrence == nil else { throw StudyServerError.notFound("The onboarding is started from its own card.") }
+            if onboarded { throw StudyServerError.conflict("You have completed the onboarding already.") }
+        } else {
+            guard onboarded else { throw StudyServerError.forbidden("Complete the onboarding first: it is the only task until then.") }
+            guard let occurrence else { throw StudyServerError.notFound("There is no such task event.") }
             let event = try await event(taskID: taskID, occurrence: occurrence, for: participant)
             if event.outcome != nil { throw StudyServerError.conflict("This task is already done.") }
+            guard event.scheduleEvent.start <= environment.now() else { throw StudyServerError.conflict("This task is not due yet.") }
         }
         // Only the open runs, as summaries: not every finished run of the task with its result.
         let open = try await store.openRunSummaries(participantID: participant.id)
@@ -170,6 +181,15 @@ extension StudyService {
         case .saved:
             return .redirect(context.formAction)
         case .finished(let run, let session, let reason):
+            // Two posts of the last step (two tabs, a double tap) both find the run in progress; only the first
+            // finishes it, so a consent is sealed and an outcome recorded once.
+            guard finishingRuns.withLock({ $0.insert(run.id).inserted }) else {
+                throw StudyServerError.conflict("This task run is being finished already.")
+            }
+            defer { finishingRuns.withLock { _ = $0.remove(run.id) } }
+            guard try await store.run(id: run.id, participantID: participant.id)?.state == .inProgress else {
+                throw StudyServerError.conflict("This task run has already ended.")
+            }
             return try await finish(run, session: session, reason: reason, participant: participant)
         }
     }
@@ -228,6 +248,9 @@ extension StudyService {
     /// Marks a care task's event done without a survey (a checklist card).
     func checkOff(taskID: String, occurrence: Int, form: [String: [String]], signedIn: SignedIn) async throws {
         try signedIn.requireCSRFToken(in: form)
+        guard try await isOnboarded(signedIn.participant) else {
+            throw StudyServerError.forbidden("Complete the onboarding first: it is the only task until then.")
+        }
         guard study.task(id: taskID) != nil, study.survey(taskID: taskID) == nil else {
             throw StudyServerError.notFound("There is no checklist task '\(taskID)'.")
         }

@@ -41,6 +41,8 @@ public final class StudyService: Sendable {
     private let recentSessions = Mutex<[String: RecentSession]>([:])
     /// Each session's home page as last made, served again while nothing on it can have changed.
     let homePages = HomePageCache()
+    /// Runs whose last step was accepted and which are being finished now (see ``post(_:files:to:signedIn:)``).
+    let finishingRuns = Mutex<Set<UUID>>([])
 
     /// How long a session found valid is trusted before the store is asked again (which also notes it as seen).
     static let sessionRecheckInterval: TimeInterval = 30

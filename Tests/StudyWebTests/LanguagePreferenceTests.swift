@@ -32,4 +32,15 @@ struct LanguagePreferenceTests {
         #expect(LanguagePreference.preferredLanguage(acceptLanguage: nil, supported: supported) == nil)
         #expect(LanguagePreference.preferredLanguage(acceptLanguage: "fr, *;q=0.5", supported: supported) == "en")
     }
+
+    /// Anyone can send any header: an enormous range is left out, and only the first ranges are read.
+    @Test func hugeHeadersAreReadOnlyInPart() {
+        let supported = ["en", "ja"]
+        let huge = Array(repeating: "a", count: 40_000).joined(separator: "-")
+        #expect(LanguagePreference.preferredLanguage(acceptLanguage: huge, supported: supported) == nil)
+        #expect(LanguagePreference.preferredLanguage(acceptLanguage: huge + ", ja", supported: supported) == "ja")
+        let many = Array(repeating: "fr", count: LanguagePreference.maximumRanges).joined(separator: ", ")
+        #expect(LanguagePreference.preferredLanguage(acceptLanguage: many + ", ja", supported: supported) == nil)
+        #expect(LanguagePreference.preferredLanguage(acceptLanguage: "ja, " + many, supported: supported) == "ja")
+    }
 }

@@ -181,7 +181,7 @@ public struct Schedule: Hashable, Sendable, Codable {
 
         // Bracket the event between `low` (at most `occurrence` events so far) and `high` (more than that).
         let rate = timelines.reduce(0.0) { $0 + ($1.eventStart(0) == nil ? 0 : 1 / $1.spacing) }
-        var span = max(1, Double(occurrence + 1) / max(rate, 1e-12))
+        var span = max(1, (Double(occurrence) + 1) / max(rate, 1e-12))
         var high = earliest.addingTimeInterval(span)
         var highCount = countThrough(high)
         while highCount <= occurrence {

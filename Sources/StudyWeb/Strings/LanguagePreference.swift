@@ -12,12 +12,16 @@ public enum LanguagePreference {
     /// then one equal to the range truncated one subtag at a time (`zh-Hans-CN` → `zh-Hans` → `zh`), then a
     /// supported tag that starts with it (`en` → `en-GB`); Chinese without a script, or from the mainland or
     /// Singapore, matches `zh-Hans` (Traditional Chinese does not). `*` takes the first supported language.
+    ///
+    /// Only the first ``maximumRanges`` ranges are read, and a range longer than ``maximumRangeLength`` is left
+    /// out: a header is sent by anyone, and a huge one must not cost more than a normal one.
     public static func preferredLanguage(acceptLanguage: String?, supported: [String]) -> String? {
         guard let header = acceptLanguage, !supported.isEmpty else { return nil }
         var ranges: [(tag: String, quality: Double, order: Int)] = []
-        for (order, entry) in header.split(separator: ",").enumerated() {
+        for (order, entry) in header.split(separator: ",", maxSplits: maximumRanges).prefix(maximumRanges).enumerated() {
+            guard entry.utf8.count <= maximumRangeLength + 32 else { continue }
             let parts = entry.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let tag = parts.first, !tag.isEmpty else { continue }
+            guard let tag = parts.first, !tag.isEmpty, tag.utf8.count <= maximumRangeLength else { continue }
             var quality = 1.0
             var readable = true
             for parameter in parts.dropFirst() {
@@ -33,6 +37,11 @@ public enum LanguagePreference {
         }
         return nil
     }
+
+    /// The most language ranges read from one header (browsers send a handful).
+    public static let maximumRanges = 32
+    /// The longest language range read, in bytes (a BCP 47 tag with script, region and a variant is under 20).
+    public static let maximumRangeLength = 64
 
     private static func match(_ range: String, in supported: [String]) -> String? {
         if range == "*" { return supported.first }

@@ -70,6 +70,27 @@ struct ScheduleOccurrenceTests {
                        windows: 400, maximumLength: 86_400 * 4, seed: 2)
     }
 
+    /// Occurrence indices come from URLs: the largest ones find no event instead of overflowing.
+    @Test func hugeOccurrenceIndicesFindNothing() throws {
+        let start = S.date("2026-01-01T08:00:00+09:00")
+        let daily = Schedule.dailyAt(hour: 8, start: start, text: nil, timeZone: S.tokyo)
+        let composite = Schedule(elements: [
+            ScheduleElement(start: start, interval: DateComponents(day: 1)),
+            ScheduleElement(start: start, interval: DateComponents(weekOfYear: 1)),
+            ScheduleElement(start: start.addingTimeInterval(86_400 * 14)),
+            ScheduleElement(start: start, recurrenceRule: try RecurrenceRule(parsing: "FREQ=WEEKLY;BYDAY=MO")),
+        ], timeZone: S.tokyo)
+        let onceOnly = Schedule(elements: [ScheduleElement(start: start), ScheduleElement(start: start.addingTimeInterval(3_600))],
+                                timeZone: S.tokyo)
+        for schedule in [daily, composite, onceOnly] {
+            for occurrence in [Int.max, Int.max - 1, Int(Int32.max), 1 << 53] {
+                #expect(schedule.event(occurrence: occurrence) == nil, "\(occurrence)")
+            }
+            #expect(schedule.events(occurrences: [Int.max, 0]).keys.sorted() == [0])
+        }
+        #expect(onceOnly.event(occurrence: 2) == nil && onceOnly.event(occurrence: 1) != nil)
+    }
+
     @Test func identicalElementsTieByElementIndex() {
         let start = S.date("2026-01-01T08:00:00+09:00")
         let schedule = Schedule(elements: (0..<3).map { _ in ScheduleElement(start: start, interval: DateComponents(day: 1)) }, timeZone: S.tokyo)

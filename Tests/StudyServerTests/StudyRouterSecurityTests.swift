@@ -1,0 +1,86 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Study
+@testable import StudyServer
+import Testing
+
+/// Refusals the server makes whatever the pages offer: forms from other sites, tasks before onboarding or before
+/// they are due, the onboarding twice, absurd event numbers, and enormous language headers.
+@Suite("Study server refusals")
+struct StudyRouterSecurityTests {
+    typealias Fixture = HomePageCacheTests
+    let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+
+    @Test func aFormPostedFromAnotherSiteIsRefused() async throws {
+        let service = try Fixture.service(clock: Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z")))
+        let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
+        try await app.test(.router) { client in
+            func signIn(_ headers: HTTPFields) async throws -> HTTPResponse.Status {
+                var headers = headers
+                headers[.contentType] = "application/x-www-form-urlencoded"
+                return try await client.execute(uri: "/signin", method: .post, headers: headers, body: ByteBuffer(string: "code=ABCD-EFGH")).status
+            }
+            // An unknown code is 422 when the form comes from the study's own page or from a program.
+            #expect(try await signIn([:]) == .unprocessableContent)
+            #expect(try await signIn([HTTPField.Name("Sec-Fetch-Site")!: "same-origin"]) == .unprocessableContent)
+            // From another site: refused before the code is even looked at.
+            #expect(try await signIn([HTTPField.Name("Sec-Fetch-Site")!: "cross-site"]) == .forbidden)
+            #expect(try await signIn([HTTPField.Name("Origin")!: "https://attacker.example"]) == .forbidden)
+            #expect(try await signIn([HTTPField.Name("Origin")!: "null"]) == .forbidden)
+            // A page of the study itself is not refused.
+            let get = try await client.execute(uri: "/signin", method: .get, headers: [HTTPField.Name("Sec-Fetch-Site")!: "cross-site"])
+            #expect(get.status == .ok)
+        }
+    }
+
+    @Test func tasksStartOnlyAfterOnboardingAndOnceDue() async throws {
+        let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z")) // 10:00 on 4 March in Tokyo
+        let service = try Fixture.service(clock: clock)
+        let signedIn = try await Fixture.participant(of: service, zone: tokyo, onboarded: false)
+        let participant = signedIn.participant
+
+        // Before onboarding: no task but the onboarding, and no checklist either.
+        await #expect(throws: StudyServerError.forbidden("Complete the onboarding first: it is the only task until then.")) {
+            _ = try await service.startRun(taskID: "pain", occurrence: 0, for: participant)
+        }
+        await #expect(throws: StudyServerError.self) {
+            try await service.checkOff(taskID: "exercises", occurrence: 0, form: ["_csrf": [signedIn.csrfToken]], signedIn: signedIn)
+        }
+        await #expect(throws: StudyServerError.notFound("The onboarding is started from its own card.")) {
+            _ = try await service.startRun(taskID: "onboarding", occurrence: 5, for: participant)
+        }
+        #expect(try await service.store.openRuns(participantID: participant.id).isEmpty)
+
+        _ = try await OnboardingGate(careStore: service.careStore, environment: service.environment)
+            .recordCompletion(participantID: participant.id, timeZone: tokyo)
+        await #expect(throws: StudyServerError.conflict("You have completed the onboarding already.")) {
+            _ = try await service.startRun(taskID: "onboarding", occurrence: nil, for: participant)
+        }
+        // Today's pain check (from 00:00) can start; tomorrow's cannot yet.
+        _ = try await service.startRun(taskID: "pain", occurrence: 0, for: participant)
+        await #expect(throws: StudyServerError.conflict("This task is not due yet.")) {
+            _ = try await service.startRun(taskID: "pain", occurrence: 1, for: participant)
+        }
+        #expect(try await service.store.openRuns(participantID: participant.id).map(\.taskID) == ["pain"])
+    }
+
+    @Test func absurdEventNumbersAndHugeLanguageHeadersAreHarmless() async throws {
+        let service = try Fixture.service(clock: Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z")))
+        let signedIn = try await Fixture.participant(of: service, zone: tokyo)
+        let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
+        try await app.test(.router) { client in
+            let cookie: HTTPFields = [.cookie: "\(StudyRouter.sessionCookie)=\(signedIn.sessionToken)"]
+            for occurrence in ["9223372036854775807", "\(StudyRouter.maximumOccurrence + 1)", "-1"] {
+                let response = try await client.execute(uri: "/tasks/mood/\(occurrence)", method: .get, headers: cookie)
+                #expect(response.status == .notFound, "\(occurrence)")
+            }
+            let huge = Array(repeating: "a", count: 30_000).joined(separator: "-")
+            let response = try await client.execute(uri: "/signin", method: .get, headers: [.acceptLanguage: huge + ", ja"])
+            #expect(response.status == .ok)
+            #expect(String(buffer: response.body).contains(#"lang="ja""#))
+        }
+    }
+}
