@@ -272,7 +272,9 @@ public final class SQLiteStudyStore: StudyStore {
         return try await write { db in
             try Rows.requireParticipant(participantID, db)
             // Used and expired codes are of no further use; dropping them keeps the table small and frees their digests.
-            try db.execute(sql: "DELETE FROM signInCode WHERE usedAt IS NOT NULL OR expiresAt <= ?", arguments: [seconds(now)])
+            // A new code replaces the participant's earlier ones, so that each has at most one code to guess at.
+            try db.execute(sql: "DELETE FROM signInCode WHERE usedAt IS NOT NULL OR expiresAt <= ? OR participantID = ?",
+                           arguments: [seconds(now), participantID])
             var code = StudySecrets.signInCode(randomBytes)
             // 40 bits: a clash with a live code is improbable, but never hand out a code that signs in someone else.
             while try Bool.fetchOne(db, sql: "SELECT 1 FROM signInCode WHERE codeSHA256 = ?", arguments: [StudySecrets.codeHash(code)]) == true {
@@ -288,6 +290,12 @@ public final class SQLiteStudyStore: StudyStore {
     public func redeemSignInCode(_ code: String) async throws -> String? {
         let hash = StudySecrets.codeHash(code)
         let now = seconds(environment.now())
+        // A wrong code (nearly every guess) is a read: only a live code costs a write.
+        let live = try read { db in
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM signInCode WHERE codeSHA256 = ? AND usedAt IS NULL AND expiresAt > ?"),
+                              arguments: [hash, now]) == true
+        }
+        guard live else { return nil }
         return try await write { db in
             guard let participantID = try String.fetchOne(db, sql: """
                 SELECT participantID FROM signInCode WHERE codeSHA256 = ? AND usedAt IS NULL AND expiresAt > ?

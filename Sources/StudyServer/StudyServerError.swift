@@ -16,6 +16,8 @@ public enum StudyServerError: Error, Hashable, Sendable, CustomStringConvertible
     case conflict(String)
     /// The request is well formed but cannot be applied (422).
     case unprocessable(String)
+    /// Too many requests of this kind just now (429): wrong sign-in codes.
+    case tooManyRequests(String)
 
     /// The HTTP status of the refusal.
     public var status: HTTPResponse.Status {
@@ -26,6 +28,7 @@ public enum StudyServerError: Error, Hashable, Sendable, CustomStringConvertible
         case .notFound: .notFound
         case .conflict: .conflict
         case .unprocessable: .unprocessableContent
+        case .tooManyRequests: .tooManyRequests
         }
     }
 
@@ -33,7 +36,7 @@ public enum StudyServerError: Error, Hashable, Sendable, CustomStringConvertible
     public var description: String {
         switch self {
         case .badRequest(let message), .forbidden(let message), .notFound(let message), .conflict(let message),
-             .unprocessable(let message):
+             .unprocessable(let message), .tooManyRequests(let message):
             message
         case .notSignedIn: "You are not signed in. Open your invitation link again, or sign in with a code from your other device."
         }

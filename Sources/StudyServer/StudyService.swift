@@ -41,6 +41,8 @@ public final class StudyService: Sendable {
     private let recentSessions = Mutex<[String: RecentSession]>([:])
     /// Each session's home page as last made, served again while nothing on it can have changed.
     let homePages = HomePageCache()
+    /// Wrong sign-in codes, limited server-wide.
+    let signInAttempts = SignInAttemptLimiter()
     /// Runs whose last step was accepted and which are being finished now (see ``post(_:files:to:signedIn:)``).
     let finishingRuns = Mutex<Set<UUID>>([])
 
@@ -177,9 +179,19 @@ public final class StudyService: Sendable {
     }
 
     /// Exchanges a one-time code from the participant's other device for a new session token.
+    ///
+    /// Wrong codes are limited server-wide (``SignInAttemptLimiter``); past the limit this throws
+    /// ``StudyServerError/tooManyRequests(_:)`` without looking the code up.
     func signIn(code: String) async throws -> String? {
         let cleaned = code.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
-        guard !cleaned.isEmpty, let participantID = try await store.redeemSignInCode(cleaned) else { return nil }
+        guard !cleaned.isEmpty else { return nil }
+        guard signInAttempts.allowsAttempt(at: environment.now()) else {
+            throw StudyServerError.tooManyRequests("Too many wrong sign-in codes were tried just now. Wait a minute, then try again.")
+        }
+        guard let participantID = try await store.redeemSignInCode(cleaned) else {
+            signInAttempts.recordFailure(at: environment.now())
+            return nil
+        }
         return try await store.createSession(participantID: participantID, lifetime: Self.sessionLifetime).token
     }
 

@@ -145,6 +145,19 @@ struct StudyStoreTests {
         clock.advance(by: 600)
         #expect(try await store.redeemSignInCode(late.code) == nil) // expired at exactly its lifetime
         #expect(try await store.redeemSignInCode("0000-0000") == nil)
+
+        // A new code replaces the participant's earlier one; another participant's code is untouched. A wrong guess
+        // writes nothing.
+        let other = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
+        let first = try await store.createSignInCode(participantID: participant.id, lifetime: 600)
+        let others = try await store.createSignInCode(participantID: other.id, lifetime: 600)
+        let second = try await store.createSignInCode(participantID: participant.id, lifetime: 600)
+        let revision = store.revision
+        #expect(try await store.redeemSignInCode("0000-0000") == nil)
+        #expect(try await store.redeemSignInCode(first.code) == nil)
+        #expect(store.revision == revision)
+        #expect(try await store.redeemSignInCode(second.code) == participant.id)
+        #expect(try await store.redeemSignInCode(others.code) == other.id)
     }
 
     @Test(arguments: Backend.allCases) func runsAreSavedWholeAndOnlyTheirParticipantSeesThem(_ backend: Backend) async throws {

@@ -84,3 +84,36 @@ struct StudyRouterSecurityTests {
         }
     }
 }
+
+@Suite("Sign-in attempt limit")
+struct SignInAttemptLimiterTests {
+    @Test func wrongCodesEmptyTheBucketWhichRefillsWithTime() {
+        let limiter = SignInAttemptLimiter(burst: 3, failuresPerSecond: 0.5)
+        let start = Date(timeIntervalSince1970: 1_772_700_000)
+        for _ in 0..<3 {
+            #expect(limiter.allowsAttempt(at: start))
+            limiter.recordFailure(at: start)
+        }
+        #expect(!limiter.allowsAttempt(at: start))
+        #expect(!limiter.allowsAttempt(at: start.addingTimeInterval(1.9)))
+        #expect(limiter.allowsAttempt(at: start.addingTimeInterval(2)))
+        limiter.recordFailure(at: start.addingTimeInterval(2))
+        #expect(!limiter.allowsAttempt(at: start.addingTimeInterval(2)))
+        // A clock that goes back adds nothing.
+        #expect(!limiter.allowsAttempt(at: start))
+        #expect(limiter.allowsAttempt(at: start.addingTimeInterval(600)))
+    }
+
+    @Test func theServerStopsLookingCodesUpPastTheLimit() async throws {
+        let clock = HomePageCacheTests.Clock(HomePageCacheTests.date("2026-03-04T01:00:00Z"))
+        let service = try HomePageCacheTests.service(clock: clock)
+        let signedIn = try await HomePageCacheTests.participant(of: service, zone: TimeZone(identifier: "Asia/Tokyo")!)
+        let code = try await service.makeSignInCode(for: signedIn.participant)
+        for _ in 0..<Int(service.signInAttempts.burst) { #expect(try await service.signIn(code: "0000-0000") == nil) }
+        await #expect(throws: StudyServerError.tooManyRequests("Too many wrong sign-in codes were tried just now. Wait a minute, then try again.")) {
+            _ = try await service.signIn(code: code.code)
+        }
+        clock.set(clock.now.addingTimeInterval(1))
+        #expect(try await service.signIn(code: code.code) != nil)
+    }
+}

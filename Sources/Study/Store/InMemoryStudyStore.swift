@@ -128,6 +128,7 @@ public actor InMemoryStudyStore: StudyStore {
         guard participantsByID[participantID] != nil else { throw StudyStoreError.unknownParticipant(participantID) }
         let code = StudySecrets.signInCode(environment.randomBytes)
         let expiresAt = environment.now().addingTimeInterval(lifetime)
+        signInCodes = signInCodes.filter { $0.value.participantID != participantID }
         signInCodes[StudySecrets.codeHash(code)] = (participantID, expiresAt, false)
         return IssuedSignInCode(participantID: participantID, code: code, expiresAt: expiresAt)
     }

@@ -54,6 +54,7 @@ public protocol StudyStore: Sendable {
     @discardableResult
     func revokeSession(id: UUID, participantID: String) async throws -> Bool
     /// A one-time code that signs the participant in on another device within `lifetime` seconds (about ten minutes).
+    /// It replaces the participant's earlier codes: only the newest one works.
     func createSignInCode(participantID: String, lifetime: TimeInterval) async throws -> IssuedSignInCode
     /// Uses up a sign-in code and returns the participant it signs in; nil when the code is unknown, used or expired.
     func redeemSignInCode(_ code: String) async throws -> String?
