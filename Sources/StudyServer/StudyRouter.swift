@@ -101,8 +101,11 @@ public enum StudyRouter {
         }
         router.post("/runs/:run") { request, context in
             let signedIn = try await participant(request, service: service)
-            let (form, files) = try await formFieldsAndFiles(of: request)
-            return respond(try await service.post(form, files: files, to: try runID(context), signedIn: signedIn))
+            let run = try runID(context)
+            let (form, files) = try await formFieldsAndFiles(of: request, largestFile: {
+                try await service.largestUpload(runID: run, participant: signedIn.participant)
+            })
+            return respond(try await service.post(form, files: files, to: run, signedIn: signedIn))
         }
 
         router.get("/settings") { request, _ in
@@ -186,13 +189,16 @@ public enum StudyRouter {
     }
 
     /// A step form's fields, and its files when it is posted as `multipart/form-data` (a step with a file question);
-    /// such a body may be as large as the largest file a question can accept, plus a megabyte for the rest.
-    private static func formFieldsAndFiles(of request: Request) async throws -> ([String: [String]], [String: UploadedFile]) {
+    /// such a body may be as large as the largest file the run's current step accepts (`largestFile`, asked only for
+    /// a multipart post), plus a megabyte for the rest.
+    private static func formFieldsAndFiles(of request: Request, largestFile: () async throws -> Int) async throws
+        -> ([String: [String]], [String: UploadedFile]) {
         let contentType = request.headers[.contentType] ?? ""
         guard let boundary = FormBody.multipartBoundary(contentType: contentType) else {
             return (try await formFields(of: request), [:])
         }
-        let body = try await request.body.collect(upTo: FileFormat.largestMaximumBytes + maximumBody)
+        // Twice the largest file, so that a file somewhat too large still reaches its question and gets its message.
+        let body = try await request.body.collect(upTo: min(2 * (try await largestFile()), FileFormat.largestMaximumBytes) + maximumBody)
         return try FormBody.multipart(body, boundary: boundary)
     }
 
@@ -233,8 +239,10 @@ struct StudyPageMiddleware: RouterMiddleware {
             response = page(for: error, request: request)
         } catch let error as HTTPError where error.status == .notFound {
             response = page(for: .notFound("There is no such page."), request: request)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            response = page(for: .badRequest("The form is too large."), request: request)
+        } catch is NIOTooManyBytesError {
+            // What collecting a body past its limit throws.
+            response = page(for: .contentTooLarge("The form is too large: a file in it may be larger than the question accepts."),
+                            request: request)
         }
         response.headers[.contentSecurityPolicy] = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
             + "img-src 'self' data: https:; media-src 'self' https:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"

@@ -16,6 +16,8 @@ public enum StudyServerError: Error, Hashable, Sendable, CustomStringConvertible
     case conflict(String)
     /// The request is well formed but cannot be applied (422).
     case unprocessable(String)
+    /// The form is larger than the server accepts for it (413).
+    case contentTooLarge(String)
     /// Too many requests of this kind just now (429): wrong sign-in codes.
     case tooManyRequests(String)
 
@@ -28,6 +30,7 @@ public enum StudyServerError: Error, Hashable, Sendable, CustomStringConvertible
         case .notFound: .notFound
         case .conflict: .conflict
         case .unprocessable: .unprocessableContent
+        case .contentTooLarge: .contentTooLarge
         case .tooManyRequests: .tooManyRequests
         }
     }
@@ -36,7 +39,7 @@ public enum StudyServerError: Error, Hashable, Sendable, CustomStringConvertible
     public var description: String {
         switch self {
         case .badRequest(let message), .forbidden(let message), .notFound(let message), .conflict(let message),
-             .unprocessable(let message), .tooManyRequests(let message):
+             .unprocessable(let message), .contentTooLarge(let message), .tooManyRequests(let message):
             message
         case .notSignedIn: "You are not signed in. Open your invitation link again, or sign in with a code from your other device."
         }

@@ -140,6 +140,18 @@ extension StudyService {
         }
     }
 
+    /// The largest file the current step of the participant's run `runID` accepts, in bytes; 0 when it asks for no
+    /// file (or there is no such run of theirs): how large a posted form may be beyond the usual limit.
+    func largestUpload(runID: UUID, participant: StudyParticipant) async throws -> Int {
+        guard let run = try await store.run(id: runID, participantID: participant.id),
+              let stepID = run.restorationData?.path.last?.stepIdentifier,
+              let step = try researchTask(run.taskID, for: participant).step(withIdentifier: stepID) else { return 0 }
+        return step.questions.reduce(0) { largest, question in
+            guard case .file(let format) = question.format else { return largest }
+            return max(largest, format.maximumBytes)
+        }
+    }
+
     /// Applies a posted step form: all or nothing. A form with problems shows the step again (422) with them; an
     /// accepted one is saved before the answer goes back, then leads to the next step, or home when the run ends.
     func post(_ form: [String: [String]], files: [String: UploadedFile] = [:], to runID: UUID, signedIn: SignedIn) async throws -> RunResponse {

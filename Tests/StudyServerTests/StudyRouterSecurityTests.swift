@@ -67,6 +67,26 @@ struct StudyRouterSecurityTests {
         #expect(try await service.store.openRuns(participantID: participant.id).map(\.taskID) == ["pain"])
     }
 
+    @Test func aLargeUploadIsRefusedWhereTheStepAsksForNoFile() async throws {
+        let service = try Fixture.service(clock: Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z")))
+        let signedIn = try await Fixture.participant(of: service, zone: tokyo)
+        let run = try await service.startRun(taskID: "pain", occurrence: 0, for: signedIn.participant)
+        #expect(try await service.largestUpload(runID: run, participant: signedIn.participant) == 0)
+        let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
+        try await app.test(.router) { client in
+            var headers: HTTPFields = [.cookie: "\(StudyRouter.sessionCookie)=\(signedIn.sessionToken)"]
+            headers[.contentType] = "multipart/form-data; boundary=XyZ"
+            let file = String(repeating: "a", count: 2 * StudyRouter.maximumBody)
+            let body = "--XyZ\r\nContent-Disposition: form-data; name=\"q0\"; filename=\"big.txt\"\r\nContent-Type: text/plain\r\n\r\n"
+                + file + "\r\n--XyZ--\r\n"
+            let response = try await client.execute(uri: "/runs/\(run.uuidString.lowercased())", method: .post, headers: headers,
+                                                    body: ByteBuffer(string: body))
+            #expect(response.status == .contentTooLarge)
+            #expect(String(buffer: response.body).contains("The form is too large"))
+        }
+        #expect(try await service.store.run(id: run, participantID: signedIn.participant.id)?.restorationData?.path.count == 1)
+    }
+
     @Test func absurdEventNumbersAndHugeLanguageHeadersAreHarmless() async throws {
         let service = try Fixture.service(clock: Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z")))
         let signedIn = try await Fixture.participant(of: service, zone: tokyo)
