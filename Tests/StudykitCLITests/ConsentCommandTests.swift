@@ -25,6 +25,7 @@ struct ConsentCommandTests {
         let result = try StudykitProcess.run(["consent", "verify", example("recover-record.json"), "--public-key", key])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout == "valid\n")
+        #expect(result.stderr.isEmpty)
     }
 
     @Test func sealThenVerifyAndEveryEditIsCaught() throws {
@@ -37,7 +38,10 @@ struct ConsentCommandTests {
             "--data", folder.appendingPathComponent("data").path, "--output", record.path,
         ])
         #expect(sealed.status == 0, "\(sealed.stderr)")
-        #expect(try StudykitProcess.run(["consent", "verify", record.path]).stdout == "valid\n")
+        let verified = try StudykitProcess.run(["consent", "verify", record.path])
+        #expect(verified.stdout == "valid\n")
+        // Without --public-key only the record's own key is checked, and the command says so.
+        #expect(verified.stderr.contains("pass --public-key"))
 
         // The record signed by this folder's key is not the example's key.
         let exampleKey = try String(contentsOfFile: example("recover-public-key.txt"), encoding: .utf8)

@@ -65,6 +65,11 @@ struct ConsentVerifyCommand: AsyncParsableCommand {
         }
         if problems.isEmpty {
             print("valid")
+            if expected == nil, let key = try? ConsentPublicKey(base64: sealed.publicKey) {
+                // A record re-sealed with any other key is self-consistent too: only the study's key proves who sealed it.
+                FileHandle.standardError.write(Data(("note: checked against the key inside the record (fingerprint \(key.fingerprint)); "
+                    + "pass --public-key to check that it is your study's key\n").utf8))
+            }
         } else {
             for problem in problems { print("\((record as NSString).lastPathComponent): \(problem)") }
             throw ExitCode(1)
