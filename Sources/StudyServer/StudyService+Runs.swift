@@ -167,6 +167,9 @@ extension StudyService {
             guard var session = try self.restoredSession(of: run, for: participant) else {
                 throw StudyServerError.conflict("This task run has already ended.")
             }
+            // Inside the transaction no other post of this run writes files: the folder is trimmed to what the run as
+            // saved refers to (files let go by earlier posts, and those of refused ones), before this post writes.
+            session.removeUnreferencedFiles()
             let result: StepSubmissionResult
             do {
                 result = try submission.apply(to: &session, allowsTypedSignature: true)
@@ -202,7 +205,10 @@ extension StudyService {
             guard try await store.run(id: run.id, participantID: participant.id)?.state == .inProgress else {
                 throw StudyServerError.conflict("This task run has already ended.")
             }
-            return try await finish(run, session: session, reason: reason, participant: participant)
+            let response = try await finish(run, session: session, reason: reason, participant: participant)
+            // The run has ended and nothing writes to its folder any more: keep the files its result refers to.
+            session.removeUnreferencedFiles()
+            return response
         }
     }
 

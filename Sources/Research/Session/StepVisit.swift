@@ -74,4 +74,15 @@ public struct TaskRestorationData: Hashable, Sendable, Codable {
     public var path: [StepVisit]
     /// Visits left with Back, by step identifier, kept for pre-filling.
     public var setAside: [String: StepVisit]
+
+    /// The names of the files the run refers to, in its output folder: those recorded on the visits of the path and
+    /// on the visits set aside, and those file answers name.
+    public var fileNames: Set<String> {
+        var names: Set<String> = []
+        for visit in path + Array(setAside.values) {
+            names.formUnion(visit.files.map(\.fileName))
+            for case .file(let file) in visit.answers.values { names.insert(file.fileName) }
+        }
+        return names
+    }
 }

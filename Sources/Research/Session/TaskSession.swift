@@ -38,6 +38,10 @@ public struct TaskSession: Sendable {
     private let environment: SessionEnvironment
     private var path: [StepVisit]
     private var setAside: [String: StepVisit]
+    /// Files this session value wrote that were not in the folder before: the only ones it deletes at once when they
+    /// are replaced, cleared or skipped. Files of an earlier session value (a restored run) may be what a stored
+    /// state still refers to; they are left for ``removeUnreferencedFiles()``.
+    private var filesWrittenHere: Set<String> = []
 
     /// Starts a new run of `task` on its first step (skip rules apply to it too).
     public init(task: ResearchTask, environment: SessionEnvironment = .live, otherTasks: [String: TaskResult] = [:],
@@ -172,12 +176,12 @@ public struct TaskSession: Sendable {
     /// question's format; nil, an empty selection or whitespace-only text clears the answer.
     ///
     /// A file answer must name a file attached on this visit (see ``attachFile(_:title:contentType:for:)``);
-    /// clearing a file answer also deletes its file.
+    /// clearing a file answer lets its file go (see ``removeUnreferencedFiles()``).
     public mutating func setAnswer(_ answer: Answer?, for item: String? = nil) throws(TaskSessionError) {
         let (step, identifier, format) = try question(item)
         _ = step
         guard let answer, let normalized = format.normalized(answer) else {
-            if case .file(let previous)? = current.answers[identifier] { removeFile(named: previous.fileName) }
+            if case .file(let previous)? = current.answers[identifier] { letGo(of: previous.fileName) }
             current.answers[identifier] = nil
             return
         }
@@ -283,18 +287,35 @@ public struct TaskSession: Sendable {
             let ext = (name as NSString).pathExtension
             return ext.isEmpty ? nil : ext
         }
-        if case .file(let previous)? = current.answers[identifier] { removeFile(named: previous.fileName) }
         let result = try recordFile(data, identifier: identifier, fileExtension: stem ?? "bin", contentType: contentType)
         answer.fileName = result.fileName
         current.answers[identifier] = .file(answer)
         return answer
     }
 
-    /// Deletes a file recorded on this visit, from the list and from the output folder.
-    private mutating func removeFile(named fileName: String) {
+    /// Takes a file recorded on this visit off the list; deletes it at once only when this session value wrote it
+    /// (see ``removeUnreferencedFiles()`` for the others).
+    private mutating func letGo(of fileName: String) {
         current.files.removeAll { $0.fileName == fileName }
-        if let outputDirectory {
-            try? FileManager.default.removeItem(at: runOutputDirectory(in: outputDirectory).appendingPathComponent(fileName))
+        guard filesWrittenHere.remove(fileName) != nil, let outputDirectory else { return }
+        try? FileManager.default.removeItem(at: runOutputDirectory(in: outputDirectory).appendingPathComponent(fileName))
+    }
+
+    /// The names of the files the run refers to: those recorded on every visit of its path and on visits set aside.
+    public var referencedFileNames: Set<String> { restorationData.fileNames }
+
+    /// Deletes the files in the run's output folder that the run no longer refers to (``referencedFileNames``):
+    /// files replaced, cleared or skipped on an earlier session value of this run, and files written by session
+    /// values that were then thrown away (a refused form). Call it where no other session value of the run can be
+    /// writing — the study server calls it inside the store transaction that applies a post — and with the run as
+    /// last saved, so that nothing a stored state refers to is deleted.
+    public func removeUnreferencedFiles() {
+        guard let outputDirectory else { return }
+        let folder = runOutputDirectory(in: outputDirectory)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        let referenced = referencedFileNames
+        for name in names where !referenced.contains(name) {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
         }
     }
 
@@ -328,10 +349,12 @@ public struct TaskSession: Sendable {
 
     /// Writes a file produced on the current step into the run's output folder and lists it in the step result.
     ///
-    /// The file goes to `outputDirectory/<run UUID>/<step>-<identifier>-<visit>.<extension>`, where `visit` numbers
-    /// the step's visit on the path (so a loop's second pass does not overwrite the first); characters other than
-    /// letters, digits, `-` and `_` become `_`, and then a short hash of the exact identifiers keeps names apart.
-    /// Writing is atomic; recording the same identifier again on the same visit replaces the file.
+    /// The file goes to `outputDirectory/<run UUID>/<step>-<identifier>-<visit>-<digest>.<extension>`, where `visit`
+    /// numbers the step's visit on the path (so a loop's second pass does not overwrite the first) and `digest` is the
+    /// first eight hex digits of the content's SHA-256 (so a new file never overwrites one a saved state refers to);
+    /// characters other than letters, digits, `-` and `_` become `_`, and then a short hash of the exact identifiers
+    /// keeps names apart. Writing is atomic; recording the same identifier again on the same visit replaces the file
+    /// in the result, and lets the earlier file go (see ``removeUnreferencedFiles()``).
     @discardableResult
     public mutating func recordFile(_ data: Data, identifier: String, fileExtension: String, contentType: String) throws(TaskSessionError) -> FileResult {
         guard let step = currentStep else { throw .finished(finishReason ?? .completed) }
@@ -339,15 +362,20 @@ public struct TaskSession: Sendable {
         let safe = { (text: String) in String(text.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }) }
         let stem = "\(safe(step.identifier))-\(safe(identifier))"
         let disambiguator = stem == "\(step.identifier)-\(identifier)" ? "" : "-" + Self.shortHash(step.identifier + "\u{0}" + identifier)
-        let fileName = "\(stem)\(disambiguator)-\(path.count).\(safe(fileExtension))"
+        let digest = SHA256.hash(data: data).prefix(4).map { String(format: "%02x", $0) }.joined()
+        let fileName = "\(stem)\(disambiguator)-\(path.count)-\(digest).\(safe(fileExtension))"
         let folder = runOutputDirectory(in: outputDirectory)
+        let file = folder.appendingPathComponent(fileName)
+        let existed = FileManager.default.fileExists(atPath: file.path)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try data.write(to: folder.appendingPathComponent(fileName), options: .atomic)
+            try data.write(to: file, options: .atomic)
         } catch {
             throw .fileWriteFailed("could not write \(fileName) in \(folder.path): \(error.localizedDescription)")
         }
+        if !existed { filesWrittenHere.insert(fileName) }
         let result = FileResult(identifier: identifier, fileName: fileName, contentType: contentType, byteCount: data.count)
+        for earlier in current.files where earlier.identifier == identifier && earlier.fileName != fileName { letGo(of: earlier.fileName) }
         current.files.removeAll { $0.identifier == identifier }
         current.files.append(result)
         return result
@@ -383,17 +411,14 @@ public struct TaskSession: Sendable {
     }
 
     /// Leaves an optional step without an answer: everything entered on it is cleared (a whole form, a
-    /// signature, permissions, and files recorded on this visit, which are also deleted from the output folder).
+    /// signature, permissions, and files recorded on this visit, which the run lets go: see ``removeUnreferencedFiles()``).
     public mutating func skip() throws(TaskSessionError) {
         guard let step = currentStep else { throw .finished(finishReason ?? .completed) }
         guard step.isOptional else { throw .notOptional(step.identifier) }
         current.answers = [:]
         current.signature = nil
         current.permissions = [:]
-        if let outputDirectory {
-            let folder = runOutputDirectory(in: outputDirectory)
-            for file in current.files { try? FileManager.default.removeItem(at: folder.appendingPathComponent(file.fileName)) }
-        }
+        for file in current.files { letGo(of: file.fileName) }
         current.files = []
         current.skipped = true
         try leaveCurrentStep()

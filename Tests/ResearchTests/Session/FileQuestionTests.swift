@@ -27,7 +27,8 @@ struct FileQuestionTests {
         #expect(answer.byteCount == 3 && answer.title == "knee.JPG" && answer.contentType == "image/jpeg")
         // SHA-256 of "abc", from FIPS 180-2's test vectors.
         #expect(answer.sha256 == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(files(in: output) == ["\(session.taskRunUUID.uuidString)/photo-photo-1.JPG"])
+        // The name ends in the first eight hex digits of the content's SHA-256.
+        #expect(files(in: output) == ["\(session.taskRunUUID.uuidString)/photo-photo-1-ba7816bf.JPG"])
         try session.goForward()
         try session.goForward()
         let step = try #require(session.result.stepResults.first)
@@ -72,6 +73,33 @@ struct FileQuestionTests {
         #expect(files(in: output).isEmpty)
         try session.attachFile(Data("three".utf8), title: "c.png", contentType: "image/png")
         try session.skip()
+        #expect(files(in: output).isEmpty)
+    }
+
+    /// A file of an earlier session value (a restored run, as on the server) may be what a saved state still refers
+    /// to: replacing or skipping it leaves it in place until the run as saved no longer refers to it.
+    @Test func filesOfARestoredRunGoOnlyWhenNoSavedStateNeedsThem() throws {
+        let output = folder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        var first = try TaskSession(task: task(), environment: clock.environment(), outputDirectory: output)
+        let kept = try first.attachFile(Data("one".utf8), title: "a.png", contentType: "image/png")
+        let saved = first.restorationData
+
+        // A post that is then refused: the draft replaces the file, and is thrown away.
+        var draft = try TaskSession(task: task(), restoring: saved, environment: clock.environment(), outputDirectory: output)
+        let replacement = try draft.attachFile(Data("two".utf8), title: "b.png", contentType: "image/png")
+        #expect(replacement.fileName != kept.fileName)
+        #expect(files(in: output).count == 2) // the saved state's file is still there, unchanged
+        #expect(try Data(contentsOf: output.appendingPathComponent("\(saved.taskRunUUID.uuidString)/\(kept.fileName)")) == Data("one".utf8))
+
+        // The next post trims the folder to the saved state: the thrown-away draft's file goes, the saved one stays.
+        var next = try TaskSession(task: task(), restoring: saved, environment: clock.environment(), outputDirectory: output)
+        next.removeUnreferencedFiles()
+        #expect(files(in: output).map { ($0 as NSString).lastPathComponent } == [kept.fileName])
+        // Skipping lets it go; it is deleted once the skipped state is the saved one.
+        try next.skip()
+        #expect(files(in: output).count == 1)
+        next.removeUnreferencedFiles()
         #expect(files(in: output).isEmpty)
     }
 
