@@ -20,6 +20,7 @@ import StudyWeb
 /// | `POST /tasks/TASK/N/done` | mark a checklist task's event done |
 /// | `GET /runs/RUN`, `POST /runs/RUN` | a run's current step; its posted form |
 /// | `GET /settings`, `POST /settings/language`, `POST /settings/signin-code` | settings |
+/// | `POST /settings/browsers/SESSION/sign-out` | sign another browser of the participant out |
 /// | `GET /consent.pdf` | the participant's signed consent |
 ///
 /// Every form a signed-in participant posts carries the session's CSRF token; a refused request gets a page
@@ -124,6 +125,15 @@ public enum StudyRouter {
             try signedIn.requireCSRFToken(in: try await formFields(of: request))
             let code = try await service.makeSignInCode(for: signedIn.participant)
             return html(try await service.settingsPage(signedIn: signedIn, signInCode: code))
+        }
+        router.post("/settings/browsers/:session/sign-out") { request, context in
+            let signedIn = try await participant(request, service: service)
+            try signedIn.requireCSRFToken(in: try await formFields(of: request))
+            guard let session = UUID(uuidString: try context.parameters.require("session")) else {
+                throw StudyServerError.notFound("You have no such signed-in browser.")
+            }
+            try await service.signOut(sessionID: session, signedIn: signedIn)
+            return Response.redirect(to: "/settings", type: .normal)
         }
         router.get("/consent.pdf") { request, _ in
             let signedIn = try await participant(request, service: service)

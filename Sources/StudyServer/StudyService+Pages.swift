@@ -89,7 +89,8 @@ extension StudyService {
         return (sitePages.home(page, context: siteContext(language: participant.language, signedIn: signedIn)), validUntil)
     }
 
-    /// The settings page: language, a sign-in code for another device (when just made), the signed consent's PDF.
+    /// The settings page: language, a sign-in code for another device (when just made), the browsers signed in
+    /// (each other one with a Sign out button), the signed consent's PDF.
     func settingsPage(signedIn: SignedIn, signInCode: IssuedSignInCode? = nil) async throws -> String {
         let participant = signedIn.participant
         let languages = study.languages.map { code in
@@ -110,8 +111,17 @@ extension StudyService {
                                                                                           calendar: calendar(for: participant),
                                                                                           timeZone: participant.timeZone)))
         }
+        let now = environment.now()
+        let dateStyle = Date.FormatStyle(date: .abbreviated, time: .shortened, locale: Locale(identifier: participant.language),
+                                         calendar: calendar(for: participant), timeZone: participant.timeZone)
+        let browsers = try await store.sessions(participantID: participant.id).filter { $0.isValid(at: now) }.map { session in
+            SettingsPage.Browser(signedInText: session.createdAt.formatted(dateStyle), lastUsedText: session.lastSeenAt.formatted(dateStyle),
+                                 signOutFormAction: session.id == signedIn.sessionID ? nil
+                                     : "/settings/browsers/\(session.id.uuidString.lowercased())/sign-out")
+        }
         let page = SettingsPage(participantLabel: participant.id, languages: languages, languageFormAction: "/settings/language",
-                                signInCode: code, signInCodeFormAction: "/settings/signin-code", consentPDF: consentPDF)
+                                signInCode: code, signInCodeFormAction: "/settings/signin-code", consentPDF: consentPDF,
+                                browsers: browsers)
         return sitePages.settings(page, context: siteContext(language: participant.language, signedIn: signedIn))
     }
 

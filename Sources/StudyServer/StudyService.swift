@@ -115,9 +115,10 @@ public final class StudyService: Sendable {
 
     // MARK: - Participants and sessions
 
-    /// A signed-in participant: who, the session token from their cookie, and its CSRF token.
+    /// A signed-in participant: who, the session (its id, and the token from their cookie), and its CSRF token.
     struct SignedIn: Sendable {
         let participant: StudyParticipant
+        let sessionID: UUID
         let sessionToken: String
         let csrfToken: String
 
@@ -142,12 +143,26 @@ public final class StudyService: Sendable {
             recentSessions.withLock { _ = $0.removeValue(forKey: sessionToken) }
             return nil
         }
-        let signedIn = SignedIn(participant: participant, sessionToken: sessionToken, csrfToken: signer.csrfToken(forSession: sessionToken))
+        let signedIn = SignedIn(participant: participant, sessionID: session.id, sessionToken: sessionToken,
+                                csrfToken: signer.csrfToken(forSession: sessionToken))
         recentSessions.withLock { sessions in
             if sessions.count >= Self.recentSessionLimit { sessions.removeAll(keepingCapacity: true) }
             sessions[sessionToken] = RecentSession(signedIn: signedIn, checkedAt: now, expiresAt: session.expiresAt)
         }
         return signedIn
+    }
+
+    /// Signs one of the participant's other browsers out (a lost phone): its session is revoked at once, here and
+    /// in the sessions remembered. The browser showing the page cannot sign itself out: with no other device, the
+    /// participant could not get back in.
+    func signOut(sessionID: UUID, signedIn: SignedIn) async throws {
+        guard sessionID != signedIn.sessionID else {
+            throw StudyServerError.conflict("This is the browser you are using; sign it out from another one.")
+        }
+        guard try await store.revokeSession(id: sessionID, participantID: signedIn.participant.id) else {
+            throw StudyServerError.notFound("You have no such signed-in browser.")
+        }
+        forgetSessions(of: signedIn.participant.id)
     }
 
     /// Forgets the remembered sessions of a participant whose details changed.

@@ -578,7 +578,40 @@ extension SettingsView: MustacheParent {
         case "participantLabel": self.participantLabel
         case "language": self.language
         case "signIn": self.signIn
+        case "browsers": self.browsers
         case "consent": self.consent
+        default: nil
+        }
+    }
+}
+
+extension BrowsersView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "heading": self.heading
+        case "intro": self.intro
+        case "items": self.items
+        default: nil
+        }
+    }
+}
+
+extension BrowserView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "details": self.details
+        case "current": self.current
+        case "signOut": self.signOut
+        default: nil
+        }
+    }
+}
+
+extension SignOutView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "action": self.action
+        case "button": self.button
         default: nil
         }
     }

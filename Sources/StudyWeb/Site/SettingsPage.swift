@@ -26,6 +26,23 @@ public struct SettingsPage: Sendable {
         }
     }
 
+    /// A browser the participant is signed in on.
+    public struct Browser: Sendable {
+        /// When it was signed in, as the participant reads it.
+        public var signedInText: String
+        /// When it was last used, as the participant reads it.
+        public var lastUsedText: String
+        /// Where its Sign out button posts (with `_csrf`); nil for the browser showing the page, which is marked instead.
+        public var signOutFormAction: String?
+
+        /// Creates a browser entry.
+        public init(signedInText: String, lastUsedText: String, signOutFormAction: String?) {
+            self.signedInText = signedInText
+            self.lastUsedText = lastUsedText
+            self.signOutFormAction = signOutFormAction
+        }
+    }
+
     /// Where the participant's signed consent PDF stands.
     public enum ConsentPDF: Sendable {
         /// Printed: a download link to `url`.
@@ -58,11 +75,14 @@ public struct SettingsPage: Sendable {
     /// The address of the sign-in page to open on the other device, as shown to the participant; best a full URL
     /// (`https://study.example.org/signin`). Defaults to `/signin`.
     public var signInAddress: String
+    /// The browsers signed in, newest first, the one showing the page among them; the section is left out when empty.
+    public var browsers: [Browser]
 
     /// Creates a settings page; see the properties for each part.
     public init(participantLabel: String, languages: [Language], languageFormAction: String,
                 signInCode: (code: String, expiresText: String)?, signInCodeFormAction: String,
-                consentPDF: ConsentPDF, signInAddress: String = "/signin") {
+                consentPDF: ConsentPDF, signInAddress: String = "/signin", browsers: [Browser] = []) {
+        self.browsers = browsers
         self.participantLabel = participantLabel
         self.languages = languages
         self.languageFormAction = languageFormAction

@@ -81,8 +81,16 @@ struct SitePageBuilder {
         case .failed: ConsentView(heading: strings[.signedConsent], download: nil, note: strings[.consentFailed])
         case .none: nil
         }
+        let browsers = settings.browsers.isEmpty ? nil : BrowsersView(
+            heading: strings[.browsersHeading], intro: strings[.browsersIntro],
+            items: settings.browsers.map { browser in
+                BrowserView(details: strings.format(.browserDetails, ["signedIn": browser.signedInText, "lastUsed": browser.lastUsedText]),
+                            current: browser.signOutFormAction == nil ? strings[.thisBrowser] : nil,
+                            signOut: browser.signOutFormAction.map { SignOutView(action: $0, button: strings[.signOutBrowser]) })
+            })
         let view = SettingsView(title: strings[.settings], participantHeading: strings[.participant],
-                                participantLabel: settings.participantLabel, language: language, signIn: signIn, consent: consent)
+                                participantLabel: settings.participantLabel, language: language, signIn: signIn,
+                                browsers: browsers, consent: consent)
         return page(view, title: strings[.settings], current: Self.settingsPath)
     }
 

@@ -78,7 +78,26 @@ struct SettingsView {
     let participantLabel: String
     let language: LanguageFormView?
     let signIn: SignInCodeView
+    let browsers: BrowsersView?
     let consent: ConsentView?
+}
+
+struct BrowsersView {
+    let heading: String
+    let intro: String
+    let items: [BrowserView]
+}
+
+/// One signed-in browser: its dates, and either the mark of the browser in use or a Sign out form.
+struct BrowserView {
+    let details: String
+    let current: String?
+    let signOut: SignOutView?
+}
+
+struct SignOutView {
+    let action: String
+    let button: String
 }
 
 struct LanguageFormView {

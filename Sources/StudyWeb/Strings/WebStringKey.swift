@@ -66,6 +66,9 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     /// Signing in on another device: heading, explanation, the buttons that make a code, and the code's texts
     /// ("It works once, until {time}.", "On the other device, open {address} and enter this code.").
     case signInElsewhere, signInCodeIntro, getSignInCode, getNewSignInCode, yourSignInCode, signInCodeExpiry, signInCodeInstructions
+    /// The settings section listing the browsers signed in: heading, explanation, one browser's dates
+    /// ("{signedIn}", "{lastUsed}"), the mark of the browser in use, and the button that signs another one out.
+    case browsersHeading, browsersIntro, browserDetails, thisBrowser, signOutBrowser
     /// The signed consent's heading, download link, and the notes while it is printed or when printing failed.
     case signedConsent, consentDownload, consentPending, consentFailed
     /// The join page: "Join {study}", the time-zone field with its hint, and the button.
