@@ -253,6 +253,14 @@ struct StudyPageMiddleware: RouterMiddleware {
             // What collecting a body past its limit throws.
             response = page(for: .contentTooLarge("The form is too large: a file in it may be larger than the question accepts."),
                             request: request)
+        } catch let error as StudyStoreError {
+            response = page(for: Self.refusal(for: error, request: request), request: request)
+        } catch let error as HTTPError where (400..<500).contains(error.status.code) {
+            response = page(for: .badRequest(error.body ?? "The request could not be read."), request: request)
+            response.status = error.status
+        } catch {
+            // Anything else is the server's fault: logged with the request, and a page without the details.
+            response = page(for: Self.internalError(error, request: request), request: request)
         }
         response.headers[.contentSecurityPolicy] = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
             + "img-src 'self' data: https:; media-src 'self' https:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
@@ -278,6 +286,23 @@ struct StudyPageMiddleware: RouterMiddleware {
         let originAuthority = url.port.map { "\(originHost):\($0)" } ?? originHost
         if originAuthority.lowercased() != host.lowercased() { throw refusal }
     }
+
+    /// What a store's refusal means for the participant; a refusal no request should meet is the server's fault.
+    static func refusal(for error: StudyStoreError, request: Request) -> StudyServerError {
+        switch error {
+        case .runFinished: .conflict("This task run has already ended.")
+        case .runOfAnotherParticipant: .notFound("There is no such task run.")
+        default: internalError(error, request: request)
+        }
+    }
+
+    /// Logs `error` with the request and returns the participant's version of it.
+    static func internalError(_ error: any Error, request: Request) -> StudyServerError {
+        logger.error("\(request.method) \(request.uri.path) failed: \(String(describing: error))")
+        return .internalError("Something went wrong on the server. What you saved before is kept; try again in a moment.")
+    }
+
+    private static let logger = Logger(label: "studykit")
 
     private func page(for error: StudyServerError, request: Request) -> Response {
         let language = StudyRouter.language(of: request, service: service)

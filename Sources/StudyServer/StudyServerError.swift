@@ -20,6 +20,8 @@ public enum StudyServerError: Error, Hashable, Sendable, CustomStringConvertible
     case contentTooLarge(String)
     /// Too many requests of this kind just now (429): wrong sign-in codes.
     case tooManyRequests(String)
+    /// Something failed on the server (500); the message says what the participant can do, never what failed.
+    case internalError(String)
 
     /// The HTTP status of the refusal.
     public var status: HTTPResponse.Status {
@@ -32,6 +34,7 @@ public enum StudyServerError: Error, Hashable, Sendable, CustomStringConvertible
         case .unprocessable: .unprocessableContent
         case .contentTooLarge: .contentTooLarge
         case .tooManyRequests: .tooManyRequests
+        case .internalError: .internalServerError
         }
     }
 
@@ -39,7 +42,7 @@ public enum StudyServerError: Error, Hashable, Sendable, CustomStringConvertible
     public var description: String {
         switch self {
         case .badRequest(let message), .forbidden(let message), .notFound(let message), .conflict(let message),
-             .unprocessable(let message), .contentTooLarge(let message), .tooManyRequests(let message):
+             .unprocessable(let message), .contentTooLarge(let message), .tooManyRequests(let message), .internalError(let message):
             message
         case .notSignedIn: "You are not signed in. Open your invitation link again, or sign in with a code from your other device."
         }
