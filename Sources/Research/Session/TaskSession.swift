@@ -312,7 +312,9 @@ public struct TaskSession: Sendable {
     public func removeUnreferencedFiles() {
         guard let outputDirectory else { return }
         let folder = runOutputDirectory(in: outputDirectory)
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        // Most runs never write a file: a look at the folder costs less than the error of listing a missing one.
+        guard FileManager.default.fileExists(atPath: folder.path),
+              let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
         let referenced = referencedFileNames
         for name in names where !referenced.contains(name) {
             try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
