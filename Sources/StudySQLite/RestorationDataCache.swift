@@ -5,9 +5,10 @@ import Synchronization
 /// Runs' restoration data as last decoded or encoded, each with the exact JSON it came from or went to.
 ///
 /// Every answer post reads the run the previous post saved: keeping what was saved spares decoding it again, which
-/// was a quarter of a post's work. An entry is used only for the very bytes it was made from, and the same bytes
-/// always decode to the same value, so an entry can be out of date only in being unused — never wrong, whatever
-/// was written, rolled back or written by another process in between.
+/// was a quarter of a post's work. An entry is used only for the very bytes it was made from, so whatever was
+/// written, rolled back or written by another process in between, an entry can be out of date only in being unused.
+/// A value kept when it was saved is the value that was encoded: its dates may carry fractions of a millisecond
+/// that the JSON (ISO 8601 to the millisecond) does not, which no use of a run's restoration data depends on.
 final class RestorationDataCache: Sendable {
     private struct Entry {
         let json: Data

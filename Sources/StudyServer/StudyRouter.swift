@@ -200,15 +200,17 @@ public enum StudyRouter {
 
     /// A step form's fields, and its files when it is posted as `multipart/form-data` (a step with a file question);
     /// such a body may be as large as the largest file the run's current step accepts (`largestFile`, asked only for
-    /// a multipart post), plus a megabyte for the rest.
+    /// a multipart post) with a margin, plus a megabyte for the rest.
     private static func formFieldsAndFiles(of request: Request, largestFile: () async throws -> Int) async throws
         -> ([String: [String]], [String: UploadedFile]) {
         let contentType = request.headers[.contentType] ?? ""
         guard let boundary = FormBody.multipartBoundary(contentType: contentType) else {
             return (try await formFields(of: request), [:])
         }
-        // Twice the largest file, so that a file somewhat too large still reaches its question and gets its message.
-        let body = try await request.body.collect(upTo: min(2 * (try await largestFile()), FileFormat.largestMaximumBytes) + maximumBody)
+        // The largest file and as much again (at most 10 MB more), so that a file somewhat too large still reaches its
+        // question and gets its message.
+        let largest = try await largestFile()
+        let body = try await request.body.collect(upTo: largest + min(largest, FileFormat.defaultMaximumBytes) + maximumBody)
         return try FormBody.multipart(body, boundary: boundary)
     }
 

@@ -4,6 +4,7 @@ import Foundation
 import Research
 import Study
 import StudyWeb
+import Synchronization
 
 /// Task runs: starting or resuming a survey or the onboarding, showing the current step, and applying a posted
 /// step form; a finished run leaves its outcome (and, for onboarding, the sealed consent record).
@@ -118,8 +119,10 @@ extension StudyService {
         case refused(TaskSession, errors: [String: FieldProblem])
         /// The run moved on and was saved.
         case saved
-        /// The run has ended with this reason; it is not saved yet.
+        /// The run has ended with this reason; it is not saved yet, and this post has claimed it to finish it.
         case finished(TaskRun, TaskSession, FinishReason)
+        /// Another post is finishing the run: this one changed nothing.
+        case beingFinished
     }
 
     /// The page context of a run's step pages.
@@ -161,33 +164,22 @@ extension StudyService {
             throw StudyServerError.forbidden("The form's security token is missing or out of date. Reload the page and try again.")
         }
         let participant = signedIn.participant
+        // A post that ends the run claims it inside the transaction (the finishing is done after it): a second post of
+        // the run meanwhile (a double tap, another tab) finds the claim before it trims the run's files or applies.
+        let claimed = Mutex(false)
         // The run is read, the form applied and the run saved in one transaction of the store: one trip instead of a
         // read and a write, and a second post for the same step (another tab) finds the run already moved on (409).
-        let applied = try await store.updateRun(id: runID, participantID: participant.id) { run -> (save: TaskRun?, value: PostedStep) in
-            guard var session = try self.restoredSession(of: run, for: participant) else {
-                throw StudyServerError.conflict("This task run has already ended.")
+        let outcome: (saved: TaskRun?, value: PostedStep)?
+        do {
+            outcome = try await store.updateRun(id: runID, participantID: participant.id) { run -> (save: TaskRun?, value: PostedStep) in
+                guard !self.finishingRuns.withLock({ $0.contains(run.id) }) else { return (nil, .beingFinished) }
+                return try self.apply(submission, to: run, participant: participant, claimed: claimed)
             }
-            // Inside the transaction no other post of this run writes files: the folder is trimmed to what the run as
-            // saved refers to (files let go by earlier posts, and those of refused ones), before this post writes.
-            session.removeUnreferencedFiles()
-            let result: StepSubmissionResult
-            do {
-                result = try submission.apply(to: &session, allowsTypedSignature: true)
-            } catch let error as StepSubmissionError {
-                switch error {
-                case .staleStep, .finished: throw StudyServerError.conflict("\(error)")
-                default: throw StudyServerError.badRequest("\(error)")
-                }
-            }
-            guard result.errors.isEmpty else { return (nil, .refused(session, errors: result.errors)) }
-            guard let reason = session.finishReason else {
-                var saved = run
-                saved.restorationData = session.restorationData
-                return (saved, .saved)
-            }
-            return (nil, .finished(run, session, reason))
+        } catch {
+            if claimed.withLock({ $0 }) { finishingRuns.withLock { _ = $0.remove(runID) } }
+            throw error
         }
-        guard let applied else { throw StudyServerError.notFound("There is no such task run.") }
+        guard let applied = outcome else { throw StudyServerError.notFound("There is no such task run.") }
         let context = pageContext(runID: runID, signedIn: signedIn)
         switch applied.value {
         case .refused(let session, let errors):
@@ -195,21 +187,47 @@ extension StudyService {
             return .page(status: 422, html: html)
         case .saved:
             return .redirect(context.formAction)
+        case .beingFinished:
+            // The first of two posts of the last step is finishing the run: the second goes where the first will.
+            return .redirect("/")
         case .finished(let run, let session, let reason):
-            // Two posts of the last step (two tabs, a double tap) both find the run in progress; only the first
-            // finishes it, so a consent is sealed and an outcome recorded once.
-            guard finishingRuns.withLock({ $0.insert(run.id).inserted }) else {
-                throw StudyServerError.conflict("This task run is being finished already.")
-            }
             defer { finishingRuns.withLock { _ = $0.remove(run.id) } }
-            guard try await store.run(id: run.id, participantID: participant.id)?.state == .inProgress else {
-                throw StudyServerError.conflict("This task run has already ended.")
-            }
             let response = try await finish(run, session: session, reason: reason, participant: participant)
             // The run has ended and nothing writes to its folder any more: keep the files its result refers to.
             session.removeUnreferencedFiles()
             return response
         }
+    }
+
+    /// Applies a step form to the stored `run`, inside the store's transaction: the session restored, the run's
+    /// folder trimmed, the form applied; a post that ends the run claims it in ``finishingRuns`` (and says so in
+    /// `claimed`).
+    private func apply(_ submission: StepSubmission, to run: TaskRun, participant: StudyParticipant, claimed: borrowing Mutex<Bool>) throws
+        -> (save: TaskRun?, value: PostedStep) {
+        guard var session = try self.restoredSession(of: run, for: participant) else {
+            throw StudyServerError.conflict("This task run has already ended.")
+        }
+        // Inside the transaction no other post of this run writes files: the folder is trimmed to what the run as
+        // saved refers to (files let go by earlier posts, and those of refused ones), before this post writes.
+        session.removeUnreferencedFiles()
+        let result: StepSubmissionResult
+        do {
+            result = try submission.apply(to: &session, allowsTypedSignature: true)
+        } catch {
+            switch error {
+            case .staleStep, .finished: throw StudyServerError.conflict("\(error)")
+            default: throw StudyServerError.badRequest("\(error)")
+            }
+        }
+        guard result.errors.isEmpty else { return (nil, .refused(session, errors: result.errors)) }
+        guard let reason = session.finishReason else {
+            var saved = run
+            saved.restorationData = session.restorationData
+            return (saved, .saved)
+        }
+        finishingRuns.withLock { _ = $0.insert(run.id) }
+        claimed.withLock { $0 = true }
+        return (nil, .finished(run, session, reason))
     }
 
     /// Ends a run: a completed one keeps its result and leaves its outcome (onboarding: the sealed consent and the

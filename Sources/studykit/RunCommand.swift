@@ -82,11 +82,14 @@ struct RunCommand: ParsableCommand {
         switch outcome {
         case .finished(.completed), .finished(.earlyTermination):
             try write(session.result, to: outputURL)
+            session.removeUnreferencedFiles()
             runner.output.line("Result written to \(output)")
         case .finished(.saved):
             guard let restoration = runner.savedData else { throw ExitCode(1) }
             let restorePath = Self.restorationPath(for: output)
             try write(restoration, to: URL(fileURLWithPath: restorePath))
+            // Files replaced or skipped in a resumed run are let go only once the saved state no longer needs them.
+            session.removeUnreferencedFiles()
             runner.output.line("Saved. Resume with: studykit run \(file) --output \(output) --restore \(restorePath)")
         case .finished(.discarded), .finished(.failed):
             runner.output.line("Discarded; nothing was written.")

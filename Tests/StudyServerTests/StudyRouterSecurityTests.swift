@@ -36,6 +36,31 @@ struct StudyRouterSecurityTests {
         }
     }
 
+    @Test func anOriginMustNameTheHostWhenTheBrowserSaysNothingMore() throws {
+        func post(authority: String?, origin: String?, site: String? = nil) -> Request {
+            var fields = HTTPFields()
+            if let origin { fields[HTTPField.Name("Origin")!] = origin }
+            if let site { fields[HTTPField.Name("Sec-Fetch-Site")!] = site }
+            return Request(head: HTTPRequest(method: .post, scheme: "https", authority: authority, path: "/signin", headerFields: fields),
+                           body: RequestBody(buffer: ByteBuffer()))
+        }
+        #expect(throws: Never.self) { try StudyPageMiddleware.refuseCrossSitePost(post(authority: "study.example", origin: "https://study.example")) }
+        #expect(throws: Never.self) {
+            try StudyPageMiddleware.refuseCrossSitePost(post(authority: "study.example:8080", origin: "http://Study.Example:8080"))
+        }
+        #expect(throws: Never.self) { try StudyPageMiddleware.refuseCrossSitePost(post(authority: "study.example", origin: nil)) }
+        #expect(throws: StudyServerError.self) {
+            try StudyPageMiddleware.refuseCrossSitePost(post(authority: "study.example", origin: "https://study.example.attacker.net"))
+        }
+        #expect(throws: StudyServerError.self) {
+            try StudyPageMiddleware.refuseCrossSitePost(post(authority: "study.example:8080", origin: "https://study.example"))
+        }
+        // Sec-Fetch-Site decides when a browser sends it.
+        #expect(throws: Never.self) {
+            try StudyPageMiddleware.refuseCrossSitePost(post(authority: "internal:8080", origin: "https://study.example", site: "same-origin"))
+        }
+    }
+
     @Test func tasksStartOnlyAfterOnboardingAndOnceDue() async throws {
         let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z")) // 10:00 on 4 March in Tokyo
         let service = try Fixture.service(clock: clock)
@@ -46,9 +71,11 @@ struct StudyRouterSecurityTests {
         await #expect(throws: StudyServerError.forbidden("Complete the onboarding first: it is the only task until then.")) {
             _ = try await service.startRun(taskID: "pain", occurrence: 0, for: participant)
         }
-        await #expect(throws: StudyServerError.self) {
+        clock.set(Fixture.date("2026-03-04T23:10:00Z")) // 08:10 on 5 March: the exercises are due
+        await #expect(throws: StudyServerError.forbidden("Complete the onboarding first: it is the only task until then.")) {
             try await service.checkOff(taskID: "exercises", occurrence: 0, form: ["_csrf": [signedIn.csrfToken]], signedIn: signedIn)
         }
+        clock.set(Fixture.date("2026-03-04T01:00:00Z"))
         await #expect(throws: StudyServerError.notFound("The onboarding is started from its own card.")) {
             _ = try await service.startRun(taskID: "onboarding", occurrence: 5, for: participant)
         }
@@ -85,6 +112,26 @@ struct StudyRouterSecurityTests {
             #expect(String(buffer: response.body).contains("The form is too large"))
         }
         #expect(try await service.store.run(id: run, participantID: signedIn.participant.id)?.restorationData?.path.count == 1)
+    }
+
+    @Test func aPostWhileAnotherFinishesTheRunChangesNothing() async throws {
+        let service = try Fixture.service(clock: Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z")))
+        let signedIn = try await Fixture.participant(of: service, zone: tokyo)
+        let run = try await service.startRun(taskID: "pain", occurrence: 0, for: signedIn.participant)
+        let before = try await service.store.run(id: run, participantID: signedIn.participant.id)
+        let form = ["_csrf": [signedIn.csrfToken], "_step": ["painLevel"], "action": ["next"], "q0": ["3"]]
+        service.finishingRuns.withLock { _ = $0.insert(run) } // as a first post of the last step leaves it
+        guard case .redirect("/") = try await service.post(form, to: run, signedIn: signedIn) else {
+            Issue.record("a post of a run being finished should lead home")
+            return
+        }
+        #expect(try await service.store.run(id: run, participantID: signedIn.participant.id) == before)
+        service.finishingRuns.withLock { _ = $0.remove(run) }
+        guard case .redirect = try await service.post(form, to: run, signedIn: signedIn) else {
+            Issue.record("the post should be applied once the run is free")
+            return
+        }
+        #expect(try await service.store.run(id: run, participantID: signedIn.participant.id) != before)
     }
 
     @Test func absurdEventNumbersAndHugeLanguageHeadersAreHarmless() async throws {

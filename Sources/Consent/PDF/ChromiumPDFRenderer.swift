@@ -63,7 +63,7 @@ public struct ChromiumPDFRenderer: ConsentPDFRenderer {
         let output = folder.url.appendingPathComponent("document.pdf")
         let profile = folder.url.appendingPathComponent("profile", isDirectory: true)
         // A byte-order mark makes the file UTF-8 whatever the document declares (or fails to).
-        let printable = HTMLHead.inserting(Self.printPolicy, into: footer.injected(into: html))
+        let printable = HTMLHead.insertingFirst(Self.printPolicy, into: footer.injected(into: html))
         let bytes = Data([0xEF, 0xBB, 0xBF]) + Data(printable.utf8)
         do {
             try bytes.write(to: page, options: .atomic)

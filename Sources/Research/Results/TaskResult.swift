@@ -291,3 +291,18 @@ public struct FileResult: Hashable, Sendable, Codable {
         self.byteCount = byteCount
     }
 }
+
+extension TaskResult {
+    /// The names of the files the result refers to, in the run's output folder: files the run wrote and file answers.
+    public var fileNames: Set<String> {
+        var names: Set<String> = []
+        for item in stepResults.lazy.flatMap(\.results) {
+            switch item {
+            case .file(let file): names.insert(file.fileName)
+            case .question(let question): if case .file(let file)? = question.answer { names.insert(file.fileName) }
+            case .signature, .permission: break
+            }
+        }
+        return names
+    }
+}

@@ -301,8 +301,9 @@ public struct TaskSession: Sendable {
         try? FileManager.default.removeItem(at: runOutputDirectory(in: outputDirectory).appendingPathComponent(fileName))
     }
 
-    /// The names of the files the run refers to: those recorded on every visit of its path and on visits set aside.
-    public var referencedFileNames: Set<String> { restorationData.fileNames }
+    /// The names of the files the run refers to: while it goes on, those recorded on every visit of its path and on
+    /// visits set aside (which Next may bring back); once it has ended, those its result holds.
+    public var referencedFileNames: Set<String> { finishReason == nil ? restorationData.fileNames : result.fileNames }
 
     /// Deletes the files in the run's output folder that the run no longer refers to (``referencedFileNames``):
     /// files replaced, cleared or skipped on an earlier session value of this run, and files written by session

@@ -103,6 +103,22 @@ struct FileQuestionTests {
         #expect(files(in: output).isEmpty)
     }
 
+    /// Once a run has ended it refers to what its result holds: a file let go on its last visit is trimmed away.
+    @Test func anEndedRunKeepsOnlyTheFilesOfItsResult() throws {
+        let output = folder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        var first = try TaskSession(task: task(), environment: clock.environment(), outputDirectory: output)
+        let replaced = try first.attachFile(Data("one".utf8), title: "a.png", contentType: "image/png")
+        var resumed = try TaskSession(task: task(), restoring: first.restorationData, environment: clock.environment(), outputDirectory: output)
+        let kept = try resumed.attachFile(Data("two".utf8), title: "b.png", contentType: "image/png")
+        #expect(files(in: output).count == 2) // the first file belongs to a saved state: not deleted by the resumed session
+        while resumed.currentStep != nil { try resumed.goForward() }
+        #expect(resumed.referencedFileNames == [kept.fileName])
+        resumed.removeUnreferencedFiles()
+        #expect(files(in: output).map { ($0 as NSString).lastPathComponent } == [kept.fileName])
+        #expect(replaced.fileName != kept.fileName)
+    }
+
     @Test func withoutAnOutputFolderAFileCannotBeKept() throws {
         var session = try TaskSession(task: task(), environment: clock.environment())
         #expect(throws: TaskSessionError.notAllowed("this run has no output directory for files")) {
