@@ -57,6 +57,41 @@ public struct StepVisit: Hashable, Sendable, Codable {
     }
 }
 
+extension StepVisit {
+    private enum CodingKeys: String, CodingKey {
+        case stepIdentifier, startDate, endDate, answers, signature, permissions, files, skipped, returnToReview
+    }
+
+    /// Reads a visit; empty answers, permissions and files, and `skipped` false, may be left out.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        stepIdentifier = try container.decode(String.self, forKey: .stepIdentifier)
+        startDate = try container.decode(Date.self, forKey: .startDate)
+        endDate = try container.decodeIfPresent(Date.self, forKey: .endDate)
+        answers = try container.decodeIfPresent([String: Answer].self, forKey: .answers) ?? [:]
+        signature = try container.decodeIfPresent(SignatureResult.self, forKey: .signature)
+        permissions = try container.decodeIfPresent([String: PermissionOutcome].self, forKey: .permissions) ?? [:]
+        files = try container.decodeIfPresent([FileResult].self, forKey: .files) ?? []
+        skipped = try container.decodeIfPresent(Bool.self, forKey: .skipped) ?? false
+        returnToReview = try container.decodeIfPresent(String.self, forKey: .returnToReview)
+    }
+
+    /// Writes a visit without its empty parts: a run's restoration data is written at every answer, and most
+    /// visits have no permissions, files or signature.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(stepIdentifier, forKey: .stepIdentifier)
+        try container.encode(startDate, forKey: .startDate)
+        try container.encodeIfPresent(endDate, forKey: .endDate)
+        if !answers.isEmpty { try container.encode(answers, forKey: .answers) }
+        try container.encodeIfPresent(signature, forKey: .signature)
+        if !permissions.isEmpty { try container.encode(permissions, forKey: .permissions) }
+        if !files.isEmpty { try container.encode(files, forKey: .files) }
+        if skipped { try container.encode(skipped, forKey: .skipped) }
+        try container.encodeIfPresent(returnToReview, forKey: .returnToReview)
+    }
+}
+
 /// Everything needed to continue a saved run later, possibly in another process: ``TaskSession/save()``
 /// produces it, ``TaskSession/init(task:restoring:environment:otherTasks:outputDirectory:)`` resumes from it.
 public struct TaskRestorationData: Hashable, Sendable, Codable {

@@ -164,6 +164,24 @@ struct TaskSessionTests {
         #expect(restored.answer() == .boolean(false))
     }
 
+    /// Restoration data leaves a visit's empty parts out, and reads data written with them.
+    @Test func restorationDataLeavesEmptyPartsOutAndReadsThemIn() throws {
+        var session = try TaskSession(task: linearTask(), environment: clock.environment())
+        try session.goForward()
+        try session.setAnswer(.boolean(true))
+        let restoration = session.restorationData
+        let json = String(decoding: try ResearchJSON.encoder(pretty: false).encode(restoration), as: UTF8.self)
+        #expect(!json.contains("\"files\"") && !json.contains("\"permissions\"") && !json.contains("\"skipped\""))
+        #expect(json.contains("\"answers\""))
+        #expect(try ResearchJSON.decoder().decode(TaskRestorationData.self, from: Data(json.utf8)) == restoration)
+        // As written before: every part present, empty or not.
+        let full = #"{"formatVersion":1,"taskIdentifier":"\#(restoration.taskIdentifier)","taskRunUUID":"\#(restoration.taskRunUUID)","#
+            + #""startDate":"2026-03-05T08:40:00.000Z","setAside":{},"path":[{"stepIdentifier":"intro","startDate":"2026-03-05T08:40:00.000Z","#
+            + #""endDate":"2026-03-05T08:40:00.000Z","answers":{},"permissions":{},"files":[],"skipped":false}]}"#
+        let old = try ResearchJSON.decoder().decode(TaskRestorationData.self, from: Data(full.utf8))
+        #expect(old.path.count == 1 && old.path[0].answers.isEmpty && old.path[0].files.isEmpty && !old.path[0].skipped)
+    }
+
     @Test func restoringIntoAnotherTaskIsAnError() throws {
         var session = try TaskSession(task: linearTask(), environment: clock.environment())
         let data = try session.save()
