@@ -290,16 +290,11 @@ public final class SQLiteStudyStore: StudyStore {
     public func redeemSignInCode(_ code: String) async throws -> String? {
         let hash = StudySecrets.codeHash(code)
         let now = seconds(environment.now())
-        // A wrong code (nearly every guess) is a read: only a live code costs a write.
-        let live = try read { db in
-            try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM signInCode WHERE codeSHA256 = ? AND usedAt IS NULL AND expiresAt > ?"),
-                              arguments: [hash, now]) == true
-        }
-        guard live else { return nil }
+        let liveCode = "SELECT participantID FROM signInCode WHERE codeSHA256 = ? AND usedAt IS NULL AND expiresAt > ?"
+        // A wrong code (nearly every guess) is a read: only a live code costs a write, which looks again.
+        guard try read({ db in try String.fetchOne(db.cachedStatement(sql: liveCode), arguments: [hash, now]) }) != nil else { return nil }
         return try await write { db in
-            guard let participantID = try String.fetchOne(db, sql: """
-                SELECT participantID FROM signInCode WHERE codeSHA256 = ? AND usedAt IS NULL AND expiresAt > ?
-                """, arguments: [hash, now]) else { return nil }
+            guard let participantID = try String.fetchOne(db, sql: liveCode, arguments: [hash, now]) else { return nil }
             try db.execute(sql: "UPDATE signInCode SET usedAt = ? WHERE codeSHA256 = ?", arguments: [now, hash])
             return participantID
         }

@@ -160,9 +160,7 @@ extension StudyService {
     func post(_ form: [String: [String]], files: [String: UploadedFile] = [:], to runID: UUID, signedIn: SignedIn) async throws -> RunResponse {
         let submission: StepSubmission
         do { submission = try StepSubmission(form: form, files: files) } catch { throw StudyServerError.badRequest("The form is not a step form: \(error)") }
-        guard submission.hasCSRFToken(expected: signedIn.csrfToken) else {
-            throw StudyServerError.forbidden("The form's security token is missing or out of date. Reload the page and try again.")
-        }
+        try signedIn.requireCSRFToken(in: form)
         let participant = signedIn.participant
         // A post that ends the run claims it inside the transaction (the finishing is done after it): a second post of
         // the run meanwhile (a double tap, another tab) finds the claim before it trims the run's files or applies.

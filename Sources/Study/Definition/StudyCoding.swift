@@ -1,24 +1,15 @@
+import Interop
+
 /// A code from a standard terminology that says what a task's outcome value means, so that exports can carry it:
 /// the pain check's answer is LOINC 72514-3.
 ///
 /// In `study.yaml`, on a task or on one of its outcome entries:
 /// `code: {system: "http://loinc.org", code: "72514-3", display: "Pain severity - 0-10 verbal numeric rating [Score] - Reported"}`.
-/// The loader checks that `system` is a URI and, for LOINC, that the code's check digit is right.
-public struct StudyCoding: Hashable, Sendable {
-    /// The code system's URI, such as `http://loinc.org` or `http://snomed.info/sct`.
-    public var system: String
-    /// The code in that system, such as `72514-3`.
-    public var code: String
-    /// The code's name in the code system, for people; nil when not given.
-    public var display: String?
+/// The loader checks that `system` is a URI and, for LOINC, that the code's check digit is right. It is the coding
+/// the FHIR export writes, as it is.
+public typealias StudyCoding = FHIRCoding
 
-    /// Creates a coding.
-    public init(system: String, code: String, display: String? = nil) {
-        self.system = system
-        self.code = code
-        self.display = display
-    }
-
+extension FHIRCoding {
     /// LOINC's code system URI.
     public static let loincSystem = "http://loinc.org"
 

@@ -167,7 +167,7 @@ public struct FHIRStudyExporter: StudyExporter {
                 }
                 do {
                     resources.append(try FHIRObservationBuilder().observation(
-                        id: id, code: FHIRCoding(system: coding.system, code: coding.code, display: coding.display), value: value,
+                        id: id, code: coding, value: value,
                         patientID: participantID, effective: recordedAt, timeZone: outcome.timeZone,
                         category: definition.surveyFile == nil ? nil : FHIRTerminology.surveyCategory, carePlanID: carePlanID))
                 } catch {
