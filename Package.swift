@@ -25,6 +25,11 @@ let package = Package(
         // The study server's HTTP layer.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // HTTP request parts as the server's channel handlers see them (closing connections whose body is too slow);
+        // Hummingbird already builds on it.
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // NIOEmbedded: the server's channel handlers tested on a channel with a clock the test moves.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Markdown section content in consent documents.
         .package(url: "https://github.com/JohnSundell/Ink", from: "0.6.0"),
         // Logic-less HTML templates for the participant pages (StudyWeb).
@@ -77,6 +82,9 @@ let package = Package(
                 "Research", "CareStore", "CareStoreSQLite", "Consent", "StudyWeb", "Study", "StudySQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                // HTTPParserError: a malformed chunked body is the client's fault (400), not the server's.
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
             ]
@@ -104,7 +112,10 @@ let package = Package(
         .testTarget(name: "StudyWebTests", dependencies: ["StudyWeb", "Research", .product(name: "Mustache", package: "swift-mustache")]),
         .testTarget(
             name: "StudyServerTests",
-            dependencies: ["StudyServer", .product(name: "HummingbirdTesting", package: "hummingbird")]
+            dependencies: [
+                "StudyServer", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+            ]
         ),
         // The stores and the study module make data folders for `studykit export` to read.
         .testTarget(name: "StudykitCLITests", dependencies: ["studykit", "Study", "StudySQLite", "CareStore", "CareStoreSQLite", "Consent"]),

@@ -41,7 +41,9 @@ actor ConsentPDFPrinter {
             let pdf = try await renderer.renderPDF(html: record.html, footer: .localized(for: record, strings: strings))
             let folder = dataFolder.appendingPathComponent(Self.folderName, isDirectory: true)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try pdf.write(to: dataFolder.appendingPathComponent(relativePath), options: .atomic)
+            let file = dataFolder.appendingPathComponent(relativePath)
+            try pdf.write(to: file, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
             try await store.setConsentPDF(.file(relativePath: relativePath), recordID: record.id, participantID: record.participantIdentifier)
         } catch {
             let reason = "\(error)"

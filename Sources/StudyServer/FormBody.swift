@@ -58,6 +58,27 @@ enum FormBody {
         }
     }
 
+    /// Whether `contentType` is `application/x-www-form-urlencoded` (with any parameters, such as a charset).
+    static func isURLEncoded(contentType: String) -> Bool {
+        mediaType(contentType) == "application/x-www-form-urlencoded"
+    }
+
+    /// Whether `contentType` is `multipart/form-data`, with or without its boundary.
+    static func isMultipart(contentType: String) -> Bool {
+        mediaType(contentType) == "multipart/form-data"
+    }
+
+    /// The refusal of a body whose content type is not a form's (nil: none was given).
+    static func wrongContentType(_ contentType: String?) -> StudyServerError {
+        let given = contentType.map { "as \($0.prefix(60))" } ?? "without a Content-Type"
+        return .badRequest("The form was sent \(given); the server reads forms sent as application/x-www-form-urlencoded, "
+            + "or multipart/form-data where a question takes a file.")
+    }
+
+    private static func mediaType(_ contentType: String) -> String {
+        (contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
     /// The boundary of a `multipart/form-data` content type; nil for any other type.
     static func multipartBoundary(contentType: String) -> String? {
         let parts = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -91,6 +112,11 @@ enum FormBody {
             throw .badRequest("the form is not well-formed multipart/form-data")
         }
         guard !parts.isEmpty else { throw .badRequest("the form has no parts separated by its boundary") }
+        // The parser hands over each part at the boundary after it, so a body cut off before its closing boundary
+        // ("--BOUNDARY--") would lose its last part without a word.
+        guard body.readableBytesView.firstRange(of: Array("\r\n--\(boundary)--".utf8)) != nil else {
+            throw .badRequest("the form ends before its closing boundary: it was cut off on the way")
+        }
         var fields: [String: [String]] = [:]
         var files: [String: UploadedFile] = [:]
         for (index, part) in parts.enumerated() {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Study
 
 /// Derives tokens from the server's web secret (32 random bytes kept in `DATA/keys/web-secret`, mode 0600):
 /// a session's CSRF token is an HMAC of the session, so it needs no storage and cannot be guessed.
@@ -14,6 +15,7 @@ struct RequestSigner: Sendable {
         let keys = dataFolder.appendingPathComponent("keys", isDirectory: true)
         let file = keys.appendingPathComponent("web-secret")
         let manager = FileManager.default
+        do { try StudyDataFolder.requireOwnerOnly(secretFile: file.path) } catch { throw StudyServerStartError("\(error)") }
         if let existing = manager.contents(atPath: file.path) {
             guard existing.count == 32 else {
                 throw StudyServerStartError("\(file.path) holds \(existing.count) bytes, not a 32-byte secret; move it away to make a new one (everyone will be signed out)")

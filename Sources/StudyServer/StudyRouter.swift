@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import NIOHTTP1
 import Research
 import Study
 import StudyWeb
@@ -34,8 +35,8 @@ public enum StudyRouter {
     static let maximumBody = 1 << 20
 
     /// The router for `service`.
-    public static func router(service: StudyService, secureCookies: Bool) -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    public static func router(service: StudyService, secureCookies: Bool) -> Router<StudyRequestContext> {
+        let router = Router(context: StudyRequestContext.self)
         router.add(middleware: StudyPageMiddleware(service: service))
 
         router.get("/health") { _, _ in "ok" }
@@ -61,9 +62,11 @@ public enum StudyRouter {
         router.get("/signin") { request, _ in
             html(service.signInPage(language: language(of: request, service: service), error: nil))
         }
-        router.post("/signin") { request, _ in
+        router.post("/signin") { request, context in
             let form = try await formFields(of: request)
-            guard let token = try await service.signIn(code: form["code"]?.first ?? "") else {
+            let client = ClientAddress.resolve(peer: context.remoteAddress, forwardedFor: request.headers[HTTPField.Name("X-Forwarded-For")!],
+                                               trustedProxies: service.configuration.trustedProxies)
+            guard let token = try await service.signIn(code: form["code"]?.first ?? "", from: client) else {
                 let strings = service.strings(language: language(of: request, service: service))
                 return html(service.signInPage(language: strings.language, error: strings[.signInCodeInvalid]), status: .unprocessableContent)
             }
@@ -194,7 +197,10 @@ public enum StudyRouter {
     }
 
     private static func formFields(of request: Request) async throws -> [String: [String]] {
+        let contentType = request.headers[.contentType]
+        if let contentType, !FormBody.isURLEncoded(contentType: contentType) { throw FormBody.wrongContentType(contentType) }
         let body = try await request.body.collect(upTo: maximumBody)
+        if contentType == nil, body.readableBytes > 0 { throw FormBody.wrongContentType(nil) }
         return try FormBody.fields(String(buffer: body))
     }
 
@@ -205,6 +211,9 @@ public enum StudyRouter {
         -> ([String: [String]], [String: UploadedFile]) {
         let contentType = request.headers[.contentType] ?? ""
         guard let boundary = FormBody.multipartBoundary(contentType: contentType) else {
+            if FormBody.isMultipart(contentType: contentType) {
+                throw StudyServerError.badRequest("The form was sent as multipart/form-data without its boundary, so it cannot be read.")
+            }
             return (try await formFields(of: request), [:])
         }
         // The largest file and as much again (at most 10 MB more), so that a file somewhat too large still reaches its
@@ -214,12 +223,12 @@ public enum StudyRouter {
         return try FormBody.multipart(body, boundary: boundary)
     }
 
-    private static func runID(_ context: BasicRequestContext) throws -> UUID {
+    private static func runID(_ context: StudyRequestContext) throws -> UUID {
         guard let id = UUID(uuidString: try context.parameters.require("run")) else { throw StudyServerError.notFound("There is no such task run.") }
         return id
     }
 
-    private static func taskEvent(_ context: BasicRequestContext) throws -> (String, Int) {
+    private static func taskEvent(_ context: StudyRequestContext) throws -> (String, Int) {
         let task = try context.parameters.require("task")
         guard let occurrence = Int(try context.parameters.require("occurrence")), (0...maximumOccurrence).contains(occurrence) else {
             throw StudyServerError.notFound("There is no such task event.")
@@ -239,7 +248,7 @@ public enum StudyRouter {
 
 /// Security headers on every response, and refusals turned into pages that say what was wrong.
 struct StudyPageMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = StudyRequestContext
     let service: StudyService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -255,6 +264,9 @@ struct StudyPageMiddleware: RouterMiddleware {
             // What collecting a body past its limit throws.
             response = page(for: .contentTooLarge("The form is too large: a file in it may be larger than the question accepts."),
                             request: request)
+        } catch let error as HTTPParserError {
+            // A body the HTTP parser gave up on half-way (a malformed chunk): the client's fault, not the server's.
+            response = page(for: .badRequest("The request's body could not be read: \(error)."), request: request)
         } catch let error as StudyStoreError {
             response = page(for: Self.refusal(for: error, request: request), request: request)
         } catch let error as HTTPError where (400..<500).contains(error.status.code) {
@@ -273,17 +285,23 @@ struct StudyPageMiddleware: RouterMiddleware {
 
     /// Refuses a form posted from another site (403): the sign-in and join forms carry no CSRF token (there is no
     /// session yet), and a page elsewhere could otherwise sign a participant's browser into someone else's account.
-    /// Browsers say where a request comes from in `Sec-Fetch-Site`; older ones only in `Origin`, which must then
-    /// name this server's host (a proxy in front must pass the `Host` header on). Requests from other programs
+    /// Browsers say where a request comes from in `Sec-Fetch-Site` (`same-site` covers a sibling subdomain, which is
+    /// another origin: its `Origin` must then name this server's host too); older ones only in `Origin`, which must
+    /// then name this server's host (a proxy in front must pass the `Host` header on). Requests from other programs
     /// send neither and pass.
     static func refuseCrossSitePost(_ request: Request) throws(StudyServerError) {
         guard request.method == .post else { return }
         let refusal = StudyServerError.forbidden("This form was sent from another site. Open the study's own page and send it from there.")
+        let origin = request.headers[HTTPField.Name("Origin")!]
         if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!] {
-            if site.lowercased() == "cross-site" { throw refusal }
-            return
+            switch site.lowercased() {
+            case "cross-site": throw refusal
+            // Another host of the same site (a sibling subdomain) is a different origin: only the server's own passes.
+            case "same-site": guard origin != nil else { throw refusal }
+            default: return
+            }
         }
-        guard let origin = request.headers[HTTPField.Name("Origin")!] else { return }
+        guard let origin else { return }
         guard let host = request.head.authority, let url = URL(string: origin), let originHost = url.host else { throw refusal }
         let originAuthority = url.port.map { "\(originHost):\($0)" } ?? originHost
         if originAuthority.lowercased() != host.lowercased() { throw refusal }

@@ -18,6 +18,11 @@ public enum StudyServerApplication {
         }
     }
 
+    /// How long a connection may send nothing before it is closed: an idle keep-alive connection, a request head
+    /// that has not arrived whole, or a body that stopped. (A body that arrives but too slowly is closed by
+    /// ``SlowRequestBodyHandler``.)
+    public static let idleTimeout = TimeAmount.seconds(30)
+
     /// Serves `service` as `configuration` says; `announce` gets the address to open once the server listens.
     public static func run(service: StudyService, configuration: StudyServerConfiguration,
                            announce: @escaping @Sendable (String) -> Void) async throws {
@@ -25,6 +30,7 @@ public enum StudyServerApplication {
         logger.logLevel = .warning
         let app = Application(
             router: StudyRouter.router(service: service, secureCookies: configuration.secureCookies),
+            server: .http1(configuration: .init(additionalChannelHandlers: [SlowRequestBodyHandler()], idleTimeout: idleTimeout)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port

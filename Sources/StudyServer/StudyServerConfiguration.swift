@@ -14,6 +14,9 @@ public struct StudyServerConfiguration: Sendable {
     public var secureCookies: Bool
     /// What an answer (or any other write) the server has acknowledged survives; ``Durability/processCrash`` by default.
     public var durability: Durability
+    /// The IP addresses of the reverse proxies in front of the server, whose `X-Forwarded-For` header names the
+    /// client (for the per-address limit on wrong sign-in codes); from any other peer the header is ignored.
+    public var trustedProxies: Set<String>
 
     /// What an acknowledged write survives, for both SQLite files.
     ///
@@ -32,13 +35,20 @@ public struct StudyServerConfiguration: Sendable {
 
     /// Creates a configuration; see the properties.
     public init(studyFolder: URL, dataFolder: URL, host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false,
-                durability: Durability = .processCrash) {
+                durability: Durability = .processCrash, trustedProxies: Set<String> = []) {
         self.studyFolder = studyFolder
         self.dataFolder = dataFolder
         self.host = host
         self.port = port
         self.secureCookies = secureCookies
         self.durability = durability
+        self.trustedProxies = trustedProxies
+    }
+
+    /// Whether `text` is an IPv4 or IPv6 address as `X-Forwarded-For` and a connection's peer write it.
+    public static func isIPAddress(_ text: String) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 16)
+        return inet_pton(AF_INET, text, &buffer) == 1 || inet_pton(AF_INET6, text, &buffer) == 1
     }
 
     /// The study store's file.

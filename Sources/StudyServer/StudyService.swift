@@ -65,7 +65,8 @@ public final class StudyService: Sendable {
     static let onboardingTaskID = "onboarding"
 
     /// Opens (or creates) the data folder's stores and keys for `study`; throws ``StudyServerStartError`` naming
-    /// the file at fault.
+    /// the file at fault. The data folder is made owner-only (0700) and its databases, keys and files are created
+    /// owner-only (0600), whatever the process's umask; a data folder that is a source checkout is refused.
     public init(study: StudyDefinition, configuration: StudyServerConfiguration, environment: StudyEnvironment = .live,
                 storeEnvironment: StudyStoreEnvironment = .live, careEnvironment: CareStoreEnvironment = .live,
                 pdfRenderer: any ConsentPDFRenderer = ChromiumPDFRenderer()) throws {
@@ -73,9 +74,13 @@ public final class StudyService: Sendable {
         self.configuration = configuration
         self.environment = environment
         do {
-            try FileManager.default.createDirectory(at: configuration.dataFolder, withIntermediateDirectories: true)
+            // Owner-only whatever the umask: everything below it is participants' data or the server's keys.
+            let folder = try StudyDataFolder(url: configuration.dataFolder)
+            try folder.prepare()
+            try folder.createOwnerOnlyFiles(named: [configuration.studyDatabase.lastPathComponent,
+                                                    configuration.careDatabase.lastPathComponent])
         } catch {
-            throw StudyServerStartError("cannot create the data folder \(configuration.dataFolder.path): \(error.localizedDescription)")
+            throw StudyServerStartError("data folder: \(error)")
         }
         do {
             store = try SQLiteStudyStore(path: configuration.studyDatabase.path, environment: storeEnvironment,
@@ -195,16 +200,16 @@ public final class StudyService: Sendable {
 
     /// Exchanges a one-time code from the participant's other device for a new session token.
     ///
-    /// Wrong codes are limited server-wide (``SignInAttemptLimiter``); past the limit this throws
-    /// ``StudyServerError/tooManyRequests(_:)`` without looking the code up.
-    func signIn(code: String) async throws -> String? {
+    /// Wrong codes are limited per client address and server-wide (``SignInAttemptLimiter``); past either limit this
+    /// throws ``StudyServerError/tooManyRequests(_:)`` without looking the code up.
+    func signIn(code: String, from client: String) async throws -> String? {
         let cleaned = code.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
         guard !cleaned.isEmpty else { return nil }
-        guard signInAttempts.allowsAttempt(at: environment.now()) else {
+        guard signInAttempts.allowsAttempt(from: client, at: environment.now()) else {
             throw StudyServerError.tooManyRequests("Too many wrong sign-in codes were tried just now. Wait a minute, then try again.")
         }
         guard let participantID = try await store.redeemSignInCode(cleaned) else {
-            signInAttempts.recordFailure(at: environment.now())
+            signInAttempts.recordFailure(from: client, at: environment.now())
             return nil
         }
         return try await store.createSession(participantID: participantID, lifetime: Self.sessionLifetime).token

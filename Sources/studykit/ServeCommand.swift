@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Study
 import StudyServer
 
 /// `studykit serve`: serves a study folder to participants' browsers.
@@ -35,14 +36,25 @@ struct ServeCommand: AsyncParsableCommand {
             })
     var durability: StudyServerConfiguration.Durability = .processCrash
 
+    @Option(name: .customLong("trusted-proxy"),
+            help: ArgumentHelp("The IP address of a reverse proxy in front of the server, whose X-Forwarded-For header names the client (repeat for several). From any other peer the header is ignored.",
+                               valueName: "address"))
+    var trustedProxies: [String] = []
+
     func validate() throws {
         try StudyPaths.check(study: study, data: data)
+        for proxy in trustedProxies where !StudyServerConfiguration.isIPAddress(proxy) {
+            throw ValidationError("--trusted-proxy: '\(proxy)' is not an IP address (a proxy is named by its address, not its host name)")
+        }
     }
 
     func run() async throws {
+        // Everything the server writes (databases, uploads, printed consents, Chromium's scratch files) is owner-only.
+        umask(0o077)
         let configuration = StudyServerConfiguration(studyFolder: URL(fileURLWithPath: study, isDirectory: true),
                                                      dataFolder: URL(fileURLWithPath: data, isDirectory: true),
-                                                     host: host, port: port, secureCookies: secureCookies, durability: durability)
+                                                     host: host, port: port, secureCookies: secureCookies, durability: durability,
+                                                     trustedProxies: Set(trustedProxies))
         do {
             let definition = try StudyServerApplication.loadStudy(configuration)
             let service = try StudyService(study: definition, configuration: configuration)
@@ -85,6 +97,7 @@ struct InviteCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        umask(0o077)
         let configuration = StudyServerConfiguration(studyFolder: URL(fileURLWithPath: study, isDirectory: true),
                                                      dataFolder: URL(fileURLWithPath: data, isDirectory: true))
         do {
@@ -106,9 +119,15 @@ struct InviteCommand: AsyncParsableCommand {
 enum StudyPaths {
     static var defaultStudy: String { "examples/studies/recover" }
 
-    /// Refuses empty folder names, which would put the data in the current folder unasked.
+    /// Refuses empty folder names, which would put the data in the current folder unasked, and a data folder that
+    /// is a source checkout (see ``StudyDataFolder``).
     static func check(study: String, data: String) throws {
         if study.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--study must name a study folder") }
-        if data.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--data must name a data folder") }
+        try check(data: data)
+    }
+
+    /// Refuses a `--data` that is empty or a source checkout, saying why.
+    static func check(data: String) throws {
+        do { _ = try StudyDataFolder(path: data) } catch { throw ValidationError("--data: \(error)") }
     }
 }

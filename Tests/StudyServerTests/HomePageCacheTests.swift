@@ -26,9 +26,9 @@ struct HomePageCacheTests {
     }
 
     /// Recover on a fresh data folder, with every clock set to `clock`.
-    static func service(clock: Clock) throws -> StudyService {
+    static func service(clock: Clock, dataFolder: URL? = nil) throws -> StudyService {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("home-cache-\(UUID().uuidString)")
+        let data = dataFolder ?? FileManager.default.temporaryDirectory.appendingPathComponent("home-cache-\(UUID().uuidString)")
         let configuration = StudyServerConfiguration(studyFolder: root.appendingPathComponent("examples/studies/recover"), dataFolder: data)
         return try StudyService(study: StudyServerApplication.loadStudy(configuration), configuration: configuration,
                                 environment: StudyEnvironment(now: { clock.now }, makeUUID: { UUID() }),

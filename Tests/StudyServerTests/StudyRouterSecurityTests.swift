@@ -155,20 +155,20 @@ struct StudyRouterSecurityTests {
 @Suite("Sign-in attempt limit")
 struct SignInAttemptLimiterTests {
     @Test func wrongCodesEmptyTheBucketWhichRefillsWithTime() {
-        let limiter = SignInAttemptLimiter(burst: 3, failuresPerSecond: 0.5)
+        let limiter = SignInAttemptLimiter(burst: 3, failuresPerSecond: 0.5, clientBurst: 100, clientFailuresPerSecond: 100)
         let start = Date(timeIntervalSince1970: 1_772_700_000)
         for _ in 0..<3 {
-            #expect(limiter.allowsAttempt(at: start))
-            limiter.recordFailure(at: start)
+            #expect(limiter.allowsAttempt(from: "10.0.0.1", at: start))
+            limiter.recordFailure(from: "10.0.0.1", at: start)
         }
-        #expect(!limiter.allowsAttempt(at: start))
-        #expect(!limiter.allowsAttempt(at: start.addingTimeInterval(1.9)))
-        #expect(limiter.allowsAttempt(at: start.addingTimeInterval(2)))
-        limiter.recordFailure(at: start.addingTimeInterval(2))
-        #expect(!limiter.allowsAttempt(at: start.addingTimeInterval(2)))
+        #expect(!limiter.allowsAttempt(from: "10.0.0.1", at: start))
+        #expect(!limiter.allowsAttempt(from: "10.0.0.1", at: start.addingTimeInterval(1.9)))
+        #expect(limiter.allowsAttempt(from: "10.0.0.1", at: start.addingTimeInterval(2)))
+        limiter.recordFailure(from: "10.0.0.1", at: start.addingTimeInterval(2))
+        #expect(!limiter.allowsAttempt(from: "10.0.0.1", at: start.addingTimeInterval(2)))
         // A clock that goes back adds nothing.
-        #expect(!limiter.allowsAttempt(at: start))
-        #expect(limiter.allowsAttempt(at: start.addingTimeInterval(600)))
+        #expect(!limiter.allowsAttempt(from: "10.0.0.1", at: start))
+        #expect(limiter.allowsAttempt(from: "10.0.0.1", at: start.addingTimeInterval(600)))
     }
 
     @Test func theServerStopsLookingCodesUpPastTheLimit() async throws {
@@ -176,12 +176,12 @@ struct SignInAttemptLimiterTests {
         let service = try HomePageCacheTests.service(clock: clock)
         let signedIn = try await HomePageCacheTests.participant(of: service, zone: TimeZone(identifier: "Asia/Tokyo")!)
         let code = try await service.makeSignInCode(for: signedIn.participant)
-        for _ in 0..<Int(service.signInAttempts.burst) { #expect(try await service.signIn(code: "0000-0000") == nil) }
+        for index in 0..<Int(service.signInAttempts.burst) { #expect(try await service.signIn(code: "0000-0000", from: "10.0.\(index / 200).\(index % 200)") == nil) }
         await #expect(throws: StudyServerError.tooManyRequests("Too many wrong sign-in codes were tried just now. Wait a minute, then try again.")) {
-            _ = try await service.signIn(code: code.code)
+            _ = try await service.signIn(code: code.code, from: "10.9.9.9")
         }
         clock.set(clock.now.addingTimeInterval(1))
-        #expect(try await service.signIn(code: code.code) != nil)
+        #expect(try await service.signIn(code: code.code, from: "10.9.9.9") != nil)
     }
 }
 
@@ -235,7 +235,7 @@ struct ErrorPageTests {
 
     @Test func anUnexpectedErrorIsA500PageWithoutItsDetailsAndWithTheSecurityHeaders() async throws {
         let service = try HomePageCacheTests.service(clock: HomePageCacheTests.Clock(HomePageCacheTests.date("2026-03-04T01:00:00Z")))
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: StudyRequestContext.self)
         router.add(middleware: StudyPageMiddleware(service: service))
         router.get("/fails") { _, _ -> String in throw DiskOnFire() }
         router.get("/ended") { _, _ -> String in throw StudyStoreError.runFinished(run: UUID(), state: .completed) }

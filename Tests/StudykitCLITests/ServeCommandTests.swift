@@ -32,7 +32,27 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try StudykitProcess.run(["invite", "--data", ""], in: folder)
         #expect(result.status != 0)
-        #expect(result.stderr.contains("--data must name a data folder"))
+        #expect(result.stderr.contains("--data: the data folder is an empty path"), "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    /// `--data .` in the repository once put a consent signing key and the web secret into version control: no command
+    /// takes a source checkout (or the repository itself) as its data folder, and none writes anything into it.
+    @Test func noCommandTakesASourceCheckoutAsItsDataFolder() throws {
+        let folder = try StudykitProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let checkout = folder.appendingPathComponent("checkout", isDirectory: true)
+        try FileManager.default.createDirectory(at: checkout.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        for data in [checkout.path, repository.path] {
+            let before = try FileManager.default.contentsOfDirectory(atPath: data).sorted()
+            for command in [["serve", "--port", "0"], ["invite"], ["export", "--format", "fhir", "--out", folder.appendingPathComponent("out").path],
+                            ["consent", "key"]] {
+                let result = try StudykitProcess.run(command + ["--data", data], in: folder)
+                #expect(result.status != 0, "\(command) --data \(data)")
+                #expect(result.stderr.contains("is a source checkout"), "\(command): \(result.stderr)")
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: data).sorted() == before, "nothing is written into \(data)")
+        }
     }
 }

@@ -16,7 +16,8 @@ public enum ConsentKeyError: Error, Hashable, Sendable, CustomStringConvertible 
             "the consent signing key file \(path) is corrupt (\(reason)); restore it from a backup — it is not replaced, "
                 + "because records sealed with it could no longer be matched to a new key"
         case .keyFileTooOpen(let path, let mode):
-            "the consent signing key file \(path) has mode \(mode), readable by other users; run chmod 600 \(path)"
+            "the consent signing key file \(path) has mode \(mode), readable by other users. If it was ever shared, copied "
+                + "or committed, it is void: anyone holding it can seal records that verify. Otherwise run chmod 600 \(path)"
         case .fileSystem(let path, let reason): "\(path): \(reason)"
         case .malformedPublicKey(let text): "'\(text)' is not an Ed25519 public key (base64 of 32 bytes)"
         }

@@ -371,8 +371,10 @@ public struct TaskSession: Sendable {
         let file = folder.appendingPathComponent(fileName)
         let existed = FileManager.default.fileExists(atPath: file.path)
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // Owner-only whatever the umask: an answer's file is a participant's data.
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try data.write(to: file, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         } catch {
             throw .fileWriteFailed("could not write \(fileName) in \(folder.path): \(error.localizedDescription)")
         }

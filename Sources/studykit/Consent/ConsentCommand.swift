@@ -22,6 +22,10 @@ struct ConsentKeyCommand: ParsableCommand {
     @Option(help: "The server's data folder.")
     var data: String = "data"
 
+    func validate() throws {
+        try StudyPaths.check(data: data)
+    }
+
     func run() throws {
         let key = try ConsentKeyStore(dataDirectory: URL(fileURLWithPath: data, isDirectory: true)).loadOrCreate()
         print(key.publicKey.base64)

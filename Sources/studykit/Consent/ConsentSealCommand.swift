@@ -50,6 +50,10 @@ struct ConsentSealCommand: ParsableCommand {
         var answers: [String: String]?
     }
 
+    func validate() throws {
+        try StudyPaths.check(data: data)
+    }
+
     func run() throws {
         var consentDocument = try ConsentFiles.document(at: document)
         let given: SignedConsent
