@@ -215,6 +215,19 @@ struct TaskSessionTests {
         #expect(throws: TaskSessionError.self) { try plain.terminateEarly() }
     }
 
+    @Test func aRunsFilesAreOwnerOnlyWhateverTheUmask() throws {
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var session = try TaskSession(task: linearTask(), environment: clock.environment(), outputDirectory: folder)
+        let file = try session.recordFile(Data("knee".utf8), identifier: "photo", fileExtension: "jpg", contentType: "image/jpeg")
+        let runFolder = folder.appendingPathComponent(session.taskRunUUID.uuidString)
+        let attributes = try FileManager.default.attributesOfItem(atPath: runFolder.appendingPathComponent(file.fileName).path)
+        #expect(attributes[.posixPermissions] as? Int == 0o600)
+        #expect(try FileManager.default.attributesOfItem(atPath: runFolder.path)[.posixPermissions] as? Int == 0o700)
+    }
+
     @Test func filesGoToTheRunsOutputDirectory() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-test-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
