@@ -195,6 +195,50 @@ struct StudyLoaderTests {
         #expect(lines.first?.hasPrefix("study.yaml: malformed YAML: line ") == true)
     }
 
+    /// A kilobyte of nested anchors ("billion laughs") stood for 10^9 values: 410 MB and 4.5 s at depth 6, no end at
+    /// depth 8. The loader stops counting at a fixed budget, whatever the depth, and names the file and line.
+    @Test func nestedYAMLAliasesAreRefusedBeforeTheyExpand() throws {
+        var yaml = "identifier: recover\nname: Recover\nlanguages: [en]\nlol0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+        for depth in 1...9 { yaml += "lol\(depth): &l\(depth) [" + Array(repeating: "*l\(depth - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        let lines = try StudyFixtures.withRecoverCopy { folder in
+            try yaml.write(to: folder.appendingPathComponent("study.yaml"), atomically: true, encoding: .utf8)
+            return try problems(in: folder)
+        }
+        #expect(lines.count == 1, "\(lines)")
+        let line = try #require(lines.first)
+        #expect(line.hasPrefix("study.yaml: lol"), "\(line)")
+        #expect(line.contains("expands to more than 100000 values") && line.contains("(line "), "\(line)")
+    }
+
+    @Test func anAliasUsedOnceOrTwiceStillReads() throws {
+        let value = try DocumentValue.parseYAML("base: &base {tint: '#0A66C2'}\ntheme: *base\nagain: *base\n")
+        #expect(value["theme"]?["tint"] == .string("#0A66C2"))
+        #expect(value["again"]?["tint"] == .string("#0A66C2"))
+    }
+
+    @Test func aFileLargerThanTheLimitIsRefusedUnread() throws {
+        let lines = try StudyFixtures.withRecoverCopy { folder in
+            let big = "# padding\n" + String(repeating: "#" + String(repeating: " ", count: 1_000) + "\n", count: 9_000)
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: "identifier: recover", with: big + "identifier: recover")
+            return try problems(in: folder)
+        }
+        #expect(lines.count == 1, "\(lines)")
+        #expect(lines.first?.hasPrefix("study.yaml: the file is ") == true && lines.first?.contains("more than the 8388608 bytes (8 MiB)") == true,
+                "\(lines)")
+    }
+
+    @Test func aDuplicateKeyIsNamedWithItsLineNotTheWholeFile() throws {
+        let lines = try StudyFixtures.withRecoverCopy { folder in
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: "identifier: recover", with: "identifier: recover\nidentifier: again")
+            return try problems(in: folder)
+        }
+        #expect(lines.count == 1, "\(lines)")
+        let line = try #require(lines.first)
+        #expect(line.hasPrefix("study.yaml: identifier"), "\(line)")
+        #expect(line.contains("line 2") || line.contains("line 3"), "\(line)")
+        #expect(line.count < 300, "the message is about the key, not the file: \(line)")
+    }
+
     @Test func aStudyJSONFileReadsLikeYAML() throws {
         try StudyFixtures.withRecoverCopy { folder in
             let yamlStudy = try StudyLoader.load(folder: folder)

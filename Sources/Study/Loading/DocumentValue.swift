@@ -77,18 +77,30 @@ enum DocumentValue: Hashable, Sendable {
 
     // MARK: - Parsing
 
-    /// Reads YAML text; the error names the line and column of a syntax fault.
+    /// The most values (scalars, sequences and mappings) a YAML document may expand to. A YAML alias (`*name`) repeats
+    /// the node its anchor names, so a few lines of nested aliases can stand for billions of values; a study file has
+    /// hundreds.
+    static let maximumYAMLValues = 100_000
+
+    /// Reads YAML text; the error names the line and column of a syntax fault, and a document that expands to more
+    /// than ``maximumYAMLValues`` values (aliases repeating aliases) is refused before it is expanded.
     static func parseYAML(_ text: String) throws(DocumentSyntaxError) -> DocumentValue {
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
+        } catch YamlError.duplicatedKeysInMapping(let duplicates, let context) {
+            // Yams's own message quotes the whole mapping, which for a study file is the whole file.
+            let key = duplicates.sorted().first ?? ""
+            throw DocumentSyntaxError(message: "\(key): the key appears twice (lines \(lines(ofKey: key, in: text).map(String.init).joined(separator: ", "))) "
+                + "in the mapping that starts at line \(context.mark.line)")
         } catch let error as YamlError {
             throw DocumentSyntaxError(message: "malformed YAML: \(describe(error))")
         } catch {
             throw DocumentSyntaxError(message: "malformed YAML: \(error)")
         }
         guard let node else { return .null }
-        return try value(of: node, path: "")
+        var budget = maximumYAMLValues
+        return try value(of: node, path: "", budget: &budget)
     }
 
     /// Reads JSON data; the error names the line and column of a syntax fault.
@@ -100,14 +112,20 @@ enum DocumentValue: Hashable, Sendable {
         }
     }
 
-    private static func value(of node: Node, path: String) throws(DocumentSyntaxError) -> DocumentValue {
+    private static func value(of node: Node, path: String, budget: inout Int) throws(DocumentSyntaxError) -> DocumentValue {
+        budget -= 1
+        guard budget >= 0 else {
+            let line = node.mark.map { " (line \($0.line))" } ?? ""
+            throw DocumentSyntaxError(message: "\(path.isEmpty ? "the document" : path)\(line): the document expands to more than "
+                + "\(maximumYAMLValues) values; YAML aliases (*name) repeat what their anchor names, and nested ones multiply")
+        }
         switch node {
         case .scalar(let scalar):
             return scalarValue(scalar)
         case .sequence(let sequence):
             var values: [DocumentValue] = []
             for (index, element) in sequence.enumerated() {
-                values.append(try value(of: element, path: "\(path)[\(index)]"))
+                values.append(try value(of: element, path: "\(path)[\(index)]", budget: &budget))
             }
             return .array(values)
         case .mapping(let mapping):
@@ -121,7 +139,7 @@ enum DocumentValue: Hashable, Sendable {
                     let line = keyNode.mark.map { " (line \($0.line))" } ?? ""
                     throw DocumentSyntaxError(message: "\(path.isEmpty ? key : "\(path).\(key)"): the key appears twice\(line)")
                 }
-                pairs.append((key, try value(of: valueNode, path: path.isEmpty ? key : "\(path).\(key)")))
+                pairs.append((key, try value(of: valueNode, path: path.isEmpty ? key : "\(path).\(key)", budget: &budget)))
             }
             return .object(pairs)
         case .alias:
@@ -144,6 +162,23 @@ enum DocumentValue: Hashable, Sendable {
             return .number(number, text: text)
         }
         return .string(text)
+    }
+
+    /// The lines (from 1) on which `key` starts a mapping entry, as `key:` after indentation or a list's `- `.
+    private static func lines(ofKey key: String, in text: String) -> [Int] {
+        var found: [Int] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var rest = line.drop { $0 == " " || $0 == "\t" || $0 == "-" }
+            if let quote = rest.first, quote == "'" || quote == "\"" {
+                guard rest.dropFirst().hasPrefix(key), rest.dropFirst(key.count + 1).first == quote else { continue }
+                rest = rest.dropFirst(key.count + 2)
+            } else {
+                guard rest.hasPrefix(key) else { continue }
+                rest = rest.dropFirst(key.count)
+            }
+            if rest.drop(while: { $0 == " " || $0 == "\t" }).first == ":" { found.append(index + 1) }
+        }
+        return found
     }
 
     private static func describe(_ error: YamlError) -> String {

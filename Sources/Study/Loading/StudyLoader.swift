@@ -21,6 +21,24 @@ public enum StudyLoader {
     /// The names a study file may have, in the order they are looked for.
     public static let studyFileNames = ["study.yaml", "study.yml", "study.json"]
 
+    /// The largest file a study folder may hold for the loader (study file, tasks, surveys, FHIR Questionnaires,
+    /// consent documents, strings): 8 MiB, checked before the file is read. A Questionnaire with its value sets
+    /// inline is a few hundred kilobytes.
+    public static let maximumFileBytes = 8 << 20
+
+    /// The size of the file at `url` when it is larger than ``maximumFileBytes``; nil otherwise (or when unknown).
+    static func oversizedFileSize(_ url: URL) -> Int? {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > maximumFileBytes else {
+            return nil
+        }
+        return size
+    }
+
+    /// The problem of a file of `size` bytes, over the limit.
+    static func oversizedFileMessage(_ size: Int) -> String {
+        "the file is \(size) bytes, more than the \(maximumFileBytes) bytes (8 MiB) a study file may have; it was not read"
+    }
+
     /// Loads and validates the study in `folder`; throws ``StudyValidationFailure`` listing every problem found.
     public static func load(folder: URL) throws(StudyValidationFailure) -> StudyDefinition {
         var loader = Loader(folder: folder.standardizedFileURL)
@@ -124,7 +142,12 @@ private struct Loader {
             problems.append(StudyProblem(file: present[1], path: "", message: "the folder has both \(present.joined(separator: " and ")); keep one"))
             return nil
         }
-        guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(fileName).path) else {
+        let url = folder.appendingPathComponent(fileName)
+        if let size = StudyLoader.oversizedFileSize(url) {
+            problems.append(StudyProblem(file: fileName, path: "", message: StudyLoader.oversizedFileMessage(size)))
+            return nil
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
             problems.append(StudyProblem(file: fileName, path: "", message: "cannot read the file"))
             return nil
         }
@@ -150,6 +173,10 @@ private struct Loader {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             reader.report(reference, "no file at '\(path)' (looked for \(url.path))")
+            return nil
+        }
+        if !isDirectory.boolValue, let size = StudyLoader.oversizedFileSize(url) {
+            reader.report(reference, "'\(path)': \(StudyLoader.oversizedFileMessage(size))")
             return nil
         }
         guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: url.path) else {
