@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "CareStore", dependencies: ["JSONDiagnostics"]),
         // FHIR R4: Questionnaires in as tasks and responses both ways, FHIRPath; consents, care plans and outcomes out as
         // resources. swift-crypto's SHA-1 for Attachment.hash and the name-based UUIDs of Bundle entries.
-        .target(name: "Interop", dependencies: ["Research", "Consent", "CareStore", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "Interop", dependencies: ["Research", "Consent", "CareStore", "JSONDiagnostics", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "Consent",
             dependencies: [

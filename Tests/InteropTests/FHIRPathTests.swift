@@ -60,7 +60,7 @@ struct FHIRPathJSONTests {
         ("{\"a\": 1,}", 1, 9, "expected a member name"),
         ("{\n  \"a\": tru\n}", 2, 8, "expected a value"),
         ("[1 2]", 1, 4, "expected ',' or ']'"),
-        ("{\"a\": 1, \"a\": 2}", 1, 10, "duplicate member name \"a\""),
+        ("{\"a\": 1, \"a\": 2}", 1, 10, "the member name \"a\" is given twice"),
         ("\"abc", 1, 1, "unterminated string"),
         ("01", 1, 1, "leading zero"),
         ("[1] x", 1, 5, "after the JSON value"),

@@ -27,13 +27,23 @@ public struct SealedConsentRecord: Hashable, Sendable, Codable {
         self.signature = signature
     }
 
-    /// Reads a sealed record from its JSON file's bytes; the error says where the JSON is wrong.
+    /// Reads a sealed record from its JSON file's bytes, strictly, so that it means the same to every reader: a key
+    /// given twice at any depth, anything after the record, and any key or value form the record format does not
+    /// write are refused (see README, "Consent records"). The error says where the JSON is wrong.
     public init(jsonData data: Data) throws {
+        let tree: JSONTree
+        do {
+            tree = try JSONTree(data: data)
+        } catch {
+            throw ConsentRecordError.malformedJSON(error.description)
+        }
         do {
             self = try JSONDecoder().decode(SealedConsentRecord.self, from: data)
         } catch let error as DecodingError {
             throw ConsentRecordError.malformedJSON(Self.describe(error, in: data))
         }
+        let problems = ConsentRecordFormat.problems(in: tree, expected: try CanonicalJSON.value(of: self))
+        if !problems.isEmpty { throw ConsentRecordError.malformedJSON(problems.joined(separator: "; ")) }
     }
 
     /// The sealed record as canonical JSON, the form to store and hand out.

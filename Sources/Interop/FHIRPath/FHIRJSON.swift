@@ -1,4 +1,5 @@
 import Foundation
+import JSONDiagnostics
 
 /// A JSON value as FHIR resources use it: integers and decimals are kept apart, decimals keep the number of
 /// fraction digits they were written with, and object members keep their order.
@@ -33,8 +34,53 @@ public enum FHIRJSON: Sendable, Hashable {
     ///
     /// - Throws: ``FHIRJSONError`` naming the byte offset, line and column of the first problem.
     public init(data: Data) throws(FHIRJSONError) {
-        var parser = FHIRJSONParser(bytes: Array(data))
-        self = try parser.parseDocument()
+        let tree: JSONTree
+        do {
+            tree = try JSONTree(data: data)
+        } catch {
+            throw FHIRJSONError(message: (error.path.isEmpty ? "" : "\(error.path): ") + error.message, offset: error.offset,
+                                line: error.line, column: error.column)
+        }
+        self = try Self(tree: tree)
+    }
+
+    /// The value `tree` holds, with its numbers told apart: an integer is written without a fraction or exponent and
+    /// fits in `Int`; any other number is a decimal, which remembers its fraction digits.
+    private init(tree: JSONTree) throws(FHIRJSONError) {
+        switch tree {
+        case .null: self = .null
+        case .bool(let value): self = .bool(value)
+        case .string(let value): self = .string(value)
+        case .array(let elements):
+            var values: [FHIRJSON] = []
+            values.reserveCapacity(elements.count)
+            for element in elements { values.append(try FHIRJSON(tree: element)) }
+            self = .array(values)
+        case .object(let members):
+            var object = FHIRJSONObject()
+            for member in members { object[member.key] = try FHIRJSON(tree: member.value) }
+            self = .object(object)
+        case .number(let text):
+            let isInteger = !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+            if isInteger, let value = Int(text) {
+                self = .integer(value)
+                return
+            }
+            guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !value.isNaN else {
+                throw FHIRJSONError(message: "the number \(text) is out of range for a FHIR decimal", offset: 0, line: 0, column: 0)
+            }
+            self = .decimal(value, fractionDigits: Self.fractionDigits(ofNumber: text))
+        }
+    }
+
+    /// How many digits `text` has after the decimal point, taking an exponent into account (`1.50`: 2, `15e-1`: 1).
+    private static func fractionDigits(ofNumber text: String) -> Int {
+        let lowered = text.lowercased()
+        let parts = lowered.split(separator: "e", maxSplits: 1)
+        let mantissa = parts[0]
+        let written = mantissa.firstIndex(of: ".").map { mantissa.distance(from: $0, to: mantissa.endIndex) - 1 } ?? 0
+        let exponent = parts.count == 2 ? max(-10_000, min(10_000, Int(parts[1].prefix(6)) ?? 0)) : 0
+        return max(0, written - exponent)
     }
 
     /// Parses one JSON value from a string; see ``init(data:)``.

@@ -1,9 +1,16 @@
 import Foundation
 
-/// Reads JSON text (RFC 8259) into ``FHIRJSON``, telling integers from decimals and keeping member order.
-struct FHIRJSONParser {
+/// Reads JSON text (RFC 8259) strictly into a ``JSONTree``: one value and nothing after it, no member name given
+/// twice in an object, strings of valid UTF-8 with paired surrogates, at most 512 levels deep. Every error names the
+/// line, column and byte offset, and the path of the value it was reading (`record.signatures[0]`).
+///
+/// The one JSON reader for documents whose every byte matters: FHIR resources (through `FHIRJSON`) and sealed consent
+/// records, where a key given twice would let two readers see two different records.
+struct JSONTreeParser {
     private let bytes: [UInt8]
     private var position = 0
+    /// Where the parser is: member names and array indices from the root.
+    private var path: [PathComponent] = []
     /// Nesting deeper than this is refused, so hostile input cannot exhaust the stack.
     private let maximumDepth = 512
 
@@ -11,8 +18,13 @@ struct FHIRJSONParser {
         self.bytes = bytes
     }
 
+    private enum PathComponent {
+        case member(String)
+        case index(Int)
+    }
+
     /// One value with optional whitespace around it, and nothing else.
-    mutating func parseDocument() throws(FHIRJSONError) -> FHIRJSON {
+    mutating func parseDocument() throws(JSONSyntaxError) -> JSONTree {
         skipWhitespace()
         let value = try parseValue(depth: 0)
         skipWhitespace()
@@ -20,7 +32,7 @@ struct FHIRJSONParser {
         return value
     }
 
-    private mutating func parseValue(depth: Int) throws(FHIRJSONError) -> FHIRJSON {
+    private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONTree {
         guard depth < maximumDepth else { throw error("nested more than \(maximumDepth) levels deep") }
         guard position < bytes.count else { throw error("unexpected end of input, expected a value") }
         switch bytes[position] {
@@ -35,37 +47,42 @@ struct FHIRJSONParser {
         }
     }
 
-    private mutating func parseObject(depth: Int) throws(FHIRJSONError) -> FHIRJSON {
+    private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONTree {
         position += 1
-        var object = FHIRJSONObject()
+        var members: [JSONTree.Member] = []
+        var names = Set<String>()
         skipWhitespace()
-        if peek(UInt8(ascii: "}")) { position += 1; return .object(object) }
+        if peek(UInt8(ascii: "}")) { position += 1; return .object(members) }
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else { throw error("expected a member name in double quotes") }
             let keyStart = position
             let key = try parseString()
-            if object[key] != nil { throw error("duplicate member name \"\(key)\"", at: keyStart) }
+            guard names.insert(key).inserted else { throw error("the member name \"\(key)\" is given twice", at: keyStart) }
             skipWhitespace()
             guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after the member name \"\(key)\"") }
             position += 1
             skipWhitespace()
-            object[key] = try parseValue(depth: depth + 1)
+            path.append(.member(key))
+            members.append(JSONTree.Member(key: key, value: try parseValue(depth: depth + 1)))
+            path.removeLast()
             skipWhitespace()
             if peek(UInt8(ascii: ",")) { position += 1; continue }
-            if peek(UInt8(ascii: "}")) { position += 1; return .object(object) }
+            if peek(UInt8(ascii: "}")) { position += 1; return .object(members) }
             throw error("expected ',' or '}' after an object member")
         }
     }
 
-    private mutating func parseArray(depth: Int) throws(FHIRJSONError) -> FHIRJSON {
+    private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONTree {
         position += 1
-        var elements: [FHIRJSON] = []
+        var elements: [JSONTree] = []
         skipWhitespace()
         if peek(UInt8(ascii: "]")) { position += 1; return .array(elements) }
         while true {
             skipWhitespace()
+            path.append(.index(elements.count))
             elements.append(try parseValue(depth: depth + 1))
+            path.removeLast()
             skipWhitespace()
             if peek(UInt8(ascii: ",")) { position += 1; continue }
             if peek(UInt8(ascii: "]")) { position += 1; return .array(elements) }
@@ -73,7 +90,7 @@ struct FHIRJSONParser {
         }
     }
 
-    private mutating func parseString() throws(FHIRJSONError) -> String {
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
         let start = position
         position += 1
         var utf8: [UInt8] = []
@@ -114,7 +131,7 @@ struct FHIRJSONParser {
     }
 
     /// After `\u`: four hex digits, or a surrogate pair written as two escapes; returns the UTF-8 bytes.
-    private mutating func parseUnicodeEscape() throws(FHIRJSONError) -> [UInt8] {
+    private mutating func parseUnicodeEscape() throws(JSONSyntaxError) -> [UInt8] {
         let escapeStart = position - 2
         let first = try parseHexQuad()
         var scalarValue = first
@@ -135,7 +152,7 @@ struct FHIRJSONParser {
         return Array(String(Character(scalar)).utf8)
     }
 
-    private mutating func parseHexQuad() throws(FHIRJSONError) -> UInt32 {
+    private mutating func parseHexQuad() throws(JSONSyntaxError) -> UInt32 {
         guard position + 4 <= bytes.count else { throw error("expected four hex digits after \\u") }
         var value: UInt32 = 0
         for _ in 0..<4 {
@@ -153,7 +170,7 @@ struct FHIRJSONParser {
         return value
     }
 
-    private mutating func parseNumber() throws(FHIRJSONError) -> FHIRJSON {
+    private mutating func parseNumber() throws(JSONSyntaxError) -> JSONTree {
         let start = position
         if peek(UInt8(ascii: "-")) { position += 1 }
         guard position < bytes.count, isDigit(bytes[position]) else { throw error("expected a digit in a number") }
@@ -163,36 +180,24 @@ struct FHIRJSONParser {
         } else {
             while position < bytes.count, isDigit(bytes[position]) { position += 1 }
         }
-        var fractionDigits = 0
-        var isInteger = true
         if peek(UInt8(ascii: ".")) {
-            isInteger = false
             position += 1
             guard position < bytes.count, isDigit(bytes[position]) else { throw error("expected a digit after the decimal point") }
-            while position < bytes.count, isDigit(bytes[position]) { position += 1; fractionDigits += 1 }
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
         }
         if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
-            isInteger = false
             position += 1
-            var exponentSign = 1
-            if peek(UInt8(ascii: "+")) { position += 1 } else if peek(UInt8(ascii: "-")) { exponentSign = -1; position += 1 }
+            if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { position += 1 }
             guard position < bytes.count, isDigit(bytes[position]) else { throw error("expected a digit in the exponent") }
-            var exponent = 0
-            while position < bytes.count, isDigit(bytes[position]) {
-                exponent = min(exponent * 10 + Int(bytes[position] - UInt8(ascii: "0")), 10_000)
-                position += 1
-            }
-            fractionDigits = max(0, fractionDigits - exponentSign * exponent)
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
-        if isInteger, let value = Int(text) { return .integer(value) }
-        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !value.isNaN else {
-            throw error("number \(text) is out of range", at: start)
-        }
-        return .decimal(value, fractionDigits: fractionDigits)
+        // Readers in other languages hold numbers as doubles: one they cannot hold means different things to each.
+        guard let value = Double(text), value.isFinite else { throw error("the number \(text) is out of range", at: start) }
+        return .number(text)
     }
 
-    private mutating func expectWord(_ word: String) throws(FHIRJSONError) {
+    private mutating func expectWord(_ word: String) throws(JSONSyntaxError) {
         let expected = Array(word.utf8)
         guard position + expected.count <= bytes.count, Array(bytes[position..<position + expected.count]) == expected else {
             throw error("unexpected '\(character(at: position))', expected a value")
@@ -218,7 +223,7 @@ struct FHIRJSONParser {
         return byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\u{\(String(byte, radix: 16))}"
     }
 
-    private func error(_ message: String, at offset: Int? = nil) -> FHIRJSONError {
+    private func error(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
         let offset = min(offset ?? position, bytes.count)
         var line = 1
         var lineStart = 0
@@ -226,6 +231,13 @@ struct FHIRJSONParser {
             line += 1
             lineStart = index + 1
         }
-        return FHIRJSONError(message: message, offset: offset, line: line, column: offset - lineStart + 1)
+        var location = ""
+        for component in path {
+            switch component {
+            case .member(let name): location += location.isEmpty ? name : ".\(name)"
+            case .index(let index): location += "[\(index)]"
+            }
+        }
+        return JSONSyntaxError(message: message, path: location, offset: offset, line: line, column: offset - lineStart + 1)
     }
 }
