@@ -38,10 +38,16 @@ struct ConsentCommandTests {
             "--data", folder.appendingPathComponent("data").path, "--output", record.path,
         ])
         #expect(sealed.status == 0, "\(sealed.stderr)")
-        let verified = try StudykitProcess.run(["consent", "verify", record.path])
+        // Without --public-key a record re-sealed with anyone's key would pass: refused unless asked for knowingly.
+        let unkeyed = try StudykitProcess.run(["consent", "verify", record.path])
+        #expect(unkeyed.status != 0 && unkeyed.stdout.isEmpty)
+        #expect(unkeyed.stderr.contains("give --public-key with your study's key"), "\(unkeyed.stderr)")
+        let verified = try StudykitProcess.run(["consent", "verify", record.path, "--trust-embedded-key"])
         #expect(verified.stdout == "valid\n")
-        // Without --public-key only the record's own key is checked, and the command says so.
+        // Then only the record's own key is checked, and the command says so.
         #expect(verified.stderr.contains("pass --public-key"))
+        let folderKey = try StudykitProcess.run(["consent", "key", "--data", folder.appendingPathComponent("data").path]).stdout
+        #expect(try StudykitProcess.run(["consent", "verify", record.path, "--public-key", folderKey]).stdout == "valid\n")
 
         // The record signed by this folder's key is not the example's key.
         let exampleKey = try String(contentsOfFile: example("recover-public-key.txt"), encoding: .utf8)
@@ -55,7 +61,7 @@ struct ConsentCommandTests {
             #expect(original.contains(edit), "the record holds \(edit)")
             let tampered = folder.appendingPathComponent("tampered.json")
             try original.replacingOccurrences(of: edit, with: replacement).write(to: tampered, atomically: true, encoding: .utf8)
-            let result = try StudykitProcess.run(["consent", "verify", tampered.path])
+            let result = try StudykitProcess.run(["consent", "verify", tampered.path, "--trust-embedded-key"])
             #expect(result.status == 1, "editing \(edit) must be caught")
             #expect(!result.stdout.contains("valid\n") && result.stdout.contains("tampered.json: "))
         }
@@ -119,7 +125,7 @@ struct ConsentCommandTests {
             #expect(text.contains("Recover") && text.contains(familyName + givenName) && text.contains(String(hash)),
                     "page \(page) of \(pages) carries the footer")
         }
-        #expect(try StudykitProcess.run(["consent", "verify", record.path, "--pdf", signedPDF.path]).stdout == "valid\n")
+        #expect(try StudykitProcess.run(["consent", "verify", record.path, "--pdf", signedPDF.path, "--trust-embedded-key"]).stdout == "valid\n")
 
         // Above the signature caption the signed and the blank page hold the same heading and signature line; the
         // drawing is the difference.

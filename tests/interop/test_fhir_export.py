@@ -309,7 +309,7 @@ def test_the_provenance_carries_the_sealed_record_which_still_verifies(export, t
     pdf = tmp_path / "consent.pdf"
     pdf.write_bytes(base64.b64decode(consent["sourceAttachment"]["data"]))
     assert json.loads(record.read_text())["record"]["id"].lower() == consent["id"]
-    result = studykit("consent", "verify", record, "--pdf", pdf)
+    result = studykit("consent", "verify", record, "--pdf", pdf, "--trust-embedded-key")
     assert (result.returncode, result.stdout.strip()) == (0, "valid"), result.stdout + result.stderr
 
 

@@ -38,7 +38,7 @@ struct ConsentVerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Check a sealed consent record, and optionally its PDF; print 'valid' or each mismatch.",
-        discussion: "Exits 0 when everything matches, 1 otherwise."
+        discussion: "Exits 0 when everything matches, 1 otherwise. Needs --public-key (or, knowingly, --trust-embedded-key)."
     )
 
     @Argument(help: "The sealed record (JSON).", completion: .file(extensions: ["json"]))
@@ -53,6 +53,18 @@ struct ConsentVerifyCommand: AsyncParsableCommand {
 
     @Option(help: "For a withdrawal record: the sealed record it withdraws.", completion: .file(extensions: ["json"]))
     var original: String?
+
+    @Flag(name: .customLong("trust-embedded-key"),
+          help: "Check the record only against the public key inside it. Anyone can seal a record with a key of their own, so this proves only that the record is whole, not who sealed it.")
+    var trustEmbeddedKey = false
+
+    func validate() throws {
+        if publicKey == nil && !trustEmbeddedKey {
+            throw ValidationError("give --public-key with your study's key (studykit consent key prints it): a record re-sealed with any "
+                + "other key is self-consistent too. --trust-embedded-key checks it against the key inside it instead")
+        }
+        if publicKey != nil && trustEmbeddedKey { throw ValidationError("give --public-key or --trust-embedded-key, not both") }
+    }
 
     func run() async throws {
         let sealed = try ConsentFiles.sealedRecord(at: record)
