@@ -46,6 +46,24 @@ public final class SQLiteStudyStore: StudyStore {
         // DatabasePool opens the file in WAL mode.
         try self.init(database: DatabasePool(path: url.path, configuration: Self.configuration()), environment: environment,
                       durability: durability)
+        let problems = try appendOnlyProblems()
+        if !problems.isEmpty { throw SQLiteStudyStoreOpenError.appendOnlyTriggers(path: url.path, problems: problems) }
+    }
+
+    /// What is wrong with the triggers that keep consent records append-only (``StudyStoreMigrations/consentRecordTriggers``):
+    /// each one missing or not as created. Empty when all are in place. Opening a file for writing refuses one with
+    /// problems; `studykit export` reports them.
+    public func appendOnlyProblems() throws -> [String] {
+        let found = try read { db in
+            try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'consentRecord'")
+        }
+        let existing = Dictionary(found.map { (row: Row) -> (String, String) in (row["name"], row["sql"] ?? "") },
+                                  uniquingKeysWith: { first, _ in first })
+        func squeezed(_ sql: String) -> String { sql.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        return StudyStoreMigrations.consentRecordTriggers.keys.sorted().compactMap { name in
+            guard let sql = existing[name] else { return "the trigger \(name) is missing" }
+            return squeezed(sql) == squeezed(StudyStoreMigrations.consentRecordTriggers[name]!) ? nil : "the trigger \(name) was changed"
+        }
     }
 
     /// The store in the existing SQLite file at `path`, opened for reading only: nothing is created, migrated or

@@ -16,8 +16,35 @@ public enum StudyStoreMigrations {
         migrator.registerMigration("v1: participants, invitations, sessions, sign-in codes, task runs, consent records") { db in
             try createTables(db)
         }
+        migrator.registerMigration("v2: consent records refuse INSERT OR REPLACE") { db in
+            try db.execute(sql: consentRecordNoReplaceTrigger)
+        }
         return migrator
     }
+
+    /// The triggers that keep consent records append-only, by name, with the SQL each was created with. The store
+    /// checks at every writable open that each is there, unchanged (``SQLiteStudyStore/appendOnlyProblems()``).
+    ///
+    /// UPDATE and DELETE are refused outright. `INSERT OR REPLACE` deletes the row it replaces without firing delete
+    /// triggers (unless a connection turns recursive triggers on, which `sqlite3` does not), so an insert of an id that
+    /// exists is refused before the conflict is resolved.
+    public static let consentRecordTriggers: [String: String] = [
+        "consentRecord_no_update": """
+            CREATE TRIGGER consentRecord_no_update BEFORE UPDATE ON consentRecord
+            BEGIN SELECT RAISE(ABORT, 'consent records are append-only'); END
+            """,
+        "consentRecord_no_delete": """
+            CREATE TRIGGER consentRecord_no_delete BEFORE DELETE ON consentRecord
+            BEGIN SELECT RAISE(ABORT, 'consent records are append-only'); END
+            """,
+        "consentRecord_no_replace": consentRecordNoReplaceTrigger,
+    ]
+
+    private static let consentRecordNoReplaceTrigger = """
+        CREATE TRIGGER consentRecord_no_replace BEFORE INSERT ON consentRecord
+        WHEN EXISTS (SELECT 1 FROM consentRecord WHERE id = NEW.id)
+        BEGIN SELECT RAISE(ABORT, 'consent records are append-only'); END
+        """
 
     /// The names of the migrations, oldest first.
     public static var migrationNames: [String] { migrator.migrations }

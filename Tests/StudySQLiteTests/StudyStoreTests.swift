@@ -378,7 +378,7 @@ struct SQLiteStudyStoreTests {
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
         }
         #expect(mode == "wal" && synchronous == 2)
-        #expect(StudyStoreMigrations.migrationNames.count == 1)
+        #expect(StudyStoreMigrations.migrationNames.count == 2)
     }
 
     @Test func aRunIsReadAsStoredEvenWhenChangedBehindTheStoresBack() async throws {
@@ -423,5 +423,53 @@ struct SQLiteStudyStoreTests {
             try await store.database.write { db in try db.execute(sql: "DELETE FROM consentRecord") }
         }
         #expect(try await store.consentRecords(participantID: participant.id) == [record])
+    }
+
+    /// REPLACE deletes the row it replaces without firing the delete trigger (SQLite fires none for it unless recursive
+    /// triggers are on, and sqlite3 does not turn them on): a REPLACE of a sealed row from another connection, as a
+    /// person with `sqlite3` would issue it, must be refused like UPDATE and DELETE.
+    @Test func aConsentRecordCannotBeReplacedFromAnotherConnection() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("replace-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("study.sqlite").path
+        let environment = StudyStoreEnvironment(now: { clock.now }, makeUUID: { UUID() }, randomBytes: StudyStoreEnvironment.live.randomBytes)
+        let store = try SQLiteStudyStore(path: path, environment: environment)
+        let participant = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
+        let record = try await store.appendConsentRecord(try sealedConsent(participant: participant.id))
+        let forged = try sealedConsent(participant: participant.id, recorder: ConsentRecorder(signingKey: .generate()))
+        let outsider = try DatabaseQueue(path: path)  // no recursive triggers, as with sqlite3
+        for statement in ["INSERT OR REPLACE INTO consentRecord (id, participantID, kind, sealedJSON, storedAt) VALUES (?, ?, 'consent', ?, 0)",
+                          "REPLACE INTO consentRecord (id, participantID, kind, sealedJSON, storedAt) VALUES (?, ?, 'consent', ?, 0)"] {
+            #expect(throws: DatabaseError.self, "\(statement)") {
+                try outsider.write { db in try db.execute(sql: statement, arguments: [record.id, participant.id, try forged.jsonData()]) }
+            }
+        }
+        #expect(throws: DatabaseError.self) { try outsider.write { db in try db.execute(sql: "UPDATE consentRecord SET sealedJSON = x'00'") } }
+        #expect(throws: DatabaseError.self) { try outsider.write { db in try db.execute(sql: "DELETE FROM consentRecord") } }
+        #expect(try await store.consentRecords(participantID: participant.id) == [record])
+        #expect(try store.appendOnlyProblems() == [])
+    }
+
+    /// Dropping a trigger is noticed at the next start: the store refuses to open the file for writing, naming it.
+    @Test func aDroppedOrChangedTriggerIsRefusedAtTheNextOpen() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("triggers-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("study.sqlite").path
+        let environment = StudyStoreEnvironment(now: { clock.now }, makeUUID: { UUID() }, randomBytes: StudyStoreEnvironment.live.randomBytes)
+        _ = try SQLiteStudyStore(path: path, environment: environment)
+        let outsider = try DatabaseQueue(path: path)
+        try await outsider.write { db in
+            try db.execute(sql: "DROP TRIGGER consentRecord_no_delete")
+            try db.execute(sql: "DROP TRIGGER consentRecord_no_replace")
+            try db.execute(sql: "CREATE TRIGGER consentRecord_no_replace BEFORE INSERT ON consentRecord WHEN 0 BEGIN SELECT 1; END")
+        }
+        try outsider.close()
+        #expect {
+            _ = try SQLiteStudyStore(path: path, environment: environment)
+        } throws: { error in
+            guard case SQLiteStudyStoreOpenError.appendOnlyTriggers(let file, let problems) = error else { return false }
+            return file == path && problems == ["the trigger consentRecord_no_delete is missing", "the trigger consentRecord_no_replace was changed"]
+                && "\(error)".contains("was edited outside StudyKit")
+        }
     }
 }
