@@ -115,10 +115,13 @@ let package = Package(
             dependencies: [
                 "StudyServer", .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                // Editing the data folder's databases under the server, as someone with sqlite3 would.
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // The stores and the study module make data folders for `studykit export` to read.
-        .testTarget(name: "StudykitCLITests", dependencies: ["studykit", "Study", "StudySQLite", "CareStore", "CareStoreSQLite", "Consent"]),
+        .testTarget(name: "StudykitCLITests", dependencies: ["studykit", "Study", "StudySQLite", "CareStore", "CareStoreSQLite", "Consent",
+                                                        .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "StudyTests", dependencies: ["Study", "Research", "CareStore", "Consent", "Interop"]),
         .testTarget(
             name: "StudySQLiteTests",

@@ -10,15 +10,18 @@ import Study
 actor ConsentPDFPrinter {
     private let renderer: any ConsentPDFRenderer
     private let dataFolder: URL
+    /// Checks each record before it is printed: an edited record must not get a PDF with the genuine footer.
+    private let verifier: ConsentRecordVerifier
     private var running = false
     private var again = false
 
     /// The folder, relative to the data folder, where PDFs are kept.
     static let folderName = "consent-pdfs"
 
-    init(renderer: any ConsentPDFRenderer, dataFolder: URL) {
+    init(renderer: any ConsentPDFRenderer, dataFolder: URL, verifier: ConsentRecordVerifier) {
         self.renderer = renderer
         self.dataFolder = dataFolder
+        self.verifier = verifier
     }
 
     /// Prints every record of `store` that awaits its PDF (also those that failed before); returns when done.
@@ -37,6 +40,13 @@ actor ConsentPDFPrinter {
     private func print(_ stored: StoredConsentRecord, store: any StudyStore, strings: ConsentStrings) async {
         let record = stored.sealed.record
         let relativePath = "\(Self.folderName)/\(record.id.uuidString.lowercased()).pdf"
+        let mismatches = verifier.mismatches(in: stored.sealed)
+        guard mismatches.isEmpty else {
+            let reason = "the record does not verify, so it is not printed: " + mismatches.map(\.description).joined(separator: "; ")
+            FileHandle.standardError.write(Data("consent PDF of record \(record.id): \(reason)\n".utf8))
+            try? await store.setConsentPDF(.failed(reason: reason), recordID: record.id, participantID: record.participantIdentifier)
+            return
+        }
         do {
             let pdf = try await renderer.renderPDF(html: record.html, footer: .localized(for: record, strings: strings))
             let folder = dataFolder.appendingPathComponent(Self.folderName, isDirectory: true)

@@ -38,6 +38,9 @@ public enum StudyServerApplication {
             },
             logger: logger
         )
+        for line in try await service.auditConsentRecords() {
+            FileHandle.standardError.write(Data("studykit serve: \(line)\n".utf8))
+        }
         service.printConsentPDFs()
         try await app.runService()
     }

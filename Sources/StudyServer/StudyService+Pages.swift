@@ -129,6 +129,13 @@ extension StudyService {
     func consentPDF(signedIn: SignedIn) async throws -> Data? {
         guard let latest = try await store.consentRecords(participantID: signedIn.participant.id).last(where: { $0.sealed.record.kind == .consent })
         else { throw StudyServerError.notFound("You have no signed consent yet.") }
+        let mismatches = ConsentRecordVerifier(expectedPublicKey: consentKey.publicKey).mismatches(in: latest.sealed)
+        guard mismatches.isEmpty else {
+            FileHandle.standardError.write(Data(("consent record \(latest.id) of participant \(signedIn.participant.id) does not verify, so "
+                + "its PDF is not served: \(mismatches.map(\.description).joined(separator: "; "))\n").utf8))
+            throw StudyServerError.conflict("Your signed consent cannot be shown: its record was changed after it was sealed. "
+                + "The study team has been told; nothing you did caused this.")
+        }
         return await pdfPrinter.pdf(of: latest)
     }
 

@@ -299,6 +299,29 @@ extension StudyService {
     }
 
     /// Prints waiting consent PDFs in the background.
+    /// Every consent record checked against the server's key, with a line for each participant whose record does not
+    /// verify, cannot be read, or is missing though the onboarding was completed (one deleted from the database): run at
+    /// every start, since the server refuses to start only when the append-only triggers themselves are gone.
+    func auditConsentRecords() async throws -> [String] {
+        var lines: [String] = []
+        for participant in try await store.participants() {
+            let records: [StoredConsentRecord]
+            do {
+                records = try await store.consentRecords(participantID: participant.id)
+            } catch {
+                lines.append("participant \(participant.id): the consent records cannot be read: \(error)")
+                continue
+            }
+            let (verified, problems) = StudyExportReader.verified(records, key: consentKey.publicKey)
+            lines += problems.map { "participant \(participant.id): \($0)" }
+            if !verified.contains(where: { $0.sealed.record.kind == .consent }), try await isOnboarded(participant) {
+                lines.append("participant \(participant.id): completed the onboarding but has no valid consent record: one was removed "
+                    + "from the database, failed verification, or was never stored")
+            }
+        }
+        return lines
+    }
+
     func printConsentPDFs() {
         let printer = pdfPrinter, store = store, strings = study.strings.consent
         Task.detached { await printer.printPending(from: store, strings: strings) }

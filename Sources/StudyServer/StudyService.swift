@@ -109,7 +109,8 @@ public final class StudyService: Sendable {
         } catch {
             throw StudyServerStartError("page templates: \(error)")
         }
-        pdfPrinter = ConsentPDFPrinter(renderer: pdfRenderer, dataFolder: configuration.dataFolder)
+        pdfPrinter = ConsentPDFPrinter(renderer: pdfRenderer, dataFolder: configuration.dataFolder,
+                                       verifier: ConsentRecordVerifier(expectedPublicKey: consentKey.publicKey))
         do {
             calculator = try study.makeCalculator()
         } catch {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CareStoreSQLite
+import Consent
 import Foundation
 import Study
 import StudySQLite
@@ -57,9 +58,20 @@ struct ExportCommand: AsyncParsableCommand {
         } catch {
             try fail("cannot read the data folder \(data): \(error)")
         }
+        // Every consent record is verified against the study's key as it is read; the database's own guard is checked too.
+        let consentKey: ConsentPublicKey?
+        do { consentKey = try ConsentKeyStore(dataDirectory: dataFolder).load()?.publicKey } catch { try fail("\(error)") }
+        do {
+            for problem in try studyStore.appendOnlyProblems() {
+                FileHandle.standardError.write(Data("warning: study.sqlite: \(problem): consent records may have been changed\n".utf8))
+            }
+        } catch {
+            try fail("cannot read the data folder \(data): \(error)")
+        }
         let summary: StudyExportSummary
         do {
-            let snapshot = try await StudyExportReader(study: definition, store: studyStore, careStore: careStore, dataFolder: dataFolder).snapshot()
+            let snapshot = try await StudyExportReader(study: definition, store: studyStore, careStore: careStore, dataFolder: dataFolder,
+                                                       consentPublicKey: consentKey).snapshot()
             summary = try StudyExportFolder(url: URL(fileURLWithPath: out, isDirectory: true)).replace(with: format.makeExporter(), snapshot: snapshot)
         } catch let error as StudyExportError {
             try fail("\(error)")

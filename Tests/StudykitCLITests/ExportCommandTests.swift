@@ -2,6 +2,7 @@ import CareStore
 import CareStoreSQLite
 import Consent
 import Foundation
+import GRDB
 import Study
 import StudySQLite
 import Testing
@@ -82,6 +83,46 @@ import Testing
         let consent = try String(contentsOf: out.appendingPathComponent("Consent.ndjson"), encoding: .utf8)
         #expect(consent.contains(Data("%PDF-1.7 山田花子".utf8).base64EncodedString()))
         #expect(consent.split(separator: "\n").count == 1)
+    }
+
+    /// A database edited under the study: the export verifies every consent record as it reads it, leaves out one that
+    /// was changed, names a participant whose record was removed, and warns that the append-only triggers are gone.
+    @Test func anEditedOrRemovedConsentRecordIsReportedNotExported() async throws {
+        let folder = try StudykitProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data", isDirectory: true)
+        let participant = try await Self.makeDataFolder(data)
+        let careStore = try SQLiteCareStore(path: data.appendingPathComponent("care.sqlite").path)
+        _ = try await OnboardingGate(careStore: careStore, environment: .live)
+            .recordCompletion(participantID: participant, timeZone: TimeZone(identifier: "Asia/Tokyo")!)
+        let outsider = try DatabaseQueue(path: data.appendingPathComponent("study.sqlite").path)
+        try await outsider.write { db in
+            try db.execute(sql: "DROP TRIGGER consentRecord_no_update")
+            let json: Data = try #require(try Data.fetchOne(db, sql: "SELECT sealedJSON FROM consentRecord"))
+            let edited = String(decoding: json, as: UTF8.self).replacingOccurrences(of: "花子", with: "花江")
+            try db.execute(sql: "UPDATE consentRecord SET sealedJSON = ?", arguments: [Data(edited.utf8)])
+        }
+        func export() throws -> StudykitProcess.Output {
+            let out = folder.appendingPathComponent("fhir-\(UUID().uuidString)")
+            return try StudykitProcess.run(["export", "--format", "fhir", "--out", out.path, "--study", Self.recover, "--data", data.path])
+        }
+        let edited = try export()
+        #expect(edited.status == 0, "\(edited.stderr)")
+        #expect(edited.stdout.contains("(1 CarePlan, 1 Observation, 1 Patient)"), "the edited consent is not exported: \(edited.stdout)")
+        #expect(edited.stderr.contains("warning: study.sqlite: the trigger consentRecord_no_update is missing"), "\(edited.stderr)")
+        #expect(edited.stderr.contains("warning: participant \(participant): consent record ") && edited.stderr.contains("does not verify, so it is left out"),
+                "\(edited.stderr)")
+        #expect(edited.stderr.contains("completed the onboarding"), "\(edited.stderr)")
+
+        try await outsider.write { db in
+            try db.execute(sql: "DROP TRIGGER consentRecord_no_delete")
+            try db.execute(sql: "DELETE FROM consentPDF")
+            try db.execute(sql: "DELETE FROM consentRecord")
+        }
+        let removed = try export()
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(removed.stderr.contains("warning: participant \(participant): completed the onboarding ("), "\(removed.stderr)")
+        #expect(removed.stderr.contains("but has no valid consent record"), "\(removed.stderr)")
     }
 
     @Test func errorsNameWhatIsWrong() async throws {

@@ -1,6 +1,7 @@
 import CareStore
 import Consent
 import Foundation
+import Research
 
 /// Reads everything an export writes from a study's stores and data folder into a ``StudyExportSnapshot``. It only
 /// reads: open the stores read-only (`SQLiteStudyStore.readOnly(path:)`, `SQLiteCareStore.readOnly(path:)`) and an
@@ -20,14 +21,18 @@ public struct StudyExportReader: Sendable {
     public var dataFolder: URL
     /// The clock that stamps the snapshot.
     public var now: @Sendable () -> Date
+    /// The study's consent signing key, which every record must be sealed by; nil checks each record only against the
+    /// key it carries (and says so in every participant's problems).
+    public var consentPublicKey: ConsentPublicKey?
 
     /// Creates a reader.
     public init(study: StudyDefinition, store: any StudyStore, careStore: any CareStore, dataFolder: URL,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+                consentPublicKey: ConsentPublicKey? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
         self.study = study
         self.store = store
         self.careStore = careStore
         self.dataFolder = dataFolder
+        self.consentPublicKey = consentPublicKey
         self.now = now
     }
 
@@ -42,10 +47,18 @@ public struct StudyExportReader: Sendable {
         return StudyExportSnapshot(study: study, participants: participants, takenAt: takenAt)
     }
 
-    /// One participant's data.
+    /// One participant's data. Each consent record is verified as it is read: one that does not verify (edited in the
+    /// database, or sealed by another key) is left out and named in ``ParticipantExportData/problems``, and so is a
+    /// participant who completed the onboarding but has no consent record (one removed from the database).
     public func data(of participant: StudyParticipant) async throws -> ParticipantExportData {
         var data = ParticipantExportData(participant: participant)
-        data.consentRecords = try await store.consentRecords(participantID: participant.id)
+        do {
+            let (verified, problems) = Self.verified(try await store.consentRecords(participantID: participant.id), key: consentPublicKey)
+            data.consentRecords = verified
+            data.problems += problems
+        } catch {
+            data.problems.append("the consent records cannot be read, so none is exported: \(error)")
+        }
         for stored in data.consentRecords {
             switch pdf(of: stored) {
             case .success(let bytes): data.consentPDFs[stored.id] = bytes
@@ -77,7 +90,45 @@ public struct StudyExportReader: Sendable {
         data.outcomes = try await careStore.fetchOutcomes(query: outcomeQuery)
         data.runs = try await store.runs(participantID: participant.id, taskID: nil)
         data.runFilesFolder = StudyDataLayout.runFilesFolder(dataFolder: dataFolder, participantID: participant.id)
+        if !data.consentRecords.contains(where: { $0.sealed.record.kind == .consent }), let onboarded = onboardingCompletion(in: data) {
+            let when = onboarded.map { " (\(ISO8601.string(from: $0, in: participant.timeZone)))" } ?? ""
+            data.problems.append("completed the onboarding\(when) but has no valid consent record: one was removed from the database, "
+                + "failed verification, or was never stored")
+        }
         return data
+    }
+
+    /// The records that verify, and a sentence for each that does not (with the study's key, or, without it, only
+    /// against the key each carries). A withdrawal is checked against the record it withdraws when that is among them.
+    /// The export and the server's check at start both use it.
+    public static func verified(_ records: [StoredConsentRecord], key: ConsentPublicKey?) -> ([StoredConsentRecord], [String]) {
+        let verifier = ConsentRecordVerifier(expectedPublicKey: key)
+        var kept: [StoredConsentRecord] = [], problems: [String] = []
+        if key == nil, !records.isEmpty {
+            problems.append("no consent signing key was found, so consent records are checked only against the keys they carry")
+        }
+        for stored in records {
+            let original = stored.sealed.record.withdrawal.flatMap { link in records.first { $0.id == link.originalRecordID }?.sealed }
+            let mismatches = verifier.mismatches(in: stored.sealed, original: original)
+            if mismatches.isEmpty {
+                kept.append(stored)
+            } else {
+                problems.append("consent record \(stored.id.uuidString.lowercased()) does not verify, so it is left out: "
+                    + mismatches.map(\.description).joined(separator: "; "))
+            }
+        }
+        return (kept, problems)
+    }
+
+    /// Whether the participant completed the onboarding (by its outcome or its completed run): nil when not, else
+    /// when, if known.
+    private func onboardingCompletion(in data: ParticipantExportData) -> Date?? {
+        let outcome = data.outcomes.first { outcome in
+            data.taskVersion(of: outcome).flatMap(data.studyTaskID(of:)) == StudyTaskDefinition.onboardingID
+        }
+        let run = data.runs.first { $0.taskID == StudyTaskDefinition.onboardingID && $0.state == .completed }
+        guard outcome != nil || run != nil else { return nil }
+        return .some(outcome?.createdDate ?? run?.updatedAt)
     }
 
     /// A problem reading a PDF, in a sentence.
