@@ -109,7 +109,8 @@ struct PDFRendererTests {
         #expect(text.contains("Signed: 2026-03-29T17:00:00.250+09:00"))
         #expect(text.contains("Study: Recover"))
         #expect(text.contains("Document version: 1.2"))
-        #expect(try await ConsentRecordVerifier().mismatches(inPDF: file, of: sealed) == [])
+        // Printed with the English labels: the check prints the record again with the same footer.
+        #expect(try await ConsentRecordVerifier().mismatches(inPDF: file, of: sealed, footer: ConsentPDFFooter(record: sealed.record, labels: .english)) == [])
 
         // Ink where the signature box is, none in a blank box of the same size below it.
         let image = try poppler("pdftoppm", ["-r", "50", "-gray", "-f", "1", "-l", "1", file.path])
@@ -139,7 +140,7 @@ struct PDFRendererTests {
         #expect(text.contains("知情同意书"))
         #expect(text.contains("研究参与者可以随时退出本研究。"))
         #expect(text.contains("小明 王"))
-        #expect(try await ConsentRecordVerifier().mismatches(inPDF: file, of: sealed) == [])
+        #expect(try await ConsentRecordVerifier().mismatches(inPDF: file, of: sealed, footer: ConsentPDFFooter(record: sealed.record, labels: .english)) == [])
     }
 
     /// The printer loads nothing a consent's HTML could use to read the server's files or run code: a document
@@ -198,12 +199,46 @@ struct PDFRendererTests {
         other.html += "<!-- changed -->"
         other.htmlSHA256 = other.computedHTMLSHA256
         other.signatures[1].familyName = "Tanaka"
-        let problems = try await ConsentRecordVerifier().mismatches(inPDF: file, of: try RecordFixtures.sealed(other))
-        #expect(problems.map(\.description) == [
+        let problems = try await ConsentRecordVerifier().mismatches(inPDF: file, of: try RecordFixtures.sealed(other),
+                                                                     footer: ConsentPDFFooter(record: other, labels: .english))
+        #expect(Array(problems.map(\.description).prefix(3)) == [
             "the PDF's text does not show the record id '00000000-0000-4000-8000-0000000000AA'",
             "the PDF's text does not show the document SHA-256 '\(other.htmlSHA256)'",
             "the PDF's text does not show the family name of signature 'investigator' 'Tanaka'",
         ])
+        #expect(problems.dropFirst(3).map(\.name) == ["pdf-page"], "the footer of page 1 differs: \(problems)")
+    }
+
+    @Test func theServersOwnPrintOfARecordVerifiesPageByPage() async throws {
+        let folder = try RecordFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let html = document(language: "ja", title: "同意書", body: "研究に参加します。", signature: RecordFixtures.drawing, extraPages: 2)
+        let sealed = try RecordFixtures.sealed(record(html: html, language: "ja", given: "花子", family: "山田"))
+        let file = try write(try await renderer.renderPDF(html: html, footer: .localized(for: sealed.record)), in: folder)
+        #expect(try await ConsentRecordVerifier().mismatches(inPDF: file, of: sealed) == [])
+    }
+
+    /// Before, a PDF passed when its text held the record id, the hash and the names anywhere: a changed body, or a
+    /// single page holding only those, passed.
+    @Test func aPDFWithChangedBodyTextOrOnlyTheFootersValuesIsRefused() async throws {
+        let folder = try RecordFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let html = document(language: "ja", title: "同意書", body: "研究に参加します。", signature: nil, extraPages: 1)
+        let sealed = try RecordFixtures.sealed(record(html: html, language: "ja", given: "花子", family: "山田"))
+        let footer = ConsentPDFFooter.localized(for: sealed.record)
+
+        let changed = html.replacingOccurrences(of: "研究に参加します。", with: "研究に参加しません。")
+        let altered = try write(try await renderer.renderPDF(html: changed, footer: footer), in: folder)
+        let alteredProblems = try await ConsentRecordVerifier().mismatches(inPDF: altered, of: sealed)
+        #expect(alteredProblems.map(\.name) == ["pdf-page", "pdf-page"], "\(alteredProblems)")
+        #expect(alteredProblems.first?.description.hasPrefix("page 1 of the PDF: the PDF shows …") == true, "\(alteredProblems)")
+        #expect(alteredProblems.first?.description.contains("しません") == true, "\(alteredProblems)")
+
+        let record = sealed.record
+        let bare = "<!DOCTYPE html><html><body><p>\(record.id.uuidString) \(record.htmlSHA256) 花子 山田 Kenji Sato</p></body></html>"
+        let forged = try write(try await renderer.renderPDF(html: bare, footer: footer), in: folder)
+        let forgedProblems = try await ConsentRecordVerifier().mismatches(inPDF: forged, of: sealed)
+        #expect(forgedProblems.contains { $0.description.contains("the PDF has 1 pages, the record's document prints on 2") }, "\(forgedProblems)")
     }
 }
 

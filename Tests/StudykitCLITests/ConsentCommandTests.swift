@@ -81,6 +81,29 @@ struct ConsentCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("r.json").path))
     }
 
+    /// Printing a record whose HTML fails its own hash gave a forged page the genuine footer.
+    @Test func renderRefusesARecordThatDoesNotVerify() throws {
+        let folder = try StudykitProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let original = try String(contentsOfFile: example("recover-record.json"), encoding: .utf8)
+        let tampered = folder.appendingPathComponent("tampered.json")
+        try original.replacingOccurrences(of: "Recover: knee", with: "Recover:  knee").write(to: tampered, atomically: true, encoding: .utf8)
+        let output = folder.appendingPathComponent("forged.html")
+        let result = try StudykitProcess.run(["consent", "render", "--document", example("recover-consent.json"), "--record", tampered.path,
+                                              "--output", output.path])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("does not verify, so it is not printed: the HTML's SHA-256 is"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+        // The genuine record still prints, and a key other than its own is refused.
+        let genuine = try StudykitProcess.run(["consent", "render", "--document", example("recover-consent.json"), "--record",
+                                               example("recover-record.json"), "--output", output.path])
+        #expect(genuine.status == 0, "\(genuine.stderr)")
+        let otherKey = try StudykitProcess.run(["consent", "render", "--document", example("recover-consent.json"), "--record",
+                                                example("recover-record.json"), "--output", output.path,
+                                                "--public-key", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="])
+        #expect(otherKey.status != 0 && otherKey.stderr.contains("signed by key"), "\(otherKey.stderr)")
+    }
+
     @Test func renderRefusesAnOutputThatIsNeitherPDFNorHTML() throws {
         let result = try StudykitProcess.run(["consent", "render", "--document", example("recover-consent.json"), "--output", "/tmp/x.docx"])
         #expect(result.status != 0)

@@ -29,6 +29,8 @@ public indirect enum ConsentRecordMismatch: Hashable, Sendable, CustomStringConv
     case original(ConsentRecordMismatch)
     /// The PDF's text does not show something the record holds (what, and the value looked for).
     case pdfText(missing: String, value: String)
+    /// A page of the PDF does not show what the same page of the record's document shows (or the page counts differ).
+    case pdfPage(page: Int, reason: String)
 
     /// A short stable name for the kind of mismatch, e.g. `html-hash`, for tools and logs.
     public var name: String {
@@ -47,6 +49,7 @@ public indirect enum ConsentRecordMismatch: Hashable, Sendable, CustomStringConv
         case .originalIsWithdrawal: "original-kind"
         case .original(let inner): "original." + inner.name
         case .pdfText: "pdf-text"
+        case .pdfPage: "pdf-page"
         }
     }
 
@@ -68,6 +71,7 @@ public indirect enum ConsentRecordMismatch: Hashable, Sendable, CustomStringConv
         case .originalIsWithdrawal: "the original given is itself a withdrawal record"
         case .original(let inner): "original record: \(inner.description)"
         case .pdfText(let missing, let value): "the PDF's text does not show the \(missing) '\(value)'"
+        case .pdfPage(let page, let reason): "page \(page) of the PDF: \(reason)"
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Consent
 import Foundation
+import Study
 
 /// `studykit consent …`: render consent documents, seal and verify consent records, print the server's key.
 struct ConsentCommand: AsyncParsableCommand {
@@ -44,9 +45,13 @@ struct ConsentVerifyCommand: AsyncParsableCommand {
     @Argument(help: "The sealed record (JSON).", completion: .file(extensions: ["json"]))
     var record: String
 
-    @Option(help: "The record's PDF, whose text must show the record id, the document's SHA-256 and the signers' names.",
+    @Option(help: "The record's PDF: each page's text must be the text of the same page of the record's document, printed again.",
             completion: .file(extensions: ["pdf"]))
     var pdf: String?
+
+    @Option(help: "The study folder whose strings the server printed the PDF's footer with (default: the built-in labels).",
+            completion: .directory)
+    var study: String?
 
     @Option(name: .customLong("public-key"), help: "The base64 public key the record must be signed with (see studykit consent key).")
     var publicKey: String?
@@ -77,7 +82,14 @@ struct ConsentVerifyCommand: AsyncParsableCommand {
         var problems = verifier.mismatches(in: sealed, original: try original.map(ConsentFiles.sealedRecord(at:))).map(\.description)
         if let pdf {
             guard FileManager.default.fileExists(atPath: pdf) else { throw ValidationError("--pdf: no file at \(pdf)") }
-            problems += try await verifier.mismatches(inPDF: URL(fileURLWithPath: pdf), of: sealed).map(\.description)
+            var strings = ConsentStrings.builtIn
+            if let study {
+                do { strings = try StudyLoader.load(folder: URL(fileURLWithPath: study, isDirectory: true)).strings.consent } catch {
+                    throw ValidationError("--study: " + error.problems.map(\.description).joined(separator: "\n"))
+                }
+            }
+            problems += try await verifier.mismatches(inPDF: URL(fileURLWithPath: pdf), of: sealed,
+                                                      footer: .localized(for: sealed.record, strings: strings)).map(\.description)
         }
         if problems.isEmpty {
             print("valid")

@@ -37,6 +37,9 @@ struct ConsentRenderCommand: AsyncParsableCommand {
     @Option(name: .customLong("time-limit"), help: "Seconds Chromium may take before it is stopped.")
     var timeLimit: Double = 60
 
+    @Option(name: .customLong("public-key"), help: "With --record: the study's public key the record must be sealed by.")
+    var publicKey: String?
+
     func run() async throws {
         let outputURL = URL(fileURLWithPath: output)
         let format = outputURL.pathExtension.lowercased()
@@ -48,6 +51,16 @@ struct ConsentRenderCommand: AsyncParsableCommand {
         let footer: ConsentPDFFooter
         if let record {
             let sealed = try ConsentFiles.sealedRecord(at: record)
+            // A record that does not verify must not get a PDF with the genuine footer.
+            let expected = try publicKey.map { text in
+                do { return try ConsentPublicKey(base64: text.trimmingCharacters(in: .whitespacesAndNewlines)) } catch {
+                    throw ValidationError("--public-key: \(error)")
+                }
+            }
+            let mismatches = ConsentRecordVerifier(expectedPublicKey: expected).mismatches(in: sealed)
+            guard mismatches.isEmpty else {
+                throw ValidationError("\(record) does not verify, so it is not printed: " + mismatches.map(\.description).joined(separator: "; "))
+            }
             let made = sealed.record
             guard made.documentIdentifier == consentDocument.identifier, made.documentVersion == consentDocument.version else {
                 throw ValidationError("""
