@@ -104,6 +104,27 @@ struct ConsentCommandTests {
         #expect(otherKey.status != 0 && otherKey.stderr.contains("signed by key"), "\(otherKey.stderr)")
     }
 
+    /// A name with U+202E was sealed and then printed reversed, so the server's own PDF failed `verify --pdf`.
+    @Test func sealRefusesANameWithADirectionOverrideOrAControlCharacter() throws {
+        let folder = try StudykitProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let drawn = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: example("recover-signed.json")))) as! [String: Any]
+        for (name, character) in [("Alex\u{202E}reteP", "U+202E RIGHT-TO-LEFT OVERRIDE"), ("Alex\u{1B}[2J", "U+001B")] {
+            var signature = (drawn["signatures"] as! [[String: Any]])[0]
+            signature["givenName"] = name
+            let signed = folder.appendingPathComponent("signed.json")
+            try JSONSerialization.data(withJSONObject: ["signatures": [signature]]).write(to: signed)
+            let record = folder.appendingPathComponent("record.json")
+            let result = try StudykitProcess.run([
+                "consent", "seal", "--document", example("recover-consent.json"), "--signed", signed.path, "--participant", "p-1",
+                "--study-id", "recover", "--study-name", "Recover", "--data", folder.appendingPathComponent("data").path, "--output", record.path,
+            ])
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("the given name of signature 'participant' holds \(character)"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: record.path))
+        }
+    }
+
     @Test func renderRefusesAnOutputThatIsNeitherPDFNorHTML() throws {
         let result = try StudykitProcess.run(["consent", "render", "--document", example("recover-consent.json"), "--output", "/tmp/x.docx"])
         #expect(result.status != 0)

@@ -72,6 +72,11 @@ public struct ConsentRecordBuilder: Sendable {
             if signature.requiresSignatureImage && !hasDrawing {
                 throw ConsentRecordBuildError.missing("a drawn signature", signature: signature.identifier)
             }
+            for (field, name) in [("given name", signature.givenName), ("family name", signature.familyName)] {
+                if let name, let scalar = FreeTextRules.forbiddenScalar(in: name, allowingLineBreaks: false) {
+                    throw ConsentRecordBuildError.invalidName(field, signature: signature.identifier, character: FreeTextRules.describe(scalar))
+                }
+            }
             guard let signedDate = signature.signedDate else {
                 throw ConsentRecordBuildError.missing("a signing date", signature: signature.identifier)
             }
@@ -91,6 +96,8 @@ public enum ConsentRecordBuildError: Error, Hashable, Sendable, CustomStringConv
     case unsigned(signature: String)
     /// A signature lacks something the document requires of it (a name, a drawing, a date).
     case missing(String, signature: String)
+    /// A signer's name holds a control or direction-changing character, which would print it differently than it is sealed.
+    case invalidName(String, signature: String, character: String)
 
     /// A sentence naming the signature and what it lacks.
     public var description: String {
@@ -98,6 +105,8 @@ public enum ConsentRecordBuildError: Error, Hashable, Sendable, CustomStringConv
         case .notConsented: "the participant did not consent, so there is nothing to seal"
         case .unsigned(let signature): "signature '\(signature)' was not given"
         case .missing(let what, let signature): "signature '\(signature)' has no \(what.replacingOccurrences(of: "a ", with: ""))"
+        case .invalidName(let field, let signature, let character):
+            "the \(field) of signature '\(signature)' holds \(character), which would make the printed name differ from the sealed one"
         }
     }
 }

@@ -77,6 +77,7 @@ extension AnswerFormat {
         case (.text(let format), .text(let value)):
             try Self.validate(value, in: format)
         case (.email, .text(let value)):
+            try FreeTextRules.check(value, allowingLineBreaks: false, maximumLength: FreeTextRules.maximumEmailLength)
             guard AnswerRules.isEmailAddress(value) else { throw AnswerValidationError("Enter a valid email address.") }
         case (.location, .location(let value)):
             try Self.validate(value)
@@ -246,9 +247,8 @@ private extension AnswerFormat {
         if !format.multipleLines, value.contains(where: \.isNewline) {
             throw AnswerValidationError("Enter a single line of text.")
         }
-        if let length = format.maximumLength, value.count > length {
-            throw AnswerValidationError("Enter at most \(length) \(length == 1 ? "character" : "characters").")
-        }
+        try FreeTextRules.check(value, allowingLineBreaks: format.multipleLines,
+                                maximumLength: format.maximumLength ?? FreeTextRules.defaultMaximumLength)
         // A pattern that does not compile is a construction problem, refused when the study loads; it rejects nothing here.
         if let pattern = format.validationPattern, !pattern.isEmpty, (try? CompiledPatterns.regex(pattern)) != nil,
            !CompiledPatterns.wholeMatch(pattern, value) {
@@ -266,6 +266,9 @@ private extension AnswerFormat {
         }
         if let longitude = value.longitude, !(longitude.isFinite && (-180...180).contains(longitude)) {
             throw AnswerValidationError("Enter a longitude from -180 to 180.")
+        }
+        if let address = value.address {
+            try FreeTextRules.check(address, allowingLineBreaks: true, maximumLength: FreeTextRules.maximumAddressLength)
         }
         let hasAddress = value.address.map { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } ?? false
         guard hasAddress || value.latitude != nil else { throw AnswerValidationError("Enter an address or a position.") }
@@ -357,6 +360,9 @@ enum AnswerRules {
             let hasText = selection.text.map { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } ?? false
             if let other = option.other {
                 if other.textRequired, !hasText { throw AnswerValidationError("Type your answer for “\(option.text)”.") }
+                if let text = selection.text {
+                    try FreeTextRules.check(text, allowingLineBreaks: false, maximumLength: FreeTextRules.maximumOtherTextLength)
+                }
             } else if hasText {
                 throw AnswerValidationError("“\(option.text)” doesn’t take any text.")
             }

@@ -405,4 +405,48 @@ struct EmptyChoiceListTests {
         let choice = AnswerFormat.textChoice(TextChoiceFormat(choices: []))
         #expect(throws: AnswerValidationError.self) { try choice.answer(fromText: "1") }
     }
+
+    // MARK: Free text: limits and invisible characters
+
+    /// A location's address had no limit (900 KB stored per post) and names could hold NUL, ESC or U+202E (which
+    /// printed a consent's name reversed): every free-text answer now has a limit and refuses such characters by name.
+    @Test func everyFreeTextAnswerHasAMaximumLength() {
+        let plain = AnswerFormat.text(TextFormat())
+        #expect(refusal(plain, .text(String(repeating: "a", count: FreeTextRules.defaultMaximumLength))) == nil)
+        #expect(refusal(plain, .text(String(repeating: "a", count: FreeTextRules.defaultMaximumLength + 1))) == "Enter at most 10000 characters.")
+        let location = AnswerFormat.location(LocationFormat())
+        #expect(refusal(location, .location(LocationAnswer(address: String(repeating: "街", count: 1_000)))) == nil)
+        #expect(refusal(location, .location(LocationAnswer(address: String(repeating: "街", count: 900_000)))) == "Enter at most 1000 characters.")
+        #expect(refusal(.textChoice(pets), .choices([ChoiceSelection("other", text: String(repeating: "x", count: 1_001))]))
+            == "Enter at most 1000 characters.")
+        #expect(refusal(.email(EmailFormat()), .text(String(repeating: "a", count: 250) + "@example.org")) == "Enter at most 254 characters.")
+    }
+
+    @Test(arguments: [
+        ("\u{0}", "U+0000", "control characters cannot be stored in an answer"),
+        ("\u{1B}[31m", "U+001B", "control characters cannot be stored in an answer"),
+        ("\u{202E}", "U+202E RIGHT-TO-LEFT OVERRIDE", "it changes the direction text is shown in"),
+        ("\u{2066}", "U+2066 LEFT-TO-RIGHT ISOLATE", "it changes the direction text is shown in"),
+    ])
+    func controlAndDirectionCharactersAreRefusedByName(inserted: String, name: String, reason: String) {
+        let answers: [(AnswerFormat, Answer)] = [
+            (.text(TextFormat(maximumLength: 200)), .text("Alex\(inserted)Kim")),
+            (.text(TextFormat(multipleLines: true)), .text("line\n\(inserted)line")),
+            (.location(LocationFormat()), .location(LocationAnswer(address: "1 Main St\(inserted)"))),
+            (.textChoice(pets), .choices([ChoiceSelection("other", text: "ferret\(inserted)")])),
+            (.email(EmailFormat()), .text("ada\(inserted)@example.org")),
+        ]
+        for (format, answer) in answers {
+            let message = refusal(format, answer)
+            #expect(message?.hasPrefix("Remove the invisible character \(name) from your answer: \(reason)") == true, "\(format): \(message ?? "accepted")")
+        }
+    }
+
+    @Test func rightToLeftTextAndItsMarksAreAnswers() {
+        // Arabic and Hebrew with the marks their writers type (U+200F, U+061C), and a multi-line answer's breaks and tabs.
+        #expect(refusal(.text(TextFormat(maximumLength: 200)), .text("سارة\u{200F} كيم")) == nil)
+        #expect(refusal(.text(TextFormat(maximumLength: 200)), .text("דנה\u{061C} כהן")) == nil)
+        #expect(refusal(.text(TextFormat(multipleLines: true)), .text("one\r\n\ttwo")) == nil)
+        #expect(refusal(.text(TextFormat()), .text("one\ttwo")) == "Remove the invisible character U+0009 from your answer: this answer takes a single line without tabs.")
+    }
 }
