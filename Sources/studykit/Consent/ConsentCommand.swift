@@ -72,7 +72,14 @@ struct ConsentVerifyCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let sealed = try ConsentFiles.sealedRecord(at: record)
+        let sealed: SealedConsentRecord
+        do {
+            sealed = try SealedConsentRecord(jsonData: ConsentFiles.contents(of: record))
+        } catch let error as ConsentRecordError {
+            // Not a record in the format is a failed verification like any other: named on standard output, exit 1.
+            print("\((record as NSString).lastPathComponent): \(error)")
+            throw ExitCode(1)
+        }
         let expected = try publicKey.map { text in
             do { return try ConsentPublicKey(base64: text.trimmingCharacters(in: .whitespacesAndNewlines)) } catch {
                 throw ValidationError("--public-key: \(error)")
