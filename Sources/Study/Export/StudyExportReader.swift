@@ -8,7 +8,8 @@ import Research
 /// export can run beside the server.
 ///
 /// ```swift
-/// let snapshot = try await StudyExportReader(study: study, store: store, careStore: careStore, dataFolder: data).snapshot()
+/// let snapshot = try await StudyExportReader(study: study, store: store, careStore: careStore, dataFolder: data,
+///                                            consentPublicKey: key.publicKey).snapshot()
 /// ```
 public struct StudyExportReader: Sendable {
     /// The study the data belongs to.

@@ -6,7 +6,8 @@ import Foundation
 /// ``StudyExportFormat``; ``StudyExportFolder`` gives every format the same safe replacement of the previous export.
 ///
 /// ```swift
-/// let snapshot = try await StudyExportReader(study: study, store: store, careStore: careStore, dataFolder: data).snapshot()
+/// let snapshot = try await StudyExportReader(study: study, store: store, careStore: careStore, dataFolder: data,
+///                                            consentPublicKey: key.publicKey).snapshot()
 /// let summary = try StudyExportFolder(url: out).replace(with: FHIRStudyExporter(), snapshot: snapshot)
 /// ```
 public protocol StudyExporter: Sendable {

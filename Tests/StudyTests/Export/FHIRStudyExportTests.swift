@@ -64,7 +64,7 @@ import Testing
     func export(_ exporter: FHIRStudyExporter = FHIRStudyExporter()) async throws -> StudyExportSummary {
         let clock = self.clock
         let snapshot = try await StudyExportReader(study: study, store: store, careStore: careStore, dataFolder: dataFolder,
-                                                   now: { clock.now }).snapshot()
+                                                   consentPublicKey: recorder.signingKey.publicKey, now: { clock.now }).snapshot()
         return try StudyExportFolder(url: out).replace(with: exporter, snapshot: snapshot)
     }
 
@@ -164,7 +164,8 @@ import Testing
         try FileManager.default.createDirectory(at: precious, withIntermediateDirectories: true)
         try Data("thesis".utf8).write(to: precious.appendingPathComponent("thesis.txt"))
         let clock = self.clock
-        let snapshot = try await StudyExportReader(study: study, store: store, careStore: careStore, dataFolder: dataFolder, now: { clock.now }).snapshot()
+        let snapshot = try await StudyExportReader(study: study, store: store, careStore: careStore, dataFolder: dataFolder,
+                                                   consentPublicKey: recorder.signingKey.publicKey, now: { clock.now }).snapshot()
         #expect(throws: StudyExportError.notAnExport(path: precious.path)) {
             try StudyExportFolder(url: precious).replace(with: FHIRStudyExporter(), snapshot: snapshot)
         }
