@@ -210,6 +210,21 @@ struct StudyLoaderTests {
         #expect(line.contains("expands to more than 100000 values") && line.contains("(line "), "\(line)")
     }
 
+    /// Yams compares a mapping's keys while composing, expanding an alias used as a key in full before the value budget
+    /// counts anything: `? *l8` over eight levels ran past 30 s. Such keys are refused from the text.
+    @Test func anAliasUsedAsAMappingKeyIsRefusedBeforeYamsExpandsIt() throws {
+        var yaml = "lol0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+        for depth in 1...8 { yaml += "lol\(depth): &l\(depth) [" + Array(repeating: "*l\(depth - 1)", count: 9).joined(separator: ", ") + "]\n" }
+        for key in ["? *l8\n: boom\n", "*l8 : boom\n", "{*l8: boom}\n"] {
+            #expect(throws: DocumentSyntaxError(message: "line 10: a mapping key that is an alias or a complex key (?) in a document with aliases "
+                + "is refused: comparing such keys repeats whatever the alias names, without limit")) {
+                _ = try DocumentValue.parseYAML(yaml + key)
+            }
+        }
+        // A question mark in text, and an asterisk in a value, are not keys.
+        #expect(try DocumentValue.parseYAML("name: \"Why?\"\ntext: 5 * 3\n")["text"] == .string("5 * 3"))
+    }
+
     @Test func anAliasUsedOnceOrTwiceStillReads() throws {
         let value = try DocumentValue.parseYAML("base: &base {tint: '#0A66C2'}\ntheme: *base\nagain: *base\n")
         #expect(value["theme"]?["tint"] == .string("#0A66C2"))
@@ -259,6 +274,23 @@ struct StudyLoaderTests {
             #expect(jsonStudy.onboardingTasks == yamlStudy.onboardingTasks)
             #expect(jsonStudy.strings == yamlStudy.strings)
         }
+    }
+
+    /// JSON readers disagree on a member given twice (one keeps the first, another the last), so a study JSON file
+    /// holding one is refused with the key's path and line rather than read one way here and another way elsewhere.
+    @Test func aDuplicateKeyInAStudyJSONFileIsRefusedWithItsPath() throws {
+        let lines = try StudyFixtures.withRecoverCopy { folder in
+            try FileManager.default.removeItem(at: folder.appendingPathComponent("study.yaml"))
+            try """
+            {"identifier": "recover", "name": "Recover", "languages": ["en"],
+             "enrolment": {"mode": "invitation", "mode": "open"}, "tasks": []}
+            """.write(to: folder.appendingPathComponent("study.json"), atomically: true, encoding: .utf8)
+            return try problems(in: folder)
+        }
+        #expect(lines.count == 1, "\(lines)")
+        let line = try #require(lines.first)
+        #expect(line.hasPrefix("study.json: malformed JSON: enrolment: "), "\(line)")
+        #expect(line.contains("\"mode\"") && line.contains("twice") && line.contains("line 2"), "\(line)")
     }
 
     @Test func aFolderWithoutAStudyFileSaysSo() throws {

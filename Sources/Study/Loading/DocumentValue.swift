@@ -85,6 +85,10 @@ enum DocumentValue: Hashable, Sendable {
     /// Reads YAML text; the error names the line and column of a syntax fault, and a document that expands to more
     /// than ``maximumYAMLValues`` values (aliases repeating aliases) is refused before it is expanded.
     static func parseYAML(_ text: String) throws(DocumentSyntaxError) -> DocumentValue {
+        if let line = aliasKeyLine(in: text) {
+            throw DocumentSyntaxError(message: "line \(line): a mapping key that is an alias or a complex key (?) in a document with aliases "
+                + "is refused: comparing such keys repeats whatever the alias names, without limit")
+        }
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
@@ -103,12 +107,26 @@ enum DocumentValue: Hashable, Sendable {
         return try value(of: node, path: "", budget: &budget)
     }
 
-    /// Reads JSON data; the error names the line and column of a syntax fault.
+    /// The line (from 1) of the first mapping key that is an alias (`*a: 1`) or an explicit complex key (`? …`), in a
+    /// document that uses aliases at all; nil otherwise. Yams compares the keys of each mapping while composing, which
+    /// expands an alias used as a key in full before ``maximumYAMLValues`` can count anything, so such keys are refused
+    /// from the text. No study file needs them; plain keys, and aliases as values, stay allowed.
+    static func aliasKeyLine(in text: String) -> Int? {
+        guard text.contains("*"), text.firstMatch(of: /(?m)(^|[\s\[{,:?-])\*[^\s,\[\]{}]/) != nil else { return nil }
+        guard let match = text.firstMatch(of: /(?m)((^|[\s\[{,?])\*[^\s,\[\]{}:]+[ \t]*:(\s|$))|((^|[\s\[{,])\?([ \t]|$))/) else {
+            return nil
+        }
+        // The match may begin with the line break before the key.
+        return text[..<match.range.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 } + (match.output.0.first?.isNewline == true ? 1 : 0)
+    }
+
+    /// Reads JSON data; the error names the line and column of a syntax fault, and of a member name given twice in
+    /// one object (which JSON readers resolve differently: one keeps the first, another the last).
     static func parseJSON(_ data: Data) throws(DocumentSyntaxError) -> DocumentValue {
         do {
-            return try JSONDecoder().decode(DocumentValue.self, from: data)
+            return DocumentValue(try JSONTree(data: data))
         } catch {
-            throw DocumentSyntaxError(message: "malformed JSON: \(JSONDiagnostics.describeSyntaxError(in: data))")
+            throw DocumentSyntaxError(message: "malformed JSON: \(error)")
         }
     }
 
@@ -193,43 +211,17 @@ enum DocumentValue: Hashable, Sendable {
     }
 }
 
-extension DocumentValue: Decodable {
-    /// Reads any JSON value, keeping the order of keys as the decoder lists them (sorted, since JSON objects are
-    /// unordered) and the text of numbers.
-    init(from decoder: any Decoder) throws {
-        if let container = try? decoder.container(keyedBy: AnyKey.self) {
-            var pairs: [(key: String, value: DocumentValue)] = []
-            for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
-                pairs.append((key.stringValue, try container.decode(DocumentValue.self, forKey: key)))
-            }
-            self = .object(pairs)
-            return
+extension DocumentValue {
+    /// The document value of JSON read exactly as written: members in their order, numbers with their text.
+    init(_ tree: JSONTree) {
+        switch tree {
+        case .null: self = .null
+        case .bool(let value): self = .bool(value)
+        case .number(let text): self = .number(Double(text) ?? .nan, text: text)
+        case .string(let value): self = .string(value)
+        case .array(let values): self = .array(values.map(DocumentValue.init))
+        case .object(let members): self = .object(members.map { ($0.key, DocumentValue($0.value)) })
         }
-        if var container = try? decoder.unkeyedContainer() {
-            var values: [DocumentValue] = []
-            while !container.isAtEnd { values.append(try container.decode(DocumentValue.self)) }
-            self = .array(values)
-            return
-        }
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int.self) {
-            self = .number(Double(value), text: String(value))
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value, text: String(value))
-        } else {
-            self = .string(try container.decode(String.self))
-        }
-    }
-
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 }
 
