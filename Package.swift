@@ -71,9 +71,11 @@ let package = Package(
             // Interop: FHIR Questionnaires as surveys, and the FHIR builders behind the study's FHIR export.
             dependencies: ["Research", "CareStore", "Consent", "Interop", "JSONDiagnostics", .product(name: "Yams", package: "Yams")]
         ),
-        .target(name: "StudySQLite", dependencies: ["Study", "Research", "Consent", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The study server's one file holds both stores' tables, so that one participant action is one transaction.
+        .target(name: "StudySQLite", dependencies: ["Study", "Research", "Consent", "CareStore", "CareStoreSQLite",
+                                                    .product(name: "GRDB", package: "GRDB.swift")]),
         // A child process for StudySQLiteTests' durability test: saves task runs until it is killed. Not a product.
-        .executableTarget(name: "StudySQLiteCrashWriter", dependencies: ["Study", "StudySQLite", "Research"]),
+        .executableTarget(name: "StudySQLiteCrashWriter", dependencies: ["Study", "StudySQLite", "Research", "Consent", "CareStore"]),
         // A child process for the durability test: writes outcomes until it is killed. Not a product.
         .executableTarget(name: "CareStoreSQLiteCrashWriter", dependencies: ["CareStore", "CareStoreSQLite"]),
         .target(
@@ -125,7 +127,8 @@ let package = Package(
         .testTarget(name: "StudyTests", dependencies: ["Study", "Research", "CareStore", "Consent", "Interop"]),
         .testTarget(
             name: "StudySQLiteTests",
-            dependencies: ["Study", "StudySQLite", "StudySQLiteCrashWriter", "Research", "Consent", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Study", "StudySQLite", "StudySQLiteCrashWriter", "Research", "Consent", "CareStore", "CareStoreSQLite",
+                           .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "CareStoreSQLiteTests",

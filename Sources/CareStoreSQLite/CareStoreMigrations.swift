@@ -18,11 +18,21 @@ public enum CareStoreMigrations {
     /// The migrator that creates and updates the schema.
     public static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
+        register(in: &migrator)
+        return migrator
+    }
+
+    /// Adds the care store's migrations, in order, to `migrator`: for a database that holds the care store's tables
+    /// beside another schema (the study server's one file), whose migrator lists both.
+    public static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v1: versions, version tags, outcomes, outcome values") { db in
             try createVersionsAndOutcomes(db)
         }
-        return migrator
     }
+
+    /// The tables the migrations create, parents before children: what a copy of the care data from one file into
+    /// another moves.
+    public static let tables = ["version", "versionTag", "outcome", "outcomeValue"]
 
     /// The names of the migrations, oldest first.
     public static var migrationNames: [String] { migrator.migrations }

@@ -101,6 +101,20 @@ public final class SQLiteCareStorage: CareStorage {
         self.reads = .readerQueue
     }
 
+    /// Storage over a database that another owner opened, migrated and configured, holding the care store's tables
+    /// (``CareStoreMigrations/register(in:)``) beside its own: the study server's one file, where a participant's
+    /// action writes both schemas in one transaction. Nothing is created or migrated here.
+    public init(sharing database: any DatabaseWriter, reads: ReadExecution = .readerQueue) {
+        self.database = database
+        self.reads = reads
+    }
+
+    /// The storage's reads and writes inside a transaction the caller holds on a database with the care store's
+    /// tables: pass it to ``StorageBackedCareStore/addOutcomes(_:in:)`` or ``StorageBackedCareStore/add(_:in:)``.
+    public static func writer(in db: Database) -> any CareStorageWriter {
+        SQLiteCareTransaction(db)
+    }
+
     /// Empty storage in an in-memory database.
     public static func inMemory() throws -> SQLiteCareStorage {
         try SQLiteCareStorage(database: DatabaseQueue(configuration: configuration()), durability: .powerLoss, reads: .readerQueue)

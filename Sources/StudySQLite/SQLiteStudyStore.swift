@@ -85,6 +85,23 @@ public final class SQLiteStudyStore: StudyStore {
         self.environment = environment
     }
 
+    /// The store over a database that ``SQLiteStudyDatabase`` opened, migrated and configured, holding the care
+    /// store's tables too: nothing is created, migrated or checked here.
+    init(sharing database: any DatabaseWriter, environment: StudyStoreEnvironment) {
+        self.database = database
+        self.environment = environment
+    }
+
+    /// Counts a write committed by ``SQLiteStudyDatabase`` for this store's rows in ``revision``, and remembers the
+    /// restoration data of the runs it saved, as the store's own writes do.
+    func didCommit(savedRuns: [Rows.EncodedRun]) {
+        commits.add(1, ordering: .releasing)
+        for run in savedRuns { restorations.remember(run) }
+    }
+
+    /// The store's clock, for the rows a joined write stores.
+    var now: Date { environment.now() }
+
     /// An empty store in an in-memory database, for tests: the SQL of the file store without its file.
     public static func inMemory(environment: StudyStoreEnvironment) throws -> SQLiteStudyStore {
         try SQLiteStudyStore(database: DatabaseQueue(configuration: configuration()), environment: environment, durability: .powerLoss)
@@ -326,12 +343,7 @@ public final class SQLiteStudyStore: StudyStore {
         // Encoded before the write, so that the writer, which serializes every write, spends no time on JSON.
         let encoded = try Rows.EncodedRun(run)
         let now = environment.now()
-        let saved = try await write { db in
-            // The check needs the stored run's participant, task and state, not its data: nothing is decoded.
-            let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.summaryColumns) FROM taskRun WHERE id = ?"),
-                                            arguments: [run.id]).map(Rows.taskRunSummary)
-            return try Rows.save(encoded, replacing: existing, now: now, db)
-        }
+        let saved = try await write { db in try Rows.save(encoded, now: now, db) }
         restorations.remember(encoded)
         return saved
     }
@@ -401,18 +413,8 @@ public final class SQLiteStudyStore: StudyStore {
     @discardableResult
     public func appendConsentRecord(_ sealed: SealedConsentRecord) async throws -> StoredConsentRecord {
         let json = try sealed.jsonData()
-        let record = sealed.record
         let now = environment.now()
-        return try await write { db in
-            try Rows.requireParticipant(record.participantIdentifier, db)
-            if try Bool.fetchOne(db, sql: "SELECT 1 FROM consentRecord WHERE id = ?", arguments: [record.id]) == true {
-                throw StudyStoreError.consentRecordExists(record.id)
-            }
-            try db.execute(sql: "INSERT INTO consentRecord (id, participantID, kind, sealedJSON, storedAt) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [record.id, record.participantIdentifier, record.kind.rawValue, json, seconds(now)])
-            try db.execute(sql: "INSERT INTO consentPDF (recordID, state, updatedAt) VALUES (?, 'pending', ?)", arguments: [record.id, seconds(now)])
-            return StoredConsentRecord(sealed: sealed, sealedJSON: json, storedAt: now, pdf: .pending)
-        }
+        return try await write { db in try Rows.appendConsentRecord(sealed, json: json, now: now, db) }
     }
 
     private static let recordSelect = """
@@ -530,6 +532,14 @@ enum Rows {
         }
     }
 
+    /// Checks `encoded` against the stored run with its id, if any, and writes it; returns the run as stored.
+    static func save(_ encoded: EncodedRun, now: Date, _ db: Database) throws -> TaskRun {
+        // The check needs the stored run's participant, task and state, not its data: nothing is decoded.
+        let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(summaryColumns) FROM taskRun WHERE id = ?"),
+                                        arguments: [encoded.run.id]).map(taskRunSummary)
+        return try save(encoded, replacing: existing, now: now, db)
+    }
+
     /// Checks `encoded` against the stored run it replaces (its summary, nil for a new run) and writes it; returns the
     /// run as stored, with its dates.
     static func save(_ encoded: EncodedRun, replacing existing: TaskRunSummary?, now: Date, _ db: Database) throws -> TaskRun {
@@ -547,6 +557,20 @@ enum Rows {
             """).execute(arguments: [run.id, run.participantID, run.taskID, run.occurrence, run.state.rawValue, encoded.restoration,
                                      encoded.result, seconds(stored.createdAt!), seconds(now)])
         return stored
+    }
+
+    /// Appends a sealed consent record with its PDF pending; refuses a record of an unknown participant or one whose
+    /// id is stored already.
+    static func appendConsentRecord(_ sealed: SealedConsentRecord, json: Data, now: Date, _ db: Database) throws -> StoredConsentRecord {
+        let record = sealed.record
+        try requireParticipant(record.participantIdentifier, db)
+        if try Bool.fetchOne(db, sql: "SELECT 1 FROM consentRecord WHERE id = ?", arguments: [record.id]) == true {
+            throw StudyStoreError.consentRecordExists(record.id)
+        }
+        try db.execute(sql: "INSERT INTO consentRecord (id, participantID, kind, sealedJSON, storedAt) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [record.id, record.participantIdentifier, record.kind.rawValue, json, seconds(now)])
+        try db.execute(sql: "INSERT INTO consentPDF (recordID, state, updatedAt) VALUES (?, 'pending', ?)", arguments: [record.id, seconds(now)])
+        return StoredConsentRecord(sealed: sealed, sealedJSON: json, storedAt: now, pdf: .pending)
     }
 
     /// The columns of a ``TaskRunSummary``: a run without its restoration data and result.

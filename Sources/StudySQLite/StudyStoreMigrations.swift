@@ -13,13 +13,19 @@ public enum StudyStoreMigrations {
     /// The migrator that creates and updates the schema.
     public static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
+        register(in: &migrator)
+        return migrator
+    }
+
+    /// Adds the study store's migrations, in order, to `migrator`: for the study server's one file, whose migrator
+    /// lists these, then the care store's (``SQLiteStudyDatabase/migrator``).
+    public static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v1: participants, invitations, sessions, sign-in codes, task runs, consent records") { db in
             try createTables(db)
         }
         migrator.registerMigration("v2: consent records refuse INSERT OR REPLACE") { db in
             try db.execute(sql: consentRecordNoReplaceTrigger)
         }
-        return migrator
     }
 
     /// The triggers that keep consent records append-only, by name, with the SQL each was created with. The store

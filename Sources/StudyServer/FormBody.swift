@@ -6,15 +6,15 @@ import StudyWeb
 /// The fields of an `application/x-www-form-urlencoded` body (what an HTML form posts), by name; a name posted
 /// several times (checkboxes) keeps every value in order.
 enum FormBody {
-    /// Reads `body`; throws ``StudyServerError/badRequest(_:)`` naming the first field that is not valid
+    /// Reads `body`; throws ``StudyServerError/malformed(_:)`` naming the first field that is not valid
     /// percent-encoded UTF-8.
     static func fields(_ body: String) throws(StudyServerError) -> [String: [String]] {
         var fields: [String: [String]] = [:]
         for pair in body.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decode(parts[0]) else { throw .badRequest("the form field '\(parts[0].prefix(40))' is not valid URL encoding") }
+            guard let name = decode(parts[0]) else { throw .malformed("The form field '\(parts[0].prefix(40))' is not valid URL encoding.") }
             guard let value = parts.count > 1 ? decode(parts[1]) : "" else {
-                throw .badRequest("the value of the form field '\(name.prefix(40))' is not valid URL encoding")
+                throw .malformed("The value of the form field '\(name.prefix(40))' is not valid URL encoding.")
             }
             fields[name, default: []].append(value)
         }
@@ -71,7 +71,7 @@ enum FormBody {
     /// The refusal of a body whose content type is not a form's (nil: none was given).
     static func wrongContentType(_ contentType: String?) -> StudyServerError {
         let given = contentType.map { "as \($0.prefix(60))" } ?? "without a Content-Type"
-        return .badRequest("The form was sent \(given); the server reads forms sent as application/x-www-form-urlencoded, "
+        return .malformed("The form was sent \(given); the server reads forms sent as application/x-www-form-urlencoded, "
             + "or multipart/form-data where a question takes a file.")
     }
 
@@ -92,7 +92,7 @@ enum FormBody {
 
     /// Reads a `multipart/form-data` body: each part with a `filename` (even an empty one, which a file input left
     /// empty sends) is a file by its field name, every other part a field value. Throws
-    /// ``StudyServerError/badRequest(_:)`` for a body that is not well-formed multipart or has no part, a part without a name,
+    /// ``StudyServerError/malformed(_:)`` for a body that is not well-formed multipart or has no part, a part without a name,
     /// a text value that is not UTF-8, or two files in one field.
     static func multipart(_ body: ByteBuffer, boundary: String) throws(StudyServerError) -> ([String: [String]], [String: UploadedFile]) {
         let parser = MultipartParser(boundary: boundary)
@@ -109,29 +109,29 @@ enum FormBody {
         do {
             try parser.execute(body)
         } catch {
-            throw .badRequest("the form is not well-formed multipart/form-data")
+            throw .malformed("The form is not well-formed multipart/form-data.")
         }
-        guard !parts.isEmpty else { throw .badRequest("the form has no parts separated by its boundary") }
+        guard !parts.isEmpty else { throw .malformed("The form has no parts separated by its boundary.") }
         // The parser hands over each part at the boundary after it, so a body cut off before its closing boundary
         // ("--BOUNDARY--") would lose its last part without a word.
         guard body.readableBytesView.firstRange(of: Array("\r\n--\(boundary)--".utf8)) != nil else {
-            throw .badRequest("the form ends before its closing boundary: it was cut off on the way")
+            throw .malformed("The form ends before its closing boundary: it was cut off on the way.")
         }
         var fields: [String: [String]] = [:]
         var files: [String: UploadedFile] = [:]
         for (index, part) in parts.enumerated() {
             let disposition = part.headers.first { $0.0.lowercased() == "content-disposition" }?.1 ?? ""
             let parameters = dispositionParameters(disposition)
-            guard let name = parameters["name"], !name.isEmpty else { throw .badRequest("part \(index + 1) of the form has no field name") }
+            guard let name = parameters["name"], !name.isEmpty else { throw .malformed("Part \(index + 1) of the form has no field name.") }
             if let fileName = parameters["filename"] {
-                guard files[name] == nil else { throw .badRequest("the form field '\(name.prefix(40))' carries more than one file") }
+                guard files[name] == nil else { throw .malformed("The form field '\(name.prefix(40))' carries more than one file.") }
                 let type = part.headers.first { $0.0.lowercased() == "content-type" }?.1 ?? "application/octet-stream"
                 files[name] = UploadedFile(fileName: fileName.isEmpty ? nil : fileName, contentType: type,
                                            data: Data(part.body.readableBytesView))
             } else {
                 guard let value = part.body.getString(at: part.body.readerIndex, length: part.body.readableBytes),
                       value.utf8.count == part.body.readableBytes else {
-                    throw .badRequest("the value of the form field '\(name.prefix(40))' is not UTF-8 text")
+                    throw .malformed("The value of the form field '\(name.prefix(40))' is not UTF-8 text.")
                 }
                 fields[name, default: []].append(value)
             }

@@ -45,16 +45,14 @@ public enum StudyRouter {
 
         router.get("/join/:code") { request, context in
             let code = try context.parameters.require("code")
-            guard try await service.invitationIsUsable(code) else {
-                throw StudyServerError.notFound("This invitation link is not valid any more: it was used already, or it has expired.")
-            }
+            guard try await service.workflow.invitationIsUsable(code) else { throw StudyServerError(.notFound, .refusalInvitationUnusable) }
             return html(service.joinPage(code: code, language: language(of: request, service: service)))
         }
         router.post("/join/:code") { request, context in
             let code = try context.parameters.require("code")
             let form = try await formFields(of: request)
             guard let zoneName = form["timeZone"]?.first, let zone = TimeZone(identifier: zoneName) else {
-                throw StudyServerError.badRequest("Choose your time zone from the list.")
+                throw StudyServerError(.badRequest, .refusalChooseTimeZone)
             }
             let token = try await service.enrol(invitationCode: code, timeZone: zone, language: language(of: request, service: service))
             return signedInRedirect(token: token, secure: secureCookies)
@@ -83,8 +81,8 @@ public enum StudyRouter {
         router.get("/onboarding") { request, _ in
             let signedIn = try await participant(request, service: service)
             // Once onboarded, the consent stands: opening the link again does not start a second one.
-            if try await service.isOnboarded(signedIn.participant) { return Response.redirect(to: "/", type: .normal) }
-            let run = try await service.startRun(taskID: StudyService.onboardingTaskID, occurrence: nil, for: signedIn.participant)
+            if try await service.workflow.isOnboarded(signedIn.participant) { return Response.redirect(to: "/", type: .normal) }
+            let run = try await service.startRun(taskID: StudyTaskDefinition.onboardingID, occurrence: nil, for: signedIn.participant)
             return Response.redirect(to: "/runs/\(run.uuidString.lowercased())", type: .normal)
         }
         router.get("/tasks/:task/:occurrence") { request, context in
@@ -119,7 +117,7 @@ public enum StudyRouter {
             let signedIn = try await participant(request, service: service)
             let form = try await formFields(of: request)
             try signedIn.requireCSRFToken(in: form)
-            guard let language = form["language"]?.first else { throw StudyServerError.badRequest("Choose a language.") }
+            guard let language = form["language"]?.first else { throw StudyServerError(.badRequest, .refusalChooseLanguage) }
             _ = try await service.setLanguage(language, for: signedIn.participant)
             return Response.redirect(to: "/settings", type: .normal)
         }
@@ -133,16 +131,14 @@ public enum StudyRouter {
             let signedIn = try await participant(request, service: service)
             try signedIn.requireCSRFToken(in: try await formFields(of: request))
             guard let session = UUID(uuidString: try context.parameters.require("session")) else {
-                throw StudyServerError.notFound("You have no such signed-in browser.")
+                throw StudyServerError(.notFound, .refusalNoSuchBrowser)
             }
             try await service.signOut(sessionID: session, signedIn: signedIn)
             return Response.redirect(to: "/settings", type: .normal)
         }
         router.get("/consent.pdf") { request, _ in
             let signedIn = try await participant(request, service: service)
-            guard let pdf = try await service.consentPDF(signedIn: signedIn) else {
-                throw StudyServerError.conflict("Your signed consent is still being printed. Try again in a minute.")
-            }
+            guard let pdf = try await service.consentPDF(signedIn: signedIn) else { throw StudyServerError(.conflict, .refusalConsentPrinting) }
             var headers = HTTPFields()
             headers[.contentType] = "application/pdf"
             headers[.contentDisposition] = "attachment; filename=\"\(service.study.identifier)-consent.pdf\""
@@ -212,7 +208,7 @@ public enum StudyRouter {
         let contentType = request.headers[.contentType] ?? ""
         guard let boundary = FormBody.multipartBoundary(contentType: contentType) else {
             if FormBody.isMultipart(contentType: contentType) {
-                throw StudyServerError.badRequest("The form was sent as multipart/form-data without its boundary, so it cannot be read.")
+                throw StudyServerError.malformed("The form was sent as multipart/form-data without its boundary.")
             }
             return (try await formFields(of: request), [:])
         }
@@ -224,14 +220,14 @@ public enum StudyRouter {
     }
 
     private static func runID(_ context: StudyRequestContext) throws -> UUID {
-        guard let id = UUID(uuidString: try context.parameters.require("run")) else { throw StudyServerError.notFound("There is no such task run.") }
+        guard let id = UUID(uuidString: try context.parameters.require("run")) else { throw StudyServerError(.notFound, .refusalNoSuchRun) }
         return id
     }
 
     private static func taskEvent(_ context: StudyRequestContext) throws -> (String, Int) {
         let task = try context.parameters.require("task")
         guard let occurrence = Int(try context.parameters.require("occurrence")), (0...maximumOccurrence).contains(occurrence) else {
-            throw StudyServerError.notFound("There is no such task event.")
+            throw StudyServerError(.notFound, .refusalNoSuchEvent)
         }
         return (task, occurrence)
     }
@@ -257,24 +253,25 @@ struct StudyPageMiddleware: RouterMiddleware {
             try Self.refuseCrossSitePost(request)
             response = try await next(request, context)
         } catch let error as StudyServerError {
-            response = page(for: error, request: request)
+            response = await page(for: error, request: request)
+        } catch let refusal as StudyRefusal {
+            response = await page(for: StudyServerError(refusal), request: request)
         } catch let error as HTTPError where error.status == .notFound {
-            response = page(for: .notFound("There is no such page."), request: request)
+            response = await page(for: .noSuchPage, request: request)
         } catch is NIOTooManyBytesError {
             // What collecting a body past its limit throws.
-            response = page(for: .contentTooLarge("The form is too large: a file in it may be larger than the question accepts."),
-                            request: request)
+            response = await page(for: .formTooLarge, request: request)
         } catch let error as HTTPParserError {
             // A body the HTTP parser gave up on half-way (a malformed chunk): the client's fault, not the server's.
-            response = page(for: .badRequest("The request's body could not be read: \(error)."), request: request)
+            response = await page(for: .malformed("The request's body could not be read: \(error)."), request: request)
         } catch let error as StudyStoreError {
-            response = page(for: Self.refusal(for: error, request: request), request: request)
+            response = await page(for: Self.refusal(for: error, request: request), request: request)
         } catch let error as HTTPError where (400..<500).contains(error.status.code) {
-            response = page(for: .badRequest(error.body ?? "The request could not be read."), request: request)
+            response = await page(for: .malformed(error.body ?? ""), request: request)
             response.status = error.status
         } catch {
             // Anything else is the server's fault: logged with the request, and a page without the details.
-            response = page(for: Self.internalError(error, request: request), request: request)
+            response = await page(for: Self.internalError(error, request: request), request: request)
         }
         response.headers[.contentSecurityPolicy] = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
             + "img-src 'self' data: https:; media-src 'self' https:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
@@ -291,7 +288,7 @@ struct StudyPageMiddleware: RouterMiddleware {
     /// send neither and pass.
     static func refuseCrossSitePost(_ request: Request) throws(StudyServerError) {
         guard request.method == .post else { return }
-        let refusal = StudyServerError.forbidden("This form was sent from another site. Open the study's own page and send it from there.")
+        let refusal = StudyServerError(.forbidden, .refusalCrossSite)
         let origin = request.headers[HTTPField.Name("Origin")!]
         if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!] {
             switch site.lowercased() {
@@ -310,8 +307,8 @@ struct StudyPageMiddleware: RouterMiddleware {
     /// What a store's refusal means for the participant; a refusal no request should meet is the server's fault.
     static func refusal(for error: StudyStoreError, request: Request) -> StudyServerError {
         switch error {
-        case .runFinished: .conflict("This task run has already ended.")
-        case .runOfAnotherParticipant: .notFound("There is no such task run.")
+        case .runFinished: StudyServerError(.conflict, .refusalRunEnded)
+        case .runOfAnotherParticipant: StudyServerError(.notFound, .refusalNoSuchRun)
         default: internalError(error, request: request)
         }
     }
@@ -319,16 +316,18 @@ struct StudyPageMiddleware: RouterMiddleware {
     /// Logs `error` with the request and returns the participant's version of it.
     static func internalError(_ error: any Error, request: Request) -> StudyServerError {
         logger.error("\(request.method) \(request.uri.path) failed: \(String(describing: error))")
-        return .internalError("Something went wrong on the server. What you saved before is kept; try again in a moment.")
+        return .serverError
     }
 
     private static let logger = Logger(label: "studykit")
 
-    private func page(for error: StudyServerError, request: Request) -> Response {
-        let language = StudyRouter.language(of: request, service: service)
+    /// The refusal's page, in the signed-in participant's language, or else the browser's preferred one.
+    private func page(for error: StudyServerError, request: Request) async -> Response {
+        let signedIn = try? await service.signedIn(sessionToken: request.cookies[StudyRouter.sessionCookie]?.value)
+        let language = signedIn?.participant.language ?? StudyRouter.language(of: request, service: service)
         let strings = service.strings(language: language)
         let link: (label: String, url: String)? = error == .notSignedIn ? (strings[.signIn], "/signin") : (strings[.home], "/")
-        let page = service.messagePage(language: language, signedIn: nil, title: strings[.errorTitle], text: error.description, link: link)
+        let page = service.messagePage(language: language, signedIn: nil, title: strings[.errorTitle], text: error.text(in: strings), link: link)
         return StudyRouter.html(page, status: error.status)
     }
 }

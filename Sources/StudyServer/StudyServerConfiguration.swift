@@ -4,7 +4,7 @@ import Foundation
 public struct StudyServerConfiguration: Sendable {
     /// The study folder (`study.yaml` and the files it names).
     public var studyFolder: URL
-    /// The data folder: `study.sqlite`, `care.sqlite`, `keys/`, `consent-pdfs/`.
+    /// The data folder: `study.sqlite`, `keys/`, `consent-pdfs/`, `run-files/`.
     public var dataFolder: URL
     /// The address to listen on; `127.0.0.1` by default, so nothing outside the machine reaches it unless asked.
     public var host: String
@@ -18,7 +18,7 @@ public struct StudyServerConfiguration: Sendable {
     /// client (for the per-address limit on wrong sign-in codes); from any other peer the header is ignored.
     public var trustedProxies: Set<String>
 
-    /// What an acknowledged write survives, for both SQLite files.
+    /// What an acknowledged write survives.
     ///
     /// Every acknowledged write survives a killed server either way, whole (WAL mode, one transaction per write). The
     /// choice is what a crash of the whole machine may cost: syncing each commit to the disk makes every write wait
@@ -51,8 +51,9 @@ public struct StudyServerConfiguration: Sendable {
         return inet_pton(AF_INET, text, &buffer) == 1 || inet_pton(AF_INET6, text, &buffer) == 1
     }
 
-    /// The study store's file.
+    /// The one database: the study store's and the care store's tables.
     var studyDatabase: URL { dataFolder.appendingPathComponent("study.sqlite") }
-    /// The care store's file.
-    var careDatabase: URL { dataFolder.appendingPathComponent("care.sqlite") }
+    /// The care store's own file in data folders from before both stores shared ``studyDatabase``: merged into it at
+    /// start, then renamed `care.sqlite.merged`.
+    var legacyCareDatabase: URL { dataFolder.appendingPathComponent("care.sqlite") }
 }

@@ -1,50 +1,70 @@
 import Foundation
 import HTTPTypes
+import Study
+import StudyWeb
 
-/// A request the server refuses, with the status and a sentence for the participant (or a tester) saying what
-/// was wrong. Nothing stored is changed by a refused request.
-public enum StudyServerError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The request is malformed (400).
-    case badRequest(String)
-    /// The participant is not signed in (401 for the API; pages redirect to sign-in).
-    case notSignedIn
-    /// The form's CSRF token is missing or does not match the participant's session (403).
-    case forbidden(String)
-    /// No such page, run or file — or one that belongs to someone else, which is reported the same way (404).
-    case notFound(String)
-    /// The request conflicts with the state of the run (409), e.g. a post for a step that is not the current one.
-    case conflict(String)
-    /// The request is well formed but cannot be applied (422).
-    case unprocessable(String)
-    /// The form is larger than the server accepts for it (413).
-    case contentTooLarge(String)
-    /// Too many requests of this kind just now (429): wrong sign-in codes.
-    case tooManyRequests(String)
-    /// Something failed on the server (500); the message says what the participant can do, never what failed.
-    case internalError(String)
-
+/// A request the server refuses: the status, and what the page says in the participant's language (a key into the
+/// web strings), with a technical detail for requests no browser sends (a malformed form), shown untranslated after
+/// it. Nothing stored is changed by a refused request.
+public struct StudyServerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The HTTP status of the refusal.
-    public var status: HTTPResponse.Status {
-        switch self {
-        case .badRequest: .badRequest
-        case .notSignedIn: .unauthorized
-        case .forbidden: .forbidden
-        case .notFound: .notFound
-        case .conflict: .conflict
-        case .unprocessable: .unprocessableContent
-        case .contentTooLarge: .contentTooLarge
-        case .tooManyRequests: .tooManyRequests
-        case .internalError: .internalServerError
-        }
+    public var status: HTTPResponse.Status
+    /// The sentence that says what was wrong, translated on the page.
+    public var message: WebStringKey
+    /// What exactly could not be read, for a request a browser would not send; nil otherwise.
+    public var detail: String?
+
+    /// A refusal with `status` and `message`.
+    public init(_ status: HTTPResponse.Status, _ message: WebStringKey, detail: String? = nil) {
+        self.status = status
+        self.message = message
+        self.detail = detail
     }
 
-    /// What was wrong, in English.
+    /// The refusal in English with its detail: for logs and tests.
     public var description: String {
-        switch self {
-        case .badRequest(let message), .forbidden(let message), .notFound(let message), .conflict(let message),
-             .unprocessable(let message), .contentTooLarge(let message), .tooManyRequests(let message), .internalError(let message):
-            message
-        case .notSignedIn: "You are not signed in. Open your invitation link again, or sign in with a code from your other device."
+        let english = WebStrings(language: "en")[message]
+        return detail.map { "\(english) \($0)" } ?? english
+    }
+
+    /// The text of the page in `strings`' language.
+    func text(in strings: WebStrings) -> String {
+        detail.map { "\(strings[message]) \($0)" } ?? strings[message]
+    }
+
+    /// The participant is not signed in (401; pages link to sign-in).
+    static let notSignedIn = StudyServerError(.unauthorized, .refusalNotSignedIn)
+    /// No such page (404).
+    static let noSuchPage = StudyServerError(.notFound, .refusalNoSuchPage)
+    /// The form's CSRF token is missing or does not match the session (403).
+    static let formToken = StudyServerError(.forbidden, .refusalFormToken)
+    /// The form is larger than the server accepts for it (413).
+    static let formTooLarge = StudyServerError(.contentTooLarge, .refusalFormTooLarge)
+    /// Something failed on the server (500): the page says what the participant can do, never what failed.
+    static let serverError = StudyServerError(.internalServerError, .refusalServerError)
+
+    /// A request that could not be read (400); `detail` says what and where.
+    static func malformed(_ detail: String) -> StudyServerError {
+        StudyServerError(.badRequest, .refusalMalformedRequest, detail: detail)
+    }
+
+    /// The page of a refusal of the study's workflow.
+    init(_ refusal: StudyRefusal) {
+        switch refusal {
+        case .invitationRequired: self.init(.forbidden, .refusalInvitationRequired)
+        case .invitationUnusable: self.init(.notFound, .refusalInvitationUnusable)
+        case .notAStudyLanguage: self.init(.unprocessableContent, .refusalChooseLanguage)
+        case .onboardingRequired: self.init(.forbidden, .refusalOnboardingRequired)
+        case .onboardingCompleted: self.init(.conflict, .refusalOnboardingCompleted)
+        case .onboardingHasNoEvents, .noSuchEvent: self.init(.notFound, .refusalNoSuchEvent)
+        case .noSuchTask: self.init(.notFound, .refusalNoSuchTask)
+        case .eventDone: self.init(.conflict, .refusalEventDone)
+        case .eventNotDue: self.init(.conflict, .refusalEventNotDue)
+        case .noSuchRun: self.init(.notFound, .refusalNoSuchRun)
+        case .runEnded: self.init(.conflict, .refusalRunEnded)
+        case .runCannotBeResumed: self.init(.conflict, .refusalRunCannotBeResumed)
+        case .staleStep: self.init(.conflict, .refusalStaleStep)
+        case .consentCannotBeRecorded: self.init(.unprocessableContent, .refusalConsentCannotBeRecorded)
         }
     }
 }

@@ -31,62 +31,42 @@ extension StudyService {
         return page
     }
 
-    /// Today's page as it is at `now`, and the first moment it would read differently by time alone: the start or
-    /// end of a card's event (upcoming turns to do, to do turns missed) or the next day.
+    /// Today's page as it is at `now` (the workflow's ``TodayFeed``), and the first moment it would read differently by
+    /// time alone.
     private func makeHomePage(signedIn: SignedIn, notice: String?, now: Date) async throws -> (page: String, validUntil: Date) {
         let participant = signedIn.participant
         let strings = strings(language: participant.language)
-        let calendar = calendar(for: participant)
-        let today = day(containing: now, in: calendar)
-        var validUntil = today.end
-        let dayTitle = now.formatted(Date.FormatStyle(date: .complete, time: .omitted, locale: Locale(identifier: participant.language),
-                                                      calendar: calendar, timeZone: participant.timeZone))
-        let onboarded = try await isOnboarded(participant)
-        let openRuns = try await store.openRunSummaries(participantID: participant.id)
-        guard onboarded else {
-            let resumes = openRuns.contains { $0.taskID == Self.onboardingTaskID }
-            let card = TaskCard(title: strings[.onboardingCardTitle], instructions: nil,
-                                timeText: strings[.allDay], state: .toDo, action: .start(url: "/onboarding"),
-                                resumes: resumes, isOnboarding: true)
-            let page = HomePage(dayTitle: dayTitle, onboardingRequired: true, cards: [card], notice: notice)
-            return (sitePages.home(page, context: siteContext(language: participant.language, signedIn: signedIn)), validUntil)
-        }
-        // The participant's care tasks by their ids (which only their care plan has): one query for the task versions,
-        // where asking by care plan reads the plan, then the tasks under it, then those tasks' other versions.
-        var query = CareQuery(for: today)
-        query.ids = Set(study.tasks.lazy.filter { $0.id != Self.onboardingTaskID }
-            .map { StudyCareIdentifiers.taskID(participant: participant.id, task: $0.id) })
-        let events = try await careStore.events(taskQuery: query, window: today)
-        let timeStyle = Date.FormatStyle(date: .omitted, time: .shortened, locale: Locale(identifier: participant.language),
-                                         calendar: calendar, timeZone: participant.timeZone)
-        var cards: [TaskCard] = []
-        for event in events.sorted(by: { ($0.scheduleEvent.start, $0.task.id) < ($1.scheduleEvent.start, $1.task.id) }) {
-            guard let taskID = StudyCareIdentifiers.studyTaskID(careTaskID: event.task.id, participant: participant.id),
-                  taskID != Self.onboardingTaskID, let definition = study.task(id: taskID) else { continue }
-            let scheduled = event.scheduleEvent
-            let isAllDay = scheduled.end.timeIntervalSince(scheduled.start) >= 86_400 - 3_600
-            let timeText = isAllDay ? strings[.allDay] : scheduled.start.formatted(timeStyle)
-            let state: TaskCard.State = event.outcome != nil ? .done
-                : scheduled.start > now ? .upcoming
-                : scheduled.end <= now ? .missed : .toDo
-            switch state {
-            case .upcoming: validUntil = min(validUntil, scheduled.start)
-            case .toDo: validUntil = min(validUntil, scheduled.end)
-            case .done, .missed: break
+        let calendar = workflow.calendar(for: participant)
+        let feed = try await workflow.today(for: participant, at: now)
+        let locale = Locale(identifier: participant.language)
+        let dayTitle = now.formatted(Date.FormatStyle(date: .complete, time: .omitted, locale: locale, calendar: calendar, timeZone: participant.timeZone))
+        let timeStyle = Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: calendar, timeZone: participant.timeZone)
+        let page: HomePage
+        switch feed.onboarding {
+        case .required(let resumes):
+            let card = TaskCard(title: strings[.onboardingCardTitle], instructions: nil, timeText: strings[.allDay], state: .toDo,
+                                action: .start(url: "/onboarding"), resumes: resumes, isOnboarding: true)
+            page = HomePage(dayTitle: dayTitle, onboardingRequired: true, cards: [card], notice: notice)
+        case .completed:
+            let cards = feed.cards.map { card in
+                let state: TaskCard.State = switch card.state(at: now) {
+                case .done: .done
+                case .toDo: .toDo
+                case .upcoming: .upcoming
+                case .missed: .missed
+                }
+                let path = "/tasks/\(card.taskID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? card.taskID)/\(card.occurrence)"
+                let action: TaskCard.Action = switch (state, card.hasSurvey) {
+                case (.done, _), (.upcoming, _): .none
+                case (_, true): .start(url: path)
+                case (_, false): .checkOff(formAction: path + "/done", fields: [:])
+                }
+                return TaskCard(title: card.title, instructions: card.instructions, timeText: card.isAllDay ? strings[.allDay] : card.start.formatted(timeStyle),
+                                state: state, action: action, resumes: card.resumes)
             }
-            let path = "/tasks/\(taskID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? taskID)/\(scheduled.occurrence)"
-            let action: TaskCard.Action
-            switch (state, study.survey(taskID: taskID) != nil) {
-            case (.done, _), (.upcoming, _): action = .none
-            case (_, true): action = .start(url: path)
-            case (_, false): action = .checkOff(formAction: path + "/done", fields: [:])
-            }
-            let resumes = openRuns.contains { $0.taskID == taskID && $0.occurrence == scheduled.occurrence }
-            cards.append(TaskCard(title: definition.title, instructions: definition.instructions, timeText: timeText, state: state,
-                                  action: action, resumes: resumes))
+            page = HomePage(dayTitle: dayTitle, onboardingRequired: false, cards: cards, notice: notice)
         }
-        let page = HomePage(dayTitle: dayTitle, onboardingRequired: false, cards: cards, notice: notice)
-        return (sitePages.home(page, context: siteContext(language: participant.language, signedIn: signedIn)), validUntil)
+        return (sitePages.home(page, context: siteContext(language: participant.language, signedIn: signedIn)), feed.changesAt)
     }
 
     /// The settings page: language, a sign-in code for another device (when just made), the browsers signed in
@@ -108,12 +88,12 @@ extension StudyService {
         let code = signInCode.map { issued in
             (code: issued.code, expiresText: issued.expiresAt.formatted(Date.FormatStyle(date: .omitted, time: .shortened,
                                                                                           locale: Locale(identifier: participant.language),
-                                                                                          calendar: calendar(for: participant),
+                                                                                          calendar: workflow.calendar(for: participant),
                                                                                           timeZone: participant.timeZone)))
         }
         let now = environment.now()
         let dateStyle = Date.FormatStyle(date: .abbreviated, time: .shortened, locale: Locale(identifier: participant.language),
-                                         calendar: calendar(for: participant), timeZone: participant.timeZone)
+                                         calendar: workflow.calendar(for: participant), timeZone: participant.timeZone)
         let browsers = try await store.sessions(participantID: participant.id).filter { $0.isValid(at: now) }.map { session in
             SettingsPage.Browser(signedInText: session.createdAt.formatted(dateStyle), lastUsedText: session.lastSeenAt.formatted(dateStyle),
                                  signOutFormAction: session.id == signedIn.sessionID ? nil
@@ -128,13 +108,12 @@ extension StudyService {
     /// The participant's latest signed consent as a PDF; nil while it is not printed.
     func consentPDF(signedIn: SignedIn) async throws -> Data? {
         guard let latest = try await store.consentRecords(participantID: signedIn.participant.id).last(where: { $0.sealed.record.kind == .consent })
-        else { throw StudyServerError.notFound("You have no signed consent yet.") }
+        else { throw StudyServerError(.notFound, .refusalNoConsentYet) }
         let mismatches = ConsentRecordVerifier(expectedPublicKey: consentKey.publicKey).mismatches(in: latest.sealed)
         guard mismatches.isEmpty else {
             FileHandle.standardError.write(Data(("consent record \(latest.id) of participant \(signedIn.participant.id) does not verify, so "
                 + "its PDF is not served: \(mismatches.map(\.description).joined(separator: "; "))\n").utf8))
-            throw StudyServerError.conflict("Your signed consent cannot be shown: its record was changed after it was sealed. "
-                + "The study team has been told; nothing you did caused this.")
+            throw StudyServerError(.conflict, .refusalConsentChanged)
         }
         return await pdfPrinter.pdf(of: latest)
     }

@@ -17,10 +17,10 @@ import Synchronization
 public final class StudyService: Sendable {
     /// The loaded, checked study.
     public let study: StudyDefinition
-    /// Participants, invitations, sessions, runs and consent records.
-    public let store: any StudyStore
-    /// Care plans, tasks, events and outcomes.
-    public let careStore: any CareStore
+    /// The data folder's one database: both stores, one transaction per participant action.
+    public let data: SQLiteStudyDatabase
+    /// The participant's study without HTTP: the gate, runs, outcomes and the day's cards.
+    public let workflow: ParticipantWorkflow
     let configuration: StudyServerConfiguration
     let environment: StudyEnvironment
     let signer: RequestSigner
@@ -28,13 +28,8 @@ public final class StudyService: Sendable {
     let sitePages: SitePageRenderer
     let consentKey: ConsentSigningKey
     let pdfPrinter: ConsentPDFPrinter
-    /// Computes the scores of the study's FHIR Questionnaire surveys; nil when it has none.
-    let calculator: (any TaskCalculator)?
     /// The web strings of each study language, with the study's overrides, made once.
     private let webStrings: [String: WebStrings]
-    /// Participants known to have finished onboarding: an outcome is never taken back, so once seen it is kept
-    /// and the home page asks the care store no more.
-    private let onboardedParticipants = Mutex<Set<String>>([])
     /// Sessions recently found valid, by token, so that a page or a post does not read the session and the
     /// participant from the store every time. An entry is trusted for ``sessionRecheckInterval``; a language change
     /// drops the participant's entries at once.
@@ -43,8 +38,11 @@ public final class StudyService: Sendable {
     let homePages = HomePageCache()
     /// Wrong sign-in codes, limited server-wide.
     let signInAttempts = SignInAttemptLimiter()
-    /// Runs whose last step was accepted and which are being finished now (see ``post(_:files:to:signedIn:)``).
-    let finishingRuns = Mutex<Set<UUID>>([])
+
+    /// Participants, invitations, sessions, runs and consent records.
+    public var store: any StudyStore { data.studyStore }
+    /// Care plans, tasks, events and outcomes.
+    public var careStore: any CareStore { data.careStore }
 
     /// How long a session found valid is trusted before the store is asked again (which also notes it as seen).
     static let sessionRecheckInterval: TimeInterval = 30
@@ -61,9 +59,6 @@ public final class StudyService: Sendable {
     static let sessionLifetime: TimeInterval = 365 * 86_400
     /// How long a sign-in code for a second device is good for.
     static let signInCodeLifetime: TimeInterval = 10 * 60
-    /// The care-plan id of the onboarding task, as the study's enrolment names it.
-    static let onboardingTaskID = "onboarding"
-
     /// Opens (or creates) the data folder's stores and keys for `study`; throws ``StudyServerStartError`` naming
     /// the file at fault. The data folder is made owner-only (0700) and its databases, keys and files are created
     /// owner-only (0600), whatever the process's umask; a data folder that is a source checkout is refused.
@@ -77,25 +72,17 @@ public final class StudyService: Sendable {
             // Owner-only whatever the umask: everything below it is participants' data or the server's keys.
             let folder = try StudyDataFolder(url: configuration.dataFolder)
             try folder.prepare()
-            try folder.createOwnerOnlyFiles(named: [configuration.studyDatabase.lastPathComponent,
-                                                    configuration.careDatabase.lastPathComponent])
+            try folder.createOwnerOnlyFiles(named: [configuration.studyDatabase.lastPathComponent])
         } catch {
             throw StudyServerStartError("data folder: \(error)")
         }
         do {
-            store = try SQLiteStudyStore(path: configuration.studyDatabase.path, environment: storeEnvironment,
-                                         durability: configuration.durability == .powerLoss ? .powerLoss : .processCrash)
+            data = try SQLiteStudyDatabase(path: configuration.studyDatabase.path, environment: storeEnvironment, careEnvironment: careEnvironment,
+                                           durability: configuration.durability == .powerLoss ? .powerLoss : .processCrash)
+            // A data folder from before the two stores shared one file: its care data moves in, once.
+            try data.mergeCareFile(at: configuration.legacyCareDatabase)
         } catch {
             throw StudyServerStartError("cannot open \(configuration.studyDatabase.path): \(error)")
-        }
-        do {
-            // A request's reads are a few indexed rows: on the request's own thread they cost less than the thread
-            // switches of an asynchronous read (see SQLiteCareStorage.ReadExecution).
-            careStore = try SQLiteCareStore(path: configuration.careDatabase.path, environment: careEnvironment,
-                                            durability: configuration.durability == .powerLoss ? .powerLoss : .processCrash,
-                                            reads: .callingThread)
-        } catch {
-            throw StudyServerStartError("cannot open \(configuration.careDatabase.path): \(error)")
         }
         signer = try RequestSigner.load(dataFolder: configuration.dataFolder)
         do {
@@ -111,11 +98,14 @@ public final class StudyService: Sendable {
         }
         pdfPrinter = ConsentPDFPrinter(renderer: pdfRenderer, dataFolder: configuration.dataFolder,
                                        verifier: ConsentRecordVerifier(expectedPublicKey: consentKey.publicKey))
+        let calculator: (any TaskCalculator)?
         do {
             calculator = try study.makeCalculator()
         } catch {
             throw StudyServerStartError("the study's calculated items: \(error)")
         }
+        workflow = ParticipantWorkflow(study: study, data: data, environment: environment, consentKey: consentKey, calculator: calculator,
+                                       dataFolder: configuration.dataFolder)
         webStrings = Dictionary(uniqueKeysWithValues: study.languages.map { ($0, WebStrings(language: $0, overrides: study.strings.web)) })
     }
 
@@ -130,9 +120,7 @@ public final class StudyService: Sendable {
 
         /// Refuses a posted form whose one `_csrf` field is not this session's token (compared in constant time).
         func requireCSRFToken(in form: [String: [String]]) throws(StudyServerError) {
-            guard CSRFToken.isPosted(in: form, expected: csrfToken) else {
-                throw .forbidden("The form's security token is missing or out of date. Reload the page and try again.")
-            }
+            guard CSRFToken.isPosted(in: form, expected: csrfToken) else { throw .formToken }
         }
     }
 
@@ -162,11 +150,9 @@ public final class StudyService: Sendable {
     /// in the sessions remembered. The browser showing the page cannot sign itself out: with no other device, the
     /// participant could not get back in.
     func signOut(sessionID: UUID, signedIn: SignedIn) async throws {
-        guard sessionID != signedIn.sessionID else {
-            throw StudyServerError.conflict("This is the browser you are using; sign it out from another one.")
-        }
+        guard sessionID != signedIn.sessionID else { throw StudyServerError(.conflict, .refusalThisBrowser) }
         guard try await store.revokeSession(id: sessionID, participantID: signedIn.participant.id) else {
-            throw StudyServerError.notFound("You have no such signed-in browser.")
+            throw StudyServerError(.notFound, .refusalNoSuchBrowser)
         }
         forgetSessions(of: signedIn.participant.id)
     }
@@ -176,26 +162,10 @@ public final class StudyService: Sendable {
         recentSessions.withLock { sessions in sessions = sessions.filter { $0.value.signedIn.participant.id != participantID } }
     }
 
-    /// Whether an invitation code can still enrol someone.
-    func invitationIsUsable(_ code: String) async throws -> Bool {
-        guard let invitation = try await store.invitation(code: code) else { return false }
-        return invitation.isUsable(at: environment.now())
-    }
-
-    /// Enrols a participant with an invitation code (or none, for an open study): the participant, their care plan
-    /// anchored at today in their time zone, and a session. Returns the session token for the cookie.
+    /// Enrols a participant with an invitation code (or none, for an open study) and signs them in: returns the
+    /// session token for the cookie.
     func enrol(invitationCode: String?, timeZone: TimeZone, language: String) async throws -> String {
-        if invitationCode == nil && study.enrolment != .open {
-            throw StudyServerError.forbidden("This study enrols by invitation only: open the link you were sent.")
-        }
-        let participant: StudyParticipant
-        do {
-            participant = try await store.enrol(invitationCode: invitationCode, timeZone: timeZone, language: language)
-        } catch let error as StudyStoreError {
-            throw StudyServerError.notFound("This invitation cannot be used: \(error)")
-        }
-        _ = try await StudyEnrolment(study: study, environment: environment)
-            .enrol(participantID: participant.id, enrolledAt: participant.enrolledAt, timeZone: participant.timeZone, into: careStore)
+        let participant = try await workflow.enrol(invitationCode: invitationCode, timeZone: timeZone, language: language)
         return try await store.createSession(participantID: participant.id, lifetime: Self.sessionLifetime).token
     }
 
@@ -207,7 +177,7 @@ public final class StudyService: Sendable {
         let cleaned = code.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
         guard !cleaned.isEmpty else { return nil }
         guard signInAttempts.allowsAttempt(from: client, at: environment.now()) else {
-            throw StudyServerError.tooManyRequests("Too many wrong sign-in codes were tried just now. Wait a minute, then try again.")
+            throw StudyServerError(.tooManyRequests, .refusalTooManySignIns)
         }
         guard let participantID = try await store.redeemSignInCode(cleaned) else {
             signInAttempts.recordFailure(from: client, at: environment.now())
@@ -223,10 +193,7 @@ public final class StudyService: Sendable {
 
     /// Changes the participant's language to one the study offers.
     func setLanguage(_ language: String, for participant: StudyParticipant) async throws -> StudyParticipant {
-        guard let supported = study.supportedLanguage(for: language), supported == language else {
-            throw StudyServerError.unprocessable("'\(language)' is not one of this study's languages (\(study.languages.joined(separator: ", "))).")
-        }
-        let changed = try await store.setLanguage(supported, participantID: participant.id)
+        let changed = try await workflow.setLanguage(language, for: participant)
         forgetSessions(of: participant.id)
         return changed
     }
@@ -238,30 +205,4 @@ public final class StudyService: Sendable {
         webStrings[language] ?? WebStrings(language: language, overrides: study.strings.web)
     }
 
-    /// Whether the participant has finished onboarding (the onboarding task has an outcome).
-    func isOnboarded(_ participant: StudyParticipant) async throws -> Bool {
-        if onboardedParticipants.withLock({ $0.contains(participant.id) }) { return true }
-        let onboarded = try await OnboardingGate(careStore: careStore, environment: environment).isOnboarded(participantID: participant.id)
-        if onboarded { onboardedParticipants.withLock { _ = $0.insert(participant.id) } }
-        return onboarded
-    }
-
-    /// A Gregorian calendar in the participant's zone.
-    func calendar(for participant: StudyParticipant) -> Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = participant.timeZone
-        calendar.locale = Locale(identifier: participant.language)
-        return calendar
-    }
-
-    /// The session environment of a participant's runs: the server's clock and UUIDs, their zone and language.
-    func sessionEnvironment(for participant: StudyParticipant) -> SessionEnvironment {
-        SessionEnvironment(now: environment.now, makeUUID: environment.makeUUID, calendar: calendar(for: participant),
-                           timeZone: participant.timeZone, locale: Locale(identifier: participant.language), calculator: calculator)
-    }
-
-    /// The local day around `date` in the participant's `calendar`.
-    func day(containing date: Date, in calendar: Calendar) -> DateInterval {
-        calendar.dateInterval(of: .day, for: date) ?? DateInterval(start: date, duration: 86_400)
-    }
 }

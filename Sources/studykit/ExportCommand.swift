@@ -27,7 +27,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "The study folder the data belongs to.", completion: .directory)
     var study: String = StudyPaths.defaultStudy
 
-    @Option(help: "The data folder `studykit serve` writes (study.sqlite, care.sqlite, consent-pdfs/).", completion: .directory)
+    @Option(help: "The data folder `studykit serve` writes (study.sqlite, keys/, consent-pdfs/, run-files/).", completion: .directory)
     var data: String = "data"
 
     func validate() throws {
@@ -49,8 +49,8 @@ struct ExportCommand: AsyncParsableCommand {
         }
         let studyStore: SQLiteStudyStore, careStore: SQLiteCareStore
         do {
-            studyStore = try SQLiteStudyStore.readOnly(path: dataFolder.appendingPathComponent("study.sqlite").path)
-            careStore = try SQLiteCareStore.readOnly(path: dataFolder.appendingPathComponent("care.sqlite").path)
+            (studyStore, careStore) = try SQLiteStudyDatabase.readOnlyStores(path: dataFolder.appendingPathComponent("study.sqlite").path,
+                                                                             legacyCarePath: dataFolder.appendingPathComponent("care.sqlite").path)
         } catch let error as SQLiteStudyStoreOpenError {
             try fail("\(error) (is \(data) a data folder `studykit serve` wrote?)")
         } catch let error as SQLiteCareStorageOpenError {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Study
+import StudySQLite
 import StudyServer
 
 /// `studykit serve`: serves a study folder to participants' browsers.
@@ -100,17 +101,23 @@ struct InviteCommand: AsyncParsableCommand {
         umask(0o077)
         let configuration = StudyServerConfiguration(studyFolder: URL(fileURLWithPath: study, isDirectory: true),
                                                      dataFolder: URL(fileURLWithPath: data, isDirectory: true))
+        // The study is loaded to check it; only the database is opened: no keys are made, no server is built.
+        let database: SQLiteStudyDatabase
         do {
-            let definition = try StudyServerApplication.loadStudy(configuration)
-            let service = try StudyService(study: definition, configuration: configuration)
-            let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-            for _ in 0..<count {
-                let issued = try await service.store.createInvitation(label: label, expiresAt: nil)
-                print("\(base)/join/\(issued.code)")
-            }
-        } catch let error as StudyServerStartError {
+            _ = try StudyServerApplication.loadStudy(configuration)
+            let folder = try StudyDataFolder(url: configuration.dataFolder)
+            try folder.prepare()
+            try folder.createOwnerOnlyFiles(named: ["study.sqlite"])
+            database = try SQLiteStudyDatabase(path: configuration.dataFolder.appendingPathComponent("study.sqlite").path)
+            try database.mergeCareFile(at: configuration.dataFolder.appendingPathComponent("care.sqlite"))
+        } catch {
             FileHandle.standardError.write(Data("studykit invite: \(error)\n".utf8))
             throw ExitCode(1)
+        }
+        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        for _ in 0..<count {
+            let issued = try await database.studyStore.createInvitation(label: label, expiresAt: nil)
+            print("\(base)/join/\(issued.code)")
         }
     }
 }

@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func refusesBrokenEncodingNamingTheField() {
-        #expect(throws: StudyServerError.badRequest("the value of the form field 'name' is not valid URL encoding")) {
+        #expect(throws: StudyServerError.malformed("The value of the form field 'name' is not valid URL encoding.")) {
             try FormBody.fields("name=%ZZ")
         }
         #expect(throws: StudyServerError.self) { try FormBody.fields("bad%FF=1") }
@@ -60,16 +60,16 @@ import Testing
     }
 
     @Test func refusesMalformedBodies() {
-        #expect(throws: StudyServerError.badRequest("part 1 of the form has no field name")) {
+        #expect(throws: StudyServerError.malformed("Part 1 of the form has no field name.")) {
             try FormBody.multipart(body(["Content-Disposition: form-data\r\n\r\nx"]), boundary: boundary)
         }
-        #expect(throws: StudyServerError.badRequest("the form field 'q0' carries more than one file")) {
+        #expect(throws: StudyServerError.malformed("The form field 'q0' carries more than one file.")) {
             try FormBody.multipart(body([
                 "Content-Disposition: form-data; name=\"q0\"; filename=\"a.png\"\r\n\r\na",
                 "Content-Disposition: form-data; name=\"q0\"; filename=\"b.png\"\r\n\r\nb",
             ]), boundary: boundary)
         }
-        #expect(throws: StudyServerError.badRequest("the form has no parts separated by its boundary")) {
+        #expect(throws: StudyServerError.malformed("The form has no parts separated by its boundary.")) {
             try FormBody.multipart(ByteBuffer(string: "--\(boundary)\r\nContent-Disposition: form-data; name=\"a\"\r\n"), boundary: "other")
         }
     }

@@ -48,7 +48,7 @@ struct ServerEdgeTests {
         #expect(try FormBody.multipart(ByteBuffer(string: whole), boundary: boundary).0 == ["_csrf": ["token"], "q": ["answer"]])
         // Cut in the last part: the parser alone handed over the first part and dropped the second without a word.
         let cut = String(whole.prefix(whole.count - "answer\r\n--\(boundary)--\r\n".count + 3))
-        #expect(throws: StudyServerError.badRequest("the form ends before its closing boundary: it was cut off on the way")) {
+        #expect(throws: StudyServerError.malformed("The form ends before its closing boundary: it was cut off on the way.")) {
             _ = try FormBody.multipart(ByteBuffer(string: cut), boundary: boundary)
         }
         let noClose = String(whole.dropLast("--\(boundary)--\r\n".count))
@@ -69,7 +69,7 @@ struct ServerEdgeTests {
                 #expect(withoutOrigin.status == .forbidden, "\(uri)")
             }
             // The invitation was not used by the refused posts: it still enrols.
-            #expect(try await service.invitationIsUsable(invitation.code))
+            #expect(try await service.workflow.invitationIsUsable(invitation.code))
         }
         // Same-site from the server's own host passes (a router test has no Host, so this is checked on a request).
         var fields = HTTPFields()
@@ -88,7 +88,7 @@ struct ServerEdgeTests {
         // The attacker's address runs dry after its own burst and stays dry for the rest of the flood.
         var refused = 0
         for _ in 0..<1_000 {
-            do { _ = try await service.signIn(code: "0000-0000", from: "203.0.113.9") } catch StudyServerError.tooManyRequests { refused += 1 }
+            do { _ = try await service.signIn(code: "0000-0000", from: "203.0.113.9") } catch let error as StudyServerError where error.status == .tooManyRequests { refused += 1 }
         }
         #expect(refused == 1_000 - Int(service.signInAttempts.clientBurst))
         // A participant elsewhere signs in at once.
@@ -131,11 +131,11 @@ struct ServerEdgeTests {
             try #require(FileManager.default.attributesOfItem(atPath: data.appendingPathComponent(path).path)[.posixPermissions] as? Int)
         }
         #expect(try mode("") == 0o700)
-        for file in ["study.sqlite", "care.sqlite", "keys/web-secret", "keys/consent-signing-key.ed25519"] {
+        for file in ["study.sqlite", "keys/web-secret", "keys/consent-signing-key.ed25519"] {
             let fileMode = try mode(file)
             #expect(fileMode & 0o077 == 0, "\(file) is \(String(fileMode, radix: 8))")
         }
-        for companion in ["study.sqlite-wal", "care.sqlite-wal"] where FileManager.default.fileExists(atPath: data.appendingPathComponent(companion).path) {
+        for companion in ["study.sqlite-wal", "study.sqlite-shm"] where FileManager.default.fileExists(atPath: data.appendingPathComponent(companion).path) {
             #expect(try mode(companion) & 0o077 == 0, "\(companion)")
         }
     }

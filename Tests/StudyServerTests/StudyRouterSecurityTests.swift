@@ -68,27 +68,27 @@ struct StudyRouterSecurityTests {
         let participant = signedIn.participant
 
         // Before onboarding: no task but the onboarding, and no checklist either.
-        await #expect(throws: StudyServerError.forbidden("Complete the onboarding first: it is the only task until then.")) {
+        await #expect(throws: StudyRefusal.onboardingRequired) {
             _ = try await service.startRun(taskID: "pain", occurrence: 0, for: participant)
         }
         clock.set(Fixture.date("2026-03-04T23:10:00Z")) // 08:10 on 5 March: the exercises are due
-        await #expect(throws: StudyServerError.forbidden("Complete the onboarding first: it is the only task until then.")) {
+        await #expect(throws: StudyRefusal.onboardingRequired) {
             try await service.checkOff(taskID: "exercises", occurrence: 0, form: ["_csrf": [signedIn.csrfToken]], signedIn: signedIn)
         }
         clock.set(Fixture.date("2026-03-04T01:00:00Z"))
-        await #expect(throws: StudyServerError.notFound("The onboarding is started from its own card.")) {
+        await #expect(throws: StudyRefusal.onboardingHasNoEvents) {
             _ = try await service.startRun(taskID: "onboarding", occurrence: 5, for: participant)
         }
         #expect(try await service.store.openRuns(participantID: participant.id).isEmpty)
 
         _ = try await OnboardingGate(careStore: service.careStore, environment: service.environment)
             .recordCompletion(participantID: participant.id, timeZone: tokyo)
-        await #expect(throws: StudyServerError.conflict("You have completed the onboarding already.")) {
+        await #expect(throws: StudyRefusal.onboardingCompleted) {
             _ = try await service.startRun(taskID: "onboarding", occurrence: nil, for: participant)
         }
         // Today's pain check (from 00:00) can start; tomorrow's cannot yet.
         _ = try await service.startRun(taskID: "pain", occurrence: 0, for: participant)
-        await #expect(throws: StudyServerError.conflict("This task is not due yet.")) {
+        await #expect(throws: StudyRefusal.eventNotDue(task: "pain", occurrence: 1)) {
             _ = try await service.startRun(taskID: "pain", occurrence: 1, for: participant)
         }
         #expect(try await service.store.openRuns(participantID: participant.id).map(\.taskID) == ["pain"])
@@ -120,13 +120,13 @@ struct StudyRouterSecurityTests {
         let run = try await service.startRun(taskID: "pain", occurrence: 0, for: signedIn.participant)
         let before = try await service.store.run(id: run, participantID: signedIn.participant.id)
         let form = ["_csrf": [signedIn.csrfToken], "_step": ["painLevel"], "action": ["next"], "q0": ["3"]]
-        service.finishingRuns.withLock { _ = $0.insert(run) } // as a first post of the last step leaves it
+        service.workflow.finishingRuns.withLock { _ = $0.insert(run) } // as a first post of the last step leaves it
         guard case .redirect("/") = try await service.post(form, to: run, signedIn: signedIn) else {
             Issue.record("a post of a run being finished should lead home")
             return
         }
         #expect(try await service.store.run(id: run, participantID: signedIn.participant.id) == before)
-        service.finishingRuns.withLock { _ = $0.remove(run) }
+        service.workflow.finishingRuns.withLock { _ = $0.remove(run) }
         guard case .redirect = try await service.post(form, to: run, signedIn: signedIn) else {
             Issue.record("the post should be applied once the run is free")
             return
@@ -177,7 +177,7 @@ struct SignInAttemptLimiterTests {
         let signedIn = try await HomePageCacheTests.participant(of: service, zone: TimeZone(identifier: "Asia/Tokyo")!)
         let code = try await service.makeSignInCode(for: signedIn.participant)
         for index in 0..<Int(service.signInAttempts.burst) { #expect(try await service.signIn(code: "0000-0000", from: "10.0.\(index / 200).\(index % 200)") == nil) }
-        await #expect(throws: StudyServerError.tooManyRequests("Too many wrong sign-in codes were tried just now. Wait a minute, then try again.")) {
+        await #expect(throws: StudyServerError(.tooManyRequests, .refusalTooManySignIns)) {
             _ = try await service.signIn(code: code.code, from: "10.9.9.9")
         }
         clock.set(clock.now.addingTimeInterval(1))
@@ -205,7 +205,7 @@ struct SignedInBrowsersTests {
 
         // Someone else's browser is not found; the one in use cannot sign itself out.
         let other = try await Fixture.participant(of: service, zone: .gmt)
-        await #expect(throws: StudyServerError.notFound("You have no such signed-in browser.")) {
+        await #expect(throws: StudyServerError(.notFound, .refusalNoSuchBrowser)) {
             try await service.signOut(sessionID: other.sessionID, signedIn: phone)
         }
         await #expect(throws: StudyServerError.self) { try await service.signOut(sessionID: phone.sessionID, signedIn: phone) }

@@ -33,19 +33,10 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
 
     /// Adds first versions (or continues a deleted id's chain); see ``CareStore/add(_:)``.
     public func add<Entity: VersionedEntity>(_ entities: [Entity]) async throws -> [Entity] {
-        try await writeVersions(entities) { entity, head, writer, now in
-            if let head, head.deletedDate == nil { throw CareStoreError.alreadyExists(kind: Entity.kind, id: entity.id) }
-            // Re-adding a deleted id continues its chain after the tombstone.
-            if let head, entity.effectiveDate < head.effectiveDate {
-                throw CareStoreError.effectiveDateTooEarly(kind: Entity.kind, id: entity.id, effectiveDate: entity.effectiveDate, previous: head.effectiveDate)
-            }
-            try self.checkParent(of: entity, in: writer)
-            var entity = entity
-            entity.version.createdDate = now
-            entity.version.updatedDate = now
-            entity.version.deletedDate = nil
-            return entity
-        }
+        guard !entities.isEmpty else { return [] } // nothing to write, nothing to announce
+        let (added, change) = try await storage.write { writer in try self.add(entities, in: writer) }
+        announce(change)
+        return added
     }
 
     /// Writes new versions after checking their dates and that no outcome would be orphaned.
@@ -80,6 +71,26 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         }
     }
 
+    /// Adds first versions inside a write transaction the caller holds (enrolling a participant writes their care
+    /// plan with their account); checks and stores exactly as ``add(_:)``. Pass the returned change to
+    /// ``announce(_:)`` once the caller's transaction has committed.
+    public func add<Entity: VersionedEntity>(_ entities: [Entity], in writer: any CareStorageWriter) throws -> (entities: [Entity], change: CareChange) {
+        let written = try writeVersions(entities, in: writer) { entity, head, writer, now in
+            if let head, head.deletedDate == nil { throw CareStoreError.alreadyExists(kind: Entity.kind, id: entity.id) }
+            // Re-adding a deleted id continues its chain after the tombstone.
+            if let head, entity.effectiveDate < head.effectiveDate {
+                throw CareStoreError.effectiveDateTooEarly(kind: Entity.kind, id: entity.id, effectiveDate: entity.effectiveDate, previous: head.effectiveDate)
+            }
+            try self.checkParent(of: entity, in: writer)
+            var entity = entity
+            entity.version.createdDate = now
+            entity.version.updatedDate = now
+            entity.version.deletedDate = nil
+            return entity
+        }
+        return (written, CareChange(entities: [Entity.kind: Set(written.map(\.id))]))
+    }
+
     /// The shared part of add, update and delete: in one write, find each id's newest version, let `makeVersion`
     /// check the change and give the new version's content, then store it with a fresh UUID, linked after the
     /// newest version, and announce the change.
@@ -88,24 +99,29 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         _ makeVersion: @escaping @Sendable (_ entity: Entity, _ head: StoredVersion?, _ writer: any CareStorageWriter, _ now: Date) throws -> Entity
     ) async throws -> [Entity] {
         guard !entities.isEmpty else { return [] } // nothing to write, nothing to announce
-        let environment = self.environment
-        let written = try await storage.write { writer in
-            try Self.checkUniqueIDs(entities)
-            let chains = try Chains(writer.versions(of: Entity.kind, ids: Set(entities.map(\.id))))
-            let now = environment.now()
-            return try entities.map { entity in
-                let head = chains.head(of: entity.id)
-                var version = try makeVersion(entity, head, writer, now)
-                version.version.uuid = environment.makeUUID()
-                version.version.previousVersionUUIDs = head.map { [$0.uuid] } ?? []
-                version.version.nextVersionUUIDs = []
-                try writer.insert(Self.stored(version, previous: head?.uuid))
-                if let head { try writer.setNextVersion(of: head.uuid, to: version.uuid) }
-                return version
-            }
-        }
-        broadcaster.send(CareChange(entities: [Entity.kind: Set(written.map(\.id))]))
+        let written = try await storage.write { writer in try self.writeVersions(entities, in: writer, makeVersion) }
+        announce(CareChange(entities: [Entity.kind: Set(written.map(\.id))]))
         return written
+    }
+
+    /// ``writeVersions(_:_:)`` inside the caller's transaction.
+    private func writeVersions<Entity: VersionedEntity>(
+        _ entities: [Entity], in writer: any CareStorageWriter,
+        _ makeVersion: (_ entity: Entity, _ head: StoredVersion?, _ writer: any CareStorageWriter, _ now: Date) throws -> Entity
+    ) throws -> [Entity] {
+        try Self.checkUniqueIDs(entities)
+        let chains = try Chains(writer.versions(of: Entity.kind, ids: Set(entities.map(\.id))))
+        let now = environment.now()
+        return try entities.map { entity in
+            let head = chains.head(of: entity.id)
+            var version = try makeVersion(entity, head, writer, now)
+            version.version.uuid = environment.makeUUID()
+            version.version.previousVersionUUIDs = head.map { [$0.uuid] } ?? []
+            version.version.nextVersionUUIDs = []
+            try writer.insert(Self.stored(version, previous: head?.uuid))
+            if let head { try writer.setNextVersion(of: head.uuid, to: version.uuid) }
+            return version
+        }
     }
 
     /// The versions in effect that pass the query, sorted and paged.
@@ -127,27 +143,40 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// Adds outcomes after checking each event in one batch of reads.
     public func addOutcomes(_ outcomes: [Outcome]) async throws -> [Outcome] {
         guard !outcomes.isEmpty else { return [] } // nothing to write, nothing to announce
-        let environment = self.environment
-        let (added, taskIDs) = try await storage.write { writer in
-            var taskIDs = Set<String>()
-            var claimed = Set<EventKey>()
-            let ids = try self.checkEvents(of: outcomes, in: writer)
-            let added = try zip(outcomes, ids).map { outcome, taskID in
-                taskIDs.insert(taskID)
-                guard claimed.insert(EventKey(task: outcome.taskUUID, occurrence: outcome.occurrenceIndex)).inserted else {
-                    throw CareStoreError.outcomeExists(taskID: taskID, occurrenceIndex: outcome.occurrenceIndex)
-                }
-                var outcome = outcome
-                outcome.uuid = environment.makeUUID()
-                outcome.createdDate = environment.now()
-                outcome.deletedDate = nil
-                try writer.insert(outcome)
-                return outcome
-            }
-            return (added, taskIDs)
-        }
-        broadcaster.send(CareChange(outcomeTaskIDs: taskIDs))
+        let (added, change) = try await storage.write { writer in try self.addOutcomes(outcomes, in: writer) }
+        announce(change)
         return added
+    }
+
+    /// Adds outcomes inside a write transaction the caller holds: the joined write of a larger action whose other
+    /// rows live in the same database (a finished survey's run and its outcome commit together). Checks and stores
+    /// exactly as ``addOutcomes(_:)``; an outcome refused by a check is refused before anything of the batch is
+    /// written. Pass the returned change to ``announce(_:)`` once the caller's transaction has committed.
+    public func addOutcomes(_ outcomes: [Outcome], in writer: any CareStorageWriter) throws -> (outcomes: [Outcome], change: CareChange) {
+        var taskIDs = Set<String>()
+        var claimed = Set<EventKey>()
+        let ids = try checkEvents(of: outcomes, in: writer)
+        for (outcome, taskID) in zip(outcomes, ids) {
+            taskIDs.insert(taskID)
+            guard claimed.insert(EventKey(task: outcome.taskUUID, occurrence: outcome.occurrenceIndex)).inserted else {
+                throw CareStoreError.outcomeExists(taskID: taskID, occurrenceIndex: outcome.occurrenceIndex)
+            }
+        }
+        let added = try outcomes.map { outcome in
+            var outcome = outcome
+            outcome.uuid = environment.makeUUID()
+            outcome.createdDate = environment.now()
+            outcome.deletedDate = nil
+            try writer.insert(outcome)
+            return outcome
+        }
+        return (added, CareChange(outcomeTaskIDs: taskIDs))
+    }
+
+    /// Counts a change committed by a joined write (``add(_:in:)``, ``addOutcomes(_:in:)``) in ``revision`` and sends it
+    /// to every ``changes()`` stream. Call it once the transaction has committed, never for one rolled back.
+    public func announce(_ change: CareChange) {
+        broadcaster.send(change)
     }
 
     /// Replaces outcomes: the old one is marked deleted and a new one written for the same event.

@@ -39,6 +39,12 @@ public struct OnboardingGate: Sendable {
     /// Throws ``StudyOutcomeError/noCareTask(participant:task:)`` for a participant without a care plan.
     public func recordCompletion(participantID: String, timeZone: TimeZone) async throws -> Outcome {
         if let existing = try await completion(participantID: participantID) { return existing }
+        return try await careStore.addOutcomes([completionOutcome(participantID: participantID, timeZone: timeZone)])[0]
+    }
+
+    /// The outcome that opens the gate now, not yet stored: `completed: true` on today's onboarding event, for a
+    /// participant action that stores it with the run and the consent record in one transaction.
+    public func completionOutcome(participantID: String, timeZone: TimeZone) async throws -> Outcome {
         let now = environment.now()
         let task = try await SurveyOutcomeMapper.careTask(participantID: participantID, taskID: StudyTaskDefinition.onboardingID, in: careStore)
         guard let event = task.schedule.events(overlapping: DateInterval(start: now, duration: 0)).last else {
@@ -46,8 +52,7 @@ public struct OnboardingGate: Sendable {
         }
         var value = StudyTaskDefinition.completedValue
         value.createdDate = now
-        let outcome = Outcome(taskUUID: task.version.uuid, occurrenceIndex: event.occurrence, values: [value], uuid: environment.makeUUID(),
-                              timeZone: timeZone, source: "onboarding")
-        return try await careStore.addOutcomes([outcome])[0]
+        return Outcome(taskUUID: task.version.uuid, occurrenceIndex: event.occurrence, values: [value], uuid: environment.makeUUID(),
+                       timeZone: timeZone, source: "onboarding")
     }
 }

@@ -30,11 +30,18 @@ public struct SurveyOutcomeMapper: Sendable {
 
     /// Adds the outcome of a completed survey run of study task `taskID` for event `occurrence` of the participant's care task.
     public func record(result: TaskResult, taskID: String, occurrence: Int, participantID: String, timeZone: TimeZone) async throws -> Outcome {
+        let outcome = try await outcome(of: result, taskID: taskID, occurrence: occurrence, participantID: participantID, timeZone: timeZone)
+        return try await careStore.addOutcomes([outcome])[0]
+    }
+
+    /// The outcome of a completed survey run, not yet stored: for a participant action that stores it with the run in
+    /// one transaction.
+    public func outcome(of result: TaskResult, taskID: String, occurrence: Int, participantID: String, timeZone: TimeZone) async throws -> Outcome {
         guard let definition = study.task(id: taskID) else { throw StudyOutcomeError.unknownTask(taskID) }
         guard let survey = study.survey(taskID: taskID) else { throw StudyOutcomeError.noSurvey(task: taskID) }
         let values = try Self.values(for: definition, survey: survey, result: result, recordedAt: environment.now())
-        return try await add(values, taskID: taskID, occurrence: occurrence, participantID: participantID, timeZone: timeZone,
-                             userInfo: ["taskRunUUID": result.taskRunUUID.uuidString])
+        return try await outcome(values, taskID: taskID, occurrence: occurrence, participantID: participantID, timeZone: timeZone,
+                                 userInfo: ["taskRunUUID": result.taskRunUUID.uuidString])
     }
 
     /// Adds the outcome of a task done from its card (a checklist task, or any task without an outcome mapping): one
@@ -43,15 +50,16 @@ public struct SurveyOutcomeMapper: Sendable {
         guard study.task(id: taskID) != nil else { throw StudyOutcomeError.unknownTask(taskID) }
         var value = StudyTaskDefinition.completedValue
         value.createdDate = environment.now()
-        return try await add([value], taskID: taskID, occurrence: occurrence, participantID: participantID, timeZone: timeZone, userInfo: [:])
+        let outcome = try await outcome([value], taskID: taskID, occurrence: occurrence, participantID: participantID, timeZone: timeZone,
+                                        userInfo: [:])
+        return try await careStore.addOutcomes([outcome])[0]
     }
 
-    private func add(_ values: [OutcomeValue], taskID: String, occurrence: Int, participantID: String, timeZone: TimeZone,
-                     userInfo: [String: String]) async throws -> Outcome {
+    private func outcome(_ values: [OutcomeValue], taskID: String, occurrence: Int, participantID: String, timeZone: TimeZone,
+                         userInfo: [String: String]) async throws -> Outcome {
         let task = try await Self.careTask(participantID: participantID, taskID: taskID, in: careStore)
-        let outcome = Outcome(taskUUID: task.version.uuid, occurrenceIndex: occurrence, values: values, uuid: environment.makeUUID(),
-                              timeZone: timeZone, source: study.identifier, userInfo: userInfo)
-        return try await careStore.addOutcomes([outcome])[0]
+        return Outcome(taskUUID: task.version.uuid, occurrenceIndex: occurrence, values: values, uuid: environment.makeUUID(),
+                       timeZone: timeZone, source: study.identifier, userInfo: userInfo)
     }
 
     /// The outcome values of a survey result through the task's mapping: for each mapped question that was answered,

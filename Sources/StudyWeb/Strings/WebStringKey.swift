@@ -85,4 +85,18 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case noticeOnboarded, noticeTaskDone
     /// The heading of a page that explains why a request was refused.
     case errorTitle
+    /// Why a request was refused: the text of the page under ``errorTitle``, one per refusal the participant can meet.
+    case refusalNotSignedIn, refusalMalformedRequest, refusalFormTooLarge, refusalCrossSite, refusalFormToken, refusalNoSuchPage
+    /// Refusals of enrolment, sign-in and settings.
+    case refusalInvitationRequired, refusalInvitationUnusable, refusalChooseTimeZone, refusalChooseLanguage, refusalTooManySignIns
+    /// Refusals of signing a browser out.
+    case refusalThisBrowser, refusalNoSuchBrowser
+    /// Refusals of the study's workflow: the onboarding gate, the schedule and runs.
+    case refusalOnboardingRequired, refusalOnboardingCompleted, refusalNoSuchTask, refusalNoSuchEvent, refusalEventDone, refusalEventNotDue
+    /// Refusals about a task run.
+    case refusalNoSuchRun, refusalRunEnded, refusalRunCannotBeResumed, refusalStaleStep
+    /// Refusals about the signed consent.
+    case refusalConsentCannotBeRecorded, refusalNoConsentYet, refusalConsentPrinting, refusalConsentChanged
+    /// The server's own failure.
+    case refusalServerError
 }

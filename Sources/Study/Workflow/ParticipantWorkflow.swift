@@ -1,0 +1,409 @@
+import CareStore
+import Consent
+import Foundation
+import Research
+import Synchronization
+
+/// A participant's study, without HTTP or HTML: enrolling, the onboarding gate, starting and resuming runs, applying a
+/// step's answers, finishing a run (the consent sealed, the gate opened, answers mapped to outcomes, all in one
+/// transaction), ticking off an event, and the day's cards. The web server, the terminal runner and any native client
+/// drive a study through it, so that each validates and stores exactly the same way.
+///
+/// ```swift
+/// let workflow = ParticipantWorkflow(study: study, data: database, environment: .live, consentKey: key)
+/// let participant = try await workflow.enrol(invitationCode: code, timeZone: zone, language: "ja")
+/// let run = try await workflow.startRun(taskID: StudyTaskDefinition.onboardingID, occurrence: nil, for: participant)
+/// let applied = try await workflow.applyStep(to: run, for: participant) { session in /* answer the step */ nil as String? }
+/// let feed = try await workflow.today(for: participant)
+/// ```
+///
+/// Every call takes the participant, and every read of their data goes through their id: another participant's run is
+/// simply not found. Refusals are ``StudyRefusal`` values.
+public final class ParticipantWorkflow: Sendable {
+    /// The loaded, checked study.
+    public let study: StudyDefinition
+    /// The study's stores, with one transaction per participant action.
+    public let data: any StudyDataStore
+    /// The clock and UUIDs.
+    public let environment: StudyEnvironment
+    /// Seals consent records.
+    let consentKey: ConsentSigningKey
+    /// Computes the scores of the study's FHIR Questionnaire surveys; nil when it has none.
+    let calculator: (any TaskCalculator)?
+    /// The data folder whose `run-files/` keeps the files attached in runs; nil for runs that keep no files.
+    let dataFolder: URL?
+    /// Participants known to have finished onboarding: an outcome is never taken back, so once seen it is kept and
+    /// the gate asks the care store no more.
+    private let onboardedParticipants = Mutex<Set<String>>([])
+    /// Runs whose last step was accepted and which are being finished now (see ``applyStep(to:for:_:)``). Visible to
+    /// the package's tests, which hold a run here as a first post finishing it would.
+    package let finishingRuns = Mutex<Set<UUID>>([])
+
+    /// A workflow over `data` for `study`; runs' attached files are kept under `dataFolder` (none when nil).
+    public init(study: StudyDefinition, data: any StudyDataStore, environment: StudyEnvironment = .live, consentKey: ConsentSigningKey,
+                calculator: (any TaskCalculator)? = nil, dataFolder: URL? = nil) {
+        self.study = study
+        self.data = data
+        self.environment = environment
+        self.consentKey = consentKey
+        self.calculator = calculator
+        self.dataFolder = dataFolder
+    }
+
+    // MARK: - Enrolment
+
+    /// Enrols a participant with an invitation code (or none, for an open study): the participant, and their care plan
+    /// anchored at today in their time zone.
+    public func enrol(invitationCode: String?, timeZone: TimeZone, language: String) async throws -> StudyParticipant {
+        if invitationCode == nil && study.enrolment != .open { throw StudyRefusal.invitationRequired }
+        let participant: StudyParticipant
+        do {
+            participant = try await data.studyStore.enrol(invitationCode: invitationCode, timeZone: timeZone, language: language)
+        } catch let error as StudyStoreError {
+            switch error {
+            case .unknownInvitation, .invitationUsed, .invitationExpired: throw StudyRefusal.invitationUnusable
+            default: throw error
+            }
+        }
+        _ = try await StudyEnrolment(study: study, environment: environment)
+            .enrol(participantID: participant.id, enrolledAt: participant.enrolledAt, timeZone: participant.timeZone, into: data.careStore)
+        return participant
+    }
+
+    /// Whether an invitation code can still enrol someone.
+    public func invitationIsUsable(_ code: String) async throws -> Bool {
+        guard let invitation = try await data.studyStore.invitation(code: code) else { return false }
+        return invitation.isUsable(at: environment.now())
+    }
+
+    /// Changes the participant's language to one the study offers.
+    public func setLanguage(_ language: String, for participant: StudyParticipant) async throws -> StudyParticipant {
+        guard let supported = study.supportedLanguage(for: language), supported == language else { throw StudyRefusal.notAStudyLanguage(language) }
+        return try await data.studyStore.setLanguage(supported, participantID: participant.id)
+    }
+
+    // MARK: - May this participant do this now
+
+    /// What a participant may ask to do with a task.
+    public enum Action: Hashable, Sendable {
+        /// Start or resume the onboarding.
+        case startOnboarding
+        /// Start or resume a survey for one event of its task.
+        case startSurvey(task: String, occurrence: Int)
+        /// Mark one event of a task without a survey as done.
+        case checkOff(task: String, occurrence: Int)
+    }
+
+    /// Whether the participant has finished onboarding (the onboarding task has an outcome).
+    public func isOnboarded(_ participant: StudyParticipant) async throws -> Bool {
+        if onboardedParticipants.withLock({ $0.contains(participant.id) }) { return true }
+        let onboarded = try await OnboardingGate(careStore: data.careStore, environment: environment).isOnboarded(participantID: participant.id)
+        if onboarded { onboardedParticipants.withLock { _ = $0.insert(participant.id) } }
+        return onboarded
+    }
+
+    /// Checks that the participant may do `action` now, and returns the event it is about (nil for the onboarding);
+    /// throws the ``StudyRefusal`` that says why not. The one place that keeps the gate (the onboarding first, and
+    /// only once) and the schedule (an event of the participant's own plan, started, not yet done).
+    @discardableResult
+    public func check(_ action: Action, for participant: StudyParticipant) async throws -> CareEvent? {
+        let onboarded = try await isOnboarded(participant)
+        switch action {
+        case .startOnboarding:
+            if onboarded { throw StudyRefusal.onboardingCompleted }
+            return nil
+        case .startSurvey(let task, let occurrence), .checkOff(let task, let occurrence):
+            if task == StudyTaskDefinition.onboardingID { throw StudyRefusal.onboardingHasNoEvents }
+            let hasSurvey = study.survey(taskID: task) != nil
+            guard study.task(id: task) != nil, hasSurvey == (action == .startSurvey(task: task, occurrence: occurrence)) else {
+                throw StudyRefusal.noSuchTask(task)
+            }
+            guard onboarded else { throw StudyRefusal.onboardingRequired }
+            let event = try await event(taskID: task, occurrence: occurrence, for: participant)
+            if event.outcome != nil { throw StudyRefusal.eventDone(task: task, occurrence: occurrence) }
+            guard event.scheduleEvent.start <= environment.now() else { throw StudyRefusal.eventNotDue(task: task, occurrence: occurrence) }
+            return event
+        }
+    }
+
+    /// The event of one of the participant's care tasks; ``StudyRefusal/noSuchEvent(task:occurrence:)`` when the task
+    /// or the occurrence is not theirs.
+    public func event(taskID: String, occurrence: Int, for participant: StudyParticipant) async throws -> CareEvent {
+        var query = CareQuery()
+        query.ids = [StudyCareIdentifiers.taskID(participant: participant.id, task: taskID)]
+        query.carePlanIDs = [StudyCareIdentifiers.carePlanID(participant: participant.id)]
+        guard let task = try await data.careStore.fetch(CareTask.self, query: query).first,
+              let scheduled = task.schedule.event(occurrence: occurrence) else {
+            throw StudyRefusal.noSuchEvent(task: taskID, occurrence: occurrence)
+        }
+        let window = DateInterval(start: scheduled.start, end: max(scheduled.end, scheduled.start.addingTimeInterval(1)))
+        var eventQuery = CareQuery(for: window)
+        eventQuery.ids = query.ids
+        eventQuery.carePlanIDs = query.carePlanIDs
+        guard let found = try await data.careStore.events(taskQuery: eventQuery, window: window)
+            .first(where: { $0.scheduleEvent.occurrence == occurrence }) else {
+            throw StudyRefusal.noSuchEvent(task: taskID, occurrence: occurrence)
+        }
+        return found
+    }
+
+    // MARK: - The participant's clock and tasks
+
+    /// A Gregorian calendar in the participant's zone and language.
+    public func calendar(for participant: StudyParticipant) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = participant.timeZone
+        calendar.locale = Locale(identifier: participant.language)
+        return calendar
+    }
+
+    /// The session environment of a participant's runs: the workflow's clock and UUIDs, their zone and language.
+    public func sessionEnvironment(for participant: StudyParticipant) -> SessionEnvironment {
+        SessionEnvironment(now: environment.now, makeUUID: environment.makeUUID, calendar: calendar(for: participant),
+                           timeZone: participant.timeZone, locale: Locale(identifier: participant.language), calculator: calculator)
+    }
+
+    /// The consent rendering context for a participant: their language, zone and the study's consent strings.
+    public func consentContext(for participant: StudyParticipant) -> ConsentContext {
+        ConsentContext(strings: study.strings.consent, language: participant.language, locale: Locale(identifier: participant.language),
+                       timeZone: participant.timeZone, calendar: calendar(for: participant))
+    }
+
+    /// The onboarding task in the participant's language, its dates in their zone.
+    public func onboardingTask(for participant: StudyParticipant) throws -> ConsentTask {
+        try study.onboardingTask(language: participant.language, context: consentContext(for: participant))
+    }
+
+    /// The Research task a run of `taskID` follows: the onboarding, or the task's survey.
+    public func researchTask(_ taskID: String, for participant: StudyParticipant) throws -> ResearchTask {
+        if taskID == StudyTaskDefinition.onboardingID { return try onboardingTask(for: participant).task }
+        guard let survey = study.survey(taskID: taskID) else { throw StudyRefusal.noSuchTask(taskID) }
+        return survey
+    }
+
+    /// Where the files attached in a participant's runs are kept: `DATA/run-files/PARTICIPANT/`; nil without a data folder.
+    public func runFilesFolder(for participant: StudyParticipant) -> URL? {
+        dataFolder.map { StudyDataLayout.runFilesFolder(dataFolder: $0, participantID: participant.id) }
+    }
+
+    // MARK: - Runs
+
+    /// The participant's run still in progress for the onboarding (`occurrence` nil) or a survey's event, or a new one,
+    /// once ``check(_:for:)`` allows it; returns the run's id.
+    public func startRun(taskID: String, occurrence: Int?, for participant: StudyParticipant) async throws -> UUID {
+        if taskID == StudyTaskDefinition.onboardingID {
+            guard occurrence == nil else { throw StudyRefusal.onboardingHasNoEvents }
+            try await check(.startOnboarding, for: participant)
+        } else {
+            guard let occurrence else { throw StudyRefusal.noSuchTask(taskID) }
+            try await check(.startSurvey(task: taskID, occurrence: occurrence), for: participant)
+        }
+        let task = try researchTask(taskID, for: participant)
+        // Only the open runs, as summaries: not every finished run of the task with its result.
+        let open = try await data.studyStore.openRunSummaries(participantID: participant.id)
+            .filter { $0.taskID == taskID && $0.occurrence == occurrence }
+        if let resumable = open.max(by: { ($0.updatedAt ?? .distantPast) < ($1.updatedAt ?? .distantPast) }) { return resumable.id }
+        let session = try TaskSession(task: task, environment: sessionEnvironment(for: participant),
+                                      outputDirectory: runFilesFolder(for: participant), device: "web")
+        let run = TaskRun(id: session.taskRunUUID, participantID: participant.id, taskID: taskID, occurrence: occurrence,
+                          state: .inProgress, restorationData: session.restorationData)
+        return try await data.studyStore.saveRun(run).id
+    }
+
+    /// The participant's run `runID` and, while it is in progress, its session restored; ``StudyRefusal/noSuchRun(_:)``
+    /// for anyone else's run.
+    public func run(_ runID: UUID, for participant: StudyParticipant) async throws -> (run: TaskRun, session: TaskSession?) {
+        guard let run = try await data.studyStore.run(id: runID, participantID: participant.id) else { throw StudyRefusal.noSuchRun(runID) }
+        return (run, try restoredSession(of: run, for: participant))
+    }
+
+    /// The step the participant's run `runID` is on; nil when it has ended or is not theirs.
+    public func currentStep(of runID: UUID, for participant: StudyParticipant) async throws -> Step? {
+        guard let run = try await data.studyStore.run(id: runID, participantID: participant.id),
+              let stepID = run.restorationData?.path.last?.stepIdentifier else { return nil }
+        return try researchTask(run.taskID, for: participant).step(withIdentifier: stepID)
+    }
+
+    /// The session of a run in progress, restored; nil for a run that has ended.
+    private func restoredSession(of run: TaskRun, for participant: StudyParticipant) throws -> TaskSession? {
+        guard run.state == .inProgress, let data = run.restorationData else { return nil }
+        let task = try researchTask(run.taskID, for: participant)
+        do {
+            return try TaskSession(task: task, restoring: data, environment: sessionEnvironment(for: participant),
+                                   outputDirectory: runFilesFolder(for: participant))
+        } catch {
+            throw StudyRefusal.runCannotBeResumed(run.id, reason: "\(error)")
+        }
+    }
+
+    /// What applying a step's answers to a run came to.
+    public enum StepApplication<Problems: Sendable>: Sendable {
+        /// The answers had problems: nothing was saved; the session is at the step, with the answers applied, to show
+        /// again with them.
+        case refused(TaskSession, problems: Problems)
+        /// The run moved on and was saved.
+        case saved
+        /// The run ended and was finished: stored whole with what it leaves behind.
+        case finished(FinishedRun)
+        /// Another request is finishing the run (a double tap, a second tab): this one changed nothing.
+        case beingFinished
+    }
+
+    /// How a run ended, and what it left.
+    public enum FinishedRun: Hashable, Sendable {
+        /// The onboarding was completed: the run, the sealed consent record (when the study asks for consent) and the
+        /// gate's outcome are stored together.
+        case onboarding
+        /// A survey was completed: the run and its outcome are stored together (the outcome kept from an earlier run
+        /// when the event was done in the meantime).
+        case survey(task: String)
+        /// The participant left the run; it is kept as discarded.
+        case discarded
+    }
+
+    /// Applies a step's answers to the participant's run `runID`: all or nothing. `apply` answers the current step of
+    /// the restored session and returns the problems that keep it there (nil when there are none); it may throw
+    /// ``StudyRefusal/staleStep(_:)``. An accepted step is saved before this returns; a step that ends the run
+    /// finishes it (see ``FinishedRun``).
+    ///
+    /// The run is read, the answers applied and the run saved in one transaction of the store, so a second post for the
+    /// same step finds the run moved on. A post that ends the run claims it inside that transaction, so a second one
+    /// meanwhile changes nothing (``StepApplication/beingFinished``).
+    public func applyStep<Problems: Sendable>(to runID: UUID, for participant: StudyParticipant,
+                                              _ apply: @escaping @Sendable (inout TaskSession) throws -> Problems?) async throws
+        -> StepApplication<Problems> {
+        let claimed = Mutex(false)
+        let outcome: (saved: TaskRun?, value: PostedStep<Problems>)?
+        do {
+            outcome = try await data.studyStore.updateRun(id: runID, participantID: participant.id) { run -> (save: TaskRun?, value: PostedStep<Problems>) in
+                guard !self.finishingRuns.withLock({ $0.contains(run.id) }) else { return (nil, .beingFinished) }
+                guard var session = try self.restoredSession(of: run, for: participant) else { throw StudyRefusal.runEnded(run.id) }
+                // Inside the transaction no other post of this run writes files: the folder is trimmed to what the run
+                // as saved refers to (files let go by earlier posts, and those of refused ones), before this post writes.
+                session.removeUnreferencedFiles()
+                if let problems = try apply(&session) { return (nil, .refused(session, problems)) }
+                guard let reason = session.finishReason else {
+                    var saved = run
+                    saved.restorationData = session.restorationData
+                    return (saved, .saved)
+                }
+                self.finishingRuns.withLock { _ = $0.insert(run.id) }
+                claimed.withLock { $0 = true }
+                return (nil, .finished(run, session, reason))
+            }
+        } catch {
+            if claimed.withLock({ $0 }) { finishingRuns.withLock { _ = $0.remove(runID) } }
+            throw error
+        }
+        guard let applied = outcome else { throw StudyRefusal.noSuchRun(runID) }
+        switch applied.value {
+        case .refused(let session, let problems): return .refused(session, problems: problems)
+        case .saved: return .saved
+        case .beingFinished: return .beingFinished
+        case .finished(let run, let session, let reason):
+            defer { finishingRuns.withLock { _ = $0.remove(run.id) } }
+            let finished = try await finish(run, session: session, reason: reason, participant: participant)
+            // The run has ended and nothing writes to its folder any more: keep the files its result refers to.
+            session.removeUnreferencedFiles()
+            return .finished(finished)
+        }
+    }
+
+    /// What the store's transaction of ``applyStep(to:for:_:)`` came to.
+    private enum PostedStep<Problems: Sendable>: Sendable {
+        case refused(TaskSession, Problems)
+        case saved
+        case finished(TaskRun, TaskSession, FinishReason)
+        case beingFinished
+    }
+
+    /// Ends a run in one transaction: a completed one with its result and what it leaves (the onboarding: the sealed
+    /// consent and the gate's outcome; a survey: its outcome); any other ending keeps it as discarded.
+    private func finish(_ run: TaskRun, session: TaskSession, reason: FinishReason, participant: StudyParticipant) async throws -> FinishedRun {
+        var ended = run
+        ended.restorationData = nil
+        ended.result = session.result
+        guard reason == .completed else {
+            ended.state = .discarded
+            _ = try await data.studyStore.saveRun(ended)
+            return .discarded
+        }
+        ended.state = .completed
+        var change = ParticipantChange(participantID: participant.id)
+        change.runs = [ended]
+        if run.taskID == StudyTaskDefinition.onboardingID {
+            let consentTask = try onboardingTask(for: participant)
+            if !consentTask.consentSteps.isEmpty {
+                let builder = ConsentRecordBuilder(studyIdentifier: study.identifier, studyName: study.name, context: consentContext(for: participant))
+                let recorder = ConsentRecorder(signingKey: consentKey,
+                                               environment: ConsentRecordEnvironment(now: environment.now, makeUUID: environment.makeUUID))
+                do {
+                    change.consentRecords = [try builder.seal(run: session.result, finishReason: reason, of: consentTask,
+                                                              participantIdentifier: participant.id, signerTimeZone: participant.timeZone,
+                                                              recorder: recorder)]
+                } catch let error as ConsentRecordBuildError {
+                    throw StudyRefusal.consentCannotBeRecorded(reason: "\(error)")
+                }
+            }
+            change.outcomes = [try await OnboardingGate(careStore: data.careStore, environment: environment)
+                .completionOutcome(participantID: participant.id, timeZone: participant.timeZone)]
+            _ = try await data.commit(change)
+            onboardedParticipants.withLock { _ = $0.insert(participant.id) }
+            return .onboarding
+        }
+        if let occurrence = run.occurrence {
+            change.outcomes = [try await SurveyOutcomeMapper(study: study, careStore: data.careStore, environment: environment)
+                .outcome(of: session.result, taskID: run.taskID, occurrence: occurrence, participantID: participant.id,
+                         timeZone: participant.timeZone)]
+        }
+        _ = try await data.commit(change)
+        return .survey(task: run.taskID)
+    }
+
+    /// Marks an event of a task without a survey done (a checklist card); an event done already stays as it is.
+    public func checkOff(taskID: String, occurrence: Int, for participant: StudyParticipant) async throws {
+        do {
+            try await check(.checkOff(task: taskID, occurrence: occurrence), for: participant)
+        } catch StudyRefusal.eventDone {
+            return
+        }
+        do {
+            _ = try await SurveyOutcomeMapper(study: study, careStore: data.careStore, environment: environment)
+                .recordCompletion(taskID: taskID, occurrence: occurrence, participantID: participant.id, timeZone: participant.timeZone)
+        } catch CareStoreError.outcomeExists {
+            // Ticked in another tab meanwhile: done either way.
+        }
+    }
+
+    // MARK: - Today
+
+    /// The participant's cards of the day around `now` (the workflow's clock by default), with the instant at which
+    /// the first of them changes by time alone.
+    public func today(for participant: StudyParticipant, at now: Date? = nil) async throws -> TodayFeed {
+        let now = now ?? environment.now()
+        let calendar = calendar(for: participant)
+        let day = calendar.dateInterval(of: .day, for: now) ?? DateInterval(start: now, duration: 86_400)
+        let openRuns = try await data.studyStore.openRunSummaries(participantID: participant.id)
+        guard try await isOnboarded(participant) else {
+            let resumes = openRuns.contains { $0.taskID == StudyTaskDefinition.onboardingID }
+            return TodayFeed(day: day, now: now, onboarding: .required(resumes: resumes), cards: [], changesAt: day.end)
+        }
+        // The participant's care tasks by their ids (which only their care plan has): one query for the task versions,
+        // where asking by care plan reads the plan, then the tasks under it, then those tasks' other versions.
+        var query = CareQuery(for: day)
+        query.ids = Set(study.tasks.lazy.filter { $0.id != StudyTaskDefinition.onboardingID }
+            .map { StudyCareIdentifiers.taskID(participant: participant.id, task: $0.id) })
+        let events = try await data.careStore.events(taskQuery: query, window: day)
+        var cards: [TodayFeed.Card] = []
+        for event in events.sorted(by: { ($0.scheduleEvent.start, $0.task.id) < ($1.scheduleEvent.start, $1.task.id) }) {
+            guard let taskID = StudyCareIdentifiers.studyTaskID(careTaskID: event.task.id, participant: participant.id),
+                  taskID != StudyTaskDefinition.onboardingID, let definition = study.task(id: taskID) else { continue }
+            let scheduled = event.scheduleEvent
+            cards.append(TodayFeed.Card(taskID: taskID, title: definition.title, instructions: definition.instructions,
+                                        occurrence: scheduled.occurrence, start: scheduled.start, end: scheduled.end,
+                                        hasSurvey: study.survey(taskID: taskID) != nil, isDone: event.outcome != nil,
+                                        resumes: openRuns.contains { $0.taskID == taskID && $0.occurrence == scheduled.occurrence }))
+        }
+        return TodayFeed(day: day, now: now, onboarding: .completed, cards: cards)
+    }
+}

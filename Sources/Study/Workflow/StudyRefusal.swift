@@ -1,0 +1,59 @@
+import Foundation
+
+/// Why the study refused what a participant asked for. Nothing stored is changed by a refused action.
+///
+/// A value, not a sentence: the server shows each one as a page in the participant's language, a native app as its
+/// own screen. ``description`` is an English line for logs and tests.
+public enum StudyRefusal: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The study enrols by invitation only, and no invitation code was given.
+    case invitationRequired
+    /// The invitation code cannot enrol anyone: unknown, used already, or expired.
+    case invitationUnusable
+    /// A language the study does not offer.
+    case notAStudyLanguage(String)
+    /// Until the onboarding is completed it is the only task.
+    case onboardingRequired
+    /// The onboarding was completed already; it is not started again.
+    case onboardingCompleted
+    /// The onboarding is started from its own card, never as an event of a task.
+    case onboardingHasNoEvents
+    /// The study has no task with this id, or none of the kind asked for (a survey, a task ticked off from its card).
+    case noSuchTask(String)
+    /// The participant's care plan has no such event of the task.
+    case noSuchEvent(task: String, occurrence: Int)
+    /// The event has an outcome already.
+    case eventDone(task: String, occurrence: Int)
+    /// The event has not started yet.
+    case eventNotDue(task: String, occurrence: Int)
+    /// The participant has no run with this id (someone else's run is reported the same way).
+    case noSuchRun(UUID)
+    /// The run has ended: completed, discarded, or being finished by another request.
+    case runEnded(UUID)
+    /// The run's saved state no longer fits its task (the study changed under it); the reason is technical.
+    case runCannotBeResumed(UUID, reason: String)
+    /// The posted answers were for another step than the run's current one (a second tab, the browser's back button).
+    case staleStep(UUID)
+    /// The finished onboarding cannot be sealed into a consent record; the reason is technical.
+    case consentCannotBeRecorded(reason: String)
+
+    /// The refusal in English, for logs and tests.
+    public var description: String {
+        switch self {
+        case .invitationRequired: "the study enrols by invitation only"
+        case .invitationUnusable: "the invitation cannot be used: it is unknown, used or expired"
+        case .notAStudyLanguage(let language): "'\(language)' is not one of the study's languages"
+        case .onboardingRequired: "the onboarding must be completed first"
+        case .onboardingCompleted: "the onboarding was completed already"
+        case .onboardingHasNoEvents: "the onboarding is started from its own card"
+        case .noSuchTask(let task): "the study has no such task '\(task)'"
+        case .noSuchEvent(let task, let occurrence): "there is no event \(occurrence) of task '\(task)'"
+        case .eventDone(let task, let occurrence): "event \(occurrence) of task '\(task)' is done already"
+        case .eventNotDue(let task, let occurrence): "event \(occurrence) of task '\(task)' has not started yet"
+        case .noSuchRun(let run): "there is no run \(run.uuidString.lowercased())"
+        case .runEnded(let run): "run \(run.uuidString.lowercased()) has ended"
+        case .runCannotBeResumed(let run, let reason): "run \(run.uuidString.lowercased()) cannot be resumed: \(reason)"
+        case .staleStep(let run): "the answers were for another step of run \(run.uuidString.lowercased())"
+        case .consentCannotBeRecorded(let reason): "the consent cannot be recorded: \(reason)"
+        }
+    }
+}

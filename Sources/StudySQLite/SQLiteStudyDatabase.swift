@@ -1,0 +1,248 @@
+import CareStore
+import CareStoreSQLite
+import Consent
+import Foundation
+import GRDB
+import Study
+
+/// The study server's one SQLite file: the study store's tables (participants, sessions, runs, consent records) and
+/// the care store's (care plans, tasks, outcomes) side by side, under one writer, so that what one participant action
+/// changes in both commits in one transaction (``commit(_:)``).
+///
+/// ```swift
+/// let data = try SQLiteStudyDatabase(path: "data/study.sqlite", environment: .live)
+/// let participant = try await data.studyStore.participant(id: id)
+/// let committed = try await data.commit(change)      // run, consent record and outcomes: all or nothing
+/// ```
+///
+/// Each store still works alone through its own protocol, and passes its own conformance suite over this file. Data
+/// folders written before the two were joined hold a second file, `care.sqlite`: ``mergeCareFile(at:)`` moves its rows
+/// in, once, in one transaction.
+public final class SQLiteStudyDatabase: StudyDataStore {
+    /// The GRDB connection: a `DatabasePool` for a file, a `DatabaseQueue` in memory.
+    public let database: any DatabaseWriter
+    /// The study store over this file.
+    public let sqliteStudyStore: SQLiteStudyStore
+    /// The care store over this file.
+    public let sqliteCareStore: SQLiteCareStore
+
+    /// The study store, for the workflow.
+    public var studyStore: any StudyStore { sqliteStudyStore }
+    /// The care store, for the workflow.
+    public var careStore: any CareStore { sqliteCareStore }
+
+    /// The file's schema: the study store's migrations, then the care store's, then this type's own.
+    public static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        StudyStoreMigrations.register(in: &migrator)
+        CareStoreMigrations.register(in: &migrator)
+        migrator.registerMigration("joint v1: files merged into this one") { db in
+            try db.create(table: "mergedFile") { t in
+                t.primaryKey("name", .text)
+                t.column("mergedAt", .double).notNull()
+            }
+        }
+        return migrator
+    }
+
+    /// The file at `path`, created with its folder when missing and migrated when older (a study store's file from
+    /// before the join gains the care store's tables). Refuses a file whose consent records' append-only triggers are
+    /// missing or changed (``SQLiteStudyStoreOpenError/appendOnlyTriggers(path:problems:)``). Acknowledged writes
+    /// survive what `durability` says.
+    public convenience init(path: String, environment: StudyStoreEnvironment = .live, careEnvironment: CareStoreEnvironment = .live,
+                            durability: SQLiteStudyStore.Durability = .powerLoss) throws {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try self.init(database: DatabasePool(path: url.path, configuration: Self.configuration(readOnly: false)), environment: environment,
+                      careEnvironment: careEnvironment, durability: durability, migrate: true)
+        let problems = try sqliteStudyStore.appendOnlyProblems()
+        if !problems.isEmpty { throw SQLiteStudyStoreOpenError.appendOnlyTriggers(path: url.path, problems: problems) }
+    }
+
+    /// An empty database in memory, for tests: the SQL of the file without the file.
+    public static func inMemory(environment: StudyStoreEnvironment = .live, careEnvironment: CareStoreEnvironment = .live) throws
+        -> SQLiteStudyDatabase {
+        try SQLiteStudyDatabase(database: DatabaseQueue(configuration: configuration(readOnly: false)), environment: environment,
+                                careEnvironment: careEnvironment, durability: .powerLoss, migrate: true)
+    }
+
+    /// The existing file at `path`, opened for reading only (nothing is created, migrated or written), as
+    /// `studykit export` reads a data folder while the server runs. Throws ``SQLiteStudyStoreOpenError`` when the file
+    /// is missing or its schema is not the one this version writes.
+    public static func readOnly(path: String, environment: StudyStoreEnvironment = .live, careEnvironment: CareStoreEnvironment = .live)
+        throws -> SQLiteStudyDatabase {
+        guard FileManager.default.fileExists(atPath: path) else { throw SQLiteStudyStoreOpenError.missing(path: path) }
+        let database = try DatabaseQueue(path: path, configuration: configuration(readOnly: true))
+        guard try database.read({ db in try migrator.hasCompletedMigrations(db) }) else { throw SQLiteStudyStoreOpenError.outdatedSchema(path: path) }
+        return try SQLiteStudyDatabase(database: database, environment: environment, careEnvironment: careEnvironment,
+                                       durability: .powerLoss, migrate: false)
+    }
+
+    /// The two stores of a data folder, opened for reading only, whichever layout it has: the one file at `path`, or,
+    /// in a folder not yet opened by a server since the stores were joined, that file and the care store's own file at
+    /// `legacyCarePath` beside it. Throws ``SQLiteStudyStoreOpenError`` or ``SQLiteCareStorageOpenError`` naming the file.
+    public static func readOnlyStores(path: String, legacyCarePath: String) throws -> (study: SQLiteStudyStore, care: SQLiteCareStore) {
+        guard FileManager.default.fileExists(atPath: path) else { throw SQLiteStudyStoreOpenError.missing(path: path) }
+        if try hasJointSchema(path: path) || !FileManager.default.fileExists(atPath: legacyCarePath) {
+            let database = try readOnly(path: path)
+            return (database.sqliteStudyStore, database.sqliteCareStore)
+        }
+        return (try SQLiteStudyStore.readOnly(path: path), try SQLiteCareStore.readOnly(path: legacyCarePath))
+    }
+
+    /// Whether the file at `path` has this type's whole schema, read without changing it: false for a study store's
+    /// file from before the join, whose care data is still in `care.sqlite` beside it.
+    public static func hasJointSchema(path: String) throws -> Bool {
+        let database = try DatabaseQueue(path: path, configuration: configuration(readOnly: true))
+        return try database.read { db in try migrator.hasCompletedMigrations(db) }
+    }
+
+    private init(database: any DatabaseWriter, environment: StudyStoreEnvironment, careEnvironment: CareStoreEnvironment,
+                 durability: SQLiteStudyStore.Durability, migrate: Bool) throws {
+        if migrate {
+            // Set on the writer connection after GRDB's own set-up, which would otherwise override it: commits synced
+            // to disk (FULL) or handed to the operating system (NORMAL); a 32 MiB page cache for outcome batches.
+            try database.writeWithoutTransaction { db in
+                try db.execute(sql: durability == .powerLoss ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
+                try db.execute(sql: "PRAGMA cache_size = -32768")
+            }
+            try Self.migrator.migrate(database)
+        }
+        self.database = database
+        sqliteStudyStore = SQLiteStudyStore(sharing: database, environment: environment)
+        // A request's reads are a few indexed rows: on the request's own thread they cost less than the thread switches
+        // of an asynchronous read.
+        sqliteCareStore = SQLiteCareStore(storage: SQLiteCareStorage(sharing: database, reads: .callingThread), environment: careEnvironment)
+    }
+
+    private static func configuration(readOnly: Bool) -> Configuration {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.readonly = readOnly
+        // A command-line tool writing while the server runs waits for the lock instead of failing at once.
+        configuration.busyMode = .timeout(10)
+        return configuration
+    }
+
+    // MARK: - One participant action, one transaction
+
+    /// Applies `change` in one transaction of the file: runs saved, consent records appended and outcomes added, each
+    /// checked as the stores check their own writes, after checking that every part belongs to the change's
+    /// participant. When anything is refused, nothing is kept.
+    public func commit(_ change: ParticipantChange) async throws -> CommittedParticipantChange {
+        let participantID = change.participantID
+        for run in change.runs where run.participantID != participantID {
+            throw StudyStoreError.runOfAnotherParticipant(run: run.id)
+        }
+        for sealed in change.consentRecords where sealed.record.participantIdentifier != participantID {
+            throw StudyStoreError.unknownParticipant(sealed.record.participantIdentifier)
+        }
+        // Encoded before the write, so that the writer, which serializes every write, spends no time on JSON.
+        let runs = try change.runs.map(Rows.EncodedRun.init)
+        let records = try change.consentRecords.map { ($0, try $0.jsonData()) }
+        let now = sqliteStudyStore.now
+        let careStore = sqliteCareStore
+        let keepsExisting = change.keepsExistingOutcomes
+        let outcomes = change.outcomes
+        let (committed, careChange) = try await database.write { db -> (CommittedParticipantChange, CareChange) in
+            let savedRuns = try runs.map { try Rows.save($0, now: now, db) }
+            let storedRecords = try records.map { try Rows.appendConsentRecord($0.0, json: $0.1, now: now, db) }
+            try Self.requireCareTasks(of: outcomes, belongTo: participantID, db)
+            let writer = SQLiteCareStorage.writer(in: db)
+            var added: [Outcome] = [], kept: [Outcome] = []
+            var careChange = CareChange()
+            for outcome in outcomes {
+                do {
+                    // One at a time, so that an event done already (two tabs) keeps its outcome and refuses only this
+                    // one: the checks run before the outcome is written, so a refused outcome leaves nothing behind.
+                    let (stored, change) = try careStore.addOutcomes([outcome], in: writer)
+                    added += stored
+                    careChange.outcomeTaskIDs.formUnion(change.outcomeTaskIDs)
+                } catch CareStoreError.outcomeExists where keepsExisting {
+                    kept.append(outcome)
+                }
+            }
+            return (CommittedParticipantChange(runs: savedRuns, consentRecords: storedRecords, outcomes: added, outcomesAlreadyRecorded: kept),
+                    careChange)
+        }
+        sqliteStudyStore.didCommit(savedRuns: runs)
+        if !careChange.outcomeTaskIDs.isEmpty { careStore.announce(careChange) }
+        return committed
+    }
+
+    /// Refuses outcomes on a task version that is not one of the participant's care tasks.
+    private static func requireCareTasks(of outcomes: [Outcome], belongTo participantID: String, _ db: Database) throws {
+        for taskUUID in Set(outcomes.map(\.taskUUID)) {
+            guard let id = try String.fetchOne(db, sql: "SELECT id FROM version WHERE uuid = ? AND kind = 'task'", arguments: [taskUUID]) else {
+                throw CareStoreError.unknownTaskVersion(taskUUID)
+            }
+            guard StudyCareIdentifiers.studyTaskID(careTaskID: id, participant: participantID) != nil else {
+                throw CareStoreError.unknownTaskVersion(taskUUID)
+            }
+        }
+    }
+
+    // MARK: - Data folders from before the join
+
+    /// Moves the rows of a care store's own file (`care.sqlite`, as data folders held it before the two stores shared
+    /// one file) into this one, in one transaction, and renames the old file to `care.sqlite.merged` beside it. Returns
+    /// false when there is no file at `url`.
+    ///
+    /// Safe to run again after a crash at any point: the merge is recorded in the same transaction as the rows, so a
+    /// file found again after a committed merge is only renamed. A file whose schema is not the current care store's, or
+    /// care rows already here from another source, are refused without changing anything.
+    @discardableResult
+    public func mergeCareFile(at url: URL) throws -> Bool {
+        let fileManager = FileManager.default
+        guard fileManager.fileExists(atPath: url.path) else { return false }
+        let name = url.lastPathComponent
+        let old = try DatabaseQueue(path: url.path, configuration: Self.configuration(readOnly: false))
+        // The old file's last commits may still be in its WAL: moved into the file itself, so that copying the file's
+        // tables and renaming the file alone lose nothing.
+        try CareStoreMigrations.migrator.migrate(old)
+        guard try old.read({ db in try CareStoreMigrations.migrator.hasCompletedMigrations(db) }) else {
+            throw SQLiteCareStorageOpenError.outdatedSchema(path: url.path)
+        }
+        try old.writeWithoutTransaction { db in _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try old.close()
+        try database.writeWithoutTransaction { db in
+            // Merged already, by a run killed before it renamed the file: only the rename is left.
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM mergedFile WHERE name = ?", arguments: [name]) == true { return }
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM version LIMIT 1") == true {
+                throw SQLiteStudyDatabaseMergeError.careRowsPresent(path: url.path)
+            }
+            try db.execute(sql: "ATTACH DATABASE ? AS legacyCare", arguments: [url.path])
+            defer { try? db.execute(sql: "DETACH DATABASE legacyCare") }
+            try db.inTransaction {
+                for table in CareStoreMigrations.tables {
+                    try db.execute(sql: "INSERT INTO main.\(table) SELECT * FROM legacyCare.\(table)")
+                }
+                try db.execute(sql: "INSERT INTO mergedFile (name, mergedAt) VALUES (?, ?)",
+                               arguments: [name, sqliteStudyStore.now.timeIntervalSinceReferenceDate])
+                return .commit
+            }
+        }
+        let aside = url.deletingLastPathComponent().appendingPathComponent(name + ".merged")
+        if fileManager.fileExists(atPath: aside.path) { try fileManager.removeItem(at: aside) }
+        try fileManager.moveItem(at: url, to: aside)
+        for suffix in ["-wal", "-shm"] {
+            try? fileManager.removeItem(at: url.deletingLastPathComponent().appendingPathComponent(name + suffix))
+        }
+        return true
+    }
+}
+
+/// Why a care store's file could not be merged into the study database.
+public enum SQLiteStudyDatabaseMergeError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The study database holds care rows already, and the file was never merged into it.
+    case careRowsPresent(path: String)
+
+    /// The problem, naming the file.
+    public var description: String {
+        switch self {
+        case .careRowsPresent(let path):
+            "\(path) was not merged: the study database beside it holds care plans and outcomes already. Keep the one that is "
+                + "current and move the other out of the data folder"
+        }
+    }
+}
