@@ -109,7 +109,8 @@ let package = Package(
         .testTarget(name: "ResearchTests", dependencies: ["Research"]),
         .testTarget(name: "InteropTests", dependencies: ["Interop", "Research", "Consent", "CareStore", .product(name: "Crypto", package: "swift-crypto")],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "CareStoreTests", dependencies: ["CareStore", "CareStoreSQLite", "JSONDiagnostics"]),
+        // StudySQLite: the conformance suite also runs on the study server's one database, which holds both stores.
+        .testTarget(name: "CareStoreTests", dependencies: ["CareStore", "CareStoreSQLite", "StudySQLite", "JSONDiagnostics"]),
         .testTarget(name: "ConsentTests", dependencies: ["Consent", "Research"]),
         .testTarget(name: "StudyWebTests", dependencies: ["StudyWeb", "Research", .product(name: "Mustache", package: "swift-mustache")]),
         .testTarget(

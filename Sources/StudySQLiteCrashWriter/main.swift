@@ -5,6 +5,8 @@
 //
 // Usage: StudySQLiteCrashWriter DATABASE_PATH [COUNT] [--process-crash]   (COUNT defaults to no limit; the store's
 // durability is power loss, or process crash with --process-crash)
+//        StudySQLiteCrashWriter DATABASE_PATH --finishing STUDY_FOLDER [--crash-in-commit N] [--process-crash]
+//        (participant actions that write both stores, committed as one each: see FinishingWriter)
 import Foundation
 import Research
 import Study
@@ -12,12 +14,22 @@ import StudySQLite
 
 let durability: SQLiteStudyStore.Durability = CommandLine.arguments.contains("--process-crash") ? .processCrash : .powerLoss
 let arguments = CommandLine.arguments.filter { $0 != "--process-crash" }
+func say(_ line: String) { FileHandle.standardOutput.write(Data("\(line)\n".utf8)) } // unbuffered: the test sees it at once
+if arguments.count >= 4, arguments[2] == "--finishing" {
+    let crash = arguments.firstIndex(of: "--crash-in-commit").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
+    do {
+        try await FinishingWriter.run(path: arguments[1], studyFolder: URL(fileURLWithPath: arguments[3], isDirectory: true),
+                                      crashInCommit: crash, durability: durability)
+    } catch {
+        FileHandle.standardError.write(Data("StudySQLiteCrashWriter: \(error)\n".utf8))
+        exit(1)
+    }
+}
 guard arguments.count >= 2 else {
     FileHandle.standardError.write(Data("usage: StudySQLiteCrashWriter DATABASE_PATH [COUNT] [--process-crash]\n".utf8))
     exit(2)
 }
 let limit = arguments.count >= 3 ? Int(arguments[2]) ?? .max : .max
-func say(_ line: String) { FileHandle.standardOutput.write(Data("\(line)\n".utf8)) } // unbuffered: the test sees it at once
 do {
     let store = try SQLiteStudyStore(path: arguments[1], environment: .live, durability: durability)
     let participant = try await store.enrol(invitationCode: nil, timeZone: TimeZone(identifier: "Europe/Berlin") ?? .gmt, language: "en")

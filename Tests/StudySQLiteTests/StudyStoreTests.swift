@@ -16,7 +16,7 @@ final class StoreClock: Sendable {
 
 /// The backends every test runs against.
 enum Backend: String, CaseIterable, CustomTestStringConvertible {
-    case inMemory, sqliteInMemory, sqliteFile
+    case inMemory, sqliteInMemory, sqliteFile, sqliteSharedWithCare
     var testDescription: String { rawValue }
 
     func makeStore(_ clock: StoreClock) throws -> any StudyStore {
@@ -27,6 +27,10 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
         case .sqliteFile:
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("study-store-\(UUID().uuidString)/study.sqlite").path
             return try SQLiteStudyStore(path: path, environment: environment)
+        case .sqliteSharedWithCare:
+            // The study server's one file, where the study store's tables sit beside the care store's.
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("study-database-\(UUID().uuidString)/study.sqlite").path
+            return try SQLiteStudyDatabase(path: path, environment: environment).studyStore
         }
     }
 }

@@ -17,8 +17,8 @@ import Testing
     static func makeDataFolder(_ data: URL) async throws -> String {
         let study = try StudyLoader.load(folder: URL(fileURLWithPath: recover))
         let tokyo = TimeZone(identifier: "Asia/Tokyo")!
-        let store = try SQLiteStudyStore(path: data.appendingPathComponent("study.sqlite").path, environment: .live)
-        let careStore = try SQLiteCareStore(path: data.appendingPathComponent("care.sqlite").path)
+        let database = try SQLiteStudyDatabase(path: data.appendingPathComponent("study.sqlite").path)
+        let store = database.studyStore, careStore = database.careStore
         let participant = try await store.enrol(invitationCode: nil, timeZone: tokyo, language: "ja")
         let plan = try await StudyEnrolment(study: study, environment: .live)
             .enrol(participantID: participant.id, enrolledAt: participant.enrolledAt, timeZone: tokyo, into: careStore)
@@ -73,7 +73,7 @@ import Testing
         // are made again by any connection, a read-only one too; the -wal gets no content.
         #expect(changed.allSatisfy { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }, "the data folder is read, not written; changed: \(changed)")
         #expect(changed.filter { $0.hasSuffix("-wal") }.allSatisfy { after[$0]?.isEmpty ?? true }, "\(changed)")
-        #expect(before["study.sqlite"] != nil && before["care.sqlite"] != nil && before.keys.contains { $0.hasPrefix("consent-pdfs/") })
+        #expect(before["study.sqlite"] != nil && before.keys.contains { $0.hasPrefix("consent-pdfs/") })
 
         let bundle = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("participants/\(participant).json"))) as? [String: Any]
         #expect(bundle?["resourceType"] as? String == "Bundle")
@@ -92,7 +92,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let data = folder.appendingPathComponent("data", isDirectory: true)
         let participant = try await Self.makeDataFolder(data)
-        let careStore = try SQLiteCareStore(path: data.appendingPathComponent("care.sqlite").path)
+        let careStore = try SQLiteStudyDatabase(path: data.appendingPathComponent("study.sqlite").path).careStore
         _ = try await OnboardingGate(careStore: careStore, environment: .live)
             .recordCompletion(participantID: participant, timeZone: TimeZone(identifier: "Asia/Tokyo")!)
         let outsider = try DatabaseQueue(path: data.appendingPathComponent("study.sqlite").path)

@@ -113,7 +113,7 @@ public struct SurveyOutcomeMapper: Sendable {
     }
 
     /// The newest version of the participant's care task for study task `taskID`.
-    static func careTask(participantID: String, taskID: String, in careStore: any CareStore) async throws -> CareTask {
+    public static func careTask(participantID: String, taskID: String, in careStore: any CareStore) async throws -> CareTask {
         var query = CareQuery()
         query.ids = [StudyCareIdentifiers.taskID(participant: participantID, task: taskID)]
         guard let task = try await careStore.fetch(CareTask.self, query: query).first else {

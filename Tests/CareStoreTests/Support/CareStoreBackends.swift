@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CareStore
 import CareStoreSQLite
+import StudySQLite
 
 /// A kind of care store the conformance suite runs against: a name for the test report and a way to make an
 /// empty store on a given clock.
@@ -18,6 +19,8 @@ struct CareStoreBackend: CaseIterable, CustomTestStringConvertible, Sendable {
         CareStoreBackend(name: "in-memory") { InMemoryCareStore(environment: $0) },
         // SQLite's own engine on a memory database: the same SQL, schema and transactions as a file, without the files.
         CareStoreBackend(name: "sqlite") { try SQLiteCareStore.inMemory(environment: $0) },
+        // The study server's one database, where the care store's tables sit beside the study store's.
+        CareStoreBackend(name: "sqlite, shared with the study store") { try SQLiteStudyDatabase.inMemory(careEnvironment: $0).careStore },
     ]
 
     var testDescription: String { name }

@@ -1,0 +1,145 @@
+import CareStore
+import CareStoreSQLite
+import Consent
+import Foundation
+import GRDB
+import Research
+import Study
+import StudySQLite
+import Testing
+
+/// The study server's one file: a participant action commits whole across both stores, and data folders written
+/// before the join (two files) are merged once without losing a row.
+@Suite("One database for both stores")
+struct SQLiteStudyDatabaseTests {
+    static let recover = FinishingCrashTests.recover
+    let zone = TimeZone(identifier: "Pacific/Auckland")!
+
+    /// A participant enrolled in Recover in `study` and `care`, with an onboarding run in progress.
+    func enrolled(study: any StudyStore, care: any CareStore) async throws -> (StudyParticipant, TaskRun) {
+        let definition = try StudyLoader.load(folder: Self.recover)
+        let participant = try await study.enrol(invitationCode: nil, timeZone: zone, language: "en")
+        _ = try await StudyEnrolment(study: definition, environment: .live)
+            .enrol(participantID: participant.id, enrolledAt: participant.enrolledAt, timeZone: zone, into: care)
+        let (restoration, _) = try pausedRun()
+        let run = TaskRun(id: restoration.taskRunUUID, participantID: participant.id, taskID: StudyTaskDefinition.onboardingID, occurrence: nil,
+                          state: .inProgress, restorationData: restoration)
+        return (participant, try await study.saveRun(run))
+    }
+
+    /// The onboarding's finishing change for `run`: the run completed, a consent record, the gate's outcome.
+    func finishing(_ run: TaskRun, of participant: StudyParticipant, in data: any StudyDataStore) async throws -> ParticipantChange {
+        var completed = run
+        completed.state = .completed
+        completed.restorationData = nil
+        completed.result = try pausedRun(run.id).result
+        var change = ParticipantChange(participantID: participant.id)
+        change.runs = [completed]
+        change.consentRecords = [try sealedConsent(participant: participant.id)]
+        change.outcomes = [try await OnboardingGate(careStore: data.careStore, environment: .live)
+            .completionOutcome(participantID: participant.id, timeZone: zone)]
+        return change
+    }
+
+    @Test func aChangeCommitsWholeAndCountsInBothRevisions() async throws {
+        let data = try SQLiteStudyDatabase.inMemory()
+        let (participant, run) = try await enrolled(study: data.studyStore, care: data.careStore)
+        let (studyBefore, careBefore) = (data.studyStore.revision, data.careStore.revision)
+        let committed = try await data.commit(try await finishing(run, of: participant, in: data))
+        #expect(committed.runs.map(\.state) == [.completed] && committed.consentRecords.count == 1 && committed.outcomes.count == 1)
+        #expect(try await data.studyStore.run(id: run.id, participantID: participant.id)?.state == .completed)
+        #expect(try await data.studyStore.consentRecords(participantID: participant.id).count == 1)
+        #expect(try await OnboardingGate(careStore: data.careStore, environment: .live).isOnboarded(participantID: participant.id))
+        #expect(data.studyStore.revision > studyBefore && data.careStore.revision > careBefore)
+    }
+
+    @Test func aRefusedPartLeavesNothingOfTheChange() async throws {
+        let data = try SQLiteStudyDatabase.inMemory()
+        let (participant, run) = try await enrolled(study: data.studyStore, care: data.careStore)
+        let (other, _) = try await enrolled(study: data.studyStore, care: data.careStore)
+        // The gate outcome of someone else's care task rides along: the whole change is refused, the run and record too.
+        var change = try await finishing(run, of: participant, in: data)
+        change.outcomes = [try await OnboardingGate(careStore: data.careStore, environment: .live).completionOutcome(participantID: other.id, timeZone: zone)]
+        await #expect(throws: CareStoreError.self) { _ = try await data.commit(change) }
+        #expect(try await data.studyStore.run(id: run.id, participantID: participant.id)?.state == .inProgress)
+        #expect(try await data.studyStore.consentRecords(participantID: participant.id).isEmpty)
+        #expect(try await data.careStore.fetchOutcomes(query: OutcomeQuery()).isEmpty)
+        // A run of another participant in the change is refused before anything is written.
+        change = try await finishing(run, of: participant, in: data)
+        change.participantID = other.id
+        await #expect(throws: StudyStoreError.runOfAnotherParticipant(run: run.id)) { _ = try await data.commit(change) }
+        // An event done already: by default the first outcome stands and the rest is stored; asked not to, all is refused.
+        _ = try await data.commit(try await finishing(run, of: participant, in: data))
+        let (restoration, _) = try pausedRun()
+        let secondRun = TaskRun(id: restoration.taskRunUUID, participantID: participant.id, taskID: StudyTaskDefinition.onboardingID,
+                                occurrence: nil, state: .inProgress, restorationData: restoration)
+        try await data.studyStore.saveRun(secondRun)
+        var again = try await finishing(secondRun, of: participant, in: data)
+        again.keepsExistingOutcomes = false
+        await #expect(throws: CareStoreError.self) { _ = try await data.commit(again) }
+        #expect(try await data.studyStore.consentRecords(participantID: participant.id).count == 1)
+        again.keepsExistingOutcomes = true
+        let kept = try await data.commit(again)
+        #expect(kept.outcomes.isEmpty && kept.outcomesAlreadyRecorded.count == 1 && kept.consentRecords.count == 1)
+    }
+
+    /// A data folder as the server wrote it before the join: `study.sqlite` and `care.sqlite`, each through its own store.
+    func legacyFolder() async throws -> (folder: URL, participant: StudyParticipant, outcomes: Int) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("legacy-data-\(UUID().uuidString)")
+        let study = try SQLiteStudyStore(path: folder.appendingPathComponent("study.sqlite").path, environment: .live)
+        let care = try SQLiteCareStore(path: folder.appendingPathComponent("care.sqlite").path, durability: .processCrash)
+        let (participant, run) = try await enrolled(study: study, care: care)
+        var completed = run
+        completed.state = .completed
+        completed.restorationData = nil
+        completed.result = try pausedRun(run.id).result
+        try await study.saveRun(completed)
+        try await study.appendConsentRecord(try sealedConsent(participant: participant.id))
+        _ = try await OnboardingGate(careStore: care, environment: .live).recordCompletion(participantID: participant.id, timeZone: zone)
+        // The care file's last commits are left in its WAL, as a running server leaves them.
+        return (folder, participant, try await care.fetchOutcomes(query: OutcomeQuery()).count)
+    }
+
+    @Test func aDataFolderWithTwoFilesIsMergedOnceWithEveryRow() async throws {
+        let (folder, participant, outcomes) = try await legacyFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let care = folder.appendingPathComponent("care.sqlite")
+        // Read as it is, before any server opened it since the join.
+        let (oldStudy, oldCare) = try SQLiteStudyDatabase.readOnlyStores(path: folder.appendingPathComponent("study.sqlite").path,
+                                                                          legacyCarePath: care.path)
+        #expect(try await oldStudy.consentRecords(participantID: participant.id).count == 1)
+        #expect(try await oldCare.fetchOutcomes(query: OutcomeQuery()).count == outcomes)
+
+        let data = try SQLiteStudyDatabase(path: folder.appendingPathComponent("study.sqlite").path)
+        #expect(try data.mergeCareFile(at: care))
+        #expect(!FileManager.default.fileExists(atPath: care.path))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("care.sqlite.merged").path))
+        #expect(try await data.careStore.fetchOutcomes(query: OutcomeQuery()).count == outcomes && outcomes == 1)
+        #expect(try await OnboardingGate(careStore: data.careStore, environment: .live).isOnboarded(participantID: participant.id))
+        var query = CareQuery()
+        query.carePlanIDs = [StudyCareIdentifiers.carePlanID(participant: participant.id)]
+        #expect(try await data.careStore.fetch(CareTask.self, query: query).count > 1)
+        #expect(try await data.studyStore.consentRecords(participantID: participant.id).count == 1)
+        #expect(try data.mergeCareFile(at: care) == false, "nothing left to merge")
+        // Read-only, the merged folder reads as one file.
+        let (_, mergedCare) = try SQLiteStudyDatabase.readOnlyStores(path: folder.appendingPathComponent("study.sqlite").path, legacyCarePath: care.path)
+        #expect(try await mergedCare.fetchOutcomes(query: OutcomeQuery()).count == outcomes)
+    }
+
+    @Test func aMergeCutOffBeforeTheRenameOnlyRenamesAndTwoSourcesAreRefused() async throws {
+        let (folder, _, outcomes) = try await legacyFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let care = folder.appendingPathComponent("care.sqlite"), merged = folder.appendingPathComponent("care.sqlite.merged")
+        let data = try SQLiteStudyDatabase(path: folder.appendingPathComponent("study.sqlite").path)
+        try data.mergeCareFile(at: care)
+        // As if the process died after the merge committed and before the rename: the file is back, the rows are not copied twice.
+        try FileManager.default.copyItem(at: merged, to: care)
+        #expect(try data.mergeCareFile(at: care))
+        #expect(try await data.careStore.fetchOutcomes(query: OutcomeQuery()).count == outcomes)
+        // A care file never merged, beside a database that has care rows of its own: refused, nothing changed.
+        try FileManager.default.copyItem(at: merged, to: folder.appendingPathComponent("other-care.sqlite"))
+        #expect(throws: SQLiteStudyDatabaseMergeError.self) { try data.mergeCareFile(at: folder.appendingPathComponent("other-care.sqlite")) }
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("other-care.sqlite").path))
+        #expect(try await data.careStore.fetchOutcomes(query: OutcomeQuery()).count == outcomes)
+    }
+}
