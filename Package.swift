@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Study", targets: ["Study"]),
         .library(name: "StudySQLite", targets: ["StudySQLite"]),
         .library(name: "Interop", targets: ["Interop"]),
+        .library(name: "StudyFHIR", targets: ["StudyFHIR"]),
         .executable(name: "studykit", targets: ["studykit"]),
     ],
     dependencies: [
@@ -68,20 +69,21 @@ let package = Package(
         ),
         .target(
             name: "Study",
-            // Interop: FHIR Questionnaires as surveys, and the FHIR builders behind the study's FHIR export.
-            dependencies: ["Research", "CareStore", "Consent", "Interop", "JSONDiagnostics", .product(name: "Yams", package: "Yams")]
+            dependencies: ["Research", "CareStore", "Consent", "JSONDiagnostics", .product(name: "Yams", package: "Yams")]
         ),
+        // A study's FHIR side: Questionnaires as surveys (a StudySurveyFormat), their calculators, and the FHIR export.
+        .target(name: "StudyFHIR", dependencies: ["Study", "Interop", "Research", "CareStore", "Consent"]),
         // The study server's one file holds both stores' tables, so that one participant action is one transaction.
         .target(name: "StudySQLite", dependencies: ["Study", "Research", "Consent", "CareStore", "CareStoreSQLite",
                                                     .product(name: "GRDB", package: "GRDB.swift")]),
         // A child process for StudySQLiteTests' durability test: saves task runs until it is killed. Not a product.
-        .executableTarget(name: "StudySQLiteCrashWriter", dependencies: ["Study", "StudySQLite", "Research", "Consent", "CareStore"]),
+        .executableTarget(name: "StudySQLiteCrashWriter", dependencies: ["Study", "StudyFHIR", "StudySQLite", "Research", "Consent", "CareStore"]),
         // A child process for the durability test: writes outcomes until it is killed. Not a product.
         .executableTarget(name: "CareStoreSQLiteCrashWriter", dependencies: ["CareStore", "CareStoreSQLite"]),
         .target(
             name: "StudyServer",
             dependencies: [
-                "Research", "CareStore", "CareStoreSQLite", "Consent", "StudyWeb", "Study", "StudySQLite",
+                "Research", "CareStore", "CareStoreSQLite", "Consent", "StudyWeb", "Study", "StudyFHIR", "StudySQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -100,6 +102,7 @@ let package = Package(
                 "Consent",
                 "Interop",
                 "Study",
+                "StudyFHIR",
                 "StudySQLite",
                 "StudyServer",
                 "StudyWeb",
@@ -123,12 +126,12 @@ let package = Package(
             ]
         ),
         // The stores and the study module make data folders for `studykit export` to read.
-        .testTarget(name: "StudykitCLITests", dependencies: ["studykit", "Study", "StudySQLite", "CareStore", "CareStoreSQLite", "Consent",
+        .testTarget(name: "StudykitCLITests", dependencies: ["studykit", "Study", "StudyFHIR", "StudySQLite", "CareStore", "CareStoreSQLite", "Consent",
                                                         .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "StudyTests", dependencies: ["Study", "Research", "CareStore", "Consent", "Interop"]),
+        .testTarget(name: "StudyTests", dependencies: ["Study", "StudyFHIR", "Research", "CareStore", "Consent", "Interop"]),
         .testTarget(
             name: "StudySQLiteTests",
-            dependencies: ["Study", "StudySQLite", "StudySQLiteCrashWriter", "Research", "Consent", "CareStore", "CareStoreSQLite",
+            dependencies: ["Study", "StudyFHIR", "StudySQLite", "StudySQLiteCrashWriter", "Research", "Consent", "CareStore", "CareStoreSQLite",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(

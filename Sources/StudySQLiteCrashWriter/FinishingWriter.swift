@@ -3,6 +3,7 @@ import Consent
 import Foundation
 import Research
 import Study
+import StudyFHIR
 import StudySQLite
 import Synchronization
 
@@ -26,7 +27,7 @@ enum FinishingWriter {
             return UUID()
         })
         let database = try SQLiteStudyDatabase(path: path, careEnvironment: careEnvironment, durability: durability)
-        let study = try StudyLoader.load(folder: studyFolder)
+        let study = try StudyLoader.load(folder: studyFolder, surveyFormats: [FHIRSurveyFormat()])
         let key = ConsentSigningKey.generate()
         let zone = TimeZone(identifier: "Asia/Tokyo") ?? .gmt
         let task = try TaskValidator.load(Data(#"""

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import Study
+import StudyFHIR
 
 /// Starts the study server: loads and checks the study, opens the data folder, prints the consent PDFs still owed,
 /// and serves until stopped (SIGINT or SIGTERM).
@@ -11,7 +12,7 @@ public enum StudyServerApplication {
     /// `file: path: message` (the server refuses to start on a bad study).
     public static func loadStudy(_ configuration: StudyServerConfiguration) throws -> StudyDefinition {
         do {
-            return try StudyLoader.load(folder: configuration.studyFolder)
+            return try StudyLoader.load(folder: configuration.studyFolder, surveyFormats: [FHIRSurveyFormat()])
         } catch {
             throw StudyServerStartError("the study in \(configuration.studyFolder.path) has problems:\n"
                 + error.problems.map(\.description).joined(separator: "\n"))

@@ -4,6 +4,7 @@ import Consent
 import Foundation
 import Research
 import Study
+import StudyFHIR
 import StudySQLite
 import StudyWeb
 import Synchronization

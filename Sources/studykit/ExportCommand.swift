@@ -3,6 +3,7 @@ import CareStoreSQLite
 import Consent
 import Foundation
 import Study
+import StudyFHIR
 import StudySQLite
 
 /// `studykit export`: writes a study's data (participants, consent records, care plans, outcomes) in an export format.
@@ -43,7 +44,7 @@ struct ExportCommand: AsyncParsableCommand {
         }
         let definition: StudyDefinition
         do {
-            definition = try StudyLoader.load(folder: URL(fileURLWithPath: study, isDirectory: true))
+            definition = try StudyLoader.load(folder: URL(fileURLWithPath: study, isDirectory: true), surveyFormats: [FHIRSurveyFormat()])
         } catch {
             try fail("the study in \(study) has problems:\n" + error.problems.map(\.description).joined(separator: "\n"))
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Research
 import Study
+import StudyFHIR
 
 /// `studykit validate PATH…`: checks task files and study folders and prints one line per problem with its path.
 struct ValidateCommand: ParsableCommand {
@@ -33,7 +34,7 @@ struct ValidateCommand: ParsableCommand {
     /// Checks a study folder; prints its problems or `FOLDER: valid (ID: N tasks, M languages)`.
     private func validateStudy(_ folder: String) -> Bool {
         do {
-            let study = try StudyLoader.load(folder: URL(fileURLWithPath: folder, isDirectory: true))
+            let study = try StudyLoader.load(folder: URL(fileURLWithPath: folder, isDirectory: true), surveyFormats: [FHIRSurveyFormat()])
             let tasks = study.tasks.count, languages = study.languages.count
             print("\(folder): valid (\(study.identifier): \(tasks) task\(tasks == 1 ? "" : "s"), \(languages) language\(languages == 1 ? "" : "s"))")
             return true

@@ -5,6 +5,7 @@ import Foundation
 import GRDB
 import Research
 import Study
+import StudyFHIR
 import StudySQLite
 import Testing
 
@@ -17,7 +18,7 @@ struct SQLiteStudyDatabaseTests {
 
     /// A participant enrolled in Recover in `study` and `care`, with an onboarding run in progress.
     func enrolled(study: any StudyStore, care: any CareStore) async throws -> (StudyParticipant, TaskRun) {
-        let definition = try StudyLoader.load(folder: Self.recover)
+        let definition = try StudyLoader.load(folder: Self.recover, surveyFormats: [FHIRSurveyFormat()])
         let participant = try await study.enrol(invitationCode: nil, timeZone: zone, language: "en")
         _ = try await StudyEnrolment(study: definition, environment: .live)
             .enrol(participantID: participant.id, enrolledAt: participant.enrolledAt, timeZone: zone, into: care)

@@ -1,6 +1,7 @@
 import CareStore
 import Foundation
 import Research
+import StudyFHIR
 import Testing
 @testable import Study
 
@@ -13,7 +14,7 @@ struct OutcomeTests {
     let environment: StudyEnvironment
 
     init() throws {
-        study = try StudyLoader.load(folder: StudyFixtures.recover)
+        study = try StudyLoader.load(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()])
         let clock = self.clock, uuids = self.uuids
         careStore = InMemoryCareStore(environment: CareStoreEnvironment(now: { clock.now }, makeUUID: { uuids.make() }))
         environment = StudyEnvironment(now: { clock.now }, makeUUID: { uuids.make() })

@@ -1,5 +1,6 @@
 import Foundation
 import Research
+import StudyFHIR
 import Testing
 @testable import Study
 
@@ -7,7 +8,7 @@ import Testing
 struct QuestionnaireSurveyTests {
     func problems(in folder: URL) -> [String] {
         do {
-            _ = try StudyLoader.load(folder: folder)
+            _ = try StudyLoader.load(folder: folder, surveyFormats: [FHIRSurveyFormat()])
             Issue.record("the study loaded, but it is broken")
             return []
         } catch {
@@ -16,7 +17,7 @@ struct QuestionnaireSurveyTests {
     }
 
     @Test func recoversMoodCheckIsHL7sPHQ9RunAsItIs() throws {
-        let study = try StudyLoader.load(folder: StudyFixtures.recover)
+        let study = try StudyLoader.load(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()])
         let survey = try #require(study.survey(taskID: "mood"))
         #expect(survey.identifier == "questionnaire-sdc-profile-example-PHQ9")
         #expect(survey.steps.flatMap(\.calculatedItems).map(\.identifier) == ["H1/TS"])
@@ -55,7 +56,7 @@ struct QuestionnaireSurveyTests {
             try valueSet.write(to: folder.appendingPathComponent("yes-no.json"), atomically: true, encoding: .utf8)
             try StudyFixtures.edit("study.yaml", in: folder, replacing: "survey: surveys/check-in.json", with: "survey: surveys/yesno.json")
             try StudyFixtures.edit("study.yaml", in: folder, replacing: "tasks:\n", with: "valueSets: [yes-no.json]\ntasks:\n")
-            return try StudyLoader.load(folder: folder).survey(taskID: "checkIn")
+            return try StudyLoader.load(folder: folder, surveyFormats: [FHIRSurveyFormat()]).survey(taskID: "checkIn")
         }
         guard case .textChoice(let format)? = survey?.steps.first?.questions.first?.format else {
             Issue.record("the yes/no question did not import: \(String(describing: survey))")

@@ -1,4 +1,5 @@
 import Foundation
+import StudyFHIR
 import Testing
 @testable import Study
 
@@ -18,7 +19,7 @@ struct ReadmeStudyTests {
         let yaml = try Self.readmeStudyYAML()
         try StudyFixtures.withRecoverCopy { folder in
             try yaml.write(to: folder.appendingPathComponent("study.yaml"), atomically: true, encoding: .utf8)
-            let study = try StudyLoader.load(folder: folder)
+            let study = try StudyLoader.load(folder: folder, surveyFormats: [FHIRSurveyFormat()])
             #expect(study.tasks.map(\.id) == ["exercises", "pain", "weekly", "checkIn"])
             #expect(study.languages == ["en", "ja", "zh-Hans"])
             #expect(study.task(id: "exercises")?.schedule.first?.targetValues.first?.value == .integer(3))

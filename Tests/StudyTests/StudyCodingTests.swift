@@ -1,5 +1,6 @@
 import Foundation
 import Study
+import StudyFHIR
 import Testing
 
 /// Codes on tasks and outcome entries: read and checked by the loader (LOINC check digits included), and found for
@@ -18,7 +19,7 @@ import Testing
     }
 
     @Test func recoversPainCheckIsCodedWithLOINC() throws {
-        let study = try StudyLoader.load(folder: StudyFixtures.recover)
+        let study = try StudyLoader.load(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()])
         let pain = try #require(study.task(id: "pain"))
         let expected = StudyCoding(system: "http://loinc.org", code: "72514-3",
                                    display: "Pain severity - 0-10 verbal numeric rating [Score] - Reported")
@@ -35,7 +36,7 @@ import Testing
                                    with: "- {question: function.stairs, kind: stairs, code: {system: \"http://snomed.info/sct\", code: \"282097004\"}}")
             try StudyFixtures.edit("study.yaml", in: folder, replacing: "        text: after breakfast\n",
                                    with: "        text: after breakfast\n    code: {system: \"urn:example:tasks\", code: exercises done}\n")
-            return try StudyLoader.load(folder: folder)
+            return try StudyLoader.load(folder: folder, surveyFormats: [FHIRSurveyFormat()])
         }
         let weekly = try #require(study.task(id: "weekly"))
         #expect(weekly.coding(forValueKind: "stairs") == StudyCoding(system: "http://snomed.info/sct", code: "282097004"))
@@ -53,7 +54,7 @@ import Testing
             try StudyFixtures.edit("study.yaml", in: folder, replacing: "survey: surveys/check-in.json\n    impactsAdherence: false\n",
                                    with: "survey: surveys/check-in.json\n    impactsAdherence: false\n    code: {system: \"urn:example\", code: \"two  spaces\"}\n")
             do {
-                _ = try StudyLoader.load(folder: folder)
+                _ = try StudyLoader.load(folder: folder, surveyFormats: [FHIRSurveyFormat()])
                 return [String]()
             } catch let failure as StudyValidationFailure {
                 return failure.problems.map(\.description)
@@ -76,7 +77,7 @@ import Testing
             try StudyFixtures.edit("study.yaml", in: folder, replacing: "- {question: painLevel, kind: pain, units: NRS}",
                                    with: "- {question: painLevel, kind: pain, units: NRS, code: {system: \"http://loinc.org\", code: \"72514-3\"}}")
             do {
-                _ = try StudyLoader.load(folder: folder)
+                _ = try StudyLoader.load(folder: folder, surveyFormats: [FHIRSurveyFormat()])
                 return [String]()
             } catch let failure as StudyValidationFailure {
                 return failure.problems.map(\.description)

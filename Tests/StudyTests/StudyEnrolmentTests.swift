@@ -1,13 +1,14 @@
 import CareStore
 import Foundation
 import Research
+import StudyFHIR
 import Testing
 @testable import Study
 
 @Suite("Enrolment: care plans from a study")
 struct StudyEnrolmentTests {
     let study: StudyDefinition
-    init() throws { study = try StudyLoader.load(folder: StudyFixtures.recover) }
+    init() throws { study = try StudyLoader.load(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()]) }
 
     func events(_ task: CareTask) -> [ScheduleEvent] {
         task.schedule.events(from: wallTime(2020, 1, 1, in: Zones.utc), to: wallTime(2030, 1, 1, in: Zones.utc))

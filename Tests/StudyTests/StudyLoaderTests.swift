@@ -2,13 +2,14 @@ import CareStore
 import Consent
 import Foundation
 import Research
+import StudyFHIR
 import Testing
 @testable import Study
 
 @Suite("Loading study folders")
 struct StudyLoaderTests {
     @Test func recoverLoadsWithEverything() throws {
-        let study = try StudyLoader.load(folder: StudyFixtures.recover)
+        let study = try StudyLoader.load(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()])
         #expect(study.identifier == "recover")
         #expect(study.name == "Recover")
         #expect(study.languages == ["en", "ja", "zh-Hans", "ko", "es"])
@@ -59,7 +60,7 @@ struct StudyLoaderTests {
     }
 
     @Test func recoverClassicLoadsWithTheClassicConsentFlow() throws {
-        let study = try StudyLoader.load(folder: StudyFixtures.recoverClassic)
+        let study = try StudyLoader.load(folder: StudyFixtures.recoverClassic, surveyFormats: [FHIRSurveyFormat()])
         #expect(study.identifier == "recover-classic")
         #expect(study.enrolment == .open)
         #expect(study.languages == ["en", "ja", "zh-Hans"])
@@ -74,7 +75,7 @@ struct StudyLoaderTests {
     }
 
     @Test func languagesFollowPreferences() throws {
-        let study = try StudyLoader.load(folder: StudyFixtures.recoverClassic)
+        let study = try StudyLoader.load(folder: StudyFixtures.recoverClassic, surveyFormats: [FHIRSurveyFormat()])
         #expect(study.language(forPreferences: ["fr-FR", "ja-JP", "en"]) == "ja")
         #expect(study.language(forPreferences: ["zh-CN"]) == "zh-Hans")
         #expect(study.language(forPreferences: ["zh-TW"]) == "en")
@@ -85,7 +86,7 @@ struct StudyLoaderTests {
     /// Loads `folder`, which must fail, and returns its problems as `file: path: message` lines.
     func problems(in folder: URL) throws -> [String] {
         do {
-            _ = try StudyLoader.load(folder: folder)
+            _ = try StudyLoader.load(folder: folder, surveyFormats: [FHIRSurveyFormat()])
             Issue.record("the study loaded, but it is broken")
             return []
         } catch {
@@ -256,7 +257,7 @@ struct StudyLoaderTests {
 
     @Test func aStudyJSONFileReadsLikeYAML() throws {
         try StudyFixtures.withRecoverCopy { folder in
-            let yamlStudy = try StudyLoader.load(folder: folder)
+            let yamlStudy = try StudyLoader.load(folder: folder, surveyFormats: [FHIRSurveyFormat()])
             try FileManager.default.removeItem(at: folder.appendingPathComponent("study.yaml"))
             try """
             {"identifier": "recover", "name": "Recover", "languages": ["en", "ja", "zh-Hans", "ko", "es"], "theme": {"tint": "#C8472B"},
@@ -268,7 +269,7 @@ struct StudyLoaderTests {
                 "schedule": [{"daily": {"at": "08:00", "from": 1, "for": {"weeks": 6}}, "duration": 30, "text": "after breakfast"}]}
              ]}
             """.write(to: folder.appendingPathComponent("study.json"), atomically: true, encoding: .utf8)
-            let jsonStudy = try StudyLoader.load(folder: folder)
+            let jsonStudy = try StudyLoader.load(folder: folder, surveyFormats: [FHIRSurveyFormat()])
             #expect(jsonStudy.tasks == [yamlStudy.tasks[0]])
             #expect(jsonStudy.consentDocuments == yamlStudy.consentDocuments)
             #expect(jsonStudy.onboardingTasks == yamlStudy.onboardingTasks)
@@ -291,6 +292,20 @@ struct StudyLoaderTests {
         let line = try #require(lines.first)
         #expect(line.hasPrefix("study.json: malformed JSON: enrolment: "), "\(line)")
         #expect(line.contains("\"mode\"") && line.contains("twice") && line.contains("line 2"), "\(line)")
+    }
+
+    /// `Study` carries no FHIR code: a Questionnaire survey needs StudyFHIR's format, and without it the loader says
+    /// so in the Questionnaire's file rather than reading it as a task file.
+    @Test func aQuestionnaireSurveyNeedsTheFHIRFormat() throws {
+        do {
+            _ = try StudyLoader.load(folder: StudyFixtures.examples.appendingPathComponent("studies/recover"))
+            Issue.record("Recover lists a Questionnaire, and no format was given to read it")
+        } catch {
+            #expect(error.problems.map(\.description) == [
+                "surveys/phq9.json: a FHIR Questionnaire, and this study was loaded without a survey format that reads one: "
+                    + "load it with StudyFHIR's FHIRSurveyFormat (studykit and the server do)",
+            ])
+        }
     }
 
     @Test func aFolderWithoutAStudyFileSaysSo() throws {

@@ -4,6 +4,7 @@ import Consent
 import Foundation
 import GRDB
 import Study
+import StudyFHIR
 import StudySQLite
 import Testing
 
@@ -15,7 +16,7 @@ import Testing
     /// A data folder with one participant in Tokyo who signed the Recover consent (PDF printed) and answered the pain
     /// check with 4, plus a binary value no Observation can carry; returns the participant's id.
     static func makeDataFolder(_ data: URL) async throws -> String {
-        let study = try StudyLoader.load(folder: URL(fileURLWithPath: recover))
+        let study = try StudyLoader.load(folder: URL(fileURLWithPath: recover), surveyFormats: [FHIRSurveyFormat()])
         let tokyo = TimeZone(identifier: "Asia/Tokyo")!
         let database = try SQLiteStudyDatabase(path: data.appendingPathComponent("study.sqlite").path)
         let store = database.studyStore, careStore = database.careStore

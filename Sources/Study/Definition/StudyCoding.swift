@@ -1,5 +1,3 @@
-import Interop
-
 /// A code from a standard terminology that says what a task's outcome value means, so that exports can carry it:
 /// the pain check's answer is LOINC 72514-3.
 ///
@@ -7,9 +5,23 @@ import Interop
 /// `code: {system: "http://loinc.org", code: "72514-3", display: "Pain severity - 0-10 verbal numeric rating [Score] - Reported"}`.
 /// The loader checks that `system` is a URI and, for LOINC, that the code's check digit is right. It is the coding
 /// the FHIR export writes, as it is.
-public typealias StudyCoding = FHIRCoding
+public struct StudyCoding: Hashable, Sendable {
+    /// The code system's URI, such as `http://loinc.org`.
+    public var system: String
+    /// The code, such as `72514-3`.
+    public var code: String
+    /// The code's name in the code system, for people; nil to leave it out.
+    public var display: String?
 
-extension FHIRCoding {
+    /// Creates a coding.
+    public init(system: String, code: String, display: String? = nil) {
+        self.system = system
+        self.code = code
+        self.display = display
+    }
+}
+
+extension StudyCoding {
     /// LOINC's code system URI.
     public static let loincSystem = "http://loinc.org"
 

@@ -1,7 +1,6 @@
 import CareStore
 import Consent
 import Foundation
-import Interop
 import Research
 
 /// A study folder, loaded and checked: everything the server needs to enrol participants and show them their
@@ -66,14 +65,6 @@ public struct StudyDefinition: Hashable, Sendable {
         self.contacts = contacts
         self.strings = strings
         self.folder = folder
-    }
-
-    /// The calculator of the study's calculated items (the scores of its FHIR Questionnaires), for the
-    /// ``SessionEnvironment`` of its runs; nil when no survey is a Questionnaire. The loader has already parsed
-    /// every expression, so this throws only for a definition built by hand with a broken Questionnaire.
-    public func makeCalculator() throws(FHIRImportError) -> FHIRPathTaskCalculator? {
-        guard !questionnaires.isEmpty else { return nil }
-        return try FHIRPathTaskCalculator(questionnaires: questionnaires.keys.sorted().map { questionnaires[$0]! }, valueSets: valueSets)
     }
 
     /// The first of ``languages``.

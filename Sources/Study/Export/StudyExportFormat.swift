@@ -1,16 +1,9 @@
 /// A format a study's data can be exported in. `studykit export --format NAME` takes the raw value.
 ///
 /// ```swift
-/// let exporter = StudyExportFormat.fhir.makeExporter()
+/// let exporter = StudyExportFormat.fhir.makeExporter()   // StudyFHIR
 /// ```
 public enum StudyExportFormat: String, Hashable, Sendable, CaseIterable {
-    /// FHIR R4: one Bundle per participant and one NDJSON file per resource type (see ``FHIRStudyExporter``).
+    /// FHIR R4: one Bundle per participant and one NDJSON file per resource type (StudyFHIR's `FHIRStudyExporter`).
     case fhir
-
-    /// The exporter that writes this format, with its default settings.
-    public func makeExporter() -> any StudyExporter {
-        switch self {
-        case .fhir: FHIRStudyExporter()
-        }
-    }
 }

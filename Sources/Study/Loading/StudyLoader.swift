@@ -1,7 +1,6 @@
 import CareStore
 import Consent
 import Foundation
-import Interop
 import JSONDiagnostics
 import Research
 
@@ -40,8 +39,10 @@ public enum StudyLoader {
     }
 
     /// Loads and validates the study in `folder`; throws ``StudyValidationFailure`` listing every problem found.
-    public static func load(folder: URL) throws(StudyValidationFailure) -> StudyDefinition {
-        var loader = Loader(folder: folder.standardizedFileURL)
+    /// Survey files in another standard are read by the first of `surveyFormats` that recognizes them (StudyFHIR's
+    /// `FHIRSurveyFormat` for FHIR Questionnaires); a Questionnaire no format reads is a problem naming the file.
+    public static func load(folder: URL, surveyFormats: [any StudySurveyFormat] = []) throws(StudyValidationFailure) -> StudyDefinition {
+        var loader = Loader(folder: folder.standardizedFileURL, surveyFormats: surveyFormats)
         guard let study = loader.load(), loader.problems.isEmpty else {
             var seen = Set<StudyProblem>()
             throw StudyValidationFailure(problems: loader.problems.filter { seen.insert($0).inserted })
@@ -63,7 +64,13 @@ private struct Loader {
     /// The study's FHIR ValueSets (JSON) by canonical URL, for Questionnaires' `answerValueSet`.
     var valueSets: [String: Data] = [:]
 
-    init(folder: URL) { self.folder = folder }
+    /// The survey formats besides StudyKit's task JSON.
+    let surveyFormats: [any StudySurveyFormat]
+
+    init(folder: URL, surveyFormats: [any StudySurveyFormat]) {
+        self.folder = folder
+        self.surveyFormats = surveyFormats
+    }
 
     static let topKeys = ["identifier", "name", "languages", "theme", "consent", "onboarding", "strings", "enrolment", "valueSets", "tasks",
                           "contacts"]
@@ -423,8 +430,11 @@ private struct Loader {
         if let cached = surveyCache[file] { return cached }
         var survey: ResearchTask?
         if let data = readFile(file, reference: reference, reader: &reader) {
-            if FHIRQuestionnaireImporter.isQuestionnaire(data) {
-                survey = importQuestionnaire(data, file: file)
+            if let format = surveyFormats.first(where: { $0.recognizes(data) }) {
+                survey = importSurvey(data, format: format, file: file)
+            } else if Self.isFHIRQuestionnaire(data) {
+                problems.append(StudyProblem(file: file, path: "", message: "a FHIR Questionnaire, and this study was loaded without a survey format "
+                    + "that reads one: load it with StudyFHIR's FHIRSurveyFormat (studykit and the server do)"))
             } else {
                 do {
                     survey = try TaskValidator.load(data)
@@ -465,38 +475,27 @@ private struct Loader {
         }
     }
 
-    /// A FHIR Questionnaire as a survey. It must come over whole: every construct the importer cannot carry is a
-    /// problem in the Questionnaire's file, naming the item's linkId and path, so nothing is dropped silently.
-    mutating func importQuestionnaire(_ data: Data, file: String) -> ResearchTask? {
-        func problem(_ issue: FHIRImportIssue) -> StudyProblem {
-            StudyProblem(file: file, path: issue.path, message: issue.linkId.map { "linkId '\($0)': \(issue.message)" } ?? issue.message)
-        }
-        let imported: FHIRQuestionnaireImport
-        do {
-            imported = try FHIRQuestionnaireImporter(valueSets: valueSets).importQuestionnaire(data)
-        } catch {
-            problems += error.issues.map(problem)
+    /// Whether `data` is a JSON object whose `resourceType` is `Questionnaire`.
+    static func isFHIRQuestionnaire(_ data: Data) -> Bool {
+        (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["resourceType"] as? String == "Questionnaire"
+    }
+
+    /// A survey in another standard, imported by `format`. It must come over whole: every construct the format cannot
+    /// carry is a problem in the survey's file, naming its path, so nothing is dropped silently.
+    mutating func importSurvey(_ data: Data, format: any StudySurveyFormat, file: String) -> ResearchTask? {
+        let imported = format.importSurvey(data, valueSets: valueSets)
+        guard let task = imported.task, imported.problems.isEmpty else {
+            problems += imported.problems.map { StudyProblem(file: file, path: $0.path, message: $0.message) }
             return nil
         }
-        guard imported.issues.isEmpty else {
-            problems += imported.issues.map(problem)
-            return nil
-        }
-        let identifier = imported.task.identifier
+        let identifier = task.identifier
         if let other = questionnaireFiles[identifier] {
-            problems.append(StudyProblem(file: file, path: "id", message: "Questionnaire id '\(identifier)' is also the id of \(other); each survey needs its own"))
-            return nil
-        }
-        // Every variable and calculated expression must parse, so that no score fails on a participant's phone.
-        do {
-            _ = try FHIRPathTaskCalculator(questionnaires: [data], valueSets: valueSets)
-        } catch {
-            problems += error.issues.map(problem)
+            problems.append(StudyProblem(file: file, path: "id", message: "\(format.name) id '\(identifier)' is also the id of \(other); each survey needs its own"))
             return nil
         }
         questionnaireFiles[identifier] = file
         questionnaires[identifier] = data
-        return imported.task
+        return task
     }
 
     func readOutcome(_ list: [DocumentValue], path: String, survey: ResearchTask?, surveyFile: String?,

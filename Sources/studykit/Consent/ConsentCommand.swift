@@ -2,6 +2,7 @@ import ArgumentParser
 import Consent
 import Foundation
 import Study
+import StudyFHIR
 
 /// `studykit consent …`: render consent documents, seal and verify consent records, print the server's key.
 struct ConsentCommand: AsyncParsableCommand {
@@ -91,7 +92,7 @@ struct ConsentVerifyCommand: AsyncParsableCommand {
             guard FileManager.default.fileExists(atPath: pdf) else { throw ValidationError("--pdf: no file at \(pdf)") }
             var strings = ConsentStrings.builtIn
             if let study {
-                do { strings = try StudyLoader.load(folder: URL(fileURLWithPath: study, isDirectory: true)).strings.consent } catch {
+                do { strings = try StudyLoader.load(folder: URL(fileURLWithPath: study, isDirectory: true), surveyFormats: [FHIRSurveyFormat()]).strings.consent } catch {
                     throw ValidationError("--study: " + error.problems.map(\.description).joined(separator: "\n"))
                 }
             }

@@ -4,6 +4,7 @@ import Foundation
 import Interop
 import Research
 import Study
+import StudyFHIR
 import Testing
 
 /// The whole FHIR export of a study from its stores: one Bundle per participant and one NDJSON file per type, the
@@ -18,7 +19,7 @@ import Testing
     let recorder = ConsentRecorder(signingKey: try! ConsentSigningKey(rawRepresentation: Data(repeating: 7, count: 32)))
 
     init() throws {
-        study = try StudyLoader.load(folder: StudyFixtures.recover)
+        study = try StudyLoader.load(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()])
         let clock = self.clock, uuids = self.uuids
         store = InMemoryStudyStore(environment: StudyStoreEnvironment(now: { clock.now }, makeUUID: { uuids.make() },
                                                                      randomBytes: StudyStoreEnvironment.live.randomBytes))

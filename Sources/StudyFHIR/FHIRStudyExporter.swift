@@ -2,6 +2,7 @@ import CareStore
 import Consent
 import Foundation
 import Interop
+import Study
 
 /// Exports a study's data as FHIR R4: one collection Bundle per participant (`participants/<id>.json`) and one NDJSON
 /// file per resource type (`Patient.ndjson`, `Consent.ndjson`, …), as FHIR Bulk Data does.
@@ -167,7 +168,7 @@ public struct FHIRStudyExporter: StudyExporter {
                 }
                 do {
                     resources.append(try FHIRObservationBuilder().observation(
-                        id: id, code: coding, value: value,
+                        id: id, code: FHIRCoding(system: coding.system, code: coding.code, display: coding.display), value: value,
                         patientID: participantID, effective: recordedAt, timeZone: outcome.timeZone,
                         category: definition.surveyFile == nil ? nil : FHIRTerminology.surveyCategory, carePlanID: carePlanID))
                 } catch {

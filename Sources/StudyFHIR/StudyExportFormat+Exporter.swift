@@ -1,0 +1,10 @@
+import Study
+
+extension StudyExportFormat {
+    /// The exporter that writes this format, with its default settings.
+    public func makeExporter() -> any StudyExporter {
+        switch self {
+        case .fhir: FHIRStudyExporter()
+        }
+    }
+}
