@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "CareStore", targets: ["CareStore"]),
         .library(name: "CareStoreSQLite", targets: ["CareStoreSQLite"]),
         .library(name: "Consent", targets: ["Consent"]),
+        .library(name: "ConsentPrinting", targets: ["ConsentPrinting"]),
         .library(name: "StudyWeb", targets: ["StudyWeb"]),
         .library(name: "Study", targets: ["Study"]),
         .library(name: "StudySQLite", targets: ["StudySQLite"]),
@@ -54,6 +55,9 @@ let package = Package(
                 .product(name: "Ink", package: "Ink"),
             ]
         ),
+        // Printing consent PDFs with Chromium and reading them back with poppler's pdftotext: child processes, which
+        // iOS has not, so kept out of Consent.
+        .target(name: "ConsentPrinting", dependencies: ["Consent"]),
         .target(
             name: "StudyWeb",
             dependencies: ["Research", .product(name: "Mustache", package: "swift-mustache")],
@@ -83,7 +87,7 @@ let package = Package(
         .target(
             name: "StudyServer",
             dependencies: [
-                "Research", "CareStore", "CareStoreSQLite", "Consent", "StudyWeb", "Study", "StudyFHIR", "StudySQLite",
+                "Research", "CareStore", "CareStoreSQLite", "Consent", "ConsentPrinting", "StudyWeb", "Study", "StudyFHIR", "StudySQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -100,6 +104,7 @@ let package = Package(
                 "CareStore",
                 "CareStoreSQLite",
                 "Consent",
+                "ConsentPrinting",
                 "Interop",
                 "Study",
                 "StudyFHIR",
@@ -114,7 +119,8 @@ let package = Package(
                     exclude: ["Fixtures"]),
         // StudySQLite: the conformance suite also runs on the study server's one database, which holds both stores.
         .testTarget(name: "CareStoreTests", dependencies: ["CareStore", "CareStoreSQLite", "StudySQLite", "JSONDiagnostics"]),
-        .testTarget(name: "ConsentTests", dependencies: ["Consent", "Research"]),
+        // Printing/ tests ConsentPrinting with the same record fixtures.
+        .testTarget(name: "ConsentTests", dependencies: ["Consent", "ConsentPrinting", "Research"]),
         .testTarget(name: "StudyWebTests", dependencies: ["StudyWeb", "Research", .product(name: "Mustache", package: "swift-mustache")]),
         .testTarget(
             name: "StudyServerTests",

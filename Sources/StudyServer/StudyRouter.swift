@@ -80,9 +80,13 @@ public enum StudyRouter {
         }
         router.get("/onboarding") { request, _ in
             let signedIn = try await participant(request, service: service)
-            // Once onboarded, the consent stands: opening the link again does not start a second one.
-            if try await service.workflow.isOnboarded(signedIn.participant) { return Response.redirect(to: "/", type: .normal) }
-            let run = try await service.startRun(taskID: StudyTaskDefinition.onboardingID, occurrence: nil, for: signedIn.participant)
+            let run: UUID
+            do {
+                run = try await service.startRun(taskID: StudyTaskDefinition.onboardingID, occurrence: nil, for: signedIn.participant)
+            } catch StudyRefusal.onboardingCompleted {
+                // Once onboarded, the consent stands: opening the link again does not start a second one.
+                return Response.redirect(to: "/", type: .normal)
+            }
             return Response.redirect(to: "/runs/\(run.uuidString.lowercased())", type: .normal)
         }
         router.get("/tasks/:task/:occurrence") { request, context in

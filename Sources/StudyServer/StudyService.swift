@@ -1,6 +1,7 @@
 import CareStore
 import CareStoreSQLite
 import Consent
+import ConsentPrinting
 import Foundation
 import Research
 import Study

@@ -1,8 +1,8 @@
 /// Adding markup to the head of a complete HTML document, for printing.
-enum HTMLHead {
+package enum HTMLHead {
     /// `html` with `fragment` at the start of its head (right after `<head>`, so that it applies to everything in
     /// the document, as a Content-Security-Policy must); without a `<head>` tag, as ``inserting(_:into:)`` places it.
-    static func insertingFirst(_ fragment: String, into html: String) -> String {
+    package static func insertingFirst(_ fragment: String, into html: String) -> String {
         guard let open = html.range(of: "<head(\\s[^>]*)?>", options: [.regularExpression, .caseInsensitive]) else {
             return inserting(fragment, into: html)
         }
@@ -13,7 +13,7 @@ enum HTMLHead {
 
     /// `html` with `fragment` at the end of its head (before `</head>`); without a head, before `<body>`, else after
     /// the doctype, else at the start.
-    static func inserting(_ fragment: String, into html: String) -> String {
+    package static func inserting(_ fragment: String, into html: String) -> String {
         var result = html
         // `</header>` and `<bodyguard>` are not the head's end or the body.
         if let anchor = html.range(of: "</head\\s*>", options: [.regularExpression, .caseInsensitive])

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Consent
+import ConsentPrinting
 import Foundation
 import Research
 

@@ -1,3 +1,4 @@
+import Consent
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -2,6 +2,7 @@ import Foundation
 import Research
 import Testing
 @testable import Consent
+@testable import ConsentPrinting
 
 /// Runs a poppler tool and returns its standard output.
 private func poppler(_ tool: String, _ arguments: [String]) throws -> Data {

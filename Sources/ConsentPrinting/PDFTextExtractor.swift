@@ -1,3 +1,4 @@
+import Consent
 import Foundation
 
 /// Reads a PDF's text with poppler's `pdftotext`, for checking a consent PDF against its record.

@@ -1,0 +1,89 @@
+"""The module boundaries ARCHITECTURE.md promises, read from the sources: which module may import what.
+
+Research, CareStore, Consent, Study and JSONDiagnostics must build for iOS and macOS as Package.swift says, so they
+import only Foundation and packages that exist there; only the server and the command line speak HTTP; Study carries
+no FHIR; the onboarding gate is decided in one place; Study refuses with values, never with HTTP statuses.
+"""
+import pathlib
+import re
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SOURCES = ROOT / "Sources"
+PORTABLE = ["JSONDiagnostics", "Research", "CareStore", "Consent", "Study"]
+# What the portable modules may import: Foundation, the standard library's Synchronization, packages that build on
+# Apple's platforms, and each other. Glibc only where Darwin is the alternative (#if canImport).
+PORTABLE_IMPORTS = {"Foundation", "Synchronization", "Crypto", "Ink", "Yams", *PORTABLE}
+HTTP_MODULES = re.compile(r"^(Hummingbird\w*|HTTPTypes|NIO\w*|MultipartKit)$")
+IMPORT = re.compile(r"^[ \t]*(?:@testable[ \t]+|package[ \t]+|public[ \t]+|internal[ \t]+)?import[ \t]+"
+                    r"(?:(?:struct|class|enum|protocol|func|var|let|typealias)[ \t]+)?(\w+)", re.M)
+
+
+def swift_files(module):
+    return sorted((SOURCES / module).rglob("*.swift"))
+
+
+def imports(path):
+    return IMPORT.findall(path.read_text(encoding="utf-8"))
+
+
+def test_portable_modules_import_only_what_ios_has():
+    found = []
+    for module in PORTABLE:
+        for path in swift_files(module):
+            text = path.read_text(encoding="utf-8")
+            for name in imports(path):
+                if name in ("Glibc", "Darwin"):
+                    if "#if canImport(Glibc)" not in text or "import Darwin" not in text:
+                        found.append(f"{path.relative_to(ROOT)}: imports {name} without the other platform's alternative")
+                elif name not in PORTABLE_IMPORTS:
+                    found.append(f"{path.relative_to(ROOT)}: imports {name}")
+            # Child processes do not exist on iOS: printing with Chromium lives in ConsentPrinting.
+            for call in ("Process()", "posix_spawn", "FileManager.default.currentDirectoryPath"):
+                if call in text:
+                    found.append(f"{path.relative_to(ROOT)}: uses {call}")
+    assert not found, "\n".join(found)
+
+
+def test_only_the_server_and_the_command_line_speak_http():
+    found = []
+    for module_dir in sorted(p for p in SOURCES.iterdir() if p.is_dir()):
+        if module_dir.name in ("StudyServer", "studykit"):
+            continue
+        for path in swift_files(module_dir.name):
+            for name in imports(path):
+                if HTTP_MODULES.match(name):
+                    found.append(f"{path.relative_to(ROOT)}: imports {name}")
+    assert not found, "\n".join(found)
+
+
+def test_study_carries_no_fhir():
+    found = [f"{p.relative_to(ROOT)}" for p in swift_files("Study") if "Interop" in imports(p)]
+    assert not found, "Study imports Interop: " + ", ".join(found)
+    package = (ROOT / "Package.swift").read_text(encoding="utf-8")
+    study_target = re.search(r'name:\s*"Study",\s*dependencies:\s*\[([^\]]*)\]', package)
+    assert study_target and '"Interop"' not in study_target.group(1), study_target and study_target.group(1)
+
+
+def test_study_refuses_with_values_not_http_statuses():
+    pattern = re.compile(r"HTTPResponse|\.status\b|\b(?:301|302|303|400|401|403|404|409|413|422|429|500|503)\b")
+    found = []
+    for path in swift_files("Study"):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if pattern.search(line):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)
+
+
+def test_the_gate_is_decided_in_the_workflow():
+    """Outside Study, nothing asks the care store whether a participant is onboarded: the workflow's check() and
+    today() decide, from the one OnboardingGate predicate."""
+    found = []
+    for path in sorted(SOURCES.rglob("*.swift")):
+        relative = path.relative_to(SOURCES).as_posix()
+        if relative.startswith("Study/") or relative.startswith("StudySQLiteCrashWriter/"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        for number, line in enumerate(text.splitlines(), 1):
+            if "OnboardingGate(" in line:
+                found.append(f"Sources/{relative}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)
