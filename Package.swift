@@ -115,8 +115,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ResearchTests", dependencies: ["Research"]),
-        .testTarget(name: "InteropTests", dependencies: ["Interop", "Research", "Consent", "CareStore", .product(name: "Crypto", package: "swift-crypto")],
-                    exclude: ["Fixtures"]),
+        // HL7's example Questionnaires are read from ../shared/fixtures/fhir (HL7Fixtures), never copied in.
+        .testTarget(name: "InteropTests", dependencies: ["Interop", "Research", "Consent", "CareStore", .product(name: "Crypto", package: "swift-crypto")]),
         // StudySQLite: the conformance suite also runs on the study server's one database, which holds both stores.
         .testTarget(name: "CareStoreTests", dependencies: ["CareStore", "CareStoreSQLite", "StudySQLite", "JSONDiagnostics"]),
         // Printing/ tests ConsentPrinting with the same record fixtures.

@@ -3,8 +3,8 @@ import Interop
 import Research
 import Testing
 
-/// The HL7 SDC fixtures (copied from the project's shared fixtures, so the tests run in any clone).
-private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/fhir")
+/// The HL7 SDC fixtures, read from the shared fixtures folder (see ``HL7Fixtures``).
+private let fixtures = HL7Fixtures.folder
 
 private func importFixture(_ name: String) throws -> FHIRQuestionnaireImport {
     try FHIRQuestionnaireImporter().importQuestionnaire(Data(contentsOf: fixtures.appendingPathComponent(name)))
@@ -47,13 +47,13 @@ struct EnableWhenFixtureTests {
     let groupHiddenUntilQ1 = "65578509-21ae-4a48-94de-e46b1e54kjui"
     let groupPresentUntilQ2 = "65578509-21ae-4a48-94de-e46b1e10ghqn"
 
-    @Test func importsIntoAValidTask() throws {
+    @Test(.enabled(if: HL7Fixtures.arePresent, HL7Fixtures.absent)) func importsIntoAValidTask() throws {
         let result = try importFixture("sdc-enablewhen.json")
         #expect(TaskValidator.problems(in: result.task).isEmpty)
         #expect(!result.task.skipRules.isEmpty)
     }
 
-    @Test func reportsEveryMismatchedConditionWithBothLinkIds() throws {
+    @Test(.enabled(if: HL7Fixtures.arePresent, HL7Fixtures.absent)) func reportsEveryMismatchedConditionWithBothLinkIds() throws {
         let result = try importFixture("sdc-enablewhen.json")
         let mismatched = result.issues.filter { $0.kind == .mismatchedCondition }
         let pairs = Set(mismatched.map { "\($0.linkId ?? "")->\($0.otherLinkId ?? "")" })
@@ -86,7 +86,7 @@ struct EnableWhenFixtureTests {
         #expect(result.issues.contains { $0.linkId == "BC029" && $0.kind == .unsupportedProperty && $0.message.contains("check boxes") })
     }
 
-    @Test func booleanEqualsShowsAndHides() throws {
+    @Test(.enabled(if: HL7Fixtures.arePresent, HL7Fixtures.absent)) func booleanEqualsShowsAndHides() throws {
         let task = try importFixture("sdc-enablewhen.json").task
         let checked = try askedItems(task, [q1: .boolean(true), q2: .boolean(false)])
         #expect(checked.isSuperset(of: [hiddenUntilQ1, groupHiddenUntilQ1, groupPresentUntilQ2]))
@@ -97,7 +97,7 @@ struct EnableWhenFixtureTests {
         #expect(unanswered.isDisjoint(with: [hiddenUntilQ1, groupHiddenUntilQ1, groupPresentUntilQ2]))
     }
 
-    @Test func dateAndTimeOrderingOperators() throws {
+    @Test(.enabled(if: HL7Fixtures.arePresent, HL7Fixtures.absent)) func dateAndTimeOrderingOperators() throws {
         let task = try importFixture("sdc-enablewhen.json").task
         let late = try askedItems(task, ["date_of_birth_question": day(2010, 5, 1), "datetime_question": .timeOfDay(TimeOfDay(hour: 12, minute: 0))])
         #expect(late.contains("date_greater_2000-01-01") && !late.contains("date_less_2000-01-01"))
@@ -107,7 +107,7 @@ struct EnableWhenFixtureTests {
         #expect(!early.contains("datetime_question_greter_than") && early.contains("datetime_question_less_than_equal"))
     }
 
-    @Test func multipleChoiceEqualsMeansAnyChosen() throws {
+    @Test(.enabled(if: HL7Fixtures.arePresent, HL7Fixtures.absent)) func multipleChoiceEqualsMeansAnyChosen() throws {
         let task = try importFixture("sdc-enablewhen.json").task
         let both = Answer.choices([ChoiceSelection(.string("1")), ChoiceSelection(.string("9"))])
         #expect(try askedItems(task, ["BC029": both]).contains("BOWOPTOTH"))
@@ -115,7 +115,7 @@ struct EnableWhenFixtureTests {
         #expect(try !askedItems(task, [:]).contains("BOWOPTOTH"))
     }
 
-    @Test func itemsWithMismatchedConditionsAreAlwaysShown() throws {
+    @Test(.enabled(if: HL7Fixtures.arePresent, HL7Fixtures.absent)) func itemsWithMismatchedConditionsAreAlwaysShown() throws {
         let task = try importFixture("sdc-enablewhen.json").task
         let asked = try askedItems(task, [:])
         #expect(asked.contains("e5da17a7-7546-45c5-9bcd-d0b09a74ty76"))
@@ -125,7 +125,7 @@ struct EnableWhenFixtureTests {
 
 @Suite("FHIR Questionnaire import: other fixtures")
 struct OtherFixtureTests {
-    @Test func allDataTypes() throws {
+    @Test(.enabled(if: HL7Fixtures.arePresent, HL7Fixtures.absent)) func allDataTypes() throws {
         let result = try importFixture("sdc-all-data-types.json")
         #expect(TaskValidator.problems(in: result.task).isEmpty)
         let formats = Dictionary(uniqueKeysWithValues: result.task.steps.flatMap(\.questions).map { ($0.identifier, $0.format) })
@@ -164,7 +164,7 @@ struct OtherFixtureTests {
         ])
     }
 
-    @Test func allDataTypesRunsEveryItemTypeItCanHoldWithTheValueSetsGiven() throws {
+    @Test(.enabled(if: HL7Fixtures.arePresent, HL7Fixtures.absent)) func allDataTypesRunsEveryItemTypeItCanHoldWithTheValueSetsGiven() throws {
         let data = try Data(contentsOf: fixtures.appendingPathComponent("sdc-all-data-types.json"))
         let result = try FHIRQuestionnaireImporter(valueSets: Self.standInValueSets()).importQuestionnaire(data)
         // Only the markdown rendering of one display text is left out (its plain text is shown).
@@ -209,7 +209,7 @@ struct OtherFixtureTests {
         #expect(FileManager.default.contents(atPath: saved.path) == Data("%PDF-1.4 letter".utf8))
     }
 
-    @Test func phq9ReadsTheContainedValueSet() throws {
+    @Test(.enabled(if: HL7Fixtures.arePresent, HL7Fixtures.absent)) func phq9ReadsTheContainedValueSet() throws {
         let result = try importFixture("sdc-phq9-questionnaire.json")
         #expect(TaskValidator.problems(in: result.task).isEmpty)
         let questions = result.task.steps.flatMap(\.questions)

@@ -5,8 +5,8 @@ import Testing
 
 /// Fixtures and helpers shared by the QuestionnaireResponse tests.
 enum ResponseTestSupport {
-    /// The HL7 SDC fixtures (copied into the repository, so the tests run in any clone).
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/fhir")
+    /// The HL7 SDC fixtures, read from the shared fixtures folder (see ``HL7Fixtures``).
+    static let fixtures = HL7Fixtures.folder
 
     static func fixture(_ name: String) throws -> Data {
         try Data(contentsOf: fixtures.appendingPathComponent(name))

@@ -16,24 +16,26 @@ struct QuestionnaireSurveyTests {
         }
     }
 
-    @Test func recoversMoodCheckIsHL7sPHQ9RunAsItIs() throws {
+    @Test func recoversMoodCheckIsItsOwnPHQ9Questionnaire() throws {
         let study = try StudyLoader.load(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()])
         let survey = try #require(study.survey(taskID: "mood"))
-        #expect(survey.identifier == "questionnaire-sdc-profile-example-PHQ9")
-        #expect(survey.steps.flatMap(\.calculatedItems).map(\.identifier) == ["H1/TS"])
+        #expect(survey.identifier == "recover-phq9")
+        #expect(survey.steps.map(\.identifier) == ["phq9", "phq9-total"])
+        #expect(survey.steps.first?.questions.count == 9)
+        #expect(survey.steps.flatMap(\.calculatedItems).map(\.identifier) == ["phq9-total"])
         // The Questionnaire is kept for evaluating the score against it.
         let questionnaire = try #require(study.questionnaires[survey.identifier])
-        #expect(String(decoding: questionnaire, as: UTF8.self).contains("%resource.answers().value.ordinal().sum()"))
-        #expect(study.task(id: "mood")?.outcome.first?.question == "H1/TS.H1/TS")
+        #expect(String(decoding: questionnaire, as: UTF8.self).contains("%resource.item.where(linkId='phq9').item.answer.value.ordinal().sum()"))
+        #expect(study.task(id: "mood")?.outcome.first?.question == "phq9-total.phq9-total")
     }
 
     @Test func anUnsupportedConstructFailsWithFileLinkIdAndReason() throws {
         let lines = try StudyFixtures.withRecoverCopy { folder in
-            try StudyFixtures.edit("surveys/phq9.json", in: folder, replacing: #""linkId": "H1/T1/Q3","#,
-                                   with: #""linkId": "H1/T1/Q3", "readOnly": true,"#)
+            try StudyFixtures.edit("surveys/phq9.json", in: folder, replacing: #""linkId": "phq9-3","#,
+                                   with: #""linkId": "phq9-3", "readOnly": true,"#)
             return problems(in: folder)
         }
-        #expect(lines == ["surveys/phq9.json: item[0].item[2].readOnly: linkId 'H1/T1/Q3': read-only choice item left out: Research has no read-only questions"])
+        #expect(lines == ["surveys/phq9.json: item[0].item[2].readOnly: linkId 'phq9-3': read-only choice item left out: Research has no read-only questions"])
     }
 
     @Test func externalValueSetsResolveFromTheStudyFolderOnly() throws {

@@ -1,4 +1,4 @@
-"""HL7's PHQ-9 FHIR Questionnaire, listed as a survey in Recover's study folder, taken in a real browser: the nine
+"""Recover's PHQ-9 FHIR Questionnaire, listed as a survey in its study folder, taken in a real browser: the nine
 questions on one page, then the total score the Questionnaire's calculatedExpression computes, shown where the
 Questionnaire puts it; a participant cannot post a score of their own."""
 import re
@@ -8,7 +8,7 @@ from selenium.webdriver.common.by import By
 from http_participant import Participant as HTTPParticipant
 from studypages import Participant
 
-# The HL7 example response's answers (0,0,0,1,2,1,3,2,1 on the 0–3 scale) add up to 10, counted by hand.
+# Answers 0,0,0,1,2,1,3,2,1 on the 0–3 scale add up to 10, counted by hand.
 ORDINALS = [0, 0, 0, 1, 2, 1, 3, 2, 1]
 
 
@@ -17,7 +17,7 @@ def test_the_phq9_from_the_study_folder_shows_its_score(server, browser):
     me.complete_recover_onboarding(check_pages=False)
     assert "Mood check (PHQ-9)" in me.main_text()
     me.start_survey("Mood check (PHQ-9)")
-    assert me.step() == "H1/T1"
+    assert me.step() == "phq9"
     assert "Over the last two weeks, how often have you been bothered" in me.main_text()
     me.page()
     for index, ordinal in enumerate(ORDINALS):
@@ -25,9 +25,9 @@ def test_the_phq9_from_the_study_folder_shows_its_score(server, browser):
         me.field(f"label[for='{box.get_attribute('id')}']").click()
     me.next()
 
-    assert me.step() == "H1/TS"
+    assert me.step() == "phq9-total"
     assert me.field("main output.calc-value").text == "10"
-    assert "Patient health questionnaire 9 item total score" in me.main_text()
+    assert "Your PHQ-9 total score (0 to 27)" in me.main_text()
     # Leaving the score's step is what stores it: it cannot be skipped, and it has no field to type into.
     assert not me.driver.find_elements(By.CSS_SELECTOR, "form button[name=action][value=skip]")
     assert not me.driver.find_elements(By.CSS_SELECTOR, "main input[name^=q]")
@@ -54,9 +54,9 @@ def test_a_posted_score_is_refused(server):
     status, _, _ = alex.request("POST", run, {"_csrf": csrf, "_step": step, "action": "next", **answers})
     assert status == 303
     csrf, step, names = HTTPParticipant.form_state(alex.page(run)[2])
-    assert step == "H1/TS" and names == set()
+    assert step == "phq9-total" and names == set()
     # The score step has no field; a made-up one is refused and the step stays.
     status, _, body = alex.request("POST", run, {"_csrf": csrf, "_step": step, "action": "next", "q0": "0"})
     assert status == 400 and b"q0" in body, (status, body[:300])
-    assert HTTPParticipant.form_state(alex.page(run)[2])[1] == "H1/TS"
+    assert HTTPParticipant.form_state(alex.page(run)[2])[1] == "phq9-total"
     assert b"0</output>" in alex.request("GET", run)[2]
