@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // NIOEmbedded: the server's channel handlers tested on a channel with a clock the test moves.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The consent PDF printer runs as a Service in the server's service group (Hummingbird builds on it).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Markdown section content in consent documents.
         .package(url: "https://github.com/JohnSundell/Ink", from: "0.6.0"),
         // Logic-less HTML templates for the participant pages (StudyWeb).
@@ -90,6 +92,7 @@ let package = Package(
                 "Research", "CareStore", "CareStoreSQLite", "Consent", "ConsentPrinting", "StudyWeb", "Study", "StudyFHIR", "StudySQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 // HTTPParserError: a malformed chunked body is the client's fault (400), not the server's.
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -24,25 +24,32 @@ public enum StudyServerApplication {
     /// ``SlowRequestBodyHandler``.)
     public static let idleTimeout = TimeAmount.seconds(30)
 
-    /// Serves `service` as `configuration` says; `announce` gets the address to open once the server listens.
-    public static func run(service: StudyService, configuration: StudyServerConfiguration,
-                           announce: @escaping @Sendable (String) -> Void) async throws {
+    /// The whole server, wired: the router over `service`, the HTTP server with its connection limits, and the consent
+    /// PDF printer as a service started and stopped with it. `announce` gets the address to open once it listens.
+    public static func buildApplication(service: StudyService, configuration: StudyServerConfiguration,
+                                        announce: @escaping @Sendable (String) -> Void) -> some ApplicationProtocol {
         var logger = Logger(label: "studykit")
         logger.logLevel = .warning
-        let app = Application(
+        return Application(
             router: StudyRouter.router(service: service, secureCookies: configuration.secureCookies),
             server: .http1(configuration: .init(additionalChannelHandlers: [SlowRequestBodyHandler()], idleTimeout: idleTimeout)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            services: [ConsentPDFPrintingService(service: service)],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 announce("\(service.study.name) is being served at http://\(configuration.host):\(port)/")
             },
             logger: logger
         )
+    }
+
+    /// Serves `service` as `configuration` says until stopped (SIGINT or SIGTERM), after reporting every consent record
+    /// that does not verify.
+    public static func run(service: StudyService, configuration: StudyServerConfiguration,
+                           announce: @escaping @Sendable (String) -> Void) async throws {
         for line in try await service.auditConsentRecords() {
             FileHandle.standardError.write(Data("studykit serve: \(line)\n".utf8))
         }
-        service.printConsentPDFs()
-        try await app.runService()
+        try await buildApplication(service: service, configuration: configuration, announce: announce).runService()
     }
 }

@@ -48,12 +48,11 @@ extension StudyService {
         }
     }
 
-    /// Applies a posted step form: all or nothing. A form with problems shows the step again (422) with them; an
+    /// Applies a posted step form (its CSRF token checked by ``SignedInFormMiddleware``): all or nothing. A form with problems shows the step again (422) with them; an
     /// accepted one is saved before the answer goes back, then leads to the next step, or home when the run ends.
     func post(_ form: [String: [String]], files: [String: UploadedFile] = [:], to runID: UUID, signedIn: SignedIn) async throws -> RunResponse {
         let submission: StepSubmission
         do { submission = try StepSubmission(form: form, files: files) } catch { throw StudyServerError.malformed("\(error)") }
-        try signedIn.requireCSRFToken(in: form)
         let applied = try await workflow.applyStep(to: runID, for: signedIn.participant) { session -> [String: FieldProblem]? in
             let result: StepSubmissionResult
             do {
@@ -84,12 +83,6 @@ extension StudyService {
         }
     }
 
-    /// Marks a care task's event done without a survey (a checklist card).
-    func checkOff(taskID: String, occurrence: Int, form: [String: [String]], signedIn: SignedIn) async throws {
-        try signedIn.requireCSRFToken(in: form)
-        try await workflow.checkOff(taskID: taskID, occurrence: occurrence, for: signedIn.participant)
-    }
-
     /// Every consent record checked against the server's key, with a line for each participant whose record does not
     /// verify, cannot be read, or is missing though the onboarding was completed (one deleted from the database): run at
     /// every start, since the server refuses to start only when the append-only triggers themselves are gone.
@@ -113,9 +106,4 @@ extension StudyService {
         return lines
     }
 
-    /// Prints waiting consent PDFs in the background.
-    func printConsentPDFs() {
-        let printer = pdfPrinter, store = store, strings = study.strings.consent
-        Task.detached { await printer.printPending(from: store, strings: strings) }
-    }
 }

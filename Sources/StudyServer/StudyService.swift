@@ -30,6 +30,9 @@ public final class StudyService: Sendable {
     let sitePages: SitePageRenderer
     let consentKey: ConsentSigningKey
     let pdfPrinter: ConsentPDFPrinter
+    /// Wakes the ``ConsentPDFPrintingService`` when a sealed record waits for its PDF.
+    let pdfWakeUps: AsyncStream<Void>
+    private let pdfWakeUp: AsyncStream<Void>.Continuation
     /// The web strings of each study language, with the study's overrides, made once.
     private let webStrings: [String: WebStrings]
     /// Sessions recently found valid, by token, so that a page or a post does not read the session and the
@@ -98,6 +101,7 @@ public final class StudyService: Sendable {
         } catch {
             throw StudyServerStartError("page templates: \(error)")
         }
+        (pdfWakeUps, pdfWakeUp) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         pdfPrinter = ConsentPDFPrinter(renderer: pdfRenderer, dataFolder: configuration.dataFolder,
                                        verifier: ConsentRecordVerifier(expectedPublicKey: consentKey.publicKey))
         let calculator: (any TaskCalculator)?
@@ -207,4 +211,9 @@ public final class StudyService: Sendable {
         webStrings[language] ?? WebStrings(language: language, overrides: study.strings.web)
     }
 
+
+    /// Asks the ``ConsentPDFPrintingService`` to print the records waiting for their PDFs.
+    func printConsentPDFs() {
+        pdfWakeUp.yield()
+    }
 }

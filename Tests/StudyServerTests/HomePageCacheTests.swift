@@ -104,7 +104,7 @@ struct HomePageCacheTests {
         clock.set(Self.date("2026-03-04T23:10:00Z")) // 08:10 on 5 March in Tokyo
         let due = try await service.homePage(signedIn: signedIn, notice: nil)
         let occurrence = try #require(due.firstMatch(of: #/tasks/exercises/(\d+)/done/#).flatMap { Int($0.output.1) })
-        try await service.checkOff(taskID: "exercises", occurrence: occurrence, form: ["_csrf": [signedIn.csrfToken]], signedIn: signedIn)
+        try await service.workflow.checkOff(taskID: "exercises", occurrence: occurrence, for: signedIn.participant)
         #expect(Self.cardStates(try await service.homePage(signedIn: signedIn, notice: nil))["Knee exercises"] == "done")
 
         // A survey started: its card offers to continue.

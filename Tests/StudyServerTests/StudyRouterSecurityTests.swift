@@ -73,7 +73,7 @@ struct StudyRouterSecurityTests {
         }
         clock.set(Fixture.date("2026-03-04T23:10:00Z")) // 08:10 on 5 March: the exercises are due
         await #expect(throws: StudyRefusal.onboardingRequired) {
-            try await service.checkOff(taskID: "exercises", occurrence: 0, form: ["_csrf": [signedIn.csrfToken]], signedIn: signedIn)
+            try await service.workflow.checkOff(taskID: "exercises", occurrence: 0, for: signedIn.participant)
         }
         clock.set(Fixture.date("2026-03-04T01:00:00Z"))
         await #expect(throws: StudyRefusal.onboardingHasNoEvents) {

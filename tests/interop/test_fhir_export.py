@@ -136,7 +136,7 @@ def take_pain_check(participant):
     raise AssertionError("the pain check did not finish")
 
 
-# The PHQ-9 answers of HL7's example response, 0–3 each: their total, counted by hand, is 10.
+# PHQ-9 answers, 0–3 each: their total, counted by hand, is 10.
 PHQ9_ORDINALS = [0, 0, 0, 1, 2, 1, 3, 2, 1]
 
 
@@ -146,13 +146,13 @@ def take_mood_check(participant):
     path = next(part.split('"')[0] for part in home.split('href="')[1:] if part.startswith("/tasks/mood/"))
     run = participant.start_task(path)
     csrf, step, names = Participant.form_state(participant.page(run)[2])
-    assert step == "H1/T1" and names == {f"q{i}" for i in range(9)}, (step, names)
+    assert step == "phq9" and names == {f"q{i}" for i in range(9)}, (step, names)
     answers = {f"q{i}": str(ordinal + 1) for i, ordinal in enumerate(PHQ9_ORDINALS)}
     status, _, body = participant.request("POST", run, {"_csrf": csrf, "_step": step, "action": "next", **answers})
     assert status == 303, body[:300]
     _, _, html = participant.page(run)
-    assert Participant.form_state(html)[1] == "H1/TS" and "10</output>" in html
-    status, location, _ = participant.request("POST", run, {"_csrf": csrf, "_step": "H1/TS", "action": "next"})
+    assert Participant.form_state(html)[1] == "phq9-total" and "10</output>" in html
+    status, location, _ = participant.request("POST", run, {"_csrf": csrf, "_step": "phq9-total", "action": "next"})
     assert status == 303 and location.startswith("/?"), (status, location)
 
 
@@ -330,13 +330,13 @@ def test_the_phq9_run_is_a_questionnaire_response_with_its_calculated_score(expo
     responses = [json.loads(line) for line in (out / "QuestionnaireResponse.ndjson").read_text().splitlines()]
     assert len(responses) == 1
     response = responses[0]
-    assert response["questionnaire"] == "http://hl7.org/fhir/uv/sdc/Questionnaire/questionnaire-sdc-profile-example-PHQ9|0.0.1"
+    assert response["questionnaire"] == "urn:studykit:recover:questionnaire:phq9|1.0"
     assert response["status"] == "completed" and response["subject"] == {"reference": f"Patient/{participant}"}
     assert response["authored"].endswith("+14:00")
-    codes = fhirpathpy.evaluate(response, "repeat(item).where(linkId.startsWith('H1/T1/')).answer.valueCoding.code")
-    assert codes == ["Not-at-all", "Not-at-all", "Not-at-all", "Several-days", "More than half the days", "Several-days",
-                     "Nearly every day", "More than half the days", "Several-days"]
-    assert fhirpathpy.evaluate(response, "repeat(item).where(linkId='H1/TS').answer.valueQuantity.value") == [10]
+    codes = fhirpathpy.evaluate(response, "repeat(item).where(linkId.matches('^phq9-[1-9]$')).answer.valueCoding.code")
+    # LOINC's answer list for the PHQ-9 (LL358-3): not at all, several days, more than half the days, nearly every day.
+    assert codes == ["LA6568-5", "LA6568-5", "LA6568-5", "LA6569-3", "LA6570-1", "LA6569-3", "LA6571-9", "LA6570-1", "LA6569-3"]
+    assert fhirpathpy.evaluate(response, "repeat(item).where(linkId='phq9-total').answer.valueInteger") == [10]
     # The score is also an Observation coded as the Questionnaire codes the item: LOINC 44261-6.
     observations = [json.loads(line) for line in (out / "Observation.ndjson").read_text().splitlines()]
     phq9 = [o for o in observations if o["code"]["coding"][0]["code"] == "44261-6"]

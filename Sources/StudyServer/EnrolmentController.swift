@@ -1,0 +1,54 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Study
+
+/// Joining with an invitation link and signing in on a second device: the routes before a session exists. Their forms
+/// carry no CSRF token (there is no session yet); ``StudyPageMiddleware`` refuses them from another site.
+///
+/// | Route | What it does |
+/// |---|---|
+/// | `GET /join/CODE`, `POST /join/CODE` | an invitation link's page; joining enrols and signs in |
+/// | `GET /signin`, `POST /signin` | signing in with a one-time code from the participant's other device |
+struct EnrolmentController {
+    let service: StudyService
+    let secureCookies: Bool
+
+    func addRoutes(to router: Router<StudyRequestContext>) {
+        router.get("/join/:code") { request, context in
+            let code = try context.parameters.require("code")
+            guard try await service.workflow.invitationIsUsable(code) else { throw StudyServerError(.notFound, .refusalInvitationUnusable) }
+            return StudyRouter.html(service.joinPage(code: code, language: StudyRouter.language(of: request, service: service)))
+        }
+        router.post("/join/:code") { request, context in
+            let code = try context.parameters.require("code")
+            let form = try await PostedForm.fields(of: request)
+            guard let zoneName = form["timeZone"]?.first, let zone = TimeZone(identifier: zoneName) else {
+                throw StudyServerError(.badRequest, .refusalChooseTimeZone)
+            }
+            let token = try await service.enrol(invitationCode: code, timeZone: zone, language: StudyRouter.language(of: request, service: service))
+            return signedInRedirect(token: token)
+        }
+        router.get("/signin") { request, _ in
+            StudyRouter.html(service.signInPage(language: StudyRouter.language(of: request, service: service), error: nil))
+        }
+        router.post("/signin") { request, context in
+            let form = try await PostedForm.fields(of: request)
+            let client = ClientAddress.resolve(peer: context.remoteAddress, forwardedFor: request.headers[HTTPField.Name("X-Forwarded-For")!],
+                                               trustedProxies: service.configuration.trustedProxies)
+            guard let token = try await service.signIn(code: form["code"]?.first ?? "", from: client) else {
+                let strings = service.strings(language: StudyRouter.language(of: request, service: service))
+                return StudyRouter.html(service.signInPage(language: strings.language, error: strings[.signInCodeInvalid]), status: .unprocessableContent)
+            }
+            return signedInRedirect(token: token)
+        }
+    }
+
+    /// Home, with the new session's cookie.
+    private func signedInRedirect(token: String) -> Response {
+        var response = Response.redirect(to: "/", type: .normal)
+        response.setCookie(Cookie(name: StudyRouter.sessionCookie, value: token, maxAge: Int(StudyService.sessionLifetime), path: "/",
+                                  secure: secureCookies, httpOnly: true, sameSite: .lax))
+        return response
+    }
+}

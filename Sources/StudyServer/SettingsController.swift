@@ -1,0 +1,46 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The participant's settings: language, a sign-in code for another device, the browsers signed in, the signed
+/// consent's PDF.
+///
+/// | Route | What it does |
+/// |---|---|
+/// | `GET /settings`, `POST /settings/language`, `POST /settings/signin-code` | settings |
+/// | `POST /settings/browsers/SESSION/sign-out` | sign another browser of the participant out |
+/// | `GET /consent.pdf` | the participant's signed consent |
+struct SettingsController {
+    let service: StudyService
+
+    func addRoutes(to group: RouterGroup<ParticipantRequestContext>) {
+        group.get("/settings") { _, context in
+            StudyRouter.html(try await service.settingsPage(signedIn: context.signedIn))
+        }
+        group.post("/settings/language") { _, context in
+            guard let language = context.fields["language"]?.first else { throw StudyServerError(.badRequest, .refusalChooseLanguage) }
+            _ = try await service.setLanguage(language, for: context.participant)
+            return Response.redirect(to: "/settings", type: .normal)
+        }
+        group.post("/settings/signin-code") { _, context in
+            let code = try await service.makeSignInCode(for: context.participant)
+            return StudyRouter.html(try await service.settingsPage(signedIn: context.signedIn, signInCode: code))
+        }
+        group.post("/settings/browsers/:session/sign-out") { _, context in
+            guard let session = UUID(uuidString: try context.parameters.require("session")) else {
+                throw StudyServerError(.notFound, .refusalNoSuchBrowser)
+            }
+            try await service.signOut(sessionID: session, signedIn: context.signedIn)
+            return Response.redirect(to: "/settings", type: .normal)
+        }
+        group.get("/consent.pdf") { _, context in
+            guard let pdf = try await service.consentPDF(signedIn: context.signedIn) else { throw StudyServerError(.conflict, .refusalConsentPrinting) }
+            var headers = HTTPFields()
+            headers[.contentType] = "application/pdf"
+            headers[.contentDisposition] = "attachment; filename=\"\(service.study.identifier)-consent.pdf\""
+            headers[.cacheControl] = "private, no-store"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: pdf)))
+        }
+    }
+}

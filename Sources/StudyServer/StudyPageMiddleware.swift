@@ -1,0 +1,98 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import NIOHTTP1
+import Study
+import StudyWeb
+
+/// Security headers on every response, and refusals turned into pages that say what was wrong.
+struct StudyPageMiddleware: RouterMiddleware {
+    typealias Context = StudyRequestContext
+    let service: StudyService
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response: Response
+        do {
+            try Self.refuseCrossSitePost(request)
+            response = try await next(request, context)
+        } catch let error as StudyServerError {
+            response = await page(for: error, request: request)
+        } catch let refusal as StudyRefusal {
+            response = await page(for: StudyServerError(refusal), request: request)
+        } catch let error as HTTPError where error.status == .notFound {
+            response = await page(for: .noSuchPage, request: request)
+        } catch is NIOTooManyBytesError {
+            // What collecting a body past its limit throws.
+            response = await page(for: .formTooLarge, request: request)
+        } catch let error as HTTPParserError {
+            // A body the HTTP parser gave up on half-way (a malformed chunk): the client's fault, not the server's.
+            response = await page(for: .malformed("The request's body could not be read: \(error)."), request: request)
+        } catch let error as StudyStoreError {
+            response = await page(for: Self.refusal(for: error, request: request), request: request)
+        } catch let error as HTTPError where (400..<500).contains(error.status.code) {
+            response = await page(for: .malformed(error.body ?? ""), request: request)
+            response.status = error.status
+        } catch {
+            // Anything else is the server's fault: logged with the request, and a page without the details.
+            response = await page(for: Self.internalError(error, request: request), request: request)
+        }
+        response.headers[.contentSecurityPolicy] = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+            + "img-src 'self' data: https:; media-src 'self' https:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
+        return response
+    }
+
+    /// Refuses a form posted from another site (403): the sign-in and join forms carry no CSRF token (there is no
+    /// session yet), and a page elsewhere could otherwise sign a participant's browser into someone else's account.
+    /// Browsers say where a request comes from in `Sec-Fetch-Site` (`same-site` covers a sibling subdomain, which is
+    /// another origin: its `Origin` must then name this server's host too); older ones only in `Origin`, which must
+    /// then name this server's host (a proxy in front must pass the `Host` header on). Requests from other programs
+    /// send neither and pass.
+    static func refuseCrossSitePost(_ request: Request) throws(StudyServerError) {
+        guard request.method == .post else { return }
+        let refusal = StudyServerError(.forbidden, .refusalCrossSite)
+        let origin = request.headers[HTTPField.Name("Origin")!]
+        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!] {
+            switch site.lowercased() {
+            case "cross-site": throw refusal
+            // Another host of the same site (a sibling subdomain) is a different origin: only the server's own passes.
+            case "same-site": guard origin != nil else { throw refusal }
+            default: return
+            }
+        }
+        guard let origin else { return }
+        guard let host = request.head.authority, let url = URL(string: origin), let originHost = url.host else { throw refusal }
+        let originAuthority = url.port.map { "\(originHost):\($0)" } ?? originHost
+        if originAuthority.lowercased() != host.lowercased() { throw refusal }
+    }
+
+    /// What a store's refusal means for the participant; a refusal no request should meet is the server's fault.
+    static func refusal(for error: StudyStoreError, request: Request) -> StudyServerError {
+        switch error {
+        case .runFinished: StudyServerError(.conflict, .refusalRunEnded)
+        case .runOfAnotherParticipant: StudyServerError(.notFound, .refusalNoSuchRun)
+        default: internalError(error, request: request)
+        }
+    }
+
+    /// Logs `error` with the request and returns the participant's version of it.
+    static func internalError(_ error: any Error, request: Request) -> StudyServerError {
+        logger.error("\(request.method) \(request.uri.path) failed: \(String(describing: error))")
+        return .serverError
+    }
+
+    private static let logger = Logger(label: "studykit")
+
+    /// The refusal's page, in the signed-in participant's language, or else the browser's preferred one.
+    private func page(for error: StudyServerError, request: Request) async -> Response {
+        let signedIn = try? await service.signedIn(sessionToken: request.cookies[StudyRouter.sessionCookie]?.value)
+        let language = signedIn?.participant.language ?? StudyRouter.language(of: request, service: service)
+        let strings = service.strings(language: language)
+        let link: (label: String, url: String)? = error == .notSignedIn ? (strings[.signIn], "/signin") : (strings[.home], "/")
+        let page = service.messagePage(language: language, signedIn: nil, title: strings[.errorTitle], text: error.text(in: strings), link: link)
+        return StudyRouter.html(page, status: error.status)
+    }
+}
