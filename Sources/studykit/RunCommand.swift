@@ -55,7 +55,8 @@ struct RunCommand: ParsableCommand {
         if let locale { environment.locale = Locale(identifier: locale) }
 
         let outputURL = URL(fileURLWithPath: output)
-        let outputDirectory = outputURL.deletingLastPathComponent().appendingPathComponent("\(task.identifier)-files", isDirectory: true)
+        // The run's files go beside the result, in TASK-files/RUN-UUID/.
+        let files = FolderRunFileStore(folder: outputURL.deletingLastPathComponent().appendingPathComponent("\(task.identifier)-files", isDirectory: true))
         var session: TaskSession
         do {
             if let restore {
@@ -66,9 +67,9 @@ struct RunCommand: ParsableCommand {
                 } catch {
                     throw ValidationError("\(restore) is not restoration data: \(error)")
                 }
-                session = try TaskSession(task: task, restoring: restoration, environment: environment, outputDirectory: outputDirectory)
+                session = try TaskSession(task: task, restoring: restoration, environment: environment, files: files)
             } else {
-                session = try TaskSession(task: task, environment: environment, outputDirectory: outputDirectory,
+                session = try TaskSession(task: task, environment: environment, files: files,
                                           device: "studykit run (\(ProcessInfo.processInfo.operatingSystemVersionString))")
             }
         } catch let error as TaskSessionError {

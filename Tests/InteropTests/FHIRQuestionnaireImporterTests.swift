@@ -190,7 +190,7 @@ struct OtherFixtureTests {
         #expect(Set(formats.keys) == Set(answers.keys).union(["id-attachment"]))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("all-data-types-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        var session = try TaskSession(task: result.task, outputDirectory: folder)
+        var session = try TaskSession(task: result.task, files: FolderRunFileStore(folder: folder))
         while let step = session.currentStep {
             for question in step.questions {
                 if question.identifier == "id-attachment" {

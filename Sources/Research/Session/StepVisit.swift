@@ -93,7 +93,7 @@ extension StepVisit {
 }
 
 /// Everything needed to continue a saved run later, possibly in another process: ``TaskSession/save()``
-/// produces it, ``TaskSession/init(task:restoring:environment:otherTasks:outputDirectory:)`` resumes from it.
+/// produces it, ``TaskSession/init(task:restoring:environment:otherTasks:files:)`` resumes from it.
 public struct TaskRestorationData: Hashable, Sendable, Codable {
     /// Version of this format, for future migrations.
     public var formatVersion: Int

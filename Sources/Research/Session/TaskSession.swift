@@ -24,8 +24,8 @@ public struct TaskSession: Sendable {
     public var device: String?
     /// The latest results of other tasks, which conditions may read.
     public var otherTasks: [String: TaskResult]
-    /// Where files produced by the run are written (in a folder named after the run UUID).
-    public let outputDirectory: URL?
+    /// Where files produced by the run are kept; nil for a run that takes no files.
+    public let files: (any RunFileStore)?
     /// The participant's locale, for showing answers and reading typed ones.
     public var locale: Locale { environment.locale }
     /// The participant's time zone, in which typed dates and times are read and date-time bounds are shown.
@@ -45,12 +45,12 @@ public struct TaskSession: Sendable {
 
     /// Starts a new run of `task` on its first step (skip rules apply to it too).
     public init(task: ResearchTask, environment: SessionEnvironment = .live, otherTasks: [String: TaskResult] = [:],
-                outputDirectory: URL? = nil, device: String? = nil) throws(TaskSessionError) {
+                files: (any RunFileStore)? = nil, device: String? = nil) throws(TaskSessionError) {
         guard !task.steps.isEmpty else { throw .emptyTask(task.identifier) }
         self.task = task
         self.environment = environment
         self.otherTasks = otherTasks
-        self.outputDirectory = outputDirectory
+        self.files = files
         self.device = device
         self.taskRunUUID = environment.makeUUID()
         self.startDate = environment.now()
@@ -69,7 +69,7 @@ public struct TaskSession: Sendable {
     /// Throws ``TaskSessionError/restorationMismatch(_:)`` when the data belongs to another task or names
     /// steps the task does not have.
     public init(task: ResearchTask, restoring data: TaskRestorationData, environment: SessionEnvironment = .live,
-                otherTasks: [String: TaskResult] = [:], outputDirectory: URL? = nil) throws(TaskSessionError) {
+                otherTasks: [String: TaskResult] = [:], files: (any RunFileStore)? = nil) throws(TaskSessionError) {
         guard data.taskIdentifier == task.identifier else {
             throw .restorationMismatch("the saved run belongs to task '\(data.taskIdentifier)', not '\(task.identifier)'")
         }
@@ -88,7 +88,7 @@ public struct TaskSession: Sendable {
         self.task = task
         self.environment = environment
         self.otherTasks = otherTasks
-        self.outputDirectory = outputDirectory
+        self.files = files
         self.device = data.device
         self.taskRunUUID = data.taskRunUUID
         self.startDate = data.startDate
@@ -297,8 +297,8 @@ public struct TaskSession: Sendable {
     /// (see ``removeUnreferencedFiles()`` for the others).
     private mutating func letGo(of fileName: String) {
         current.files.removeAll { $0.fileName == fileName }
-        guard filesWrittenHere.remove(fileName) != nil, let outputDirectory else { return }
-        try? FileManager.default.removeItem(at: runOutputDirectory(in: outputDirectory).appendingPathComponent(fileName))
+        guard filesWrittenHere.remove(fileName) != nil, let files else { return }
+        files.remove(named: fileName, ofRun: taskRunUUID)
     }
 
     /// The names of the files the run refers to: while it goes on, those recorded on every visit of its path and on
@@ -311,14 +311,12 @@ public struct TaskSession: Sendable {
     /// writing — the study server calls it inside the store transaction that applies a post — and with the run as
     /// last saved, so that nothing a stored state refers to is deleted.
     public func removeUnreferencedFiles() {
-        guard let outputDirectory else { return }
-        let folder = runOutputDirectory(in: outputDirectory)
-        // Most runs never write a file: a look at the folder costs less than the error of listing a missing one.
-        guard FileManager.default.fileExists(atPath: folder.path),
-              let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        guard let files else { return }
+        let names = files.fileNames(ofRun: taskRunUUID)
+        guard !names.isEmpty else { return }
         let referenced = referencedFileNames
         for name in names where !referenced.contains(name) {
-            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            files.remove(named: name, ofRun: taskRunUUID)
         }
     }
 
@@ -350,9 +348,9 @@ public struct TaskSession: Sendable {
         current.permissions[identifier] = outcome
     }
 
-    /// Writes a file produced on the current step into the run's output folder and lists it in the step result.
+    /// Stores a file produced on the current step through the session's ``files`` and lists it in the step result.
     ///
-    /// The file goes to `outputDirectory/<run UUID>/<step>-<identifier>-<visit>-<digest>.<extension>`, where `visit`
+    /// The file is named `<step>-<identifier>-<visit>-<digest>.<extension>`, where `visit`
     /// numbers the step's visit on the path (so a loop's second pass does not overwrite the first) and `digest` is the
     /// first eight hex digits of the content's SHA-256 (so a new file never overwrites one a saved state refers to);
     /// characters other than letters, digits, `-` and `_` become `_`, and then a short hash of the exact identifiers
@@ -361,22 +359,17 @@ public struct TaskSession: Sendable {
     @discardableResult
     public mutating func recordFile(_ data: Data, identifier: String, fileExtension: String, contentType: String) throws(TaskSessionError) -> FileResult {
         guard let step = currentStep else { throw .finished(finishReason ?? .completed) }
-        guard let outputDirectory else { throw .notAllowed("this run has no output directory for files") }
+        guard let files else { throw .notAllowed("this run has no place for files") }
         let safe = { (text: String) in String(text.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }) }
         let stem = "\(safe(step.identifier))-\(safe(identifier))"
         let disambiguator = stem == "\(step.identifier)-\(identifier)" ? "" : "-" + Self.shortHash(step.identifier + "\u{0}" + identifier)
         let digest = SHA256.hash(data: data).prefix(4).map { String(format: "%02x", $0) }.joined()
         let fileName = "\(stem)\(disambiguator)-\(path.count)-\(digest).\(safe(fileExtension))"
-        let folder = runOutputDirectory(in: outputDirectory)
-        let file = folder.appendingPathComponent(fileName)
-        let existed = FileManager.default.fileExists(atPath: file.path)
+        let existed: Bool
         do {
-            // Owner-only whatever the umask: an answer's file is a participant's data.
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try data.write(to: file, options: .atomic)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+            existed = try files.write(data, named: fileName, ofRun: taskRunUUID)
         } catch {
-            throw .fileWriteFailed("could not write \(fileName) in \(folder.path): \(error.localizedDescription)")
+            throw .fileWriteFailed("could not write \(fileName) in \(files.location(ofRun: taskRunUUID) ?? "the run's files"): \(error.localizedDescription)")
         }
         if !existed { filesWrittenHere.insert(fileName) }
         let result = FileResult(identifier: identifier, fileName: fileName, contentType: contentType, byteCount: data.count)
@@ -394,10 +387,6 @@ public struct TaskSession: Sendable {
             hash = hash &* 0x0100_0193
         }
         return String(format: "%08x", hash)
-    }
-
-    private func runOutputDirectory(in base: URL) -> URL {
-        base.appendingPathComponent(taskRunUUID.uuidString, isDirectory: true)
     }
 
     // MARK: - Moving
@@ -518,7 +507,7 @@ public struct TaskSession: Sendable {
             return visit.stepResult(for: step, endDate: end, isPrevious: lastPass[visit.stepIdentifier] != index)
         }
         return TaskResult(identifier: task.identifier, taskRunUUID: taskRunUUID, startDate: startDate, endDate: end,
-                          device: device, outputDirectory: outputDirectory.map { runOutputDirectory(in: $0).path },
+                          device: device, outputDirectory: files?.location(ofRun: taskRunUUID),
                           stepResults: stepResults)
     }
 

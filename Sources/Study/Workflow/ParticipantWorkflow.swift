@@ -181,9 +181,10 @@ public final class ParticipantWorkflow: Sendable {
         return survey
     }
 
-    /// Where the files attached in a participant's runs are kept: `DATA/run-files/PARTICIPANT/`; nil without a data folder.
-    public func runFilesFolder(for participant: StudyParticipant) -> URL? {
-        dataFolder.map { StudyDataLayout.runFilesFolder(dataFolder: $0, participantID: participant.id) }
+    /// Where the files attached in a participant's runs are kept: `DATA/run-files/PARTICIPANT/RUN-UUID/`; nil without
+    /// a data folder.
+    public func runFiles(for participant: StudyParticipant) -> (any RunFileStore)? {
+        dataFolder.map { FolderRunFileStore(folder: StudyDataLayout.runFilesFolder(dataFolder: $0, participantID: participant.id)) }
     }
 
     // MARK: - Runs
@@ -204,7 +205,7 @@ public final class ParticipantWorkflow: Sendable {
             .filter { $0.taskID == taskID && $0.occurrence == occurrence }
         if let resumable = open.max(by: { ($0.updatedAt ?? .distantPast) < ($1.updatedAt ?? .distantPast) }) { return resumable.id }
         let session = try TaskSession(task: task, environment: sessionEnvironment(for: participant),
-                                      outputDirectory: runFilesFolder(for: participant), device: "web")
+                                      files: runFiles(for: participant), device: "web")
         let run = TaskRun(id: session.taskRunUUID, participantID: participant.id, taskID: taskID, occurrence: occurrence,
                           state: .inProgress, restorationData: session.restorationData)
         return try await data.studyStore.saveRun(run).id
@@ -230,7 +231,7 @@ public final class ParticipantWorkflow: Sendable {
         let task = try researchTask(run.taskID, for: participant)
         do {
             return try TaskSession(task: task, restoring: data, environment: sessionEnvironment(for: participant),
-                                   outputDirectory: runFilesFolder(for: participant))
+                                   files: runFiles(for: participant))
         } catch {
             throw StudyRefusal.runCannotBeResumed(run.id, reason: "\(error)")
         }

@@ -22,7 +22,7 @@ struct FileQuestionTests {
     @Test func anAttachedFileIsWrittenAndDescribed() throws {
         let output = folder()
         defer { try? FileManager.default.removeItem(at: output) }
-        var session = try TaskSession(task: task(), environment: clock.environment(), outputDirectory: output)
+        var session = try TaskSession(task: task(), environment: clock.environment(), files: FolderRunFileStore(folder: output))
         let answer = try session.attachFile(Data("abc".utf8), title: "knee.JPG", contentType: "image/jpeg")
         #expect(answer.byteCount == 3 && answer.title == "knee.JPG" && answer.contentType == "image/jpeg")
         // SHA-256 of "abc", from FIPS 180-2's test vectors.
@@ -39,7 +39,7 @@ struct FileQuestionTests {
     @Test func aFileTheFormatRefusesIsNotWritten() throws {
         let output = folder()
         defer { try? FileManager.default.removeItem(at: output) }
-        var session = try TaskSession(task: task(), environment: clock.environment(), outputDirectory: output)
+        var session = try TaskSession(task: task(), environment: clock.environment(), files: FolderRunFileStore(folder: output))
         #expect(throws: TaskSessionError.invalidAnswer(item: "photo", AnswerValidationError("Choose a file of at most 10 bytes."))) {
             try session.attachFile(Data(count: 11), title: "big.png", contentType: "image/png")
         }
@@ -54,7 +54,7 @@ struct FileQuestionTests {
     }
 
     @Test func aFileAnswerMustNameAnAttachedFile() throws {
-        var session = try TaskSession(task: task(), environment: clock.environment(), outputDirectory: folder())
+        var session = try TaskSession(task: task(), environment: clock.environment(), files: FolderRunFileStore(folder: folder()))
         let invented = FileAnswer(fileName: "../../etc/passwd", contentType: "image/png", byteCount: 5, sha256: "00")
         #expect(throws: TaskSessionError.notAllowed("'../../etc/passwd' was not attached to 'photo' on this step")) {
             try session.setAnswer(.file(invented))
@@ -65,7 +65,7 @@ struct FileQuestionTests {
     @Test func replacingClearingAndSkippingDeleteTheFile() throws {
         let output = folder()
         defer { try? FileManager.default.removeItem(at: output) }
-        var session = try TaskSession(task: task(), environment: clock.environment(), outputDirectory: output)
+        var session = try TaskSession(task: task(), environment: clock.environment(), files: FolderRunFileStore(folder: output))
         try session.attachFile(Data("one".utf8), title: "a.png", contentType: "image/png")
         try session.attachFile(Data("two".utf8), title: "b.gif", contentType: "image/gif")
         #expect(files(in: output).map { ($0 as NSString).pathExtension } == ["gif"])
@@ -81,19 +81,19 @@ struct FileQuestionTests {
     @Test func filesOfARestoredRunGoOnlyWhenNoSavedStateNeedsThem() throws {
         let output = folder()
         defer { try? FileManager.default.removeItem(at: output) }
-        var first = try TaskSession(task: task(), environment: clock.environment(), outputDirectory: output)
+        var first = try TaskSession(task: task(), environment: clock.environment(), files: FolderRunFileStore(folder: output))
         let kept = try first.attachFile(Data("one".utf8), title: "a.png", contentType: "image/png")
         let saved = first.restorationData
 
         // A post that is then refused: the draft replaces the file, and is thrown away.
-        var draft = try TaskSession(task: task(), restoring: saved, environment: clock.environment(), outputDirectory: output)
+        var draft = try TaskSession(task: task(), restoring: saved, environment: clock.environment(), files: FolderRunFileStore(folder: output))
         let replacement = try draft.attachFile(Data("two".utf8), title: "b.png", contentType: "image/png")
         #expect(replacement.fileName != kept.fileName)
         #expect(files(in: output).count == 2) // the saved state's file is still there, unchanged
         #expect(try Data(contentsOf: output.appendingPathComponent("\(saved.taskRunUUID.uuidString)/\(kept.fileName)")) == Data("one".utf8))
 
         // The next post trims the folder to the saved state: the thrown-away draft's file goes, the saved one stays.
-        var next = try TaskSession(task: task(), restoring: saved, environment: clock.environment(), outputDirectory: output)
+        var next = try TaskSession(task: task(), restoring: saved, environment: clock.environment(), files: FolderRunFileStore(folder: output))
         next.removeUnreferencedFiles()
         #expect(files(in: output).map { ($0 as NSString).lastPathComponent } == [kept.fileName])
         // Skipping lets it go; it is deleted once the skipped state is the saved one.
@@ -107,9 +107,9 @@ struct FileQuestionTests {
     @Test func anEndedRunKeepsOnlyTheFilesOfItsResult() throws {
         let output = folder()
         defer { try? FileManager.default.removeItem(at: output) }
-        var first = try TaskSession(task: task(), environment: clock.environment(), outputDirectory: output)
+        var first = try TaskSession(task: task(), environment: clock.environment(), files: FolderRunFileStore(folder: output))
         let replaced = try first.attachFile(Data("one".utf8), title: "a.png", contentType: "image/png")
-        var resumed = try TaskSession(task: task(), restoring: first.restorationData, environment: clock.environment(), outputDirectory: output)
+        var resumed = try TaskSession(task: task(), restoring: first.restorationData, environment: clock.environment(), files: FolderRunFileStore(folder: output))
         let kept = try resumed.attachFile(Data("two".utf8), title: "b.png", contentType: "image/png")
         #expect(files(in: output).count == 2) // the first file belongs to a saved state: not deleted by the resumed session
         while resumed.currentStep != nil { try resumed.goForward() }
@@ -121,7 +121,7 @@ struct FileQuestionTests {
 
     @Test func withoutAnOutputFolderAFileCannotBeKept() throws {
         var session = try TaskSession(task: task(), environment: clock.environment())
-        #expect(throws: TaskSessionError.notAllowed("this run has no output directory for files")) {
+        #expect(throws: TaskSessionError.notAllowed("this run has no place for files")) {
             try session.attachFile(Data("abc".utf8), title: "a.png", contentType: "image/png")
         }
     }

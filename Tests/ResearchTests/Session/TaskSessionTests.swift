@@ -220,7 +220,7 @@ struct TaskSessionTests {
         defer { umask(previous) }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-test-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        var session = try TaskSession(task: linearTask(), environment: clock.environment(), outputDirectory: folder)
+        var session = try TaskSession(task: linearTask(), environment: clock.environment(), files: FolderRunFileStore(folder: folder))
         let file = try session.recordFile(Data("knee".utf8), identifier: "photo", fileExtension: "jpg", contentType: "image/jpeg")
         let runFolder = folder.appendingPathComponent(session.taskRunUUID.uuidString)
         let attributes = try FileManager.default.attributesOfItem(atPath: runFolder.appendingPathComponent(file.fileName).path)
@@ -228,10 +228,37 @@ struct TaskSessionTests {
         #expect(try FileManager.default.attributesOfItem(atPath: runFolder.path)[.posixPermissions] as? Int == 0o700)
     }
 
+    /// The session names files and lets them go; where they are kept is the injected store's business, so a store in
+    /// memory sees every write and removal, and nothing reaches the file system.
+    @Test func theSessionKeepsFilesOnlyThroughItsStore() throws {
+        final class MemoryFiles: RunFileStore, @unchecked Sendable {
+            let lock = NSLock()
+            var stored: [String: Data] = [:]
+            func location(ofRun run: UUID) -> String? { nil }
+            func write(_ data: Data, named name: String, ofRun run: UUID) throws -> Bool {
+                lock.withLock { stored.updateValue(data, forKey: name) != nil }
+            }
+            func remove(named name: String, ofRun run: UUID) { lock.withLock { _ = stored.removeValue(forKey: name) } }
+            func fileNames(ofRun run: UUID) -> [String] { lock.withLock { Array(stored.keys) } }
+        }
+        let files = MemoryFiles()
+        var session = try TaskSession(task: linearTask(), environment: clock.environment(), files: files)
+        let first = try session.recordFile(Data("one".utf8), identifier: "audio", fileExtension: "txt", contentType: "text/plain")
+        #expect(files.stored == [first.fileName: Data("one".utf8)])
+        // Recorded again on the same visit: the earlier file, written by this session value, is let go at once.
+        let second = try session.recordFile(Data("two".utf8), identifier: "audio", fileExtension: "txt", contentType: "text/plain")
+        #expect(files.stored == [second.fileName: Data("two".utf8)])
+        // A file nothing refers to (left by a refused post) goes when the caller trims the run.
+        _ = try files.write(Data("stray".utf8), named: "stray.txt", ofRun: session.taskRunUUID)
+        session.removeUnreferencedFiles()
+        #expect(Set(files.stored.keys) == [second.fileName])
+        #expect(session.result.outputDirectory == nil)
+    }
+
     @Test func filesGoToTheRunsOutputDirectory() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-test-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        var session = try TaskSession(task: linearTask(), environment: clock.environment(), outputDirectory: folder)
+        var session = try TaskSession(task: linearTask(), environment: clock.environment(), files: FolderRunFileStore(folder: folder))
         let file = try session.recordFile(Data("hello".utf8), identifier: "audio", fileExtension: "txt", contentType: "text/plain")
         let written = folder.appendingPathComponent(session.taskRunUUID.uuidString).appendingPathComponent(file.fileName)
         #expect(try String(contentsOf: written, encoding: .utf8) == "hello")
