@@ -313,3 +313,24 @@ struct StudyLoaderTests {
         #expect(lines == ["study.yaml: the study folder \(StudyFixtures.examples.appendingPathComponent("consent").path) has no study.yaml or study.json"])
     }
 }
+
+/// A participant's language among Recover's (en, ja, zh-Hans, ko, es): the tag's fallback chain, then the study's
+/// default, which the caller uses when this is nil.
+@Suite("A study's language for a participant")
+struct StudyLanguageTests {
+    @Test(arguments: [
+        ("zh-CN", "zh-Hans"), ("zh-SG", "zh-Hans"), ("zh", "zh-Hans"), ("zh-Hans-CN", "zh-Hans"),
+        ("ja-JP", "ja"), ("ko_KR", "ko"), ("es-419", "es"), ("en-GB", "en"),
+    ] as [(String, String)])
+    func aTagFallsBackToTheStudysLanguage(_ requested: String, _ expected: String) throws {
+        let study = try StudyLoader.load(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()])
+        #expect(study.supportedLanguage(for: requested) == expected)
+    }
+
+    @Test(arguments: ["zh-TW", "zh-HK", "zh-Hant", "fr-FR"])
+    func traditionalChineseAndOtherLanguagesGetTheDefault(_ requested: String) throws {
+        let study = try StudyLoader.load(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()])
+        #expect(study.supportedLanguage(for: requested) == nil)
+        #expect(study.language(forPreferences: [requested]) == "en")
+    }
+}

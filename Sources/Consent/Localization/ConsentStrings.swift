@@ -1,5 +1,6 @@
 import Foundation
 import JSONDiagnostics
+import Research
 
 /// The consent strings in every language: the built-in tables, with a study's overrides on top.
 ///
@@ -49,16 +50,8 @@ public struct ConsentStrings: Hashable, Sendable {
 
     /// The tags a lookup in `language` tries, most specific first, ending with `en`.
     public static func fallbackChain(for language: String) -> [String] {
-        let tag = normalize(language)
-        var subtags = tag.split(separator: "-").map(String.init)
-        var chain: [String] = []
-        while !subtags.isEmpty {
-            chain.append(subtags.joined(separator: "-"))
-            subtags.removeLast()
-        }
-        if chain.last == "zh", !chain.contains("zh-Hans"), !isTraditionalChinese(tag) { chain.append("zh-Hans") }
-        if chain.last != "en" { chain.append("en") }
-        return chain
+        let chain = LanguageTag(language).fallbackChain
+        return chain.last == "en" ? chain : chain + ["en"]
     }
 
     /// The language of the built-in table a lookup in `language` ends up in (`en` when none matches).
@@ -66,20 +59,9 @@ public struct ConsentStrings: Hashable, Sendable {
         fallbackChain(for: language).first { ConsentStringTables.tables[$0] != nil } ?? "en"
     }
 
-    /// `ja_jp` → `ja-JP`, `zh-hans-cn` → `zh-Hans-CN`: language lowercase, script capitalized, region uppercase.
+    /// `ja_jp` → `ja-JP`, `zh-hans-cn` → `zh-Hans-CN`: ``LanguageTag``'s usual case.
     public static func normalize(_ language: String) -> String {
-        let parts = language.replacingOccurrences(of: "_", with: "-").split(separator: "-").map(String.init)
-        return parts.enumerated().map { index, part in
-            if index == 0 { return part.lowercased() }
-            if part.count == 4, part.allSatisfy(\.isLetter) { return part.prefix(1).uppercased() + part.dropFirst().lowercased() }
-            if part.count == 2 || (part.count == 3 && part.allSatisfy(\.isNumber)) { return part.uppercased() }
-            return part.lowercased()
-        }.joined(separator: "-")
-    }
-
-    private static func isTraditionalChinese(_ tag: String) -> Bool {
-        let subtags = Set(tag.split(separator: "-").dropFirst().map(String.init))
-        return !subtags.isDisjoint(with: ["Hant", "TW", "HK", "MO"])
+        LanguageTag(language).description
     }
 
     /// Replaces `%@`, `%1$@`, `%2$@`… in `template` with `arguments` and `%%` with `%`. A placeholder without

@@ -1,3 +1,4 @@
+import Research
 /// Chooses the page language from a browser's `Accept-Language` header.
 public enum LanguagePreference {
     /// The supported language that best fits `acceptLanguage`, or nil when none fits (the caller then uses the
@@ -45,16 +46,12 @@ public enum LanguagePreference {
 
     private static func match(_ range: String, in supported: [String]) -> String? {
         if range == "*" { return supported.first }
-        let wanted = WebStrings.canonical(range).lowercased()
-        func find(_ tag: String) -> String? { supported.first { WebStrings.canonical($0).lowercased() == tag } }
-        var parts = wanted.split(separator: "-").map(String.init)
-        let traditional = parts.contains { ["hant", "tw", "hk", "mo"].contains($0) }
-        while !parts.isEmpty {
-            let tag = parts.joined(separator: "-")
-            if let found = find(tag) { return found }
-            if !traditional, tag == "zh" || tag == "zh-cn" || tag == "zh-sg", let found = find("zh-hans") { return found }
-            parts.removeLast()
+        func find(_ tag: String) -> String? { supported.first { WebStrings.canonical($0).lowercased() == tag.lowercased() } }
+        let tag = LanguageTag(range)
+        for candidate in tag.fallbackChain {
+            if let found = find(candidate) { return found }
         }
+        let wanted = tag.description.lowercased()
         return supported.first { WebStrings.canonical($0).lowercased().hasPrefix(wanted + "-") }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Research
 
 /// The texts of the participant pages in one language: the built-in tables, a study's overrides, and a
 /// fallback from the most specific language to English.
@@ -58,34 +59,14 @@ public struct WebStrings: Sendable {
         builtIn[canonical(language)]
     }
 
-    /// The languages to search for `language`, most specific first: its tag truncated one subtag at a time,
-    /// then `en`. Chinese without a script (or with a mainland or Singapore region) also tries `zh-Hans`.
+    /// The languages to search for `language`, most specific first: ``LanguageTag/fallbackChain``, then `en`.
     static func fallbackChain(for language: String) -> [String] {
-        var chain: [String] = []
-        var parts = canonical(language).split(separator: "-").map(String.init)
-        while !parts.isEmpty {
-            let tag = parts.joined(separator: "-")
-            if !chain.contains(tag) { chain.append(tag) }
-            parts.removeLast()
-        }
-        if let index = chain.firstIndex(of: "zh"), !chain.contains("zh-Hans"), !chain.contains(where: { $0.hasPrefix("zh-Hant") }),
-           !chain.contains(where: { ["zh-TW", "zh-HK", "zh-MO"].contains($0) }) {
-            chain.insert("zh-Hans", at: index)
-        }
-        if !chain.contains("en") { chain.append("en") }
-        return chain
+        let chain = LanguageTag(language).fallbackChain
+        return chain.contains("en") ? chain : chain + ["en"]
     }
 
-    /// A tag with the usual case of each subtag: language lower case, script title case, region upper case
-    /// (`ZH-hans-cn` → `zh-Hans-CN`); `_` is read as `-`.
+    /// A tag in its usual case (``LanguageTag``): `ZH-hans-cn` → `zh-Hans-CN`.
     static func canonical(_ tag: String) -> String {
-        let parts = tag.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "-")
-            .split(separator: "-").map(String.init)
-        return parts.enumerated().map { index, part in
-            if index == 0 { return part.lowercased() }
-            if part.count == 4 { return part.prefix(1).uppercased() + part.dropFirst().lowercased() }
-            if part.count == 2 { return part.uppercased() }
-            return part.lowercased()
-        }.joined(separator: "-")
+        LanguageTag(tag).description
     }
 }
