@@ -170,6 +170,39 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         return committed
     }
 
+    /// Enrols a participant with their care plan in one transaction (see ``StudyDataStore/enrol(invitationCode:timeZone:language:carePlan:)``):
+    /// the patient, then the care plan for it, then its tasks and contacts, each added as the care store adds them.
+    public func enrol(invitationCode: String?, timeZone: TimeZone, language: String,
+                      carePlan: @escaping @Sendable (StudyParticipant) throws -> EnrolmentPlan) async throws -> StudyParticipant {
+        let now = sqliteStudyStore.now
+        let id = sqliteStudyStore.makeUUID().uuidString.lowercased()
+        let hash = invitationCode.map(StudySecrets.codeHash)
+        let careStore = sqliteCareStore
+        let (participant, careChange) = try await database.write { db -> (StudyParticipant, CareChange) in
+            let participant = try Rows.enrol(id: id, invitationHash: hash, timeZone: timeZone, language: language, now: now, db)
+            var plan = try carePlan(participant)
+            let writer = SQLiteCareStorage.writer(in: db)
+            var change = CareChange()
+            func add<Entity: VersionedEntity>(_ entities: [Entity]) throws -> [Entity] {
+                let (added, addedChange) = try careStore.add(entities, in: writer)
+                change.entities.merge(addedChange.entities) { $0.union($1) }
+                return added
+            }
+            let patient = try add([plan.patient])[0]
+            plan.carePlan.patientUUID = patient.version.uuid
+            let stored = try add([plan.carePlan])[0]
+            var tasks = plan.allTasks
+            for index in tasks.indices { tasks[index].carePlanUUID = stored.version.uuid }
+            _ = try add(tasks)
+            for index in plan.contacts.indices { plan.contacts[index].carePlanUUID = stored.version.uuid }
+            _ = try add(plan.contacts)
+            return (participant, change)
+        }
+        sqliteStudyStore.didCommit(savedRuns: [])
+        careStore.announce(careChange)
+        return participant
+    }
+
     /// Refuses outcomes on a task version that is not one of the participant's care tasks.
     private static func requireCareTasks(of outcomes: [Outcome], belongTo participantID: String, _ db: Database) throws {
         for taskUUID in Set(outcomes.map(\.taskUUID)) {

@@ -101,6 +101,8 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// The store's clock, for the rows a joined write stores.
     var now: Date { environment.now() }
+    /// The store's UUID source, for a participant a joined write enrols.
+    func makeUUID() -> UUID { environment.makeUUID() }
 
     /// An empty store in an in-memory database, for tests: the SQL of the file store without its file.
     public static func inMemory(environment: StudyStoreEnvironment) throws -> SQLiteStudyStore {
@@ -190,28 +192,7 @@ public final class SQLiteStudyStore: StudyStore {
         let now = environment.now()
         let id = environment.makeUUID().uuidString.lowercased()
         let hash = invitationCode.map(StudySecrets.codeHash)
-        return try await write { db in
-            var invitationID: UUID?
-            if let hash {
-                guard let row = try Row.fetchOne(db, sql: "SELECT * FROM invitation WHERE codeSHA256 = ?", arguments: [hash]) else {
-                    throw StudyStoreError.unknownInvitation
-                }
-                let found = try Rows.invitation(row)
-                if let usedAt = found.usedAt { throw StudyStoreError.invitationUsed(usedAt: usedAt) }
-                if let expiresAt = found.expiresAt, now >= expiresAt { throw StudyStoreError.invitationExpired(expiresAt: expiresAt) }
-                // The write lock serializes enrolments, and `usedAt IS NULL` makes the claim explicit.
-                try db.execute(sql: "UPDATE invitation SET usedAt = ?, usedBy = ? WHERE id = ? AND usedAt IS NULL",
-                               arguments: [seconds(now), id, found.id])
-                guard db.changesCount == 1 else { throw StudyStoreError.invitationUsed(usedAt: now) }
-                invitationID = found.id
-            }
-            let participant = StudyParticipant(id: id, patientID: StudyCareIdentifiers.patientID(participant: id), timeZone: timeZone,
-                                               language: language, enrolledAt: now, invitationID: invitationID)
-            try db.execute(sql: """
-                INSERT INTO participant (id, patientID, timeZone, language, enrolledAt, invitationID) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [participant.id, participant.patientID, timeZone.identifier, language, seconds(now), invitationID])
-            return participant
-        }
+        return try await write { db in try Rows.enrol(id: id, invitationHash: hash, timeZone: timeZone, language: language, now: now, db) }
     }
 
     /// The participant with this id.
@@ -557,6 +538,31 @@ enum Rows {
             """).execute(arguments: [run.id, run.participantID, run.taskID, run.occurrence, run.state.rawValue, encoded.restoration,
                                      encoded.result, seconds(stored.createdAt!), seconds(now)])
         return stored
+    }
+
+    /// Inserts participant `id`, using up the invitation whose code has SHA-256 `invitationHash` (nil: open enrolment):
+    /// refused when it is unknown, used or expired.
+    static func enrol(id: String, invitationHash: String?, timeZone: TimeZone, language: String, now: Date, _ db: Database) throws -> StudyParticipant {
+        var invitationID: UUID?
+        if let invitationHash {
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM invitation WHERE codeSHA256 = ?", arguments: [invitationHash]) else {
+                throw StudyStoreError.unknownInvitation
+            }
+            let found = try invitation(row)
+            if let usedAt = found.usedAt { throw StudyStoreError.invitationUsed(usedAt: usedAt) }
+            if let expiresAt = found.expiresAt, now >= expiresAt { throw StudyStoreError.invitationExpired(expiresAt: expiresAt) }
+            // The write lock serializes enrolments, and `usedAt IS NULL` makes the claim explicit.
+            try db.execute(sql: "UPDATE invitation SET usedAt = ?, usedBy = ? WHERE id = ? AND usedAt IS NULL",
+                           arguments: [seconds(now), id, found.id])
+            guard db.changesCount == 1 else { throw StudyStoreError.invitationUsed(usedAt: now) }
+            invitationID = found.id
+        }
+        let participant = StudyParticipant(id: id, patientID: StudyCareIdentifiers.patientID(participant: id), timeZone: timeZone,
+                                           language: language, enrolledAt: now, invitationID: invitationID)
+        try db.execute(sql: """
+            INSERT INTO participant (id, patientID, timeZone, language, enrolledAt, invitationID) VALUES (?, ?, ?, ?, ?, ?)
+            """, arguments: [participant.id, participant.patientID, timeZone.identifier, language, seconds(now), invitationID])
+        return participant
     }
 
     /// Appends a sealed consent record with its PDF pending; refuses a record of an unknown participant or one whose

@@ -7,7 +7,8 @@ import StudyFHIR
 import StudySQLite
 import Synchronization
 
-/// The `--finishing` mode: for one participant after another, enrols them in the study, starts an onboarding run and a
+/// The `--finishing` mode: for one participant after another, enrols them in the study (with their care plan, in one
+/// transaction), starts an onboarding run and a
 /// survey run, then finishes each the way ``ParticipantWorkflow`` does, as one ``ParticipantChange`` each: the onboarding
 /// (the run completed, a sealed consent record, the gate's outcome), then the survey (the run completed, its outcome).
 /// After each commit returns it prints `onboarded PARTICIPANT` or `surveyed PARTICIPANT`.
@@ -34,9 +35,10 @@ enum FinishingWriter {
             {"identifier": "finish", "steps": [{"type": "question", "identifier": "level", "answerFormat": {"type": "scale", "minimum": 0, "maximum": 10}}]}
             """#.utf8))
         while true {
-            let participant = try await database.studyStore.enrol(invitationCode: nil, timeZone: zone, language: "en")
-            _ = try await StudyEnrolment(study: study, environment: .live)
-                .enrol(participantID: participant.id, enrolledAt: participant.enrolledAt, timeZone: zone, into: database.careStore)
+            let enrolment = StudyEnrolment(study: study, environment: .live)
+            let participant = try await database.enrol(invitationCode: nil, timeZone: zone, language: "en") { participant in
+                try enrolment.plan(participantID: participant.id, enrolledAt: participant.enrolledAt, timeZone: zone)
+            }
             let onboarding = try await startedRun(task: task, taskID: StudyTaskDefinition.onboardingID, occurrence: nil, participant: participant,
                                                   in: database)
             let survey = try await startedRun(task: task, taskID: "pain", occurrence: 0, participant: participant, in: database)

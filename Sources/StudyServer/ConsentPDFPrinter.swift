@@ -15,9 +15,6 @@ actor ConsentPDFPrinter {
     private var running = false
     private var again = false
 
-    /// The folder, relative to the data folder, where PDFs are kept.
-    static let folderName = "consent-pdfs"
-
     init(renderer: any ConsentPDFRenderer, dataFolder: URL, verifier: ConsentRecordVerifier) {
         self.renderer = renderer
         self.dataFolder = dataFolder
@@ -39,7 +36,7 @@ actor ConsentPDFPrinter {
 
     private func print(_ stored: StoredConsentRecord, store: any StudyStore, strings: ConsentStrings) async {
         let record = stored.sealed.record
-        let relativePath = "\(Self.folderName)/\(record.id.uuidString.lowercased()).pdf"
+        let relativePath = "\(StudyDataFolder.consentPDFsFolderName)/\(record.id.uuidString.lowercased()).pdf"
         let mismatches = verifier.mismatches(in: stored.sealed)
         guard mismatches.isEmpty else {
             let reason = "the record does not verify, so it is not printed: " + mismatches.map(\.description).joined(separator: "; ")
@@ -49,7 +46,7 @@ actor ConsentPDFPrinter {
         }
         do {
             let pdf = try await renderer.renderPDF(html: record.html, footer: .localized(for: record, strings: strings))
-            let folder = dataFolder.appendingPathComponent(Self.folderName, isDirectory: true)
+            let folder = dataFolder.appendingPathComponent(StudyDataFolder.consentPDFsFolderName, isDirectory: true)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let file = dataFolder.appendingPathComponent(relativePath)
             try pdf.write(to: file, options: .atomic)

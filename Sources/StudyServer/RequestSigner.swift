@@ -9,10 +9,10 @@ struct RequestSigner: Sendable {
 
     init(secret: Data) { key = SymmetricKey(data: secret) }
 
-    /// Loads the secret from `folder/keys/web-secret`, creating it (0600, in a 0700 folder) on first use. A file
+    /// Loads the secret from `DATA/keys/web-secret`, creating it (0600, in a 0700 folder) on first use. A file
     /// of the wrong size is an error naming it, never replaced, since replacing it would sign everyone out.
-    static func load(dataFolder: URL) throws -> RequestSigner {
-        let keys = dataFolder.appendingPathComponent("keys", isDirectory: true)
+    static func load(dataFolder: StudyDataFolder) throws -> RequestSigner {
+        let keys = dataFolder.keys
         let file = keys.appendingPathComponent("web-secret")
         let manager = FileManager.default
         do { try StudyDataFolder.requireOwnerOnly(secretFile: file.path) } catch { throw StudyServerStartError("\(error)") }

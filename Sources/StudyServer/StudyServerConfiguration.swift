@@ -50,10 +50,4 @@ public struct StudyServerConfiguration: Sendable {
         var buffer = [UInt8](repeating: 0, count: 16)
         return inet_pton(AF_INET, text, &buffer) == 1 || inet_pton(AF_INET6, text, &buffer) == 1
     }
-
-    /// The one database: the study store's and the care store's tables.
-    var studyDatabase: URL { dataFolder.appendingPathComponent("study.sqlite") }
-    /// The care store's own file in data folders from before both stores shared ``studyDatabase``: merged into it at
-    /// start, then renamed `care.sqlite.merged`.
-    var legacyCareDatabase: URL { dataFolder.appendingPathComponent("care.sqlite") }
 }

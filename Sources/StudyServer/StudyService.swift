@@ -73,23 +73,24 @@ public final class StudyService: Sendable {
         self.study = study
         self.configuration = configuration
         self.environment = environment
+        let folder: StudyDataFolder
         do {
             // Owner-only whatever the umask: everything below it is participants' data or the server's keys.
-            let folder = try StudyDataFolder(url: configuration.dataFolder)
+            folder = try StudyDataFolder(url: configuration.dataFolder)
             try folder.prepare()
-            try folder.createOwnerOnlyFiles(named: [configuration.studyDatabase.lastPathComponent])
+            try folder.createOwnerOnlyFiles(named: [folder.database.lastPathComponent])
         } catch {
             throw StudyServerStartError("data folder: \(error)")
         }
         do {
-            data = try SQLiteStudyDatabase(path: configuration.studyDatabase.path, environment: storeEnvironment, careEnvironment: careEnvironment,
+            data = try SQLiteStudyDatabase(path: folder.database.path, environment: storeEnvironment, careEnvironment: careEnvironment,
                                            durability: configuration.durability == .powerLoss ? .powerLoss : .processCrash)
             // A data folder from before the two stores shared one file: its care data moves in, once.
-            try data.mergeCareFile(at: configuration.legacyCareDatabase)
+            try data.mergeCareFile(at: folder.legacyCareDatabase)
         } catch {
-            throw StudyServerStartError("cannot open \(configuration.studyDatabase.path): \(error)")
+            throw StudyServerStartError("cannot open \(folder.database.path): \(error)")
         }
-        signer = try RequestSigner.load(dataFolder: configuration.dataFolder)
+        signer = try RequestSigner.load(dataFolder: folder)
         do {
             consentKey = try ConsentKeyStore(dataDirectory: configuration.dataFolder).loadOrCreate()
         } catch {
@@ -111,7 +112,7 @@ public final class StudyService: Sendable {
             throw StudyServerStartError("the study's calculated items: \(error)")
         }
         workflow = ParticipantWorkflow(study: study, data: data, environment: environment, consentKey: consentKey, calculator: calculator,
-                                       dataFolder: configuration.dataFolder)
+                                       dataFolder: folder.url)
         webStrings = Dictionary(uniqueKeysWithValues: study.languages.map { ($0, WebStrings(language: $0, overrides: study.strings.web)) })
     }
 

@@ -50,8 +50,8 @@ struct ExportCommand: AsyncParsableCommand {
         }
         let studyStore: SQLiteStudyStore, careStore: SQLiteCareStore
         do {
-            (studyStore, careStore) = try SQLiteStudyDatabase.readOnlyStores(path: dataFolder.appendingPathComponent("study.sqlite").path,
-                                                                             legacyCarePath: dataFolder.appendingPathComponent("care.sqlite").path)
+            let folder = try StudyDataFolder(url: dataFolder)
+            (studyStore, careStore) = try SQLiteStudyDatabase.readOnlyStores(path: folder.database.path, legacyCarePath: folder.legacyCareDatabase.path)
         } catch let error as SQLiteStudyStoreOpenError {
             try fail("\(error) (is \(data) a data folder `studykit serve` wrote?)")
         } catch let error as SQLiteCareStorageOpenError {

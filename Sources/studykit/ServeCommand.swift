@@ -107,9 +107,9 @@ struct InviteCommand: AsyncParsableCommand {
             _ = try StudyServerApplication.loadStudy(configuration)
             let folder = try StudyDataFolder(url: configuration.dataFolder)
             try folder.prepare()
-            try folder.createOwnerOnlyFiles(named: ["study.sqlite"])
-            database = try SQLiteStudyDatabase(path: configuration.dataFolder.appendingPathComponent("study.sqlite").path)
-            try database.mergeCareFile(at: configuration.dataFolder.appendingPathComponent("care.sqlite"))
+            try folder.createOwnerOnlyFiles(named: [folder.database.lastPathComponent])
+            database = try SQLiteStudyDatabase(path: folder.database.path)
+            try database.mergeCareFile(at: folder.legacyCareDatabase)
         } catch {
             FileHandle.standardError.write(Data("studykit invite: \(error)\n".utf8))
             throw ExitCode(1)

@@ -94,6 +94,10 @@ struct FinishingCrashTests {
             let participants = try await database.studyStore.participants()
             var halfDone = 0
             for participant in participants {
+                // Enrolled with their care plan, or not at all.
+                var plan = CareQuery()
+                plan.ids = [StudyCareIdentifiers.carePlanID(participant: participant.id)]
+                #expect(try await database.careStore.fetch(CarePlan.self, query: plan).count == 1, "round \(round): \(participant.id) has no care plan")
                 let left = try await Self.left(by: participant, in: database)
                 #expect(left.onboardingIsWholeOrAbsent, "round \(round): \(participant.id): \(left)")
                 #expect(left.surveyIsWholeOrAbsent, "round \(round): \(participant.id): \(left)")

@@ -84,6 +84,33 @@ struct SQLiteStudyDatabaseTests {
         #expect(kept.outcomes.isEmpty && kept.outcomesAlreadyRecorded.count == 1 && kept.consentRecords.count == 1)
     }
 
+    @Test func enrolmentStoresTheParticipantWithTheirCarePlanOrNothing() async throws {
+        let data = try SQLiteStudyDatabase.inMemory()
+        let definition = try StudyLoader.load(folder: Self.recover, surveyFormats: [FHIRSurveyFormat()])
+        let enrolment = StudyEnrolment(study: definition, environment: .live)
+        let issued = try await data.studyStore.createInvitation(label: nil, expiresAt: nil)
+        struct PlanFailed: Error {}
+        // The plan cannot be made: the invitation stays unused and no participant is left without a care plan.
+        await #expect(throws: PlanFailed.self) {
+            _ = try await data.enrol(invitationCode: issued.code, timeZone: zone, language: "en") { _ in throw PlanFailed() }
+        }
+        #expect(try await data.studyStore.participants().isEmpty)
+        #expect(try await data.studyStore.invitation(code: issued.code)?.usedAt == nil)
+        let participant = try await data.enrol(invitationCode: issued.code, timeZone: zone, language: "en") { participant in
+            try enrolment.plan(participantID: participant.id, enrolledAt: participant.enrolledAt, timeZone: participant.timeZone)
+        }
+        var query = CareQuery()
+        query.carePlanIDs = [StudyCareIdentifiers.carePlanID(participant: participant.id)]
+        #expect(try await data.careStore.fetch(CareTask.self, query: query).count == definition.tasks.count + 1)
+        // The code is used up with the enrolment: a second one is refused and stores nothing.
+        await #expect(throws: StudyStoreError.self) {
+            _ = try await data.enrol(invitationCode: issued.code, timeZone: zone, language: "en") { participant in
+                try enrolment.plan(participantID: participant.id, enrolledAt: participant.enrolledAt, timeZone: participant.timeZone)
+            }
+        }
+        #expect(try await data.studyStore.participants().map(\.id) == [participant.id])
+    }
+
     /// A data folder as the server wrote it before the join: `study.sqlite` and `care.sqlite`, each through its own store.
     func legacyFolder() async throws -> (folder: URL, participant: StudyParticipant, outcomes: Int) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("legacy-data-\(UUID().uuidString)")

@@ -90,7 +90,7 @@ public struct StudyExportReader: Sendable {
         outcomeQuery.taskIDs = careTaskIDs
         data.outcomes = try await careStore.fetchOutcomes(query: outcomeQuery)
         data.runs = try await store.runs(participantID: participant.id, taskID: nil)
-        data.runFilesFolder = StudyDataLayout.runFilesFolder(dataFolder: dataFolder, participantID: participant.id)
+        data.runFilesFolder = StudyDataFolder.runFiles(in: dataFolder, participantID: participant.id)
         if !data.consentRecords.contains(where: { $0.sealed.record.kind == .consent }), let onboarded = onboardingCompletion(in: data) {
             let when = onboarded.map { " (\(ISO8601.string(from: $0, in: participant.timeZone)))" } ?? ""
             data.problems.append("completed the onboarding\(when) but has no valid consent record: one was removed from the database, "

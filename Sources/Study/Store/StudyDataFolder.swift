@@ -83,6 +83,30 @@ public struct StudyDataFolder: Sendable, Hashable {
 }
 
 /// Why a folder cannot hold a study's data, or a secret in it cannot be used.
+extension StudyDataFolder {
+    /// `DATA/study.sqlite`: the one database, with both stores' tables.
+    public var database: URL { url.appendingPathComponent("study.sqlite") }
+    /// `DATA/care.sqlite`: the care store's own file in data folders written before both stores shared ``database``;
+    /// merged into it once, then renamed `care.sqlite.merged`.
+    public var legacyCareDatabase: URL { url.appendingPathComponent("care.sqlite") }
+    /// `DATA/keys/`: the consent signing key and the web secret, owner-only.
+    public var keys: URL { url.appendingPathComponent("keys", isDirectory: true) }
+    /// The name of ``consentPDFs`` in the data folder, as consent records store their PDF's path.
+    public static let consentPDFsFolderName = "consent-pdfs"
+    /// `DATA/consent-pdfs/`: the printed consents, one per record.
+    public var consentPDFs: URL { url.appendingPathComponent(Self.consentPDFsFolderName, isDirectory: true) }
+
+    /// `DATA/run-files/PARTICIPANT/`: the files attached in a participant's runs, one folder per run below it.
+    public func runFiles(participantID: String) -> URL {
+        Self.runFiles(in: url, participantID: participantID)
+    }
+
+    /// ``runFiles(participantID:)`` of the data folder at `url`, for a reader that does not check the folder.
+    public static func runFiles(in url: URL, participantID: String) -> URL {
+        url.appendingPathComponent("run-files", isDirectory: true).appendingPathComponent(participantID, isDirectory: true)
+    }
+}
+
 public enum StudyDataFolderError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `--data` was given as an empty path.
     case empty

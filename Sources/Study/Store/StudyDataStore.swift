@@ -25,6 +25,11 @@ public protocol StudyDataStore: Sendable {
     /// Applies `change` in one transaction: every part is checked as the stores' own writes check it, and when any
     /// part is refused (or the process dies), nothing of it is kept.
     func commit(_ change: ParticipantChange) async throws -> CommittedParticipantChange
+    /// Enrols a participant and adds the care plan `carePlan` makes for them, in one transaction: the invitation used
+    /// up, the participant and every entity of their plan stored, or (when anything is refused, or the process dies)
+    /// none of it. Refuses an invitation as ``StudyStore/enrol(invitationCode:timeZone:language:)`` does.
+    func enrol(invitationCode: String?, timeZone: TimeZone, language: String,
+               carePlan: @escaping @Sendable (StudyParticipant) throws -> EnrolmentPlan) async throws -> StudyParticipant
 }
 
 /// What one participant action writes to both stores, committed whole by ``StudyDataStore/commit(_:)``.

@@ -53,21 +53,20 @@ public final class ParticipantWorkflow: Sendable {
     // MARK: - Enrolment
 
     /// Enrols a participant with an invitation code (or none, for an open study): the participant, and their care plan
-    /// anchored at today in their time zone.
+    /// anchored at today in their time zone, stored together.
     public func enrol(invitationCode: String?, timeZone: TimeZone, language: String) async throws -> StudyParticipant {
         if invitationCode == nil && study.enrolment != .open { throw StudyRefusal.invitationRequired }
-        let participant: StudyParticipant
+        let enrolment = StudyEnrolment(study: study, environment: environment)
         do {
-            participant = try await data.studyStore.enrol(invitationCode: invitationCode, timeZone: timeZone, language: language)
+            return try await data.enrol(invitationCode: invitationCode, timeZone: timeZone, language: language) { participant in
+                try enrolment.plan(participantID: participant.id, enrolledAt: participant.enrolledAt, timeZone: participant.timeZone)
+            }
         } catch let error as StudyStoreError {
             switch error {
             case .unknownInvitation, .invitationUsed, .invitationExpired: throw StudyRefusal.invitationUnusable
             default: throw error
             }
         }
-        _ = try await StudyEnrolment(study: study, environment: environment)
-            .enrol(participantID: participant.id, enrolledAt: participant.enrolledAt, timeZone: participant.timeZone, into: data.careStore)
-        return participant
     }
 
     /// Whether an invitation code can still enrol someone.
@@ -184,7 +183,7 @@ public final class ParticipantWorkflow: Sendable {
     /// Where the files attached in a participant's runs are kept: `DATA/run-files/PARTICIPANT/RUN-UUID/`; nil without
     /// a data folder.
     public func runFiles(for participant: StudyParticipant) -> (any RunFileStore)? {
-        dataFolder.map { FolderRunFileStore(folder: StudyDataLayout.runFilesFolder(dataFolder: $0, participantID: participant.id)) }
+        dataFolder.map { FolderRunFileStore(folder: StudyDataFolder.runFiles(in: $0, participantID: participant.id)) }
     }
 
     // MARK: - Runs
