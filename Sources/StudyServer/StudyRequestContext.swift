@@ -2,16 +2,18 @@ import Hummingbird
 import NIOCore
 import Study
 
-/// A request's context on the study server: Hummingbird's core context, the connection's remote address (which the
-/// sign-in limit counts by, see ``ClientAddress``), and the participant whose session cookie came with it, which
-/// ``SessionMiddleware`` sets; routes that need a participant take ``ParticipantRequestContext`` instead.
+/// A request's context on the study server: Hummingbird's core context and the connection's remote address (which the
+/// sign-in limit counts by, see ``ClientAddress``). On the participant's routes ``SessionMiddleware`` adds the
+/// signed-in participant and the checked form, which the routes read from ``ParticipantRequestContext``.
 public struct StudyRequestContext: RequestContext, RemoteAddressRequestContext {
     /// Hummingbird's per-request storage (logger, route parameters).
     public var coreContext: CoreRequestContextStorage
     /// The connection's peer; nil when the request did not come over a socket (tests).
     public let remoteAddress: SocketAddress?
-    /// The participant signed in with this request's session cookie; nil when there is none or it is not valid.
+    /// The participant signed in with this request's session cookie, on the participant's routes.
     var signedIn: StudyService.SignedIn?
+    /// The posted form, read and its CSRF token checked, on the participant's routes.
+    var form: PostedForm?
 
     /// A context for a request arriving on `source`'s channel.
     public init(source: ApplicationRequestContextSource) {
@@ -21,9 +23,8 @@ public struct StudyRequestContext: RequestContext, RemoteAddressRequestContext {
 }
 
 /// The context of a route only a signed-in participant may use: the participant is there, never nil. Made from a
-/// ``StudyRequestContext`` whose session ``SessionMiddleware`` found; without one the request is refused
-/// (``StudyServerError/notSignedIn``) before any route sees it. A posted form is read and its CSRF token checked by
-/// ``SignedInFormMiddleware``, which leaves it here.
+/// ``StudyRequestContext`` whose session ``SessionMiddleware`` found (without one the request was refused before any
+/// route sees it), with the posted form it read and checked.
 struct ParticipantRequestContext: ChildRequestContext {
     var coreContext: CoreRequestContextStorage
     /// The signed-in participant.
@@ -38,6 +39,7 @@ struct ParticipantRequestContext: ChildRequestContext {
         coreContext = context.coreContext
         self.signedIn = signedIn
         remoteAddress = context.remoteAddress
+        form = context.form
     }
 
     /// The participant.

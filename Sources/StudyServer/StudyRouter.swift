@@ -15,9 +15,8 @@ import StudyWeb
 /// - ``SettingsController``: language, sign-in codes, browsers, the consent PDF.
 ///
 /// Every response passes ``StudyPageMiddleware`` (security headers; a refusal becomes a page in the participant's
-/// language; a form from another site is refused), and ``SessionMiddleware`` finds the session. In the participant's
-/// group, a request without a valid session is refused, and every posted form is read and its CSRF token checked by
-/// ``SignedInFormMiddleware`` before a route sees it.
+/// language; a form from another site is refused). In the participant's group, ``SessionMiddleware`` refuses a request
+/// without a valid session, and reads every posted form and checks its CSRF token, before a route sees it.
 public enum StudyRouter {
     /// The session cookie's name.
     static let sessionCookie = "studykit_session"
@@ -30,12 +29,12 @@ public enum StudyRouter {
     public static func router(service: StudyService, secureCookies: Bool) -> Router<StudyRequestContext> {
         let router = Router(context: StudyRequestContext.self)
         router.add(middleware: StudyPageMiddleware(service: service))
-        router.add(middleware: SessionMiddleware(service: service))
         AssetController().addRoutes(to: router)
         EnrolmentController(service: service, secureCookies: secureCookies).addRoutes(to: router)
 
-        let participant = router.group(context: ParticipantRequestContext.self)
-            .add(middleware: SignedInFormMiddleware(service: service))
+        let participant = router.group()
+            .add(middleware: SessionMiddleware(service: service))
+            .group(context: ParticipantRequestContext.self)
         TodayController(service: service).addRoutes(to: participant)
         RunController(service: service).addRoutes(to: participant)
         SettingsController(service: service).addRoutes(to: participant)

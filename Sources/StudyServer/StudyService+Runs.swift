@@ -48,7 +48,7 @@ extension StudyService {
         }
     }
 
-    /// Applies a posted step form (its CSRF token checked by ``SignedInFormMiddleware``): all or nothing. A form with problems shows the step again (422) with them; an
+    /// Applies a posted step form (its CSRF token checked by ``SessionMiddleware``): all or nothing. A form with problems shows the step again (422) with them; an
     /// accepted one is saved before the answer goes back, then leads to the next step, or home when the run ends.
     func post(_ form: [String: [String]], files: [String: UploadedFile] = [:], to runID: UUID, signedIn: SignedIn) async throws -> RunResponse {
         let submission: StepSubmission

@@ -10,7 +10,7 @@ import Testing
 /// whose append-only triggers were dropped.
 @Suite("Consent records under the server")
 struct ConsentAuditTests {
-    typealias Fixture = HomePageCacheTests
+    typealias Fixture = ServerFixture
     static let start = Fixture.date("2026-03-04T01:00:00Z")
 
     /// An onboarded participant with a consent record sealed by the server's key.

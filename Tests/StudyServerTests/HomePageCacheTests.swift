@@ -11,85 +11,37 @@ import Testing
 /// daylight-saving change, the language, the session — and check that the next page shows it.
 @Suite("Home page cache")
 struct HomePageCacheTests {
-    /// A clock the tests move by hand.
-    final class Clock: Sendable {
-        private let current: Mutex<Date>
-        init(_ start: Date) { current = Mutex(start) }
-        var now: Date { current.withLock { $0 } }
-        func set(_ date: Date) { current.withLock { $0 = date } }
-    }
-
-    /// A renderer that prints nothing: these tests never look at a PDF.
-    struct NoPDF: ConsentPDFRenderer {
-        struct NotPrinted: Error {}
-        func renderPDF(html: String, footer: ConsentPDFFooter) async throws -> Data { throw NotPrinted() }
-    }
-
-    /// Recover on a fresh data folder, with every clock set to `clock`.
-    static func service(clock: Clock, dataFolder: URL? = nil) throws -> StudyService {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let data = dataFolder ?? FileManager.default.temporaryDirectory.appendingPathComponent("home-cache-\(UUID().uuidString)")
-        let configuration = StudyServerConfiguration(studyFolder: root.appendingPathComponent("examples/studies/recover"), dataFolder: data)
-        return try StudyService(study: StudyServerApplication.loadStudy(configuration), configuration: configuration,
-                                environment: StudyEnvironment(now: { clock.now }, makeUUID: { UUID() }),
-                                storeEnvironment: StudyStoreEnvironment(now: { clock.now }, makeUUID: { UUID() },
-                                                                        randomBytes: StudyStoreEnvironment.live.randomBytes),
-                                careEnvironment: CareStoreEnvironment(now: { clock.now }, makeUUID: { UUID() }),
-                                pdfRenderer: NoPDF())
-    }
-
-    /// A participant enrolled now in `zone`, signed in, and (unless told otherwise) through onboarding.
-    static func participant(of service: StudyService, zone: TimeZone, onboarded: Bool = true) async throws -> StudyService.SignedIn {
-        let invitation = try await service.store.createInvitation(label: nil, expiresAt: nil)
-        let token = try await service.enrol(invitationCode: invitation.code, timeZone: zone, language: "en")
-        let signedIn = try #require(try await service.signedIn(sessionToken: token))
-        if onboarded {
-            _ = try await OnboardingGate(careStore: service.careStore, environment: service.environment)
-                .recordCompletion(participantID: signedIn.participant.id, timeZone: zone)
-        }
-        return signedIn
-    }
-
-    /// Each card's title with the state class of its badge.
-    static func cardStates(_ page: String) -> [String: String] {
-        var states: [String: String] = [:]
-        for match in page.matches(of: #/<h2>([^<]+)</h2><span class="badge (\w+)">/#) {
-            states[String(match.output.1)] = String(match.output.2)
-        }
-        return states
-    }
-
-    static func date(_ text: String) -> Date { try! Date(text, strategy: .iso8601) }
+    typealias Fixture = ServerFixture
 
     let tokyo = TimeZone(identifier: "Asia/Tokyo")!
 
     @Test func aPageIsServedAgainUntilACardsEventStartsOrEnds() async throws {
         // Enrolled on 4 March at 10:00 in Tokyo: the knee exercises are due from 08:00 to 08:30 on 5 March.
-        let clock = Clock(Self.date("2026-03-04T01:00:00Z"))
-        let service = try Self.service(clock: clock)
-        let signedIn = try await Self.participant(of: service, zone: tokyo)
+        let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))
+        let service = try Fixture.service(clock: clock)
+        let signedIn = try await Fixture.participant(of: service, zone: tokyo)
 
-        clock.set(Self.date("2026-03-04T22:59:00Z")) // 07:59 on 5 March in Tokyo
+        clock.set(Fixture.date("2026-03-04T22:59:00Z")) // 07:59 on 5 March in Tokyo
         let early = try await service.homePage(signedIn: signedIn, notice: nil)
-        #expect(Self.cardStates(early)["Knee exercises"] == "later")
-        clock.set(Self.date("2026-03-04T22:59:59Z"))
+        #expect(Fixture.cardStates(early)["Knee exercises"] == "later")
+        clock.set(Fixture.date("2026-03-04T22:59:59Z"))
         #expect(try await service.homePage(signedIn: signedIn, notice: nil) == early)
         #expect(service.homePages.hitsAndMisses == (hits: 1, misses: 1))
 
-        clock.set(Self.date("2026-03-04T23:00:00Z")) // 08:00: due
+        clock.set(Fixture.date("2026-03-04T23:00:00Z")) // 08:00: due
         let due = try await service.homePage(signedIn: signedIn, notice: nil)
-        #expect(Self.cardStates(due)["Knee exercises"] == "todo")
+        #expect(Fixture.cardStates(due)["Knee exercises"] == "todo")
         #expect(due.contains("/tasks/exercises/"))
 
-        clock.set(Self.date("2026-03-04T23:30:00Z")) // 08:30: its half hour is over
-        #expect(Self.cardStates(try await service.homePage(signedIn: signedIn, notice: nil))["Knee exercises"] == "missed")
+        clock.set(Fixture.date("2026-03-04T23:30:00Z")) // 08:30: its half hour is over
+        #expect(Fixture.cardStates(try await service.homePage(signedIn: signedIn, notice: nil))["Knee exercises"] == "missed")
         #expect(service.homePages.hitsAndMisses == (hits: 1, misses: 3))
     }
 
     @Test func anAnswerAndAnOutcomeWrittenPastTheServerShowAtOnce() async throws {
-        let clock = Clock(Self.date("2026-03-04T01:00:00Z"))
-        let service = try Self.service(clock: clock)
-        let signedIn = try await Self.participant(of: service, zone: tokyo, onboarded: false)
+        let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))
+        let service = try Fixture.service(clock: clock)
+        let signedIn = try await Fixture.participant(of: service, zone: tokyo, onboarded: false)
 
         let gate = try await service.homePage(signedIn: signedIn, notice: nil)
         #expect(gate.contains("/onboarding") && !gate.contains("Daily pain check"))
@@ -98,14 +50,14 @@ struct HomePageCacheTests {
         _ = try await OnboardingGate(careStore: service.careStore, environment: service.environment)
             .recordCompletion(participantID: signedIn.participant.id, timeZone: tokyo)
         let home = try await service.homePage(signedIn: signedIn, notice: nil)
-        #expect(Self.cardStates(home)["Daily pain check"] == "todo")
+        #expect(Fixture.cardStates(home)["Daily pain check"] == "todo")
 
         // The exercises ticked off through the service: the card is done on the next page.
-        clock.set(Self.date("2026-03-04T23:10:00Z")) // 08:10 on 5 March in Tokyo
+        clock.set(Fixture.date("2026-03-04T23:10:00Z")) // 08:10 on 5 March in Tokyo
         let due = try await service.homePage(signedIn: signedIn, notice: nil)
         let occurrence = try #require(due.firstMatch(of: #/tasks/exercises/(\d+)/done/#).flatMap { Int($0.output.1) })
         try await service.workflow.checkOff(taskID: "exercises", occurrence: occurrence, for: signedIn.participant)
-        #expect(Self.cardStates(try await service.homePage(signedIn: signedIn, notice: nil))["Knee exercises"] == "done")
+        #expect(Fixture.cardStates(try await service.homePage(signedIn: signedIn, notice: nil))["Knee exercises"] == "done")
 
         // A survey started: its card offers to continue.
         let started = try await service.homePage(signedIn: signedIn, notice: nil)
@@ -115,10 +67,10 @@ struct HomePageCacheTests {
     }
 
     @Test func aLanguageChangeAndAnotherSessionGetTheirOwnPages() async throws {
-        let clock = Clock(Self.date("2026-03-04T01:00:00Z"))
-        let service = try Self.service(clock: clock)
-        let signedIn = try await Self.participant(of: service, zone: tokyo)
-        clock.set(Self.date("2026-03-04T23:10:00Z")) // 08:10 on 5 March in Tokyo: the exercises card has a form
+        let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))
+        let service = try Fixture.service(clock: clock)
+        let signedIn = try await Fixture.participant(of: service, zone: tokyo)
+        clock.set(Fixture.date("2026-03-04T23:10:00Z")) // 08:10 on 5 March in Tokyo: the exercises card has a form
         let english = try await service.homePage(signedIn: signedIn, notice: nil)
         #expect(english.contains(#"lang="en""#))
 
@@ -142,23 +94,23 @@ struct HomePageCacheTests {
         // New York leaves daylight saving time at 02:00 on 1 November 2026: that day has 25 hours, and the next
         // one starts at 05:00 UTC.
         let newYork = TimeZone(identifier: "America/New_York")!
-        let clock = Clock(Self.date("2026-10-30T16:00:00Z"))
-        let service = try Self.service(clock: clock)
-        let signedIn = try await Self.participant(of: service, zone: newYork)
+        let clock = Fixture.Clock(Fixture.date("2026-10-30T16:00:00Z"))
+        let service = try Fixture.service(clock: clock)
+        let signedIn = try await Fixture.participant(of: service, zone: newYork)
 
-        clock.set(Self.date("2026-11-02T04:50:00Z")) // 23:50 on Sunday 1 November
+        clock.set(Fixture.date("2026-11-02T04:50:00Z")) // 23:50 on Sunday 1 November
         let sunday = try await service.homePage(signedIn: signedIn, notice: nil)
         #expect(sunday.contains("Sunday, November 1, 2026"))
-        clock.set(Self.date("2026-11-02T04:59:59Z"))
+        clock.set(Fixture.date("2026-11-02T04:59:59Z"))
         #expect(try await service.homePage(signedIn: signedIn, notice: nil) == sunday)
-        clock.set(Self.date("2026-11-02T05:00:00Z")) // midnight
+        clock.set(Fixture.date("2026-11-02T05:00:00Z")) // midnight
         #expect(try await service.homePage(signedIn: signedIn, notice: nil).contains("Monday, November 2, 2026"))
     }
 
     @Test func aPageWithANoticeIsMadeEachTimeAndNotKept() async throws {
-        let clock = Clock(Self.date("2026-03-04T01:00:00Z"))
-        let service = try Self.service(clock: clock)
-        let signedIn = try await Self.participant(of: service, zone: tokyo)
+        let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))
+        let service = try Fixture.service(clock: clock)
+        let signedIn = try await Fixture.participant(of: service, zone: tokyo)
         let notice = try await service.homePage(signedIn: signedIn, notice: "Thank you.")
         #expect(notice.contains("Thank you."))
         #expect(!(try await service.homePage(signedIn: signedIn, notice: nil)).contains("Thank you."))
@@ -167,7 +119,7 @@ struct HomePageCacheTests {
 
     @Test func aFullCacheDropsPagesThatCanNoLongerBeServedFirst() {
         let cache = HomePageCache(capacity: 2)
-        let now = Self.date("2026-03-04T01:00:00Z")
+        let now = Fixture.date("2026-03-04T01:00:00Z")
         func source(_ participant: String, revision: UInt64) -> HomePageCache.Source {
             HomePageCache.Source(participantID: participant, language: "en", timeZone: "Asia/Tokyo", studyRevision: revision, careRevision: 0)
         }

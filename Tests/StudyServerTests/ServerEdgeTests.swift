@@ -13,7 +13,7 @@ import Testing
 /// wrong sign-in codes, forwarded addresses, and a data folder other accounts could read.
 @Suite("Server edges")
 struct ServerEdgeTests {
-    typealias Fixture = HomePageCacheTests
+    typealias Fixture = ServerFixture
     static let start = Fixture.date("2026-03-04T01:00:00Z")
 
     private func post(_ client: some TestClientProtocol, _ uri: String, contentType: String?, body: String,

@@ -1,0 +1,29 @@
+import CareStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Study
+@testable import StudyServer
+import Testing
+
+@Suite("Sign-in attempt limit")
+struct SignInAttemptLimiterTests {
+    @Test func wrongCodesEmptyTheBucketWhichRefillsWithTime() {
+        let limiter = SignInAttemptLimiter(burst: 3, failuresPerSecond: 0.5, clientBurst: 100, clientFailuresPerSecond: 100)
+        let start = Date(timeIntervalSince1970: 1_772_700_000)
+        for _ in 0..<3 {
+            #expect(limiter.allowsAttempt(from: "10.0.0.1", at: start))
+            limiter.recordFailure(from: "10.0.0.1", at: start)
+        }
+        #expect(!limiter.allowsAttempt(from: "10.0.0.1", at: start))
+        #expect(!limiter.allowsAttempt(from: "10.0.0.1", at: start.addingTimeInterval(1.9)))
+        #expect(limiter.allowsAttempt(from: "10.0.0.1", at: start.addingTimeInterval(2)))
+        limiter.recordFailure(from: "10.0.0.1", at: start.addingTimeInterval(2))
+        #expect(!limiter.allowsAttempt(from: "10.0.0.1", at: start.addingTimeInterval(2)))
+        // A clock that goes back adds nothing.
+        #expect(!limiter.allowsAttempt(from: "10.0.0.1", at: start))
+        #expect(limiter.allowsAttempt(from: "10.0.0.1", at: start.addingTimeInterval(600)))
+    }
+}

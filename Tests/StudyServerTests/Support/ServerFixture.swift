@@ -1,0 +1,62 @@
+import CareStore
+import Consent
+import Foundation
+import Study
+@testable import StudyServer
+import Synchronization
+import Testing
+
+/// Recover served on a fresh data folder at a clock the test moves, and its participants: what every server test
+/// starts from.
+enum ServerFixture {
+    /// A clock the tests move by hand.
+    final class Clock: Sendable {
+        private let current: Mutex<Date>
+        init(_ start: Date) { current = Mutex(start) }
+        var now: Date { current.withLock { $0 } }
+        func set(_ date: Date) { current.withLock { $0 = date } }
+    }
+
+    /// A renderer that prints nothing: these tests never look at a PDF.
+    struct NoPDF: ConsentPDFRenderer {
+        struct NotPrinted: Error {}
+        func renderPDF(html: String, footer: ConsentPDFFooter) async throws -> Data { throw NotPrinted() }
+    }
+
+    /// Recover on a fresh data folder, with every clock set to `clock`.
+    static func service(clock: Clock, dataFolder: URL? = nil) throws -> StudyService {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let data = dataFolder ?? FileManager.default.temporaryDirectory.appendingPathComponent("home-cache-\(UUID().uuidString)")
+        let configuration = StudyServerConfiguration(studyFolder: root.appendingPathComponent("examples/studies/recover"), dataFolder: data)
+        return try StudyService(study: StudyServerApplication.loadStudy(configuration), configuration: configuration,
+                                environment: StudyEnvironment(now: { clock.now }, makeUUID: { UUID() }),
+                                storeEnvironment: StudyStoreEnvironment(now: { clock.now }, makeUUID: { UUID() },
+                                                                        randomBytes: StudyStoreEnvironment.live.randomBytes),
+                                careEnvironment: CareStoreEnvironment(now: { clock.now }, makeUUID: { UUID() }),
+                                pdfRenderer: NoPDF())
+    }
+
+    /// A participant enrolled now in `zone`, signed in, and (unless told otherwise) through onboarding.
+    static func participant(of service: StudyService, zone: TimeZone, onboarded: Bool = true) async throws -> StudyService.SignedIn {
+        let invitation = try await service.store.createInvitation(label: nil, expiresAt: nil)
+        let token = try await service.enrol(invitationCode: invitation.code, timeZone: zone, language: "en")
+        let signedIn = try #require(try await service.signedIn(sessionToken: token))
+        if onboarded {
+            _ = try await OnboardingGate(careStore: service.careStore, environment: service.environment)
+                .recordCompletion(participantID: signedIn.participant.id, timeZone: zone)
+        }
+        return signedIn
+    }
+
+    /// Each card's title with the state class of its badge.
+    static func cardStates(_ page: String) -> [String: String] {
+        var states: [String: String] = [:]
+        for match in page.matches(of: #/<h2>([^<]+)</h2><span class="badge (\w+)">/#) {
+            states[String(match.output.1)] = String(match.output.2)
+        }
+        return states
+    }
+
+    static func date(_ text: String) -> Date { try! Date(text, strategy: .iso8601) }
+}
