@@ -228,13 +228,26 @@ public final class SQLiteStudyDatabase: StudyDataStore {
     public func mergeCareFile(at url: URL) throws -> Bool {
         let fileManager = FileManager.default
         guard fileManager.fileExists(atPath: url.path) else { return false }
+        do {
+            try merge(careFile: url)
+        } catch let error as SQLiteStudyDatabaseMergeError {
+            throw error
+        } catch {
+            throw SQLiteStudyDatabaseMergeError.unreadable(path: url.path, reason: "\(error)")
+        }
+        return true
+    }
+
+    private func merge(careFile url: URL) throws {
+        let fileManager = FileManager.default
         let name = url.lastPathComponent
         let old = try DatabaseQueue(path: url.path, configuration: Self.configuration(readOnly: false))
         // The old file's last commits may still be in its WAL: moved into the file itself, so that copying the file's
         // tables and renaming the file alone lose nothing.
-        try CareStoreMigrations.migrator.migrate(old)
+        // Only a care store's own file is merged, never migrated or otherwise changed here: any other database (a copy
+        // of study.sqlite, a file of another version) is refused as it is.
         guard try old.read({ db in try CareStoreMigrations.migrator.hasCompletedMigrations(db) }) else {
-            throw SQLiteCareStorageOpenError.outdatedSchema(path: url.path)
+            throw SQLiteStudyDatabaseMergeError.unreadable(path: url.path, reason: "its schema is not the care store's")
         }
         try old.writeWithoutTransaction { db in _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         try old.close()
@@ -261,7 +274,6 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         for suffix in ["-wal", "-shm"] {
             try? fileManager.removeItem(at: url.deletingLastPathComponent().appendingPathComponent(name + suffix))
         }
-        return true
     }
 }
 
@@ -269,6 +281,8 @@ public final class SQLiteStudyDatabase: StudyDataStore {
 public enum SQLiteStudyDatabaseMergeError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The study database holds care rows already, and the file was never merged into it.
     case careRowsPresent(path: String)
+    /// The file cannot be read as a care store's database.
+    case unreadable(path: String, reason: String)
 
     /// The problem, naming the file.
     public var description: String {
@@ -276,6 +290,9 @@ public enum SQLiteStudyDatabaseMergeError: Error, Hashable, Sendable, CustomStri
         case .careRowsPresent(let path):
             "\(path) was not merged: the study database beside it holds care plans and outcomes already. Keep the one that is "
                 + "current and move the other out of the data folder"
+        case .unreadable(let path, let reason):
+            "\(path) is a care store's file from before study.sqlite held both stores, and it cannot be merged: \(reason). "
+                + "Nothing was changed; restore it from a backup, or move it out of the data folder if it holds no participant's data"
         }
     }
 }

@@ -169,5 +169,20 @@ struct SQLiteStudyDatabaseTests {
         #expect(throws: SQLiteStudyDatabaseMergeError.self) { try data.mergeCareFile(at: folder.appendingPathComponent("other-care.sqlite")) }
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("other-care.sqlite").path))
         #expect(try await data.careStore.fetchOutcomes(query: OutcomeQuery()).count == outcomes)
+        // A file that is not a database, and a database that is not a care store's (a copy of study.sqlite): refused,
+        // naming the file, and left exactly as they were.
+        let garbage = folder.appendingPathComponent("garbage.sqlite"), copy = folder.appendingPathComponent("copy.sqlite")
+        try Data("not a database".utf8).write(to: garbage)
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("study.sqlite"), to: copy)
+        for file in [garbage, copy] {
+            let before = try Data(contentsOf: file)
+            #expect {
+                try data.mergeCareFile(at: file)
+            } throws: { error in
+                guard case .unreadable(let path, _)? = error as? SQLiteStudyDatabaseMergeError else { return false }
+                return path == file.path
+            }
+            #expect(try Data(contentsOf: file) == before, "\(file.lastPathComponent) was changed")
+        }
     }
 }

@@ -2,21 +2,7 @@ import Foundation
 import JSONDiagnostics
 
 /// One problem in a schedule: where (a JSON path such as `elements[1].rrule`) and what.
-public struct ScheduleProblem: Error, Hashable, Sendable, CustomStringConvertible {
-    /// JSON path inside the schedule, e.g. `elements[0].end`; empty for the whole document.
-    public var path: String
-    /// What is wrong, in plain English.
-    public var message: String
-
-    /// Creates a problem at `path` (empty for the whole schedule).
-    public init(path: String, message: String) {
-        self.path = path
-        self.message = message
-    }
-
-    /// `path: message`, or only the message when the path is empty.
-    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
-}
+public typealias ScheduleProblem = DocumentProblem
 
 /// Every problem found in a schedule file, thrown by ``Schedule/load(_:)``.
 public struct ScheduleValidationFailure: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,25 +1,9 @@
 import Foundation
+import JSONDiagnostics
 
-/// One thing wrong with the settings of an answer format, found by ``AnswerFormat/constructionProblems()``.
-///
-/// A study is checked when it is loaded, and each problem names where it is, so that the study author can
-/// find it: `FormatProblem(path: "step", message: "(maximum - minimum) must be divisible by step (10 is not a multiple of 3)")`.
-public struct FormatProblem: Hashable, Sendable, CustomStringConvertible {
-    /// Where the problem is, relative to the format object, in JSON key names: `maximum`, `choices[2].value`,
-    /// `pickers[1].choices`; empty when it concerns the whole format.
-    public var path: String
-    /// What is wrong, in plain English with the numbers involved.
-    public var message: String
-
-    /// Creates a problem at `path` (relative to the format object) with an explanation.
-    public init(path: String, message: String) {
-        self.path = path
-        self.message = message
-    }
-
-    /// `path: message`, or only the message when the path is empty.
-    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
-}
+/// One thing wrong with the settings of an answer format, found by ``AnswerFormat/constructionProblems()``: its path
+/// relative to the format object, in JSON key names (`maximum`, `choices[2].value`), and what is wrong.
+public typealias FormatProblem = DocumentProblem
 
 extension AnswerFormat {
     /// The smallest and largest values a scale or continuous scale may reach, as in ResearchKit.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONDiagnostics
 
 /// A task: an identified sequence of steps, with optional navigation and skip rules.
 ///
@@ -208,19 +209,7 @@ extension NavigationRule: Codable {
 }
 
 /// A fault in a task definition, with the JSON path where it is.
-public struct TaskDefinitionError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// JSON path inside the task, e.g. `steps[3].answerFormat.maximum`.
-    public var path: String
-    /// What is wrong, in plain English.
-    public var message: String
-    /// Creates a fault at `path` (empty for the whole task) with an explanation.
-    public init(path: String, message: String) {
-        self.path = path
-        self.message = message
-    }
-    /// `path: message`, or only the message when the path is empty.
-    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
-}
+public typealias TaskDefinitionError = DocumentProblem
 
 extension ResearchTask: Codable {
     private enum CodingKeys: String, CodingKey { case identifier, title, steps, navigationRules, skipRules }
