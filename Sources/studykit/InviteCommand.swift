@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import Study
+import StudySQLite
+import StudyServer
+
+/// `studykit invite`: prints invitation links for a study's data folder.
+struct InviteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "invite",
+        abstract: "Print invitation links, each good for one participant.",
+        discussion: "Only the codes' SHA-256 digests are stored: the links are shown once. Run it beside a running server or before starting one."
+    )
+
+    @Option(help: "How many links to make.")
+    var count: Int = 1
+
+    @Option(help: "The study folder.", completion: .directory)
+    var study: String = StudyPaths.defaultStudy
+
+    @Option(help: "The data folder the server uses.", completion: .directory)
+    var data: String = "data"
+
+    @Option(name: .customLong("base-url"), help: "The address participants open, before /join/CODE.")
+    var baseURL: String = "http://127.0.0.1:8080"
+
+    @Option(help: "A label kept with the invitations (for example a site or a cohort).")
+    var label: String?
+
+    func validate() throws {
+        guard (1...10_000).contains(count) else { throw ValidationError("--count must be between 1 and 10000") }
+        try StudyPaths.check(study: study, data: data)
+    }
+
+    func run() async throws {
+        umask(0o077)
+        let configuration = StudyServerConfiguration(studyFolder: URL(fileURLWithPath: study, isDirectory: true),
+                                                     dataFolder: URL(fileURLWithPath: data, isDirectory: true))
+        // The study is loaded to check it; only the database is opened: no keys are made, no server is built.
+        let database: SQLiteStudyDatabase
+        do {
+            _ = try StudyServerApplication.loadStudy(configuration)
+            let folder = try StudyDataFolder(url: configuration.dataFolder)
+            try folder.prepare()
+            try folder.createOwnerOnlyFiles(named: [folder.database.lastPathComponent])
+            database = try SQLiteStudyDatabase(path: folder.database.path)
+            try database.mergeCareFile(at: folder.legacyCareDatabase)
+        } catch {
+            FileHandle.standardError.write(Data("studykit invite: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        for _ in 0..<count {
+            let issued = try await database.studyStore.createInvitation(label: label, expiresAt: nil)
+            print("\(base)/join/\(issued.code)")
+        }
+    }
+}

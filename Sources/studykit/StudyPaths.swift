@@ -1,0 +1,19 @@
+import ArgumentParser
+import Study
+
+/// Where the bundled example study is: beside the package when run from a checkout.
+enum StudyPaths {
+    static var defaultStudy: String { "examples/studies/recover" }
+
+    /// Refuses empty folder names, which would put the data in the current folder unasked, and a data folder that
+    /// is a source checkout (see ``StudyDataFolder``).
+    static func check(study: String, data: String) throws {
+        if study.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--study must name a study folder") }
+        try check(data: data)
+    }
+
+    /// Refuses a `--data` that is empty or a source checkout, saying why.
+    static func check(data: String) throws {
+        do { _ = try StudyDataFolder(path: data) } catch { throw ValidationError("--data: \(error)") }
+    }
+}
