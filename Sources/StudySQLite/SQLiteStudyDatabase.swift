@@ -3,6 +3,11 @@ import CareStoreSQLite
 import Consent
 import Foundation
 import GRDB
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Study
 
 /// The study server's one SQLite file: the study store's tables (participants, sessions, runs, consent records) and
@@ -83,11 +88,20 @@ public final class SQLiteStudyDatabase: StudyDataStore {
     /// `legacyCarePath` beside it. Throws ``SQLiteStudyStoreOpenError`` or ``SQLiteCareStorageOpenError`` naming the file.
     public static func readOnlyStores(path: String, legacyCarePath: String) throws -> (study: SQLiteStudyStore, care: SQLiteCareStore) {
         guard FileManager.default.fileExists(atPath: path) else { throw SQLiteStudyStoreOpenError.missing(path: path) }
-        if try hasJointSchema(path: path) || !FileManager.default.fileExists(atPath: legacyCarePath) {
-            let database = try readOnly(path: path)
-            return (database.sqliteStudyStore, database.sqliteCareStore)
+        let legacyExists = FileManager.default.fileExists(atPath: legacyCarePath)
+        guard try hasJointSchema(path: path) else {
+            return (try SQLiteStudyStore.readOnly(path: path), try SQLiteCareStore.readOnly(path: legacyCarePath))
         }
-        return (try SQLiteStudyStore.readOnly(path: path), try SQLiteCareStore.readOnly(path: legacyCarePath))
+        let database = try readOnly(path: path)
+        // A care file beside the joint database that was never merged into it (a merge refused at start) still holds
+        // the care data: read from it, not from the joint file's empty tables.
+        let merged = try database.database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM mergedFile WHERE name = ?", arguments: [URL(fileURLWithPath: legacyCarePath).lastPathComponent]) == true
+        }
+        if legacyExists && !merged {
+            return (database.sqliteStudyStore, try SQLiteCareStore.readOnly(path: legacyCarePath))
+        }
+        return (database.sqliteStudyStore, database.sqliteCareStore)
     }
 
     /// Whether the file at `path` has this type's whole schema, read without changing it: false for a study store's
@@ -240,20 +254,46 @@ public final class SQLiteStudyDatabase: StudyDataStore {
 
     private func merge(careFile url: URL) throws {
         let fileManager = FileManager.default
+        // One merge at a time in this data folder, whichever process runs it (a server starting while `studykit invite` runs).
+        let lock = try FolderLock(url.deletingLastPathComponent())
+        defer { lock.release() }
+        guard fileManager.fileExists(atPath: url.path) else { return } // merged meanwhile by the other process
         let name = url.lastPathComponent
+        let aside = url.deletingLastPathComponent().appendingPathComponent(name + ".merged")
+        let recorded = try database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM mergedFile WHERE name = ?", arguments: [name]) == true
+        }
+        // A set-aside file is never replaced: a file of this name appearing after a merge was written by something else
+        // (an older StudyKit started on the folder again), and its rows are not in this database.
+        if fileManager.fileExists(atPath: aside.path) { throw SQLiteStudyDatabaseMergeError.reappeared(path: url.path) }
+        if !recorded {
+            try copyRows(of: url, name: name)
+        }
+        // Merged (now, or by a run stopped before this rename): the file is set aside with whatever companions it has.
+        for suffix in ["", "-wal", "-shm"] where fileManager.fileExists(atPath: url.path + suffix) {
+            try fileManager.moveItem(atPath: url.path + suffix, toPath: aside.path + suffix)
+        }
+    }
+
+    /// Copies the care rows of the file at `url` into this database and records the merge, in one transaction; then
+    /// makes sure the commit is in the database file itself before the caller renames anything.
+    private func copyRows(of url: URL, name: String) throws {
         let old = try DatabaseQueue(path: url.path, configuration: Self.configuration(readOnly: false))
-        // The old file's last commits may still be in its WAL: moved into the file itself, so that copying the file's
-        // tables and renaming the file alone lose nothing.
-        // Only a care store's own file is merged, never migrated or otherwise changed here: any other database (a copy
-        // of study.sqlite, a file of another version) is refused as it is.
-        guard try old.read({ db in try CareStoreMigrations.migrator.hasCompletedMigrations(db) }) else {
+        // Only a care store's own file is merged, never migrated: any other database (a copy of study.sqlite, a file of
+        // another version) is refused as it is.
+        let (applied, hasStudyTables) = try old.read { db in
+            (try CareStoreMigrations.migrator.appliedIdentifiers(db), try db.tableExists("participant"))
+        }
+        guard applied == Set(CareStoreMigrations.migrationNames), !hasStudyTables else {
+            try old.close()
             throw SQLiteStudyDatabaseMergeError.unreadable(path: url.path, reason: "its schema is not the care store's")
         }
-        try old.writeWithoutTransaction { db in _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        // Its last commits may still be in its WAL: moved into the file, which only succeeds when no other process has
+        // it open (an older server still running would go on writing to a file about to be set aside).
+        let busy = try old.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         try old.close()
+        guard busy == 0 else { throw SQLiteStudyDatabaseMergeError.inUse(path: url.path) }
         try database.writeWithoutTransaction { db in
-            // Merged already, by a run killed before it renamed the file: only the rename is left.
-            if try Bool.fetchOne(db, sql: "SELECT 1 FROM mergedFile WHERE name = ?", arguments: [name]) == true { return }
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM version LIMIT 1") == true {
                 throw SQLiteStudyDatabaseMergeError.careRowsPresent(path: url.path)
             }
@@ -267,13 +307,29 @@ public final class SQLiteStudyDatabase: StudyDataStore {
                                arguments: [name, sqliteStudyStore.now.timeIntervalSinceReferenceDate])
                 return .commit
             }
+            // With synchronous = NORMAL the commit may be only in the WAL until a checkpoint: written through before the
+            // old file is renamed, so that a power loss cannot keep the rename and lose the rows.
+            _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(FULL)")
         }
-        let aside = url.deletingLastPathComponent().appendingPathComponent(name + ".merged")
-        if fileManager.fileExists(atPath: aside.path) { try fileManager.removeItem(at: aside) }
-        try fileManager.moveItem(at: url, to: aside)
-        for suffix in ["-wal", "-shm"] {
-            try? fileManager.removeItem(at: url.deletingLastPathComponent().appendingPathComponent(name + suffix))
+    }
+}
+
+/// An exclusive lock on a folder, held by this process until released (`flock`, so it goes with the process).
+private struct FolderLock {
+    let descriptor: Int32
+
+    init(_ folder: URL) throws {
+        descriptor = open(folder.path, O_RDONLY)
+        guard descriptor >= 0 else { throw SQLiteStudyDatabaseMergeError.unreadable(path: folder.path, reason: "the folder cannot be opened") }
+        guard flock(descriptor, LOCK_EX) == 0 else {
+            close(descriptor)
+            throw SQLiteStudyDatabaseMergeError.unreadable(path: folder.path, reason: "the folder cannot be locked")
         }
+    }
+
+    func release() {
+        _ = flock(descriptor, LOCK_UN)
+        close(descriptor)
     }
 }
 
@@ -283,6 +339,10 @@ public enum SQLiteStudyDatabaseMergeError: Error, Hashable, Sendable, CustomStri
     case careRowsPresent(path: String)
     /// The file cannot be read as a care store's database.
     case unreadable(path: String, reason: String)
+    /// Another process has the file open (an older server still running on the folder).
+    case inUse(path: String)
+    /// The file was set aside after a merge already, and one of its name appeared again.
+    case reappeared(path: String)
 
     /// The problem, naming the file.
     public var description: String {
@@ -290,6 +350,13 @@ public enum SQLiteStudyDatabaseMergeError: Error, Hashable, Sendable, CustomStri
         case .careRowsPresent(let path):
             "\(path) was not merged: the study database beside it holds care plans and outcomes already. Keep the one that is "
                 + "current and move the other out of the data folder"
+        case .inUse(let path):
+            "\(path) is open in another process (an older StudyKit server still running on this data folder?): stop it, then "
+                + "start again; nothing was changed"
+        case .reappeared(let path):
+            "\(path) appeared again after the care data was merged into study.sqlite (\(path).merged is the file merged): an "
+                + "older StudyKit may have written to it since, and its rows are not in study.sqlite. Nothing was changed; "
+                + "compare the two files, keep what is needed, and move \(path) out of the data folder"
         case .unreadable(let path, let reason):
             "\(path) is a care store's file from before study.sqlite held both stores, and it cannot be merged: \(reason). "
                 + "Nothing was changed; restore it from a backup, or move it out of the data folder if it holds no participant's data"

@@ -61,6 +61,10 @@ extension StudyService {
                 throw StudyRefusal.staleStep(runID)
             } catch StepSubmissionError.finished {
                 throw StudyRefusal.runEnded(runID)
+            } catch StepSubmissionError.refused(let failure) where failure.isServerFault {
+                // A file that could not be stored or a score that could not be computed is the server's fault: logged
+                // and shown as a 500 without its details (paths, OS errors), never as the participant's bad request.
+                throw failure
             } catch {
                 throw StudyServerError.malformed("\(error)")
             }

@@ -139,6 +139,17 @@ struct SQLiteStudyDatabaseTests {
         #expect(try await oldCare.fetchOutcomes(query: OutcomeQuery()).count == outcomes)
 
         let data = try SQLiteStudyDatabase(path: folder.appendingPathComponent("study.sqlite").path)
+        // While another process (an older server) has the care file open, nothing is merged or moved.
+        let holder = try SQLiteCareStore(path: care.path, durability: .processCrash)
+        _ = try await holder.fetchOutcomes(query: OutcomeQuery())
+        let reader = try DatabaseQueue(path: care.path)
+        try await reader.read { db in
+            _ = try Row.fetchAll(db, sql: "SELECT * FROM outcome")
+            #expect(throws: SQLiteStudyDatabaseMergeError.inUse(path: care.path)) { try data.mergeCareFile(at: care) }
+        }
+        #expect(FileManager.default.fileExists(atPath: care.path))
+        #expect(try await data.careStore.fetchOutcomes(query: OutcomeQuery()).isEmpty)
+        try reader.close()
         #expect(try data.mergeCareFile(at: care))
         #expect(!FileManager.default.fileExists(atPath: care.path))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("care.sqlite.merged").path))
@@ -160,10 +171,19 @@ struct SQLiteStudyDatabaseTests {
         let care = folder.appendingPathComponent("care.sqlite"), merged = folder.appendingPathComponent("care.sqlite.merged")
         let data = try SQLiteStudyDatabase(path: folder.appendingPathComponent("study.sqlite").path)
         try data.mergeCareFile(at: care)
-        // As if the process died after the merge committed and before the rename: the file is back, the rows are not copied twice.
-        try FileManager.default.copyItem(at: merged, to: care)
+        // As if the process died after the merge committed and before the rename: only the rename is left, and the rows
+        // are not copied twice.
+        try FileManager.default.moveItem(at: merged, to: care)
         #expect(try data.mergeCareFile(at: care))
+        #expect(FileManager.default.fileExists(atPath: merged.path) && !FileManager.default.fileExists(atPath: care.path))
         #expect(try await data.careStore.fetchOutcomes(query: OutcomeQuery()).count == outcomes)
+        // A care.sqlite appearing again after the merge (an older StudyKit started on the folder) is refused, and neither
+        // it nor the set-aside file is touched.
+        try FileManager.default.copyItem(at: merged, to: care)
+        let setAside = try Data(contentsOf: merged)
+        #expect(throws: SQLiteStudyDatabaseMergeError.reappeared(path: care.path)) { try data.mergeCareFile(at: care) }
+        #expect(try Data(contentsOf: merged) == setAside && FileManager.default.fileExists(atPath: care.path))
+        try FileManager.default.removeItem(at: care)
         // A care file never merged, beside a database that has care rows of its own: refused, nothing changed.
         try FileManager.default.copyItem(at: merged, to: folder.appendingPathComponent("other-care.sqlite"))
         #expect(throws: SQLiteStudyDatabaseMergeError.self) { try data.mergeCareFile(at: folder.appendingPathComponent("other-care.sqlite")) }

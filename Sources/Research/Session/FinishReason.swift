@@ -50,6 +50,15 @@ public enum TaskSessionError: Error, Hashable, Sendable, CustomStringConvertible
     /// evaluates its language), so the step cannot be left.
     case calculationFailed(TaskCalculationError)
 
+    /// Whether the failure is the system's rather than the participant's: a file that could not be stored, a
+    /// calculated value that could not be computed. A server answers these with its own error, not a refusal.
+    public var isServerFault: Bool {
+        switch self {
+        case .fileWriteFailed, .calculationFailed: true
+        default: false
+        }
+    }
+
     /// A short English explanation, for logs and error messages.
     public var description: String {
         switch self {

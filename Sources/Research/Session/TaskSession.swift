@@ -283,9 +283,11 @@ public struct TaskSession: Sendable {
         } catch {
             throw .invalidAnswer(item: identifier, error)
         }
+        // The extension names the stored file: a long or odd one (a name that ends in 240 letters after a dot) would
+        // make a name the file system refuses, so only a short one of letters and digits is kept.
         let stem = title.flatMap { name -> String? in
             let ext = (name as NSString).pathExtension
-            return ext.isEmpty ? nil : ext
+            return ext.isEmpty || ext.count > 16 || !ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) ? nil : ext
         }
         let result = try recordFile(data, identifier: identifier, fileExtension: stem ?? "bin", contentType: contentType)
         answer.fileName = result.fileName

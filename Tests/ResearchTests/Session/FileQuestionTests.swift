@@ -36,6 +36,19 @@ struct FileQuestionTests {
         #expect(step.results.contains(.file(FileResult(identifier: "photo", fileName: answer.fileName, contentType: "image/jpeg", byteCount: 3))))
     }
 
+    /// The participant's file name only lends its extension, and only a short plain one: a name ending in 240 letters
+    /// after a dot, or in `.p/h`, would make a stored name the file system refuses or a path elsewhere.
+    @Test(arguments: ["a." + String(repeating: "x", count: 240), "scan.p/h", "scan.jp g", "noextension"])
+    func anOddExtensionIsStoredAsBin(_ title: String) throws {
+        let output = folder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        var session = try TaskSession(task: task(), environment: clock.environment(), files: FolderRunFileStore(folder: output))
+        let answer = try session.attachFile(Data("abc".utf8), title: title, contentType: "image/jpeg")
+        #expect(answer.fileName == "photo-photo-1-ba7816bf.bin")
+        #expect(answer.title == title)
+        #expect(files(in: output) == ["\(session.taskRunUUID.uuidString)/photo-photo-1-ba7816bf.bin"])
+    }
+
     @Test func aFileTheFormatRefusesIsNotWritten() throws {
         let output = folder()
         defer { try? FileManager.default.removeItem(at: output) }
