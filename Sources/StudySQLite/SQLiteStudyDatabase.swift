@@ -266,6 +266,8 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         // A set-aside file is never replaced: a file of this name appearing after a merge was written by something else
         // (an older StudyKit started on the folder again), and its rows are not in this database.
         if fileManager.fileExists(atPath: aside.path) { throw SQLiteStudyDatabaseMergeError.reappeared(path: url.path) }
+        // A server still running on the file, even idle, would go on writing to it after it is set aside.
+        if Self.isOpenInAnotherProcess(url) { throw SQLiteStudyDatabaseMergeError.inUse(path: url.path) }
         if !recorded {
             try copyRows(of: url, name: name)
         }
@@ -311,6 +313,24 @@ public final class SQLiteStudyDatabase: StudyDataStore {
             // old file is renamed, so that a power loss cannot keep the rename and lose the rows.
             _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(FULL)")
         }
+    }
+}
+
+extension SQLiteStudyDatabase {
+    /// Whether another process has the WAL-mode database at `url` open: every connection holds a shared lock on the
+    /// "DMS" byte of its `-shm` file for as long as it is open (byte 128, SQLite's unix VFS), which `F_GETLK` sees. A
+    /// file without `-shm` is open nowhere. Locks of this process are not seen, so close its own connections first.
+    static func isOpenInAnotherProcess(_ url: URL) -> Bool {
+        let descriptor = open(url.path + "-shm", O_RDWR)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 128
+        lock.l_len = 1
+        guard fcntl(descriptor, F_GETLK, &lock) == 0 else { return false }
+        return lock.l_type != Int16(F_UNLCK)
     }
 }
 
