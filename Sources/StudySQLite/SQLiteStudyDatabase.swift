@@ -58,7 +58,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
                             durability: SQLiteStudyStore.Durability = .powerLoss) throws {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try self.init(database: DatabasePool(path: url.path, configuration: Self.configuration(readOnly: false)), environment: environment,
+        try self.init(database: DatabasePool(path: url.path, configuration: SQLiteStudyStore.configuration(readOnly: false)), environment: environment,
                       careEnvironment: careEnvironment, durability: durability, migrate: true)
         let problems = try sqliteStudyStore.appendOnlyProblems()
         if !problems.isEmpty { throw SQLiteStudyStoreOpenError.appendOnlyTriggers(path: url.path, problems: problems) }
@@ -67,7 +67,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
     /// An empty database in memory, for tests: the SQL of the file without the file.
     public static func inMemory(environment: StudyStoreEnvironment = .live, careEnvironment: CareStoreEnvironment = .live) throws
         -> SQLiteStudyDatabase {
-        try SQLiteStudyDatabase(database: DatabaseQueue(configuration: configuration(readOnly: false)), environment: environment,
+        try SQLiteStudyDatabase(database: DatabaseQueue(configuration: SQLiteStudyStore.configuration(readOnly: false)), environment: environment,
                                 careEnvironment: careEnvironment, durability: .powerLoss, migrate: true)
     }
 
@@ -77,7 +77,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
     public static func readOnly(path: String, environment: StudyStoreEnvironment = .live, careEnvironment: CareStoreEnvironment = .live)
         throws -> SQLiteStudyDatabase {
         guard FileManager.default.fileExists(atPath: path) else { throw SQLiteStudyStoreOpenError.missing(path: path) }
-        let database = try DatabaseQueue(path: path, configuration: configuration(readOnly: true))
+        let database = try DatabaseQueue(path: path, configuration: SQLiteStudyStore.configuration(readOnly: true))
         guard try database.read({ db in try migrator.hasCompletedMigrations(db) }) else { throw SQLiteStudyStoreOpenError.outdatedSchema(path: path) }
         return try SQLiteStudyDatabase(database: database, environment: environment, careEnvironment: careEnvironment,
                                        durability: .powerLoss, migrate: false)
@@ -107,7 +107,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
     /// Whether the file at `path` has this type's whole schema, read without changing it: false for a study store's
     /// file from before the join, whose care data is still in `care.sqlite` beside it.
     public static func hasJointSchema(path: String) throws -> Bool {
-        let database = try DatabaseQueue(path: path, configuration: configuration(readOnly: true))
+        let database = try DatabaseQueue(path: path, configuration: SQLiteStudyStore.configuration(readOnly: true))
         return try database.read { db in try migrator.hasCompletedMigrations(db) }
     }
 
@@ -129,14 +129,6 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         sqliteCareStore = SQLiteCareStore(storage: SQLiteCareStorage(sharing: database, reads: .callingThread), environment: careEnvironment)
     }
 
-    private static func configuration(readOnly: Bool) -> Configuration {
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
-        configuration.readonly = readOnly
-        // A command-line tool writing while the server runs waits for the lock instead of failing at once.
-        configuration.busyMode = .timeout(10)
-        return configuration
-    }
 
     // MARK: - One participant action, one transaction
 
@@ -280,7 +272,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
     /// Copies the care rows of the file at `url` into this database and records the merge, in one transaction; then
     /// makes sure the commit is in the database file itself before the caller renames anything.
     private func copyRows(of url: URL, name: String) throws {
-        let old = try DatabaseQueue(path: url.path, configuration: Self.configuration(readOnly: false))
+        let old = try DatabaseQueue(path: url.path, configuration: SQLiteStudyStore.configuration(readOnly: false))
         // Only a care store's own file is merged, never migrated: any other database (a copy of study.sqlite, a file of
         // another version) is refused as it is.
         let (applied, hasStudyTables) = try old.read { db in

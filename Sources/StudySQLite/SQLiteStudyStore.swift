@@ -72,9 +72,7 @@ public final class SQLiteStudyStore: StudyStore {
     /// files are brought up to date by opening them with ``init(path:environment:)``, as `studykit serve` does).
     public static func readOnly(path: String, environment: StudyStoreEnvironment = .live) throws -> SQLiteStudyStore {
         guard FileManager.default.fileExists(atPath: path) else { throw SQLiteStudyStoreOpenError.missing(path: path) }
-        var configuration = configuration()
-        configuration.readonly = true
-        let database = try DatabaseQueue(path: path, configuration: configuration)
+        let database = try DatabaseQueue(path: path, configuration: configuration(readOnly: true))
         let current = try database.read { db in try StudyStoreMigrations.migrator.hasCompletedMigrations(db) }
         guard current else { throw SQLiteStudyStoreOpenError.outdatedSchema(path: path) }
         return SQLiteStudyStore(readingFrom: database, environment: environment)
@@ -122,9 +120,11 @@ public final class SQLiteStudyStore: StudyStore {
         self.environment = environment
     }
 
-    private static func configuration() -> Configuration {
+    /// The connection settings of the study store's files, and of the joint file (``SQLiteStudyDatabase``).
+    static func configuration(readOnly: Bool = false) -> Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
+        configuration.readonly = readOnly
         // A command-line tool writing while the server runs waits for the lock instead of failing at once.
         configuration.busyMode = .timeout(10)
         return configuration

@@ -9,13 +9,13 @@ import Study
 /// the next wake-up.
 actor ConsentPDFPrinter {
     private let renderer: any ConsentPDFRenderer
-    private let dataFolder: URL
+    private let dataFolder: StudyDataFolder
     /// Checks each record before it is printed: an edited record must not get a PDF with the genuine footer.
     private let verifier: ConsentRecordVerifier
     private var running = false
     private var again = false
 
-    init(renderer: any ConsentPDFRenderer, dataFolder: URL, verifier: ConsentRecordVerifier) {
+    init(renderer: any ConsentPDFRenderer, dataFolder: StudyDataFolder, verifier: ConsentRecordVerifier) {
         self.renderer = renderer
         self.dataFolder = dataFolder
         self.verifier = verifier
@@ -46,9 +46,9 @@ actor ConsentPDFPrinter {
         }
         do {
             let pdf = try await renderer.renderPDF(html: record.html, footer: .localized(for: record, strings: strings))
-            let folder = dataFolder.appendingPathComponent(StudyDataFolder.consentPDFsFolderName, isDirectory: true)
+            let folder = dataFolder.consentPDFs
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let file = dataFolder.appendingPathComponent(relativePath)
+            let file = dataFolder.url.appendingPathComponent(relativePath)
             try pdf.write(to: file, options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
             try await store.setConsentPDF(.file(relativePath: relativePath), recordID: record.id, participantID: record.participantIdentifier)
@@ -64,7 +64,7 @@ actor ConsentPDFPrinter {
         switch stored.pdf {
         case .stored(let data): data
         case .file(let relativePath): ConsentPDFState.isSafeRelativePath(relativePath)
-            ? FileManager.default.contents(atPath: dataFolder.appendingPathComponent(relativePath).path) : nil
+            ? FileManager.default.contents(atPath: dataFolder.url.appendingPathComponent(relativePath).path) : nil
         case .pending, .failed: nil
         }
     }

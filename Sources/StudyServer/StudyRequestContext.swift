@@ -29,8 +29,6 @@ struct ParticipantRequestContext: ChildRequestContext {
     var coreContext: CoreRequestContextStorage
     /// The signed-in participant.
     let signedIn: StudyService.SignedIn
-    /// The connection's peer.
-    let remoteAddress: SocketAddress?
     /// The posted form, read and checked; nil for a request that posts none.
     var form: PostedForm?
 
@@ -38,7 +36,6 @@ struct ParticipantRequestContext: ChildRequestContext {
         guard let signedIn = context.signedIn else { throw StudyServerError.notSignedIn }
         coreContext = context.coreContext
         self.signedIn = signedIn
-        remoteAddress = context.remoteAddress
         form = context.form
     }
 

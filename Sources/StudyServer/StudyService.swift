@@ -103,7 +103,7 @@ public final class StudyService: Sendable {
             throw StudyServerStartError("page templates: \(error)")
         }
         (pdfWakeUps, pdfWakeUp) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        pdfPrinter = ConsentPDFPrinter(renderer: pdfRenderer, dataFolder: configuration.dataFolder,
+        pdfPrinter = ConsentPDFPrinter(renderer: pdfRenderer, dataFolder: folder,
                                        verifier: ConsentRecordVerifier(expectedPublicKey: consentKey.publicKey))
         let calculator: (any TaskCalculator)?
         do {
@@ -112,7 +112,7 @@ public final class StudyService: Sendable {
             throw StudyServerStartError("the study's calculated items: \(error)")
         }
         workflow = ParticipantWorkflow(study: study, data: data, environment: environment, consentKey: consentKey, calculator: calculator,
-                                       dataFolder: folder.url)
+                                       dataFolder: folder)
         webStrings = Dictionary(uniqueKeysWithValues: study.languages.map { ($0, WebStrings(language: $0, overrides: study.strings.web)) })
     }
 

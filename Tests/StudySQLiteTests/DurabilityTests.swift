@@ -20,34 +20,38 @@ struct DurabilityTests {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
     }
 
-    /// Starts the writer on `path`, kills it once it has acknowledged `killAfter` saves, and returns its participant and
-    /// every acknowledged save (run and state), in order: those read before the kill and those still in the pipe.
-    static func writeAndKill(path: String, killAfter: Int, durability: SQLiteStudyStore.Durability) throws
-        -> (participant: String, saves: [(UUID, TaskRunState)]) {
+    /// Starts the writer with `arguments`, kills it with SIGKILL once it has printed `lines` lines (or when it ends by
+    /// itself first: it may kill itself), and returns every complete line it printed, in order: those read before the
+    /// kill and those still in the pipe. A line cut by the kill is not among them.
+    static func runAndKill(_ arguments: [String], afterLines lines: Int) throws -> [String] {
         let process = Process()
         process.executableURL = crashWriter
-        process.arguments = durability == .processCrash ? [path, "--process-crash"] : [path]
+        process.arguments = arguments
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
         var buffer = Data()
-        var lines = 0
-        while lines < killAfter + 1 {
+        while buffer.reduce(0, { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }) < lines {
             let chunk = stdout.fileHandleForReading.availableData
             if chunk.isEmpty { break } // the child ended by itself
             buffer.append(chunk)
-            lines = buffer.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
         }
         kill(process.processIdentifier, SIGKILL)
         buffer.append(stdout.fileHandleForReading.readDataToEndOfFile())
         process.waitUntilExit()
         let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL, "the writer ended by itself: \(errors)")
-        // Only complete lines are acknowledged saves; a line cut by the kill is not.
         var text = String(decoding: buffer, as: UTF8.self)
         if let lastNewline = text.lastIndex(of: "\n") { text = String(text[...lastNewline]) } else { text = "" }
-        var lineList = text.split(separator: "\n").map(String.init)
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    /// Starts the writer on `path`, kills it once it has acknowledged `killAfter` saves, and returns its participant and
+    /// every acknowledged save (run and state), in order.
+    static func writeAndKill(path: String, killAfter: Int, durability: SQLiteStudyStore.Durability) throws
+        -> (participant: String, saves: [(UUID, TaskRunState)]) {
+        var lineList = try runAndKill(durability == .processCrash ? [path, "--process-crash"] : [path], afterLines: killAfter + 1)
         let first = try #require(lineList.first)
         #expect(first.hasPrefix("participant "))
         lineList.removeFirst()

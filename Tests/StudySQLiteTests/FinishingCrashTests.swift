@@ -16,28 +16,10 @@ struct FinishingCrashTests {
     /// Runs the writer in `--finishing` mode until it has printed `lines` lines (then kills it), or until it kills
     /// itself inside commit `crashInCommit`; returns the participants it reported onboarded and surveyed.
     static func finishAndKill(path: String, lines wanted: Int, crashInCommit: Int?) throws -> (onboarded: Set<String>, surveyed: Set<String>) {
-        let process = Process()
-        process.executableURL = DurabilityTests.crashWriter
-        process.arguments = [path, "--finishing", recover.path, "--process-crash"] + (crashInCommit.map { ["--crash-in-commit", "\($0)"] } ?? [])
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        var buffer = Data()
-        while buffer.reduce(0, { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }) < wanted {
-            let chunk = stdout.fileHandleForReading.availableData
-            if chunk.isEmpty { break } // the child ended: killed itself inside a commit, or failed
-            buffer.append(chunk)
-        }
-        kill(process.processIdentifier, SIGKILL)
-        buffer.append(stdout.fileHandleForReading.readDataToEndOfFile())
-        process.waitUntilExit()
-        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL, "the writer ended by itself: \(errors)")
-        var text = String(decoding: buffer, as: UTF8.self)
-        if let lastNewline = text.lastIndex(of: "\n") { text = String(text[...lastNewline]) } else { text = "" }
+        let arguments = [path, "--finishing", recover.path, "--process-crash"] + (crashInCommit.map { ["--crash-in-commit", "\($0)"] } ?? [])
+        let lines = try DurabilityTests.runAndKill(arguments, afterLines: wanted)
         var onboarded = Set<String>(), surveyed = Set<String>()
-        for line in text.split(separator: "\n") {
+        for line in lines {
             let parts = line.split(separator: " ").map(String.init)
             switch parts.first {
             case "onboarded": onboarded.insert(parts[1])

@@ -14,19 +14,6 @@ struct EnrolmentControllerTests {
     typealias Fixture = ServerFixture
     let tokyo = TimeZone(identifier: "Asia/Tokyo")!
 
-    /// The participant's cookie, and a form's content type.
-    static func headers(_ signedIn: StudyService.SignedIn?, form: Bool = false) -> HTTPFields {
-        var headers = HTTPFields()
-        if let signedIn { headers[.cookie] = "\(StudyRouter.sessionCookie)=\(signedIn.sessionToken)" }
-        if form { headers[.contentType] = "application/x-www-form-urlencoded" }
-        return headers
-    }
-
-    /// The CSRF field of `signedIn`'s forms.
-    static func token(_ signedIn: StudyService.SignedIn) -> String {
-        "_csrf=\(signedIn.csrfToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
-    }
-
     @Test func anInvitationEnrolsOnceAndARefusalSpeaksTheBrowsersLanguage() async throws {
         let service = try Fixture.service(clock: Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z")))
         let invitation = try await service.store.createInvitation(label: nil, expiresAt: nil)

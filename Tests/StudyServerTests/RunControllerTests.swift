@@ -14,19 +14,6 @@ struct RunControllerTests {
     typealias Fixture = ServerFixture
     let tokyo = TimeZone(identifier: "Asia/Tokyo")!
 
-    /// The participant's cookie, and a form's content type.
-    static func headers(_ signedIn: StudyService.SignedIn?, form: Bool = false) -> HTTPFields {
-        var headers = HTTPFields()
-        if let signedIn { headers[.cookie] = "\(StudyRouter.sessionCookie)=\(signedIn.sessionToken)" }
-        if form { headers[.contentType] = "application/x-www-form-urlencoded" }
-        return headers
-    }
-
-    /// The CSRF field of `signedIn`'s forms.
-    static func token(_ signedIn: StudyService.SignedIn) -> String {
-        "_csrf=\(signedIn.csrfToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
-    }
-
     @Test func anotherParticipantsRunIsNotFoundAndUntouched() async throws {
         let service = try Fixture.service(clock: Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z")))
         let alex = try await Fixture.participant(of: service, zone: tokyo)
@@ -35,14 +22,14 @@ struct RunControllerTests {
         let before = try await service.store.run(id: run, participantID: alex.participant.id)
         let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
         try await app.test(.router) { client in
-            let page = try await client.execute(uri: "/runs/\(run.uuidString.lowercased())", method: .get, headers: Self.headers(sam))
+            let page = try await client.execute(uri: "/runs/\(run.uuidString.lowercased())", method: .get, headers: Fixture.headers(sam))
             #expect(page.status == .notFound)
-            let post = try await client.execute(uri: "/runs/\(run.uuidString.lowercased())", method: .post, headers: Self.headers(sam, form: true),
-                                                body: ByteBuffer(string: Self.token(sam) + "&_step=painLevel&action=next&q0=3"))
+            let post = try await client.execute(uri: "/runs/\(run.uuidString.lowercased())", method: .post, headers: Fixture.headers(sam, form: true),
+                                                body: ByteBuffer(string: Fixture.token(sam) + "&_step=painLevel&action=next&q0=3"))
             #expect(post.status == .notFound)
             #expect(String(buffer: post.body).contains("There is no such task run."))
             // Its owner gets the step.
-            let own = try await client.execute(uri: "/runs/\(run.uuidString.lowercased())", method: .get, headers: Self.headers(alex))
+            let own = try await client.execute(uri: "/runs/\(run.uuidString.lowercased())", method: .get, headers: Fixture.headers(alex))
             #expect(own.status == .ok)
         }
         #expect(try await service.store.run(id: run, participantID: alex.participant.id) == before)

@@ -14,32 +14,19 @@ struct SettingsControllerTests {
     typealias Fixture = ServerFixture
     let tokyo = TimeZone(identifier: "Asia/Tokyo")!
 
-    /// The participant's cookie, and a form's content type.
-    static func headers(_ signedIn: StudyService.SignedIn?, form: Bool = false) -> HTTPFields {
-        var headers = HTTPFields()
-        if let signedIn { headers[.cookie] = "\(StudyRouter.sessionCookie)=\(signedIn.sessionToken)" }
-        if form { headers[.contentType] = "application/x-www-form-urlencoded" }
-        return headers
-    }
-
-    /// The CSRF field of `signedIn`'s forms.
-    static func token(_ signedIn: StudyService.SignedIn) -> String {
-        "_csrf=\(signedIn.csrfToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
-    }
-
     @Test func aLanguageTheStudyDoesNotOfferIsRefusedInTheParticipantsLanguage() async throws {
         let service = try Fixture.service(clock: Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z")))
         let signedIn = try await Fixture.participant(of: service, zone: tokyo)
         _ = try await service.setLanguage("ja", for: signedIn.participant)
         let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
         try await app.test(.router) { client in
-            let refused = try await client.execute(uri: "/settings/language", method: .post, headers: Self.headers(signedIn, form: true),
-                                                   body: ByteBuffer(string: Self.token(signedIn) + "&language=fr"))
+            let refused = try await client.execute(uri: "/settings/language", method: .post, headers: Fixture.headers(signedIn, form: true),
+                                                   body: ByteBuffer(string: Fixture.token(signedIn) + "&language=fr"))
             #expect(refused.status == .unprocessableContent)
             // The page is in the participant's language (Japanese), whatever the browser asks for.
             #expect(String(buffer: refused.body).contains("この研究の言語から選んでください。"))
-            let changed = try await client.execute(uri: "/settings/language", method: .post, headers: Self.headers(signedIn, form: true),
-                                                   body: ByteBuffer(string: Self.token(signedIn) + "&language=ko"))
+            let changed = try await client.execute(uri: "/settings/language", method: .post, headers: Fixture.headers(signedIn, form: true),
+                                                   body: ByteBuffer(string: Fixture.token(signedIn) + "&language=ko"))
             #expect(changed.status == .seeOther)
         }
         #expect(try await service.store.participant(id: signedIn.participant.id)?.language == "ko")

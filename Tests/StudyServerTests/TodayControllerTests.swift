@@ -14,19 +14,6 @@ struct TodayControllerTests {
     typealias Fixture = ServerFixture
     let tokyo = TimeZone(identifier: "Asia/Tokyo")!
 
-    /// The participant's cookie, and a form's content type.
-    static func headers(_ signedIn: StudyService.SignedIn?, form: Bool = false) -> HTTPFields {
-        var headers = HTTPFields()
-        if let signedIn { headers[.cookie] = "\(StudyRouter.sessionCookie)=\(signedIn.sessionToken)" }
-        if form { headers[.contentType] = "application/x-www-form-urlencoded" }
-        return headers
-    }
-
-    /// The CSRF field of `signedIn`'s forms.
-    static func token(_ signedIn: StudyService.SignedIn) -> String {
-        "_csrf=\(signedIn.csrfToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
-    }
-
     /// The participant's routes refuse a request without a session (401, a page linking to sign-in), and every post
     /// without the session's CSRF token (403): checked once, in the middleware, for every route of the group.
     @Test func participantRoutesNeedASessionAndEveryPostItsToken() async throws {
@@ -42,7 +29,7 @@ struct TodayControllerTests {
                 #expect(String(buffer: response.body).contains(#"href="/signin""#), "\(uri)")
             }
             for uri in ["/tasks/exercises/0/done", "/settings/language", "/settings/signin-code", "/runs/\(UUID().uuidString)"] {
-                let withoutToken = try await client.execute(uri: uri, method: .post, headers: Self.headers(signedIn, form: true),
+                let withoutToken = try await client.execute(uri: uri, method: .post, headers: Fixture.headers(signedIn, form: true),
                                                             body: ByteBuffer(string: "language=ja"))
                 #expect(withoutToken.status == .forbidden, "\(uri)")
             }
@@ -50,10 +37,10 @@ struct TodayControllerTests {
             #expect(try await service.careStore.fetchOutcomes(query: OutcomeQuery()).count == 1) // the gate's
             #expect(try await service.store.participant(id: signedIn.participant.id)?.language == "en")
             // With the token, the event is ticked off and the card says so.
-            let done = try await client.execute(uri: "/tasks/exercises/0/done", method: .post, headers: Self.headers(signedIn, form: true),
-                                                body: ByteBuffer(string: Self.token(signedIn)))
+            let done = try await client.execute(uri: "/tasks/exercises/0/done", method: .post, headers: Fixture.headers(signedIn, form: true),
+                                                body: ByteBuffer(string: Fixture.token(signedIn)))
             #expect(done.status == .seeOther)
-            let home = try await client.execute(uri: "/", method: .get, headers: Self.headers(signedIn))
+            let home = try await client.execute(uri: "/", method: .get, headers: Fixture.headers(signedIn))
             #expect(Fixture.cardStates(String(buffer: home.body))["Knee exercises"] == "done")
         }
     }

@@ -50,8 +50,7 @@ public struct ConsentStrings: Hashable, Sendable {
 
     /// The tags a lookup in `language` tries, most specific first, ending with `en`.
     public static func fallbackChain(for language: String) -> [String] {
-        let chain = LanguageTag(language).fallbackChain
-        return chain.last == "en" ? chain : chain + ["en"]
+        LanguageTag(language).fallbackChain(then: "en")
     }
 
     /// The language of the built-in table a lookup in `language` ends up in (`en` when none matches).

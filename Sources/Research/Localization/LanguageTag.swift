@@ -51,4 +51,10 @@ public struct LanguageTag: Hashable, Sendable, CustomStringConvertible {
         chain.insert(script, at: position)
         return chain
     }
+
+    /// ``fallbackChain``, then `last` (the caller's default, such as `en` for the built-in tables) when it is not in it.
+    public func fallbackChain(then last: String) -> [String] {
+        let chain = fallbackChain
+        return chain.contains(last) ? chain : chain + [last]
+    }
 }

@@ -31,7 +31,7 @@ public final class ParticipantWorkflow: Sendable {
     /// Computes the scores of the study's FHIR Questionnaire surveys; nil when it has none.
     let calculator: (any TaskCalculator)?
     /// The data folder whose `run-files/` keeps the files attached in runs; nil for runs that keep no files.
-    let dataFolder: URL?
+    let dataFolder: StudyDataFolder?
     /// Participants known to have finished onboarding: an outcome is never taken back, so once seen it is kept and
     /// the gate asks the care store no more.
     private let onboardedParticipants = Mutex<Set<String>>([])
@@ -41,7 +41,7 @@ public final class ParticipantWorkflow: Sendable {
 
     /// A workflow over `data` for `study`; runs' attached files are kept under `dataFolder` (none when nil).
     public init(study: StudyDefinition, data: any StudyDataStore, environment: StudyEnvironment = .live, consentKey: ConsentSigningKey,
-                calculator: (any TaskCalculator)? = nil, dataFolder: URL? = nil) {
+                calculator: (any TaskCalculator)? = nil, dataFolder: StudyDataFolder? = nil) {
         self.study = study
         self.data = data
         self.environment = environment
@@ -183,7 +183,7 @@ public final class ParticipantWorkflow: Sendable {
     /// Where the files attached in a participant's runs are kept: `DATA/run-files/PARTICIPANT/RUN-UUID/`; nil without
     /// a data folder.
     public func runFiles(for participant: StudyParticipant) -> (any RunFileStore)? {
-        dataFolder.map { FolderRunFileStore(folder: StudyDataFolder.runFiles(in: $0, participantID: participant.id)) }
+        dataFolder.map { FolderRunFileStore(folder: $0.runFiles(participantID: participant.id)) }
     }
 
     // MARK: - Runs

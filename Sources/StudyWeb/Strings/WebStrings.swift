@@ -61,8 +61,7 @@ public struct WebStrings: Sendable {
 
     /// The languages to search for `language`, most specific first: ``LanguageTag/fallbackChain``, then `en`.
     static func fallbackChain(for language: String) -> [String] {
-        let chain = LanguageTag(language).fallbackChain
-        return chain.contains("en") ? chain : chain + ["en"]
+        LanguageTag(language).fallbackChain(then: "en")
     }
 
     /// A tag in its usual case (``LanguageTag``): `ZH-hans-cn` → `zh-Hans-CN`.

@@ -1,6 +1,7 @@
 import CareStore
 import Consent
 import Foundation
+import HTTPTypes
 import Study
 @testable import StudyServer
 import Synchronization
@@ -59,4 +60,17 @@ enum ServerFixture {
     }
 
     static func date(_ text: String) -> Date { try! Date(text, strategy: .iso8601) }
+
+    /// The participant's cookie, and a form's content type.
+    static func headers(_ signedIn: StudyService.SignedIn?, form: Bool = false) -> HTTPFields {
+        var headers = HTTPFields()
+        if let signedIn { headers[.cookie] = "\(StudyRouter.sessionCookie)=\(signedIn.sessionToken)" }
+        if form { headers[.contentType] = "application/x-www-form-urlencoded" }
+        return headers
+    }
+
+    /// The CSRF field of `signedIn`'s forms.
+    static func token(_ signedIn: StudyService.SignedIn) -> String {
+        "_csrf=\(signedIn.csrfToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+    }
 }
