@@ -5,6 +5,7 @@ let package = Package(
     name: "StudyKit",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
+        .library(name: "StudyKitEnvironment", targets: ["StudyKitEnvironment"]),
         .library(name: "Research", targets: ["Research"]),
         .library(name: "CareStore", targets: ["CareStore"]),
         .library(name: "CareStoreSQLite", targets: ["CareStoreSQLite"]),
@@ -43,16 +44,18 @@ let package = Package(
     ],
     targets: [
         .target(name: "JSONDiagnostics"),
+        // The clock, UUIDs, randomness, calendar and locale every other module is given (never the system's directly).
+        .target(name: "StudyKitEnvironment"),
         // swift-crypto for the SHA-256 of attached files (CryptoKit on Apple platforms, so Research still builds there).
-        .target(name: "Research", dependencies: ["JSONDiagnostics", .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "CareStore", dependencies: ["JSONDiagnostics"]),
+        .target(name: "Research", dependencies: ["JSONDiagnostics", "StudyKitEnvironment", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "CareStore", dependencies: ["JSONDiagnostics", "StudyKitEnvironment"]),
         // FHIR R4: Questionnaires in as tasks and responses both ways, FHIRPath; consents, care plans and outcomes out as
         // resources. swift-crypto's SHA-1 for Attachment.hash and the name-based UUIDs of Bundle entries.
         .target(name: "Interop", dependencies: ["Research", "Consent", "CareStore", "JSONDiagnostics", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "Consent",
             dependencies: [
-                "Research", "JSONDiagnostics",
+                "Research", "JSONDiagnostics", "StudyKitEnvironment",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Ink", package: "Ink"),
             ]
@@ -67,7 +70,7 @@ let package = Package(
         ),
         .target(
             name: "CareStoreSQLite",
-            dependencies: [
+            dependencies: ["StudyKitEnvironment", 
                 "CareStore", .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for binding outcome rows directly (OutcomeRowWriter).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -75,20 +78,20 @@ let package = Package(
         ),
         .target(
             name: "Study",
-            dependencies: ["Research", "CareStore", "Consent", "JSONDiagnostics", .product(name: "Yams", package: "Yams")]
+            dependencies: ["Research", "CareStore", "Consent", "JSONDiagnostics", "StudyKitEnvironment", .product(name: "Yams", package: "Yams")]
         ),
         // A study's FHIR side: Questionnaires as surveys (a StudySurveyFormat), their calculators, and the FHIR export.
         .target(name: "StudyFHIR", dependencies: ["Study", "Interop", "Research", "CareStore", "Consent"]),
         // The study server's one file holds both stores' tables, so that one participant action is one transaction.
-        .target(name: "StudySQLite", dependencies: ["Study", "Research", "Consent", "CareStore", "CareStoreSQLite",
+        .target(name: "StudySQLite", dependencies: ["StudyKitEnvironment", "Study", "Research", "Consent", "CareStore", "CareStoreSQLite",
                                                     .product(name: "GRDB", package: "GRDB.swift")]),
         // A child process for StudySQLiteTests' durability test: saves task runs until it is killed. Not a product.
-        .executableTarget(name: "StudySQLiteCrashWriter", dependencies: ["Study", "StudyFHIR", "StudySQLite", "Research", "Consent", "CareStore"]),
+        .executableTarget(name: "StudySQLiteCrashWriter", dependencies: ["StudyKitEnvironment", "Study", "StudyFHIR", "StudySQLite", "Research", "Consent", "CareStore"]),
         // A child process for the durability test: writes outcomes until it is killed. Not a product.
         .executableTarget(name: "CareStoreSQLiteCrashWriter", dependencies: ["CareStore", "CareStoreSQLite"]),
         .target(
             name: "StudyServer",
-            dependencies: [
+            dependencies: ["StudyKitEnvironment", 
                 "Research", "CareStore", "CareStoreSQLite", "Consent", "ConsentPrinting", "StudyWeb", "Study", "StudyFHIR", "StudySQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -102,7 +105,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "studykit",
-            dependencies: [
+            dependencies: ["StudyKitEnvironment", 
                 "Research",
                 "CareStore",
                 "CareStoreSQLite",
@@ -117,17 +120,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "ResearchTests", dependencies: ["Research"]),
+        .testTarget(name: "StudyKitEnvironmentTests", dependencies: ["StudyKitEnvironment"]),
+        .testTarget(name: "ResearchTests", dependencies: ["Research", "StudyKitEnvironment"]),
         // HL7's example Questionnaires are read from ../shared/fixtures/fhir (HL7Fixtures), never copied in.
-        .testTarget(name: "InteropTests", dependencies: ["Interop", "Research", "Consent", "CareStore", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "InteropTests", dependencies: ["StudyKitEnvironment", "Interop", "Research", "Consent", "CareStore", .product(name: "Crypto", package: "swift-crypto")]),
         // StudySQLite: the conformance suite also runs on the study server's one database, which holds both stores.
-        .testTarget(name: "CareStoreTests", dependencies: ["CareStore", "CareStoreSQLite", "StudySQLite", "JSONDiagnostics"]),
+        .testTarget(name: "CareStoreTests", dependencies: ["StudyKitEnvironment", "CareStore", "CareStoreSQLite", "StudySQLite", "JSONDiagnostics"]),
         // Printing/ tests ConsentPrinting with the same record fixtures.
-        .testTarget(name: "ConsentTests", dependencies: ["Consent", "ConsentPrinting", "Research"]),
-        .testTarget(name: "StudyWebTests", dependencies: ["StudyWeb", "Research", .product(name: "Mustache", package: "swift-mustache")]),
+        .testTarget(name: "ConsentTests", dependencies: ["StudyKitEnvironment", "Consent", "ConsentPrinting", "Research"]),
+        .testTarget(name: "StudyWebTests", dependencies: ["StudyKitEnvironment", "StudyWeb", "Research", .product(name: "Mustache", package: "swift-mustache")]),
         .testTarget(
             name: "StudyServerTests",
-            dependencies: [
+            dependencies: ["StudyKitEnvironment", 
                 "StudyServer", .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 // Editing the data folder's databases under the server, as someone with sqlite3 would.
@@ -137,15 +141,15 @@ let package = Package(
         // The stores and the study module make data folders for `studykit export` to read.
         .testTarget(name: "StudykitCLITests", dependencies: ["studykit", "Study", "StudyFHIR", "StudySQLite", "CareStore", "CareStoreSQLite", "Consent",
                                                         .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "StudyTests", dependencies: ["Study", "StudyFHIR", "Research", "CareStore", "Consent", "Interop"]),
+        .testTarget(name: "StudyTests", dependencies: ["StudyKitEnvironment", "Study", "StudyFHIR", "Research", "CareStore", "Consent", "Interop"]),
         .testTarget(
             name: "StudySQLiteTests",
-            dependencies: ["Study", "StudyFHIR", "StudySQLite", "StudySQLiteCrashWriter", "Research", "Consent", "CareStore", "CareStoreSQLite",
+            dependencies: ["StudyKitEnvironment", "Study", "StudyFHIR", "StudySQLite", "StudySQLiteCrashWriter", "Research", "Consent", "CareStore", "CareStoreSQLite",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "CareStoreSQLiteTests",
-            dependencies: ["CareStore", "CareStoreSQLite", "CareStoreSQLiteCrashWriter", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["StudyKitEnvironment", "CareStore", "CareStoreSQLite", "CareStoreSQLiteCrashWriter", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import CareStore
 import Foundation
+import StudyKitEnvironment
 import GRDB
 
 /// A care store kept in one SQLite file: the store's rules over ``SQLiteCareStorage``.
@@ -13,7 +14,7 @@ public typealias SQLiteCareStore = StorageBackedCareStore<SQLiteCareStorage>
 extension StorageBackedCareStore where Storage == SQLiteCareStorage {
     /// A store in the SQLite file at `path`, created with its folder when missing, and migrated to the current
     /// schema when older; `durability` and `reads` as ``SQLiteCareStorage/init(path:durability:reads:)`` says.
-    public convenience init(path: String, environment: CareStoreEnvironment = .live,
+    public convenience init(path: String, environment: StudyKitEnvironment = .live,
                             durability: SQLiteCareStorage.Durability = .powerLoss,
                             reads: SQLiteCareStorage.ReadExecution = .readerQueue) throws {
         self.init(storage: try SQLiteCareStorage(path: path, durability: durability, reads: reads), environment: environment)
@@ -21,13 +22,13 @@ extension StorageBackedCareStore where Storage == SQLiteCareStorage {
 
     /// The store in the existing SQLite file at `path`, opened for reading only (nothing is created, migrated or
     /// written; adding to it throws). See ``SQLiteCareStorage/readOnly(path:)``.
-    public static func readOnly(path: String, environment: CareStoreEnvironment = .live) throws -> SQLiteCareStore {
+    public static func readOnly(path: String, environment: StudyKitEnvironment = .live) throws -> SQLiteCareStore {
         SQLiteCareStore(storage: try SQLiteCareStorage.readOnly(path: path), environment: environment)
     }
 
     /// An empty store in an in-memory SQLite database, for tests and previews: the SQL of the file store without
     /// its file.
-    public static func inMemory(environment: CareStoreEnvironment = .live) throws -> SQLiteCareStore {
+    public static func inMemory(environment: StudyKitEnvironment = .live) throws -> SQLiteCareStore {
         SQLiteCareStore(storage: try SQLiteCareStorage.inMemory(), environment: environment)
     }
 }

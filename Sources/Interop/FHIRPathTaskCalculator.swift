@@ -14,8 +14,7 @@ import Research
 ///
 /// ```swift
 /// let calculator = try FHIRPathTaskCalculator(questionnaires: [phq9Data])
-/// let environment = SessionEnvironment(now: { Date() }, makeUUID: { UUID() }, calendar: .current,
-///                                      timeZone: .current, locale: .current, calculator: calculator)
+/// let session = try TaskSession(task: phq9Task, environment: .live, calculator: calculator)
 /// ```
 public struct FHIRPathTaskCalculator: TaskCalculator {
     /// One Questionnaire, read once, with its expressions parsed once.

@@ -2,6 +2,7 @@ import CareStore
 import CareStoreSQLite
 import Consent
 import Foundation
+import StudyKitEnvironment
 import GRDB
 #if canImport(Glibc)
 import Glibc
@@ -54,32 +55,32 @@ public final class SQLiteStudyDatabase: StudyDataStore {
     /// before the join gains the care store's tables). Refuses a file whose consent records' append-only triggers are
     /// missing or changed (``SQLiteStudyStoreOpenError/appendOnlyTriggers(path:problems:)``). Acknowledged writes
     /// survive what `durability` says.
-    public convenience init(path: String, environment: StudyStoreEnvironment = .live, careEnvironment: CareStoreEnvironment = .live,
+    public convenience init(path: String, environment: StudyKitEnvironment = .live,
                             durability: SQLiteStudyStore.Durability = .powerLoss) throws {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try self.init(database: DatabasePool(path: url.path, configuration: SQLiteStudyStore.configuration(readOnly: false)), environment: environment,
-                      careEnvironment: careEnvironment, durability: durability, migrate: true)
+                      durability: durability, migrate: true)
         let problems = try sqliteStudyStore.appendOnlyProblems()
         if !problems.isEmpty { throw SQLiteStudyStoreOpenError.appendOnlyTriggers(path: url.path, problems: problems) }
     }
 
     /// An empty database in memory, for tests: the SQL of the file without the file.
-    public static func inMemory(environment: StudyStoreEnvironment = .live, careEnvironment: CareStoreEnvironment = .live) throws
+    public static func inMemory(environment: StudyKitEnvironment = .live) throws
         -> SQLiteStudyDatabase {
         try SQLiteStudyDatabase(database: DatabaseQueue(configuration: SQLiteStudyStore.configuration(readOnly: false)), environment: environment,
-                                careEnvironment: careEnvironment, durability: .powerLoss, migrate: true)
+                                durability: .powerLoss, migrate: true)
     }
 
     /// The existing file at `path`, opened for reading only (nothing is created, migrated or written), as
     /// `studykit export` reads a data folder while the server runs. Throws ``SQLiteStudyStoreOpenError`` when the file
     /// is missing or its schema is not the one this version writes.
-    public static func readOnly(path: String, environment: StudyStoreEnvironment = .live, careEnvironment: CareStoreEnvironment = .live)
+    public static func readOnly(path: String, environment: StudyKitEnvironment = .live)
         throws -> SQLiteStudyDatabase {
         guard FileManager.default.fileExists(atPath: path) else { throw SQLiteStudyStoreOpenError.missing(path: path) }
         let database = try DatabaseQueue(path: path, configuration: SQLiteStudyStore.configuration(readOnly: true))
         guard try database.read({ db in try migrator.hasCompletedMigrations(db) }) else { throw SQLiteStudyStoreOpenError.outdatedSchema(path: path) }
-        return try SQLiteStudyDatabase(database: database, environment: environment, careEnvironment: careEnvironment,
+        return try SQLiteStudyDatabase(database: database, environment: environment,
                                        durability: .powerLoss, migrate: false)
     }
 
@@ -111,7 +112,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         return try database.read { db in try migrator.hasCompletedMigrations(db) }
     }
 
-    private init(database: any DatabaseWriter, environment: StudyStoreEnvironment, careEnvironment: CareStoreEnvironment,
+    private init(database: any DatabaseWriter, environment: StudyKitEnvironment,
                  durability: SQLiteStudyStore.Durability, migrate: Bool) throws {
         if migrate {
             // Set on the writer connection after GRDB's own set-up, which would otherwise override it: commits synced
@@ -126,7 +127,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         sqliteStudyStore = SQLiteStudyStore(sharing: database, environment: environment)
         // A request's reads are a few indexed rows: on the request's own thread they cost less than the thread switches
         // of an asynchronous read.
-        sqliteCareStore = SQLiteCareStore(storage: SQLiteCareStorage(sharing: database, reads: .callingThread), environment: careEnvironment)
+        sqliteCareStore = SQLiteCareStore(storage: SQLiteCareStorage(sharing: database, reads: .callingThread), environment: environment)
     }
 
 

@@ -1,5 +1,6 @@
 import Consent
 import Foundation
+import StudyKitEnvironment
 import GRDB
 import Research
 import Study
@@ -33,14 +34,14 @@ public final class SQLiteStudyStore: StudyStore {
     /// The GRDB connection: a `DatabasePool` for a file, a `DatabaseQueue` in memory. For maintenance such as backups
     /// and integrity checks; study data goes through the ``StudyStore`` methods.
     public let database: any DatabaseWriter
-    private let environment: StudyStoreEnvironment
+    private let environment: StudyKitEnvironment
     private let commits = Atomic<UInt64>(0)
     /// Restoration data as last decoded or saved, by run: a post reads what the previous one saved.
     private let restorations = RestorationDataCache()
 
     /// A store in the SQLite file at `path`, created with its folder when missing, and migrated when older; its
     /// acknowledged writes survive what `durability` says (a power loss, by default).
-    public convenience init(path: String, environment: StudyStoreEnvironment, durability: Durability = .powerLoss) throws {
+    public convenience init(path: String, environment: StudyKitEnvironment, durability: Durability = .powerLoss) throws {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         // DatabasePool opens the file in WAL mode.
@@ -70,7 +71,7 @@ public final class SQLiteStudyStore: StudyStore {
     /// written, so a command such as `studykit export` can read a data folder while the server runs. Throws
     /// ``SQLiteStudyStoreOpenError`` when the file is missing or its schema is not the one this version writes (older
     /// files are brought up to date by opening them with ``init(path:environment:)``, as `studykit serve` does).
-    public static func readOnly(path: String, environment: StudyStoreEnvironment = .live) throws -> SQLiteStudyStore {
+    public static func readOnly(path: String, environment: StudyKitEnvironment = .live) throws -> SQLiteStudyStore {
         guard FileManager.default.fileExists(atPath: path) else { throw SQLiteStudyStoreOpenError.missing(path: path) }
         let database = try DatabaseQueue(path: path, configuration: configuration(readOnly: true))
         let current = try database.read { db in try StudyStoreMigrations.migrator.hasCompletedMigrations(db) }
@@ -78,14 +79,14 @@ public final class SQLiteStudyStore: StudyStore {
         return SQLiteStudyStore(readingFrom: database, environment: environment)
     }
 
-    private init(readingFrom database: DatabaseQueue, environment: StudyStoreEnvironment) {
+    private init(readingFrom database: DatabaseQueue, environment: StudyKitEnvironment) {
         self.database = database
         self.environment = environment
     }
 
     /// The store over a database that ``SQLiteStudyDatabase`` opened, migrated and configured, holding the care
     /// store's tables too: nothing is created, migrated or checked here.
-    init(sharing database: any DatabaseWriter, environment: StudyStoreEnvironment) {
+    init(sharing database: any DatabaseWriter, environment: StudyKitEnvironment) {
         self.database = database
         self.environment = environment
     }
@@ -103,11 +104,11 @@ public final class SQLiteStudyStore: StudyStore {
     func makeUUID() -> UUID { environment.makeUUID() }
 
     /// An empty store in an in-memory database, for tests: the SQL of the file store without its file.
-    public static func inMemory(environment: StudyStoreEnvironment) throws -> SQLiteStudyStore {
+    public static func inMemory(environment: StudyKitEnvironment) throws -> SQLiteStudyStore {
         try SQLiteStudyStore(database: DatabaseQueue(configuration: configuration()), environment: environment, durability: .powerLoss)
     }
 
-    private init(database: any DatabaseWriter, environment: StudyStoreEnvironment, durability: Durability) throws {
+    private init(database: any DatabaseWriter, environment: StudyKitEnvironment, durability: Durability) throws {
         // Durability: with synchronous = FULL a WAL commit is synced before the write returns, so an acknowledged write
         // survives a killed process and a power loss. With NORMAL (GRDB's pool default) the commit is written to the WAL,
         // which is synced only at checkpoints: it survives a killed process, and a power loss can drop the last ones.

@@ -1,6 +1,7 @@
 import CareStore
 import Consent
 import Foundation
+import StudyKitEnvironment
 import Research
 import Study
 import StudyFHIR
@@ -13,7 +14,7 @@ import Synchronization
 /// (the run completed, a sealed consent record, the gate's outcome), then the survey (the run completed, its outcome).
 /// After each commit returns it prints `onboarded PARTICIPANT` or `surveyed PARTICIPANT`.
 ///
-/// With `--crash-in-commit N`, the N-th commit (from 1) kills the process from inside its transaction: the care store's
+/// With `--crash-in-commit N`, the N-th commit (from 1) kills the process from inside its transaction: the database's
 /// UUID source, asked for the outcome's UUID after the run and the record are written, sends SIGKILL to the process.
 enum FinishingWriter {
     /// Set while a commit runs, so that the UUID source knows it is inside one.
@@ -21,13 +22,13 @@ enum FinishingWriter {
     static let inCommit = Atomic<Bool>(false)
 
     static func run(path: String, studyFolder: URL, crashInCommit: Int?, durability: SQLiteStudyStore.Durability) async throws {
-        let careEnvironment = CareStoreEnvironment(now: { Date() }, makeUUID: {
+        let environment = StudyKitEnvironment(now: { Date() }, makeUUID: {
             if let crashInCommit, inCommit.load(ordering: .acquiring), commitsStarted.load(ordering: .acquiring) == crashInCommit {
                 kill(getpid(), SIGKILL)
             }
             return UUID()
         })
-        let database = try SQLiteStudyDatabase(path: path, careEnvironment: careEnvironment, durability: durability)
+        let database = try SQLiteStudyDatabase(path: path, environment: environment, durability: durability)
         let study = try StudyLoader.load(folder: studyFolder, surveyFormats: [FHIRSurveyFormat()])
         let key = ConsentSigningKey.generate()
         let zone = TimeZone(identifier: "Asia/Tokyo") ?? .gmt

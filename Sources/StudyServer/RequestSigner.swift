@@ -11,7 +11,8 @@ struct RequestSigner: Sendable {
 
     /// Loads the secret from `DATA/keys/web-secret`, creating it (0600, in a 0700 folder) on first use. A file
     /// of the wrong size is an error naming it, never replaced, since replacing it would sign everyone out.
-    static func load(dataFolder: StudyDataFolder) throws -> RequestSigner {
+    /// The secret's bytes come from `randomBytes` (the environment's secure source).
+    static func load(dataFolder: StudyDataFolder, randomBytes: @Sendable (Int) -> [UInt8]) throws -> RequestSigner {
         let keys = dataFolder.keys
         let file = keys.appendingPathComponent("web-secret")
         let manager = FileManager.default
@@ -23,8 +24,7 @@ struct RequestSigner: Sendable {
             return RequestSigner(secret: existing)
         }
         try manager.createDirectory(at: keys, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        var generator = SystemRandomNumberGenerator()
-        let secret = Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        let secret = Data(randomBytes(32))
         let temporary = keys.appendingPathComponent(".web-secret-\(UUID().uuidString)")
         guard manager.createFile(atPath: temporary.path, contents: secret, attributes: [.posixPermissions: 0o600]) else {
             throw StudyServerStartError("cannot write \(temporary.path)")

@@ -3,6 +3,7 @@ import CareStoreSQLite
 import Consent
 import ConsentPrinting
 import Foundation
+import StudyKitEnvironment
 import Research
 import Study
 import StudyFHIR
@@ -24,7 +25,7 @@ public final class StudyService: Sendable {
     /// The participant's study without HTTP: the gate, runs, outcomes and the day's cards.
     public let workflow: ParticipantWorkflow
     let configuration: StudyServerConfiguration
-    let environment: StudyEnvironment
+    let environment: StudyKitEnvironment
     let signer: RequestSigner
     let stepPages: StepPageRenderer
     let sitePages: SitePageRenderer
@@ -67,8 +68,7 @@ public final class StudyService: Sendable {
     /// Opens (or creates) the data folder's stores and keys for `study`; throws ``StudyServerStartError`` naming
     /// the file at fault. The data folder is made owner-only (0700) and its databases, keys and files are created
     /// owner-only (0600), whatever the process's umask; a data folder that is a source checkout is refused.
-    public init(study: StudyDefinition, configuration: StudyServerConfiguration, environment: StudyEnvironment = .live,
-                storeEnvironment: StudyStoreEnvironment = .live, careEnvironment: CareStoreEnvironment = .live,
+    public init(study: StudyDefinition, configuration: StudyServerConfiguration, environment: StudyKitEnvironment = .live,
                 pdfRenderer: any ConsentPDFRenderer = ChromiumPDFRenderer()) throws {
         self.study = study
         self.configuration = configuration
@@ -83,14 +83,14 @@ public final class StudyService: Sendable {
             throw StudyServerStartError("data folder: \(error)")
         }
         do {
-            data = try SQLiteStudyDatabase(path: folder.database.path, environment: storeEnvironment, careEnvironment: careEnvironment,
+            data = try SQLiteStudyDatabase(path: folder.database.path, environment: environment,
                                            durability: configuration.durability == .powerLoss ? .powerLoss : .processCrash)
             // A data folder from before the two stores shared one file: its care data moves in, once.
             try data.mergeCareFile(at: folder.legacyCareDatabase)
         } catch {
             throw StudyServerStartError("cannot open \(folder.database.path): \(error)")
         }
-        signer = try RequestSigner.load(dataFolder: folder)
+        signer = try RequestSigner.load(dataFolder: folder, randomBytes: environment.randomBytes)
         do {
             consentKey = try ConsentKeyStore(dataDirectory: configuration.dataFolder).loadOrCreate()
         } catch {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StudyKitEnvironment
 import Interop
 import Research
 
@@ -50,8 +51,7 @@ struct RunCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        var environment = SessionEnvironment.live
-        environment.calculator = calculator
+        var environment = StudyKitEnvironment.live
         if let locale { environment.locale = Locale(identifier: locale) }
 
         let outputURL = URL(fileURLWithPath: output)
@@ -67,9 +67,9 @@ struct RunCommand: ParsableCommand {
                 } catch {
                     throw ValidationError("\(restore) is not restoration data: \(error)")
                 }
-                session = try TaskSession(task: task, restoring: restoration, environment: environment, files: files)
+                session = try TaskSession(task: task, restoring: restoration, environment: environment, calculator: calculator, files: files)
             } else {
-                session = try TaskSession(task: task, environment: environment, files: files,
+                session = try TaskSession(task: task, environment: environment, calculator: calculator, files: files,
                                           device: "studykit run (\(ProcessInfo.processInfo.operatingSystemVersionString))")
             }
         } catch let error as TaskSessionError {

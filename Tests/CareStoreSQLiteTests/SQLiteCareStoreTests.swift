@@ -1,5 +1,6 @@
 import CareStore
 import Foundation
+import StudyKitEnvironment
 import Synchronization
 import Testing
 @testable import CareStoreSQLite
@@ -12,8 +13,8 @@ struct SQLiteCareStoreTests {
     /// A clock that moves only when told, and sequential UUIDs.
     final class Clock: Sendable {
         let now = Mutex(Fixture.monday)
-        var environment: CareStoreEnvironment {
-            CareStoreEnvironment(now: { self.now.withLock { $0 } }, makeUUID: { UUID() })
+        var environment: StudyKitEnvironment {
+            StudyKitEnvironment(now: { self.now.withLock { $0 } }, makeUUID: { UUID() })
         }
     }
 

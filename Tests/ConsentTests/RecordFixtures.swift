@@ -1,4 +1,5 @@
 import Foundation
+import StudyKitEnvironment
 import Research
 @testable import Consent
 
@@ -13,9 +14,9 @@ enum RecordFixtures {
     static let recordID = UUID(uuidString: "3F2504E0-4F89-11D3-9A0C-0305E82C3301")!
 
     /// A clock fixed at `date` and ids counting up from …0001.
-    static func environment(at date: Date = signedAt.addingTimeInterval(5)) -> ConsentRecordEnvironment {
+    static func environment(at date: Date = signedAt.addingTimeInterval(5)) -> StudyKitEnvironment {
         let counter = Counter()
-        return ConsentRecordEnvironment(now: { date }, makeUUID: {
+        return StudyKitEnvironment(now: { date }, makeUUID: {
             UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", counter.next()))!
         })
     }

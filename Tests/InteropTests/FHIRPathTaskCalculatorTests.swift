@@ -1,4 +1,5 @@
 import Foundation
+import StudyKitEnvironment
 import Interop
 import Research
 import Testing
@@ -8,11 +9,11 @@ struct FHIRPathTaskCalculatorTests {
     static let folder = HL7Fixtures.folder
     static let codes = ["Not-at-all", "Several-days", "More than half the days", "Nearly every day"]
 
-    func environment(_ calculator: FHIRPathTaskCalculator) -> SessionEnvironment {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "Pacific/Kiritimati")!
-        return SessionEnvironment(now: { Date(timeIntervalSince1970: 1_790_000_000) }, makeUUID: { UUID() }, calendar: calendar,
-                                  timeZone: calendar.timeZone, locale: Locale(identifier: "en_US_POSIX"), calculator: calculator)
+    /// A fixed clock in Kiritimati (UTC+14).
+    var environment: StudyKitEnvironment {
+        var environment = StudyKitEnvironment(now: { Date(timeIntervalSince1970: 1_790_000_000) }, makeUUID: { UUID() })
+        environment.timeZone = TimeZone(identifier: "Pacific/Kiritimati")!
+        return environment
     }
 
     /// Takes the PHQ-9 with these answers (an ordinal 0–3 per question, nil to leave it unanswered) and returns the score
@@ -21,7 +22,7 @@ struct FHIRPathTaskCalculatorTests {
         let data = try Data(contentsOf: Self.folder.appendingPathComponent("sdc-phq9-questionnaire.json"))
         let calculator = try FHIRPathTaskCalculator(questionnaires: [data])
         let task = try FHIRQuestionnaireImporter().importQuestionnaire(data).requireComplete()
-        var session = try TaskSession(task: task, environment: environment(calculator))
+        var session = try TaskSession(task: task, environment: environment, calculator: calculator)
         for (index, ordinal) in ordinals.enumerated() {
             if let ordinal { try session.setAnswer(.choices([ChoiceSelection(.string(Self.codes[ordinal]))]), for: "H1/T1/Q\(index + 1)") }
         }
@@ -58,7 +59,7 @@ struct FHIRPathTaskCalculatorTests {
         let data = try Data(contentsOf: Self.folder.appendingPathComponent("sdc-phq9-questionnaire.json"))
         let calculator = try FHIRPathTaskCalculator(questionnaires: [data])
         let questionnaire = try FHIRQuestionnaire(data)
-        var session = try TaskSession(task: questionnaire.task, environment: environment(calculator))
+        var session = try TaskSession(task: questionnaire.task, environment: environment, calculator: calculator)
         for index in 1...9 { try session.setAnswer(.choices([ChoiceSelection(.string(Self.codes[index % 4]))]), for: "H1/T1/Q\(index)") }
         try session.goForward()
         try session.goForward()
@@ -89,7 +90,7 @@ struct FHIRPathTaskCalculatorTests {
         let data = Data(questionnaire.utf8)
         let calculator = try FHIRPathTaskCalculator(questionnaires: [data])
         let task = try FHIRQuestionnaireImporter().importQuestionnaire(data).requireComplete()
-        var session = try TaskSession(task: task, environment: environment(calculator))
+        var session = try TaskSession(task: task, environment: environment, calculator: calculator)
         try session.setAnswer(.number(72), for: "w")
         try session.setAnswer(Answer.number(Decimal(string: "1.8")!), for: "h")
         try session.goForward()
@@ -120,7 +121,7 @@ struct FHIRPathTaskCalculatorTests {
         """#
         let data = Data(questionnaire.utf8)
         let task = try FHIRQuestionnaireImporter().importQuestionnaire(data).requireComplete()
-        var session = try TaskSession(task: task, environment: environment(try FHIRPathTaskCalculator(questionnaires: [data])))
+        var session = try TaskSession(task: task, environment: environment, calculator: try FHIRPathTaskCalculator(questionnaires: [data]))
         try session.setAnswer(.text("seven"), for: "a")
         try session.goForward()
         #expect(session.calculationErrors["t"]?.message == #"the expression gives "seven", not a number"#)
@@ -143,7 +144,7 @@ struct FHIRPathTaskCalculatorTests {
         #expect(imported.issues.isEmpty, "\(imported.issues)")
         let calculator = try FHIRPathTaskCalculator(questionnaires: [data])
         func asked(pain: Int?) throws -> [String] {
-            var session = try TaskSession(task: imported.task, environment: environment(calculator))
+            var session = try TaskSession(task: imported.task, environment: environment, calculator: calculator)
             var seen: [String] = []
             while let step = session.currentStep {
                 seen += step.questions.map(\.identifier)
@@ -179,7 +180,7 @@ struct FHIRPathTaskCalculatorTests {
         let hidden = try #require(imported.task.steps.flatMap(\.calculatedItems).first)
         #expect(hidden.isHidden)
         #expect(imported.task.steps.count == 1, "the hidden sum has no step of its own")
-        var session = try TaskSession(task: imported.task, environment: environment(try FHIRPathTaskCalculator(questionnaires: [data])))
+        var session = try TaskSession(task: imported.task, environment: environment, calculator: try FHIRPathTaskCalculator(questionnaires: [data]))
         // The hidden sum stays on the step of the questions it reads and is computed as that step is left.
         while let step = session.currentStep {
             for question in step.questions where !step.calculatedItems.contains(where: { $0.identifier == question.identifier }) {

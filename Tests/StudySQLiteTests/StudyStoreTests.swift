@@ -1,5 +1,6 @@
 import Consent
 import Foundation
+import StudyKitEnvironment
 import GRDB
 import Research
 import Study
@@ -20,7 +21,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 
     func makeStore(_ clock: StoreClock) throws -> any StudyStore {
-        let environment = StudyStoreEnvironment(now: { clock.now }, makeUUID: { UUID() }, randomBytes: StudyStoreEnvironment.live.randomBytes)
+        let environment = StudyKitEnvironment(now: { clock.now }, makeUUID: { UUID() })
         switch self {
         case .inMemory: return InMemoryStudyStore(environment: environment)
         case .sqliteInMemory: return try SQLiteStudyStore.inMemory(environment: environment)
@@ -39,8 +40,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
 func pausedRun(_ run: UUID? = nil) throws -> (restoration: TaskRestorationData, result: TaskResult) {
     let task = try TaskValidator.load(Data(#"{"identifier": "pain", "steps": [{"type": "question", "identifier": "level", "answerFormat": {"type": "boolean"}}]}"#.utf8))
     let id = run ?? UUID()
-    let environment = SessionEnvironment(now: { Date(timeIntervalSince1970: 1_772_700_000) }, makeUUID: { id }, calendar: Calendar(identifier: .gregorian),
-                                         timeZone: TimeZone(identifier: "UTC")!, locale: Locale(identifier: "en_US"))
+    let environment = StudyKitEnvironment(now: { Date(timeIntervalSince1970: 1_772_700_000) }, makeUUID: { id }, locale: Locale(identifier: "en_US"))
     var session = try TaskSession(task: task, environment: environment)
     try session.setAnswer(.boolean(true))
     let restoration = session.restorationData
@@ -365,8 +365,7 @@ struct SQLiteStudyStoreTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("study-secrets-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("study.sqlite").path
-        let store = try SQLiteStudyStore(path: path, environment: StudyStoreEnvironment(now: { clock.now }, makeUUID: { UUID() },
-                                                                                      randomBytes: StudyStoreEnvironment.live.randomBytes))
+        let store = try SQLiteStudyStore(path: path, environment: StudyKitEnvironment(now: { clock.now }, makeUUID: { UUID() }))
         let invitation = try await store.createInvitation(label: nil, expiresAt: nil)
         let participant = try await store.enrol(invitationCode: invitation.code, timeZone: .gmt, language: "en")
         let session = try await store.createSession(participantID: participant.id, lifetime: 3600)
@@ -388,8 +387,7 @@ struct SQLiteStudyStoreTests {
     @Test func aRunIsReadAsStoredEvenWhenChangedBehindTheStoresBack() async throws {
         // The store keeps each run's decoded restoration data with its JSON: a row changed by other means (another
         // process, a repair by hand) must be read as it now is, and a run saved must be read back as saved.
-        let store = try SQLiteStudyStore.inMemory(environment: StudyStoreEnvironment(now: { clock.now }, makeUUID: { UUID() },
-                                                                                    randomBytes: StudyStoreEnvironment.live.randomBytes))
+        let store = try SQLiteStudyStore.inMemory(environment: StudyKitEnvironment(now: { clock.now }, makeUUID: { UUID() }))
         let participant = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
         let (restoration, _) = try pausedRun()
         let id = restoration.taskRunUUID
@@ -416,8 +414,7 @@ struct SQLiteStudyStoreTests {
     }
 
     @Test func consentRecordsCannotBeChangedEvenWithSQL() async throws {
-        let store = try SQLiteStudyStore.inMemory(environment: StudyStoreEnvironment(now: { clock.now }, makeUUID: { UUID() },
-                                                                                    randomBytes: StudyStoreEnvironment.live.randomBytes))
+        let store = try SQLiteStudyStore.inMemory(environment: StudyKitEnvironment(now: { clock.now }, makeUUID: { UUID() }))
         let participant = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
         let record = try await store.appendConsentRecord(try sealedConsent(participant: participant.id))
         await #expect(throws: DatabaseError.self) {
@@ -436,7 +433,7 @@ struct SQLiteStudyStoreTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("replace-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("study.sqlite").path
-        let environment = StudyStoreEnvironment(now: { clock.now }, makeUUID: { UUID() }, randomBytes: StudyStoreEnvironment.live.randomBytes)
+        let environment = StudyKitEnvironment(now: { clock.now }, makeUUID: { UUID() })
         let store = try SQLiteStudyStore(path: path, environment: environment)
         let participant = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
         let record = try await store.appendConsentRecord(try sealedConsent(participant: participant.id))
@@ -459,7 +456,7 @@ struct SQLiteStudyStoreTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("triggers-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("study.sqlite").path
-        let environment = StudyStoreEnvironment(now: { clock.now }, makeUUID: { UUID() }, randomBytes: StudyStoreEnvironment.live.randomBytes)
+        let environment = StudyKitEnvironment(now: { clock.now }, makeUUID: { UUID() })
         _ = try SQLiteStudyStore(path: path, environment: environment)
         let outsider = try DatabaseQueue(path: path)
         try await outsider.write { db in

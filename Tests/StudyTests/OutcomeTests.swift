@@ -1,5 +1,6 @@
 import CareStore
 import Foundation
+import StudyKitEnvironment
 import Research
 import StudyFHIR
 import Testing
@@ -11,13 +12,13 @@ struct OutcomeTests {
     let clock = TestClock(wallTime(2026, 3, 5, 10, 0, in: Zones.newYork))
     let uuids = CountingUUIDs()
     let careStore: InMemoryCareStore
-    let environment: StudyEnvironment
+    let environment: StudyKitEnvironment
 
     init() throws {
         study = try StudyLoader.load(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()])
         let clock = self.clock, uuids = self.uuids
-        careStore = InMemoryCareStore(environment: CareStoreEnvironment(now: { clock.now }, makeUUID: { uuids.make() }))
-        environment = StudyEnvironment(now: { clock.now }, makeUUID: { uuids.make() })
+        careStore = InMemoryCareStore(environment: StudyKitEnvironment(now: { clock.now }, makeUUID: { uuids.make() }))
+        environment = StudyKitEnvironment(now: { clock.now }, makeUUID: { uuids.make() })
     }
 
     func enrol(_ participant: String) async throws {

@@ -1,5 +1,6 @@
 import CareStore
 import Foundation
+import StudyKitEnvironment
 import Research
 import StudyFHIR
 import Testing
@@ -16,7 +17,7 @@ struct StudyEnrolmentTests {
 
     func plan(enrolledAt: Date, in zone: TimeZone) throws -> EnrolmentPlan {
         let uuids = CountingUUIDs()
-        return try StudyEnrolment(study: study, environment: StudyEnvironment(now: { enrolledAt }, makeUUID: { uuids.make() }))
+        return try StudyEnrolment(study: study, environment: StudyKitEnvironment(now: { enrolledAt }, makeUUID: { uuids.make() }))
             .plan(participantID: "p1", enrolledAt: enrolledAt, timeZone: zone)
     }
 
@@ -83,8 +84,8 @@ struct StudyEnrolmentTests {
     @Test func enrolmentStoresEveryEntityOnceAndCanBeRepeated() async throws {
         let clock = TestClock(wallTime(2026, 3, 5, 10, 0, in: Zones.newYork))
         let uuids = CountingUUIDs()
-        let careStore = InMemoryCareStore(environment: CareStoreEnvironment(now: { clock.now }, makeUUID: { uuids.make() }))
-        let enrolment = StudyEnrolment(study: study, environment: StudyEnvironment(now: { clock.now }, makeUUID: { uuids.make() }))
+        let careStore = InMemoryCareStore(environment: StudyKitEnvironment(now: { clock.now }, makeUUID: { uuids.make() }))
+        let enrolment = StudyEnrolment(study: study, environment: StudyKitEnvironment(now: { clock.now }, makeUUID: { uuids.make() }))
         let plan = try await enrolment.enrol(participantID: "p1", enrolledAt: clock.now, timeZone: Zones.newYork, into: careStore)
         let again = try await enrolment.enrol(participantID: "p1", enrolledAt: clock.now, timeZone: Zones.newYork, into: careStore)
         #expect(again == plan)

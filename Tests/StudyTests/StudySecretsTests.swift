@@ -1,4 +1,5 @@
 import Foundation
+import StudyKitEnvironment
 import Testing
 @testable import Study
 
@@ -18,7 +19,7 @@ struct StudySecretsTests {
     }
 
     @Test func liveSecretsDiffer() {
-        let live = StudyStoreEnvironment.live
+        let live = StudyKitEnvironment.live
         #expect(StudySecrets.sessionToken(live.randomBytes) != StudySecrets.sessionToken(live.randomBytes))
     }
 }

@@ -28,22 +28,3 @@ final class ChangeBroadcaster: Sendable {
         for continuation in targets { continuation.yield(change) }
     }
 }
-
-/// The clock and UUID source of a care store, injected so that tests run at fixed times.
-public struct CareStoreEnvironment: Sendable {
-    /// The current time.
-    public var now: @Sendable () -> Date
-    /// A fresh UUID for each new version and outcome.
-    public var makeUUID: @Sendable () -> UUID
-
-    /// Creates an environment.
-    public init(now: @escaping @Sendable () -> Date, makeUUID: @escaping @Sendable () -> UUID) {
-        self.now = now
-        self.makeUUID = makeUUID
-    }
-
-    /// The system clock and time-ordered (version 7) UUIDs: see ``TimeOrderedUUIDGenerator``.
-    public static var live: CareStoreEnvironment {
-        CareStoreEnvironment(now: { Date() }, makeUUID: { TimeOrderedUUIDGenerator.shared.next() })
-    }
-}

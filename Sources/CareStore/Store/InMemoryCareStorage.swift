@@ -1,4 +1,5 @@
 import Foundation
+import StudyKitEnvironment
 import Synchronization
 
 /// A care store kept in memory, for tests, previews and apps that sync elsewhere.
@@ -6,7 +7,7 @@ public typealias InMemoryCareStore = StorageBackedCareStore<InMemoryCareStorage>
 
 extension StorageBackedCareStore where Storage == InMemoryCareStorage {
     /// An empty in-memory store.
-    public convenience init(environment: CareStoreEnvironment = .live) {
+    public convenience init(environment: StudyKitEnvironment = .live) {
         self.init(storage: InMemoryCareStorage(), environment: environment)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StudyKitEnvironment
 
 /// The care store's rules, written once over any ``CareStorage``: the in-memory store and the SQLite store are
 /// this type with different storage.
@@ -12,13 +13,13 @@ import Foundation
 public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// Where the rows live.
     public let storage: Storage
-    private let environment: CareStoreEnvironment
+    private let environment: StudyKitEnvironment
     private let broadcaster = ChangeBroadcaster()
     /// Entities already decoded from their stored JSON, by version UUID.
     private let decodedVersions = DecodedVersionCache()
 
     /// A store over `storage`, with the clock and UUIDs of `environment`.
-    public init(storage: Storage, environment: CareStoreEnvironment = .live) {
+    public init(storage: Storage, environment: StudyKitEnvironment = .live) {
         self.storage = storage
         self.environment = environment
     }

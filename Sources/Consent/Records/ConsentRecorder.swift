@@ -1,4 +1,5 @@
 import Foundation
+import StudyKitEnvironment
 
 /// Makes and seals consent and withdrawal records with the server's key.
 ///
@@ -13,10 +14,10 @@ public struct ConsentRecorder: Sendable {
     /// The key that seals.
     public var signingKey: ConsentSigningKey
     /// The clock and identifiers.
-    public var environment: ConsentRecordEnvironment
+    public var environment: StudyKitEnvironment
 
     /// A recorder sealing with `signingKey`, at the times and with the ids of `environment`.
-    public init(signingKey: ConsentSigningKey, environment: ConsentRecordEnvironment = .live) {
+    public init(signingKey: ConsentSigningKey, environment: StudyKitEnvironment = .live) {
         self.signingKey = signingKey
         self.environment = environment
     }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import StudyKitEnvironment
 
 /// Runs one task for one participant: the headless equivalent of ResearchKit's task view controller.
 ///
@@ -35,7 +36,8 @@ public struct TaskSession: Sendable {
     /// When the run ended.
     public private(set) var endDate: Date?
 
-    private let environment: SessionEnvironment
+    private let environment: StudyKitEnvironment
+    private let calculator: (any TaskCalculator)?
     private var path: [StepVisit]
     private var setAside: [String: StepVisit]
     /// Files this session value wrote that were not in the folder before: the only ones it deletes at once when they
@@ -44,11 +46,15 @@ public struct TaskSession: Sendable {
     private var filesWrittenHere: Set<String> = []
 
     /// Starts a new run of `task` on its first step (skip rules apply to it too).
-    public init(task: ResearchTask, environment: SessionEnvironment = .live, otherTasks: [String: TaskResult] = [:],
-                files: (any RunFileStore)? = nil, device: String? = nil) throws(TaskSessionError) {
+    ///
+    /// The environment gives the clock, the run's UUID and the participant's calendar, zone and locale; the calculator
+    /// evaluates calculated items (scores), and may be nil when the task has none.
+    public init(task: ResearchTask, environment: StudyKitEnvironment = .live, calculator: (any TaskCalculator)? = nil,
+                otherTasks: [String: TaskResult] = [:], files: (any RunFileStore)? = nil, device: String? = nil) throws(TaskSessionError) {
         guard !task.steps.isEmpty else { throw .emptyTask(task.identifier) }
         self.task = task
         self.environment = environment
+        self.calculator = calculator
         self.otherTasks = otherTasks
         self.files = files
         self.device = device
@@ -68,8 +74,9 @@ public struct TaskSession: Sendable {
     ///
     /// Throws ``TaskSessionError/restorationMismatch(_:)`` when the data belongs to another task or names
     /// steps the task does not have.
-    public init(task: ResearchTask, restoring data: TaskRestorationData, environment: SessionEnvironment = .live,
-                otherTasks: [String: TaskResult] = [:], files: (any RunFileStore)? = nil) throws(TaskSessionError) {
+    public init(task: ResearchTask, restoring data: TaskRestorationData, environment: StudyKitEnvironment = .live,
+                calculator: (any TaskCalculator)? = nil, otherTasks: [String: TaskResult] = [:],
+                files: (any RunFileStore)? = nil) throws(TaskSessionError) {
         guard data.taskIdentifier == task.identifier else {
             throw .restorationMismatch("the saved run belongs to task '\(data.taskIdentifier)', not '\(task.identifier)'")
         }
@@ -87,6 +94,7 @@ public struct TaskSession: Sendable {
         }
         self.task = task
         self.environment = environment
+        self.calculator = calculator
         self.otherTasks = otherTasks
         self.files = files
         self.device = data.device
@@ -237,7 +245,7 @@ public struct TaskSession: Sendable {
         for item in step.calculatedItems {
             guard let identifier = item.identifier, let calculation = item.calculation else { continue }
             current.answers[identifier] = nil
-            guard let calculator = environment.calculator else {
+            guard let calculator else {
                 calculationErrors[identifier] = TaskCalculationError(
                     item: identifier, message: "no calculator evaluates \(calculation.language) expressions here")
                 continue
@@ -522,7 +530,7 @@ public struct TaskSession: Sendable {
                   let step = task.step(withIdentifier: identifier) else { return nil }
             return visit.stepResult(for: step, endDate: visit.endDate ?? now, isPrevious: false)
         }
-        if let calculator = environment.calculator {
+        if let calculator {
             let result = self.result
             context.evaluateExpression = { condition in (try? calculator.holds(condition, task: task, result: result)) ?? false }
         }

@@ -3,8 +3,8 @@ import Foundation
 /// How a read-only form item computes its value from the answers so far, such as a questionnaire's total
 /// score.
 ///
-/// Research keeps the expression as text and does not evaluate it: a ``TaskCalculator`` in the session's
-/// ``SessionEnvironment`` does, for the languages it knows (the Interop module evaluates `text/fhirpath`,
+/// Research keeps the expression as text and does not evaluate it: the ``TaskCalculator`` given to the
+/// ``TaskSession`` does, for the languages it knows (the Interop module evaluates `text/fhirpath`,
 /// the language of FHIR SDC's `calculatedExpression`). In JSON:
 ///
 /// ```json

@@ -1,5 +1,6 @@
 import CareStore
 import Foundation
+import StudyKitEnvironment
 
 /// The onboarding gate of the 2021 code-along (`checkIfOnboardingIsComplete`): until a participant's onboarding task
 /// has an outcome, their feed shows only the onboarding card.
@@ -14,10 +15,10 @@ public struct OnboardingGate: Sendable {
     /// The store holding the participants' care plans.
     public let careStore: any CareStore
     /// The clock (when onboarding was completed) and the UUID source for the outcome.
-    public let environment: StudyEnvironment
+    public let environment: StudyKitEnvironment
 
     /// Creates a gate over `careStore`.
-    public init(careStore: any CareStore, environment: StudyEnvironment) {
+    public init(careStore: any CareStore, environment: StudyKitEnvironment) {
         self.careStore = careStore
         self.environment = environment
     }

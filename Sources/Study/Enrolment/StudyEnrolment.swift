@@ -1,5 +1,6 @@
 import CareStore
 import Foundation
+import StudyKitEnvironment
 
 /// Turns a study into a participant's care plan: a patient, a care plan, the onboarding task and one care task per
 /// study task with a concrete schedule in the participant's time zone, anchored at the day they enrolled, and the
@@ -17,10 +18,10 @@ public struct StudyEnrolment: Sendable {
     /// The study the care plans are built from.
     public let study: StudyDefinition
     /// The UUID source for the entities made (the care store gives stored versions its own UUIDs).
-    public let environment: StudyEnvironment
+    public let environment: StudyKitEnvironment
 
     /// Creates an enrolment builder for `study`.
-    public init(study: StudyDefinition, environment: StudyEnvironment) {
+    public init(study: StudyDefinition, environment: StudyKitEnvironment) {
         self.study = study
         self.environment = environment
     }

@@ -1,5 +1,6 @@
 import CareStore
 import Foundation
+import StudyKitEnvironment
 import Research
 
 /// Turns a finished survey into outcome values on the event it was taken for, through the task's `outcome` mapping in
@@ -19,10 +20,10 @@ public struct SurveyOutcomeMapper: Sendable {
     /// The store holding the participants' care plans.
     public let careStore: any CareStore
     /// The clock (the values' created date) and the UUID source for outcomes.
-    public let environment: StudyEnvironment
+    public let environment: StudyKitEnvironment
 
     /// Creates a mapper for `study` over `careStore`.
-    public init(study: StudyDefinition, careStore: any CareStore, environment: StudyEnvironment) {
+    public init(study: StudyDefinition, careStore: any CareStore, environment: StudyKitEnvironment) {
         self.study = study
         self.careStore = careStore
         self.environment = environment

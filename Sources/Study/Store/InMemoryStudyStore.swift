@@ -1,5 +1,6 @@
 import Consent
 import Foundation
+import StudyKitEnvironment
 import Synchronization
 
 /// A study store in memory, for tests and previews: the same rules as the SQLite store, without a file.
@@ -8,7 +9,7 @@ import Synchronization
 /// let store = InMemoryStudyStore(environment: .live)
 /// ```
 public actor InMemoryStudyStore: StudyStore {
-    private let environment: StudyStoreEnvironment
+    private let environment: StudyKitEnvironment
     // Each change of the data is counted in `revision` as it is made.
     private var invitationsByHash: [String: Invitation] = [:] { didSet { countChange() } }
     private var participantsByID: [String: StudyParticipant] = [:] { didSet { countChange() } }
@@ -24,7 +25,7 @@ public actor InMemoryStudyStore: StudyStore {
     private func countChange() { changes.add(1, ordering: .releasing) }
 
     /// An empty store using `environment`'s clock, UUIDs and randomness.
-    public init(environment: StudyStoreEnvironment) {
+    public init(environment: StudyKitEnvironment) {
         self.environment = environment
     }
 

@@ -1,6 +1,7 @@
 import CareStore
 import Consent
 import Foundation
+import StudyKitEnvironment
 import Research
 import Synchronization
 
@@ -25,7 +26,7 @@ public final class ParticipantWorkflow: Sendable {
     /// The study's stores, with one transaction per participant action.
     public let data: any StudyDataStore
     /// The clock and UUIDs.
-    public let environment: StudyEnvironment
+    public let environment: StudyKitEnvironment
     /// Seals consent records.
     let consentKey: ConsentSigningKey
     /// Computes the scores of the study's FHIR Questionnaire surveys; nil when it has none.
@@ -40,7 +41,7 @@ public final class ParticipantWorkflow: Sendable {
     package let finishingRuns = Mutex<Set<UUID>>([])
 
     /// A workflow over `data` for `study`; runs' attached files are kept under `dataFolder` (none when nil).
-    public init(study: StudyDefinition, data: any StudyDataStore, environment: StudyEnvironment = .live, consentKey: ConsentSigningKey,
+    public init(study: StudyDefinition, data: any StudyDataStore, environment: StudyKitEnvironment = .live, consentKey: ConsentSigningKey,
                 calculator: (any TaskCalculator)? = nil, dataFolder: StudyDataFolder? = nil) {
         self.study = study
         self.data = data
@@ -156,10 +157,9 @@ public final class ParticipantWorkflow: Sendable {
         return calendar
     }
 
-    /// The session environment of a participant's runs: the workflow's clock and UUIDs, their zone and language.
-    public func sessionEnvironment(for participant: StudyParticipant) -> SessionEnvironment {
-        SessionEnvironment(now: environment.now, makeUUID: environment.makeUUID, calendar: calendar(for: participant),
-                           timeZone: participant.timeZone, locale: Locale(identifier: participant.language), calculator: calculator)
+    /// The environment of a participant's runs: the workflow's clock, UUIDs and randomness, their zone and language.
+    public func environment(for participant: StudyParticipant) -> StudyKitEnvironment {
+        environment.with(calendar: calendar(for: participant), locale: Locale(identifier: participant.language))
     }
 
     /// The consent rendering context for a participant: their language, zone and the study's consent strings.
@@ -203,7 +203,7 @@ public final class ParticipantWorkflow: Sendable {
         let open = try await data.studyStore.openRunSummaries(participantID: participant.id)
             .filter { $0.taskID == taskID && $0.occurrence == occurrence }
         if let resumable = open.max(by: { ($0.updatedAt ?? .distantPast) < ($1.updatedAt ?? .distantPast) }) { return resumable.id }
-        let session = try TaskSession(task: task, environment: sessionEnvironment(for: participant),
+        let session = try TaskSession(task: task, environment: environment(for: participant), calculator: calculator,
                                       files: runFiles(for: participant), device: "web")
         let run = TaskRun(id: session.taskRunUUID, participantID: participant.id, taskID: taskID, occurrence: occurrence,
                           state: .inProgress, restorationData: session.restorationData)
@@ -229,7 +229,7 @@ public final class ParticipantWorkflow: Sendable {
         guard run.state == .inProgress, let data = run.restorationData else { return nil }
         let task = try researchTask(run.taskID, for: participant)
         do {
-            return try TaskSession(task: task, restoring: data, environment: sessionEnvironment(for: participant),
+            return try TaskSession(task: task, restoring: data, environment: environment(for: participant), calculator: calculator,
                                    files: runFiles(for: participant))
         } catch {
             throw StudyRefusal.runCannotBeResumed(run.id, reason: "\(error)")
@@ -335,8 +335,7 @@ public final class ParticipantWorkflow: Sendable {
             let consentTask = try onboardingTask(for: participant)
             if !consentTask.consentSteps.isEmpty {
                 let builder = ConsentRecordBuilder(studyIdentifier: study.identifier, studyName: study.name, context: consentContext(for: participant))
-                let recorder = ConsentRecorder(signingKey: consentKey,
-                                               environment: ConsentRecordEnvironment(now: environment.now, makeUUID: environment.makeUUID))
+                let recorder = ConsentRecorder(signingKey: consentKey, environment: environment)
                 do {
                     change.consentRecords = [try builder.seal(run: session.result, finishReason: reason, of: consentTask,
                                                               participantIdentifier: participant.id, signerTimeZone: participant.timeZone,

@@ -1,6 +1,7 @@
 import CareStore
 import CareStoreSQLite
 import Foundation
+import StudyKitEnvironment
 
 /// Benchmarks of the care store on SQLite: writing outcomes (at the storage level and through the store's rules),
 /// and reading a day's events and a month's adherence from a store that holds two years of outcomes.
@@ -23,7 +24,7 @@ struct CareStoreBenchmarks {
     /// The first day of the schedules: Monday 2024-03-04, 00:00 in Berlin.
     static let start = Date(timeIntervalSince1970: 1_709_506_800)
     /// A fixed clock for the store.
-    static let environment = CareStoreEnvironment(now: { start.addingTimeInterval(Double(days) * 86_400) }, makeUUID: CareStoreEnvironment.live.makeUUID)
+    static let environment = StudyKitEnvironment(now: { start.addingTimeInterval(Double(days) * 86_400) }, makeUUID: StudyKitEnvironment.live.makeUUID)
 
     /// Measures outcome writes (`writes`) and the day's-events and adherence reads (`reads`).
     func run(writes: Bool = true, reads: Bool = true) async throws -> [BenchmarkRow] {

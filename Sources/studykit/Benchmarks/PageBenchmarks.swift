@@ -1,4 +1,5 @@
 import Foundation
+import StudyKitEnvironment
 import Research
 import StudyWeb
 
@@ -40,9 +41,8 @@ struct PageBenchmarks {
                  title: "Pain", text: "How much does your knee hurt right now?"),
             Step(identifier: "painLocation", kind: .question(.text(TextFormat(maximumLength: 200))), title: "Where?"),
         ])
-        let session = try TaskSession(task: task, environment: SessionEnvironment(
-            now: { Date(timeIntervalSince1970: 1_772_700_000) }, makeUUID: { UUID() }, calendar: Calendar(identifier: .gregorian),
-            timeZone: .gmt, locale: Locale(identifier: "en")))
+        let session = try TaskSession(task: task, environment: StudyKitEnvironment(
+            now: { Date(timeIntervalSince1970: 1_772_700_000) }, makeUUID: { UUID() }, locale: Locale(identifier: "en")))
         let pageContext = PageContext(strings: strings, csrfToken: "k2hR0n7Qe9oYxq3VbW5zL1aF8cJtUiPm", formAction: "/runs/run",
                                       studyName: "Recover", themeTint: "#0a7d6f", allowsTypedSignature: true,
                                       assets: .linked(basePath: "/assets"))

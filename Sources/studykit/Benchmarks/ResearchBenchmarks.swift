@@ -1,4 +1,5 @@
 import Foundation
+import StudyKitEnvironment
 import Research
 
 /// Benchmarks of the Research engine: reading a large task, and running it end to end.
@@ -15,8 +16,7 @@ struct ResearchBenchmarks {
             let decoded = try TaskValidator.load(json)
             precondition(decoded.steps.count == Self.stepCount)
         }
-        let environment = SessionEnvironment(now: { Date(timeIntervalSince1970: 1_780_000_000) }, makeUUID: { UUID() },
-                                             calendar: Calendar(identifier: .gregorian), timeZone: .gmt, locale: Locale(identifier: "en_US_POSIX"))
+        let environment = StudyKitEnvironment(now: { Date(timeIntervalSince1970: 1_780_000_000) }, makeUUID: { UUID() })
         let sessionRate = try measureOperationsPerSecond(seconds: secondsPerMeasurement) {
             var session = try TaskSession(task: task, environment: environment)
             while let step = session.currentStep {

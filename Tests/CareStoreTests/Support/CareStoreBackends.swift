@@ -1,4 +1,5 @@
 import Foundation
+import StudyKitEnvironment
 import Testing
 @testable import CareStore
 import CareStoreSQLite
@@ -13,20 +14,20 @@ struct CareStoreBackend: CaseIterable, CustomTestStringConvertible, Sendable {
     /// The backend's name in test reports.
     let name: String
     /// Makes an empty store that takes its time and UUIDs from `environment`.
-    let factory: @Sendable (_ environment: CareStoreEnvironment) throws -> any CareStore
+    let factory: @Sendable (_ environment: StudyKitEnvironment) throws -> any CareStore
 
     static let allCases: [CareStoreBackend] = [
         CareStoreBackend(name: "in-memory") { InMemoryCareStore(environment: $0) },
         // SQLite's own engine on a memory database: the same SQL, schema and transactions as a file, without the files.
         CareStoreBackend(name: "sqlite") { try SQLiteCareStore.inMemory(environment: $0) },
         // The study server's one database, where the care store's tables sit beside the study store's.
-        CareStoreBackend(name: "sqlite, shared with the study store") { try SQLiteStudyDatabase.inMemory(careEnvironment: $0).careStore },
+        CareStoreBackend(name: "sqlite, shared with the study store") { try SQLiteStudyDatabase.inMemory(environment: $0).careStore },
     ]
 
     var testDescription: String { name }
 
     /// An empty store that takes its time and UUIDs from `environment`.
-    func makeStore(environment: CareStoreEnvironment) throws -> any CareStore {
+    func makeStore(environment: StudyKitEnvironment) throws -> any CareStore {
         try factory(environment)
     }
 

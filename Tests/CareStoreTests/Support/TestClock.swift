@@ -1,4 +1,5 @@
 import Foundation
+import StudyKitEnvironment
 @testable import CareStore
 
 /// A clock that tests move by hand, and UUIDs counted from 1, so that runs are reproducible.
@@ -27,7 +28,7 @@ final class TestClock: @unchecked Sendable {
     static func uuid(_ n: Int) -> UUID { UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", n))! }
 
     /// A store environment on this clock.
-    var environment: CareStoreEnvironment {
-        CareStoreEnvironment(now: { self.now }, makeUUID: { self.nextUUID() })
+    var environment: StudyKitEnvironment {
+        StudyKitEnvironment(now: { self.now }, makeUUID: { self.nextUUID() })
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StudyKitEnvironment
 import Research
 @testable import Consent
 
@@ -71,14 +72,14 @@ final class ManualClock: @unchecked Sendable {
     var now: Date { lock.withLock { current } }
     func advance(by seconds: TimeInterval) { lock.withLock { current += seconds } }
 
-    func environment(timeZone: TimeZone = ConsentFixtures.tokyo) -> SessionEnvironment {
+    func environment(timeZone: TimeZone = ConsentFixtures.tokyo) -> StudyKitEnvironment {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        return SessionEnvironment(now: { self.now }, makeUUID: {
+        return StudyKitEnvironment(now: { self.now }, makeUUID: {
             self.lock.withLock {
                 self.counter += 1
                 return UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", self.counter))!
             }
-        }, calendar: calendar, timeZone: timeZone, locale: Locale(identifier: "en_US_POSIX"))
+        }, calendar: calendar, locale: Locale(identifier: "en_US_POSIX"))
     }
 }

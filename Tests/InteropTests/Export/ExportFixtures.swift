@@ -1,6 +1,7 @@
 import CareStore
 import Consent
 import Foundation
+import StudyKitEnvironment
 import Interop
 import Research
 
@@ -33,7 +34,7 @@ enum ExportFixtures {
         drawing: nil, signedAt: signedAt.addingTimeInterval(-86_400), utcOffsetSeconds: 32_400, timeZoneIdentifier: "Asia/Tokyo")
 
     static func recorder(at date: Date) -> ConsentRecorder {
-        ConsentRecorder(signingKey: key, environment: ConsentRecordEnvironment(now: { date }, makeUUID: { withdrawalID }))
+        ConsentRecorder(signingKey: key, environment: StudyKitEnvironment(now: { date }, makeUUID: { withdrawalID }))
     }
 
     static func consentRecord(sharing: String? = "investigatorsOnly",

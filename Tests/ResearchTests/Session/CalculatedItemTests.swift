@@ -1,4 +1,5 @@
 import Foundation
+import StudyKitEnvironment
 import Testing
 @testable import Research
 
@@ -37,14 +38,9 @@ struct CalculatedItemTests {
         ])
     }
 
-    func environment() -> SessionEnvironment {
-        var environment = clock.environment()
-        environment.calculator = SumCalculator()
-        return environment
-    }
 
     @Test func theValueIsCalculatedWhenTheStepIsShownAndStoredInTheResult() throws {
-        var session = try TaskSession(task: scoredTask(), environment: environment())
+        var session = try TaskSession(task: scoredTask(), environment: clock.environment(), calculator: SumCalculator())
         try session.setAnswer(.number(2), for: "q1")
         try session.setAnswer(.number(3), for: "q2")
         try session.goForward()
@@ -61,7 +57,7 @@ struct CalculatedItemTests {
     }
 
     @Test func changingAnEarlierAnswerRecalculates() throws {
-        var session = try TaskSession(task: scoredTask(), environment: environment())
+        var session = try TaskSession(task: scoredTask(), environment: clock.environment(), calculator: SumCalculator())
         try session.setAnswer(.number(1), for: "q1")
         try session.goForward()
         #expect(session.answer(for: "total") == .number(1))
@@ -73,7 +69,7 @@ struct CalculatedItemTests {
     }
 
     @Test func aParticipantCannotAnswerACalculatedItem() throws {
-        var session = try TaskSession(task: scoredTask(), environment: environment())
+        var session = try TaskSession(task: scoredTask(), environment: clock.environment(), calculator: SumCalculator())
         try session.setAnswer(.number(1), for: "q1")
         try session.goForward()
         #expect(throws: TaskSessionError.notAllowed("'total' is calculated from the other answers; it cannot be answered")) {
@@ -95,7 +91,7 @@ struct CalculatedItemTests {
     }
 
     @Test func aFailingExpressionIsReportedNotStored() throws {
-        var session = try TaskSession(task: scoredTask(expression: "fail"), environment: environment())
+        var session = try TaskSession(task: scoredTask(expression: "fail"), environment: clock.environment(), calculator: SumCalculator())
         try session.setAnswer(.number(1), for: "q1")
         try session.goForward()
         #expect(session.answer(for: "total") == nil)
@@ -104,10 +100,10 @@ struct CalculatedItemTests {
     }
 
     @Test func aRestoredRunRecalculates() throws {
-        var session = try TaskSession(task: scoredTask(), environment: environment())
+        var session = try TaskSession(task: scoredTask(), environment: clock.environment(), calculator: SumCalculator())
         try session.setAnswer(.number(2), for: "q1")
         try session.goForward()
-        let restored = try TaskSession(task: scoredTask(), restoring: session.restorationData, environment: environment())
+        let restored = try TaskSession(task: scoredTask(), restoring: session.restorationData, environment: clock.environment(), calculator: SumCalculator())
         #expect(restored.answer(for: "total") == .number(2))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StudyKitEnvironment
 @testable import Research
 
 /// A clock that tests move by hand, and UUIDs counted from 1, so that runs are reproducible.
@@ -21,10 +22,10 @@ final class TestClock: @unchecked Sendable {
     }
 
     /// A session environment on this clock, in `timeZone` (Tokyo by default: far from UTC).
-    func environment(timeZone: TimeZone = TimeZone(identifier: "Asia/Tokyo")!, locale: Locale = Locale(identifier: "en_US_POSIX")) -> SessionEnvironment {
+    func environment(timeZone: TimeZone = TimeZone(identifier: "Asia/Tokyo")!, locale: Locale = Locale(identifier: "en_US_POSIX")) -> StudyKitEnvironment {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        return SessionEnvironment(now: { self.now }, makeUUID: { self.nextUUID() }, calendar: calendar, timeZone: timeZone, locale: locale)
+        return StudyKitEnvironment(now: { self.now }, makeUUID: { self.nextUUID() }, calendar: calendar, locale: locale)
     }
 }
 

@@ -1,6 +1,7 @@
 import CareStore
 import Consent
 import Foundation
+import StudyKitEnvironment
 import HTTPTypes
 import Study
 @testable import StudyServer
@@ -31,10 +32,7 @@ enum ServerFixture {
         let data = dataFolder ?? FileManager.default.temporaryDirectory.appendingPathComponent("home-cache-\(UUID().uuidString)")
         let configuration = StudyServerConfiguration(studyFolder: root.appendingPathComponent("examples/studies/recover"), dataFolder: data)
         return try StudyService(study: StudyServerApplication.loadStudy(configuration), configuration: configuration,
-                                environment: StudyEnvironment(now: { clock.now }, makeUUID: { UUID() }),
-                                storeEnvironment: StudyStoreEnvironment(now: { clock.now }, makeUUID: { UUID() },
-                                                                        randomBytes: StudyStoreEnvironment.live.randomBytes),
-                                careEnvironment: CareStoreEnvironment(now: { clock.now }, makeUUID: { UUID() }),
+                                environment: StudyKitEnvironment(now: { clock.now }, makeUUID: { UUID() }),
                                 pdfRenderer: NoPDF())
     }
 

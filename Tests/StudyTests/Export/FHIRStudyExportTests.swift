@@ -1,6 +1,7 @@
 import CareStore
 import Consent
 import Foundation
+import StudyKitEnvironment
 import Interop
 import Research
 import Study
@@ -21,9 +22,8 @@ import Testing
     init() throws {
         study = try StudyLoader.load(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()])
         let clock = self.clock, uuids = self.uuids
-        store = InMemoryStudyStore(environment: StudyStoreEnvironment(now: { clock.now }, makeUUID: { uuids.make() },
-                                                                     randomBytes: StudyStoreEnvironment.live.randomBytes))
-        careStore = InMemoryCareStore(environment: CareStoreEnvironment(now: { clock.now }, makeUUID: { uuids.make() }))
+        store = InMemoryStudyStore(environment: StudyKitEnvironment(now: { clock.now }, makeUUID: { uuids.make() }))
+        careStore = InMemoryCareStore(environment: StudyKitEnvironment(now: { clock.now }, makeUUID: { uuids.make() }))
         root = FileManager.default.temporaryDirectory.appendingPathComponent("study-export-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: root.appendingPathComponent("data/consent-pdfs"), withIntermediateDirectories: true)
     }
@@ -35,7 +35,7 @@ import Testing
     func onboardedParticipant() async throws -> (StudyParticipant, SealedConsentRecord) {
         let participant = try await store.enrol(invitationCode: nil, timeZone: Zones.kiritimati, language: "en")
         let clock = self.clock, uuids = self.uuids
-        _ = try await StudyEnrolment(study: study, environment: StudyEnvironment(now: { clock.now }, makeUUID: { uuids.make() }))
+        _ = try await StudyEnrolment(study: study, environment: StudyKitEnvironment(now: { clock.now }, makeUUID: { uuids.make() }))
             .enrol(participantID: participant.id, enrolledAt: participant.enrolledAt, timeZone: participant.timeZone, into: careStore)
         let signature = ConsentRecordSignature(identifier: "participant", meaning: "consent to participate", givenName: "Alex",
                                                familyName: "Morgan", drawing: nil, signedAt: clock.now, timeZone: Zones.kiritimati)

@@ -1,5 +1,6 @@
 import CareStore
 import Foundation
+import StudyKitEnvironment
 import Research
 import Study
 import Synchronization
@@ -76,9 +77,8 @@ func wallClock(_ date: Date, in timeZone: TimeZone) -> DateComponents {
 }
 
 /// A session environment at a fixed time in `timeZone`.
-func sessionEnvironment(_ clock: TestClock, uuids: CountingUUIDs, timeZone: TimeZone) -> SessionEnvironment {
+func sessionEnvironment(_ clock: TestClock, uuids: CountingUUIDs, timeZone: TimeZone) -> StudyKitEnvironment {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = timeZone
-    return SessionEnvironment(now: { clock.now }, makeUUID: { uuids.make() }, calendar: calendar, timeZone: timeZone,
-                              locale: Locale(identifier: "en_US"))
+    return StudyKitEnvironment(now: { clock.now }, makeUUID: { uuids.make() }, calendar: calendar, locale: Locale(identifier: "en_US"))
 }

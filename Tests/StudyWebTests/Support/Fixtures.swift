@@ -1,4 +1,5 @@
 import Foundation
+import StudyKitEnvironment
 import Research
 import Testing
 @testable import StudyWeb
@@ -17,12 +18,12 @@ enum Fixtures {
 
     /// 2026-03-29T08:00:00Z, in Tokyo, with the POSIX locale (metric units, `.` decimals).
     static func environment(locale: Locale = Locale(identifier: "en_US_POSIX"),
-                            timeZone: TimeZone = TimeZone(identifier: "Asia/Tokyo")!) -> SessionEnvironment {
+                            timeZone: TimeZone = TimeZone(identifier: "Asia/Tokyo")!) -> StudyKitEnvironment {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        return SessionEnvironment(now: { Date(timeIntervalSince1970: 1_774_771_200) },
+        return StudyKitEnvironment(now: { Date(timeIntervalSince1970: 1_774_771_200) },
                                   makeUUID: { UUID(uuidString: "00000000-0000-0000-0000-000000000001")! },
-                                  calendar: calendar, timeZone: timeZone, locale: locale)
+                                  calendar: calendar, locale: locale)
     }
 
     static func session(_ task: ResearchTask? = nil, locale: Locale = Locale(identifier: "en_US_POSIX")) throws -> TaskSession {

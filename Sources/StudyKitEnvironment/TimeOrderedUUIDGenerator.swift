@@ -11,7 +11,7 @@ import Synchronization
 /// 2048, and when it runs out the generator borrows the next millisecond. 62 random bits keep the UUIDs
 /// unguessable; a UUID does reveal when it was made, which the store records anyway.
 public final class TimeOrderedUUIDGenerator: Sendable {
-    /// The generator ``CareStoreEnvironment/live`` uses.
+    /// The generator ``StudyKitEnvironment/live`` uses.
     public static let shared = TimeOrderedUUIDGenerator(millisecondsNow: {
         UInt64(max(0, (Date().timeIntervalSince1970 * 1000).rounded(.down)))
     })
@@ -54,63 +54,5 @@ public final class TimeOrderedUUIDGenerator: Sendable {
         bytes.7 = UInt8(truncatingIfNeeded: counter)
         bytes.8 = (bytes.8 & 0x3F) | 0x80          // variant 10
         return UUID(uuid: bytes)
-    }
-}
-
-/// Random bytes from the system's secure source, fetched 4 KiB at a time, so that a UUID costs one copy rather
-/// than a system call. Each byte is handed out once.
-final class SecureRandomPool: Sendable {
-    static let shared = SecureRandomPool()
-    private static let size = 4096
-
-    private struct State {
-        var buffer = [UInt8](repeating: 0, count: SecureRandomPool.size)
-        var position = SecureRandomPool.size
-    }
-    private let state = Mutex(State())
-
-    /// Sixteen fresh random bytes.
-    func next16() -> uuid_t {
-        state.withLock { state in
-            if state.position + 16 > Self.size {
-                Self.fill(&state.buffer)
-                state.position = 0
-            }
-            defer { state.position += 16 }
-            return state.buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: state.position, as: uuid_t.self) }
-        }
-    }
-
-    #if canImport(Glibc)
-    /// The kernel's random source, opened once for the life of the process (nil when it cannot be opened).
-    private static let urandom: Int32? = {
-        let source = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
-        return source >= 0 ? source : nil
-    }()
-    #endif
-
-    private static func fill(_ buffer: inout [UInt8]) {
-        #if canImport(Glibc)
-        if let source = urandom {
-            let filled = buffer.withUnsafeMutableBytes { bytes -> Bool in
-                var offset = 0
-                while offset < bytes.count {
-                    let count = read(source, bytes.baseAddress! + offset, bytes.count - offset)
-                    if count < 0 && errno == EINTR { continue }
-                    guard count > 0 else { return false }
-                    offset += count
-                }
-                return true
-            }
-            if filled { return }
-        }
-        #endif
-        // Elsewhere (and should the read fail), the standard library's secure generator, 8 bytes at a time.
-        var generator = SystemRandomNumberGenerator()
-        buffer.withUnsafeMutableBytes { bytes in
-            for offset in stride(from: 0, to: bytes.count, by: 8) {
-                bytes.storeBytes(of: generator.next() as UInt64, toByteOffset: offset, as: UInt64.self)
-            }
-        }
     }
 }

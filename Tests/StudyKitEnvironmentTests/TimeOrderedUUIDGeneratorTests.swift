@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import CareStore
+@testable import StudyKitEnvironment
 
 @Suite("Time-ordered UUIDs")
 struct TimeOrderedUUIDGeneratorTests {
