@@ -121,6 +121,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "StudyKitEnvironmentTests", dependencies: ["StudyKitEnvironment"]),
+        .testTarget(name: "JSONDiagnosticsTests", dependencies: ["JSONDiagnostics"]),
         .testTarget(name: "ResearchTests", dependencies: ["Research", "StudyKitEnvironment"]),
         // HL7's example Questionnaires are read from ../shared/fixtures/fhir (HL7Fixtures), never copied in.
         .testTarget(name: "InteropTests", dependencies: ["StudyKitEnvironment", "Interop", "Research", "Consent", "CareStore", .product(name: "Crypto", package: "swift-crypto")]),
@@ -141,7 +142,7 @@ let package = Package(
         // The stores and the study module make data folders for `studykit export` to read.
         .testTarget(name: "StudykitCLITests", dependencies: ["studykit", "Study", "StudyFHIR", "StudySQLite", "CareStore", "CareStoreSQLite", "Consent",
                                                         .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "StudyTests", dependencies: ["StudyKitEnvironment", "Study", "StudyFHIR", "Research", "CareStore", "Consent", "Interop"]),
+        .testTarget(name: "StudyTests", dependencies: ["StudyKitEnvironment", "JSONDiagnostics", "Study", "StudyFHIR", "Research", "CareStore", "Consent", "Interop"]),
         .testTarget(
             name: "StudySQLiteTests",
             dependencies: ["StudyKitEnvironment", "Study", "StudyFHIR", "StudySQLite", "StudySQLiteCrashWriter", "Research", "Consent", "CareStore", "CareStoreSQLite",

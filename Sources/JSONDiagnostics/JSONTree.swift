@@ -73,8 +73,47 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
         self.column = column
     }
 
+    /// `line 1, column 812: record.answers: the member name "sharing" is given twice`: the place first, as other
+    /// readers' syntax errors are worded (`malformed JSON: line 3, column 14: …`).
+    public var locatedMessage: String {
+        "line \(line), column \(column): " + (path.isEmpty ? "" : "\(path): ") + message
+    }
+
     /// `record.answers: the member name "sharing" is given twice (line 1, column 812)`.
     public var description: String {
         (path.isEmpty ? "" : "\(path): ") + "\(message) (line \(line), column \(column))"
+    }
+}
+
+extension JSONTree {
+    /// Whether this is `null`.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// The number as a `Double`, whatever its text (`12`, `-0.5`, `1e-7`); nil for anything but a number.
+    public var doubleValue: Double? {
+        guard case .number(let text) = self else { return nil }
+        return Double(text)
+    }
+
+    /// The number as an `Int` when it is written as a whole number without a fraction or exponent (`12`, `-3`);
+    /// nil for `12.0`, `1e2` and anything but a number.
+    public var integerValue: Int? {
+        guard case .number(let text) = self else { return nil }
+        return Int(text)
+    }
+
+    /// What kind of value this is, in JSON's words, for messages: "found an array".
+    public var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool: "true or false"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONDiagnostics
 import StudyFHIR
 import Testing
 @testable import Study
@@ -33,9 +34,9 @@ struct ReadmeStudyTests {
 
     @Test func everyKeyTheLoaderKnowsIsInTheReadmeExample() throws {
         let yaml = try Self.readmeStudyYAML()
-        let value = try DocumentValue.parseYAML(yaml)
+        let value = try StudyDocumentParser.parseYAML(yaml)
         var keys = Set<String>()
-        func collect(_ value: DocumentValue) {
+        func collect(_ value: JSONTree) {
             switch value {
             case .object(let pairs): for pair in pairs { keys.insert(pair.key); collect(pair.value) }
             case .array(let values): values.forEach(collect)

@@ -1,6 +1,7 @@
 import CareStore
 import Consent
 import Foundation
+import JSONDiagnostics
 import Research
 import StudyFHIR
 import Testing
@@ -219,15 +220,15 @@ struct StudyLoaderTests {
         for key in ["? *l8\n: boom\n", "*l8 : boom\n", "{*l8: boom}\n"] {
             #expect(throws: DocumentSyntaxError(message: "line 10: a mapping key that is an alias or a complex key (?) in a document with aliases "
                 + "is refused: comparing such keys repeats whatever the alias names, without limit")) {
-                _ = try DocumentValue.parseYAML(yaml + key)
+                _ = try StudyDocumentParser.parseYAML(yaml + key)
             }
         }
         // A question mark in text, and an asterisk in a value, are not keys.
-        #expect(try DocumentValue.parseYAML("name: \"Why?\"\ntext: 5 * 3\n")["text"] == .string("5 * 3"))
+        #expect(try StudyDocumentParser.parseYAML("name: \"Why?\"\ntext: 5 * 3\n")["text"] == .string("5 * 3"))
     }
 
     @Test func anAliasUsedOnceOrTwiceStillReads() throws {
-        let value = try DocumentValue.parseYAML("base: &base {tint: '#0A66C2'}\ntheme: *base\nagain: *base\n")
+        let value = try StudyDocumentParser.parseYAML("base: &base {tint: '#0A66C2'}\ntheme: *base\nagain: *base\n")
         #expect(value["theme"]?["tint"] == .string("#0A66C2"))
         #expect(value["again"]?["tint"] == .string("#0A66C2"))
     }

@@ -1,10 +1,11 @@
 import Foundation
+import JSONDiagnostics
 
 extension Schedule {
     /// Reads a schedule in its JSON shape (see ``Schedule``), checking everything ``load(_:)`` checks; the first
     /// problems become the error's description.
     public init(from decoder: any Decoder) throws {
-        let value = try JSONValue(from: decoder)
+        let value = try JSONTree(from: decoder)
         var reader = ScheduleReader()
         guard let schedule = reader.schedule(value), reader.problems.isEmpty else {
             throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath,
@@ -15,9 +16,9 @@ extension Schedule {
 
     /// Writes the schedule in its JSON shape, with dates in the offset of ``timeZone``.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyKey.self)
-        try container.encode(timeZone.identifier, forKey: AnyKey("timeZone"))
-        var list = container.nestedUnkeyedContainer(forKey: AnyKey("elements"))
+        var container = encoder.container(keyedBy: MemberKey.self)
+        try container.encode(timeZone.identifier, forKey: MemberKey("timeZone"))
+        var list = container.nestedUnkeyedContainer(forKey: MemberKey("elements"))
         for element in elements { try list.encode(ElementEncoding(element: element, timeZone: timeZone)) }
     }
 }
@@ -28,23 +29,23 @@ struct ElementEncoding: Encodable {
     var timeZone: TimeZone
 
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyKey.self)
-        try container.encode(ScheduleDate.string(from: element.start, in: timeZone), forKey: AnyKey("start"))
-        if let end = element.end { try container.encode(ScheduleDate.string(from: end, in: timeZone), forKey: AnyKey("end")) }
+        var container = encoder.container(keyedBy: MemberKey.self)
+        try container.encode(ScheduleDate.string(from: element.start, in: timeZone), forKey: MemberKey("start"))
+        if let end = element.end { try container.encode(ScheduleDate.string(from: end, in: timeZone), forKey: MemberKey("end")) }
         switch element.repetition {
         case .once:
             break
         case .interval(let interval):
-            var nested = container.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("interval"))
+            var nested = container.nestedContainer(keyedBy: MemberKey.self, forKey: MemberKey("interval"))
             for (key, component) in DateComponents.scheduleIntervalKeys {
-                if let value = interval.value(for: component) { try nested.encode(value, forKey: AnyKey(key)) }
+                if let value = interval.value(for: component) { try nested.encode(value, forKey: MemberKey(key)) }
             }
         case .rule(let rule):
-            try container.encode(rule.description, forKey: AnyKey("rrule"))
+            try container.encode(rule.description, forKey: MemberKey("rrule"))
         }
-        try container.encode(element.duration, forKey: AnyKey("duration"))
-        if let text = element.text { try container.encode(text, forKey: AnyKey("text")) }
-        if !element.targetValues.isEmpty { try container.encode(element.targetValues, forKey: AnyKey("targetValues")) }
+        try container.encode(element.duration, forKey: MemberKey("duration"))
+        if let text = element.text { try container.encode(text, forKey: MemberKey("text")) }
+        if !element.targetValues.isEmpty { try container.encode(element.targetValues, forKey: MemberKey("targetValues")) }
     }
 }
 
@@ -81,13 +82,13 @@ struct ScheduleReader {
         path.isEmpty ? key : key.hasPrefix("[") ? path + key : "\(path).\(key)"
     }
 
-    private mutating func reportUnknownKeys(_ members: [(String, JSONValue)], allowed: [String], path: String, what: String) {
-        for (key, _) in members where !allowed.contains(key) {
-            report(Self.join(path, key), "is not a key of \(what) (\(allowed.joined(separator: ", ")))")
+    private mutating func reportUnknownKeys(_ members: [JSONTree.Member], allowed: [String], path: String, what: String) {
+        for member in members where !allowed.contains(member.key) {
+            report(Self.join(path, member.key), "is not a key of \(what) (\(allowed.joined(separator: ", ")))")
         }
     }
 
-    mutating func schedule(_ value: JSONValue) -> Schedule? {
+    mutating func schedule(_ value: JSONTree) -> Schedule? {
         guard case .object(let members) = value else {
             report("", "expected an object with timeZone and elements, found \(value.kindDescription)")
             return nil
@@ -127,7 +128,7 @@ struct ScheduleReader {
     }
 
     /// Reads one element; nil when a required part is unreadable. Checks its meaning too (end after start…).
-    mutating func element(_ value: JSONValue, path: String, timeZone: TimeZone = .gmt) -> ScheduleElement? {
+    mutating func element(_ value: JSONTree, path: String, timeZone: TimeZone = .gmt) -> ScheduleElement? {
         guard case .object(let members) = value else {
             report(path, "expected an element object with at least a start, found \(value.kindDescription)")
             return nil
@@ -192,7 +193,7 @@ struct ScheduleReader {
         return element
     }
 
-    private mutating func date(_ value: JSONValue?, path: String, required: Bool) -> Date? {
+    private mutating func date(_ value: JSONTree?, path: String, required: Bool) -> Date? {
         switch value {
         case nil, .null?:
             if required { report(path, "is required, an ISO 8601 date and time with an offset like 2026-03-28T08:00:00+01:00") }
@@ -209,7 +210,7 @@ struct ScheduleReader {
         }
     }
 
-    private mutating func interval(_ value: JSONValue, path: String) -> DateComponents? {
+    private mutating func interval(_ value: JSONTree, path: String) -> DateComponents? {
         guard case .object(let members) = value else {
             report(path, "expected an object like {\"days\": 1}, found \(value.kindDescription)")
             return nil
@@ -217,14 +218,15 @@ struct ScheduleReader {
         let keys = DateComponents.scheduleIntervalKeys
         var components = DateComponents()
         var readable = true
-        for (key, member) in members {
+        for entry in members {
+            let (key, member) = (entry.key, entry.value)
             guard let component = keys.first(where: { $0.key == key })?.component else {
                 report(Self.join(path, key), "is not an interval key (years, months, weeks, days, hours, minutes or seconds)")
                 readable = false
                 continue
             }
-            guard case .integer(let number) = member else {
-                report(Self.join(path, key), "expected a whole number, found \(member.number.map { "\($0)" } ?? member.kindDescription)")
+            guard let number = member.integerValue else {
+                report(Self.join(path, key), "expected a whole number, found \(member.doubleValue.map { "\($0)" } ?? member.kindDescription)")
                 readable = false
                 continue
             }
@@ -236,20 +238,20 @@ struct ScheduleReader {
             components.setValue(number, for: component)
         }
         guard readable else { return nil }
-        if members.isEmpty || members.allSatisfy({ $0.1.number == 0 }) {
+        if members.isEmpty || members.allSatisfy({ $0.value.doubleValue == 0 }) {
             report(path, "must not be zero; leave interval out for an element that happens once")
             return nil
         }
         return components
     }
 
-    mutating func duration(_ value: JSONValue, path: String) -> ScheduleDuration? {
+    mutating func duration(_ value: JSONTree, path: String) -> ScheduleDuration? {
         let expected = "expected \"allDay\" or one of {\"seconds\": n}, {\"minutes\": n}, {\"hours\": n}"
         switch value {
         case .string("allDay"):
             return .allDay
         case .object(let members):
-            guard members.count == 1, let (key, member) = members.first else {
+            guard members.count == 1, let key = members.first?.key, let member = members.first?.value else {
                 report(path, members.isEmpty ? "\(expected), found an empty object" : "give exactly one of seconds, minutes or hours")
                 return nil
             }
@@ -258,12 +260,12 @@ struct ScheduleReader {
                 report(Self.join(path, key), "is not a duration unit (seconds, minutes or hours)")
                 return nil
             }
-            guard let number = member.number else {
+            guard let number = member.doubleValue else {
                 report(Self.join(path, key), "expected a number, found \(member.kindDescription)")
                 return nil
             }
             guard number > 0, number.isFinite else {
-                report(Self.join(path, key), "must be greater than 0 (\(member.integerText ?? "\(number)"))")
+                report(Self.join(path, key), "must be greater than 0 (\(member.integerValue.map(String.init) ?? "\(number)"))")
                 return nil
             }
             return .seconds(number * unit)
@@ -276,7 +278,7 @@ struct ScheduleReader {
         }
     }
 
-    private mutating func targetValues(_ value: JSONValue, path: String) -> [OutcomeValue]? {
+    private mutating func targetValues(_ value: JSONTree, path: String) -> [OutcomeValue]? {
         guard case .array(let items) = value else {
             report(path, "expected an array of outcome values, found \(value.kindDescription)")
             return nil
@@ -295,17 +297,5 @@ struct ScheduleReader {
             }
         }
         return values.count == items.count ? values : nil
-    }
-}
-
-extension JSONValue {
-    var isNull: Bool {
-        if case .null = self { return true }
-        return false
-    }
-
-    var integerText: String? {
-        if case .integer(let value) = self { return String(value) }
-        return nil
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONDiagnostics
 
 /// How long each event of a schedule element lasts: the whole day, or a number of seconds.
 ///
@@ -19,7 +20,7 @@ public enum ScheduleDuration: Hashable, Sendable, Codable {
 
     /// Reads `"allDay"` or `{"hours": 1}` (also `seconds` or `minutes`).
     public init(from decoder: any Decoder) throws {
-        let value = try JSONValue(from: decoder)
+        let value = try JSONTree(from: decoder)
         var reader = ScheduleReader()
         guard let duration = reader.duration(value, path: ""), reader.problems.isEmpty else {
             throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath,
@@ -33,17 +34,14 @@ public enum ScheduleDuration: Hashable, Sendable, Codable {
         try jsonValue.encode(to: encoder)
     }
 
-    var jsonValue: JSONValue {
+    var jsonValue: JSONTree {
         switch self {
         case .allDay:
             return .string("allDay")
         case .seconds(let seconds):
-            func number(_ value: Double) -> JSONValue {
-                value == value.rounded() && abs(value) < 1e15 ? .integer(Int(value)) : .double(value)
-            }
-            if seconds.truncatingRemainder(dividingBy: 3600) == 0 { return .object([("hours", number(seconds / 3600))]) }
-            if seconds.truncatingRemainder(dividingBy: 60) == 0 { return .object([("minutes", number(seconds / 60))]) }
-            return .object([("seconds", number(seconds))])
+            if seconds.truncatingRemainder(dividingBy: 3600) == 0 { return .object([.init(key: "hours", value: .number(seconds / 3600))]) }
+            if seconds.truncatingRemainder(dividingBy: 60) == 0 { return .object([.init(key: "minutes", value: .number(seconds / 60))]) }
+            return .object([.init(key: "seconds", value: .number(seconds))])
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONDiagnostics
 
 /// One repeating part of a schedule: a start, an optional end, how it repeats (a calendar interval, an RFC 5545
 /// recurrence rule, or not at all), how long each event lasts, and what the events say and expect.
@@ -91,7 +92,7 @@ public struct ScheduleElement: Hashable, Sendable, Codable {
 
     /// Reads an element in the schedule JSON shape (see ``Schedule``); dates need an offset.
     public init(from decoder: any Decoder) throws {
-        let value = try JSONValue(from: decoder)
+        let value = try JSONTree(from: decoder)
         var reader = ScheduleReader()
         guard let element = reader.element(value, path: ""), reader.problems.isEmpty else {
             throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath,

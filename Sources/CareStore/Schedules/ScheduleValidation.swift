@@ -29,11 +29,11 @@ extension Schedule {
     /// }
     /// ```
     public static func load(_ data: Data) throws(ScheduleValidationFailure) -> Schedule {
-        let value: JSONValue
+        let value: JSONTree
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: data)
+            value = try JSONTree(data: data)
         } catch {
-            throw ScheduleValidationFailure(problems: [ScheduleProblem(path: "", message: "malformed JSON: \(JSONDiagnostics.describeSyntaxError(in: data))")])
+            throw ScheduleValidationFailure(problems: [ScheduleProblem(path: "", message: "malformed JSON: \(error.locatedMessage)")])
         }
         var reader = ScheduleReader()
         let schedule = reader.schedule(value)

@@ -1,7 +1,7 @@
 import Foundation
 import JSONDiagnostics
 
-/// Reads typed values out of a ``DocumentValue`` tree of one file, collecting a ``StudyProblem`` for every fault
+/// Reads typed values out of the ``JSONTree`` tree of one file, collecting a ``StudyProblem`` for every fault
 /// instead of stopping at the first: wrong types, missing required keys, and keys the reader does not know (with a
 /// "did you mean").
 struct DocumentReader {
@@ -21,10 +21,10 @@ struct DocumentReader {
 
     /// The pairs of a mapping, after reporting every key not in `known` and every key of `required` that is missing;
     /// nil (reported) when the value is not a mapping.
-    mutating func object(_ value: DocumentValue?, path: String, known: [String], required: [String] = []) -> [(key: String, value: DocumentValue)]? {
+    mutating func object(_ value: JSONTree?, path: String, known: [String], required: [String] = []) -> [JSONTree.Member]? {
         guard let value else { return nil }
         guard case .object(let pairs) = value else {
-            report(path, "expected a mapping of \(known.prefix(4).joined(separator: ", "))…, found \(value.kindDescription)")
+            report(path, "expected a mapping of \(known.prefix(4).joined(separator: ", "))…, found \(Self.kind(of: value))")
             return nil
         }
         for pair in pairs where !known.contains(pair.key) {
@@ -38,10 +38,10 @@ struct DocumentReader {
     }
 
     /// Text at `path`; nil (reported unless missing) for anything else. Numbers are not taken as text.
-    mutating func string(_ value: DocumentValue?, path: String, allowEmpty: Bool = false) -> String? {
+    mutating func string(_ value: JSONTree?, path: String, allowEmpty: Bool = false) -> String? {
         guard let value else { return nil }
         guard case .string(let text) = value else {
-            report(path, "expected text, found \(value.kindDescription)")
+            report(path, "expected text, found \(Self.kind(of: value))")
             return nil
         }
         if !allowEmpty, text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
@@ -52,22 +52,22 @@ struct DocumentReader {
     }
 
     /// The text of a scalar at `path`, written as text or a number (a time such as `08:00` either way).
-    mutating func scalarText(_ value: DocumentValue?, path: String) -> String? {
+    mutating func scalarText(_ value: JSONTree?, path: String) -> String? {
         switch value {
         case nil: return nil
         case .string(let text): return text
-        case .number(_, let text): return text
+        case .number(let text): return text
         case .some(let other):
-            report(path, "expected text, found \(other.kindDescription)")
+            report(path, "expected text, found \(Self.kind(of: other))")
             return nil
         }
     }
 
     /// A whole number at `path` within `range`; nil (reported unless missing) otherwise.
-    mutating func integer(_ value: DocumentValue?, path: String, in range: ClosedRange<Int>? = nil) -> Int? {
+    mutating func integer(_ value: JSONTree?, path: String, in range: ClosedRange<Int>? = nil) -> Int? {
         guard let value else { return nil }
-        guard case .number(let number, _) = value, number == number.rounded(), abs(number) < 1e15 else {
-            report(path, "expected a whole number, found \(value.kindDescription)")
+        guard let number = value.doubleValue, number == number.rounded(), abs(number) < 1e15 else {
+            report(path, "expected a whole number, found \(Self.kind(of: value))")
             return nil
         }
         let integer = Int(number)
@@ -79,37 +79,49 @@ struct DocumentReader {
     }
 
     /// A number at `path`; nil (reported unless missing) otherwise.
-    mutating func number(_ value: DocumentValue?, path: String) -> Double? {
+    mutating func number(_ value: JSONTree?, path: String) -> Double? {
         guard let value else { return nil }
-        guard case .number(let number, _) = value else {
-            report(path, "expected a number, found \(value.kindDescription)")
+        guard let number = value.doubleValue else {
+            report(path, "expected a number, found \(Self.kind(of: value))")
             return nil
         }
         return number
     }
 
     /// True or false at `path`; nil (reported unless missing) otherwise.
-    mutating func bool(_ value: DocumentValue?, path: String) -> Bool? {
+    mutating func bool(_ value: JSONTree?, path: String) -> Bool? {
         guard let value else { return nil }
         guard case .bool(let flag) = value else {
-            report(path, "expected true or false, found \(value.kindDescription)")
+            report(path, "expected true or false, found \(Self.kind(of: value))")
             return nil
         }
         return flag
     }
 
     /// The elements of a list at `path`; nil (reported unless missing) otherwise.
-    mutating func array(_ value: DocumentValue?, path: String) -> [DocumentValue]? {
+    mutating func array(_ value: JSONTree?, path: String) -> [JSONTree]? {
         guard let value else { return nil }
         guard case .array(let values) = value else {
-            report(path, "expected a list, found \(value.kindDescription)")
+            report(path, "expected a list, found \(Self.kind(of: value))")
             return nil
         }
         return values
     }
 
+    /// What a value is, in the words of a study file's authors, who write YAML: "text", "a list", "a mapping".
+    static func kind(of value: JSONTree) -> String {
+        switch value {
+        case .null: "null"
+        case .bool: "true or false"
+        case .number: "a number"
+        case .string: "text"
+        case .array: "a list"
+        case .object: "a mapping"
+        }
+    }
+
     /// One of `allowed` at `path`, with a "did you mean" when it is close to one.
-    mutating func choice(_ value: DocumentValue?, path: String, allowed: [String]) -> String? {
+    mutating func choice(_ value: JSONTree?, path: String, allowed: [String]) -> String? {
         guard let text = string(value, path: path) else { return nil }
         guard allowed.contains(text) else {
             let hint = JSONDiagnostics.closestKey(to: text, among: allowed).map { "; did you mean '\($0)'?" } ?? ""

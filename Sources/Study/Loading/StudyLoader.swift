@@ -90,7 +90,7 @@ private struct Loader {
             if case .object = root {} else { reader.report("", "a study file is a mapping of \(Self.topKeys.joined(separator: ", "))") }
             return nil
         }
-        func value(_ key: String) -> DocumentValue? { top.first { $0.key == key }?.value }
+        func value(_ key: String) -> JSONTree? { top.first { $0.key == key }?.value }
 
         let identifier = reader.string(value("identifier"), path: "identifier")
         if let identifier, identifier.range(of: Self.identifierPattern, options: .regularExpression) == nil {
@@ -135,7 +135,7 @@ private struct Loader {
     // MARK: - Files
 
     /// The study file's name and its document; nil (reported) when there is none, two, or it cannot be read.
-    mutating func readStudyFile() -> (String, DocumentValue)? {
+    mutating func readStudyFile() -> (String, JSONTree)? {
         let present = StudyLoader.studyFileNames.filter { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
         guard let fileName = present.first else {
             var isDirectory: ObjCBool = false
@@ -167,10 +167,10 @@ private struct Loader {
     }
 
     /// A YAML or JSON file's document, by its extension (`.json` is JSON; anything else is read as YAML).
-    func document(from data: Data, file: String) throws(DocumentSyntaxError) -> DocumentValue {
-        if file.lowercased().hasSuffix(".json") { return try DocumentValue.parseJSON(data) }
+    func document(from data: Data, file: String) throws(DocumentSyntaxError) -> JSONTree {
+        if file.lowercased().hasSuffix(".json") { return try StudyDocumentParser.parseJSON(data) }
         guard let text = String(data: data, encoding: .utf8) else { throw DocumentSyntaxError(message: "the file is not UTF-8 text") }
-        return try DocumentValue.parseYAML(text)
+        return try StudyDocumentParser.parseYAML(text)
     }
 
     /// The bytes of the file at `path` (relative to the study folder); nil, reported at `reference` in the study
@@ -195,7 +195,7 @@ private struct Loader {
 
     // MARK: - Languages, theme, strings
 
-    func readLanguages(_ value: DocumentValue?, reader: inout DocumentReader) -> [String]? {
+    func readLanguages(_ value: JSONTree?, reader: inout DocumentReader) -> [String]? {
         guard let list = reader.array(value, path: "languages") else { return nil }
         guard !list.isEmpty else {
             reader.report("languages", "a study needs at least one language; the first is the default")
@@ -219,7 +219,7 @@ private struct Loader {
         return languages.isEmpty ? nil : languages
     }
 
-    func readTheme(_ value: DocumentValue?, reader: inout DocumentReader) -> StudyTheme {
+    func readTheme(_ value: JSONTree?, reader: inout DocumentReader) -> StudyTheme {
         guard let pairs = reader.object(value, path: "theme", known: ["tint"]) else { return StudyTheme() }
         guard let tint = reader.string(pairs.first { $0.key == "tint" }?.value, path: "theme.tint") else { return StudyTheme() }
         guard StudyTheme.isHexColour(tint) else {
@@ -234,7 +234,7 @@ private struct Loader {
     mutating func readStrings(_ data: Data, file: String, languages: [String]) -> StudyStrings {
         var reader = DocumentReader(file: file)
         defer { problems += reader.problems }
-        let root: DocumentValue
+        let root: JSONTree
         do {
             root = try document(from: data, file: file)
         } catch {
@@ -245,7 +245,7 @@ private struct Loader {
         var strings = StudyStrings()
         if let consent = pairs.first(where: { $0.key == "consent" })?.value {
             do {
-                let json = try JSONSerialization.data(withJSONObject: consent.foundationObject)
+                let json = try JSONEncoder().encode(consent)
                 strings.consent = try ConsentStrings.load(json)
             } catch let failure as ConsentValidationFailure {
                 for problem in failure.problems { reader.report(DocumentReader.join("consent", problem.path), problem.message) }
@@ -259,12 +259,14 @@ private struct Loader {
             }
         }
         if let webPairs = reader.object(pairs.first(where: { $0.key == "web" })?.value, path: "web", known: languages) {
-            for (language, table) in webPairs {
+            for member in webPairs {
+                let (language, table) = (member.key, member.value)
                 guard case .object(let entries) = table else {
-                    reader.report("web.\(language)", "expected a mapping of string keys to text, found \(table.kindDescription)")
+                    reader.report("web.\(language)", "expected a mapping of string keys to text, found \(DocumentReader.kind(of: table))")
                     continue
                 }
-                for (key, text) in entries {
+                for entry in entries {
+                    let (key, text) = (entry.key, entry.value)
                     if let text = reader.string(text, path: "web.\(language).\(key)") {
                         strings.web[ConsentStrings.normalize(language), default: [:]][key] = text
                     }
@@ -277,7 +279,7 @@ private struct Loader {
     // MARK: - Consent and onboarding
 
     /// The consent document for each study language; nil (reported) when the main document is missing or invalid.
-    mutating func readConsent(_ value: DocumentValue?, languages: [String], reader: inout DocumentReader) -> [String: ConsentDocument]? {
+    mutating func readConsent(_ value: JSONTree?, languages: [String], reader: inout DocumentReader) -> [String: ConsentDocument]? {
         guard let pairs = reader.object(value, path: "consent", known: ["document", "translations"], required: ["document"]) else { return nil }
         var main: ConsentDocument?
         if let path = reader.string(pairs.first { $0.key == "document" }?.value, path: "consent.document"),
@@ -286,7 +288,8 @@ private struct Loader {
         }
         var documents: [String: ConsentDocument] = [:]
         if let translations = reader.object(pairs.first { $0.key == "translations" }?.value, path: "consent.translations", known: languages) {
-            for (language, pathValue) in translations {
+            for member in translations {
+                let (language, pathValue) = (member.key, member.value)
                 let reference = "consent.translations.\(language)"
                 guard languages.contains(language), let path = reader.string(pathValue, path: reference) else { continue }
                 guard let data = readFile(path, reference: reference, reader: &reader), let document = loadConsentDocument(data, file: path) else {
@@ -342,7 +345,7 @@ private struct Loader {
 
     // MARK: - Tasks
 
-    mutating func readTasks(_ list: [DocumentValue], reader: inout DocumentReader) -> ([StudyTaskDefinition], [String: ResearchTask]) {
+    mutating func readTasks(_ list: [JSONTree], reader: inout DocumentReader) -> ([StudyTaskDefinition], [String: ResearchTask]) {
         // Ids first, so that a schedule's `sameAs` can name any task, before or after it.
         var ids: [String: Int] = [:]
         for (index, element) in list.enumerated() {
@@ -361,7 +364,7 @@ private struct Loader {
         for (index, element) in list.enumerated() {
             let path = "tasks[\(index)]"
             guard let pairs = reader.object(element, path: path, known: Self.taskKeys, required: ["id", "title", "schedule"]) else { continue }
-            func value(_ key: String) -> DocumentValue? { pairs.first { $0.key == key }?.value }
+            func value(_ key: String) -> JSONTree? { pairs.first { $0.key == key }?.value }
             let id = reader.string(value("id"), path: "\(path).id")
             if let id, id.range(of: Self.identifierPattern, options: .regularExpression) == nil {
                 reader.report("\(path).id", "'\(id)' may hold only letters, digits, '-' and '_', starting with a letter or digit")
@@ -457,7 +460,7 @@ private struct Loader {
 
     /// Reads `valueSets`: FHIR ValueSet files that Questionnaire surveys name in `answerValueSet` by canonical URL
     /// (nothing is fetched from a terminology server).
-    mutating func readValueSets(_ value: DocumentValue?, reader: inout DocumentReader) {
+    mutating func readValueSets(_ value: JSONTree?, reader: inout DocumentReader) {
         guard value != nil, let list = reader.array(value, path: "valueSets") else { return }
         for (index, element) in list.enumerated() {
             let path = "valueSets[\(index)]"
@@ -498,13 +501,13 @@ private struct Loader {
         return task
     }
 
-    func readOutcome(_ list: [DocumentValue], path: String, survey: ResearchTask?, surveyFile: String?,
+    func readOutcome(_ list: [JSONTree], path: String, survey: ResearchTask?, surveyFile: String?,
                      reader: inout DocumentReader) -> [StudyOutcomeMapping] {
         var mappings: [StudyOutcomeMapping] = []
         for (index, element) in list.enumerated() {
             let itemPath = "\(path)[\(index)]"
             guard let pairs = reader.object(element, path: itemPath, known: ["question", "kind", "units", "code"], required: ["question"]) else { continue }
-            func value(_ key: String) -> DocumentValue? { pairs.first { $0.key == key }?.value }
+            func value(_ key: String) -> JSONTree? { pairs.first { $0.key == key }?.value }
             let code = readCoding(value("code"), path: "\(itemPath).code", reader: &reader)
             guard let question = reader.string(value("question"), path: "\(itemPath).question") else { continue }
             let mapping = StudyOutcomeMapping(question: question, kind: reader.string(value("kind"), path: "\(itemPath).kind"),
@@ -522,9 +525,9 @@ private struct Loader {
 
     /// A `code: {system, code, display}` mapping: `system` a URI (LOINC's is `http://loinc.org`), `code` without
     /// leading, trailing or doubled spaces (a LOINC code with its right check digit), `display` optional text.
-    func readCoding(_ value: DocumentValue?, path: String, reader: inout DocumentReader) -> StudyCoding? {
+    func readCoding(_ value: JSONTree?, path: String, reader: inout DocumentReader) -> StudyCoding? {
         guard let pairs = reader.object(value, path: path, known: Self.codingKeys, required: ["system", "code"]) else { return nil }
-        func member(_ key: String) -> DocumentValue? { pairs.first { $0.key == key }?.value }
+        func member(_ key: String) -> JSONTree? { pairs.first { $0.key == key }?.value }
         let system = reader.string(member("system"), path: "\(path).system")
         let code = reader.scalarText(member("code"), path: "\(path).code")
         let display = reader.string(member("display"), path: "\(path).display")
@@ -578,9 +581,9 @@ private struct Loader {
 
     // MARK: - Schedules
 
-    func readScheduleElement(_ element: DocumentValue, path: String, reader: inout DocumentReader) -> StudyScheduleElement? {
+    func readScheduleElement(_ element: JSONTree, path: String, reader: inout DocumentReader) -> StudyScheduleElement? {
         guard let pairs = reader.object(element, path: path, known: Self.elementKeys) else { return nil }
-        func value(_ key: String) -> DocumentValue? { pairs.first { $0.key == key }?.value }
+        func value(_ key: String) -> JSONTree? { pairs.first { $0.key == key }?.value }
         let kinds = ["daily", "weekly", "once", "sameAs"].filter { value($0) != nil }
         guard kinds.count == 1, let kind = kinds.first else {
             reader.report(path, kinds.isEmpty ? "a schedule element needs one of daily, weekly, once or sameAs"
@@ -598,7 +601,7 @@ private struct Loader {
         switch value("duration") {
         case nil: break
         case .string("allDay")?: duration = .allDay
-        case .number(let minutes, _)? where minutes > 0: duration = .minutes(minutes)
+        case let minutes? where (minutes.doubleValue ?? 0) > 0: duration = .minutes(minutes.doubleValue ?? 0)
         case .some(let other):
             reader.report("\(path).duration", "expected a number of minutes greater than 0 or \"allDay\", found \(other == .string("") ? "empty text" : describe(other))")
         }
@@ -616,7 +619,7 @@ private struct Loader {
         default:
             let known = kind == "weekly" ? ["on", "at", "from", "for", "until"] : ["at", "from", "for", "until"]
             guard let repeating = reader.object(value(kind), path: kindPath, known: known, required: kind == "weekly" ? ["on"] : []) else { return nil }
-            func field(_ key: String) -> DocumentValue? { repeating.first { $0.key == key }?.value }
+            func field(_ key: String) -> JSONTree? { repeating.first { $0.key == key }?.value }
             var repetition = StudyScheduleElement.Repetition.daily
             var failed = false
             if kind == "weekly" {
@@ -680,13 +683,13 @@ private struct Loader {
         }
     }
 
-    private func describe(_ value: DocumentValue) -> String {
+    private func describe(_ value: JSONTree) -> String {
         if case .string(let text) = value { return "'\(text)'" }
-        return value.kindDescription
+        return DocumentReader.kind(of: value)
     }
 
     /// `HH:MM` on a 24-hour clock; optional (midnight) only for all-day events.
-    func readTime(_ value: DocumentValue?, path: String, duration: ScheduleDuration, reader: inout DocumentReader) -> (hour: Int, minute: Int)? {
+    func readTime(_ value: JSONTree?, path: String, duration: ScheduleDuration, reader: inout DocumentReader) -> (hour: Int, minute: Int)? {
         guard let value else {
             if duration == .allDay { return (0, 0) }
             reader.report(path, "is required but missing (a time such as \"08:00\"; only an allDay event may leave it out)")
@@ -703,24 +706,24 @@ private struct Loader {
         return (hour, minute)
     }
 
-    func readTargetValues(_ value: DocumentValue?, path: String, reader: inout DocumentReader) -> [OutcomeValue] {
+    func readTargetValues(_ value: JSONTree?, path: String, reader: inout DocumentReader) -> [OutcomeValue] {
         guard let list = reader.array(value, path: path) else { return [] }
         var values: [OutcomeValue] = []
         for (index, element) in list.enumerated() {
             let itemPath = "\(path)[\(index)]"
             guard let pairs = reader.object(element, path: itemPath, known: ["value", "kind", "units"], required: ["value"]) else { continue }
-            func field(_ key: String) -> DocumentValue? { pairs.first { $0.key == key }?.value }
+            func field(_ key: String) -> JSONTree? { pairs.first { $0.key == key }?.value }
             let kind = reader.string(field("kind"), path: "\(itemPath).kind")
             let units = reader.string(field("units"), path: "\(itemPath).units")
             switch field("value") {
-            case .number(let number, let text)?:
-                values.append(OutcomeValue(Int(text).map { .integer($0) } ?? .double(number), kind: kind, units: units))
+            case .number(let text)?:
+                values.append(OutcomeValue(Int(text).map { .integer($0) } ?? .double(Double(text) ?? .nan), kind: kind, units: units))
             case .bool(let flag)?:
                 values.append(OutcomeValue(.boolean(flag), kind: kind, units: units))
             case .string(let text)?:
                 values.append(OutcomeValue(.text(text), kind: kind, units: units))
             case .some(let other):
-                reader.report("\(itemPath).value", "expected a number, true or false, or text, found \(other.kindDescription)")
+                reader.report("\(itemPath).value", "expected a number, true or false, or text, found \(DocumentReader.kind(of: other))")
             case nil:
                 break
             }
@@ -730,14 +733,14 @@ private struct Loader {
 
     // MARK: - Contacts
 
-    func readContacts(_ value: DocumentValue?, reader: inout DocumentReader) -> [StudyContact] {
+    func readContacts(_ value: JSONTree?, reader: inout DocumentReader) -> [StudyContact] {
         guard let list = reader.array(value, path: "contacts") else { return [] }
         var contacts: [StudyContact] = []
         var seen: [String: Int] = [:]
         for (index, element) in list.enumerated() {
             let path = "contacts[\(index)]"
             guard let pairs = reader.object(element, path: path, known: Self.contactKeys, required: ["id"]) else { continue }
-            func field(_ key: String) -> DocumentValue? { pairs.first { $0.key == key }?.value }
+            func field(_ key: String) -> JSONTree? { pairs.first { $0.key == key }?.value }
             guard let id = reader.string(field("id"), path: "\(path).id") else { continue }
             if id.range(of: Self.identifierPattern, options: .regularExpression) == nil {
                 reader.report("\(path).id", "'\(id)' may hold only letters, digits, '-' and '_', starting with a letter or digit")
@@ -774,7 +777,7 @@ private struct Loader {
         return contacts
     }
 
-    func readLabeled(_ value: DocumentValue?, path: String, reader: inout DocumentReader) -> [LabeledValue] {
+    func readLabeled(_ value: JSONTree?, path: String, reader: inout DocumentReader) -> [LabeledValue] {
         guard let list = reader.array(value, path: path) else { return [] }
         var values: [LabeledValue] = []
         for (index, element) in list.enumerated() {

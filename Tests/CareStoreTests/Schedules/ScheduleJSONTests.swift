@@ -115,6 +115,20 @@ struct ScheduleJSONTests {
         #expect(problems(#"{"timeZone": "UTC", "elements": ["daily"]}"#) == ["elements[0]: expected an element object with at least a start, found a string"])
     }
 
+    @Test func aKeyGivenTwiceIsRefusedWithItsPlaceRatherThanOneValueKept() {
+        // JSON readers disagree on which of two equal keys wins; a schedule that says two things is refused.
+        let json = "{\"timeZone\": \"UTC\",\n  \"elements\": [{\"start\": \"2026-03-28T08:00:00Z\",\n    \"start\": \"2026-04-28T08:00:00Z\"}]}"
+        #expect(problems(json) == [#"malformed JSON: line 3, column 5: elements[0]: the member name "start" is given twice"#])
+    }
+
+    @Test func unknownKeysAreReportedInTheOrderTheyAreWritten() {
+        // Read exactly as written, not through a decoder that sorts or loses member order.
+        #expect(problems(#"{"timeZone": "UTC", "zone": 1, "elements": [{"start": "2026-03-28T08:00:00Z"}], "alerts": []}"#) == [
+            "zone: is not a key of a schedule (timeZone, elements)",
+            "alerts: is not a key of a schedule (timeZone, elements)",
+        ])
+    }
+
     @Test func malformedJSONGivesLineAndColumn() {
         let json = "{\"timeZone\": \"Europe/Berlin\",\n  \"elements\": [\n    {\"start\": \"2026-03-28T08:00:00+01:00\" \"interval\": {\"days\": 1}}\n  ]\n}"
         let found = problems(json)
