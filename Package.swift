@@ -142,7 +142,8 @@ let package = Package(
         // The stores and the study module make data folders for `studykit export` to read.
         .testTarget(name: "StudykitCLITests", dependencies: ["studykit", "Study", "StudyFHIR", "StudySQLite", "CareStore", "CareStoreSQLite", "Consent",
                                                         .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "StudyTests", dependencies: ["StudyKitEnvironment", "JSONDiagnostics", "Study", "StudyFHIR", "Research", "CareStore", "Consent", "Interop"]),
+        // Conformance/ runs the study store's suite on every backend, the server's one SQLite file included.
+        .testTarget(name: "StudyTests", dependencies: ["StudyKitEnvironment", "JSONDiagnostics", "StudySQLite", "Study", "StudyFHIR", "Research", "CareStore", "Consent", "Interop"]),
         .testTarget(
             name: "StudySQLiteTests",
             dependencies: ["StudyKitEnvironment", "Study", "StudyFHIR", "StudySQLite", "StudySQLiteCrashWriter", "Research", "Consent", "CareStore", "CareStoreSQLite",

@@ -100,7 +100,7 @@ struct DurabilityTests {
     }
 
     /// The durability is the writer connection's `synchronous` setting: FULL (2) syncs each commit, NORMAL (1) the WAL
-    /// at checkpoints. (The default, power loss, is checked with the store's other settings in StudyStoreTests.)
+    /// at checkpoints. (The default, power loss, is checked with the store's other settings in SQLiteStudyStoreTests.)
     @Test func theDurabilitySetsTheWritersSynchronousMode() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("study-synchronous-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
