@@ -139,14 +139,21 @@ struct StudyStoreConformanceTests {
         #expect(try await store.redeemSignInCode(others.code) == other.id)
     }
 
-    @Test(arguments: Backend.allCases) func runsAreSavedWholeAndOnlyTheirParticipantSeesThem(_ backend: Backend) async throws {
+    /// A store with two participants, Alice with a paused run (occurrence 3) saved now, and Bob with none.
+    private func aliceWithARunAndBob(_ backend: Backend) async throws
+        -> (store: any StudyStore, alice: StudyParticipant, bob: StudyParticipant, restoration: TaskRestorationData, result: TaskResult, saved: TaskRun) {
         let store = try backend.makeStore(clock)
         let alice = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
         let bob = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
         let (restoration, result) = try pausedRun()
-        let id = restoration.taskRunUUID
-        let saved = try await store.saveRun(TaskRun(id: id, participantID: alice.id, taskID: "pain", occurrence: 3, state: .inProgress,
-                                                    restorationData: restoration))
+        let saved = try await store.saveRun(TaskRun(id: restoration.taskRunUUID, participantID: alice.id, taskID: "pain", occurrence: 3,
+                                                    state: .inProgress, restorationData: restoration))
+        return (store, alice, bob, restoration, result, saved)
+    }
+
+    @Test(arguments: Backend.allCases) func runsAreSavedWholeAndOnlyTheirParticipantSeesThem(_ backend: Backend) async throws {
+        let (store, alice, bob, restoration, result, saved) = try await aliceWithARunAndBob(backend)
+        let id = saved.id
         #expect(saved.createdAt == clock.now && saved.updatedAt == clock.now)
         let loaded = try #require(try await store.run(id: id, participantID: alice.id))
         #expect(loaded == saved)
@@ -204,13 +211,8 @@ struct StudyStoreConformanceTests {
 
     @Test(arguments: Backend.allCases) func anUpdateReadsAndSavesARunInOneGo(_ backend: Backend) async throws {
         struct Refused: Error {}
-        let store = try backend.makeStore(clock)
-        let alice = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
-        let bob = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
-        let (restoration, result) = try pausedRun()
-        let id = restoration.taskRunUUID
-        let saved = try await store.saveRun(TaskRun(id: id, participantID: alice.id, taskID: "pain", occurrence: 3, state: .inProgress,
-                                                    restorationData: restoration))
+        let (store, alice, bob, _, result, saved) = try await aliceWithARunAndBob(backend)
+        let id = saved.id
 
         // Someone else's run, or none: nil, and change is not called.
         #expect(try await store.updateRun(id: id, participantID: bob.id) { _ in Issue.record("called"); return (nil, 0) } == nil)
