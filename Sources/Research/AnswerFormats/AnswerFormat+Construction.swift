@@ -86,8 +86,8 @@ private extension AnswerFormat {
         }
     }
 
-    /// The rules every list of text choices follows: at least `minimumCount` choices, each with a text and a distinct value.
-    static func checkChoiceList(_ choices: [TextChoice], at prefix: String, minimumCount: Int, into problems: inout FormatProblems) {
+    /// The rules every list of choices follows: at least `minimumCount` choices, each with a text and a distinct value.
+    static func checkChoiceList(_ choices: [some ChoiceOption], at prefix: String, minimumCount: Int, into problems: inout FormatProblems) {
         let path = join(prefix, "choices")
         if choices.count < minimumCount {
             problems.add(path, minimumCount == 1 ? "needs at least one choice" : "needs at least \(minimumCount) choices (has \(choices.count))")
@@ -118,19 +118,14 @@ private extension AnswerFormat {
         }
     }
 
-    static func check(_ format: TextChoiceFormat, into problems: inout FormatProblems) {
+    /// Text choices and image choices alike: the list's rules, and `exclusive` only in multiple choice.
+    static func check<Option>(_ format: ChoiceFormat<Option>, into problems: inout FormatProblems) {
         checkChoiceList(format.choices, at: "", minimumCount: 1, into: &problems)
         if format.style == .single {
             for (index, choice) in format.choices.enumerated() where choice.exclusive {
                 problems.add("choices[\(index)].exclusive", "only has a meaning in multiple choice (the style is single)")
             }
         }
-    }
-
-    static func check(_ format: ImageChoiceFormat, into problems: inout FormatProblems) {
-        if format.choices.isEmpty { problems.add("choices", "needs at least one choice") }
-        checkTexts(format.choices.map(\.text), at: "choices", into: &problems)
-        checkValues(format.choices.map(\.value), at: "choices", into: &problems)
     }
 
     /// Choices of formats that show only the text: no exclusive flag, no "other" field.

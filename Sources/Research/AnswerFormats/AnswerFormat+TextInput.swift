@@ -21,13 +21,13 @@ extension AnswerFormat {
         case .boolean(let format):
             parsed = .boolean(try TextInput.boolean(trimmed, format: format))
         case .textChoice(let format):
-            parsed = .choices(try TextInput.selections(trimmed, options: format.choices.map(ChoiceOption.init)))
+            parsed = .choices(try TextInput.selections(trimmed, options: format.choices))
         case .imageChoice(let format):
-            parsed = .choices(try TextInput.selections(trimmed, options: format.choices.map(ChoiceOption.init)))
+            parsed = .choices(try TextInput.selections(trimmed, options: format.choices))
         case .valuePicker(let format):
-            parsed = .choices(try TextInput.selections(trimmed, options: format.choices.map(ChoiceOption.init)))
+            parsed = .choices(try TextInput.selections(trimmed, options: format.choices))
         case .textScale(let format):
-            parsed = .choices(try TextInput.selections(trimmed, options: format.choices.map(ChoiceOption.init)))
+            parsed = .choices(try TextInput.selections(trimmed, options: format.choices))
         case .multipleValuePicker(let format):
             parsed = .components(try TextInput.components(trimmed, format: format))
         case .scale, .age, .sesLadder:
@@ -169,7 +169,7 @@ extension AnswerFormat {
     public func display(_ answer: Answer, locale: Locale = Locale(identifier: "en_US_POSIX")) -> String {
         let separator = locale.decimalSeparator ?? "."
         func number(_ value: Decimal) -> String { AnswerRules.numberText(value, decimalSeparator: separator) }
-        func choiceText(_ value: ChoiceValue, in choices: [ChoiceOption]) -> String {
+        func choiceText(_ value: ChoiceValue, in choices: [some ChoiceOption]) -> String {
             choices.first { $0.value.isSameChoice(as: value) }?.text ?? value.description
         }
         switch (self, answer) {
@@ -178,21 +178,22 @@ extension AnswerFormat {
         case (.boolean(let format), .boolean(let value)):
             return value ? format.yesText ?? "Yes" : format.noText ?? "No"
         case (_, .choices(let selections)):
-            let options: [ChoiceOption]
-            switch self {
-            case .textChoice(let format): options = format.choices.map(ChoiceOption.init)
-            case .imageChoice(let format): options = format.choices.map(ChoiceOption.init)
-            case .valuePicker(let format): options = format.choices.map(ChoiceOption.init)
-            case .textScale(let format): options = format.choices.map(ChoiceOption.init)
-            default: options = []
+            func texts(_ options: [some ChoiceOption]) -> String {
+                selections.map { selection in
+                    let text = choiceText(selection.value, in: options)
+                    return selection.text.map { "\(text): \($0)" } ?? text
+                }.joined(separator: ", ")
             }
-            return selections.map { selection in
-                let text = choiceText(selection.value, in: options)
-                return selection.text.map { "\(text): \($0)" } ?? text
-            }.joined(separator: ", ")
+            switch self {
+            case .textChoice(let format): return texts(format.choices)
+            case .imageChoice(let format): return texts(format.choices)
+            case .valuePicker(let format): return texts(format.choices)
+            case .textScale(let format): return texts(format.choices)
+            default: return texts([TextChoice]())
+            }
         case (.multipleValuePicker(let format), .components(let values)):
             return values.enumerated().map { index, value in
-                let options = index < format.pickers.count ? format.pickers[index].choices.map(ChoiceOption.init) : []
+                let options = index < format.pickers.count ? format.pickers[index].choices : []
                 return choiceText(value, in: options)
             }.joined(separator: format.separator)
         case (.continuousScale(let format), .number(let value)) where format.percentStyle:
@@ -261,7 +262,7 @@ enum TextInput {
     }
 
     /// The choice a single reference names: its 1-based number, a string value, or its text (case-insensitive).
-    static func option(_ reference: String, in options: [ChoiceOption]) -> ChoiceOption? {
+    static func option<Option: ChoiceOption>(_ reference: String, in options: [Option]) -> Option? {
         let reference = reference.trimmingCharacters(in: .whitespaces)
         guard !reference.isEmpty else { return nil }
         if reference.allSatisfy({ $0.isASCII && $0.isNumber }) {
@@ -276,8 +277,8 @@ enum TextInput {
     }
 
     /// References separated by commas; a part that names no choice as a whole is split at spaces.
-    static func references(_ text: String, in options: [ChoiceOption], list: String = "") throws(AnswerValidationError) -> [ChoiceOption] {
-        var found: [ChoiceOption] = []
+    static func references<Option: ChoiceOption>(_ text: String, in options: [Option], list: String = "") throws(AnswerValidationError) -> [Option] {
+        var found: [Option] = []
         for part in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
             if let option = option(part, in: options) {
                 found.append(option)
@@ -293,7 +294,7 @@ enum TextInput {
         return found
     }
 
-    static func selections(_ text: String, options: [ChoiceOption]) throws(AnswerValidationError) -> [ChoiceSelection] {
+    static func selections(_ text: String, options: [some ChoiceOption]) throws(AnswerValidationError) -> [ChoiceSelection] {
         guard !options.isEmpty else { throw AnswerValidationError("This question has no choices.") }
         if let option = option(text, in: options) { return [ChoiceSelection(option.value)] }
         if options.contains(where: { $0.other != nil }), let colon = text.firstIndex(of: ":") {
@@ -316,7 +317,7 @@ enum TextInput {
         }
         var values: [ChoiceValue] = []
         for (index, (part, picker)) in zip(parts, format.pickers).enumerated() {
-            let options = picker.choices.map(ChoiceOption.init)
+            let options = picker.choices
             guard let option = option(part, in: options) else {
                 throw AnswerValidationError("“\(part)” is not one of the choices in list \(index + 1). Type a number from 1 to \(options.count).")
             }

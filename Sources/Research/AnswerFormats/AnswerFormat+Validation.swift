@@ -34,13 +34,13 @@ extension AnswerFormat {
         case (.boolean, .boolean):
             return
         case (.textChoice(let format), .choices(let selections)):
-            try AnswerRules.validate(selections, options: format.choices.map(ChoiceOption.init), multiple: format.style == .multiple)
+            try Self.validate(selections, in: format)
         case (.imageChoice(let format), .choices(let selections)):
-            try AnswerRules.validate(selections, options: format.choices.map(ChoiceOption.init), multiple: format.style == .multiple)
+            try Self.validate(selections, in: format)
         case (.valuePicker(let format), .choices(let selections)):
-            try AnswerRules.validate(selections, options: format.choices.map(ChoiceOption.init), multiple: false)
+            try AnswerRules.validate(selections, options: format.choices, multiple: false)
         case (.textScale(let format), .choices(let selections)):
-            try AnswerRules.validate(selections, options: format.choices.map(ChoiceOption.init), multiple: false)
+            try AnswerRules.validate(selections, options: format.choices, multiple: false)
         case (.multipleValuePicker(let format), .components(let values)):
             try Self.validate(values, in: format)
         case (.scale(let format), .number(let value)):
@@ -142,6 +142,11 @@ extension AnswerFormat {
 }
 
 private extension AnswerFormat {
+    /// Text choices and image choices alike.
+    static func validate<Option>(_ selections: [ChoiceSelection], in format: ChoiceFormat<Option>) throws(AnswerValidationError) {
+        try AnswerRules.validate(selections, options: format.choices, multiple: format.style == .multiple)
+    }
+
     static func validate(_ file: FileAnswer, in format: FileFormat) throws(AnswerValidationError) {
         guard file.byteCount > 0 else { throw AnswerValidationError("The file is empty; choose another.") }
         guard file.byteCount <= format.maximumBytes else {
@@ -275,7 +280,7 @@ private extension AnswerFormat {
     }
 }
 
-extension TextChoiceFormat {
+extension ChoiceFormat {
     /// The selection after the participant taps `value`, as choice UIs do it.
     ///
     /// Single style: the tapped choice replaces the selection. Multiple style: a tap toggles the choice;
@@ -308,28 +313,6 @@ extension ChoiceValue {
     }
 }
 
-/// What validation needs to know of one option, whichever choice format it comes from.
-struct ChoiceOption {
-    var value: ChoiceValue
-    var text: String
-    var exclusive: Bool
-    var other: OtherChoice?
-
-    init(_ choice: TextChoice) {
-        value = choice.value
-        text = choice.text
-        exclusive = choice.exclusive
-        other = choice.other
-    }
-
-    init(_ choice: ImageChoice) {
-        value = choice.value
-        text = choice.text
-        exclusive = false
-        other = nil
-    }
-}
-
 /// Rules and wording shared by construction checks, answer validation and text input.
 enum AnswerRules {
     /// A byte count for people: "512 bytes", "200 KB", "10 MB" (1 KB = 1024 bytes).
@@ -340,9 +323,9 @@ enum AnswerRules {
         return "\(bytes) byte\(bytes == 1 ? "" : "s")"
     }
 
-    static func validate(_ selections: [ChoiceSelection], options: [ChoiceOption], multiple: Bool) throws(AnswerValidationError) {
+    static func validate<Option: ChoiceOption>(_ selections: [ChoiceSelection], options: [Option], multiple: Bool) throws(AnswerValidationError) {
         guard !selections.isEmpty else { throw AnswerValidationError("Choose an answer.") }
-        var chosen: [ChoiceOption] = []
+        var chosen: [Option] = []
         for selection in selections {
             guard let option = options.first(where: { $0.value.isSameChoice(as: selection.value) }) else {
                 throw AnswerValidationError("That answer is not one of the choices.")

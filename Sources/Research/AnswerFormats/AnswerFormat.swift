@@ -164,8 +164,21 @@ public enum ChoiceStyle: String, Hashable, Sendable, Codable {
     case single, multiple
 }
 
+/// One option of a choice format: ``TextChoice`` or ``ImageChoice``. What the rules of ``ChoiceFormat`` need of an
+/// option, whatever it shows.
+public protocol ChoiceOption: Hashable, Sendable, Codable {
+    /// The text shown for the option (an image's accessible name); must not be blank.
+    var text: String { get }
+    /// The value stored in results; distinct among the format's options.
+    var value: ChoiceValue { get }
+    /// Whether choosing this option clears every other (multiple choice only).
+    var exclusive: Bool { get }
+    /// The free-text field of an "other" option; nil for an option without one.
+    var other: OtherChoice? { get }
+}
+
 /// One option of a choice question.
-public struct TextChoice: Hashable, Sendable, Codable {
+public struct TextChoice: ChoiceOption {
     /// The text shown.
     public var text: String
     /// The value stored in results.
@@ -228,29 +241,8 @@ public struct OtherChoice: Hashable, Sendable, Codable {
     }
 }
 
-/// Choose one or several of a list of texts.
-public struct TextChoiceFormat: Hashable, Sendable, Codable {
-    /// Whether one choice or several may be chosen. Defaults to `single`.
-    public var style: ChoiceStyle
-    /// The options, in the order shown; at least one. Texts and string values must not be blank, and values
-    /// must be distinct (`2` and `2.0` count as the same value). Only the `multiple` style allows `exclusive`.
-    public var choices: [TextChoice]
-    /// Creates a text choice format; see the properties for each setting's rules.
-    public init(style: ChoiceStyle = .single, choices: [TextChoice]) {
-        self.style = style
-        self.choices = choices
-    }
-    private enum CodingKeys: String, CodingKey { case style, choices }
-    /// Reads the format; `style` defaults to single choice.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        style = try c.decodeIfPresent(ChoiceStyle.self, forKey: .style) ?? .single
-        choices = try c.decode([TextChoice].self, forKey: .choices)
-    }
-}
-
 /// One option of an image choice question.
-public struct ImageChoice: Hashable, Sendable, Codable {
+public struct ImageChoice: ChoiceOption {
     /// The image shown when not selected.
     public var image: ImageReference
     /// The image shown when selected; the normal image when nil.
@@ -266,17 +258,25 @@ public struct ImageChoice: Hashable, Sendable, Codable {
         self.text = text
         self.value = value
     }
+    /// Always false: a picture cannot clear the other choices.
+    public var exclusive: Bool { false }
+    /// Always nil: a picture has no free-text field.
+    public var other: OtherChoice? { nil }
 }
 
-/// Choose one or several pictures.
-public struct ImageChoiceFormat: Hashable, Sendable, Codable {
-    /// Whether one picture or several may be chosen. Defaults to `single`.
+/// Choose one or several options from a list: texts (``TextChoiceFormat``) or pictures (``ImageChoiceFormat``).
+///
+/// Both kinds follow the same rules, checked once here: at least one option, texts and string values not blank,
+/// values distinct (`2` and `2.0` count as the same value), and `exclusive` only in the `multiple` style.
+/// In JSON: `{"style": "multiple", "choices": [...]}`, `style` defaulting to `single`.
+public struct ChoiceFormat<Option: ChoiceOption>: Hashable, Sendable, Codable {
+    /// Whether one choice or several may be chosen. Defaults to `single`.
     public var style: ChoiceStyle
-    /// The pictures, in the order shown; at least one. Texts and string values must not be blank, and values
-    /// must be distinct.
-    public var choices: [ImageChoice]
-    /// Creates an image choice format; see the properties for each setting's rules.
-    public init(style: ChoiceStyle = .single, choices: [ImageChoice]) {
+    /// The options, in the order shown; at least one. Texts and string values must not be blank, and values
+    /// must be distinct (`2` and `2.0` count as the same value). Only the `multiple` style allows `exclusive`.
+    public var choices: [Option]
+    /// Creates a choice format; see the properties for each setting's rules.
+    public init(style: ChoiceStyle = .single, choices: [Option]) {
         self.style = style
         self.choices = choices
     }
@@ -285,9 +285,15 @@ public struct ImageChoiceFormat: Hashable, Sendable, Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         style = try c.decodeIfPresent(ChoiceStyle.self, forKey: .style) ?? .single
-        choices = try c.decode([ImageChoice].self, forKey: .choices)
+        choices = try c.decode([Option].self, forKey: .choices)
     }
 }
+
+/// Choose one or several of a list of texts.
+public typealias TextChoiceFormat = ChoiceFormat<TextChoice>
+
+/// Choose one or several pictures.
+public typealias ImageChoiceFormat = ChoiceFormat<ImageChoice>
 
 /// Choose one value from a wheel or drop-down list.
 public struct ValuePickerFormat: Hashable, Sendable, Codable {
