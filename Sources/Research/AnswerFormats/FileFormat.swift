@@ -38,7 +38,12 @@ public struct FileFormat: Hashable, Sendable, Codable {
     public var maximumSizeDescription: String { Self.sizeDescription(maximumBytes) }
 
     /// A size in bytes for people: "512 bytes", "200 KB", "1.5 MB" (1 KB = 1024 bytes).
-    public static func sizeDescription(_ bytes: Int) -> String { AnswerRules.byteCountPhrase(bytes) }
+    public static func sizeDescription(_ bytes: Int) -> String {
+        if bytes >= 1024 * 1024, bytes % (1024 * 1024) == 0 { return "\(bytes / (1024 * 1024)) MB" }
+        if bytes >= 1024 * 1024 { return String(format: "%.1f MB", Double(bytes) / 1_048_576) }
+        if bytes >= 1024 { return "\(bytes / 1024) KB" }
+        return "\(bytes) byte\(bytes == 1 ? "" : "s")"
+    }
 
     /// Whether `contentType` (parameters such as `; charset=…` ignored, case ignored) is accepted: it equals an
     /// allowed type, or an allowed `type/*` names its type.
@@ -50,6 +55,45 @@ public struct FileFormat: Hashable, Sendable, Codable {
             if pattern.hasSuffix("/*") { return bare.hasPrefix(String(pattern.dropLast())) }
             return bare == pattern
         }
+    }
+}
+
+extension FileFormat: AnswerFormatRules {
+    var wrongKindError: AnswerValidationError { AnswerValidationError("This question takes a file.") }
+
+    func addConstructionProblems(to problems: inout FormatProblems) {
+        if maximumBytes < 1 || maximumBytes > Self.largestMaximumBytes {
+            problems.add("maximumBytes", "must be from 1 to \(Self.largestMaximumBytes) (50 MB) (is \(maximumBytes))")
+        }
+        for (index, type) in allowedContentTypes.enumerated() {
+            let parts = type.split(separator: "/", omittingEmptySubsequences: false)
+            if parts.count != 2 || parts[0].isEmpty || parts[1].isEmpty || parts[0] == "*" {
+                problems.add("allowedContentTypes[\(index)]", "'\(type)' is not a media type such as image/jpeg or image/*")
+            }
+        }
+    }
+
+    func validate(_ answer: Answer) throws(AnswerValidationError) {
+        guard case .file(let file) = answer else { throw wrongKindError }
+        guard file.byteCount > 0 else { throw AnswerValidationError("The file is empty; choose another.") }
+        guard file.byteCount <= maximumBytes else {
+            throw AnswerValidationError("Choose a file of at most \(Self.sizeDescription(maximumBytes)).")
+        }
+        guard accepts(contentType: file.contentType) else {
+            throw AnswerValidationError("Choose a file of one of these types: \(allowedContentTypes.joined(separator: ", ")).")
+        }
+    }
+
+    /// Text cannot carry a file: it is attached with ``TaskSession/attachFile(_:title:contentType:for:)``, which writes
+    /// it to the run's folder.
+    func answer(fromText trimmed: String, typed: String, in context: TextInputContext) throws(AnswerValidationError) -> Answer {
+        throw AnswerValidationError("Attach a file to answer this question.")
+    }
+
+    func hint(in context: TextInputContext) -> String {
+        var text = "the path of a file of at most \(Self.sizeDescription(maximumBytes))"
+        if !allowedContentTypes.isEmpty { text += " (\(allowedContentTypes.joined(separator: ", ")))" }
+        return text
     }
 }
 
