@@ -25,6 +25,8 @@ struct JSONTreeParser {
 
     /// One value with optional whitespace around it, and nothing else.
     mutating func parseDocument() throws(JSONSyntaxError) -> JSONTree {
+        // A UTF-8 byte order mark, which editors on Windows write and RFC 8259 lets a reader ignore.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
         skipWhitespace()
         let value = try parseValue(depth: 0)
         skipWhitespace()

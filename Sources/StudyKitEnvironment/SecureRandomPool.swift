@@ -38,7 +38,14 @@ final class SecureRandomPool: Sendable {
 
     #if canImport(Glibc)
     /// The kernel's random source, opened once for the life of the process (nil when it cannot be opened).
+    ///
+    /// `/dev/urandom` does not wait for the kernel's generator to be seeded, which on kernels before 5.18 matters
+    /// early in a machine's first boot (when a server makes its web secret). The standard library's generator reads
+    /// with `getrandom`, which does wait; one value from it first means the generator is seeded before any byte is
+    /// read here, and it stays seeded.
     private static let urandom: Int32? = {
+        var seeded = SystemRandomNumberGenerator()
+        _ = seeded.next()
         let source = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
         return source >= 0 ? source : nil
     }()

@@ -59,8 +59,9 @@ public struct StudyKitEnvironment: Sendable {
         return copy
     }
 
-    /// `count` bytes from the system's secure random source (getrandom or /dev/urandom on Linux, the system generator
-    /// elsewhere), fetched in blocks so that a token does not cost a system call.
+    /// `count` bytes from the system's secure random source (on Linux /dev/urandom, read only once `getrandom` says
+    /// the kernel's generator is seeded; the system generator elsewhere), fetched in blocks so that a token does not
+    /// cost a system call.
     public static let secureRandomBytes: @Sendable (Int) -> [UInt8] = { SecureRandomPool.shared.bytes($0) }
 
     /// The Gregorian calendar in UTC.

@@ -95,6 +95,16 @@ struct StudyLoaderTests {
         }
     }
 
+    @Test func consentStringsThatAreNotAMappingAreNamedAsSuch() throws {
+        for (text, found) in [("consent: hello\n", "text"), ("consent:\n", "null"), ("consent: [en]\n", "a list")] {
+            let lines = try StudyFixtures.withRecoverCopy { folder in
+                try Data(text.utf8).write(to: folder.appendingPathComponent("strings.yaml"))
+                return try problems(in: folder)
+            }
+            #expect(lines == ["strings.yaml: consent: expected a mapping of languages to consent strings, found \(found)"])
+        }
+    }
+
     @Test func aBrokenStudyNamesEveryProblemWithItsFileAndPath() throws {
         let lines = try StudyFixtures.withRecoverCopy { folder in
             try StudyFixtures.edit("study.yaml", in: folder, replacing: "ja: ../../consent/recover-consent.ja.json", with: "ja: ../../consent/missing.ja.json")

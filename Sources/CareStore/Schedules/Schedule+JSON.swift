@@ -225,7 +225,8 @@ struct ScheduleReader {
                 readable = false
                 continue
             }
-            guard let number = member.integerValue else {
+            // A whole number however it is written (`1`, `1.0`, `1e0`), as JSON readers take it.
+            guard let number = member.doubleValue.flatMap({ Int(exactly: $0) }) else {
                 report(Self.join(path, key), "expected a whole number, found \(member.doubleValue.map { "\($0)" } ?? member.kindDescription)")
                 readable = false
                 continue
@@ -265,7 +266,7 @@ struct ScheduleReader {
                 return nil
             }
             guard number > 0, number.isFinite else {
-                report(Self.join(path, key), "must be greater than 0 (\(member.integerValue.map(String.init) ?? "\(number)"))")
+                report(Self.join(path, key), "must be greater than 0 (\(Int(exactly: number).map(String.init) ?? "\(number)"))")
                 return nil
             }
             return .seconds(number * unit)

@@ -244,18 +244,23 @@ private struct Loader {
         guard let pairs = reader.object(root, path: "", known: ["consent", "web"]) else { return StudyStrings() }
         var strings = StudyStrings()
         if let consent = pairs.first(where: { $0.key == "consent" })?.value {
-            do {
-                let json = try JSONEncoder().encode(consent)
-                strings.consent = try ConsentStrings.load(json)
-            } catch let failure as ConsentValidationFailure {
-                for problem in failure.problems { reader.report(DocumentReader.join("consent", problem.path), problem.message) }
-            } catch {
-                reader.report("consent", "\(error)")
-            }
             if case .object(let tables) = consent {
+                do {
+                    strings.consent = try ConsentStrings.load(try JSONEncoder().encode(consent))
+                } catch let failure as ConsentValidationFailure {
+                    for problem in failure.problems { reader.report(DocumentReader.join("consent", problem.path), problem.message) }
+                } catch EncodingError.invalidValue(let value, let context) {
+                    // Only a number too large for a Double cannot be written (YAML reads `1e400` as a number).
+                    let path = context.codingPath.map(\.stringValue).reduce("consent", DocumentReader.join)
+                    reader.report(path, "\(value) is not a number this reader can hold")
+                } catch {
+                    reader.report("consent", "\(error)")
+                }
                 for table in tables where !languages.contains(ConsentStrings.normalize(table.key)) {
                     reader.report("consent.\(table.key)", "'\(table.key)' is not one of the study's languages (\(languages.joined(separator: ", ")))")
                 }
+            } else {
+                reader.report("consent", "expected a mapping of languages to consent strings, found \(DocumentReader.kind(of: consent))")
             }
         }
         if let webPairs = reader.object(pairs.first(where: { $0.key == "web" })?.value, path: "web", known: languages) {

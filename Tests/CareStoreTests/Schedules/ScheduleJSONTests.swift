@@ -129,6 +129,15 @@ struct ScheduleJSONTests {
         ])
     }
 
+    @Test func aWholeNumberMayBeWrittenWithAFractionAndTheFileMayStartWithAByteOrderMark() throws {
+        let json = #"{"timeZone": "UTC", "elements": [{"start": "2026-03-28T08:00:00Z", "interval": {"days": 1.0, "hours": 2e0}}]}"#
+        let schedule = try Schedule.load(Data([0xEF, 0xBB, 0xBF] + Array(json.utf8)))
+        guard case .interval(let interval) = schedule.elements.first?.repetition else { Issue.record("no interval: \(schedule)"); return }
+        #expect(interval.day == 1 && interval.hour == 2)
+        #expect(problems(#"{"timeZone": "UTC", "elements": [{"start": "2026-03-28T08:00:00Z", "interval": {"days": 1.5}}]}"#)
+                == ["elements[0].interval.days: expected a whole number, found 1.5"])
+    }
+
     @Test func malformedJSONGivesLineAndColumn() {
         let json = "{\"timeZone\": \"Europe/Berlin\",\n  \"elements\": [\n    {\"start\": \"2026-03-28T08:00:00+01:00\" \"interval\": {\"days\": 1}}\n  ]\n}"
         let found = problems(json)
