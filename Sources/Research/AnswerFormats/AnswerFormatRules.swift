@@ -8,7 +8,7 @@ public typealias FormatProblem = DocumentProblem
 /// What an answer format's settings know of their own rules.
 ///
 /// Each settings type conforms in its own file, where its settings, construction checks, answer validation and text
-/// input sit side by side. ``AnswerFormat`` picks a case's rules in one switch (``AnswerFormat/rules``) and asks them;
+/// input sit side by side. ``AnswerFormat`` picks a case's rules in one switch (``AnswerFormat/ask(_:)``) and asks them;
 /// it handles what every format shares itself: "I don't know" answers, blank typed text, answers of the wrong kind.
 protocol AnswerFormatRules: Sendable {
     /// The "I don't know" option; nil for formats that cannot offer one.
