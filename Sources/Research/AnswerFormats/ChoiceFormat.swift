@@ -195,6 +195,31 @@ extension ChoiceFormat: AnswerFormatRules {
     }
 }
 
+/// The rules of a format whose answer is one option of a fixed list of text choices (a value picker, a text scale):
+/// they differ only in their settings' checks, and share validation, typed text, the hint and display.
+protocol OneOfAListRules: AnswerFormatRules {
+    /// The options, in the order shown.
+    var choices: [TextChoice] { get }
+}
+
+extension OneOfAListRules {
+    func validate(_ answer: Answer) throws(AnswerValidationError) {
+        guard case .choices(let selections) = answer else { throw wrongKindError }
+        try choices.validate(selections, multiple: false)
+    }
+
+    func answer(fromText trimmed: String, typed: String, in context: TextInputContext) throws(AnswerValidationError) -> Answer {
+        .choices(try choices.selections(fromText: trimmed))
+    }
+
+    func hint(in context: TextInputContext) -> String { "choose one: type its number" }
+
+    func display(_ answer: Answer, decimalSeparator: String) -> String {
+        guard case .choices(let selections) = answer else { return standardDisplay(answer, decimalSeparator: decimalSeparator) }
+        return choices.displayText(of: selections)
+    }
+}
+
 extension AnswerValidationError {
     /// The refusal of an answer that is not a choice, by a format whose answer is one.
     static let takesAChoice = AnswerValidationError("This question takes a choice from the list.")

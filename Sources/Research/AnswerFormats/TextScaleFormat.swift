@@ -25,7 +25,7 @@ public struct TextScaleFormat: Hashable, Sendable, Codable {
     }
 }
 
-extension TextScaleFormat: AnswerFormatRules {
+extension TextScaleFormat: OneOfAListRules {
     /// How many positions a text scale may have, as in ResearchKit.
     static let choiceCounts: ClosedRange<Int> = 2...8
 
@@ -43,21 +43,5 @@ extension TextScaleFormat: AnswerFormatRules {
                 ? "has no choice to point to (is \(index))"
                 : "must be from 0 to \(choices.count - 1) (is \(index))")
         }
-    }
-
-    func validate(_ answer: Answer) throws(AnswerValidationError) {
-        guard case .choices(let selections) = answer else { throw wrongKindError }
-        try choices.validate(selections, multiple: false)
-    }
-
-    func answer(fromText trimmed: String, typed: String, in context: TextInputContext) throws(AnswerValidationError) -> Answer {
-        .choices(try choices.selections(fromText: trimmed))
-    }
-
-    func hint(in context: TextInputContext) -> String { "choose one: type its number" }
-
-    func display(_ answer: Answer, decimalSeparator: String) -> String {
-        guard case .choices(let selections) = answer else { return standardDisplay(answer, decimalSeparator: decimalSeparator) }
-        return choices.displayText(of: selections)
     }
 }

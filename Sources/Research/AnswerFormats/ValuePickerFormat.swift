@@ -30,7 +30,7 @@ public struct MultipleValuePickerFormat: Hashable, Sendable, Codable {
     }
 }
 
-extension ValuePickerFormat: AnswerFormatRules {
+extension ValuePickerFormat: OneOfAListRules {
     var wrongKindError: AnswerValidationError { .takesAChoice }
 
     func addConstructionProblems(to problems: inout FormatProblems) {
@@ -41,22 +41,6 @@ extension ValuePickerFormat: AnswerFormatRules {
     func addConstructionProblems(at prefix: String, to problems: inout FormatProblems) {
         choices.addListProblems(at: prefix, minimumCount: 1, to: &problems)
         choices.addPlainChoiceProblems(at: prefix, kind: "a value picker", to: &problems)
-    }
-
-    func validate(_ answer: Answer) throws(AnswerValidationError) {
-        guard case .choices(let selections) = answer else { throw wrongKindError }
-        try choices.validate(selections, multiple: false)
-    }
-
-    func answer(fromText trimmed: String, typed: String, in context: TextInputContext) throws(AnswerValidationError) -> Answer {
-        .choices(try choices.selections(fromText: trimmed))
-    }
-
-    func hint(in context: TextInputContext) -> String { "choose one: type its number" }
-
-    func display(_ answer: Answer, decimalSeparator: String) -> String {
-        guard case .choices(let selections) = answer else { return standardDisplay(answer, decimalSeparator: decimalSeparator) }
-        return choices.displayText(of: selections)
     }
 }
 
