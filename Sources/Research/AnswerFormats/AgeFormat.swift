@@ -29,6 +29,8 @@ public struct AgeFormat: Hashable, Sendable, Codable {
 }
 
 extension AgeFormat: AnswerFormatRules {
+    static let jsonKeys: Set<String> = ["minimumAge", "maximumAge", "defaultValue", "dontKnow"]
+
     /// The oldest age an age format may accept.
     static let largestMaximumAge = 150
 

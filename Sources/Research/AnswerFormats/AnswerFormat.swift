@@ -115,6 +115,10 @@ public enum AnswerFormat: Hashable, Sendable {
     /// The "I don't know" option, for the formats that may offer one.
     public var dontKnow: DontKnowOption? { ask(DontKnowQuestion()) }
 
+    /// The values of the format's choices (every picker's, for a multiple value picker); empty for formats without
+    /// choices.
+    var choiceValues: [ChoiceValue] { ask(ChoiceValuesQuestion()) }
+
     /// The unit the answer is stored in, which question results carry: "cm" for height, "kg" for weight,
     /// "years" for age, "s" for a time interval, the numeric format's own unit; nil for the other formats.
     public var unit: String? { ask(UnitQuestion()) }
@@ -195,6 +199,32 @@ public enum AnswerFormatType: String, Hashable, Sendable, Codable, CaseIterable 
     case numeric, height, weight, age, date, dateTime, timeOfDay, timeInterval, text, email, location, sesLadder
     /// A file the participant attaches.
     case file
+
+    /// The keys a format of this type may have in JSON besides `type`, from its family's file.
+    var jsonKeys: Set<String> {
+        switch self {
+        case .boolean: BooleanFormat.jsonKeys
+        case .textChoice: TextChoiceFormat.jsonKeys
+        case .imageChoice: ImageChoiceFormat.jsonKeys
+        case .valuePicker: ValuePickerFormat.jsonKeys
+        case .multipleValuePicker: MultipleValuePickerFormat.jsonKeys
+        case .textScale: TextScaleFormat.jsonKeys
+        case .scale: ScaleFormat.jsonKeys
+        case .continuousScale: ContinuousScaleFormat.jsonKeys
+        case .numeric: NumericFormat.jsonKeys
+        case .height: HeightFormat.jsonKeys
+        case .weight: WeightFormat.jsonKeys
+        case .age: AgeFormat.jsonKeys
+        case .date, .dateTime: DateFormatRules.jsonKeys
+        case .timeOfDay: TimeOfDayFormat.jsonKeys
+        case .timeInterval: TimeIntervalFormat.jsonKeys
+        case .text: TextFormat.jsonKeys
+        case .email: EmailFormat.jsonKeys
+        case .location: LocationFormat.jsonKeys
+        case .sesLadder: SESLadderFormat.jsonKeys
+        case .file: FileFormat.jsonKeys
+        }
+    }
 
     /// The shape of the answers this format produces.
     public var answerKind: AnswerKind {

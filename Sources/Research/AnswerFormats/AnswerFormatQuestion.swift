@@ -15,6 +15,11 @@ struct DontKnowQuestion: AnswerFormatQuestion {
     func ask<Rules: AnswerFormatRules>(_ rules: Rules) -> DontKnowOption? { rules.dontKnow }
 }
 
+/// The values of the format's choices.
+struct ChoiceValuesQuestion: AnswerFormatQuestion {
+    func ask<Rules: AnswerFormatRules>(_ rules: Rules) -> [ChoiceValue] { rules.choiceValues }
+}
+
 /// The unit the format's answers are stored in.
 struct UnitQuestion: AnswerFormatQuestion {
     func ask<Rules: AnswerFormatRules>(_ rules: Rules) -> String? { rules.unit }

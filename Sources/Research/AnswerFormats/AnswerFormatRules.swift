@@ -11,6 +11,10 @@ public typealias FormatProblem = DocumentProblem
 /// input sit side by side. ``AnswerFormat`` picks a case's rules in one switch (``AnswerFormat/ask(_:)``) and asks them;
 /// it handles what every format shares itself: "I don't know" answers, blank typed text, answers of the wrong kind.
 protocol AnswerFormatRules: Sendable {
+    /// The keys of the format's JSON object besides `type`: the task validator reports any other key as a typo.
+    static var jsonKeys: Set<String> { get }
+    /// The values of the format's choices, which conditions may compare answers with; empty for formats without choices.
+    var choiceValues: [ChoiceValue] { get }
     /// The "I don't know" option; nil for formats that cannot offer one.
     var dontKnow: DontKnowOption? { get }
     /// The unit a number answer is stored in ("cm", "kg"); nil when there is none.
@@ -34,6 +38,7 @@ protocol AnswerFormatRules: Sendable {
 }
 
 extension AnswerFormatRules {
+    var choiceValues: [ChoiceValue] { [] }
     var dontKnow: DontKnowOption? { nil }
     var unit: String? { nil }
 

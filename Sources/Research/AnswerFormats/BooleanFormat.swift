@@ -17,6 +17,7 @@ public struct BooleanFormat: Hashable, Sendable, Codable {
 }
 
 extension BooleanFormat: AnswerFormatRules {
+    static let jsonKeys: Set<String> = ["yesText", "noText", "dontKnow"]
     var wrongKindError: AnswerValidationError { AnswerValidationError("This question takes a yes or no answer.") }
 
     func addConstructionProblems(to problems: inout FormatProblems) {

@@ -163,6 +163,9 @@ extension ChoiceFormat {
 
 /// Text choices and image choices alike: the rules below are written once, over any ``ChoiceOption``.
 extension ChoiceFormat: AnswerFormatRules {
+    static var jsonKeys: Set<String> { ["style", "choices"] }
+    var choiceValues: [ChoiceValue] { choices.map(\.value) }
+
     var wrongKindError: AnswerValidationError { .takesAChoice }
 
     func addConstructionProblems(to problems: inout FormatProblems) {
@@ -203,6 +206,8 @@ protocol OneOfAListRules: AnswerFormatRules {
 }
 
 extension OneOfAListRules {
+    var choiceValues: [ChoiceValue] { choices.map(\.value) }
+
     func validate(_ answer: Answer) throws(AnswerValidationError) {
         guard case .choices(let selections) = answer else { throw wrongKindError }
         try choices.validate(selections, multiple: false)

@@ -61,6 +61,8 @@ public struct DateFormat: Hashable, Sendable, Codable {
 
 /// The rules of a ``DateFormat`` as a date (`includesTime` false: a calendar day) or a date-time question.
 struct DateFormatRules: AnswerFormatRules {
+    static let jsonKeys: Set<String> = ["minimum", "maximum", "defaultValue", "dontKnow"]
+
     /// The settings.
     var format: DateFormat
     /// Whether the answer is a day and a time (``AnswerFormat/dateTime(_:)``) rather than a day.

@@ -59,6 +59,8 @@ public struct FileFormat: Hashable, Sendable, Codable {
 }
 
 extension FileFormat: AnswerFormatRules {
+    static let jsonKeys: Set<String> = ["allowedContentTypes", "maximumBytes"]
+
     var wrongKindError: AnswerValidationError { AnswerValidationError("This question takes a file.") }
 
     func addConstructionProblems(to problems: inout FormatProblems) {

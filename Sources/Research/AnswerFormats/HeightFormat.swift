@@ -29,6 +29,8 @@ public struct HeightFormat: Hashable, Sendable, Codable {
 }
 
 extension HeightFormat: AnswerFormatRules {
+    static let jsonKeys: Set<String> = ["measurementSystem", "minimum", "maximum", "dontKnow"]
+
     var unit: String? { "cm" }
     var wrongKindError: AnswerValidationError { AnswerValidationError("This question takes a height.") }
 

@@ -15,6 +15,8 @@ public struct LocationFormat: Hashable, Sendable, Codable {
 }
 
 extension LocationFormat: AnswerFormatRules {
+    static let jsonKeys: Set<String> = ["useCurrentLocation"]
+
     var wrongKindError: AnswerValidationError { AnswerValidationError("This question takes a place.") }
 
     func addConstructionProblems(to problems: inout FormatProblems) {}

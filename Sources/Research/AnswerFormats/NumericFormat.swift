@@ -42,6 +42,10 @@ public struct NumericFormat: Hashable, Sendable, Codable {
 }
 
 extension NumericFormat: AnswerFormatRules {
+    static let jsonKeys: Set<String> = [
+        "style", "unit", "minimum", "maximum", "maximumFractionDigits", "defaultValue", "placeholder", "dontKnow",
+    ]
+
     var wrongKindError: AnswerValidationError { .takesANumber }
 
     func addConstructionProblems(to problems: inout FormatProblems) {

@@ -25,6 +25,8 @@ public struct SESLadderFormat: Hashable, Sendable, Codable {
 }
 
 extension SESLadderFormat: AnswerFormatRules {
+    static let jsonKeys: Set<String> = ["numberOfRungs", "topRungText", "bottomRungText"]
+
     /// How many rungs an SES ladder may have.
     static let rungCounts: ClosedRange<Int> = 2...20
 

@@ -104,6 +104,10 @@ public struct ContinuousScaleFormat: Hashable, Sendable, Codable {
 }
 
 extension ScaleFormat: AnswerFormatRules {
+    static let jsonKeys: Set<String> = [
+        "minimum", "maximum", "step", "defaultValue", "vertical", "minimumDescription", "maximumDescription", "dontKnow",
+    ]
+
     /// The smallest and largest values a scale or continuous scale may reach, as in ResearchKit.
     static let valueBounds: ClosedRange<Int> = -10_000...10_000
     /// The number of steps a scale may have, as in ResearchKit.
@@ -168,6 +172,10 @@ extension ScaleFormat: AnswerFormatRules {
 }
 
 extension ContinuousScaleFormat: AnswerFormatRules {
+    static let jsonKeys: Set<String> = [
+        "minimum", "maximum", "maximumFractionDigits", "defaultValue", "vertical", "percentStyle", "minimumDescription", "maximumDescription", "dontKnow",
+    ]
+
     /// The fraction digits a continuous scale may show, as in ResearchKit.
     static let fractionDigitCounts: ClosedRange<Int> = 0...4
 

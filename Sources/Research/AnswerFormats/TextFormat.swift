@@ -53,6 +53,10 @@ public struct EmailFormat: Hashable, Sendable, Codable {
 }
 
 extension TextFormat: AnswerFormatRules {
+    static let jsonKeys: Set<String> = [
+        "maximumLength", "multipleLines", "validationPattern", "invalidMessage", "placeholder", "defaultValue", "dontKnow",
+    ]
+
     var wrongKindError: AnswerValidationError { AnswerValidationError("This question takes text.") }
 
     func addConstructionProblems(to problems: inout FormatProblems) {
@@ -121,6 +125,8 @@ extension TextFormat: AnswerFormatRules {
 }
 
 extension EmailFormat: AnswerFormatRules {
+    static let jsonKeys: Set<String> = ["placeholder"]
+
     var wrongKindError: AnswerValidationError { AnswerValidationError("This question takes an email address.") }
 
     func addConstructionProblems(to problems: inout FormatProblems) {}

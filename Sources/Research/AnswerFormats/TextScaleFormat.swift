@@ -26,6 +26,8 @@ public struct TextScaleFormat: Hashable, Sendable, Codable {
 }
 
 extension TextScaleFormat: OneOfAListRules {
+    static let jsonKeys: Set<String> = ["choices", "defaultIndex", "vertical"]
+
     /// How many positions a text scale may have, as in ResearchKit.
     static let choiceCounts: ClosedRange<Int> = 2...8
 

@@ -30,6 +30,8 @@ public struct TimeIntervalFormat: Hashable, Sendable, Codable {
 }
 
 extension TimeIntervalFormat: AnswerFormatRules {
+    static let jsonKeys: Set<String> = ["maximum", "stepMinutes", "defaultValue", "dontKnow"]
+
     /// The step of a time interval format, in minutes.
     static let stepMinuteCounts: ClosedRange<Int> = 1...30
 

@@ -14,6 +14,8 @@ public struct TimeOfDayFormat: Hashable, Sendable, Codable {
 }
 
 extension TimeOfDayFormat: AnswerFormatRules {
+    static let jsonKeys: Set<String> = ["defaultValue", "dontKnow"]
+
     var wrongKindError: AnswerValidationError { AnswerValidationError("This question takes a time of day.") }
 
     /// Whether a time of day has hours 0–23 and minutes and seconds 0–59.

@@ -31,6 +31,8 @@ public struct MultipleValuePickerFormat: Hashable, Sendable, Codable {
 }
 
 extension ValuePickerFormat: OneOfAListRules {
+    static let jsonKeys: Set<String> = ["choices"]
+
     var wrongKindError: AnswerValidationError { .takesAChoice }
 
     func addConstructionProblems(to problems: inout FormatProblems) {
@@ -45,6 +47,9 @@ extension ValuePickerFormat: OneOfAListRules {
 }
 
 extension MultipleValuePickerFormat: AnswerFormatRules {
+    static let jsonKeys: Set<String> = ["pickers", "separator"]
+    var choiceValues: [ChoiceValue] { pickers.flatMap(\.choiceValues) }
+
     var wrongKindError: AnswerValidationError { AnswerValidationError("This question takes one value from each list.") }
 
     func addConstructionProblems(to problems: inout FormatProblems) {

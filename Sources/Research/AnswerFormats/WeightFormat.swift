@@ -54,6 +54,8 @@ public struct WeightFormat: Hashable, Sendable, Codable {
 }
 
 extension WeightFormat: AnswerFormatRules {
+    static let jsonKeys: Set<String> = ["measurementSystem", "precision", "minimum", "maximum", "defaultValue", "dontKnow"]
+
     var unit: String? { "kg" }
     var wrongKindError: AnswerValidationError { AnswerValidationError("This question takes a weight.") }
 

@@ -211,7 +211,7 @@ public enum TaskValidator {
                 fits = format.type.answerKind == .timeOfDay ? TimeOfDay(parsing: text) != nil
                     : (ISO8601.day(from: text) != nil || ISO8601.date(from: text) != nil)
             case (.choices, _), (.components, _):
-                fits = choiceValues(of: format).contains { $0.relation(to: value) != .incomparable }
+                fits = format.choiceValues.contains { $0.relation(to: value) != .incomparable }
             default: fits = false
             }
             if !fits {
@@ -254,17 +254,6 @@ public enum TaskValidator {
         }
         walk(condition)
         return problems
-    }
-
-    private static func choiceValues(of format: AnswerFormat) -> [ChoiceValue] {
-        switch format {
-        case .textChoice(let f): f.choices.map(\.value)
-        case .imageChoice(let f): f.choices.map(\.value)
-        case .valuePicker(let f): f.choices.map(\.value)
-        case .textScale(let f): f.choices.map(\.value)
-        case .multipleValuePicker(let f): f.pickers.flatMap { $0.choices.map(\.value) }
-        default: []
-        }
     }
 
     /// Turns a decoding error into a problem at its JSON path; malformed JSON gets its line and column.

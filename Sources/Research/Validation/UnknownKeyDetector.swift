@@ -33,30 +33,10 @@ enum UnknownKeyDetector {
         "videoInstruction": ["videoURL", "thumbnailTime", "captionsURL"],
     ]
 
-    private static let formatKeys: [String: Set<String>] = [
-        "boolean": ["yesText", "noText", "dontKnow"],
-        "textChoice": ["style", "choices"],
-        "imageChoice": ["style", "choices"],
-        "valuePicker": ["choices"],
-        "multipleValuePicker": ["pickers", "separator"],
-        "textScale": ["choices", "defaultIndex", "vertical"],
-        "scale": ["minimum", "maximum", "step", "defaultValue", "vertical", "minimumDescription", "maximumDescription", "dontKnow"],
-        "continuousScale": ["minimum", "maximum", "maximumFractionDigits", "defaultValue", "vertical", "percentStyle",
-                            "minimumDescription", "maximumDescription", "dontKnow"],
-        "numeric": ["style", "unit", "minimum", "maximum", "maximumFractionDigits", "defaultValue", "placeholder", "dontKnow"],
-        "height": ["measurementSystem", "minimum", "maximum", "dontKnow"],
-        "weight": ["measurementSystem", "precision", "minimum", "maximum", "defaultValue", "dontKnow"],
-        "age": ["minimumAge", "maximumAge", "defaultValue", "dontKnow"],
-        "date": ["minimum", "maximum", "defaultValue", "dontKnow"],
-        "dateTime": ["minimum", "maximum", "defaultValue", "dontKnow"],
-        "timeOfDay": ["defaultValue", "dontKnow"],
-        "timeInterval": ["maximum", "stepMinutes", "defaultValue", "dontKnow"],
-        "text": ["maximumLength", "multipleLines", "validationPattern", "invalidMessage", "placeholder", "defaultValue", "dontKnow"],
-        "email": ["placeholder"],
-        "location": ["useCurrentLocation"],
-        "sesLadder": ["numberOfRungs", "topRungText", "bottomRungText"],
-        "file": ["allowedContentTypes", "maximumBytes"],
-    ]
+    /// The keys of each answer format type, from the format's own file (``AnswerFormatType/jsonKeys``).
+    private static let formatKeys: [String: Set<String>] = Dictionary(uniqueKeysWithValues: AnswerFormatType.allCases.map {
+        ($0.rawValue, $0.jsonKeys)
+    })
 
     /// Known keys of every step type, computed once.
     private static let stepTables: [String: [String: Shape?]] = Dictionary(uniqueKeysWithValues: stepKeys.keys.map {

@@ -20,6 +20,14 @@ struct JSONRoundTripTests {
         #expect(try roundTrip(format) == format)
     }
 
+    /// The key table the task validator checks for typos comes from each family's file: a key a format writes but
+    /// does not list would be refused as unknown when the format is read back from a task file.
+    @Test(arguments: Samples.formats)
+    func everyKeyAFormatWritesIsOneItsFamilyLists(_ format: AnswerFormat) throws {
+        let object = try #require(try JSONSerialization.jsonObject(with: ResearchJSON.encoder().encode(format)) as? [String: Any])
+        #expect(Set(object.keys).subtracting(["type"]).isSubset(of: format.type.jsonKeys), "\(format.type): \(object.keys.sorted())")
+    }
+
     @Test(arguments: Samples.steps)
     func everyStepKind(_ step: Step) throws {
         #expect(try roundTrip(step) == step)
