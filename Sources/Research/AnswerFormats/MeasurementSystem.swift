@@ -8,8 +8,9 @@ public enum MeasurementSystem: String, Hashable, Sendable, Codable {
 }
 
 extension MeasurementSystem {
-    /// Whether heights and weights are entered in feet, inches, pounds and ounces for a participant in `locale`.
-    func usesUSCustomary(in locale: Locale) -> Bool {
+    /// Whether heights and weights are entered in feet, inches, pounds and ounces for a participant in `locale`: the
+    /// terminal's typed answers and the web form's fields both ask this.
+    public func usesUSCustomary(in locale: Locale) -> Bool {
         switch self {
         case .metric: false
         case .usCustomary: true

@@ -27,16 +27,10 @@ struct QuestionFields {
 
     /// Whether heights and weights are entered in US customary units.
     var usesUSCustomary: Bool {
-        let system: MeasurementSystem
         switch format {
-        case .height(let f): system = f.measurementSystem
-        case .weight(let f): system = f.measurementSystem
-        default: return false
-        }
-        switch system {
-        case .metric: return false
-        case .usCustomary: return true
-        case .local: return locale.measurementSystem == .us
+        case .height(let f): f.measurementSystem.usesUSCustomary(in: locale)
+        case .weight(let f): f.measurementSystem.usesUSCustomary(in: locale)
+        default: false
         }
     }
 
