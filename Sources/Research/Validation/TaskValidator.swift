@@ -13,6 +13,14 @@ import JSONDiagnostics
 public enum TaskValidator {
     /// Decodes and validates a task; throws ``TaskValidationFailure`` listing every problem found.
     public static func load(_ data: Data) throws(TaskValidationFailure) -> ResearchTask {
+        // Read exactly as written first: a key given twice (which JSON readers resolve differently) is refused with its
+        // place, and the unknown-key check below walks the same tree.
+        let tree: JSONTree
+        do {
+            tree = try JSONTree(data: data)
+        } catch {
+            throw TaskValidationFailure(problems: [TaskDefinitionError(path: "", message: "malformed JSON: \(error.locatedMessage)")])
+        }
         let document: TaskDocument
         do {
             document = try ResearchJSON.decoder().decode(TaskDocument.self, from: data)
@@ -23,9 +31,7 @@ public enum TaskValidator {
         }
         var problems = problems(identifier: document.identifier, steps: document.steps,
                                 navigationRules: document.navigationRules ?? [:], skipRules: document.skipRules ?? [:])
-        if let json = try? JSONSerialization.jsonObject(with: data) {
-            problems += UnknownKeyDetector.problems(in: json)
-        }
+        problems += UnknownKeyDetector.problems(in: tree)
         guard problems.isEmpty else { throw TaskValidationFailure(problems: problems) }
         do {
             return try ResearchTask(identifier: document.identifier, title: document.title, steps: document.steps,

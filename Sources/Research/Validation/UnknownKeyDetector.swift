@@ -7,7 +7,7 @@ import JSONDiagnostics
 /// The known keys mirror the Codable implementations of the model types; ``TaskValidator`` runs this after
 /// decoding succeeded, so every object it visits has a valid shape.
 enum UnknownKeyDetector {
-    static func problems(in json: Any) -> [TaskDefinitionError] {
+    static func problems(in json: JSONTree) -> [TaskDefinitionError] {
         var problems: [TaskDefinitionError] = []
         visit(json, as: .task, path: "", into: &problems)
         return problems
@@ -56,10 +56,11 @@ enum UnknownKeyDetector {
     }()
 
     /// The known keys of an object of `shape`, from the tables.
-    private static func knownKeys(of shape: Shape, object: [String: Any]) -> [String: Shape?] {
-        switch shape {
-        case .step: stepTables[object["type"] as? String ?? ""] ?? [:]
-        case .answerFormat: formatTables[object["type"] as? String ?? ""] ?? [:]
+    private static func knownKeys(of shape: Shape, object: JSONTree) -> [String: Shape?] {
+        let type: String? = if case .string(let text)? = object["type"] { text } else { nil }
+        return switch shape {
+        case .step: stepTables[type ?? ""] ?? [:]
+        case .answerFormat: formatTables[type ?? ""] ?? [:]
         default: fixedTables["\(shape)"] ?? [:]
         }
     }
@@ -129,26 +130,27 @@ enum UnknownKeyDetector {
         }
     }
 
-    private static func visit(_ value: Any, as shape: Shape, path: String, into problems: inout [TaskDefinitionError]) {
+    /// Reports the unknown keys of `value`, read as `shape`, in the order the file has them.
+    private static func visit(_ value: JSONTree, as shape: Shape, path: String, into problems: inout [TaskDefinitionError]) {
         switch shape {
         case .array(let element):
-            guard let array = value as? [Any] else { return }
+            guard case .array(let array) = value else { return }
             for (index, item) in array.enumerated() { visit(item, as: element, path: "\(path)[\(index)]", into: &problems) }
         case .map(let element):
-            guard let object = value as? [String: Any] else { return }
-            for key in object.keys.sorted() { visit(object[key]!, as: element, path: join(path, key), into: &problems) }
+            guard case .object(let members) = value else { return }
+            for member in members { visit(member.value, as: element, path: join(path, member.key), into: &problems) }
         case .conditionOrText:
             return // conditions are checked by their own decoder, which rejects unknown operators and keys it needs
         default:
-            guard let object = value as? [String: Any] else { return }
-            let known = knownKeys(of: shape, object: object)
-            for key in object.keys.sorted() {
-                guard let child = known[key] else {
-                    let suggestion = JSONDiagnostics.closestKey(to: key, among: Array(known.keys)).map { " (did you mean '\($0)'?)" } ?? ""
-                    problems.append(TaskDefinitionError(path: join(path, key), message: "unknown key; StudyKit does not read it\(suggestion)"))
+            guard case .object(let members) = value else { return }
+            let known = knownKeys(of: shape, object: value)
+            for member in members {
+                guard let child = known[member.key] else {
+                    let suggestion = JSONDiagnostics.closestKey(to: member.key, among: Array(known.keys)).map { " (did you mean '\($0)'?)" } ?? ""
+                    problems.append(TaskDefinitionError(path: join(path, member.key), message: "unknown key; StudyKit does not read it\(suggestion)"))
                     continue
                 }
-                if let child { visit(object[key]!, as: child, path: join(path, key), into: &problems) }
+                if let child { visit(member.value, as: child, path: join(path, member.key), into: &problems) }
             }
         }
     }

@@ -140,14 +140,23 @@ struct UnknownKeyTests {
         """#
         var found: [String] = []
         do { _ = try TaskValidator.load(Data(json.utf8)) } catch { found = error.problems.map(\.description) }
+        // In the order the file has them.
         #expect(found == [
-            "navigationRules.a.when: unknown key; StudyKit does not read it",
+            "stepz: unknown key; StudyKit does not read it (did you mean 'steps'?)",
+            "steps[0].optinal: unknown key; StudyKit does not read it (did you mean 'optional'?)",
             "steps[0].answerFormat.choices[0].exclusiv: unknown key; StudyKit does not read it (did you mean 'exclusive'?)",
             "steps[0].answerFormat.choices[0].other.placeholdr: unknown key; StudyKit does not read it (did you mean 'placeholder'?)",
-            "steps[0].optinal: unknown key; StudyKit does not read it (did you mean 'optional'?)",
             "steps[1].items[0].answerFormat.dontKnow.txt: unknown key; StudyKit does not read it (did you mean 'text'?)",
-            "stepz: unknown key; StudyKit does not read it (did you mean 'steps'?)",
+            "navigationRules.a.when: unknown key; StudyKit does not read it",
         ])
+    }
+
+    @Test func aKeyGivenTwiceIsRefusedWithItsPlaceRatherThanOneValueKept() {
+        // JSONDecoder keeps one of the two values; which one differs between readers, so the file is refused.
+        let json = "{\"identifier\": \"x\", \"steps\": [\n  {\"type\": \"instruction\", \"identifier\": \"a\", \"identifier\": \"b\"}]}"
+        var found: [String] = []
+        do { _ = try TaskValidator.load(Data(json.utf8)) } catch { found = error.problems.map(\.description) }
+        #expect(found == [#"malformed JSON: line 2, column 46: steps[0]: the member name "identifier" is given twice"#])
     }
 
     @Test func keysOfOtherStepKindsAreUnknown() {
