@@ -387,12 +387,7 @@ public final class ParticipantWorkflow: Sendable {
             let resumes = openRuns.contains { $0.taskID == StudyTaskDefinition.onboardingID }
             return TodayFeed(day: day, now: now, onboarding: .required(resumes: resumes), cards: [], changesAt: day.end)
         }
-        // The participant's care tasks by their ids (which only their care plan has): one query for the task versions,
-        // where asking by care plan reads the plan, then the tasks under it, then those tasks' other versions.
-        var query = CareQuery(for: day)
-        query.ids = Set(study.tasks.lazy.filter { $0.id != StudyTaskDefinition.onboardingID }
-            .map { StudyCareIdentifiers.taskID(participant: participant.id, task: $0.id) })
-        let events = try await data.careStore.events(taskQuery: query, window: day)
+        let events = try await data.careStore.events(taskQuery: careTaskQuery(for: participant, window: day), window: day)
         var cards: [TodayFeed.Card] = []
         for event in events.sorted(by: { ($0.scheduleEvent.start, $0.task.id) < ($1.scheduleEvent.start, $1.task.id) }) {
             guard let taskID = StudyCareIdentifiers.studyTaskID(careTaskID: event.task.id, participant: participant.id),
@@ -404,5 +399,32 @@ public final class ParticipantWorkflow: Sendable {
                                         resumes: openRuns.contains { $0.taskID == taskID && $0.occurrence == scheduled.occurrence }))
         }
         return TodayFeed(day: day, now: now, onboarding: .completed, cards: cards)
+    }
+
+    /// The week containing `date` in the participant's calendar, with each day's completion ring as the care store's
+    /// adherence gives it, and which day is their today (`now`, the workflow's clock by default).
+    public func week(containing date: Date, for participant: StudyParticipant, at now: Date? = nil) async throws -> WeekStrip {
+        let now = now ?? environment.now()
+        let calendar = calendar(for: participant)
+        // A Gregorian calendar always has both; the fallbacks only keep the types honest, as in today(for:).
+        let week = calendar.dateInterval(of: .weekOfYear, for: date) ?? DateInterval(start: date, duration: 7 * 86_400)
+        let today = calendar.dateInterval(of: .day, for: now) ?? DateInterval(start: now, duration: 86_400)
+        let adherence = try await data.careStore.adherence(taskQuery: careTaskQuery(for: participant, window: week), window: week,
+                                                           calendar: calendar)
+        let days = adherence.map { daily in
+            let day = calendar.dateInterval(of: .day, for: daily.date) ?? DateInterval(start: daily.date, duration: 86_400)
+            return WeekStrip.Day(day: day, ring: WeekStrip.Ring(daily.state), isToday: day == today, isFuture: day.start >= today.end)
+        }
+        return WeekStrip(days: days, previousWeek: calendar.date(byAdding: .day, value: -7, to: week.start) ?? week.start,
+                         nextWeek: week.end)
+    }
+
+    /// The participant's care tasks (not the onboarding) by their ids, which only their care plan has: one query for
+    /// the task versions, where asking by care plan reads the plan, then the tasks under it, then their other versions.
+    private func careTaskQuery(for participant: StudyParticipant, window: DateInterval) -> CareQuery {
+        var query = CareQuery(for: window)
+        query.ids = Set(study.tasks.lazy.filter { $0.id != StudyTaskDefinition.onboardingID }
+            .map { StudyCareIdentifiers.taskID(participant: participant.id, task: $0.id) })
+        return query
     }
 }
