@@ -90,10 +90,12 @@ public final class SQLiteStudyDatabase: StudyDataStore {
     public static func readOnlyStores(path: String, legacyCarePath: String) throws -> (study: SQLiteStudyStore, care: SQLiteCareStore) {
         guard FileManager.default.fileExists(atPath: path) else { throw SQLiteStudyStoreOpenError.missing(path: path) }
         let legacyExists = FileManager.default.fileExists(atPath: legacyCarePath)
-        guard try hasJointSchema(path: path) else {
+        // The file is opened once: its schema decides the layout, and the same connection then reads both stores.
+        let file = try DatabaseQueue(path: path, configuration: SQLiteStudyStore.configuration(readOnly: true))
+        guard try file.read({ db in try migrator.hasCompletedMigrations(db) }) else {
             return (try SQLiteStudyStore.readOnly(path: path), try SQLiteCareStore.readOnly(path: legacyCarePath))
         }
-        let database = try readOnly(path: path)
+        let database = try SQLiteStudyDatabase(database: file, environment: .live, durability: .powerLoss, migrate: false)
         // A care file beside the joint database that was never merged into it (a merge refused at start) still holds
         // the care data: read from it, not from the joint file's empty tables.
         let merged = try database.database.read { db in
@@ -103,13 +105,6 @@ public final class SQLiteStudyDatabase: StudyDataStore {
             return (database.sqliteStudyStore, try SQLiteCareStore.readOnly(path: legacyCarePath))
         }
         return (database.sqliteStudyStore, database.sqliteCareStore)
-    }
-
-    /// Whether the file at `path` has this type's whole schema, read without changing it: false for a study store's
-    /// file from before the join, whose care data is still in `care.sqlite` beside it.
-    public static func hasJointSchema(path: String) throws -> Bool {
-        let database = try DatabaseQueue(path: path, configuration: SQLiteStudyStore.configuration(readOnly: true))
-        return try database.read { db in try migrator.hasCompletedMigrations(db) }
     }
 
     private init(database: any DatabaseWriter, environment: StudyKitEnvironment,

@@ -24,7 +24,7 @@ struct CareStoreBenchmarks {
     /// The first day of the schedules: Monday 2024-03-04, 00:00 in Berlin.
     static let start = Date(timeIntervalSince1970: 1_709_506_800)
     /// A fixed clock for the store.
-    static let environment = StudyKitEnvironment(now: { start.addingTimeInterval(Double(days) * 86_400) }, makeUUID: StudyKitEnvironment.live.makeUUID)
+    static let environment = StudyKitEnvironment(now: { start.addingTimeInterval(Double(days) * 86_400) }, makeUUID: { TimeOrderedUUIDGenerator.shared.next() })
 
     /// Measures outcome writes (`writes`) and the day's-events and adherence reads (`reads`).
     func run(writes: Bool = true, reads: Bool = true) async throws -> [BenchmarkRow] {
