@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Home pages as last rendered, one per session, served again while nothing they show can have changed.
+/// Daily pages as last rendered, one per session, served again while nothing they show can have changed.
 ///
 /// A home page shows what the two stores held, the participant's language and zone, and the time: the day, and each
 /// card's state (upcoming, to do, missed), which turns at its event's start or end. So a page is kept with
@@ -23,6 +23,8 @@ final class HomePageCache: Sendable {
         /// (``StudyService/setLanguage(_:for:)``) must not keep a page made in the old one.
         let language: String
         let timeZone: String
+        /// The chosen day (`2026-11-23`), empty for today's page, which turns into the next day's at midnight.
+        let day: String
         let studyRevision: UInt64
         let careRevision: UInt64
     }

@@ -13,23 +13,26 @@ public struct StudyServerError: Error, Hashable, Sendable, CustomStringConvertib
     public var message: WebStringKey
     /// What exactly could not be read, for a request a browser would not send; nil otherwise.
     public var detail: String?
+    /// The values of the message's placeholders (`{minimum}`), already formatted.
+    public var parameters: [String: String]
 
     /// A refusal with `status` and `message`.
-    public init(_ status: HTTPResponse.Status, _ message: WebStringKey, detail: String? = nil) {
+    public init(_ status: HTTPResponse.Status, _ message: WebStringKey, detail: String? = nil, parameters: [String: String] = [:]) {
         self.status = status
         self.message = message
         self.detail = detail
+        self.parameters = parameters
     }
 
     /// The refusal in English with its detail: for logs and tests.
     public var description: String {
-        let english = WebStrings(language: "en")[message]
-        return detail.map { "\(english) \($0)" } ?? english
+        text(in: WebStrings(language: "en"))
     }
 
     /// The text of the page in `strings`' language.
     func text(in strings: WebStrings) -> String {
-        detail.map { "\(strings[message]) \($0)" } ?? strings[message]
+        let sentence = parameters.isEmpty ? strings[message] : strings.format(message, parameters)
+        return detail.map { "\(sentence) \($0)" } ?? sentence
     }
 
     /// The participant is not signed in (401; pages link to sign-in).
@@ -60,11 +63,20 @@ public struct StudyServerError: Error, Hashable, Sendable, CustomStringConvertib
         case .noSuchTask: self.init(.notFound, .refusalNoSuchTask)
         case .eventDone: self.init(.conflict, .refusalEventDone)
         case .eventNotDue: self.init(.conflict, .refusalEventNotDue)
+        case .eventClosed: self.init(.conflict, .refusalEventClosed)
+        case .valueNotAccepted(_, let minimum, let maximum):
+            self.init(.unprocessableContent, .refusalValueNotAccepted,
+                      parameters: ["minimum": Self.plainNumber(minimum), "maximum": Self.plainNumber(maximum)])
         case .noSuchRun: self.init(.notFound, .refusalNoSuchRun)
         case .runEnded: self.init(.conflict, .refusalRunEnded)
         case .runCannotBeResumed: self.init(.conflict, .refusalRunCannotBeResumed)
         case .staleStep: self.init(.conflict, .refusalStaleStep)
         case .consentCannotBeRecorded: self.init(.unprocessableContent, .refusalConsentCannotBeRecorded)
         }
+    }
+
+    /// A number as a study file writes it: `5`, not `5.0`.
+    static func plainNumber(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
     }
 }

@@ -13,60 +13,33 @@ extension StudyService {
                     themeTint: study.theme.tint, assets: .linked(basePath: "/assets"), navigation: signedIn != nil)
     }
 
-    /// Today's page: only the onboarding card until onboarding is done; then one card per task event of the
-    /// participant's day, with its state and what it offers (start or continue a survey, mark a checklist done).
+    /// The daily page of the day containing `date` (today when nil): only the onboarding card until onboarding is
+    /// done; then the week's completion rings and one card per task of the chosen day, with its state and what its
+    /// kind offers (begin or continue a survey, record or undo an event, log a time, enter a number).
     ///
-    /// The page is kept per session and served again until a store commits a write or the time turns a card's state
-    /// or the day (see ``HomePageCache``); a page with a notice is made each time.
-    func homePage(signedIn: SignedIn, notice: String?) async throws -> String {
+    /// The page is kept per session and day and served again until a store commits a write or the time turns an
+    /// event's state or the participant's day (see ``HomePageCache``); a page with a notice is made each time.
+    func homePage(signedIn: SignedIn, date: Date?, notice: String?) async throws -> String {
         let participant = signedIn.participant
+        let now = environment.now()
+        let calendar = workflow.calendar(for: participant)
+        let dayParameter = DailyPageBuilder.parameter(of: date ?? now, in: calendar)
         // The revisions are read before anything the page shows, so that a write committed while it is made is seen.
         let source = HomePageCache.Source(participantID: participant.id, language: participant.language,
-                                          timeZone: participant.timeZone.identifier,
+                                          timeZone: participant.timeZone.identifier, day: date == nil ? "" : dayParameter,
                                           studyRevision: store.revision, careRevision: careStore.revision)
-        let now = environment.now()
         if notice == nil, let page = homePages.page(session: signedIn.sessionToken, source: source, now: now) { return page }
-        let (page, validUntil) = try await makeHomePage(signedIn: signedIn, notice: notice, now: now)
-        if notice == nil { homePages.keep(page, session: signedIn.sessionToken, source: source, validUntil: validUntil, now: now) }
-        return page
-    }
-
-    /// Today's page as it is at `now` (the workflow's ``TodayFeed``), and the first moment it would read differently by
-    /// time alone.
-    private func makeHomePage(signedIn: SignedIn, notice: String?, now: Date) async throws -> (page: String, validUntil: Date) {
-        let participant = signedIn.participant
-        let strings = strings(language: participant.language)
-        let calendar = workflow.calendar(for: participant)
-        let feed = try await workflow.today(for: participant, at: now)
-        let locale = Locale(identifier: participant.language)
-        let dayTitle = now.formatted(Date.FormatStyle(date: .complete, time: .omitted, locale: locale, calendar: calendar, timeZone: participant.timeZone))
-        let timeStyle = Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: calendar, timeZone: participant.timeZone)
-        let page: HomePage
-        switch feed.onboarding {
-        case .required(let resumes):
-            let card = TaskCard(title: strings[.onboardingCardTitle], instructions: nil, timeText: strings[.allDay], state: .toDo,
-                                action: .start(url: "/onboarding"), resumes: resumes, isOnboarding: true)
-            page = HomePage(dayTitle: dayTitle, onboardingRequired: true, cards: [card], notice: notice)
-        case .completed:
-            let cards = feed.cards.map { card in
-                let state: TaskCard.State = switch card.state(at: now) {
-                case .done: .done
-                case .toDo: .toDo
-                case .upcoming: .upcoming
-                case .missed: .missed
-                }
-                let path = "/tasks/\(card.taskID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? card.taskID)/\(card.occurrence)"
-                let action: TaskCard.Action = switch (state, card.hasSurvey) {
-                case (.done, _), (.upcoming, _): .none
-                case (_, true): .start(url: path)
-                case (_, false): .checkOff(formAction: path + "/done", fields: [:])
-                }
-                return TaskCard(title: card.title, instructions: card.instructions, timeText: card.isAllDay ? strings[.allDay] : card.start.formatted(timeStyle),
-                                state: state, action: action, resumes: card.resumes)
-            }
-            page = HomePage(dayTitle: dayTitle, onboardingRequired: false, cards: cards, notice: notice)
+        let feed = try await workflow.day(containing: date ?? now, for: participant, at: now)
+        let week: WeekStrip? = switch feed.onboarding {
+        case .completed: try await workflow.week(containing: feed.day.start, for: participant, at: now)
+        case .required: nil
         }
-        return (sitePages.home(page, context: siteContext(language: participant.language, signedIn: signedIn)), feed.changesAt)
+        let builder = DailyPageBuilder(participant: participant, calendar: calendar, strings: strings(language: participant.language),
+                                       dayParameter: dayParameter)
+        let page = sitePages.home(builder.page(feed, week: week, notice: notice),
+                                  context: siteContext(language: participant.language, signedIn: signedIn))
+        if notice == nil { homePages.keep(page, session: signedIn.sessionToken, source: source, validUntil: feed.changesAt, now: now) }
+        return page
     }
 
     /// The settings page: language, a sign-in code for another device (when just made), the browsers signed in

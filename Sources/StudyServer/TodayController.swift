@@ -2,13 +2,17 @@ import Foundation
 import Hummingbird
 import Study
 
-/// Today's page and what its cards start: the onboarding, a survey for one event, ticking off an event.
+/// The daily page and what its cards do: start the onboarding or a survey for one event, record, undo, log and enter
+/// numbers for events of tasks without a survey. Every post names the day it came from (`day`), and its page is shown
+/// again after it.
 ///
 /// | Route | What it does |
 /// |---|---|
-/// | `GET /` | today's tasks, behind the onboarding gate |
+/// | `GET /`, `GET /?day=2026-11-23` | today's or that day's week and cards, behind the onboarding gate |
 /// | `GET /onboarding`, `GET /tasks/TASK/N` | start or resume the onboarding or a survey run |
-/// | `POST /tasks/TASK/N/done` | mark an event of a task without a survey done |
+/// | `POST /tasks/TASK/N/done`, `…/undo` | record an event done, or remove what was recorded |
+/// | `POST /tasks/TASK/N/log`, `…/log/delete` (`at`: the entry's time in ms) | add a logged time, or delete one |
+/// | `POST /tasks/TASK/N/value` (`value`) | add an entered number to the event's outcome |
 struct TodayController {
     let service: StudyService
 
@@ -18,7 +22,8 @@ struct TodayController {
     func addRoutes(to group: RouterGroup<ParticipantRequestContext>) {
         group.get("/") { request, context in
             let notice = request.uri.queryParameters.get("notice").flatMap { noticeText(named: String($0), language: context.participant.language) }
-            return StudyRouter.html(try await service.homePage(signedIn: context.signedIn, notice: notice))
+            let date = try request.uri.queryParameters.get("day").map { try day($0, for: context) }
+            return StudyRouter.html(try await service.homePage(signedIn: context.signedIn, date: date, notice: notice))
         }
         group.get("/onboarding") { _, context in
             let run: UUID
@@ -35,11 +40,54 @@ struct TodayController {
             let run = try await service.startRun(taskID: task, occurrence: occurrence, for: context.participant)
             return Response.redirect(to: "/runs/\(run.uuidString.lowercased())", type: .normal)
         }
-        group.post("/tasks/:task/:occurrence/done") { _, context in
-            let (task, occurrence) = try taskEvent(context)
-            try await service.workflow.checkOff(taskID: task, occurrence: occurrence, for: context.participant)
-            return Response.redirect(to: "/", type: .normal)
+        let workflow = service.workflow
+        addEventAction("done", to: group) { task, occurrence, context in
+            try await workflow.record(taskID: task, occurrence: occurrence, for: context.participant)
         }
+        addEventAction("undo", to: group) { task, occurrence, context in
+            try await workflow.removeOutcome(taskID: task, occurrence: occurrence, for: context.participant)
+        }
+        addEventAction("log", to: group) { task, occurrence, context in
+            try await workflow.log(taskID: task, occurrence: occurrence, for: context.participant)
+        }
+        addEventAction("log/delete", to: group) { task, occurrence, context in
+            guard let text = context.fields["at"]?.first, let milliseconds = Int64(text), abs(milliseconds) < 1 << 50 else {
+                throw StudyServerError.malformed("The field 'at' must be the logged time in milliseconds since 1970.")
+            }
+            try await workflow.deleteLogEntry(taskID: task, occurrence: occurrence, loggedAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000),
+                                              for: context.participant)
+        }
+        addEventAction("value", to: group) { task, occurrence, context in
+            let text = context.fields["value"]?.first?.trimmingCharacters(in: .whitespaces) ?? ""
+            // A browser's number field sends a dot whatever the language; a comma is a decimal comma typed elsewhere.
+            guard text.utf8.count <= 40, let number = Double(text.replacingOccurrences(of: ",", with: ".")), number.isFinite else {
+                let entry = service.study.task(id: task)?.valueEntry
+                throw StudyServerError(StudyRefusal.valueNotAccepted(task: task, minimum: entry?.minimum ?? 0, maximum: entry?.maximum ?? 0))
+            }
+            try await workflow.enter(number, taskID: task, occurrence: occurrence, for: context.participant)
+        }
+    }
+
+    /// A post to `/tasks/TASK/N/ACTION` that does `perform`, then shows the day it came from again.
+    private func addEventAction(_ action: String, to group: RouterGroup<ParticipantRequestContext>,
+                                _ perform: @escaping @Sendable (String, Int, ParticipantRequestContext) async throws -> Void) {
+        group.post("/tasks/:task/:occurrence/\(action)") { _, context in
+            let (task, occurrence) = try taskEvent(context)
+            let back = try context.fields["day"]?.first.map { text in
+                DailyPageBuilder.url(of: try day(text, for: context), in: service.workflow.calendar(for: context.participant))
+            }
+            try await perform(task, occurrence, context)
+            return Response.redirect(to: back ?? "/", type: .normal)
+        }
+    }
+
+    /// The day a `day` parameter names in the participant's calendar, or a refusal that says what it should be.
+    private func day(_ text: some StringProtocol, for context: ParticipantRequestContext) throws -> Date {
+        guard let date = DailyPageBuilder.date(ofParameter: text, in: service.workflow.calendar(for: context.participant)) else {
+            throw StudyServerError.malformed("'day' must be a date written YYYY-MM-DD between the years "
+                + "\(DailyPageBuilder.years.lowerBound) and \(DailyPageBuilder.years.upperBound).")
+        }
+        return date
     }
 
     private func taskEvent(_ context: ParticipantRequestContext) throws -> (String, Int) {

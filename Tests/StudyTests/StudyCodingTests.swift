@@ -34,8 +34,8 @@ import Testing
         let study = try StudyFixtures.withRecoverCopy { folder in
             try StudyFixtures.edit("study.yaml", in: folder, replacing: "- {question: function.stairs, kind: stairs}",
                                    with: "- {question: function.stairs, kind: stairs, code: {system: \"http://snomed.info/sct\", code: \"282097004\"}}")
-            try StudyFixtures.edit("study.yaml", in: folder, replacing: "        text: after breakfast\n",
-                                   with: "        text: after breakfast\n    code: {system: \"urn:example:tasks\", code: exercises done}\n")
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: "    lateEntry: true\n",
+                                   with: "    lateEntry: true\n    code: {system: \"urn:example:tasks\", code: exercises done}\n")
             return try StudyLoader.load(folder: folder, surveyFormats: [FHIRSurveyFormat()])
         }
         let weekly = try #require(study.task(id: "weekly"))

@@ -26,8 +26,13 @@ struct StudyEnrolmentTests {
         let enrolled = wallTime(2026, 3, 5, 10, 0, in: Zones.newYork)
         let plan = try plan(enrolledAt: enrolled, in: Zones.newYork)
         let exercises = try #require(plan.tasks.first { $0.version.groupIdentifier == "exercises" })
-        let all = events(exercises)
+        // Three sessions a day; the one after breakfast is at 08:00.
+        let every = events(exercises)
+        #expect(every.count == 3 * 42)
+        #expect(every.map(\.occurrence) == Array(0..<(3 * 42)))
+        let all = every.filter { $0.text == "after breakfast" }
         #expect(all.count == 42)
+        #expect(every.filter { $0.text == "after dinner" }.allSatisfy { wallClock($0.start, in: Zones.newYork).hour == 19 })
         #expect(all.first?.start == wallTime(2026, 3, 6, 8, 0, in: Zones.newYork))
         #expect(all.first?.start == ISO8601DateFormatter().date(from: "2026-03-06T13:00:00Z"))
         #expect(all[3].start == ISO8601DateFormatter().date(from: "2026-03-09T12:00:00Z")) // 08:00 EDT
@@ -36,7 +41,6 @@ struct StudyEnrolmentTests {
             let clock = wallClock(event.start, in: Zones.newYork)
             #expect(clock.hour == 8 && clock.minute == 0, "event \(index) at \(clock)")
             #expect(event.end.timeIntervalSince(event.start) == 30 * 60)
-            #expect(event.occurrence == index)
         }
         #expect(exercises.schedule.timeZone == Zones.newYork)
         #expect(exercises.id == "p1/exercises")
@@ -48,7 +52,7 @@ struct StudyEnrolmentTests {
         let enrolled = try #require(ISO8601DateFormatter().date(from: "2026-03-05T11:00:00Z"))
         let plan = try plan(enrolledAt: enrolled, in: Zones.kiritimati)
         let exercises = try #require(plan.tasks.first { $0.version.groupIdentifier == "exercises" })
-        let all = events(exercises)
+        let all = events(exercises).filter { $0.text == "after breakfast" }
         #expect(all.count == 42)
         #expect(all.first?.start == ISO8601DateFormatter().date(from: "2026-03-06T18:00:00Z")) // 7 March, 08:00 local
         #expect(all.last?.start == wallTime(2026, 4, 17, 8, 0, in: Zones.kiritimati))
@@ -81,6 +85,25 @@ struct StudyEnrolmentTests {
         #expect(plan.onboardingTask.id == "p1/onboarding")
     }
 
+    @Test func medicationAfterDinnerEveryOtherDayMakesTwoOrThreeEventsADay() throws {
+        // Sunday 25 October 2026 in Berlin is the autumn change; enrolled on the Friday before.
+        let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+        let plan = try plan(enrolledAt: wallTime(2026, 10, 23, 9, 0, in: berlin), in: berlin)
+        let medication = try #require(plan.tasks.first { $0.version.groupIdentifier == "medication" })
+        let all = events(medication)
+        var perDay: [Int: [Int]] = [:]
+        for event in all {
+            let clock = wallClock(event.start, in: berlin)
+            perDay[(clock.month ?? 0) * 100 + (clock.day ?? 0), default: []].append(clock.hour ?? -1)
+        }
+        // Day 1 is 24 October: breakfast, lunch and dinner; 25 October (25 hours long) no dinner; 26 October dinner again.
+        #expect(perDay[1024] == [8, 13, 19])
+        #expect(perDay[1025] == [8, 13])
+        #expect(perDay[1026] == [8, 13, 19])
+        #expect(all.count == 42 + 42 + 21)
+        #expect(all.allSatisfy { [8, 13, 19].contains(wallClock($0.start, in: berlin).hour) && wallClock($0.start, in: berlin).minute == 30 })
+    }
+
     @Test func enrolmentStoresEveryEntityOnceAndCanBeRepeated() async throws {
         let clock = TestClock(wallTime(2026, 3, 5, 10, 0, in: Zones.newYork))
         let uuids = CountingUUIDs()
@@ -93,7 +116,8 @@ struct StudyEnrolmentTests {
         var query = CareQuery()
         query.carePlanIDs = [StudyCareIdentifiers.carePlanID(participant: "p1")]
         let tasks = try await careStore.fetch(CareTask.self, query: query)
-        #expect(Set(tasks.map(\.id)) == ["p1/onboarding", "p1/exercises", "p1/pain", "p1/weekly", "p1/checkIn", "p1/mood"])
+        #expect(Set(tasks.map(\.id)) == ["p1/onboarding", "p1/exercises", "p1/pain", "p1/weekly", "p1/checkIn", "p1/mood", "p1/medication",
+                                          "p1/symptoms"])
         #expect(tasks.allSatisfy { $0.carePlanUUID == plan.carePlan.version.uuid })
         #expect(plan.carePlan.patientUUID == plan.patient.version.uuid)
         let contacts = try await careStore.fetch(Contact.self, query: query)
@@ -106,7 +130,7 @@ struct StudyEnrolmentTests {
 
         // A second participant gets their own entities in the same store.
         _ = try await enrolment.enrol(participantID: "p2", enrolledAt: clock.now, timeZone: Zones.kiritimati, into: careStore)
-        #expect(try await careStore.fetch(CareTask.self, query: CareQuery()).count == 12)
+        #expect(try await careStore.fetch(CareTask.self, query: CareQuery()).count == 16)
     }
 
     @Test func aParticipantIDWithASlashIsRefused() throws {

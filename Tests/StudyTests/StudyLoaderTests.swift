@@ -17,7 +17,7 @@ struct StudyLoaderTests {
         #expect(study.defaultLanguage == "en")
         #expect(study.theme.tint == "#C8472B")
         #expect(study.enrolment == .invitation)
-        #expect(study.tasks.map(\.id) == ["exercises", "pain", "weekly", "checkIn", "mood"])
+        #expect(study.tasks.map(\.id) == ["exercises", "pain", "weekly", "checkIn", "mood", "medication", "symptoms"])
 
         // Consent: each language its own document; ko and es fall back to the main (English) one.
         #expect(study.consentDocument(language: "ja").language == "ja")
@@ -38,8 +38,15 @@ struct StudyLoaderTests {
         // Tasks and their schedules.
         let exercises = try #require(study.task(id: "exercises"))
         #expect(exercises.surveyFile == nil && exercises.outcome.isEmpty && exercises.impactsAdherence)
-        #expect(exercises.schedule == [StudyScheduleElement(repetition: .daily, hour: 8, minute: 0, firstDay: 1, lastDay: 42,
-                                                            duration: .minutes(30), text: "after breakfast")])
+        #expect(exercises.schedule == [(8, "after breakfast"), (13, "after lunch"), (19, "after dinner")].map { hour, text in
+            StudyScheduleElement(repetition: .daily, hour: hour, minute: 0, firstDay: 1, lastDay: 42, duration: .minutes(30), text: text)
+        })
+        #expect(exercises.card == .checklist && exercises.allowsLateEntry)
+        let medication = try #require(study.task(id: "medication"))
+        #expect(medication.card == .grid && !medication.allowsLateEntry)
+        #expect(medication.schedule.map(\.everyDays) == [1, 1, 2])
+        let symptoms = try #require(study.task(id: "symptoms"))
+        #expect(symptoms.card == nil && !symptoms.impactsAdherence && symptoms.cardKind(eventsThatDay: 1) == .buttonLog)
         let pain = try #require(study.task(id: "pain"))
         #expect(pain.outcome == [StudyOutcomeMapping(question: "painLevel", kind: "pain", units: "NRS")])
         #expect(study.survey(taskID: "pain")?.identifier == "recover-pain")
@@ -109,7 +116,7 @@ struct StudyLoaderTests {
         let lines = try StudyFixtures.withRecoverCopy { folder in
             try StudyFixtures.edit("study.yaml", in: folder, replacing: "ja: ../../consent/recover-consent.ja.json", with: "ja: ../../consent/missing.ja.json")
             try StudyFixtures.edit("study.yaml", in: folder, replacing: "on: [monday]", with: "on: [mondy]")
-            try StudyFixtures.edit("study.yaml", in: folder, replacing: #"at: "19:00""#, with: #"at: "25:00""#)
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: #"daily: {at: "19:00", from: 0"#, with: #"daily: {at: "25:00", from: 0"#)
             try StudyFixtures.edit("study.yaml", in: folder, replacing: "impactsAdherence: false", with: "impactsAdherance: false")
             try StudyFixtures.edit("study.yaml", in: folder, replacing: "question: painLevel", with: "question: painLvl")
             try StudyFixtures.edit("study.yaml", in: folder, replacing: "  - id: checkIn\n", with: """
@@ -137,7 +144,7 @@ struct StudyLoaderTests {
             "study.yaml: tasks[3].schedule[0].sameAs: no task has the id 'exercize'; did you mean 'exercises'?",
             "study.yaml: tasks[3].schedule[1].daily.until: day 3 is before the first day (from: 10); 'until' is the last day with an event",
             "study.yaml: tasks[4].id: duplicate task id 'pain' (also tasks[1])",
-            "study.yaml: tasks[5].impactsAdherance: unknown key 'impactsAdherance'; did you mean 'impactsAdherence'? (known keys: id, title, instructions, impactsAdherence, survey, outcome, code, schedule)",
+            "study.yaml: tasks[5].impactsAdherance: unknown key 'impactsAdherance'; did you mean 'impactsAdherence'? (known keys: id, title, instructions, impactsAdherence, survey, outcome, code, card, lateEntry, value, schedule)",
         ]
         for line in expected { #expect(lines.contains(line), "missing: \(line)\nall:\n\(lines.joined(separator: "\n"))") }
         #expect(lines.contains { $0.hasPrefix("study.yaml: consent.translations.ja: no file at '../../consent/missing.ja.json'") })
@@ -276,8 +283,11 @@ struct StudyLoaderTests {
                          "translations": {"ja": "../../consent/recover-consent.ja.json", "zh-Hans": "../../consent/recover-consent.zh-Hans.json"}},
              "onboarding": "onboarding.json", "strings": "strings.yaml", "enrolment": {"mode": "invitation"},
              "tasks": [
-               {"id": "exercises", "title": "Knee exercises", "instructions": "Ten straight-leg raises, ten heel slides and ten quad sets with your operated leg. Tick the card when you have done them.",
-                "schedule": [{"daily": {"at": "08:00", "from": 1, "for": {"weeks": 6}}, "duration": 30, "text": "after breakfast"}]}
+               {"id": "exercises", "title": "Knee exercises", "instructions": "Ten straight-leg raises, ten heel slides and ten quad sets with your operated leg. Tick each session when you have done it.",
+                "card": "checklist", "lateEntry": true,
+                "schedule": [{"daily": {"at": "08:00", "from": 1, "for": {"weeks": 6}}, "duration": 30, "text": "after breakfast"},
+                             {"daily": {"at": "13:00", "from": 1, "for": {"weeks": 6}}, "duration": 30, "text": "after lunch"},
+                             {"daily": {"at": "19:00", "from": 1, "for": {"weeks": 6}}, "duration": 30, "text": "after dinner"}]}
              ]}
             """.write(to: folder.appendingPathComponent("study.json"), atomically: true, encoding: .utf8)
             let jsonStudy = try StudyLoader.load(folder: folder, surveyFormats: [FHIRSurveyFormat()])

@@ -23,7 +23,7 @@ struct HTMLContentEscapingTests {
         #expect(!escaped.contains("\""))
         #expect(escaped == "&quot;\u{0301} onmouseover=alert(1) x=&quot;\u{0301}")
         let context = SiteFixtures.context()
-        let card = TaskCard(title: text, instructions: nil, timeText: "now", state: .toDo, action: .start(url: text))
+        let card = TaskCard(title: text, instructions: nil, timeText: "now", state: .toDo, body: .start(url: text, resumes: false))
         let html = try SiteFixtures.renderer().home(HomePage(dayTitle: "Today", onboardingRequired: false, cards: [card]), context: context)
         #expect(html.contains("href=\"&quot;\u{0301} onmouseover=alert(1) x=&quot;\u{0301}\""))
     }

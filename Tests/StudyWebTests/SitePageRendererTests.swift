@@ -18,17 +18,17 @@ enum SiteFixtures {
     }
 
     static let onboarding = TaskCard(title: "Welcome to Recover", instructions: "About five minutes.", timeText: "Now", state: .toDo,
-                                     action: .start(url: "/tasks/onboarding/start"), isOnboarding: true)
+                                     body: .start(url: "/tasks/onboarding/start", resumes: false), isOnboarding: true)
 
     /// One card for each state and action.
     static let cards = [
-        TaskCard(title: "Morning check-in", instructions: "How did you sleep?", timeText: "08:00", state: .done, action: .none),
+        TaskCard(title: "Morning check-in", instructions: "How did you sleep?", timeText: "08:00", state: .done, body: .completed(timeText: "08:04")),
         TaskCard(title: "Knee pain", instructions: "Two questions.", timeText: "12:00", state: .toDo,
-                 action: .start(url: "/tasks/pain/start"), resumes: true),
+                 body: .start(url: "/tasks/pain/start", resumes: true)),
         TaskCard(title: "Stretches", instructions: nil, timeText: "Any time today", state: .toDo,
-                 action: .checkOff(formAction: "/outcomes", fields: ["task": "stretches", "occurrence": "3"])),
-        TaskCard(title: "Walk", instructions: "Ten minutes outside.", timeText: "07:00", state: .missed, action: .none),
-        TaskCard(title: "Evening survey", instructions: nil, timeText: "20:00", state: .upcoming, action: .start(url: "/tasks/evening/start")),
+                 body: .toggle(isDone: false, post: TaskCard.Post(action: "/outcomes", fields: ["task": "stretches", "occurrence": "3"]))),
+        TaskCard(title: "Walk", instructions: "Ten minutes outside.", timeText: "07:00", state: .missed, body: .none),
+        TaskCard(title: "Evening survey", instructions: nil, timeText: "20:00", state: .upcoming, body: .start(url: "/tasks/evening/start", resumes: false)),
     ]
 
     static let languages = [
@@ -76,7 +76,8 @@ struct HomePageTests {
         #expect(SiteFixtures.formFields(html) == [
             ["name=\"_csrf\" value=\"\(Fixtures.csrf)\"", "name=\"occurrence\" value=\"3\"", "name=\"task\" value=\"stretches\""],
         ])
-        #expect(forms[0].contains("<button type=\"submit\">Mark as done<span class=\"vh\"> Stretches</span></button>"))
+        #expect(forms[0].contains("<button type=\"submit\" class=\"primary\" aria-pressed=\"false\">Mark as done<span class=\"vh\"> Stretches</span></button>"))
+        #expect(html.contains("<p class=\"completed\">✓ Completed at 08:04</p>"))
         #expect(PageChecks.matches(#"(<a class="button)"#, in: html).count == 2, "done and missed cards without an action have no button")
         #expect(!html.contains("role=\"status\""), "no notice, no status region")
     }
@@ -110,6 +111,69 @@ struct HomePageTests {
             HomePage(dayTitle: "Monday", onboardingRequired: false, cards: SiteFixtures.cards), context: SiteFixtures.context())
         #expect(!open.contains("class=\"gate\""))
         #expect(PageChecks.matches(#"<h2>([^<]+)</h2>"#, in: open).count == SiteFixtures.cards.count)
+    }
+
+    @Test func gridChecklistLogAndValueCardsPostWhatTheirEventsAllow() throws {
+        let post = { (path: String) in TaskCard.Post(action: path, fields: ["day": "2026-11-23"]) }
+        let cards = [
+            TaskCard(title: "Medication", instructions: nil, timeText: "08:30 – 19:30", state: .toDo, body: .grid([
+                TaskCard.EventControl(label: "08:30", isDone: true, post: post("/tasks/medication/2/undo")),
+                TaskCard.EventControl(label: "13:30", isDone: false, post: post("/tasks/medication/3/done")),
+                TaskCard.EventControl(label: "19:30", isDone: false, post: nil),
+            ])),
+            TaskCard(title: "Exercises", instructions: nil, timeText: "08:00", state: .missed, body: .checklist([
+                TaskCard.EventControl(label: "08:00 · after breakfast", isDone: false, post: nil),
+            ])),
+            TaskCard(title: "Nausea", instructions: nil, timeText: "Any time today", state: .none, body: .log(post: post("/tasks/symptoms/1/log"), entries: [
+                TaskCard.LogEntry(timeText: "10:04", delete: TaskCard.Post(action: "/tasks/symptoms/1/log/delete", fields: ["at": "1795428240000"])),
+            ])),
+            TaskCard(title: "Water", instructions: nil, timeText: "Any time today", state: .toDo, body: .value(
+                totalText: "1,200 ml", goalText: "2,000 ml", fraction: 0.6,
+                entry: TaskCard.ValueEntry(post: post("/tasks/water/1/value"), units: "ml", minimum: 0, maximum: 2000.5), clear: nil)),
+            TaskCard(title: "Steps", instructions: nil, timeText: "Any time", state: .missed, body: .value(
+                totalText: nil, goalText: nil, fraction: nil, entry: nil, clear: nil)),
+        ]
+        let html = try SiteFixtures.renderer().home(HomePage(dayTitle: "Monday, 23 November", onboardingRequired: false, cards: cards),
+                                                    context: SiteFixtures.context())
+        #expect(PageChecks.pageProblems(in: html).isEmpty, "\(PageChecks.pageProblems(in: html))")
+        let forms = PageChecks.matches(#"<form method="post" action="([^"]*)""#, in: html)
+        #expect(forms == ["/tasks/medication/2/undo", "/tasks/medication/3/done", "/tasks/symptoms/1/log", "/tasks/symptoms/1/log/delete",
+                          "/tasks/water/1/value"])
+        #expect(html.contains("<button type=\"submit\" class=\"on\" aria-pressed=\"true\">08:30<span class=\"vh\"> Medication</span></button>"))
+        #expect(html.contains("<button type=\"submit\" class=\"\" aria-pressed=\"false\">13:30<span class=\"vh\"> Medication</span></button>"))
+        #expect(html.contains("<span class=\"slot\">19:30</span>"), "an event not yet started is shown, without a button")
+        #expect(html.contains("<span class=\"slot\">08:00 · after breakfast</span>"))
+        #expect(html.contains("<li><span>10:04</span><form"))
+        #expect(html.contains("name=\"at\" value=\"1795428240000\""))
+        #expect(html.contains("<p class=\"amount\">1,200 ml of 2,000 ml</p><div class=\"bar\"><span style=\"width:60%\"></span></div>"))
+        #expect(html.contains("min=\"0\" max=\"2000.5\" required><span>ml</span>"))
+        #expect(html.contains("<p class=\"amount\">Incomplete</p>"))
+        let badges = PageChecks.matches(#"<span class="badge ([a-z]+)">"#, in: html)
+        #expect(badges == ["todo", "missed", "todo", "missed"], "a log has no badge")
+        #expect(SiteFixtures.formFields(html).allSatisfy { $0.first == "name=\"_csrf\" value=\"\(Fixtures.csrf)\"" })
+    }
+
+    @Test func theWeekLinksEveryDayWithItsRingAndSaysWhatTheRingMeans() throws {
+        let rings: [WeekCalendar.Ring] = [.noTasks, .noEvents, .progress(0), .progress(0.5), .progress(1), .progress(0), .progress(0)]
+        let days = rings.enumerated().map { index, ring in
+            WeekCalendar.Day(weekday: "D\(index)", number: "\(22 + index)", fullDate: "Day \(22 + index)", url: "/?day=2026-11-\(22 + index)",
+                             ring: ring, isSelected: index == 3, isToday: index == 4, isFuture: index > 4)
+        }
+        let week = WeekCalendar(days: days, previousURL: "/?day=2026-11-18", nextURL: "/?day=2026-12-02", todayURL: "/")
+        let html = try SiteFixtures.renderer().home(HomePage(dayTitle: "Wednesday, 25 November", isToday: false, week: week,
+                                                             onboardingRequired: false, cards: []), context: SiteFixtures.context())
+        #expect(PageChecks.pageProblems(in: html).isEmpty, "\(PageChecks.pageProblems(in: html))")
+        #expect(html.contains("<h1>Wednesday, 25 November</h1>"), "another day's page is titled with its date")
+        #expect(html.contains("<p>Nothing is scheduled for this day.</p>"))
+        let labels = PageChecks.matches(#"aria-label="(Day [^"]+)""#, in: html)
+        #expect(labels == ["Day 22: no tasks", "Day 23: nothing scheduled", "Day 24: 0% done", "Day 25: 50% done", "Day 26: 100% done",
+                           "Day 27: not yet", "Day 28: not yet"])
+        #expect(PageChecks.matches(#"stroke-dasharray="(\d+) 100""#, in: html) == ["0", "0", "0", "50", "100", "0", "0"])
+        #expect(html.contains("<a href=\"/?day=2026-11-25\" class=\"\" aria-current=\"date\""))
+        #expect(html.contains("<a href=\"/?day=2026-11-26\" class=\"today full\""))
+        #expect(html.contains("<a href=\"/?day=2026-11-27\" class=\"future\""))
+        #expect(html.contains("<a href=\"/?day=2026-11-22\" class=\"none\""))
+        #expect(html.contains("<a href=\"/?day=2026-11-18\" rel=\"prev\">‹ Previous week</a><a href=\"/\">Back to today</a><a href=\"/?day=2026-12-02\" rel=\"next\">Next week ›</a>"))
     }
 
     @Test func aNoticeIsAPoliteStatus() throws {
@@ -269,13 +333,13 @@ struct SitePageFrameTests {
         let renderer = try SiteFixtures.renderer()
         let context = SiteFixtures.context(csrf: quote, studyName: evil, assets: .linked(basePath: "/static"))
         let card = TaskCard(title: evil, instructions: evil, timeText: evil, state: .toDo,
-                            action: .checkOff(formAction: quote, fields: [quote: quote]))
+                            body: .toggle(isDone: false, post: TaskCard.Post(action: quote, fields: [quote: quote])))
         let pages = [
             renderer.home(HomePage(dayTitle: evil, onboardingRequired: false, cards: [
-                card, TaskCard(title: "Survey", instructions: nil, timeText: "now", state: .toDo, action: .start(url: quote)),
+                card, TaskCard(title: "Survey", instructions: nil, timeText: "now", state: .toDo, body: .start(url: quote, resumes: false)),
             ], notice: evil), context: context),
             renderer.home(HomePage(dayTitle: evil, onboardingRequired: true, cards: [
-                TaskCard(title: evil, instructions: nil, timeText: "now", state: .toDo, action: .start(url: "/o"), isOnboarding: true),
+                TaskCard(title: evil, instructions: nil, timeText: "now", state: .toDo, body: .start(url: "/o", resumes: false), isOnboarding: true),
             ]), context: context),
             renderer.settings(SettingsPage(participantLabel: evil, languages: [
                 SettingsPage.Language(code: quote, name: evil, selected: true), SettingsPage.Language(code: "en", name: "English", selected: false),

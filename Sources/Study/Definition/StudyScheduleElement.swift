@@ -7,6 +7,7 @@ import Foundation
 /// ```yaml
 /// schedule:
 ///   - daily: {at: "08:00", from: 1, for: {weeks: 6}}
+///   - daily: {at: "19:00", every: 2}
 ///   - weekly: {on: [monday], at: "09:00", from: 1, until: 84}
 ///   - once: {day: 14, at: "10:00"}
 ///     duration: 30
@@ -40,10 +41,12 @@ public struct StudyScheduleElement: Hashable, Sendable {
     public var text: String?
     /// What each event expects as its outcome.
     public var targetValues: [OutcomeValue]
+    /// For a daily element, the days from one event to the next (`every: 2` is every other day); 1 otherwise.
+    public var everyDays: Int
 
     /// Creates an element; see the properties.
     public init(repetition: Repetition, hour: Int, minute: Int, firstDay: Int, lastDay: Int? = nil,
-                duration: ScheduleDuration = .oneHour, text: String? = nil, targetValues: [OutcomeValue] = []) {
+                duration: ScheduleDuration = .oneHour, text: String? = nil, targetValues: [OutcomeValue] = [], everyDays: Int = 1) {
         self.repetition = repetition
         self.hour = hour
         self.minute = minute
@@ -52,6 +55,7 @@ public struct StudyScheduleElement: Hashable, Sendable {
         self.duration = duration
         self.text = text
         self.targetValues = targetValues
+        self.everyDays = everyDays
     }
 
     /// The weekday names `study.yaml` accepts, in the order of ``Locale/Weekday`` from Monday.

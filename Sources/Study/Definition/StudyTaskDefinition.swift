@@ -22,10 +22,17 @@ public struct StudyTaskDefinition: Hashable, Sendable, Identifiable {
     /// checklist's `completed`, or a survey with one outcome entry); a task with several outcome entries codes each
     /// entry instead (``StudyOutcomeMapping/code``). Exports write coded values as observations.
     public var code: StudyCoding?
+    /// The card the task is shown on; nil for CareKit's default (``StudyCardKind/defaultKind(for:eventsThatDay:)``).
+    public var card: StudyCardKind?
+    /// Whether events of past days may still be recorded or undone (off by default: a day's events close with it).
+    public var allowsLateEntry: Bool
+    /// The number a numeric progress or labelled value card asks for; nil for other cards.
+    public var valueEntry: StudyValueEntry?
 
     /// Creates a task definition; see the properties.
     public init(id: String, title: String, instructions: String? = nil, impactsAdherence: Bool = true, surveyFile: String? = nil,
-                outcome: [StudyOutcomeMapping] = [], schedule: [StudyScheduleElement], code: StudyCoding? = nil) {
+                outcome: [StudyOutcomeMapping] = [], schedule: [StudyScheduleElement], code: StudyCoding? = nil,
+                card: StudyCardKind? = nil, allowsLateEntry: Bool = false, valueEntry: StudyValueEntry? = nil) {
         self.id = id
         self.title = title
         self.instructions = instructions
@@ -34,6 +41,14 @@ public struct StudyTaskDefinition: Hashable, Sendable, Identifiable {
         self.outcome = outcome
         self.schedule = schedule
         self.code = code
+        self.card = card
+        self.allowsLateEntry = allowsLateEntry
+        self.valueEntry = valueEntry
+    }
+
+    /// The card this task is shown on for a day with `eventsThatDay` events: the study's choice, else CareKit's default.
+    public func cardKind(eventsThatDay: Int) -> StudyCardKind {
+        card ?? StudyCardKind.defaultKind(for: self, eventsThatDay: eventsThatDay)
     }
 
     /// The coding of the outcome values of `kind` this task records: the code of the outcome entry that makes them,
@@ -53,4 +68,6 @@ public struct StudyTaskDefinition: Hashable, Sendable, Identifiable {
 
     /// The outcome value a task without an outcome mapping records when its event is done.
     public static let completedValue = OutcomeValue(.boolean(true), kind: "completed")
+    /// The kind of the values a button log card records, one per press, each with the time in its created date.
+    public static let loggedKind = "logged"
 }

@@ -126,8 +126,8 @@ public struct StudyEnrolment: Sendable {
                                                 duration: element.duration, text: element.text, targetValues: element.targetValues))
             case .daily:
                 elements.append(ScheduleElement(start: clock.instant(day: element.firstDay, hour: element.hour, minute: element.minute), end: end,
-                                                interval: DateComponents(day: 1), duration: element.duration, text: element.text,
-                                                targetValues: element.targetValues))
+                                                interval: DateComponents(day: element.everyDays), duration: element.duration,
+                                                text: element.text, targetValues: element.targetValues))
             case .weekly(let weekdays):
                 elements += Schedule.weeklyAt(weekdays: weekdays, hour: element.hour, minute: element.minute, start: clock.start(ofDay: element.firstDay),
                                               end: end, duration: element.duration, text: element.text, targetValues: element.targetValues,

@@ -74,7 +74,8 @@ private struct Loader {
 
     static let topKeys = ["identifier", "name", "languages", "theme", "consent", "onboarding", "strings", "enrolment", "valueSets", "tasks",
                           "contacts"]
-    static let taskKeys = ["id", "title", "instructions", "impactsAdherence", "survey", "outcome", "code", "schedule"]
+    static let taskKeys = ["id", "title", "instructions", "impactsAdherence", "survey", "outcome", "code", "card", "lateEntry", "value",
+                           "schedule"]
     static let codingKeys = ["system", "code", "display"]
     static let elementKeys = ["daily", "weekly", "once", "sameAs", "duration", "text", "targetValues"]
     static let contactKeys = ["id", "givenName", "familyName", "title", "role", "organization", "category", "phones", "emails",
@@ -396,6 +397,14 @@ private struct Loader {
             } else if code != nil, outcome.count == 1, outcome[0].code != nil {
                 reader.report("\(path).code", "the task's one outcome entry has its own code; give the code once")
             }
+            let card = readCard(value("card"), path: path, hasSurvey: surveyFile != nil, reader: &reader)
+            let allowsLateEntry = reader.bool(value("lateEntry"), path: "\(path).lateEntry") ?? false
+            let valueEntry = readValueEntry(value("value"), path: "\(path).value", reader: &reader)
+            if card?.entersValue == true, value("value") == nil {
+                reader.report("\(path).value", "a \(card?.rawValue ?? "") card records a number the participant enters: say which, as {kind, units, minimum, maximum}")
+            } else if card?.entersValue != true, value("value") != nil {
+                reader.report("\(path).value", "only numericProgress and labeledValue cards record an entered number; set card to one of them or leave value out")
+            }
             var schedule: [StudyScheduleElement?] = []
             if let list = reader.array(value("schedule"), path: "\(path).schedule") {
                 if list.isEmpty { reader.report("\(path).schedule", "a task needs at least one schedule element") }
@@ -409,7 +418,8 @@ private struct Loader {
             }
             guard let id, let title else { continue }
             tasks.append(StudyTaskDefinition(id: id, title: title, instructions: instructions, impactsAdherence: impactsAdherence,
-                                             surveyFile: surveyFile, outcome: outcome, schedule: schedule.compactMap { $0 }, code: code))
+                                             surveyFile: surveyFile, outcome: outcome, schedule: schedule.compactMap { $0 }, code: code,
+                                             card: card, allowsLateEntry: allowsLateEntry, valueEntry: valueEntry))
             if let survey { surveys[id] = survey }
         }
         // `sameAs` copies the named task's own elements (one level: a task whose schedule uses sameAs cannot be named).
@@ -431,6 +441,36 @@ private struct Loader {
         }
         for index in tasks.indices { tasks[index].schedule += copies[tasks[index].id] ?? [] }
         return (tasks, surveys)
+    }
+
+    /// Reads a task's `card`: one of ``StudyCardKind``, the survey card for a task with a survey and only for it.
+    func readCard(_ value: JSONTree?, path: String, hasSurvey: Bool, reader: inout DocumentReader) -> StudyCardKind? {
+        guard value != nil, let name = reader.choice(value, path: "\(path).card", allowed: StudyCardKind.allCases.map(\.rawValue)),
+              let card = StudyCardKind(rawValue: name) else { return nil }
+        if hasSurvey, card != .survey {
+            reader.report("\(path).card", "a task with a survey is shown on a survey card; leave card out or write 'survey'")
+        } else if !hasSurvey, card == .survey {
+            reader.report("\(path).card", "a survey card opens the task's survey, and this task has none: name one with 'survey'")
+        }
+        return card
+    }
+
+    /// Reads a task's `value`: `{kind, units, minimum, maximum}`, the number a numeric card asks for.
+    func readValueEntry(_ value: JSONTree?, path: String, reader: inout DocumentReader) -> StudyValueEntry? {
+        guard value != nil, let pairs = reader.object(value, path: path, known: ["kind", "units", "minimum", "maximum"], required: ["kind"]) else {
+            return nil
+        }
+        func member(_ key: String) -> JSONTree? { pairs.first { $0.key == key }?.value }
+        guard let kind = reader.string(member("kind"), path: "\(path).kind") else { return nil }
+        let units = reader.string(member("units"), path: "\(path).units")
+        let minimum = member("minimum") == nil ? 0 : reader.number(member("minimum"), path: "\(path).minimum")
+        let maximum = member("maximum") == nil ? 1_000_000 : reader.number(member("maximum"), path: "\(path).maximum")
+        guard let minimum, let maximum else { return nil }
+        guard minimum.isFinite, maximum.isFinite, minimum < maximum else {
+            reader.report("\(path).maximum", "must be a number above minimum (\(minimum))")
+            return nil
+        }
+        return StudyValueEntry(kind: kind, units: units, minimum: minimum, maximum: maximum)
     }
 
     /// The survey at `file`, loaded once however many tasks use it; its problems are reported in its own file.
@@ -622,7 +662,7 @@ private struct Loader {
             return StudyScheduleElement(repetition: .once, hour: time.hour, minute: time.minute, firstDay: day, lastDay: day,
                                         duration: duration, text: text, targetValues: targets)
         default:
-            let known = kind == "weekly" ? ["on", "at", "from", "for", "until"] : ["at", "from", "for", "until"]
+            let known = kind == "weekly" ? ["on", "at", "from", "for", "until"] : ["at", "every", "from", "for", "until"]
             guard let repeating = reader.object(value(kind), path: kindPath, known: known, required: kind == "weekly" ? ["on"] : []) else { return nil }
             func field(_ key: String) -> JSONTree? { repeating.first { $0.key == key }?.value }
             var repetition = StudyScheduleElement.Repetition.daily
@@ -682,9 +722,10 @@ private struct Loader {
                     failed = true
                 }
             }
-            guard !failed, let time, let from else { return nil }
+            let every = field("every") == nil ? 1 : reader.integer(field("every"), path: "\(kindPath).every", in: 1...365)
+            guard !failed, let time, let from, let every else { return nil }
             return StudyScheduleElement(repetition: repetition, hour: time.hour, minute: time.minute, firstDay: from, lastDay: lastDay,
-                                        duration: duration, text: text, targetValues: targets)
+                                        duration: duration, text: text, targetValues: targets, everyDays: every)
         }
     }
 

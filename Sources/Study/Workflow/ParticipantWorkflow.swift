@@ -90,8 +90,8 @@ public final class ParticipantWorkflow: Sendable {
         case startOnboarding
         /// Start or resume a survey for one event of its task.
         case startSurvey(task: String, occurrence: Int)
-        /// Mark one event of a task without a survey as done.
-        case checkOff(task: String, occurrence: Int)
+        /// Record, undo or add to the outcome of one event of a task without a survey, from its card.
+        case changeOutcome(task: String, occurrence: Int)
     }
 
     /// Whether the participant has finished onboarding (the onboarding task has an outcome).
@@ -112,18 +112,34 @@ public final class ParticipantWorkflow: Sendable {
         case .startOnboarding:
             if onboarded { throw StudyRefusal.onboardingCompleted }
             return nil
-        case .startSurvey(let task, let occurrence), .checkOff(let task, let occurrence):
+        case .startSurvey(let task, let occurrence), .changeOutcome(let task, let occurrence):
             if task == StudyTaskDefinition.onboardingID { throw StudyRefusal.onboardingHasNoEvents }
             let hasSurvey = study.survey(taskID: task) != nil
-            guard study.task(id: task) != nil, hasSurvey == (action == .startSurvey(task: task, occurrence: occurrence)) else {
+            guard let definition = study.task(id: task), hasSurvey == (action == .startSurvey(task: task, occurrence: occurrence)) else {
                 throw StudyRefusal.noSuchTask(task)
             }
             guard onboarded else { throw StudyRefusal.onboardingRequired }
             let event = try await event(taskID: task, occurrence: occurrence, for: participant)
-            if event.outcome != nil { throw StudyRefusal.eventDone(task: task, occurrence: occurrence) }
-            guard event.scheduleEvent.start <= environment.now() else { throw StudyRefusal.eventNotDue(task: task, occurrence: occurrence) }
+            if hasSurvey, event.outcome != nil { throw StudyRefusal.eventDone(task: task, occurrence: occurrence) }
+            let now = environment.now()
+            guard event.scheduleEvent.start <= now else { throw StudyRefusal.eventNotDue(task: task, occurrence: occurrence) }
+            guard Self.isOpen(event.scheduleEvent, allowsLateEntry: definition.allowsLateEntry, today: today(at: now, for: participant)) else {
+                throw StudyRefusal.eventClosed(task: task, occurrence: occurrence)
+            }
             return event
         }
+    }
+
+    /// Whether an event that has started may still be recorded or undone: it ends after the participant's today
+    /// began, or its task allows late entry.
+    static func isOpen(_ event: ScheduleEvent, allowsLateEntry: Bool, today: DateInterval) -> Bool {
+        allowsLateEntry || event.end > today.start
+    }
+
+    /// The participant's calendar day around `now`.
+    private func today(at now: Date, for participant: StudyParticipant) -> DateInterval {
+        // A Gregorian calendar always has the interval; the fallback only keeps the types honest.
+        calendar(for: participant).dateInterval(of: .day, for: now) ?? DateInterval(start: now, duration: 86_400)
     }
 
     /// The event of one of the participant's care tasks; ``StudyRefusal/noSuchEvent(task:occurrence:)`` when the task
@@ -359,46 +375,152 @@ public final class ParticipantWorkflow: Sendable {
         return .survey(task: run.taskID)
     }
 
-    /// Marks an event of a task without a survey done (a checklist card); an event done already stays as it is.
-    public func checkOff(taskID: String, occurrence: Int, for participant: StudyParticipant) async throws {
-        do {
-            try await check(.checkOff(task: taskID, occurrence: occurrence), for: participant)
-        } catch StudyRefusal.eventDone {
-            return
-        }
-        do {
-            _ = try await SurveyOutcomeMapper(study: study, careStore: data.careStore, environment: environment)
-                .recordCompletion(taskID: taskID, occurrence: occurrence, participantID: participant.id, timeZone: participant.timeZone)
-        } catch CareStoreError.outcomeExists {
-            // Ticked in another tab meanwhile: done either way.
+    // MARK: - Outcomes from cards
+
+    /// Records an event of a task without a survey as done (simple, instructions, grid and checklist cards): one
+    /// boolean `completed` value. An event done already stays as it is.
+    public func record(taskID: String, occurrence: Int, for participant: StudyParticipant) async throws {
+        try requireCard(of: taskID, [.simple, .instructions, .grid, .checklist])
+        try await check(.changeOutcome(task: taskID, occurrence: occurrence), for: participant)
+        try await changeOutcome(taskID: taskID, occurrence: occurrence, for: participant) { values in
+            values.isEmpty ? [self.stamped(StudyTaskDefinition.completedValue)] : nil
         }
     }
 
-    // MARK: - Today
+    /// Removes what was recorded for an event of a task without a survey (tapping a done card again, unticking a
+    /// row); an event without an outcome stays as it is.
+    public func removeOutcome(taskID: String, occurrence: Int, for participant: StudyParticipant) async throws {
+        try requireCard(of: taskID, [.simple, .instructions, .grid, .checklist, .numericProgress, .labeledValue])
+        try await check(.changeOutcome(task: taskID, occurrence: occurrence), for: participant)
+        try await changeOutcome(taskID: taskID, occurrence: occurrence, for: participant) { values in values.isEmpty ? nil : [] }
+    }
 
-    /// The participant's cards of the day around `now` (the workflow's clock by default), with the instant at which
-    /// the first of them changes by time alone.
-    public func today(for participant: StudyParticipant, at now: Date? = nil) async throws -> TodayFeed {
+    /// Adds the time now to an event's log (a button log card): one more `logged` value, its created date the time.
+    public func log(taskID: String, occurrence: Int, for participant: StudyParticipant) async throws {
+        try requireCard(of: taskID, [.buttonLog])
+        try await check(.changeOutcome(task: taskID, occurrence: occurrence), for: participant)
+        try await changeOutcome(taskID: taskID, occurrence: occurrence, for: participant) { values in
+            values + [self.stamped(OutcomeValue(.boolean(true), kind: StudyTaskDefinition.loggedKind))]
+        }
+    }
+
+    /// Deletes the logged time recorded at `loggedAt` (to the millisecond) from an event's log; a time no longer
+    /// there (deleted in another tab) changes nothing. The last one deleted removes the outcome.
+    public func deleteLogEntry(taskID: String, occurrence: Int, loggedAt: Date, for participant: StudyParticipant) async throws {
+        try requireCard(of: taskID, [.buttonLog])
+        try await check(.changeOutcome(task: taskID, occurrence: occurrence), for: participant)
+        try await changeOutcome(taskID: taskID, occurrence: occurrence, for: participant) { values in
+            guard let index = values.firstIndex(where: { value in
+                value.createdDate.map { Self.millisecond($0) == Self.millisecond(loggedAt) } ?? false
+            }) else { return nil }
+            var remaining = values
+            remaining.remove(at: index)
+            return remaining
+        }
+    }
+
+    /// Adds a number the participant entered on a numeric card to the event's outcome, in the task's value kind and
+    /// units; refused with ``StudyRefusal/valueNotAccepted(task:minimum:maximum:)`` outside the task's limits.
+    public func enter(_ number: Double, taskID: String, occurrence: Int, for participant: StudyParticipant) async throws {
+        guard let entry = study.task(id: taskID)?.valueEntry else { throw StudyRefusal.noSuchTask(taskID) }
+        guard number.isFinite, number >= entry.minimum, number <= entry.maximum else {
+            throw StudyRefusal.valueNotAccepted(task: taskID, minimum: entry.minimum, maximum: entry.maximum)
+        }
+        try await check(.changeOutcome(task: taskID, occurrence: occurrence), for: participant)
+        let value: OutcomeValue.Value = number == number.rounded() && abs(number) < 1e15 ? .integer(Int(number)) : .double(number)
+        try await changeOutcome(taskID: taskID, occurrence: occurrence, for: participant) { values in
+            values + [self.stamped(OutcomeValue(value, kind: entry.kind, units: entry.units))]
+        }
+    }
+
+    /// Refuses an action that the task's card does not offer (a log entry on a simple card) as a task without it.
+    /// Only a simple card turns into a grid on a day with more events; both record the same way.
+    private func requireCard(of taskID: String, _ kinds: Set<StudyCardKind>) throws {
+        guard let kind = study.task(id: taskID)?.cardKind(eventsThatDay: 1), kinds.contains(kind) else { throw StudyRefusal.noSuchTask(taskID) }
+    }
+
+    /// `value` with the workflow's clock as its created date.
+    private func stamped(_ value: OutcomeValue) -> OutcomeValue {
+        var value = value
+        value.createdDate = environment.now()
+        return value
+    }
+
+    private static func millisecond(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    /// Reads the event's outcome values, asks `change` for the new ones (nil: leave it as it is; empty: remove the
+    /// outcome) and writes them. Another tab writing the same event meanwhile makes the care store refuse the write
+    /// (the outcome it replaces is gone, or the event has one already); the change is then made again on what that
+    /// tab wrote, a few times at most.
+    private func changeOutcome(taskID: String, occurrence: Int, for participant: StudyParticipant,
+                               _ change: @Sendable ([OutcomeValue]) -> [OutcomeValue]?) async throws {
+        let careStore = data.careStore
+        for attempt in 1...Self.outcomeWriteAttempts {
+            let event = try await event(taskID: taskID, occurrence: occurrence, for: participant)
+            guard let values = change(event.outcome?.values ?? []) else { return }
+            do {
+                switch (event.outcome, values.isEmpty) {
+                case (nil, true): return
+                case (nil, false):
+                    _ = try await careStore.addOutcomes([Outcome(taskUUID: event.task.version.uuid, occurrenceIndex: occurrence, values: values,
+                                                                 uuid: environment.makeUUID(), timeZone: participant.timeZone,
+                                                                 source: study.identifier)])
+                case (let outcome?, true):
+                    _ = try await careStore.deleteOutcomes([outcome])
+                case (var outcome?, false):
+                    outcome.values = values
+                    _ = try await careStore.updateOutcomes([outcome])
+                }
+                return
+            } catch CareStoreError.outcomeExists where attempt < Self.outcomeWriteAttempts {
+            } catch CareStoreError.outcomeNotFound where attempt < Self.outcomeWriteAttempts {
+            }
+        }
+    }
+
+    /// How many times ``changeOutcome(taskID:occurrence:for:_:)`` reads and writes again after another tab's write.
+    private static let outcomeWriteAttempts = 5
+
+    // MARK: - The daily page
+
+    /// The participant's cards of the day around `now` (the workflow's clock by default).
+    public func today(for participant: StudyParticipant, at now: Date? = nil) async throws -> DayFeed {
+        let now = now ?? environment.now()
+        return try await day(containing: now, for: participant, at: now)
+    }
+
+    /// The participant's cards of the calendar day containing `date` in their zone, as they stand at `now` (the
+    /// workflow's clock by default): one card per task with events that day, each event with its outcome, its
+    /// progress and whether it can still be changed.
+    public func day(containing date: Date, for participant: StudyParticipant, at now: Date? = nil) async throws -> DayFeed {
         let now = now ?? environment.now()
         let calendar = calendar(for: participant)
-        let day = calendar.dateInterval(of: .day, for: now) ?? DateInterval(start: now, duration: 86_400)
+        let day = calendar.dateInterval(of: .day, for: date) ?? DateInterval(start: date, duration: 86_400)
+        let today = today(at: now, for: participant)
         let openRuns = try await data.studyStore.openRunSummaries(participantID: participant.id)
         guard try await isOnboarded(participant) else {
             let resumes = openRuns.contains { $0.taskID == StudyTaskDefinition.onboardingID }
-            return TodayFeed(day: day, now: now, onboarding: .required(resumes: resumes), cards: [], changesAt: day.end)
+            return DayFeed(day: day, today: today, now: now, onboarding: .required(resumes: resumes), cards: [], changesAt: today.end)
         }
         let events = try await data.careStore.events(taskQuery: careTaskQuery(for: participant, window: day), window: day)
-        var cards: [TodayFeed.Card] = []
-        for event in events.sorted(by: { ($0.scheduleEvent.start, $0.task.id) < ($1.scheduleEvent.start, $1.task.id) }) {
+        var byTask: [String: [DayFeed.Event]] = [:]
+        for event in events.sorted(by: { ($0.scheduleEvent.start, $0.scheduleEvent.occurrence) < ($1.scheduleEvent.start, $1.scheduleEvent.occurrence) }) {
             guard let taskID = StudyCareIdentifiers.studyTaskID(careTaskID: event.task.id, participant: participant.id),
-                  taskID != StudyTaskDefinition.onboardingID, let definition = study.task(id: taskID) else { continue }
+                  let definition = study.task(id: taskID) else { continue }
             let scheduled = event.scheduleEvent
-            cards.append(TodayFeed.Card(taskID: taskID, title: definition.title, instructions: definition.instructions,
-                                        occurrence: scheduled.occurrence, start: scheduled.start, end: scheduled.end,
-                                        hasSurvey: study.survey(taskID: taskID) != nil, isDone: event.outcome != nil,
-                                        resumes: openRuns.contains { $0.taskID == taskID && $0.occurrence == scheduled.occurrence }))
+            byTask[taskID, default: []].append(DayFeed.Event(
+                occurrence: scheduled.occurrence, start: scheduled.start, end: scheduled.end, text: scheduled.text,
+                targets: scheduled.targetValues, outcome: event.outcome, progress: event.progress,
+                isOpen: scheduled.start <= now && Self.isOpen(scheduled, allowsLateEntry: definition.allowsLateEntry, today: today),
+                resumes: openRuns.contains { $0.taskID == taskID && $0.occurrence == scheduled.occurrence }))
         }
-        return TodayFeed(day: day, now: now, onboarding: .completed, cards: cards)
+        let cards = study.tasks.compactMap { definition -> DayFeed.Card? in
+            guard let events = byTask[definition.id], !events.isEmpty else { return nil }
+            return DayFeed.Card(taskID: definition.id, title: definition.title, instructions: definition.instructions,
+                                kind: definition.cardKind(eventsThatDay: events.count), impactsAdherence: definition.impactsAdherence,
+                                valueEntry: definition.valueEntry, events: events)
+        }.sorted { ($0.events[0].start, $0.taskID) < ($1.events[0].start, $1.taskID) }
+        return DayFeed(day: day, today: today, now: now, onboarding: .completed, cards: cards)
     }
 
     /// The week containing `date` in the participant's calendar, with each day's completion ring as the care store's

@@ -25,6 +25,10 @@ public enum StudyRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     case eventDone(task: String, occurrence: Int)
     /// The event has not started yet.
     case eventNotDue(task: String, occurrence: Int)
+    /// The event's day is over and its task does not allow late entry: it can no longer be recorded or undone.
+    case eventClosed(task: String, occurrence: Int)
+    /// The number entered on a numeric card is outside the task's limits.
+    case valueNotAccepted(task: String, minimum: Double, maximum: Double)
     /// The participant has no run with this id (someone else's run is reported the same way).
     case noSuchRun(UUID)
     /// The run has ended: completed, discarded, or being finished by another request.
@@ -49,6 +53,8 @@ public enum StudyRefusal: Error, Hashable, Sendable, CustomStringConvertible {
         case .noSuchEvent(let task, let occurrence): "there is no event \(occurrence) of task '\(task)'"
         case .eventDone(let task, let occurrence): "event \(occurrence) of task '\(task)' is done already"
         case .eventNotDue(let task, let occurrence): "event \(occurrence) of task '\(task)' has not started yet"
+        case .eventClosed(let task, let occurrence): "event \(occurrence) of task '\(task)' is closed: its day is over"
+        case .valueNotAccepted(let task, let minimum, let maximum): "task '\(task)' takes a number from \(minimum) to \(maximum)"
         case .noSuchRun(let run): "there is no run \(run.uuidString.lowercased())"
         case .runEnded(let run): "run \(run.uuidString.lowercased()) has ended"
         case .runCannotBeResumed(let run, let reason): "run \(run.uuidString.lowercased()) cannot be resumed: \(reason)"

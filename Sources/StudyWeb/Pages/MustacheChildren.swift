@@ -514,9 +514,38 @@ extension HomeView: MustacheParent {
         case "day": self.day
         case "notice": self.notice
         case "gate": self.gate
+        case "week": self.week
         case "cards": self.cards
         case "hasCards": self.hasCards
         case "empty": self.empty
+        default: nil
+        }
+    }
+}
+
+extension WeekView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "label": self.label
+        case "previous": self.previous
+        case "next": self.next
+        case "today": self.today
+        case "days": self.days
+        default: nil
+        }
+    }
+}
+
+extension WeekDayView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "href": self.href
+        case "weekday": self.weekday
+        case "number": self.number
+        case "label": self.label
+        case "selected": self.selected
+        case "classes": self.classes
+        case "dash": self.dash
         default: nil
         }
     }
@@ -528,10 +557,24 @@ extension TaskCardView: MustacheParent {
         case "title": self.title
         case "instructions": self.instructions
         case "time": self.time
-        case "stateClass": self.stateClass
-        case "stateLabel": self.stateLabel
+        case "badge": self.badge
         case "link": self.link
-        case "checkOff": self.checkOff
+        case "completed": self.completed
+        case "toggle": self.toggle
+        case "grid": self.grid
+        case "checklist": self.checklist
+        case "log": self.log
+        case "value": self.value
+        default: nil
+        }
+    }
+}
+
+extension BadgeView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "stateClass": self.stateClass
+        case "label": self.label
         default: nil
         }
     }
@@ -548,12 +591,84 @@ extension CardLinkView: MustacheParent {
     }
 }
 
-extension CheckOffView: MustacheParent {
+extension FormButtonView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "action": self.action
         case "fields": self.fields
         case "label": self.label
+        case "context": self.context
+        case "pressed": self.pressed
+        case "classes": self.classes
+        default: nil
+        }
+    }
+}
+
+extension EventListView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "events": self.events
+        default: nil
+        }
+    }
+}
+
+extension EventControlView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "label": self.label
+        case "done": self.done
+        case "button": self.button
+        default: nil
+        }
+    }
+}
+
+extension LogView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "button": self.button
+        case "empty": self.empty
+        case "entries": self.entries
+        default: nil
+        }
+    }
+}
+
+extension LogEntryView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "time": self.time
+        case "delete": self.delete
+        default: nil
+        }
+    }
+}
+
+extension ValueView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "text": self.text
+        case "percent": self.percent
+        case "entry": self.entry
+        case "clear": self.clear
+        default: nil
+        }
+    }
+}
+
+extension ValueEntryView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "action": self.action
+        case "fields": self.fields
+        case "id": self.id
+        case "label": self.label
+        case "units": self.units
+        case "minimum": self.minimum
+        case "maximum": self.maximum
+        case "button": self.button
         case "context": self.context
         default: nil
         }

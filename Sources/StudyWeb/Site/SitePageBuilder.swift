@@ -30,33 +30,104 @@ struct SitePageBuilder {
 
     func home(_ home: HomePage) -> SitePageView<HomeView> {
         let shown = home.onboardingRequired ? home.cards.filter(\.isOnboarding) : home.cards
-        let cards = shown.map(cardView)
-        let view = HomeView(title: strings[.today], day: home.dayTitle, notice: nonEmpty(home.notice),
-                            gate: home.onboardingRequired ? strings[.onboardingGate] : nil, cards: cards, hasCards: !cards.isEmpty,
-                            empty: cards.isEmpty && !home.onboardingRequired ? strings[.nothingToday] : nil)
-        return page(view, title: strings[.today], current: Self.homePath)
+        let cards = shown.enumerated().map { cardView($1, number: $0 + 1) }
+        let title = home.isToday ? strings[.today] : home.dayTitle
+        let empty = cards.isEmpty && !home.onboardingRequired ? strings[home.isToday ? .nothingToday : .nothingThisDay] : nil
+        let view = HomeView(title: title, day: home.isToday ? home.dayTitle : nil, notice: nonEmpty(home.notice),
+                            gate: home.onboardingRequired ? strings[.onboardingGate] : nil, week: home.week.map(weekView),
+                            cards: cards, hasCards: !cards.isEmpty, empty: empty)
+        return page(view, title: title, current: Self.homePath)
     }
 
-    private func cardView(_ card: TaskCard) -> TaskCardView {
-        let (stateClass, stateLabel): (String, String) = switch card.state {
-        case .done: ("done", strings[.stateDone])
-        case .toDo: ("todo", strings[.stateToDo])
-        case .missed: ("missed", strings[.stateMissed])
-        case .upcoming: ("later", strings[.stateLater])
+    private func weekView(_ week: WeekCalendar) -> WeekView {
+        WeekView(label: strings[.week], previous: LinkView(href: week.previousURL, label: strings[.previousWeek]),
+                 next: LinkView(href: week.nextURL, label: strings[.nextWeek]),
+                 today: week.todayURL.map { LinkView(href: $0, label: strings[.backToToday]) },
+                 days: week.days.map { day in
+                     let (meaning, dash): (String, Int) = switch day.ring {
+                     case .noTasks: (strings[.ringNoTasks], 0)
+                     case .noEvents: (strings[.ringNoEvents], 0)
+                     case .progress(let share) where day.isFuture: (strings[.ringFuture], Int((share * 100).rounded()))
+                     case .progress(let share): (strings.format(.ringDone, ["share": "\(Int((share * 100).rounded()))%"]), Int((share * 100).rounded()))
+                     }
+                     var classes: [String] = []
+                     if day.isToday { classes.append("today") }
+                     if day.isFuture { classes.append("future") }
+                     if case .progress = day.ring {} else { classes.append("none") }
+                     if dash >= 100 { classes.append("full") }
+                     return WeekDayView(href: day.url, weekday: day.weekday, number: day.number, label: "\(day.fullDate): \(meaning)",
+                                        selected: day.isSelected, classes: classes.joined(separator: " "), dash: dash)
+                 })
+    }
+
+    private func cardView(_ card: TaskCard, number: Int) -> TaskCardView {
+        let badge: BadgeView? = switch card.state {
+        case .done: BadgeView(stateClass: "done", label: strings[.stateDone])
+        case .toDo: BadgeView(stateClass: "todo", label: strings[.stateToDo])
+        case .missed: BadgeView(stateClass: "missed", label: strings[.stateMissed])
+        case .upcoming: BadgeView(stateClass: "later", label: strings[.stateLater])
+        case .none: nil
         }
-        var link: CardLinkView?, checkOff: CheckOffView?
-        switch card.action {
-        case .start(let url):
-            link = CardLinkView(href: url, label: strings[card.resumes ? .resume : .start], context: card.title)
-        case .checkOff(let action, let fields):
-            checkOff = CheckOffView(action: action,
-                                    fields: fields.sorted { $0.key < $1.key }.map { HiddenFieldView(name: $0.key, value: $0.value) },
-                                    label: strings[.markAsDone], context: card.title)
+        func button(_ post: TaskCard.Post, _ label: String, pressed: Bool? = nil, classes: String = "") -> FormButtonView {
+            FormButtonView(action: post.action, fields: hiddenFields(post.fields), label: label, context: card.title,
+                           pressed: pressed.map { $0 ? "true" : "false" }, classes: classes)
+        }
+        func controls(_ events: [TaskCard.EventControl]) -> EventListView {
+            EventListView(events: events.map { event in
+                EventControlView(label: event.label, done: event.isDone,
+                                 button: event.post.map { button($0, event.label, pressed: event.isDone, classes: event.isDone ? "on" : "") })
+            })
+        }
+        var link: CardLinkView?, completed: String?, toggle: FormButtonView?, grid: EventListView?, checklist: EventListView?
+        var log: LogView?, value: ValueView?
+        switch card.body {
+        case .start(let url, let resumes):
+            link = CardLinkView(href: url, label: strings[resumes ? .resume : .start], context: card.title)
+        case .completed(let time):
+            completed = strings.format(.completedAt, ["time": time])
+        case .toggle(let isDone, let post):
+            toggle = post.map { button($0, strings[isDone ? .completed : .markAsDone], pressed: isDone, classes: isDone ? "on" : "primary") }
+            if post == nil, isDone { completed = strings[.completed] }
+        case .grid(let events):
+            grid = controls(events)
+        case .checklist(let events):
+            checklist = controls(events)
+        case .log(let post, let entries):
+            log = LogView(button: post.map { button($0, strings[.logEntry], classes: "primary") },
+                          empty: entries.isEmpty ? strings[.nothingLogged] : nil,
+                          entries: entries.map { entry in
+                              LogEntryView(time: entry.timeText,
+                                           delete: entry.delete.map { button($0, strings[.deleteEntry], classes: "small") })
+                          })
+        case .value(let total, let goal, let fraction, let entry, let clear):
+            let text = switch (total, goal) {
+            case (let total?, let goal?): strings.format(.goalOf, ["total": total, "goal": goal])
+            case (let total?, nil): total
+            case (nil, _): strings[.incomplete]
+            }
+            value = ValueView(text: text, percent: fraction.map { Int((min(1, max(0, $0)) * 100).rounded()) },
+                              entry: entry.map { entry in
+                                  ValueEntryView(action: entry.post.action, fields: hiddenFields(entry.post.fields),
+                                                 id: "value-\(number)",
+                                                 label: strings[.entryAmount], units: entry.units, minimum: Self.plain(entry.minimum),
+                                                 maximum: Self.plain(entry.maximum), button: strings[.addEntry], context: card.title)
+                              },
+                              clear: clear.map { button($0, strings[.clear], classes: "small") })
         case .none:
             break
         }
         return TaskCardView(title: card.title, instructions: nonEmpty(card.instructions), time: card.timeText,
-                            stateClass: stateClass, stateLabel: stateLabel, link: link, checkOff: checkOff)
+                            badge: badge, link: link, completed: completed, toggle: toggle,
+                            grid: grid, checklist: checklist, log: log, value: value)
+    }
+
+    private func hiddenFields(_ fields: [String: String]) -> [HiddenFieldView] {
+        fields.sorted { $0.key < $1.key }.map { HiddenFieldView(name: $0.key, value: $0.value) }
+    }
+
+    /// A limit as an HTML number attribute: `5`, not `5.0`.
+    private static func plain(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
     }
 
     func settings(_ settings: SettingsPage) -> SitePageView<SettingsView> {

@@ -31,25 +31,59 @@ struct NavigationLinkView {
 
 struct HomeView {
     let title: String
-    let day: String
+    /// The chosen day's date, under the title on today's page; nil when the title is the date.
+    let day: String?
     let notice: String?
     /// The onboarding gate's explanation; nil when the gate is open.
     let gate: String?
+    let week: WeekView?
     let cards: [TaskCardView]
     let hasCards: Bool
     /// The text shown when there is no card at all.
     let empty: String?
 }
 
+struct WeekView {
+    let label: String
+    let previous: LinkView
+    let next: LinkView
+    let today: LinkView?
+    let days: [WeekDayView]
+}
+
+/// One day of the week strip: a link with its ring drawn in SVG, `dash` the done share out of 100.
+struct WeekDayView {
+    let href: String
+    let weekday: String
+    let number: String
+    /// The date and the ring's meaning, for screen readers.
+    let label: String
+    /// `aria-current="date"` on the day shown below.
+    let selected: Bool
+    /// `today`, `future`, `none` (no tasks or events), `full`, in any combination.
+    let classes: String
+    let dash: Int
+}
+
 struct TaskCardView {
     let title: String
     let instructions: String?
     let time: String
-    /// `done`, `todo`, `missed` or `later`: the badge's class.
-    let stateClass: String
-    let stateLabel: String
+    /// The state's badge; nil for a card without one (a log).
+    let badge: BadgeView?
     let link: CardLinkView?
-    let checkOff: CheckOffView?
+    let completed: String?
+    let toggle: FormButtonView?
+    let grid: EventListView?
+    let checklist: EventListView?
+    let log: LogView?
+    let value: ValueView?
+}
+
+struct BadgeView {
+    /// `done`, `todo`, `missed` or `later`.
+    let stateClass: String
+    let label: String
 }
 
 /// A button-looking link; `context` (the task's title) is read by screen readers only, so that each
@@ -60,10 +94,57 @@ struct CardLinkView {
     let context: String
 }
 
-struct CheckOffView {
+/// A form of one button; `pressed` (`true` or `false`) makes it a toggle button for screen readers, `context`
+/// says what it is about.
+struct FormButtonView {
     let action: String
     let fields: [HiddenFieldView]
     let label: String
+    let context: String
+    let pressed: String?
+    let classes: String
+}
+
+struct EventListView {
+    let events: [EventControlView]
+}
+
+/// One event of a grid or checklist: a toggle while it can be changed, its label and state otherwise.
+struct EventControlView {
+    let label: String
+    let done: Bool
+    let button: FormButtonView?
+}
+
+struct LogView {
+    let button: FormButtonView?
+    let empty: String?
+    let entries: [LogEntryView]
+}
+
+struct LogEntryView {
+    let time: String
+    let delete: FormButtonView?
+}
+
+struct ValueView {
+    /// "1,200 ml of 2,000 ml", "350 ml", or "Incomplete".
+    let text: String
+    /// The progress bar's width in percent; nil for a labelled value.
+    let percent: Int?
+    let entry: ValueEntryView?
+    let clear: FormButtonView?
+}
+
+struct ValueEntryView {
+    let action: String
+    let fields: [HiddenFieldView]
+    let id: String
+    let label: String
+    let units: String?
+    let minimum: String
+    let maximum: String
+    let button: String
     let context: String
 }
 

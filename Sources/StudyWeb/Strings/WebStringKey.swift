@@ -55,6 +55,10 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case stateDone, stateToDo, stateMissed, stateLater
     /// A task card's actions: start a survey, continue one left midway, check off a task without a survey.
     case start, resume, markAsDone
+    // The week calendar and the cards' controls
+    case week, previousWeek, nextWeek, backToToday, ringDone, ringNoTasks, ringNoEvents, ringFuture
+    case anyTime, completed, completedAt, logEntry, nothingLogged, deleteEntry, loggedAt, entryAmount, addEntry, goalOf, incomplete
+    case nothingThisDay
     /// The onboarding gate's explanation, shown above the only card until onboarding is complete.
     case onboardingGate
     /// The home page when nothing is scheduled today.
@@ -92,7 +96,8 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     /// Refusals of signing a browser out.
     case refusalThisBrowser, refusalNoSuchBrowser
     /// Refusals of the study's workflow: the onboarding gate, the schedule and runs.
-    case refusalOnboardingRequired, refusalOnboardingCompleted, refusalNoSuchTask, refusalNoSuchEvent, refusalEventDone, refusalEventNotDue
+    case refusalOnboardingRequired, refusalOnboardingCompleted, refusalNoSuchTask, refusalNoSuchEvent, refusalEventDone, refusalEventNotDue,
+         refusalEventClosed, refusalValueNotAccepted
     /// Refusals about a task run.
     case refusalNoSuchRun, refusalRunEnded, refusalRunCannotBeResumed, refusalStaleStep
     /// Refusals about the signed consent.

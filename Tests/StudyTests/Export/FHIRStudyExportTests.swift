@@ -110,11 +110,15 @@ import Testing
         let activities = try #require(carePlan["activity"]?.arrayValue)
         // One activity per schedule element of the study's tasks; the onboarding task is not one of them.
         #expect(activities.compactMap { $0.at("detail", "code", "text")?.stringValue }
-                == ["Knee exercises", "Daily pain check", "Weekly function survey", "Two-week check-in", "Mood check (PHQ-9)",
-                    "Mood check (PHQ-9)", "Mood check (PHQ-9)", "Mood check (PHQ-9)"])
-        #expect(activities[3].at("detail", "scheduledTiming", "event") == ["2026-03-19"])
+                == ["Knee exercises", "Knee exercises", "Knee exercises", "Daily pain check", "Weekly function survey", "Two-week check-in",
+                    "Mood check (PHQ-9)", "Mood check (PHQ-9)", "Mood check (PHQ-9)", "Mood check (PHQ-9)", "Doxylamine", "Doxylamine",
+                    "Doxylamine", "Nausea"])
+        #expect(activities[5].at("detail", "scheduledTiming", "event") == ["2026-03-19"])
         #expect(activities[0].at("detail", "scheduledTiming", "repeat", "timeOfDay") == ["08:00:00"])
-        #expect(activities[2].at("detail", "scheduledTiming", "repeat", "dayOfWeek") == ["mon"])
+        #expect(activities[2].at("detail", "scheduledTiming", "repeat", "timeOfDay") == ["19:00:00"])
+        #expect(activities[4].at("detail", "scheduledTiming", "repeat", "dayOfWeek") == ["mon"])
+        // Every other day: a period of two days.
+        #expect(activities[12].at("detail", "scheduledTiming", "repeat", "period") == 2)
 
         let observation = try #require(try lines("Observation.ndjson").first)
         #expect(observation.at("code", "coding", 0, "code") == "72514-3")

@@ -50,10 +50,13 @@ struct WeekStripTests {
         let calendar = workflow.calendar(for: participant)
         for (offset, recordsPain) in [(0, true), (1, false)] {
             let date = calendar.date(byAdding: .day, value: offset, to: week.changeDay)!
-            clock.set(calendar.date(bySettingHour: 8, minute: 10, second: 0, of: date)!)
+            // At 21:00 every event of the day has started: the exercises and, on the change day, the medication too.
+            clock.set(calendar.date(bySettingHour: 21, minute: 0, second: 0, of: date)!)
             let feed = try await workflow.today(for: participant)
-            for card in feed.cards where card.taskID == "exercises" {
-                try await workflow.checkOff(taskID: card.taskID, occurrence: card.occurrence, for: participant)
+            for card in feed.cards where card.taskID == "exercises" || (recordsPain && card.taskID == "medication") {
+                for event in card.events {
+                    try await workflow.record(taskID: card.taskID, occurrence: event.occurrence, for: participant)
+                }
             }
             if recordsPain {
                 var query = CareQuery(for: feed.day)
@@ -83,8 +86,8 @@ struct WeekStripTests {
         #expect(strip.days.map(\.ring) == adherence.map { WeekStrip.Ring($0.state) })
         #expect(strip.days.map(\.day.start) == adherence.map(\.date))
 
-        // What the participant did shows: the change day complete; the day after (exercises ticked, pain and the
-        // Monday survey not done) partly; the day after that not started; in a week from Monday, the Monday before
+        // What the participant did shows: the change day complete; the day after (exercises ticked; medication, pain
+        // and the Monday survey not done) partly; the day after that not started; in a week from Monday, the Monday before
         // the Tuesday of enrolment had no tasks yet.
         let changeDay = try #require(strip.days.first { $0.day.contains(week.changeDay) })
         #expect(changeDay.ring == .complete)

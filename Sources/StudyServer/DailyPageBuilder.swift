@@ -1,0 +1,182 @@
+import CareStore
+import Foundation
+import Study
+import StudyWeb
+
+/// Turns a participant's ``DayFeed`` and ``WeekStrip`` into the daily page's ``HomePage``: the week's rings with their
+/// links, and each task's card with the forms its kind offers, every date in the participant's language and zone.
+struct DailyPageBuilder {
+    let participant: StudyParticipant
+    let calendar: Calendar
+    let strings: WebStrings
+    /// The chosen day as the `day` query parameter writes it (`2026-11-23`).
+    let dayParameter: String
+
+    private var locale: Locale { Locale(identifier: participant.language) }
+
+    /// The page of `feed`'s day with `week` above it.
+    func page(_ feed: DayFeed, week: WeekStrip?, notice: String?) -> HomePage {
+        let dayTitle = feed.day.start.formatted(Date.FormatStyle(date: .complete, time: .omitted, locale: locale, calendar: calendar,
+                                                                 timeZone: participant.timeZone))
+        switch feed.onboarding {
+        case .required(let resumes):
+            let card = TaskCard(title: strings[.onboardingCardTitle], instructions: nil, timeText: strings[.allDay], state: .toDo,
+                                body: .start(url: "/onboarding", resumes: resumes), isOnboarding: true)
+            return HomePage(dayTitle: dayTitle, isToday: feed.isToday, onboardingRequired: true, cards: [card], notice: notice)
+        case .completed:
+            let cards = feed.cards.flatMap { card in card.kind == .survey ? card.events.map { surveyCard(card, $0, feed) } : [taskCard(card, feed)] }
+            return HomePage(dayTitle: dayTitle, isToday: feed.isToday, week: week.map { calendarView($0, feed: feed) }, onboardingRequired: false,
+                            cards: cards, notice: notice)
+        }
+    }
+
+    // MARK: - The week
+
+    private func calendarView(_ week: WeekStrip, feed: DayFeed) -> WeekCalendar {
+        let weekday = Date.FormatStyle(locale: locale, calendar: calendar, timeZone: participant.timeZone).weekday(.abbreviated)
+        let number = Date.FormatStyle(locale: locale, calendar: calendar, timeZone: participant.timeZone).day()
+        let full = Date.FormatStyle(locale: locale, calendar: calendar, timeZone: participant.timeZone).weekday(.wide).day().month(.wide)
+        let days = week.days.map { day in
+            let ring: WeekCalendar.Ring = switch day.ring {
+            case .noTasks: .noTasks
+            case .noEvents: .noEvents
+            default: .progress(day.ring.fractionCompleted ?? 0)
+            }
+            return WeekCalendar.Day(weekday: day.day.start.formatted(weekday), number: day.day.start.formatted(number),
+                                    fullDate: day.day.start.formatted(full), url: Self.url(of: day.day.start, in: calendar), ring: ring,
+                                    isSelected: day.day == feed.day, isToday: day.isToday, isFuture: day.isFuture)
+        }
+        let sameWeekday = { (offset: Int) in calendar.date(byAdding: .day, value: offset, to: feed.day.start) ?? feed.day.start }
+        return WeekCalendar(days: days, previousURL: Self.url(of: sameWeekday(-7), in: calendar), nextURL: Self.url(of: sameWeekday(7), in: calendar),
+                            todayURL: feed.isToday ? nil : "/")
+    }
+
+    // MARK: - Cards
+
+    private func surveyCard(_ card: DayFeed.Card, _ event: DayFeed.Event, _ feed: DayFeed) -> TaskCard {
+        let body: TaskCard.Body = if event.outcome != nil {
+            .completed(timeText: (event.completedAt ?? event.start).formatted(timeStyle))
+        } else if event.isOpen {
+            .start(url: eventPath(card, event), resumes: event.resumes)
+        } else {
+            .none
+        }
+        return TaskCard(title: card.title, instructions: card.instructions, timeText: timeText([event], feed), state: state([event], feed),
+                        body: body)
+    }
+
+    private func taskCard(_ card: DayFeed.Card, _ feed: DayFeed) -> TaskCard {
+        let open = card.events.filter(\.isOpen)
+        let body: TaskCard.Body
+        switch card.kind {
+        case .simple, .instructions, .survey:
+            let event = open.first { !$0.isDone } ?? open.last ?? card.events[0]
+            body = .toggle(isDone: event.isDone, post: event.isOpen ? toggle(card, event) : nil)
+        case .grid, .checklist:
+            let controls = card.events.map { event in
+                let time = event.isAllDay ? allDayText(feed) : event.start.formatted(timeStyle)
+                let label = card.kind == .checklist ? event.text.map { "\(time) · \($0)" } ?? time : time
+                return TaskCard.EventControl(label: label, isDone: event.isDone, post: event.isOpen ? toggle(card, event) : nil)
+            }
+            body = card.kind == .grid ? .grid(controls) : .checklist(controls)
+        case .buttonLog:
+            let target = open.last { $0.start <= feed.now && $0.end > feed.now } ?? open.last
+            var logged: [(event: DayFeed.Event, at: Date)] = []
+            for event in card.events {
+                for value in event.values where value.kind == StudyTaskDefinition.loggedKind {
+                    if let at = value.createdDate { logged.append((event, at)) }
+                }
+            }
+            let entries = logged.sorted { $0.at < $1.at }.map { entry -> TaskCard.LogEntry in
+                let milliseconds = Int64((entry.at.timeIntervalSince1970 * 1000).rounded())
+                return TaskCard.LogEntry(timeText: entry.at.formatted(timeStyle),
+                                         delete: entry.event.isOpen ? post(card, entry.event, "log/delete", ["at": String(milliseconds)]) : nil)
+            }
+            body = .log(post: target.map { post(card, $0, "log") }, entries: entries)
+        case .numericProgress, .labeledValue:
+            let target = open.last { $0.start <= feed.now && $0.end > feed.now } ?? open.last
+            let units = card.valueEntry?.units
+            let hasValues = card.events.contains { !$0.values.isEmpty }
+            let goal = card.kind == .numericProgress ? card.goal : nil
+            let cleared = card.events.last { $0.outcome != nil && $0.isOpen }
+            body = .value(totalText: hasValues || goal != nil ? quantity(card.total, units) : nil, goalText: goal.map { quantity($0, units) },
+                          fraction: goal.map { $0 > 0 ? card.total / $0 : 1 },
+                          entry: target.flatMap { event in
+                              card.valueEntry.map { entry in
+                                  TaskCard.ValueEntry(post: post(card, event, "value"), units: entry.units, minimum: entry.minimum,
+                                                      maximum: entry.maximum)
+                              }
+                          },
+                          clear: cleared.map { post(card, $0, "undo") })
+        }
+        return TaskCard(title: card.title, instructions: card.instructions, timeText: timeText(card.events, feed),
+                        state: card.kind == .buttonLog ? .none : state(card.events, feed), body: body)
+    }
+
+    /// Records the event when it is not done, undoes it when it is.
+    private func toggle(_ card: DayFeed.Card, _ event: DayFeed.Event) -> TaskCard.Post {
+        post(card, event, event.outcome == nil ? "done" : "undo")
+    }
+
+    private func post(_ card: DayFeed.Card, _ event: DayFeed.Event, _ action: String, _ fields: [String: String] = [:]) -> TaskCard.Post {
+        TaskCard.Post(action: eventPath(card, event) + "/" + action, fields: fields.merging(["day": dayParameter]) { own, _ in own })
+    }
+
+    private func eventPath(_ card: DayFeed.Card, _ event: DayFeed.Event) -> String {
+        "/tasks/\(card.taskID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? card.taskID)/\(event.occurrence)"
+    }
+
+    /// A card's badge: done when every event is; to do while one can be done now; later while one has not started;
+    /// missed otherwise.
+    private func state(_ events: [DayFeed.Event], _ feed: DayFeed) -> TaskCard.State {
+        let states = events.map { $0.state(at: feed.now) }
+        if states.allSatisfy({ $0 == .done }) { return .done }
+        if zip(events, states).contains(where: { $1 == .toDo && $0.isOpen }) { return .toDo }
+        if states.contains(.upcoming) { return .upcoming }
+        return .missed
+    }
+
+    private func timeText(_ events: [DayFeed.Event], _ feed: DayFeed) -> String {
+        if events.allSatisfy(\.isAllDay) { return allDayText(feed) }
+        let times = events.filter { !$0.isAllDay }.map(\.start)
+        guard let first = times.min(), let last = times.max(), first != last else { return (times.first ?? feed.day.start).formatted(timeStyle) }
+        return "\(first.formatted(timeStyle)) – \(last.formatted(timeStyle))"
+    }
+
+    private func allDayText(_ feed: DayFeed) -> String { strings[feed.isToday ? .allDay : .anyTime] }
+
+    private var timeStyle: Date.FormatStyle {
+        Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: calendar, timeZone: participant.timeZone)
+    }
+
+    private func quantity(_ number: Double, _ units: String?) -> String {
+        let text = number.formatted(.number.locale(locale).precision(.fractionLength(0...2)))
+        return units.map { "\(text) \($0)" } ?? text
+    }
+
+    // MARK: - Days in URLs
+
+    /// The `day` parameter of the day containing `date` in `calendar`: `2026-11-23`.
+    static func parameter(of date: Date, in calendar: Calendar) -> String {
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    /// The daily page of the day containing `date`.
+    static func url(of date: Date, in calendar: Calendar) -> String { "/?day=" + parameter(of: date, in: calendar) }
+
+    /// The years a `day` parameter may name.
+    static let years = 1900...2200
+
+    /// Noon of the day a `day` parameter names in `calendar` (noon exists on every day, whatever daylight saving
+    /// does at midnight); nil for anything but a real date `YYYY-MM-DD` within ``years``.
+    static func date(ofParameter text: some StringProtocol, in calendar: Calendar) -> Date? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), years.contains(year) else { return nil }
+        let components = DateComponents(year: year, month: month, day: day, hour: 12)
+        guard components.isValidDate(in: calendar), let date = calendar.date(from: components) else { return nil }
+        return date
+    }
+}
