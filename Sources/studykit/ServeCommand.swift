@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StudyKitEnvironment
 import Study
 import StudyServer
 
@@ -41,8 +42,16 @@ struct ServeCommand: AsyncParsableCommand {
                                valueName: "address"))
     var trustedProxies: [String] = []
 
+    @Option(name: .customLong("clock-start"),
+            help: ArgumentHelp("Run the server's clock from this instant (ISO 8601, such as 2027-03-26T09:00:00+01:00) instead of the real time: to show or test the days around a date. It runs at the real speed from there.",
+                               valueName: "instant"))
+    var clockStart: String?
+
     func validate() throws {
         try StudyPaths.check(study: study, data: data)
+        if let clockStart, (try? Date(clockStart, strategy: .iso8601)) == nil {
+            throw ValidationError("--clock-start: '\(clockStart)' is not an ISO 8601 instant such as 2027-03-26T09:00:00+01:00")
+        }
         for proxy in trustedProxies where !StudyServerConfiguration.isIPAddress(proxy) {
             throw ValidationError("--trusted-proxy: '\(proxy)' is not an IP address (a proxy is named by its address, not its host name)")
         }
@@ -57,7 +66,13 @@ struct ServeCommand: AsyncParsableCommand {
                                                      trustedProxies: Set(trustedProxies))
         do {
             let definition = try StudyServerApplication.loadStudy(configuration)
-            let service = try StudyService(study: definition, configuration: configuration)
+            var environment = StudyKitEnvironment.live
+            if let start = clockStart.flatMap({ try? Date($0, strategy: .iso8601) }) {
+                let offset = start.timeIntervalSince(Date())
+                environment.now = { Date().addingTimeInterval(offset) }
+                FileHandle.standardOutput.write(Data("The server's clock starts at \(start.formatted(.iso8601)), not the real time.\n".utf8))
+            }
+            let service = try StudyService(study: definition, configuration: configuration, environment: environment)
             try await StudyServerApplication.run(service: service, configuration: configuration) { line in
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
             }

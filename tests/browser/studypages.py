@@ -81,10 +81,13 @@ class Participant:
 
     # Enrolment
 
-    def join(self, link=None):
-        """Opens a fresh invitation link, checks the join page and joins; ends on home."""
+    def join(self, link=None, time_zone=None):
+        """Opens a fresh invitation link, checks the join page and joins (in `time_zone` when given, else the one the
+        page suggests); ends on home."""
         self.open(link or self.server.invite()[0])
         assert self.page() == 200
+        if time_zone:
+            Select(self.driver.find_element(By.ID, "timeZone")).select_by_value(time_zone)
         self.press_primary()
         assert self.path() == "/", self.driver.current_url
         return self

@@ -1,0 +1,157 @@
+"""The daily page in a real browser, on a server whose clock starts at a chosen instant (`serve --clock-start`): the
+week's rings, the cards of the code-along's care plan (a checklist, a grid, a log, a survey) recorded and undone, and
+week and day navigation across a daylight-saving change in both hemispheres."""
+import re
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from conftest import ROOT, start_server
+from http_participant import Participant as HTTPParticipant
+from studypages import Participant, click_to_navigate
+
+RECOVER = ROOT / "examples" / "studies" / "recover"
+
+# Enrolment on a Wednesday (day 0) and the evening of day 1, when every event of that day has started; the Sunday of
+# the change is day 4. Berlin springs forward on 28 March 2027 (a 23-hour day), Sydney falls back on 4 April 2027.
+ZONES = {
+    "Europe/Berlin": ("2027-03-24T10:00:00+01:00", "2027-03-25T21:00:00+01:00", "2027-03-28", "Sunday, March 28, 2027"),
+    "Australia/Sydney": ("2027-03-31T10:00:00+11:00", "2027-04-01T21:00:00+11:00", "2027-04-04", "Sunday, April 4, 2027"),
+}
+
+
+def plain(text):
+    """A control's own text as a person reads it: without the task's title that only screen readers get (on a line
+    of its own), and with ordinary spaces where ICU puts a narrow no-break space before AM and PM."""
+    return text.split("\n")[0].replace("\u202f", " ").replace("\xa0", " ")
+
+
+@pytest.fixture
+def day_one(workdir, request):
+    """A server on day 0 in `request.param`'s zone, and a function that restarts it on the same data and port with its
+    clock at 21:00 on day 1 (so the participant's cookie still reaches it). Yields (zone, server, restart)."""
+    zone = request.param
+    enrolled, evening, _, _ = ZONES[zone]
+    data = workdir / "data"
+    servers = [start_server(RECOVER, data, clock_start=enrolled)]
+
+    def restart():
+        servers[-1].stop()
+        servers.append(start_server(RECOVER, data, port=servers[0].port, clock_start=evening))
+        return servers[-1]
+
+    yield zone, servers[0], restart
+    servers[-1].stop()
+
+
+def ring_label(me, day):
+    """The week strip's label of the day whose link is `/?day=DAY`."""
+    return me.driver.find_element(By.CSS_SELECTOR, f"nav.week a[href='/?day={day}']").get_attribute("aria-label")
+
+
+def card(me, title):
+    return next(c for c in me.driver.find_elements(By.CSS_SELECTOR, "main li.card") if c.find_element(By.TAG_NAME, "h2").text == title)
+
+
+def press(me, title, index=0, css="button"):
+    """Presses the index-th button of the card titled `title`; waits for the page after it."""
+    click_to_navigate(me.driver, card(me, title).find_elements(By.CSS_SELECTOR, css)[index])
+
+
+def pressed(me, title):
+    return [b.get_attribute("aria-pressed") for b in card(me, title).find_elements(By.CSS_SELECTOR, "ul button")]
+
+
+@pytest.mark.parametrize("day_one", ["Europe/Berlin"], indirect=True)
+def test_cards_record_undo_and_log_and_the_ring_follows(day_one, browser):
+    zone, first, restart = day_one
+    me = Participant(first, browser).join(time_zone=zone)
+    me.complete_recover_onboarding(check_pages=False)
+    me.server = restart()
+    me.open("/")
+    today = "2027-03-25"
+    assert me.h1() == "Today"
+    assert me.driver.find_element(By.CSS_SELECTOR, "nav.week a[aria-current=date]").get_attribute("href").endswith(f"/?day={today}")
+    # Day 1 counts seven events: three exercise sessions, three doses (the dinner dose is every other day, from day
+    # 1) and the pain check.
+    assert ring_label(me, today).endswith(": 0% done")
+    assert [plain(r.text) for r in card(me, "Knee exercises").find_elements(By.CSS_SELECTOR, "ul button")] == [
+        "8:00 AM · after breakfast", "1:00 PM · after lunch", "7:00 PM · after dinner"]
+    assert [plain(b.text) for b in card(me, "Doxylamine").find_elements(By.CSS_SELECTOR, "ul button")] == ["8:30 AM", "1:30 PM", "7:30 PM"]
+    me.page()
+
+    press(me, "Knee exercises", 0)
+    assert pressed(me, "Knee exercises") == ["true", "false", "false"]
+    assert ring_label(me, today).endswith(": 14% done")
+    press(me, "Doxylamine", 2)
+    assert pressed(me, "Doxylamine") == ["false", "false", "true"]
+    assert ring_label(me, today).endswith(": 29% done")
+    press(me, "Knee exercises", 0)  # pressed again: undone
+    assert pressed(me, "Knee exercises") == ["false", "false", "false"]
+    assert ring_label(me, today).endswith(": 14% done")
+
+    # The nausea log: each press adds a time, each time can be deleted; the ring does not move.
+    assert "Nothing logged yet." in card(me, "Nausea").text
+    press(me, "Nausea", 0)
+    press(me, "Nausea", 0)
+    entries = card(me, "Nausea").find_elements(By.CSS_SELECTOR, "ul.log li")
+    assert len(entries) == 2 and all(re.fullmatch(r"9:0\d PM", plain(e.find_element(By.TAG_NAME, "span").text)) for e in entries)
+    assert ring_label(me, today).endswith(": 14% done")
+    click_to_navigate(me.driver, entries[0].find_element(By.TAG_NAME, "button"))
+    assert len(card(me, "Nausea").find_elements(By.CSS_SELECTOR, "ul.log li")) == 1
+    me.page()
+
+    # The pain check from its card: Begin, answer, and the card says when it was completed.
+    me.start_survey("Daily pain check")
+    me.choose("3")
+    me.next()
+    me.choose("Front of the knee")
+    me.next()
+    while me.driver.find_elements(By.CSS_SELECTOR, "form button[name=action][value=skip]"):
+        me.press("skip")
+    me.press_primary()
+    assert re.search(r"Completed at 9:0\d PM", card(me, "Daily pain check").text.replace("\u202f", " "))
+    assert ring_label(me, today).endswith(": 29% done")
+
+    # Yesterday (day 0) is over: its pain check can no longer be started from a crafted link.
+    http = HTTPParticipant(me.server.base)
+    cookie = me.session_cookie()
+    http.opener.addheaders = [("Cookie", f"{cookie['name']}={cookie['value']}")]
+    status, _, body = http.page("/?day=2027-03-24")
+    occurrence = re.search(r"/tasks/pain/(\d+)", body)
+    assert status == 200 and occurrence is None, "a closed day offers no Begin"
+    status, _, body = http.page("/tasks/pain/0")
+    assert status == 409 and "This day is over" in body
+    for bad in ("2027-02-30", "27-03-25", "2027-3-25", "tomorrow", "2400-01-01"):
+        status, _, body = http.page(f"/?day={bad}")
+        assert status == 400 and "YYYY-MM-DD" in body, bad
+
+
+@pytest.mark.parametrize("day_one", list(ZONES), indirect=True)
+def test_week_and_day_navigation_across_the_change(day_one, browser):
+    zone, first, restart = day_one
+    _, _, change_day, change_title = ZONES[zone]
+    me = Participant(first, browser).join(time_zone=zone)
+    me.complete_recover_onboarding(check_pages=False)
+    me.server = restart()
+    me.open("/")
+    # The next week starts on the Sunday of the change (an English week starts on Sunday).
+    click_to_navigate(me.driver, me.driver.find_element(By.CSS_SELECTOR, "nav.week a[rel=next]"))
+    days = [a.get_attribute("href").split("day=")[1] for a in me.driver.find_elements(By.CSS_SELECTOR, "nav.week ol a")]
+    assert days[0] == change_day and len(days) == 7
+    assert all("not yet" in a.get_attribute("aria-label") for a in me.driver.find_elements(By.CSS_SELECTOR, "nav.week ol a"))
+    click_to_navigate(me.driver, me.driver.find_element(By.CSS_SELECTOR, f"nav.week a[href='/?day={change_day}']"))
+    assert me.h1() == change_title
+    # On the wall clock the sessions and doses keep their times through the change; day 4 has no dinner dose; a
+    # future event has no button.
+    rows = [plain(s.text) for s in card(me, "Knee exercises").find_elements(By.CSS_SELECTOR, "ul .slot")]
+    assert rows == ["8:00 AM · after breakfast", "1:00 PM · after lunch", "7:00 PM · after dinner"]
+    assert [plain(s.text) for s in card(me, "Doxylamine").find_elements(By.CSS_SELECTOR, "ul .slot")] == ["8:30 AM", "1:30 PM"]
+    assert not card(me, "Knee exercises").find_elements(By.TAG_NAME, "button")
+    assert "Any time" in card(me, "Daily pain check").text and not card(me, "Daily pain check").find_elements(By.TAG_NAME, "a")
+    me.page()
+    # The day after the change has the dinner dose again; back to today by the link.
+    click_to_navigate(me.driver, me.driver.find_element(By.CSS_SELECTOR, "nav.week ol li:nth-child(2) a"))
+    assert len(card(me, "Doxylamine").find_elements(By.CSS_SELECTOR, "ul .slot")) == 3
+    click_to_navigate(me.driver, me.driver.find_element(By.LINK_TEXT, "Back to today"))
+    assert me.h1() == "Today" and me.path() == "/"
