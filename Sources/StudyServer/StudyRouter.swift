@@ -36,6 +36,7 @@ public enum StudyRouter {
             .add(middleware: SessionMiddleware(service: service))
             .group(context: ParticipantRequestContext.self)
         TodayController(service: service).addRoutes(to: participant)
+        ContactsController(service: service).addRoutes(to: participant)
         RunController(service: service).addRoutes(to: participant)
         SettingsController(service: service).addRoutes(to: participant)
         return router

@@ -87,7 +87,7 @@ struct HomePageTests {
         let html = try SiteFixtures.renderer().home(page, context: SiteFixtures.context())
         #expect(html.contains("<a class=\"skip\" href=\"#main\">Skip to content</a>"))
         #expect(html.contains("<span>Recover</span>"))
-        #expect(html.contains("<nav aria-label=\"Main\"><ul><li><a href=\"/\" aria-current=\"page\">Home</a></li><li><a href=\"/settings\">Settings</a></li></ul></nav>"))
+        #expect(html.contains("<nav aria-label=\"Main\"><ul><li><a href=\"/\" aria-current=\"page\">Home</a></li><li><a href=\"/contacts\">Contacts</a></li><li><a href=\"/settings\">Settings</a></li></ul></nav>"))
         #expect(html.contains("<p>Nothing is scheduled for today.</p>"))
         #expect(!html.contains("<ul class=\"cards\">"))
         let signedOut = try SiteFixtures.renderer().home(page, context: SiteFixtures.context(navigation: false))

@@ -541,6 +541,17 @@ public final class ParticipantWorkflow: Sendable {
                          nextWeek: week.end)
     }
 
+    /// The study team's contacts in the participant's care plan, in the study's order.
+    public func contacts(for participant: StudyParticipant) async throws -> [(studyID: String, contact: Contact)] {
+        var query = CareQuery()
+        query.ids = Set(study.contacts.map { StudyCareIdentifiers.contactID(participant: participant.id, contact: $0.id) })
+        let stored = try await data.careStore.fetch(Contact.self, query: query)
+        return study.contacts.compactMap { definition in
+            let id = StudyCareIdentifiers.contactID(participant: participant.id, contact: definition.id)
+            return stored.first { $0.id == id }.map { (definition.id, $0) }
+        }
+    }
+
     /// The participant's care tasks (not the onboarding) by their ids, which only their care plan has: one query for
     /// the task versions, where asking by care plan reads the plan, then the tasks under it, then their other versions.
     private func careTaskQuery(for participant: StudyParticipant, window: DateInterval) -> CareQuery {

@@ -843,3 +843,52 @@ extension MessageView: MustacheParent {
         }
     }
 }
+
+extension ContactsView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": self.title
+        case "empty": self.empty
+        case "contacts": self.contacts
+        case "back": self.back
+        default: nil
+        }
+    }
+}
+
+extension ContactView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": self.id
+        case "name": self.name
+        case "url": self.url
+        case "title": self.title
+        case "role": self.role
+        case "organization": self.organization
+        case "address": self.address
+        case "links": self.links
+        default: nil
+        }
+    }
+}
+
+extension AddressView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "lines": self.lines
+        default: nil
+        }
+    }
+}
+
+extension ContactLinkView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "href": self.href
+        case "label": self.label
+        case "context": self.context
+        case "detail": self.detail
+        default: nil
+        }
+    }
+}

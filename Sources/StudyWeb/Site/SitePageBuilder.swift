@@ -8,7 +8,7 @@ struct SitePageBuilder {
     private var strings: WebStrings { context.strings }
 
     /// The paths of the header's navigation links.
-    static let homePath = "/", settingsPath = "/settings"
+    static let homePath = "/", contactsPath = "/contacts", settingsPath = "/settings"
 
     /// A page titled `title` (with the study's name after it in the document title unless `titleNamesStudy`),
     /// around `content`; `current` is the path of the navigation link that leads to this page.
@@ -18,6 +18,7 @@ struct SitePageBuilder {
         let documentTitle = (error ? strings[.errorTitlePrefix] + ": " : "") + parts.joined(separator: " – ")
         let navigation = context.navigation ? NavigationView(label: strings[.mainNavigation], links: [
             NavigationLinkView(href: Self.homePath, label: strings[.home], current: current == Self.homePath),
+            NavigationLinkView(href: Self.contactsPath, label: strings[.contacts], current: current == Self.contactsPath),
             NavigationLinkView(href: Self.settingsPath, label: strings[.settings], current: current == Self.settingsPath),
         ]) : nil
         return SitePageView(
@@ -128,6 +129,27 @@ struct SitePageBuilder {
     /// A limit as an HTML number attribute: `5`, not `5.0`.
     private static func plain(_ number: Double) -> String {
         number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
+
+    func contacts(_ contacts: ContactsPage) -> SitePageView<ContactsView> {
+        let title = contacts.isDetail ? contacts.contacts.first?.name ?? strings[.contacts] : strings[.contacts]
+        let views = contacts.contacts.enumerated().map { index, contact in
+            ContactView(id: "contact-\(index + 1)", name: contact.name, url: contacts.isDetail ? nil : contact.url, title: nonEmpty(contact.title),
+                        role: nonEmpty(contact.role), organization: contacts.isDetail ? nonEmpty(contact.organization) : nil,
+                        address: contacts.isDetail && !contact.addressLines.isEmpty ? AddressView(lines: contact.addressLines) : nil,
+                        links: contact.links.map { link in
+                            let label: WebStringKey = switch link.kind {
+                            case .call: .callContact
+                            case .message: .messageContact
+                            case .email: .emailContact
+                            case .map: .mapContact
+                            }
+                            return ContactLinkView(href: link.href, label: strings[label], context: contact.name, detail: link.detail)
+                        })
+        }
+        let view = ContactsView(title: title, empty: views.isEmpty ? strings[.noContacts] : nil, contacts: views,
+                                back: contacts.isDetail ? LinkView(href: Self.contactsPath, label: strings[.allContacts]) : nil)
+        return page(view, title: title, current: Self.contactsPath)
     }
 
     func settings(_ settings: SettingsPage) -> SitePageView<SettingsView> {

@@ -19,7 +19,7 @@ public struct SitePageRenderer: Sendable {
     private let library: MustacheLibrary
 
     /// The templates, by name, as shipped under `Resources/templates`: the shared layout, the site frame, and one per page.
-    static let templateNames = TemplateLibrary.layoutNames + ["site", "formbutton", "home", "settings", "join", "signin", "message"]
+    static let templateNames = TemplateLibrary.layoutNames + ["site", "formbutton", "home", "contacts", "settings", "join", "signin", "message"]
 
     /// Parses the templates; throws ``StepPageError/template(_:_:)`` when one is missing or malformed (a build mistake).
     public init() throws(StepPageError) {
@@ -30,6 +30,11 @@ public struct SitePageRenderer: Sendable {
     /// while onboarding is required; a notice, when given, is announced politely.
     public func home(_ page: HomePage, context: SiteContext) -> String {
         render(SitePageBuilder(context: context).home(page), template: "home")
+    }
+
+    /// The contacts page, or one contact's page: names, titles, roles, and links that call, message, email or map.
+    public func contacts(_ page: ContactsPage, context: SiteContext) -> String {
+        render(SitePageBuilder(context: context).contacts(page), template: "contacts")
     }
 
     /// The settings page: the participant's label, the language form, a one-time code for another device, and the

@@ -248,3 +248,34 @@ struct MessageView {
     let paragraphs: [String]
     let link: LinkView?
 }
+
+struct ContactsView {
+    let title: String
+    let empty: String?
+    let contacts: [ContactView]
+    let back: LinkView?
+}
+
+struct ContactView {
+    let id: String
+    let name: String
+    /// The contact's own page, linked from the list; nil on that page.
+    let url: String?
+    let title: String?
+    let role: String?
+    let organization: String?
+    let address: AddressView?
+    let links: [ContactLinkView]
+}
+
+struct AddressView {
+    let lines: [String]
+}
+
+/// A link that reaches a contact; `context` (their name) is read by screen readers only.
+struct ContactLinkView {
+    let href: String
+    let label: String
+    let context: String
+    let detail: String
+}

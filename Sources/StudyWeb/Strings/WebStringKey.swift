@@ -59,6 +59,8 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case week, previousWeek, nextWeek, backToToday, ringDone, ringNoTasks, ringNoEvents, ringFuture
     case anyTime, completed, completedAt, logEntry, nothingLogged, deleteEntry, loggedAt, entryAmount, addEntry, goalOf, incomplete
     case nothingThisDay
+    // The contacts pages
+    case contacts, callContact, messageContact, emailContact, mapContact, allContacts, noContacts
     /// The onboarding gate's explanation, shown above the only card until onboarding is complete.
     case onboardingGate
     /// The home page when nothing is scheduled today.
