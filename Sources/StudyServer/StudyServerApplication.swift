@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServiceLifecycle
 import Logging
 import NIOCore
 import Study
@@ -34,7 +35,8 @@ public enum StudyServerApplication {
             router: StudyRouter.router(service: service, secureCookies: configuration.secureCookies),
             server: .http1(configuration: .init(additionalChannelHandlers: [SlowRequestBodyHandler()], idleTimeout: idleTimeout)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-            services: [ConsentPDFPrintingService(service: service)],
+            services: [ConsentPDFPrintingService(service: service) as any Service,
+                       LiveUpdatesService(careStore: service.careStore, feed: service.changeFeed)],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 announce("\(service.study.name) is being served at http://\(configuration.host):\(port)/")

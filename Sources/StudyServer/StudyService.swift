@@ -44,6 +44,10 @@ public final class StudyService: Sendable {
     let homePages = HomePageCache()
     /// Wrong sign-in codes, limited server-wide.
     let signInAttempts = SignInAttemptLimiter()
+    /// Which participants' data changed, for their open pages (``LiveUpdatesController``); fed by ``LiveUpdatesService``.
+    let changeFeed = InProcessParticipantChangeFeed()
+    /// This run of the server, in live-update event ids: a browser that saw an id of another run refreshes.
+    let bootID: String
 
     /// Participants, invitations, sessions, runs and consent records.
     public var store: any StudyStore { data.studyStore }
@@ -73,6 +77,7 @@ public final class StudyService: Sendable {
         self.study = study
         self.configuration = configuration
         self.environment = environment
+        bootID = environment.randomBytes(6).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
         let folder: StudyDataFolder
         do {
             // Owner-only whatever the umask: everything below it is participants' data or the server's keys.

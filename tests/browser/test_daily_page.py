@@ -1,14 +1,18 @@
 """The daily page in a real browser, on a server whose clock starts at a chosen instant (`serve --clock-start`): the
 week's rings, the cards of the code-along's care plan (a checklist, a grid, a log, a survey) recorded and undone, and
 week and day navigation across a daylight-saving change in both hemispheres."""
+import http.client
 import re
+import socket
+import time
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import ROOT, start_server
 from http_participant import Participant as HTTPParticipant
-from studypages import Participant, click_to_navigate
+from studypages import WAIT, Participant, click_to_navigate, mark_page
 
 RECOVER = ROOT / "examples" / "studies" / "recover"
 
@@ -155,3 +159,106 @@ def test_week_and_day_navigation_across_the_change(day_one, browser):
     assert len(card(me, "Doxylamine").find_elements(By.CSS_SELECTOR, "ul .slot")) == 3
     click_to_navigate(me.driver, me.driver.find_element(By.LINK_TEXT, "Back to today"))
     assert me.h1() == "Today" and me.path() == "/"
+
+
+@pytest.mark.parametrize("day_one", ["Europe/Berlin"], indirect=True)
+def test_a_second_window_follows_every_change_within_a_second_without_reloading(day_one, browser):
+    zone, first, restart = day_one
+    me = Participant(first, browser).join(time_zone=zone)
+    me.complete_recover_onboarding(check_pages=False)
+    me.server = restart()
+    driver = me.driver
+    me.open("/")
+    phone = driver.current_window_handle
+    driver.switch_to.new_window("tab")
+    me.open("/")
+    laptop = driver.current_window_handle
+    mark_page(driver)  # a reload would clear the mark
+    # The live stream is open before anything changes.
+    WebDriverWait(driver, WAIT).until(lambda d: d.execute_script("return document.documentElement.dataset.events === 'open'"))
+    today = "2027-03-25"
+
+    def on_laptop(expected, what):
+        """Switches to the second window and waits (at most a second) until `expected()` holds there."""
+        driver.switch_to.window(laptop)
+        started = time.monotonic()
+        WebDriverWait(driver, 1.0, poll_frequency=0.05).until(lambda d: expected(), what)
+        assert driver.execute_script("return window.studykitTestMark === true"), "the window was reloaded"
+        driver.switch_to.window(phone)
+        return time.monotonic() - started
+
+    driver.switch_to.window(phone)
+    press(me, "Knee exercises", 1)
+    on_laptop(lambda: pressed(me, "Knee exercises") == ["false", "true", "false"] and ring_label(me, today).endswith(": 14% done"),
+              "the exercise session and the ring on the second window")
+    press(me, "Nausea", 0)
+    on_laptop(lambda: len(card(me, "Nausea").find_elements(By.CSS_SELECTOR, "ul.log li")) == 1, "the logged time")
+    press(me, "Knee exercises", 1)
+    on_laptop(lambda: pressed(me, "Knee exercises") == ["false", "false", "false"] and ring_label(me, today).endswith(": 0% done"),
+              "the undone session")
+    # And the other way round: what the second window does shows on the first.
+    driver.switch_to.window(laptop)
+    press(me, "Doxylamine", 0)
+    driver.switch_to.window(phone)
+    WebDriverWait(driver, 1.0, poll_frequency=0.05).until(lambda d: pressed(me, "Doxylamine")[0] == "true")
+
+
+def read_events(base, cookie, last_event_id=None, seconds=1.5):
+    """The text a /events stream sends within `seconds` (with `Last-Event-ID` when given)."""
+    connection = http.client.HTTPConnection(base.split("//")[1], timeout=seconds)
+    headers = {"Cookie": cookie}
+    if last_event_id:
+        headers["Last-Event-ID"] = last_event_id
+    connection.request("GET", "/events", headers=headers)
+    response = connection.getresponse()
+    assert response.status == 200 and response.getheader("Content-Type").startswith("text/event-stream")
+    text = b""
+    try:
+        while True:
+            chunk = response.read1(4096)
+            if not chunk:
+                break
+            text += chunk
+    except (TimeoutError, socket.timeout):
+        pass
+    connection.close()
+    return text.decode()
+
+
+@pytest.mark.parametrize("day_one", ["Europe/Berlin"], indirect=True)
+def test_a_reconnecting_page_learns_what_it_missed(day_one):
+    zone, first, restart = day_one
+    http = HTTPParticipant(first.base)
+    http.enrol(first.invite()[0], time_zone=zone)
+    http.complete_onboarding()
+    cookie = "; ".join(f"{c.name}={c.value}" for c in http.cookies)
+    # Before the restart: enrolment (the care plan) and the onboarding's outcome were changes 1 and 2 of this
+    # participant on this run of the server.
+    current = read_events(first.base, cookie, last_event_id="nobody.0")
+    before = re.search(r"id: (\w+)\.2\nevent: changed\ndata: 2\n\n", current)
+    assert before, current
+    server = restart()
+    opening = read_events(server.base, cookie)
+    assert opening == "retry: 3000\n\n", opening
+    # The server restarted: an id of its earlier run is stale, so the stream opens with an event.
+    after_restart = read_events(server.base, cookie, last_event_id=f"{before.group(1)}.2")
+    boot = re.search(r"id: (\w+)\.0\nevent: changed\ndata: 0\n\n", after_restart)
+    assert boot and boot.group(1) != before.group(1), after_restart
+    assert "event: changed" not in read_events(server.base, cookie, last_event_id=f"{boot.group(1)}.0"), "nothing missed"
+    # A change while the page was away: the stream opens with it.
+    _, _, body = http.page("/")
+    occurrence = re.search(r'action="/tasks/symptoms/(\d+)/log"', body).group(1)
+    csrf = re.search(r'name="_csrf" value="([^"]+)"', body).group(1)
+    assert http.request("POST", f"/tasks/symptoms/{occurrence}/log", {"_csrf": csrf, "day": "2027-03-25"})[:2] == (303, "/?day=2027-03-25")
+    missed = read_events(server.base, cookie, last_event_id=f"{boot.group(1)}.0")
+    assert f"id: {boot.group(1)}.1\nevent: changed\ndata: 1\n\n" in missed, missed
+    # Without a session there is no stream.
+    assert http_client_status(server.base, "/events") == 401
+
+
+def http_client_status(base, path):
+    connection = http.client.HTTPConnection(base.split("//")[1], timeout=5)
+    connection.request("GET", path)
+    status = connection.getresponse().status
+    connection.close()
+    return status

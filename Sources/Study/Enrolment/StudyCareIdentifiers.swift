@@ -29,6 +29,12 @@ public enum StudyCareIdentifiers {
         return String(careTaskID.dropFirst(prefix.count))
     }
 
+    /// The participant whose care entity has the id `careID` (any of the ids above): the part before the first `/`.
+    public static func participantID(ofCareID careID: String) -> String? {
+        guard let slash = careID.firstIndex(of: "/"), slash > careID.startIndex else { return nil }
+        return String(careID[..<slash])
+    }
+
     /// Whether `participant` can be used in these ids: not empty and without `/`.
     public static func isValidParticipantID(_ participant: String) -> Bool {
         !participant.isEmpty && !participant.contains("/") && participant.trimmingCharacters(in: .whitespacesAndNewlines) == participant

@@ -151,6 +151,44 @@
     all('option', select).forEach(function (option) { if (option.value === zone) select.value = zone; });
   });
 
+  // Live pages (the daily page): when the participant's data changes anywhere (another tab, another device), the
+  // server says so on /events and the page's content is fetched afresh and put in place, keeping the focus on the
+  // same control. A number being typed is not lost: the page waits until the field is left.
+  var live = doc.querySelector('[data-live]');
+  if (live && window.EventSource && window.fetch && window.DOMParser) {
+    var busy = false, pending = false;
+    var keyOf = function (element) {
+      var form = element.closest('form');
+      return form ? 'form[action="' + form.getAttribute('action') + '"] button' : element.getAttribute('href') ? 'a[href="' + element.getAttribute('href') + '"]' : null;
+    };
+    var refresh = function () {
+      var active = doc.activeElement;
+      if (busy || (active && active.type === 'number' && active.value)) {
+        pending = true;
+        if (!busy) active.addEventListener('blur', refresh, {once: true});
+        return;
+      }
+      busy = true; pending = false;
+      fetch(location.href, {credentials: 'same-origin'}).then(function (response) {
+        return response.ok ? response.text() : null;
+      }).then(function (html) {
+        var fresh = html && new DOMParser().parseFromString(html, 'text/html').querySelector('[data-live]');
+        if (!fresh) return;
+        var focus = active && live.contains(active) ? keyOf(active) : null;
+        live.innerHTML = fresh.innerHTML;
+        var again = focus && live.querySelector(focus);
+        if (again) again.focus();
+        live.setAttribute('data-updated', String(Date.now()));
+      }).catch(function () {}).then(function () {
+        busy = false;
+        if (pending) refresh();
+      });
+    };
+    var source = new EventSource('/events');
+    source.addEventListener('changed', refresh);
+    source.addEventListener('open', function () { doc.documentElement.setAttribute('data-events', 'open'); });
+  }
+
   // After a refused post, the error summary takes the focus so that screen readers announce it.
   var summary = doc.getElementById('summary');
   if (summary) summary.focus();
