@@ -54,12 +54,13 @@ public struct FHIRStudyExporter: StudyExporter {
         return StudyExportSummary(format: format.rawValue, participantCount: bundles.count, counts: counts, issues: issues)
     }
 
-    /// The QuestionnaireResponses of a participant's completed runs of FHIR Questionnaire surveys, oldest first. A run
-    /// still in progress has no result yet and is left out; a run whose result the Questionnaire cannot take is noted.
+    /// The QuestionnaireResponses of a participant's completed runs of FHIR Questionnaire surveys, oldest first; a run
+    /// the participant withdrew from its card is `entered-in-error`. A run still in progress has no result yet and is
+    /// left out; a run whose result the Questionnaire cannot take is noted.
     func questionnaireResponses(of data: ParticipantExportData, study: StudyDefinition, note: (String) -> Void) -> [FHIRResource] {
         var questionnaires: [String: FHIRQuestionnaire] = [:]
         var responses: [FHIRResource] = []
-        for run in data.runs.reversed() where run.state == .completed {
+        for run in data.runs.reversed() where run.state == .completed || run.state == .withdrawn {
             guard let result = run.result, let questionnaireData = study.questionnaires[result.identifier] else { continue }
             do {
                 if questionnaires[result.identifier] == nil {
@@ -71,7 +72,7 @@ public struct FHIRStudyExporter: StudyExporter {
                     runFolder.flatMap { FileManager.default.contents(atPath: $0.appendingPathComponent(file.fileName).path) }
                 }
                 let json = try builder.response(
-                    for: result, status: .completed, timeZone: data.participant.timeZone,
+                    for: result, status: run.state == .withdrawn ? .enteredInError : .completed, timeZone: data.participant.timeZone,
                     subject: FHIRReference(reference: "Patient/\(data.participant.id)"),
                     author: FHIRReference(reference: "Patient/\(data.participant.id)"))
                 responses.append(try FHIRResource(jsonData: json))

@@ -145,7 +145,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         let now = sqliteStudyStore.now
         let careStore = sqliteCareStore
         let keepsExisting = change.keepsExistingOutcomes
-        let outcomes = change.outcomes
+        let outcomes = change.outcomes, removedOutcomes = change.removedOutcomes
         let (committed, careChange) = try await database.write { db -> (CommittedParticipantChange, CareChange) in
             let savedRuns = try runs.map { try Rows.save($0, now: now, db) }
             let storedRecords = try records.map { try Rows.appendConsentRecord($0.0, json: $0.1, now: now, db) }
@@ -153,6 +153,12 @@ public final class SQLiteStudyDatabase: StudyDataStore {
             let writer = SQLiteCareStorage.writer(in: db)
             var added: [Outcome] = [], kept: [Outcome] = []
             var careChange = CareChange()
+            if !removedOutcomes.isEmpty {
+                let (removed, change) = try careStore.deleteOutcomes(removedOutcomes, in: writer)
+                // Checked on the outcomes as stored: an outcome of someone else's task rolls the whole change back.
+                try Self.requireCareTasks(of: removed, belongTo: participantID, db)
+                careChange.outcomeTaskIDs.formUnion(change.outcomeTaskIDs)
+            }
             for outcome in outcomes {
                 do {
                     // One at a time, so that an event done already (two tabs) keeps its outcome and refuses only this

@@ -55,7 +55,8 @@ struct DailyPageBuilder {
 
     private func surveyCard(_ card: DayFeed.Card, _ event: DayFeed.Event, _ feed: DayFeed) -> TaskCard {
         let body: TaskCard.Body = if event.outcome != nil {
-            .completed(timeText: (event.completedAt ?? event.start).formatted(timeStyle))
+            .completed(timeText: (event.completedAt ?? event.start).formatted(timeStyle),
+                       undoURL: event.isOpen ? eventPath(card, event) + "/withdraw?day=" + dayParameter : nil)
         } else if event.isOpen {
             .start(url: eventPath(card, event), resumes: event.resumes)
         } else {

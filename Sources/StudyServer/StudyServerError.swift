@@ -64,6 +64,7 @@ public struct StudyServerError: Error, Hashable, Sendable, CustomStringConvertib
         case .eventDone: self.init(.conflict, .refusalEventDone)
         case .eventNotDue: self.init(.conflict, .refusalEventNotDue)
         case .eventClosed: self.init(.conflict, .refusalEventClosed)
+        case .eventNotDone: self.init(.conflict, .refusalEventNotDone)
         case .valueNotAccepted(_, let minimum, let maximum):
             self.init(.unprocessableContent, .refusalValueNotAccepted,
                       parameters: ["minimum": Self.plainNumber(minimum), "maximum": Self.plainNumber(maximum)])

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Study
+import StudyWeb
 
 /// The daily page and what its cards do: start the onboarding or a survey for one event, record, undo, log and enter
 /// numbers for events of tasks without a survey. Every post names the day it came from (`day`), and its page is shown
@@ -13,6 +14,7 @@ import Study
 /// | `POST /tasks/TASK/N/done`, `…/undo` | record an event done, or remove what was recorded |
 /// | `POST /tasks/TASK/N/log`, `…/log/delete` (`at`: the entry's time in ms) | add a logged time, or delete one |
 /// | `POST /tasks/TASK/N/value` (`value`) | add an entered number to the event's outcome |
+/// | `GET /tasks/TASK/N/withdraw`, `POST …/withdraw` | ask, then take back a completed survey (its run kept, withdrawn) |
 struct TodayController {
     let service: StudyService
 
@@ -56,6 +58,24 @@ struct TodayController {
             }
             try await workflow.deleteLogEntry(taskID: task, occurrence: occurrence, loggedAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000),
                                               for: context.participant)
+        }
+        addEventAction("withdraw", to: group) { task, occurrence, context in
+            try await workflow.withdrawSurvey(taskID: task, occurrence: occurrence, for: context.participant)
+        }
+        group.get("/tasks/:task/:occurrence/withdraw") { request, context in
+            let (task, occurrence) = try taskEvent(context)
+            // Asked only where it can be done: a survey event with an outcome, still open.
+            try await workflow.check(.withdrawSurvey(task: task, occurrence: occurrence), for: context.participant)
+            let calendar = workflow.calendar(for: context.participant)
+            let day = try request.uri.queryParameters.get("day").map { DailyPageBuilder.parameter(of: try self.day($0, for: context), in: calendar) }
+            let strings = service.strings(language: context.participant.language)
+            let title = service.study.task(id: task)?.title ?? task
+            let page = ConfirmPage(title: strings.format(.withdrawTitle, ["task": title]), text: strings[.withdrawText],
+                                   post: TaskCard.Post(action: "/tasks/\(task.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? task)/\(occurrence)/withdraw",
+                                                       fields: day.map { ["day": $0] } ?? [:]),
+                                   confirm: strings[.withdrawConfirm], cancelURL: day.map { "/?day=" + $0 } ?? "/")
+            return StudyRouter.html(service.sitePages.confirm(page, context: service.siteContext(language: context.participant.language,
+                                                                                                signedIn: context.signedIn)))
         }
         addEventAction("value", to: group) { task, occurrence, context in
             let text = context.fields["value"]?.first?.trimmingCharacters(in: .whitespaces) ?? ""

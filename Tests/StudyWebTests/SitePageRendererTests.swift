@@ -22,7 +22,7 @@ enum SiteFixtures {
 
     /// One card for each state and action.
     static let cards = [
-        TaskCard(title: "Morning check-in", instructions: "How did you sleep?", timeText: "08:00", state: .done, body: .completed(timeText: "08:04")),
+        TaskCard(title: "Morning check-in", instructions: "How did you sleep?", timeText: "08:00", state: .done, body: .completed(timeText: "08:04", undoURL: "/tasks/morning/3/withdraw?day=2026-11-22")),
         TaskCard(title: "Knee pain", instructions: "Two questions.", timeText: "12:00", state: .toDo,
                  body: .start(url: "/tasks/pain/start", resumes: true)),
         TaskCard(title: "Stretches", instructions: nil, timeText: "Any time today", state: .toDo,
@@ -78,7 +78,8 @@ struct HomePageTests {
         ])
         #expect(forms[0].contains("<button type=\"submit\" class=\"primary\" aria-pressed=\"false\">Mark as done<span class=\"vh\"> Stretches</span></button>"))
         #expect(html.contains("<p class=\"completed\">✓ Completed at 08:04</p>"))
-        #expect(PageChecks.matches(#"(<a class="button)"#, in: html).count == 2, "done and missed cards without an action have no button")
+        #expect(html.contains(#"<a class="button small" href="/tasks/morning/3/withdraw?day=2026-11-22">Take back<span class="vh"> Morning check-in</span></a>"#))
+        #expect(PageChecks.matches(#"(<a class="button)"#, in: html).count == 3, "start, continue and take back; a missed card has no button")
         #expect(!html.contains("role=\"status\""), "no notice, no status region")
     }
 

@@ -117,6 +117,19 @@ def test_cards_record_undo_and_log_and_the_ring_follows(day_one, browser):
     assert re.search(r"Completed at 9:0\d PM", card(me, "Daily pain check").text.replace("\u202f", " "))
     assert ring_label(me, today).endswith(": 29% done")
 
+    # Taken back from its card: asked first (Cancel changes nothing), then the card offers Begin again.
+    click_to_navigate(me.driver, card(me, "Daily pain check").find_element(By.PARTIAL_LINK_TEXT, "Take back"))
+    assert me.h1() == "Take back your answers to “Daily pain check”?"
+    me.page()
+    click_to_navigate(me.driver, me.driver.find_element(By.LINK_TEXT, "Cancel"))
+    assert me.path() == f"/?day={today}" and "Completed at" in card(me, "Daily pain check").text
+    click_to_navigate(me.driver, card(me, "Daily pain check").find_element(By.PARTIAL_LINK_TEXT, "Take back"))
+    click_to_navigate(me.driver, me.driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]"))
+    assert me.path() == f"/?day={today}"
+    assert "Completed at" not in card(me, "Daily pain check").text
+    assert card(me, "Daily pain check").find_element(By.CSS_SELECTOR, "a.button.primary").text.startswith("Start")
+    assert ring_label(me, today).endswith(": 14% done")
+
     # Yesterday (day 0) is over: its pain check can no longer be started from a crafted link.
     http = HTTPParticipant(me.server.base)
     cookie = me.session_cookie()

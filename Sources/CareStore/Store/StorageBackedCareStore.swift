@@ -213,27 +213,30 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// Marks outcomes deleted.
     public func deleteOutcomes(_ outcomes: [Outcome]) async throws -> [Outcome] {
         guard !outcomes.isEmpty else { return [] } // nothing to write, nothing to announce
-        let environment = self.environment
-        let (deleted, taskIDs) = try await storage.write { writer in
-            let existing = Dictionary(try writer.outcomes(uuids: Set(outcomes.map(\.uuid))).map { ($0.uuid, $0) }, uniquingKeysWith: { a, _ in a })
-            let versions = Dictionary(try writer.versions(uuids: Set(existing.values.map(\.taskUUID))).map { ($0.uuid, $0.id) }, uniquingKeysWith: { a, _ in a })
-            var taskIDs = Set<String>()
-            var removed = Set<UUID>()
-            let deleted = try outcomes.map { outcome in
-                // An outcome deleted earlier in this call is no longer live.
-                guard var old = existing[outcome.uuid], old.deletedDate == nil, removed.insert(old.uuid).inserted else {
-                    throw CareStoreError.outcomeNotFound(outcome.uuid)
-                }
-                let now = environment.now()
-                try writer.markOutcomeDeleted(old.uuid, at: now)
-                old.deletedDate = now
-                if let id = versions[old.taskUUID] { taskIDs.insert(id) }
-                return old
-            }
-            return (deleted, taskIDs)
-        }
-        broadcaster.send(CareChange(outcomeTaskIDs: taskIDs))
+        let (deleted, change) = try await storage.write { writer in try self.deleteOutcomes(outcomes, in: writer) }
+        announce(change)
         return deleted
+    }
+
+    /// Deletes outcomes inside a write transaction the caller holds (a withdrawn survey's run and its outcome commit
+    /// together), as ``deleteOutcomes(_:)`` does; pass the returned change to ``announce(_:)`` once committed.
+    public func deleteOutcomes(_ outcomes: [Outcome], in writer: any CareStorageWriter) throws -> (outcomes: [Outcome], change: CareChange) {
+        let existing = Dictionary(try writer.outcomes(uuids: Set(outcomes.map(\.uuid))).map { ($0.uuid, $0) }, uniquingKeysWith: { a, _ in a })
+        let versions = Dictionary(try writer.versions(uuids: Set(existing.values.map(\.taskUUID))).map { ($0.uuid, $0.id) }, uniquingKeysWith: { a, _ in a })
+        var taskIDs = Set<String>()
+        var removed = Set<UUID>()
+        let deleted = try outcomes.map { outcome in
+            // An outcome deleted earlier in this call is no longer live.
+            guard var old = existing[outcome.uuid], old.deletedDate == nil, removed.insert(old.uuid).inserted else {
+                throw CareStoreError.outcomeNotFound(outcome.uuid)
+            }
+            let now = environment.now()
+            try writer.markOutcomeDeleted(old.uuid, at: now)
+            old.deletedDate = now
+            if let id = versions[old.taskUUID] { taskIDs.insert(id) }
+            return old
+        }
+        return (deleted, CareChange(outcomeTaskIDs: taskIDs))
     }
 
     /// Live outcomes that pass the query, ordered by their events' start.

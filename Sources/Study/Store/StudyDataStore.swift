@@ -42,6 +42,8 @@ public struct ParticipantChange: Sendable {
     public var consentRecords: [SealedConsentRecord] = []
     /// Outcomes to add, checked as ``CareStore/addOutcomes(_:)`` checks them.
     public var outcomes: [Outcome] = []
+    /// Outcomes to remove (a survey withdrawn from its card), checked as ``CareStore/deleteOutcomes(_:)`` checks them.
+    public var removedOutcomes: [Outcome] = []
     /// What to do with an outcome whose event has one already (the same survey finished in two tabs at once): by
     /// default the first outcome stands and the rest of the change is stored; with false the whole change is refused.
     public var keepsExistingOutcomes = true

@@ -123,14 +123,20 @@ extension TaskRun {
     public func checkSave(replacing existing: TaskRun?) throws(StudyStoreError) {
         if let existing {
             guard existing.participantID == participantID else { throw .runOfAnotherParticipant(run: id) }
-            guard existing.state == .inProgress else { throw .runFinished(run: id, state: existing.state) }
+            // A finished run is final, but for one step: a completed run may be withdrawn (its result kept).
+            guard existing.state == .inProgress || (existing.state == .completed && state == .withdrawn) else {
+                throw .runFinished(run: id, state: existing.state)
+            }
             guard existing.taskID == taskID else { throw .runTaskChanged(run: id, stored: existing.taskID, given: taskID) }
         }
         if state == .inProgress, restorationData == nil {
             throw .invalidRun(run: id, reason: "an in-progress run needs its restoration data to be resumed")
         }
-        if state == .completed, result == nil {
-            throw .invalidRun(run: id, reason: "a completed run needs its result")
+        if state == .completed || state == .withdrawn, result == nil {
+            throw .invalidRun(run: id, reason: "a \(state.rawValue) run needs its result")
+        }
+        if state == .withdrawn, existing?.state != .completed {
+            throw .invalidRun(run: id, reason: "only a completed run can be withdrawn")
         }
         if let restorationData, restorationData.taskRunUUID != id {
             throw .invalidRun(run: id, reason: "the restoration data is of run \(restorationData.taskRunUUID.uuidString)")

@@ -46,6 +46,9 @@ public enum TaskRunState: String, Hashable, Sendable, CaseIterable {
     case completed
     /// Abandoned by the participant; final.
     case discarded
+    /// Completed, then taken back by the participant from its card: the result is kept, the outcome it left is
+    /// removed; final.
+    case withdrawn
 }
 
 /// A task run without its restoration data and result: which task and event it is for, where it stands, and when

@@ -92,6 +92,8 @@ public final class ParticipantWorkflow: Sendable {
         case startSurvey(task: String, occurrence: Int)
         /// Record, undo or add to the outcome of one event of a task without a survey, from its card.
         case changeOutcome(task: String, occurrence: Int)
+        /// Take back a completed survey of one event: its outcome removed, its run kept as withdrawn.
+        case withdrawSurvey(task: String, occurrence: Int)
     }
 
     /// Whether the participant has finished onboarding (the onboarding task has an outcome).
@@ -112,15 +114,15 @@ public final class ParticipantWorkflow: Sendable {
         case .startOnboarding:
             if onboarded { throw StudyRefusal.onboardingCompleted }
             return nil
-        case .startSurvey(let task, let occurrence), .changeOutcome(let task, let occurrence):
+        case .startSurvey(let task, let occurrence), .changeOutcome(let task, let occurrence), .withdrawSurvey(let task, let occurrence):
             if task == StudyTaskDefinition.onboardingID { throw StudyRefusal.onboardingHasNoEvents }
             let hasSurvey = study.survey(taskID: task) != nil
-            guard let definition = study.task(id: task), hasSurvey == (action == .startSurvey(task: task, occurrence: occurrence)) else {
-                throw StudyRefusal.noSuchTask(task)
-            }
+            let isAboutASurvey = if case .changeOutcome = action { false } else { true }
+            guard let definition = study.task(id: task), hasSurvey == isAboutASurvey else { throw StudyRefusal.noSuchTask(task) }
             guard onboarded else { throw StudyRefusal.onboardingRequired }
             let event = try await event(taskID: task, occurrence: occurrence, for: participant)
-            if hasSurvey, event.outcome != nil { throw StudyRefusal.eventDone(task: task, occurrence: occurrence) }
+            if case .startSurvey = action, event.outcome != nil { throw StudyRefusal.eventDone(task: task, occurrence: occurrence) }
+            if case .withdrawSurvey = action, event.outcome == nil { throw StudyRefusal.eventNotDone(task: task, occurrence: occurrence) }
             let now = environment.now()
             guard event.scheduleEvent.start <= now else { throw StudyRefusal.eventNotDue(task: task, occurrence: occurrence) }
             guard Self.isOpen(event.scheduleEvent, allowsLateEntry: definition.allowsLateEntry, today: today(at: now, for: participant)) else {
@@ -437,6 +439,26 @@ public final class ParticipantWorkflow: Sendable {
     /// Only a simple card turns into a grid on a day with more events; both record the same way.
     private func requireCard(of taskID: String, _ kinds: Set<StudyCardKind>) throws {
         guard let kind = study.task(id: taskID)?.cardKind(eventsThatDay: 1), kinds.contains(kind) else { throw StudyRefusal.noSuchTask(taskID) }
+    }
+
+    /// Takes back the completed survey of an event from its card: its outcome is removed and the run that left it is
+    /// kept, marked withdrawn, in one transaction; the event can then be taken again. Refused as
+    /// ``StudyRefusal/eventNotDone(task:occurrence:)`` when the event has no outcome (withdrawn in another tab).
+    public func withdrawSurvey(taskID: String, occurrence: Int, for participant: StudyParticipant) async throws {
+        guard let event = try await check(.withdrawSurvey(task: taskID, occurrence: occurrence), for: participant),
+              let outcome = event.outcome else { throw StudyRefusal.eventNotDone(task: taskID, occurrence: occurrence) }
+        var change = ParticipantChange(participantID: participant.id)
+        change.removedOutcomes = [outcome]
+        if let runID = outcome.userInfo["taskRunUUID"].flatMap(UUID.init(uuidString:)),
+           var run = try await data.studyStore.run(id: runID, participantID: participant.id), run.state == .completed {
+            run.state = .withdrawn
+            change.runs = [run]
+        }
+        do {
+            _ = try await data.commit(change)
+        } catch CareStoreError.outcomeNotFound {
+            throw StudyRefusal.eventNotDone(task: taskID, occurrence: occurrence)
+        }
     }
 
     /// `value` with the workflow's clock as its created date.

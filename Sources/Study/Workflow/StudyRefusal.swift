@@ -23,6 +23,8 @@ public enum StudyRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     case noSuchEvent(task: String, occurrence: Int)
     /// The event has an outcome already.
     case eventDone(task: String, occurrence: Int)
+    /// The event has no outcome to take back.
+    case eventNotDone(task: String, occurrence: Int)
     /// The event has not started yet.
     case eventNotDue(task: String, occurrence: Int)
     /// The event's day is over and its task does not allow late entry: it can no longer be recorded or undone.
@@ -53,6 +55,7 @@ public enum StudyRefusal: Error, Hashable, Sendable, CustomStringConvertible {
         case .noSuchEvent(let task, let occurrence): "there is no event \(occurrence) of task '\(task)'"
         case .eventDone(let task, let occurrence): "event \(occurrence) of task '\(task)' is done already"
         case .eventNotDue(let task, let occurrence): "event \(occurrence) of task '\(task)' has not started yet"
+        case .eventNotDone(let task, let occurrence): "event \(occurrence) of task '\(task)' has nothing to take back"
         case .eventClosed(let task, let occurrence): "event \(occurrence) of task '\(task)' is closed: its day is over"
         case .valueNotAccepted(let task, let minimum, let maximum): "task '\(task)' takes a number from \(minimum) to \(maximum)"
         case .noSuchRun(let run): "there is no run \(run.uuidString.lowercased())"

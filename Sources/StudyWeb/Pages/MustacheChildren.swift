@@ -560,6 +560,7 @@ extension TaskCardView: MustacheParent {
         case "badge": self.badge
         case "link": self.link
         case "completed": self.completed
+        case "undo": self.undo
         case "toggle": self.toggle
         case "grid": self.grid
         case "checklist": self.checklist
@@ -888,6 +889,30 @@ extension ContactLinkView: MustacheParent {
         case "label": self.label
         case "context": self.context
         case "detail": self.detail
+        default: nil
+        }
+    }
+}
+
+extension ConfirmView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": self.title
+        case "paragraphs": self.paragraphs
+        case "confirm": self.confirm
+        case "cancelHref": self.cancelHref
+        case "cancel": self.cancel
+        default: nil
+        }
+    }
+}
+
+extension ConfirmFormView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "action": self.action
+        case "fields": self.fields
+        case "label": self.label
         default: nil
         }
     }

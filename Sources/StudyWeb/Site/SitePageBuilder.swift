@@ -79,13 +79,14 @@ struct SitePageBuilder {
                                  button: event.post.map { button($0, event.label, pressed: event.isDone, classes: event.isDone ? "on" : "") })
             })
         }
-        var link: CardLinkView?, completed: String?, toggle: FormButtonView?, grid: EventListView?, checklist: EventListView?
+        var link: CardLinkView?, completed: String?, undo: CardLinkView?, toggle: FormButtonView?, grid: EventListView?, checklist: EventListView?
         var log: LogView?, value: ValueView?
         switch card.body {
         case .start(let url, let resumes):
             link = CardLinkView(href: url, label: strings[resumes ? .resume : .start], context: card.title)
-        case .completed(let time):
+        case .completed(let time, let undoURL):
             completed = strings.format(.completedAt, ["time": time])
+            undo = undoURL.map { CardLinkView(href: $0, label: strings[.undoSurvey], context: card.title) }
         case .toggle(let isDone, let post):
             toggle = post.map { button($0, strings[isDone ? .completed : .markAsDone], pressed: isDone, classes: isDone ? "on" : "primary") }
             if post == nil, isDone { completed = strings[.completed] }
@@ -118,7 +119,7 @@ struct SitePageBuilder {
             break
         }
         return TaskCardView(title: card.title, instructions: nonEmpty(card.instructions), time: card.timeText,
-                            badge: badge, link: link, completed: completed, toggle: toggle,
+                            badge: badge, link: link, completed: completed, undo: undo, toggle: toggle,
                             grid: grid, checklist: checklist, log: log, value: value)
     }
 
@@ -150,6 +151,13 @@ struct SitePageBuilder {
         let view = ContactsView(title: title, empty: views.isEmpty ? strings[.noContacts] : nil, contacts: views,
                                 back: contacts.isDetail ? LinkView(href: Self.contactsPath, label: strings[.allContacts]) : nil)
         return page(view, title: title, current: Self.contactsPath)
+    }
+
+    func confirm(_ confirm: ConfirmPage) -> SitePageView<ConfirmView> {
+        let view = ConfirmView(title: confirm.title, paragraphs: paragraphs(confirm.text),
+                               confirm: ConfirmFormView(action: confirm.post.action, fields: hiddenFields(confirm.post.fields), label: confirm.confirm),
+                               cancelHref: confirm.cancelURL, cancel: strings[.cancel])
+        return page(view, title: confirm.title, current: Self.homePath)
     }
 
     func settings(_ settings: SettingsPage) -> SitePageView<SettingsView> {

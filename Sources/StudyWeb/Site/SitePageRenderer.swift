@@ -19,7 +19,7 @@ public struct SitePageRenderer: Sendable {
     private let library: MustacheLibrary
 
     /// The templates, by name, as shipped under `Resources/templates`: the shared layout, the site frame, and one per page.
-    static let templateNames = TemplateLibrary.layoutNames + ["site", "formbutton", "home", "contacts", "settings", "join", "signin", "message"]
+    static let templateNames = TemplateLibrary.layoutNames + ["site", "formbutton", "home", "contacts", "confirm", "settings", "join", "signin", "message"]
 
     /// Parses the templates; throws ``StepPageError/template(_:_:)`` when one is missing or malformed (a build mistake).
     public init() throws(StepPageError) {
@@ -35,6 +35,11 @@ public struct SitePageRenderer: Sendable {
     /// The contacts page, or one contact's page: names, titles, roles, and links that call, message, email or map.
     public func contacts(_ page: ContactsPage, context: SiteContext) -> String {
         render(SitePageBuilder(context: context).contacts(page), template: "contacts")
+    }
+
+    /// A page that asks before something is taken back, with a button that posts and a Cancel link.
+    public func confirm(_ page: ConfirmPage, context: SiteContext) -> String {
+        render(SitePageBuilder(context: context).confirm(page), template: "confirm")
     }
 
     /// The settings page: the participant's label, the language form, a one-time code for another device, and the

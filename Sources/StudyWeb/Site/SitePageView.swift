@@ -73,6 +73,8 @@ struct TaskCardView {
     let badge: BadgeView?
     let link: CardLinkView?
     let completed: String?
+    /// The link to take a completed survey back.
+    let undo: CardLinkView?
     let toggle: FormButtonView?
     let grid: EventListView?
     let checklist: EventListView?
@@ -278,4 +280,18 @@ struct ContactLinkView {
     let label: String
     let context: String
     let detail: String
+}
+
+struct ConfirmView {
+    let title: String
+    let paragraphs: [String]
+    let confirm: ConfirmFormView
+    let cancelHref: String
+    let cancel: String
+}
+
+struct ConfirmFormView {
+    let action: String
+    let fields: [HiddenFieldView]
+    let label: String
 }

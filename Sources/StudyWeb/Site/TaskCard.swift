@@ -82,8 +82,9 @@ public struct TaskCard: Sendable {
     public enum Body: Sendable {
         /// A link (a GET) that starts a survey or the onboarding ("Begin"), or continues one ("Continue").
         case start(url: String, resumes: Bool)
-        /// A survey done, with when ("Completed at 19:04").
-        case completed(timeText: String)
+        /// A survey done, with when ("Completed at 19:04"), and the page that asks before taking it back (nil when the
+        /// day is closed).
+        case completed(timeText: String, undoURL: String?)
         /// One button that records the event, or shows it done and undoes it (simple; instructions shows the
         /// instructions in full above it).
         case toggle(isDone: Bool, post: Post?)

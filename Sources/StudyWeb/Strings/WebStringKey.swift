@@ -59,6 +59,8 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case week, previousWeek, nextWeek, backToToday, ringDone, ringNoTasks, ringNoEvents, ringFuture
     case anyTime, completed, completedAt, logEntry, nothingLogged, deleteEntry, loggedAt, entryAmount, addEntry, goalOf, incomplete
     case nothingThisDay
+    // Taking a survey back
+    case undoSurvey, cancel, withdrawTitle, withdrawText, withdrawConfirm
     // The contacts pages
     case contacts, callContact, messageContact, emailContact, mapContact, allContacts, noContacts
     /// The onboarding gate's explanation, shown above the only card until onboarding is complete.
@@ -99,7 +101,7 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case refusalThisBrowser, refusalNoSuchBrowser
     /// Refusals of the study's workflow: the onboarding gate, the schedule and runs.
     case refusalOnboardingRequired, refusalOnboardingCompleted, refusalNoSuchTask, refusalNoSuchEvent, refusalEventDone, refusalEventNotDue,
-         refusalEventClosed, refusalValueNotAccepted
+         refusalEventClosed, refusalValueNotAccepted, refusalEventNotDone
     /// Refusals about a task run.
     case refusalNoSuchRun, refusalRunEnded, refusalRunCannotBeResumed, refusalStaleStep
     /// Refusals about the signed consent.

@@ -29,7 +29,7 @@ struct PageBenchmarks {
             TaskCard(title: "Daily pain check", instructions: "How much does your knee hurt today?", timeText: "Any time today",
                      state: .toDo, body: .start(url: "/tasks/pain/3", resumes: true)),
             TaskCard(title: "Weekly function survey", instructions: nil, timeText: "Any time today", state: .done,
-                     body: .completed(timeText: "09:12")),
+                     body: .completed(timeText: "09:12", undoURL: "/tasks/weekly/0/withdraw?day=2026-03-05")),
             TaskCard(title: "Symptoms", instructions: "Log nausea or dizziness when you feel it.", timeText: "Any time today", state: .none,
                      body: .log(post: post("/tasks/symptoms/12/log"), entries: [
                          TaskCard.LogEntry(timeText: "10:04", delete: post("/tasks/symptoms/12/log/delete")),

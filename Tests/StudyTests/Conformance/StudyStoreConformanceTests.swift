@@ -186,6 +186,22 @@ struct StudyStoreConformanceTests {
         await #expect(throws: StudyStoreError.runFinished(run: id, state: .completed)) {
             try await store.saveRun(TaskRun(id: id, participantID: alice.id, taskID: "pain", state: .inProgress, restorationData: restoration))
         }
+        // A completed run may be withdrawn, keeping its result; then it is final too.
+        await #expect(throws: StudyStoreError.invalidRun(run: id, reason: "a withdrawn run needs its result")) {
+            try await store.saveRun(TaskRun(id: id, participantID: alice.id, taskID: "pain", occurrence: 3, state: .withdrawn))
+        }
+        let withdrawn = try await store.saveRun(TaskRun(id: id, participantID: alice.id, taskID: "pain", occurrence: 3, state: .withdrawn,
+                                                        result: result))
+        #expect(try await store.run(id: id, participantID: alice.id).map { ($0.state, $0.result) } ?? (.inProgress, nil) == (.withdrawn, result))
+        #expect(withdrawn.createdAt == saved.createdAt)
+        await #expect(throws: StudyStoreError.runFinished(run: id, state: .withdrawn)) {
+            try await store.saveRun(TaskRun(id: id, participantID: alice.id, taskID: "pain", occurrence: 3, state: .completed, result: result))
+        }
+        let never = UUID()
+        await #expect(throws: StudyStoreError.invalidRun(run: never, reason: "only a completed run can be withdrawn")) {
+            try await store.saveRun(TaskRun(id: never, participantID: alice.id, taskID: "pain", state: .withdrawn,
+                                            result: TaskResult(identifier: "recover-pain", taskRunUUID: never, startDate: clock.now, endDate: clock.now, stepResults: [])))
+        }
 
         let (second, _) = try pausedRun()
         clock.advance(by: 30)

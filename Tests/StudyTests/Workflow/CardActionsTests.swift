@@ -183,4 +183,61 @@ struct CardActionsTests {
         try await workflow.removeOutcome(taskID: "water", occurrence: occurrence, for: participant)
         #expect(try card("water", in: try await workflow.today(for: participant)).total == 0)
     }
+
+    /// Takes the pain check of `occurrence` through the workflow: pain 4, the rest skipped.
+    private func completePainCheck(_ occurrence: Int, workflow: ParticipantWorkflow, participant: StudyParticipant) async throws -> UUID {
+        let run = try await workflow.startRun(taskID: "pain", occurrence: occurrence, for: participant)
+        for _ in 0..<8 {
+            let applied = try await workflow.applyStep(to: run, for: participant) { session -> String? in
+                if session.currentStep?.identifier == "painLevel" {
+                    _ = try session.setAnswer(text: "4")
+                    try session.goForward()
+                } else {
+                    do { try session.skip() } catch { try session.goForward() }
+                }
+                return nil
+            }
+            if case .finished = applied { return run }
+        }
+        Issue.record("the pain check did not finish")
+        return run
+    }
+
+    @Test func aSurveyTakenBackKeepsItsRunWithdrawnAndCanBeTakenAgain() async throws {
+        let (workflow, participant, data, clock) = try await onboardedParticipant()
+        clock.set(wallTime(2026, 3, 5, 20, 0, in: tokyo))
+        let occurrence = try card("pain", in: try await workflow.today(for: participant)).events[0].occurrence
+        await #expect(throws: StudyRefusal.eventNotDone(task: "pain", occurrence: occurrence)) {
+            try await workflow.withdrawSurvey(taskID: "pain", occurrence: occurrence, for: participant)
+        }
+        let run = try await completePainCheck(occurrence, workflow: workflow, participant: participant)
+        #expect(try card("pain", in: try await workflow.today(for: participant)).events[0].values.map(\.value) == [.integer(4)])
+        let careRevision = data.careStore.revision
+
+        try await workflow.withdrawSurvey(taskID: "pain", occurrence: occurrence, for: participant)
+        #expect(try card("pain", in: try await workflow.today(for: participant)).events[0].outcome == nil)
+        let withdrawn = try #require(try await data.studyStore.run(id: run, participantID: participant.id))
+        #expect(withdrawn.state == .withdrawn)
+        #expect(withdrawn.result?.stepResult("painLevel")?.questionResult("painLevel")?.answer == .number(4), "the answers are kept")
+        #expect(data.careStore.revision > careRevision)
+        // Taken back already (another tab): refused, nothing changes; a checklist task has nothing to take back.
+        await #expect(throws: StudyRefusal.eventNotDone(task: "pain", occurrence: occurrence)) {
+            try await workflow.withdrawSurvey(taskID: "pain", occurrence: occurrence, for: participant)
+        }
+        await #expect(throws: StudyRefusal.noSuchTask("exercises")) {
+            try await workflow.withdrawSurvey(taskID: "exercises", occurrence: 0, for: participant)
+        }
+        // The event can be taken again, in a new run; the withdrawn run stays final.
+        let again = try await completePainCheck(occurrence, workflow: workflow, participant: participant)
+        #expect(again != run)
+        #expect(try card("pain", in: try await workflow.today(for: participant)).events[0].isDone)
+        var reopened = withdrawn
+        reopened.state = .completed
+        await #expect(throws: StudyStoreError.self) { _ = try await data.studyStore.saveRun(reopened) }
+        // The day over, the pain check cannot be taken back any more.
+        clock.set(wallTime(2026, 3, 6, 9, 0, in: tokyo))
+        await #expect(throws: StudyRefusal.eventClosed(task: "pain", occurrence: occurrence)) {
+            try await workflow.withdrawSurvey(taskID: "pain", occurrence: occurrence, for: participant)
+        }
+    }
 }
