@@ -37,6 +37,7 @@ public enum StudyRouter {
             .group(context: ParticipantRequestContext.self)
         TodayController(service: service).addRoutes(to: participant)
         ContactsController(service: service).addRoutes(to: participant)
+        InsightsController(service: service).addRoutes(to: participant)
         LiveUpdatesController(service: service).addRoutes(to: participant)
         RunController(service: service).addRoutes(to: participant)
         SettingsController(service: service).addRoutes(to: participant)

@@ -10,7 +10,8 @@ extension StudyService {
     /// The context of site pages for a participant (or, signed out, for a language).
     func siteContext(language: String, signedIn: SignedIn?) -> SiteContext {
         SiteContext(strings: strings(language: language), csrfToken: signedIn?.csrfToken, studyName: study.name,
-                    themeTint: study.theme.tint, assets: .linked(basePath: "/assets"), navigation: signedIn != nil)
+                    themeTint: study.theme.tint, assets: .linked(basePath: "/assets"), navigation: signedIn != nil,
+                    hasInsights: !study.charts.isEmpty)
     }
 
     /// The daily page of the day containing `date` (today when nil): only the onboarding card until onboarding is

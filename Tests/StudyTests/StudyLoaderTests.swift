@@ -155,6 +155,42 @@ struct StudyLoaderTests {
         #expect(lines.contains("onboarding.json: steps[2].signature: document 'recover-consent' has no signature 'investigator'; it has 'participant' (with the zh-Hans consent document)"))
     }
 
+    @Test func chartsAreReadWithEveryFaultNamed() throws {
+        let study = try StudyLoader.load(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()])
+        #expect(study.charts == [StudyChart(id: "recovery", title: "Exercise and pain", kind: .bar, period: .week, series: [
+            StudyChart.Series(taskID: "exercises", legend: "Exercise sessions done", colour: "#C8472B", aggregate: .count),
+            StudyChart.Series(taskID: "pain", legend: "Pain (0–10)", colour: "#1F6FB2", aggregate: .mean, valueKind: "pain"),
+        ])])
+        let lines = try StudyFixtures.withRecoverCopy { folder in
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: "charts:\n", with: """
+                charts:
+                  - id: bad
+                    title: Bad
+                    series:
+                      - {task: excercises, legend: Typo, aggregate: count}
+                      - {task: pain, legend: Red, colour: red, aggregate: mean}
+                      - {task: pain, legend: Kind, aggregate: count, kind: pain}
+                      - {task: pain, legend: Median, aggregate: median}
+                  - id: recovery
+                    title: Again
+                    kind: pie
+                    series: []
+
+                """)
+            return try problems(in: folder)
+        }
+        let expected = [
+            "study.yaml: charts[0].series[0].task: no task has the id 'excercises'; did you mean 'exercises'?",
+            "study.yaml: charts[0].series[1].colour: 'red' is not a colour written #RRGGBB",
+            "study.yaml: charts[0].series[2].kind: 'count' counts events, not values; 'kind' goes with sum or mean",
+            "study.yaml: charts[1].series: a chart needs at least one series",
+            "study.yaml: charts[2].id: duplicate chart id 'recovery' (also charts[1])",
+        ]
+        for line in expected { #expect(lines.contains(line), "missing: \(line)\nall:\n\(lines.joined(separator: "\n"))") }
+        #expect(lines.contains { $0.hasPrefix("study.yaml: charts[0].series[3].aggregate: ") && $0.contains("median") })
+        #expect(lines.contains { $0.hasPrefix("study.yaml: charts[1].kind: ") && $0.contains("pie") })
+    }
+
     @Test func aMissingConsentDocumentAndAMissingSurveyAreNamed() throws {
         let lines = try StudyFixtures.withRecoverCopy { folder in
             try FileManager.default.removeItem(at: folder.appendingPathComponent("surveys/check-in.json"))
@@ -189,7 +225,7 @@ struct StudyLoaderTests {
             return try problems(in: folder)
         }
         let expected = [
-            "study.yaml: langauges: unknown key 'langauges'; did you mean 'languages'? (known keys: identifier, name, languages, theme, consent, onboarding, strings, enrolment, valueSets, tasks, contacts)",
+            "study.yaml: langauges: unknown key 'langauges'; did you mean 'languages'? (known keys: identifier, name, languages, theme, consent, onboarding, strings, enrolment, valueSets, tasks, contacts, charts)",
             "study.yaml: languages: is required but missing",
             "study.yaml: identifier: 'bad id' may hold only letters, digits, '-' and '_', starting with a letter or digit",
             ##"study.yaml: theme.tint: 'red' is not a colour written as #RRGGBB, such as "#0A66C2""##,

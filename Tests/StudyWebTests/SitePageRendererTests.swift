@@ -418,3 +418,50 @@ struct SitePageFrameTests {
         }
     }
 }
+
+@Suite("Insights page")
+struct InsightsPageTests {
+    static let days = ["Sun", "Mon", "Tue"].map { InsightsPage.Day(short: $0, full: "\($0)day") }
+
+    @Test func barsStandOnAnAxisRoundedUpAndTheTableHasTheSameNumbers() throws {
+        let chart = InsightsPage.Chart(title: "Exercise and pain", kind: .bar, period: "22 – 24 Mar 2027", days: Self.days, series: [
+            InsightsPage.Series(legend: "Sessions", colour: "#C8472B", values: [2, 0, 3], texts: ["2", "0", "3"]),
+            InsightsPage.Series(legend: "Pain", colour: "#1F6FB2", values: [7, nil, 4.5], texts: ["7", "–", "4.5"]),
+        ])
+        let page = InsightsPage(charts: [chart], previousURL: "/insights?day=2027-03-15", nextURL: "/insights?day=2027-03-29", todayURL: nil,
+                                stepsByMonth: false)
+        let html = try SiteFixtures.renderer().insights(page, context: SiteFixtures.context())
+        #expect(PageChecks.pageProblems(in: html).isEmpty, "\(PageChecks.pageProblems(in: html))")
+        // The largest value, 7, rounds up to 10: grid lines at 0, 5 and 10.
+        #expect(PageChecks.matches(#"text-anchor="end">(\d+)</text>"#, in: html) == ["0", "5", "10"])
+        // Five bars (no bar for a day without a number); the 2-session bar is a fifth of the plot's 156 units high.
+        let bars = PageChecks.matches(#"<rect ([^/]+)/>"#, in: html)
+        #expect(bars.count == 5)
+        #expect(bars[0] == ##"x="40.1" y="134.8" width="39.5" height="31.2" fill="#C8472B""##)
+        #expect(bars.filter { $0.contains("#1F6FB2") }.count == 2)
+        #expect(html.contains(#"role="img" aria-label="Exercise and pain: a chart; its numbers are in the table below it""#))
+        #expect(PageChecks.matches(#"<th scope="col">([^<]+)</th>"#, in: html) == ["Day", "Sessions", "Pain"])
+        #expect(html.contains("<tr><th scope=\"row\">Monday</th><td>0</td><td>–</td></tr>"))
+        #expect(html.contains(##"<li><span style="background:#C8472B"></span>Sessions</li>"##))
+        #expect(html.contains(#"<a href="/insights?day=2027-03-15" rel="prev">‹ Previous week</a>"#))
+        #expect(html.contains(#"<a href="/insights" aria-current="page">Insights</a>"#) == false, "no Insights link without charts in the context")
+        let withLink = try SiteFixtures.renderer().insights(page, context: SiteContext(strings: WebStrings(language: "en"), csrfToken: "t",
+                                                                                          studyName: "Recover", navigation: true, hasInsights: true))
+        #expect(withLink.contains(#"<a href="/insights" aria-current="page">Insights</a>"#))
+    }
+
+    @Test func aLineJoinsTheDaysWithNumbersAndAMonthLabelsEveryWeek() throws {
+        let month = (1...31).map { InsightsPage.Day(short: String($0), full: "March \($0)") }
+        let values: [Double?] = (1...31).map { $0 % 10 == 0 ? nil : Double($0 % 4) }
+        let chart = InsightsPage.Chart(title: "Pain", kind: .line, period: "March 2027", days: month, series: [
+            InsightsPage.Series(legend: "Pain", colour: "#1F6FB2", values: values, texts: values.map { $0.map { String(Int($0)) } ?? "–" }),
+        ])
+        let html = try SiteFixtures.renderer().insights(InsightsPage(charts: [chart], previousURL: "/p", nextURL: "/n", todayURL: "/insights",
+                                                                     stepsByMonth: true), context: SiteFixtures.context())
+        #expect(PageChecks.pageProblems(in: html).isEmpty)
+        #expect(PageChecks.matches(#"<polyline points="([^"]+)""#, in: html).first?.split(separator: " ").count == 28)
+        #expect(PageChecks.matches(#"<circle ([^/]+)/>"#, in: html).count == 28)
+        #expect(PageChecks.matches(#"text-anchor="middle">(\d+)</text>"#, in: html) == ["1", "8", "15", "22", "29"])
+        #expect(html.contains("‹ Previous month") && html.contains("Back to today"))
+    }
+}

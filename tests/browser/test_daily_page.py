@@ -130,6 +130,19 @@ def test_cards_record_undo_and_log_and_the_ring_follows(day_one, browser):
     assert card(me, "Daily pain check").find_element(By.CSS_SELECTOR, "a.button.primary").text.startswith("Start")
     assert ring_label(me, today).endswith(": 14% done")
 
+    # Insights: the week's chart has the same numbers as the cards: two sessions today, no pain (taken back).
+    press(me, "Knee exercises", 0)
+    press(me, "Knee exercises", 1)
+    click_to_navigate(me.driver, me.driver.find_element(By.LINK_TEXT, "Insights"))
+    assert me.h1() == "Insights"
+    me.driver.find_element(By.CSS_SELECTOR, "figure details summary").click()
+    rows = {r.find_element(By.TAG_NAME, "th").text: [c.text for c in r.find_elements(By.TAG_NAME, "td")]
+            for r in me.driver.find_elements(By.CSS_SELECTOR, "figure tbody tr")}
+    assert rows["Thursday, March 25"] == ["2", "–"] and rows["Wednesday, March 24"] == ["0", "–"], rows
+    assert me.driver.find_element(By.CSS_SELECTOR, "figure svg").get_attribute("aria-label").startswith("Exercise and pain")
+    me.page()
+    click_to_navigate(me.driver, me.driver.find_element(By.LINK_TEXT, "Home"))
+
     # Yesterday (day 0) is over: its pain check can no longer be started from a crafted link.
     http = HTTPParticipant(me.server.base)
     cookie = me.session_cookie()

@@ -18,7 +18,7 @@ def test_switching_to_japanese_turns_every_page_japanese(server, browser):
     assert me.path() == "/settings"
     assert me.driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "ja"
     assert me.h1() == "設定"
-    assert [a.text for a in me.driver.find_elements(By.CSS_SELECTOR, "nav a")] == ["ホーム", "連絡先", "設定"]
+    assert [a.text for a in me.driver.find_elements(By.CSS_SELECTOR, "nav a")] == ["ホーム", "グラフ", "連絡先", "設定"]
     assert me.checked() == ["ja"]
     me.page()
     me.open("/")
@@ -49,7 +49,7 @@ def test_a_sign_in_code_signs_in_a_second_device(server, new_browser):
     laptop.type_into("#code", code)
     laptop.press_primary()
     assert laptop.path() == "/", laptop.driver.current_url
-    assert [a.text for a in laptop.driver.find_elements(By.CSS_SELECTOR, "nav a")] == ["Home", "Contacts", "Settings"]
+    assert [a.text for a in laptop.driver.find_elements(By.CSS_SELECTOR, "nav a")] == ["Home", "Insights", "Contacts", "Settings"]
     assert "Complete onboarding to see your tasks." in laptop.main_text()
     assert laptop.session_cookie()["httpOnly"]
     laptop.open("/settings")

@@ -40,6 +40,8 @@ public struct StudyDefinition: Hashable, Sendable {
     public var valueSets: [String: Data]
     /// The study team's contacts, in file order.
     public var contacts: [StudyContact]
+    /// The insights page's charts, in file order.
+    public var charts: [StudyChart]
     /// The study's string overrides: consent strings and web strings.
     public var strings: StudyStrings
     /// The study folder it was loaded from.
@@ -49,7 +51,7 @@ public struct StudyDefinition: Hashable, Sendable {
     public init(identifier: String, name: String, languages: [String], theme: StudyTheme, enrolment: EnrolmentMode,
                 consentDocuments: [String: ConsentDocument], onboardingTasks: [String: ConsentTask], onboardingTaskData: Data,
                 tasks: [StudyTaskDefinition], surveys: [String: ResearchTask], questionnaires: [String: Data] = [:], valueSets: [String: Data] = [:],
-                contacts: [StudyContact], strings: StudyStrings, folder: URL) {
+                contacts: [StudyContact], charts: [StudyChart] = [], strings: StudyStrings, folder: URL) {
         self.identifier = identifier
         self.name = name
         self.languages = languages
@@ -63,6 +65,7 @@ public struct StudyDefinition: Hashable, Sendable {
         self.questionnaires = questionnaires
         self.valueSets = valueSets
         self.contacts = contacts
+        self.charts = charts
         self.strings = strings
         self.folder = folder
     }

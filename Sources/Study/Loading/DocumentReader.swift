@@ -5,6 +5,9 @@ import JSONDiagnostics
 /// instead of stopping at the first: wrong types, missing required keys, and keys the reader does not know (with a
 /// "did you mean").
 struct DocumentReader {
+    /// What an identifier in a study file may look like: letters, digits, `-` and `_`, starting with a letter or digit.
+    static let identifierPattern = "^[A-Za-z0-9][A-Za-z0-9_-]*$"
+
     /// The file being read, relative to the study folder.
     let file: String
     /// Every problem found so far.

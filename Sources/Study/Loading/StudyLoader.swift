@@ -73,14 +73,14 @@ private struct Loader {
     }
 
     static let topKeys = ["identifier", "name", "languages", "theme", "consent", "onboarding", "strings", "enrolment", "valueSets", "tasks",
-                          "contacts"]
+                          "contacts", "charts"]
     static let taskKeys = ["id", "title", "instructions", "impactsAdherence", "survey", "outcome", "code", "card", "lateEntry", "value",
                            "schedule"]
     static let codingKeys = ["system", "code", "display"]
     static let elementKeys = ["daily", "weekly", "once", "sameAs", "duration", "text", "targetValues"]
     static let contactKeys = ["id", "givenName", "familyName", "title", "role", "organization", "category", "phones", "emails",
                               "messaging", "address"]
-    static let identifierPattern = "^[A-Za-z0-9][A-Za-z0-9_-]*$"
+    static let identifierPattern = DocumentReader.identifierPattern
 
     mutating func load() -> StudyDefinition? {
         guard let (fileName, root) = readStudyFile() else { return nil }
@@ -125,11 +125,12 @@ private struct Loader {
             (tasks, surveys) = readTasks(list, reader: &reader)
         }
         let contacts = readContacts(value("contacts"), reader: &reader)
+        let charts = StudyChartReader.read(value("charts"), tasks: tasks, reader: &reader)
 
         guard let identifier, let name, let languages, let documents, let onboarding else { return nil }
         return StudyDefinition(identifier: identifier, name: name, languages: languages, theme: theme, enrolment: enrolment,
                                consentDocuments: documents, onboardingTasks: onboarding.tasks, onboardingTaskData: onboarding.data,
-                               tasks: tasks, surveys: surveys, questionnaires: questionnaires, valueSets: valueSets, contacts: contacts, strings: strings,
+                               tasks: tasks, surveys: surveys, questionnaires: questionnaires, valueSets: valueSets, contacts: contacts, charts: charts, strings: strings,
                                folder: folder)
     }
 

@@ -563,6 +563,49 @@ public final class ParticipantWorkflow: Sendable {
                          nextWeek: week.end)
     }
 
+    /// A study chart's numbers over the participant's week or month around `date`: per day and series, the count of
+    /// events with an outcome, the sum or mean of a value kind (the care store's insights), or the day's progress in
+    /// percent as adherence counts it.
+    public func chart(_ chart: StudyChart, containing date: Date, for participant: StudyParticipant) async throws -> ChartData {
+        let calendar = calendar(for: participant)
+        let unit: Calendar.Component = chart.period == .week ? .weekOfYear : .month
+        let period = calendar.dateInterval(of: unit, for: date) ?? DateInterval(start: date, duration: 7 * 86_400)
+        var days: [DateInterval] = []
+        var start = period.start
+        while start < period.end, let day = calendar.dateInterval(of: .day, for: start) {
+            days.append(day)
+            start = day.end
+        }
+        var series: [ChartData.Series] = []
+        for definition in chart.series {
+            let careTaskID = StudyCareIdentifiers.taskID(participant: participant.id, task: definition.taskID)
+            let values: [Double?]
+            switch definition.aggregate {
+            case .count, .sum, .mean:
+                let aggregate: InsightAggregate = switch definition.aggregate {
+                case .count: .count
+                case .sum: .sum
+                default: .mean
+                }
+                let insights = try await data.careStore.insights(taskID: careTaskID, window: period, kind: definition.valueKind,
+                                                                 aggregate: aggregate, calendar: calendar)
+                values = days.map { day in insights.first { $0.date == day.start }?.value ?? (aggregate == .mean ? nil : 0) }
+            case .progress:
+                var query = CareQuery(for: period)
+                query.ids = [careTaskID]
+                let events = try await data.careStore.events(taskQuery: query, window: period)
+                values = days.map { day in
+                    let progress = events.filter { day.contains($0.scheduleEvent.start) && $0.scheduleEvent.start < day.end }
+                        .map(\.progress.fractionCompleted)
+                    return progress.isEmpty ? nil : 100 * progress.reduce(0, +) / Double(progress.count)
+                }
+            }
+            series.append(ChartData.Series(definition: definition, values: values))
+        }
+        return ChartData(chart: chart, days: days, series: series, period: period,
+                         previous: calendar.date(byAdding: unit, value: -1, to: period.start) ?? period.start, next: period.end)
+    }
+
     /// The study team's contacts in the participant's care plan, in the study's order.
     public func contacts(for participant: StudyParticipant) async throws -> [(studyID: String, contact: Contact)] {
         var query = CareQuery()

@@ -917,3 +917,119 @@ extension ConfirmFormView: MustacheParent {
         }
     }
 }
+
+extension InsightsView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": self.title
+        case "previous": self.previous
+        case "next": self.next
+        case "today": self.today
+        case "empty": self.empty
+        case "charts": self.charts
+        default: nil
+        }
+    }
+}
+
+extension ChartView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": self.id
+        case "title": self.title
+        case "period": self.period
+        case "label": self.label
+        case "width": self.width
+        case "height": self.height
+        case "grid": self.grid
+        case "axis": self.axis
+        case "bars": self.bars
+        case "lines": self.lines
+        case "dots": self.dots
+        case "legend": self.legend
+        case "numbers": self.numbers
+        case "header": self.header
+        case "rows": self.rows
+        default: nil
+        }
+    }
+}
+
+extension GridLineView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "x1": self.x1
+        case "x2": self.x2
+        case "y": self.y
+        case "labelX": self.labelX
+        case "labelY": self.labelY
+        case "label": self.label
+        default: nil
+        }
+    }
+}
+
+extension AxisLabelView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "x": self.x
+        case "y": self.y
+        case "text": self.text
+        default: nil
+        }
+    }
+}
+
+extension BarView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "x": self.x
+        case "y": self.y
+        case "width": self.width
+        case "height": self.height
+        case "fill": self.fill
+        default: nil
+        }
+    }
+}
+
+extension LineView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "points": self.points
+        case "stroke": self.stroke
+        default: nil
+        }
+    }
+}
+
+extension DotView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "cx": self.cx
+        case "cy": self.cy
+        case "fill": self.fill
+        default: nil
+        }
+    }
+}
+
+extension LegendView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "colour": self.colour
+        case "text": self.text
+        default: nil
+        }
+    }
+}
+
+extension ChartRowView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "day": self.day
+        case "cells": self.cells
+        default: nil
+        }
+    }
+}

@@ -21,15 +21,18 @@ public struct SiteContext: Sendable {
     public var assets: AssetDelivery
     /// Shows the links Home (`/`) and Settings (`/settings`) in the header: true for a signed-in participant.
     public var navigation: Bool
+    /// Adds Insights (`/insights`) to the header's links: the study has charts.
+    public var hasInsights: Bool
 
     /// Creates a site page context; see the properties for each setting.
     public init(strings: WebStrings, csrfToken: String?, studyName: String, themeTint: String? = nil,
-                assets: AssetDelivery = .inline, navigation: Bool) {
+                assets: AssetDelivery = .inline, navigation: Bool, hasInsights: Bool = false) {
         self.strings = strings
         self.csrfToken = csrfToken
         self.studyName = studyName
         self.themeTint = themeTint
         self.assets = assets
         self.navigation = navigation
+        self.hasInsights = hasInsights
     }
 }

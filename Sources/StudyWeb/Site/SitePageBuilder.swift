@@ -8,7 +8,7 @@ struct SitePageBuilder {
     private var strings: WebStrings { context.strings }
 
     /// The paths of the header's navigation links.
-    static let homePath = "/", contactsPath = "/contacts", settingsPath = "/settings"
+    static let homePath = "/", insightsPath = "/insights", contactsPath = "/contacts", settingsPath = "/settings"
 
     /// A page titled `title` (with the study's name after it in the document title unless `titleNamesStudy`),
     /// around `content`; `current` is the path of the navigation link that leads to this page.
@@ -18,9 +18,10 @@ struct SitePageBuilder {
         let documentTitle = (error ? strings[.errorTitlePrefix] + ": " : "") + parts.joined(separator: " – ")
         let navigation = context.navigation ? NavigationView(label: strings[.mainNavigation], links: [
             NavigationLinkView(href: Self.homePath, label: strings[.home], current: current == Self.homePath),
+            context.hasInsights ? NavigationLinkView(href: Self.insightsPath, label: strings[.insights], current: current == Self.insightsPath) : nil,
             NavigationLinkView(href: Self.contactsPath, label: strings[.contacts], current: current == Self.contactsPath),
             NavigationLinkView(href: Self.settingsPath, label: strings[.settings], current: current == Self.settingsPath),
-        ]) : nil
+        ].compactMap { $0 }) : nil
         return SitePageView(
             shell: PageShell(language: strings.language, documentTitle: documentTitle, themeTint: context.themeTint,
                              assets: context.assets, skipLink: context.navigation ? strings[.skipToContent] : nil),
@@ -151,6 +152,47 @@ struct SitePageBuilder {
         let view = ContactsView(title: title, empty: views.isEmpty ? strings[.noContacts] : nil, contacts: views,
                                 back: contacts.isDetail ? LinkView(href: Self.contactsPath, label: strings[.allContacts]) : nil)
         return page(view, title: title, current: Self.contactsPath)
+    }
+
+    func insights(_ insights: InsightsPage) -> SitePageView<InsightsView> {
+        let step: (WebStringKey, WebStringKey) = insights.stepsByMonth ? (.previousMonth, .nextMonth) : (.previousWeek, .nextWeek)
+        let charts = insights.charts.enumerated().map { index, chart in chartView(chart, id: "chart-\(index + 1)") }
+        let view = InsightsView(title: strings[.insights], previous: LinkView(href: insights.previousURL, label: strings[step.0]),
+                                next: LinkView(href: insights.nextURL, label: strings[step.1]),
+                                today: insights.todayURL.map { LinkView(href: $0, label: strings[.backToToday]) },
+                                empty: charts.isEmpty ? strings[.noCharts] : nil, charts: charts)
+        return page(view, title: strings[.insights], current: Self.insightsPath)
+    }
+
+    private func chartView(_ chart: InsightsPage.Chart, id: String) -> ChartView {
+        let geometry = ChartGeometry(chart)
+        let text = ChartGeometry.text
+        let plotLeft = ChartGeometry.left, plotRight = ChartGeometry.width - ChartGeometry.right
+        let grid = geometry.ticks.map { tick in
+            GridLineView(x1: text(plotLeft), x2: text(plotRight), y: text(tick.y), labelX: text(plotLeft - 4), labelY: text(tick.y + 4),
+                         label: text(tick.value))
+        }
+        let axis = geometry.labelledDays.map { day in
+            AxisLabelView(x: text(geometry.x(day: day)), y: text(ChartGeometry.height - 8), text: chart.days[day].short)
+        }
+        var bars: [BarView] = [], lines: [LineView] = [], dots: [DotView] = []
+        for (index, series) in chart.series.enumerated() {
+            switch chart.kind {
+            case .bar:
+                bars += geometry.bars(of: index).map { BarView(x: text($0.x), y: text($0.y), width: text($0.width), height: text($0.height), fill: series.colour) }
+            case .line:
+                let points = geometry.points(of: index)
+                if points.count > 1 { lines.append(LineView(points: points.map { "\(text($0.x)),\(text($0.y))" }.joined(separator: " "), stroke: series.colour)) }
+                dots += points.map { DotView(cx: text($0.x), cy: text($0.y), fill: series.colour) }
+            case .scatter:
+                dots += geometry.points(of: index).map { DotView(cx: text($0.x), cy: text($0.y), fill: series.colour) }
+            }
+        }
+        let rows = chart.days.enumerated().map { day, label in ChartRowView(day: label.full, cells: chart.series.map { $0.texts[day] }) }
+        return ChartView(id: id, title: chart.title, period: chart.period, label: strings.format(.chartLabel, ["title": chart.title]),
+                         width: text(ChartGeometry.width), height: text(ChartGeometry.height), grid: grid, axis: axis, bars: bars, lines: lines,
+                         dots: dots, legend: chart.series.map { LegendView(colour: $0.colour, text: $0.legend) }, numbers: strings[.chartNumbers],
+                         header: [strings[.chartDay]] + chart.series.map(\.legend), rows: rows)
     }
 
     func confirm(_ confirm: ConfirmPage) -> SitePageView<ConfirmView> {

@@ -295,3 +295,76 @@ struct ConfirmFormView {
     let fields: [HiddenFieldView]
     let label: String
 }
+
+struct InsightsView {
+    let title: String
+    let previous: LinkView
+    let next: LinkView
+    let today: LinkView?
+    let empty: String?
+    let charts: [ChartView]
+}
+
+/// A chart as SVG marks with precomputed coordinates, its legend, and its numbers as a table.
+struct ChartView {
+    let id: String
+    let title: String
+    let period: String
+    /// The SVG's accessible name: the title and where the numbers are.
+    let label: String
+    let width: String
+    let height: String
+    let grid: [GridLineView]
+    let axis: [AxisLabelView]
+    let bars: [BarView]
+    let lines: [LineView]
+    let dots: [DotView]
+    let legend: [LegendView]
+    let numbers: String
+    let header: [String]
+    let rows: [ChartRowView]
+}
+
+struct GridLineView {
+    let x1: String
+    let x2: String
+    let y: String
+    let labelX: String
+    let labelY: String
+    let label: String
+}
+
+struct AxisLabelView {
+    let x: String
+    let y: String
+    let text: String
+}
+
+struct BarView {
+    let x: String
+    let y: String
+    let width: String
+    let height: String
+    let fill: String
+}
+
+struct LineView {
+    let points: String
+    let stroke: String
+}
+
+struct DotView {
+    let cx: String
+    let cy: String
+    let fill: String
+}
+
+struct LegendView {
+    let colour: String
+    let text: String
+}
+
+struct ChartRowView {
+    let day: String
+    let cells: [String]
+}

@@ -240,4 +240,39 @@ struct CardActionsTests {
             try await workflow.withdrawSurvey(taskID: "pain", occurrence: occurrence, for: participant)
         }
     }
+
+    @Test func aChartCountsAveragesAndTakesProgressDayByDayAsTheCareStoreDoes() async throws {
+        let (workflow, participant, data, clock) = try await onboardedParticipant()
+        clock.set(wallTime(2026, 3, 5, 20, 0, in: tokyo)) // day 1, every session started
+        let day1 = try await workflow.today(for: participant)
+        for event in try card("exercises", in: day1).events.prefix(2) {
+            try await workflow.record(taskID: "exercises", occurrence: event.occurrence, for: participant)
+        }
+        _ = try await completePainCheck(try card("pain", in: day1).events[0].occurrence, workflow: workflow, participant: participant)
+        let chart = StudyChart(id: "c", title: "Exercise and pain", kind: .bar, period: .week, series: [
+            StudyChart.Series(taskID: "exercises", legend: "Sessions", colour: "#C8472B", aggregate: .count),
+            StudyChart.Series(taskID: "exercises", legend: "Exercise %", colour: "#C8472B", aggregate: .progress),
+            StudyChart.Series(taskID: "pain", legend: "Pain", colour: "#1F6FB2", aggregate: .mean, valueKind: "pain"),
+            StudyChart.Series(taskID: "pain", legend: "Pain total", colour: "#1F6FB2", aggregate: .sum, valueKind: "pain"),
+        ])
+        let numbers = try await workflow.chart(chart, containing: clock.now, for: participant)
+        // An English week: Sunday 1 to Saturday 7 March; day 0 (4 March, Wednesday) has no exercises yet.
+        #expect(numbers.days.count == 7)
+        #expect(numbers.days.first?.start == wallTime(2026, 3, 1, 0, 0, in: tokyo))
+        let thursday = 4
+        #expect(numbers.series[0].values == [0, 0, 0, 0, 2, 0, 0])
+        #expect(numbers.series[1].values[thursday].map { ($0 * 100).rounded() / 100 } == 66.67)
+        #expect(numbers.series[1].values[3] == nil, "no session on the day of enrolment")
+        #expect(numbers.series[1].values[5] == 0)
+        #expect(numbers.series[2].values == [nil, nil, nil, nil, 4, nil, nil])
+        #expect(numbers.series[3].values[thursday] == 4)
+        // The same numbers the care store's insights give for that task.
+        let insights = try await data.careStore.insights(taskID: StudyCareIdentifiers.taskID(participant: participant.id, task: "exercises"),
+                                                         window: numbers.period, kind: nil, aggregate: .count,
+                                                         calendar: workflow.calendar(for: participant))
+        #expect(insights.map(\.value) == numbers.series[0].values)
+        let month = try await workflow.chart(StudyChart(id: "m", title: "Month", kind: .line, period: .month, series: chart.series),
+                                             containing: clock.now, for: participant)
+        #expect(month.days.count == 31 && month.series[0].values[4] == 2)
+    }
 }
