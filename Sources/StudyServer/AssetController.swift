@@ -1,6 +1,8 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import Study
 import StudyWeb
 
 /// The health check and the one stylesheet and script, cached for a year (their URLs carry a version).
@@ -9,8 +11,36 @@ import StudyWeb
 /// |---|---|
 /// | `GET /health` | `ok`: for load balancers and the benchmarks |
 /// | `GET /assets/studykit.css`, `/assets/studykit.js` | the stylesheet and the script |
+/// | `GET /images/NAME` | an image the study shows (a feed card's, the logo), read when the study was loaded |
 struct AssetController {
+    /// The study's images by the name in their URL (``imageURL(_:)``).
+    let images: [String: StudyImage]
+
+    init(study: StudyDefinition) {
+        images = Dictionary(study.images.map { (Self.imageName($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The URL of the study folder's image `path`: one path segment, so that nothing in it names another file.
+    static func imageURL(_ path: String) -> String { "/images/" + imageName(path) }
+
+    private static func imageName(_ path: String) -> String {
+        path.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-_."))) ?? path
+    }
+
     func addRoutes(to router: Router<StudyRequestContext>) {
+        let images = self.images
+        router.get("/images/:name") { request, context in
+            // The segment as it came, still percent-encoded: the key ``imageName(_:)`` made.
+            guard let name = request.uri.path.split(separator: "/").last.map(String.init), let image = images[name] else {
+                throw StudyServerError.noSuchPage
+            }
+            var headers = HTTPFields()
+            headers[.contentType] = image.contentType
+            headers[.cacheControl] = "public, max-age=3600"
+            // An SVG is shown as an image only: nothing in it runs, even opened on its own.
+            headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: image.data)))
+        }
         router.get("/health") { _, _ in "ok" }
         router.get("/assets/studykit.css") { _, _ in Self.asset(WebAssets.stylesheet, type: "text/css; charset=utf-8") }
         router.get("/assets/studykit.js") { _, _ in Self.asset(WebAssets.script, type: "text/javascript; charset=utf-8") }

@@ -1,4 +1,5 @@
 import CareStore
+import Consent
 import Foundation
 import Hummingbird
 import Study
@@ -11,6 +12,7 @@ import StudyWeb
 /// |---|---|
 /// | `GET /contacts` | every contact with links to call, message and email |
 /// | `GET /contacts/ID` | one contact, with their organization and address and a link to a map of it |
+/// | `GET /articles/ID` | a featured card's article |
 struct ContactsController {
     let service: StudyService
 
@@ -20,6 +22,17 @@ struct ContactsController {
         }
         group.get("/contacts/:contact") { _, context in
             StudyRouter.html(try await page(for: context, only: try context.parameters.require("contact")))
+        }
+        // A featured card's article: the study's Markdown made safe (raw HTML in it is shown as text).
+        group.get("/articles/:article") { _, context in
+            let id = try context.parameters.require("article")
+            guard let card = service.study.feed.first(where: { $0.id == id }), case .featured(let markdown) = card.content else {
+                throw StudyServerError.noSuchPage
+            }
+            let page = ArticlePage(title: card.title, imageURL: card.image.map(AssetController.imageURL),
+                                   html: SafeMarkdown.html(from: markdown, headingOffset: 1))
+            return StudyRouter.html(service.sitePages.article(page, context: service.siteContext(language: context.participant.language,
+                                                                                                signedIn: context.signedIn)))
         }
     }
 
@@ -36,20 +49,14 @@ struct ContactsController {
 
     /// A stored contact as the page shows it: the name as it is written, and its links.
     static func contact(_ contact: Contact, studyID: String) -> ContactsPage.Contact {
-        var links: [ContactsPage.Link] = []
-        links += contact.phoneNumbers.map { ContactsPage.Link(kind: .call, href: "tel:" + dialable($0.value), detail: "\($0.label): \($0.value)") }
-        links += contact.messagingNumbers.map { ContactsPage.Link(kind: .message, href: "sms:" + dialable($0.value), detail: "\($0.label): \($0.value)") }
-        links += contact.emailAddresses.map { email in
-            ContactsPage.Link(kind: .email, href: "mailto:" + (email.value.addingPercentEncoding(withAllowedCharacters: mailbox) ?? email.value),
-                              detail: "\(email.label): \(email.value)")
-        }
+        var links: [ReachLink] = []
+        links += contact.phoneNumbers.map { ReachLinks.call($0.value, detail: "\($0.label): \($0.value)") }
+        links += contact.messagingNumbers.map { ReachLinks.message($0.value, detail: "\($0.label): \($0.value)") }
+        links += contact.emailAddresses.map { ReachLinks.email($0.value, detail: "\($0.label): \($0.value)") }
         let lines = contact.address.map(addressLines) ?? []
         if !lines.isEmpty {
-            var query = CharacterSet.urlQueryAllowed
-            query.remove(charactersIn: "&=+?#")
             let text = lines.joined(separator: ", ")
-            links.append(ContactsPage.Link(kind: .map, href: "https://www.openstreetmap.org/search?query="
-                                           + (text.addingPercentEncoding(withAllowedCharacters: query) ?? ""), detail: text))
+            links.append(ReachLinks.map(text, detail: text))
         }
         return ContactsPage.Contact(name: displayName(contact.name), title: contact.title, role: contact.role,
                                     organization: contact.organization,
@@ -66,15 +73,6 @@ struct ContactsController {
         }
         return eastAsian ? family + given : [given, family].filter { !$0.isEmpty }.joined(separator: " ")
     }
-
-    /// A telephone number as a `tel:` or `sms:` URL takes it: digits and a leading `+`, nothing else.
-    static func dialable(_ number: String) -> String {
-        let digits = number.filter { $0.isASCII && $0.isNumber }
-        return (number.trimmingCharacters(in: .whitespaces).hasPrefix("+") ? "+" : "") + digits
-    }
-
-    /// What an address may hold unescaped in a `mailto:` URL.
-    private static let mailbox = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "@.-_+"))
 
     private static func addressLines(_ address: PostalAddress) -> [String] {
         let place = [address.postalCode, address.city, address.state].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")

@@ -11,6 +11,8 @@ struct DailyPageBuilder {
     let strings: WebStrings
     /// The chosen day as the `day` query parameter writes it (`2026-11-23`).
     let dayParameter: String
+    /// The study's cards that are not tasks, shown on today's page.
+    let feedCards: [StudyFeedCard]
 
     private var locale: Locale { Locale(identifier: participant.language) }
 
@@ -26,8 +28,18 @@ struct DailyPageBuilder {
         case .completed:
             let cards = feed.cards.flatMap { card in card.kind == .survey ? card.events.map { surveyCard(card, $0, feed) } : [taskCard(card, feed)] }
             return HomePage(dayTitle: dayTitle, isToday: feed.isToday, week: week.map { calendarView($0, feed: feed) }, onboardingRequired: false,
-                            cards: cards, notice: notice)
+                            cards: cards, notice: notice, contentCards: feed.isToday ? feedCards.map(Self.contentCard) : [])
         }
+    }
+
+    /// A tip, featured article or links card as the page shows it.
+    static func contentCard(_ card: StudyFeedCard) -> ContentCard {
+        let body: ContentCard.Body = switch card.content {
+        case .tip(let text): .tip(text)
+        case .featured: .featured(url: "/articles/" + (card.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? card.id))
+        case .links(let links): .links(links.map(ReachLinks.link))
+        }
+        return ContentCard(title: card.title, imageURL: card.image.map(AssetController.imageURL), body: body)
     }
 
     // MARK: - The week

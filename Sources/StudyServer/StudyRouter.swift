@@ -29,7 +29,7 @@ public enum StudyRouter {
     public static func router(service: StudyService, secureCookies: Bool) -> Router<StudyRequestContext> {
         let router = Router(context: StudyRequestContext.self)
         router.add(middleware: StudyPageMiddleware(service: service))
-        AssetController().addRoutes(to: router)
+        AssetController(study: service.study).addRoutes(to: router)
         EnrolmentController(service: service, secureCookies: secureCookies).addRoutes(to: router)
 
         let participant = router.group()

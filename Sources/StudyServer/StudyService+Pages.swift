@@ -11,7 +11,7 @@ extension StudyService {
     func siteContext(language: String, signedIn: SignedIn?) -> SiteContext {
         SiteContext(strings: strings(language: language), csrfToken: signedIn?.csrfToken, studyName: study.name,
                     themeTint: study.theme.tint, assets: .linked(basePath: "/assets"), navigation: signedIn != nil,
-                    hasInsights: !study.charts.isEmpty)
+                    hasInsights: !study.charts.isEmpty, logoURL: study.theme.logo.map(AssetController.imageURL))
     }
 
     /// The daily page of the day containing `date` (today when nil): only the onboarding card until onboarding is
@@ -36,7 +36,7 @@ extension StudyService {
         case .required: nil
         }
         let builder = DailyPageBuilder(participant: participant, calendar: calendar, strings: strings(language: participant.language),
-                                       dayParameter: dayParameter)
+                                       dayParameter: dayParameter, feedCards: study.feed)
         let page = sitePages.home(builder.page(feed, week: week, notice: notice),
                                   context: siteContext(language: participant.language, signedIn: signedIn))
         if notice == nil { homePages.keep(page, session: signedIn.sessionToken, source: source, validUntil: feed.changesAt, now: now) }

@@ -6,10 +6,10 @@ import Testing
 @Suite("Contacts")
 struct ContactsControllerTests {
     @Test func numbersBecomeDialableAndNamesFollowTheirScript() {
-        #expect(ContactsController.dialable("+1 (555) 010-0") == "+15550100")
-        #expect(ContactsController.dialable("03-1234-5678") == "0312345678")
-        #expect(ContactsController.dialable("+81 ３ 1234") == "+811234", "full-width digits are not dialled")
-        #expect(ContactsController.dialable("javascript:alert(1)") == "1")
+        #expect(ReachLinks.dialable("+1 (555) 010-0") == "+15550100")
+        #expect(ReachLinks.dialable("03-1234-5678") == "0312345678")
+        #expect(ReachLinks.dialable("+81 ３ 1234") == "+811234", "full-width digits are not dialled")
+        #expect(ReachLinks.dialable("javascript:alert(1)") == "1")
         var name = PersonNameComponents()
         name.givenName = "太郎"
         name.familyName = "山田"

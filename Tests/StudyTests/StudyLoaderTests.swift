@@ -191,6 +191,49 @@ struct StudyLoaderTests {
         #expect(lines.contains { $0.hasPrefix("study.yaml: charts[1].kind: ") && $0.contains("pie") })
     }
 
+    @Test func feedCardsAndImagesAreReadFromInsideTheStudyFolder() throws {
+        let study = try StudyLoader.load(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()])
+        #expect(study.feed.map(\.id) == ["tip", "firstWeeks", "help"])
+        #expect(study.theme.logo == "images/logo.svg")
+        #expect(Set(study.images.keys) == ["images/logo.svg", "images/first-weeks.svg"])
+        #expect(study.images["images/logo.svg"]?.contentType == "image/svg+xml")
+        guard case .featured(let markdown) = study.feed[1].content else { Issue.record("not featured"); return }
+        #expect(markdown.hasPrefix("# Your first weeks after knee surgery"))
+        guard case .links(let links) = study.feed[2].content else { Issue.record("not links"); return }
+        #expect(links.map(\.kind) == [.call, .email, .website])
+
+        let lines = try StudyFixtures.withRecoverCopy { folder in
+            try Data(count: StudyImage.maximumBytes + 1).write(to: folder.appendingPathComponent("images/huge.png"))
+            try Data("text".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: "feed:\n", with: """
+                feed:
+                  - {id: a, kind: tip, title: A, image: ../../consent/recover-public-key.txt, text: Hi}
+                  - {id: b, kind: tip, title: B, image: notes.txt, text: Hi}
+                  - {id: c, kind: tip, title: C, image: images/huge.png, text: Hi}
+                  - {id: d, kind: tip, title: D}
+                  - {id: e, kind: featured, title: E, article: missing.md}
+                  - {id: f, kind: links, title: F, links: [{type: website, label: X, url: "javascript:alert(1)"}, {type: call, label: Y, phone: none}]}
+                  - {id: g, kind: banner, title: G, text: Hi}
+                  - {id: a, kind: tip, title: A again, text: Hi, links: []}
+
+                """)
+            return try problems(in: folder)
+        }
+        let expected = [
+            "study.yaml: feed[0].image: '../../consent/recover-public-key.txt' is outside the study folder; participants are shown only files inside it",
+            "study.yaml: feed[1].image: 'notes.txt' is not an image StudyKit serves (gif, jpeg, jpg, png, svg, webp)",
+            "study.yaml: feed[2].image: 'images/huge.png' is \(StudyImage.maximumBytes + 1) bytes; an image on a participant's page may have 524288 (512 KiB)",
+            "study.yaml: feed[3].text: is required but missing (the tip's text)",
+            "study.yaml: feed[5].links[0].url: 'javascript:alert(1)' is not an http or https address",
+            "study.yaml: feed[5].links[1].phone: 'none' has no digits to dial",
+            "study.yaml: feed[7].id: duplicate feed card id 'a' (also feed[0])",
+            "study.yaml: feed[7].links: only a links card has 'links'; a tip card has 'text'",
+        ]
+        for line in expected { #expect(lines.contains(line), "missing: \(line)\nall:\n\(lines.joined(separator: "\n"))") }
+        #expect(lines.contains { $0.hasPrefix("study.yaml: feed[4].article: no file at 'missing.md'") })
+        #expect(lines.contains { $0.hasPrefix("study.yaml: feed[6].kind: ") && $0.contains("banner") })
+    }
+
     @Test func aMissingConsentDocumentAndAMissingSurveyAreNamed() throws {
         let lines = try StudyFixtures.withRecoverCopy { folder in
             try FileManager.default.removeItem(at: folder.appendingPathComponent("surveys/check-in.json"))
@@ -225,7 +268,7 @@ struct StudyLoaderTests {
             return try problems(in: folder)
         }
         let expected = [
-            "study.yaml: langauges: unknown key 'langauges'; did you mean 'languages'? (known keys: identifier, name, languages, theme, consent, onboarding, strings, enrolment, valueSets, tasks, contacts, charts)",
+            "study.yaml: langauges: unknown key 'langauges'; did you mean 'languages'? (known keys: identifier, name, languages, theme, consent, onboarding, strings, enrolment, valueSets, tasks, contacts, charts, feed)",
             "study.yaml: languages: is required but missing",
             "study.yaml: identifier: 'bad id' may hold only letters, digits, '-' and '_', starting with a letter or digit",
             ##"study.yaml: theme.tint: 'red' is not a colour written as #RRGGBB, such as "#0A66C2""##,

@@ -87,7 +87,7 @@ struct HomePageTests {
         let page = HomePage(dayTitle: "Monday", onboardingRequired: false, cards: [])
         let html = try SiteFixtures.renderer().home(page, context: SiteFixtures.context())
         #expect(html.contains("<a class=\"skip\" href=\"#main\">Skip to content</a>"))
-        #expect(html.contains("<span>Recover</span>"))
+        #expect(html.contains("<span class=\"brand\">Recover</span>"))
         #expect(html.contains("<nav aria-label=\"Main\"><ul><li><a href=\"/\" aria-current=\"page\">Home</a></li><li><a href=\"/contacts\">Contacts</a></li><li><a href=\"/settings\">Settings</a></li></ul></nav>"))
         #expect(html.contains("<p>Nothing is scheduled for today.</p>"))
         #expect(!html.contains("<ul class=\"cards\">"))
@@ -152,6 +152,34 @@ struct HomePageTests {
         let badges = PageChecks.matches(#"<span class="badge ([a-z]+)">"#, in: html)
         #expect(badges == ["todo", "missed", "todo", "missed"], "a log has no badge")
         #expect(SiteFixtures.formFields(html).allSatisfy { $0.first == "name=\"_csrf\" value=\"\(Fixtures.csrf)\"" })
+    }
+
+    @Test func contentCardsFollowTheTasksAndTheLogoLeadsTheHeader() throws {
+        let content = [
+            ContentCard(title: "Benefits of exercising", imageURL: nil, body: .tip("Gentle exercise helps.\nEvery day.")),
+            ContentCard(title: "Your first weeks", imageURL: "/images/images%2Fknee.svg", body: .featured(url: "/articles/firstWeeks")),
+            ContentCard(title: "Get help", imageURL: nil, body: .links([ReachLink(kind: .call, href: "tel:+15550100", detail: "Call the clinic"),
+                                                                        ReachLink(kind: .website, href: "https://example.org", detail: "About")])),
+        ]
+        let context = SiteContext(strings: WebStrings(language: "en"), csrfToken: "t", studyName: "Recover", navigation: true,
+                                  logoURL: "/images/logo.svg")
+        let html = try SiteFixtures.renderer().home(HomePage(dayTitle: "Monday", onboardingRequired: false, cards: SiteFixtures.cards,
+                                                             contentCards: content), context: context)
+        #expect(PageChecks.pageProblems(in: html).isEmpty, "\(PageChecks.pageProblems(in: html))")
+        #expect(html.contains(#"<span class="brand"><img src="/images/logo.svg" alt="">Recover</span>"#))
+        let titles = PageChecks.matches(#"<h2[^>]*>([^<]+)</h2>"#, in: html)
+        #expect(Array(titles.suffix(3)) == ["Benefits of exercising", "Your first weeks", "Get help"], "after the task cards")
+        #expect(html.contains("<p>Gentle exercise helps.</p><p>Every day.</p>"))
+        #expect(html.contains(#"<section class="card content featured" aria-labelledby="content-2"><img src="/images/images%2Fknee.svg" alt="">"#))
+        #expect(html.contains(#"<a class="button" href="/articles/firstWeeks">Read<span class="vh"> Your first weeks</span></a>"#))
+        #expect(html.contains(#"<a class="button" href="tel:+15550100">Call the clinic<span class="vh"> (Call)</span></a>"#))
+        let gated = try SiteFixtures.renderer().home(HomePage(dayTitle: "Monday", onboardingRequired: true, cards: [SiteFixtures.onboarding],
+                                                              contentCards: content), context: context)
+        #expect(!gated.contains("Benefits of exercising"), "behind the gate only the onboarding")
+        let article = try SiteFixtures.renderer().article(ArticlePage(title: "Your first weeks", imageURL: nil, html: "<h2>Every day</h2><p>Walk.</p>"),
+                                                          context: context)
+        #expect(PageChecks.pageProblems(in: article).isEmpty)
+        #expect(article.contains(#"<div class="web"><h2>Every day</h2><p>Walk.</p></div>"#))
     }
 
     @Test func theWeekLinksEveryDayWithItsRingAndSaysWhatTheRingMeans() throws {
@@ -353,7 +381,7 @@ struct SitePageFrameTests {
         for html in pages {
             #expect(!html.contains("<script>"), "\(html)")
             #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
-            #expect(html.contains("<span>&lt;script&gt;alert(1)&lt;/script&gt;</span>"), "the study name in the header")
+            #expect(html.contains("<span class=\"brand\">&lt;script&gt;alert(1)&lt;/script&gt;</span>"), "the study name in the header")
         }
         #expect(pages[0].contains("<input type=\"hidden\" name=\"&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;\" value=\"&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;\">"))
         #expect(pages[2].contains("<dd>&lt;script&gt;alert(1)&lt;/script&gt;</dd>"), "the participant label")

@@ -42,6 +42,10 @@ public struct StudyDefinition: Hashable, Sendable {
     public var contacts: [StudyContact]
     /// The insights page's charts, in file order.
     public var charts: [StudyChart]
+    /// The daily page's cards that are not tasks (tips, featured articles, links), in file order.
+    public var feed: [StudyFeedCard]
+    /// The images participants' pages show (feed cards', the logo), by their path in the study folder.
+    public var images: [String: StudyImage]
     /// The study's string overrides: consent strings and web strings.
     public var strings: StudyStrings
     /// The study folder it was loaded from.
@@ -51,7 +55,8 @@ public struct StudyDefinition: Hashable, Sendable {
     public init(identifier: String, name: String, languages: [String], theme: StudyTheme, enrolment: EnrolmentMode,
                 consentDocuments: [String: ConsentDocument], onboardingTasks: [String: ConsentTask], onboardingTaskData: Data,
                 tasks: [StudyTaskDefinition], surveys: [String: ResearchTask], questionnaires: [String: Data] = [:], valueSets: [String: Data] = [:],
-                contacts: [StudyContact], charts: [StudyChart] = [], strings: StudyStrings, folder: URL) {
+                contacts: [StudyContact], charts: [StudyChart] = [], feed: [StudyFeedCard] = [], images: [String: StudyImage] = [:],
+                strings: StudyStrings, folder: URL) {
         self.identifier = identifier
         self.name = name
         self.languages = languages
@@ -66,6 +71,8 @@ public struct StudyDefinition: Hashable, Sendable {
         self.valueSets = valueSets
         self.contacts = contacts
         self.charts = charts
+        self.feed = feed
+        self.images = images
         self.strings = strings
         self.folder = folder
     }

@@ -73,7 +73,7 @@ private struct Loader {
     }
 
     static let topKeys = ["identifier", "name", "languages", "theme", "consent", "onboarding", "strings", "enrolment", "valueSets", "tasks",
-                          "contacts", "charts"]
+                          "contacts", "charts", "feed"]
     static let taskKeys = ["id", "title", "instructions", "impactsAdherence", "survey", "outcome", "code", "card", "lateEntry", "value",
                            "schedule"]
     static let codingKeys = ["system", "code", "display"]
@@ -99,7 +99,7 @@ private struct Loader {
         }
         let name = reader.string(value("name"), path: "name")
         let languages = readLanguages(value("languages"), reader: &reader)
-        let theme = readTheme(value("theme"), reader: &reader)
+        var theme = readTheme(value("theme"), reader: &reader)
         var enrolment = EnrolmentMode.invitation
         if let pairs = reader.object(value("enrolment"), path: "enrolment", known: ["mode"], required: ["mode"]),
            let mode = reader.choice(pairs.first { $0.key == "mode" }?.value, path: "enrolment.mode", allowed: EnrolmentMode.allCases.map(\.rawValue)) {
@@ -126,11 +126,16 @@ private struct Loader {
         }
         let contacts = readContacts(value("contacts"), reader: &reader)
         let charts = StudyChartReader.read(value("charts"), tasks: tasks, reader: &reader)
+        let files = self // readFile reads only the folder; a copy keeps the closure off this mutating loader
+        var feedReader = StudyFeedReader(folder: folder) { path, reference, reader in files.readFile(path, reference: reference, reader: &reader) }
+        let feed = feedReader.read(value("feed"), reader: &reader)
+        if let logo = themeLogo(value("theme")) { theme.logo = feedReader.readImage(logo, path: "theme.logo", reader: &reader) }
 
         guard let identifier, let name, let languages, let documents, let onboarding else { return nil }
         return StudyDefinition(identifier: identifier, name: name, languages: languages, theme: theme, enrolment: enrolment,
                                consentDocuments: documents, onboardingTasks: onboarding.tasks, onboardingTaskData: onboarding.data,
-                               tasks: tasks, surveys: surveys, questionnaires: questionnaires, valueSets: valueSets, contacts: contacts, charts: charts, strings: strings,
+                               tasks: tasks, surveys: surveys, questionnaires: questionnaires, valueSets: valueSets, contacts: contacts, charts: charts,
+                               feed: feed, images: feedReader.images, strings: strings,
                                folder: folder)
     }
 
@@ -222,13 +227,20 @@ private struct Loader {
     }
 
     func readTheme(_ value: JSONTree?, reader: inout DocumentReader) -> StudyTheme {
-        guard let pairs = reader.object(value, path: "theme", known: ["tint"]) else { return StudyTheme() }
+        guard let pairs = reader.object(value, path: "theme", known: ["tint", "logo"]) else { return StudyTheme() }
+        guard pairs.contains(where: { $0.key == "tint" }) else { return StudyTheme() }
         guard let tint = reader.string(pairs.first { $0.key == "tint" }?.value, path: "theme.tint") else { return StudyTheme() }
         guard StudyTheme.isHexColour(tint) else {
             reader.report("theme.tint", "'\(tint)' is not a colour written as #RRGGBB, such as \"#0A66C2\"")
             return StudyTheme()
         }
         return StudyTheme(tint: tint.uppercased())
+    }
+
+    /// The theme's `logo` member, read with the images (``StudyFeedReader/readImage(_:path:reader:)``).
+    func themeLogo(_ value: JSONTree?) -> JSONTree? {
+        guard case .object(let members)? = value else { return nil }
+        return members.first { $0.key == "logo" }?.value
     }
 
     /// Reads the strings file: `consent` (checked by ``ConsentStrings/load(_:)``) and `web` (language → key → text,

@@ -480,6 +480,7 @@ extension SiteHeaderView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "studyName": self.studyName
+        case "logoURL": self.logoURL
         case "navigation": self.navigation
         default: nil
         }
@@ -518,6 +519,34 @@ extension HomeView: MustacheParent {
         case "cards": self.cards
         case "hasCards": self.hasCards
         case "empty": self.empty
+        case "content": self.content
+        default: nil
+        }
+    }
+}
+
+extension ContentCardView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": self.id
+        case "title": self.title
+        case "imageURL": self.imageURL
+        case "featured": self.featured
+        case "paragraphs": self.paragraphs
+        case "link": self.link
+        case "links": self.links
+        default: nil
+        }
+    }
+}
+
+extension ArticleView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": self.title
+        case "imageURL": self.imageURL
+        case "html": self.html
+        case "back": self.back
         default: nil
         }
     }

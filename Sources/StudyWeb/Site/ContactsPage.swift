@@ -5,38 +5,9 @@
 /// ```swift
 /// let page = ContactsPage(contacts: [ContactsPage.Contact(name: "Jamie Lee", title: "Physiotherapist", role: nil,
 ///     organization: nil, url: "/contacts/physio", addressLines: [],
-///     links: [ContactsPage.Link(kind: .call, href: "tel:+15550100", detail: "work")])], isDetail: false)
+///     links: [ReachLink(kind: .call, href: "tel:+15550100", detail: "work")])], isDetail: false)
 /// ```
 public struct ContactsPage: Sendable {
-    /// What a contact link does; its button says so in the participant's language.
-    public enum LinkKind: Sendable {
-        /// A `tel:` link.
-        case call
-        /// An `sms:` link.
-        case message
-        /// A `mailto:` link.
-        case email
-        /// A map of the address.
-        case map
-    }
-
-    /// One way to reach a contact.
-    public struct Link: Sendable {
-        /// What the link does.
-        public var kind: LinkKind
-        /// The URL (`tel:+15550100`).
-        public var href: String
-        /// The number's or address's label ("work"), or the address itself; shown beside the button.
-        public var detail: String
-
-        /// Creates a link.
-        public init(kind: LinkKind, href: String, detail: String) {
-            self.kind = kind
-            self.href = href
-            self.detail = detail
-        }
-    }
-
     /// One contact.
     public struct Contact: Sendable {
         /// The name, formatted for the participant's language.
@@ -52,10 +23,10 @@ public struct ContactsPage: Sendable {
         /// The postal address, one line each; empty for none.
         public var addressLines: [String]
         /// Ways to reach them, in order.
-        public var links: [Link]
+        public var links: [ReachLink]
 
         /// Creates a contact; see the properties.
-        public init(name: String, title: String?, role: String?, organization: String?, url: String, addressLines: [String], links: [Link]) {
+        public init(name: String, title: String?, role: String?, organization: String?, url: String, addressLines: [String], links: [ReachLink]) {
             self.name = name
             self.title = title
             self.role = role

@@ -22,17 +22,20 @@ public struct HomePage: Sendable {
     public var onboardingRequired: Bool
     /// The day's tasks in the order to show them.
     public var cards: [TaskCard]
+    /// Cards that are not tasks (a tip, a featured article, links), after the task cards; empty on days but today.
+    public var contentCards: [ContentCard]
     /// A short message about what just happened ("Thank you — your consent is signed."), announced politely; nil for none.
     public var notice: String?
 
     /// Creates a home page; see the properties for each part.
     public init(dayTitle: String, isToday: Bool = true, week: WeekCalendar? = nil, onboardingRequired: Bool, cards: [TaskCard],
-                notice: String? = nil) {
+                notice: String? = nil, contentCards: [ContentCard] = []) {
         self.dayTitle = dayTitle
         self.isToday = isToday
         self.week = week
         self.onboardingRequired = onboardingRequired
         self.cards = cards
         self.notice = notice
+        self.contentCards = contentCards
     }
 }

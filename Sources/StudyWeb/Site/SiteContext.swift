@@ -23,10 +23,12 @@ public struct SiteContext: Sendable {
     public var navigation: Bool
     /// Adds Insights (`/insights`) to the header's links: the study has charts.
     public var hasInsights: Bool
+    /// The study's logo, shown before its name in the header; nil for none.
+    public var logoURL: String?
 
     /// Creates a site page context; see the properties for each setting.
     public init(strings: WebStrings, csrfToken: String?, studyName: String, themeTint: String? = nil,
-                assets: AssetDelivery = .inline, navigation: Bool, hasInsights: Bool = false) {
+                assets: AssetDelivery = .inline, navigation: Bool, hasInsights: Bool = false, logoURL: String? = nil) {
         self.strings = strings
         self.csrfToken = csrfToken
         self.studyName = studyName
@@ -34,5 +36,6 @@ public struct SiteContext: Sendable {
         self.assets = assets
         self.navigation = navigation
         self.hasInsights = hasInsights
+        self.logoURL = logoURL
     }
 }

@@ -25,7 +25,7 @@ struct SitePageBuilder {
         return SitePageView(
             shell: PageShell(language: strings.language, documentTitle: documentTitle, themeTint: context.themeTint,
                              assets: context.assets, skipLink: context.navigation ? strings[.skipToContent] : nil),
-            siteHeader: SiteHeaderView(studyName: context.studyName, navigation: navigation),
+            siteHeader: SiteHeaderView(studyName: context.studyName, logoURL: context.logoURL, navigation: navigation),
             csrf: context.csrfToken.map { CSRFFieldView(name: StepSubmission.csrfFieldName, token: $0) },
             page: content)
     }
@@ -35,10 +35,23 @@ struct SitePageBuilder {
         let cards = shown.enumerated().map { cardView($1, number: $0 + 1) }
         let title = home.isToday ? strings[.today] : home.dayTitle
         let empty = cards.isEmpty && !home.onboardingRequired ? strings[home.isToday ? .nothingToday : .nothingThisDay] : nil
+        let content = home.onboardingRequired ? [] : home.contentCards.enumerated().map { index, card in contentView(card, number: index + 1) }
         let view = HomeView(title: title, day: home.isToday ? home.dayTitle : nil, notice: nonEmpty(home.notice),
                             gate: home.onboardingRequired ? strings[.onboardingGate] : nil, week: home.week.map(weekView),
-                            cards: cards, hasCards: !cards.isEmpty, empty: empty)
+                            cards: cards, hasCards: !cards.isEmpty, empty: empty, content: content)
         return page(view, title: title, current: Self.homePath)
+    }
+
+    private func contentView(_ card: ContentCard, number: Int) -> ContentCardView {
+        var text: [String] = [], link: CardLinkView?, links: [ContactLinkView] = []
+        switch card.body {
+        case .tip(let tip): text = paragraphs(tip)
+        case .featured(let url): link = CardLinkView(href: url, label: strings[.readArticle], context: card.title)
+        case .links(let list):
+            links = list.map { ContactLinkView(href: $0.href, label: $0.detail, context: strings[Self.verb(of: $0.kind)], detail: "") }
+        }
+        return ContentCardView(id: "content-\(number)", title: card.title, imageURL: card.imageURL, featured: link != nil, paragraphs: text,
+                               link: link, links: links)
     }
 
     private func weekView(_ week: WeekCalendar) -> WeekView {
@@ -140,13 +153,7 @@ struct SitePageBuilder {
                         role: nonEmpty(contact.role), organization: contacts.isDetail ? nonEmpty(contact.organization) : nil,
                         address: contacts.isDetail && !contact.addressLines.isEmpty ? AddressView(lines: contact.addressLines) : nil,
                         links: contact.links.map { link in
-                            let label: WebStringKey = switch link.kind {
-                            case .call: .callContact
-                            case .message: .messageContact
-                            case .email: .emailContact
-                            case .map: .mapContact
-                            }
-                            return ContactLinkView(href: link.href, label: strings[label], context: contact.name, detail: link.detail)
+                            ContactLinkView(href: link.href, label: strings[Self.verb(of: link.kind)], context: contact.name, detail: link.detail)
                         })
         }
         let view = ContactsView(title: title, empty: views.isEmpty ? strings[.noContacts] : nil, contacts: views,
@@ -193,6 +200,22 @@ struct SitePageBuilder {
                          width: text(ChartGeometry.width), height: text(ChartGeometry.height), grid: grid, axis: axis, bars: bars, lines: lines,
                          dots: dots, legend: chart.series.map { LegendView(colour: $0.colour, text: $0.legend) }, numbers: strings[.chartNumbers],
                          header: [strings[.chartDay]] + chart.series.map(\.legend), rows: rows)
+    }
+
+    /// What a link's button says it does.
+    static func verb(of kind: ReachLink.Kind) -> WebStringKey {
+        switch kind {
+        case .website: .openWebsite
+        case .call: .callContact
+        case .message: .messageContact
+        case .email: .emailContact
+        case .map: .mapContact
+        }
+    }
+
+    func article(_ article: ArticlePage) -> SitePageView<ArticleView> {
+        page(ArticleView(title: article.title, imageURL: article.imageURL, html: article.html,
+                         back: LinkView(href: Self.homePath, label: strings[.backToToday])), title: article.title, current: Self.homePath)
     }
 
     func confirm(_ confirm: ConfirmPage) -> SitePageView<ConfirmView> {

@@ -19,7 +19,7 @@ public struct SitePageRenderer: Sendable {
     private let library: MustacheLibrary
 
     /// The templates, by name, as shipped under `Resources/templates`: the shared layout, the site frame, and one per page.
-    static let templateNames = TemplateLibrary.layoutNames + ["site", "formbutton", "home", "contacts", "confirm", "insights", "settings", "join", "signin", "message"]
+    static let templateNames = TemplateLibrary.layoutNames + ["site", "formbutton", "home", "contacts", "confirm", "insights", "article", "settings", "join", "signin", "message"]
 
     /// Parses the templates; throws ``StepPageError/template(_:_:)`` when one is missing or malformed (a build mistake).
     public init() throws(StepPageError) {
@@ -40,6 +40,11 @@ public struct SitePageRenderer: Sendable {
     /// The insights page: each chart as inline SVG with its legend and a table of its numbers, and the periods around.
     public func insights(_ page: InsightsPage, context: SiteContext) -> String {
         render(SitePageBuilder(context: context).insights(page), template: "insights")
+    }
+
+    /// A featured card's article: its title, image and HTML (made safe by the caller).
+    public func article(_ page: ArticlePage, context: SiteContext) -> String {
+        render(SitePageBuilder(context: context).article(page), template: "article")
     }
 
     /// A page that asks before something is taken back, with a button that posts and a Cancel link.

@@ -14,6 +14,7 @@ struct SitePageView<Content> {
 
 struct SiteHeaderView {
     let studyName: String
+    let logoURL: String?
     let navigation: NavigationView?
 }
 
@@ -41,6 +42,28 @@ struct HomeView {
     let hasCards: Bool
     /// The text shown when there is no card at all.
     let empty: String?
+    /// The cards that are not tasks (today only).
+    let content: [ContentCardView]
+}
+
+/// A tip, a featured article or a links card.
+struct ContentCardView {
+    let id: String
+    let title: String
+    let imageURL: String?
+    /// A featured card: its image large, the title a link.
+    let featured: Bool
+    let paragraphs: [String]
+    let link: CardLinkView?
+    let links: [ContactLinkView]
+}
+
+struct ArticleView {
+    let title: String
+    let imageURL: String?
+    /// The article's HTML, made safe by whoever built the page (SafeMarkdown).
+    let html: String
+    let back: LinkView
 }
 
 struct WeekView {

@@ -59,6 +59,8 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case week, previousWeek, nextWeek, backToToday, ringDone, ringNoTasks, ringNoEvents, ringFuture
     case anyTime, completed, completedAt, logEntry, nothingLogged, deleteEntry, loggedAt, entryAmount, addEntry, goalOf, incomplete
     case nothingThisDay
+    // Content cards
+    case openWebsite, readArticle
     // The insights page
     case insights, previousMonth, nextMonth, chartDay, chartNumbers, chartLabel, noCharts
     // Taking a survey back
