@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
 """Loads a release `studykit serve` with wrk on loopback, as `make bench` runs it: a trivial health endpoint (the
-ceiling), the home page of an enrolled, onboarded participant, and a survey-step answer post. Prints requests per
-second and p99 latency for each, and each as a share of the ceiling (targets: home ≥ 30 %, answer post ≥ 15 %).
+ceiling), the daily page of a participant with a year of history, and a survey-step answer post. Prints requests per
+second and p99 latency for each, and each as a share of the ceiling (targets: daily page made afresh ≥ 30 %, answer
+post ≥ 15 %). Then live updates: with 1,000 event streams open, the time from an outcome written by one page to the
+event at a second page of the same participant (target p99 < 100 ms), and the server's memory per open stream.
 
-The server keeps each session's home page until a write or the time changes it (HomePageCache), so the home run
-measures a page served again. A home page with a notice (`/?notice=done`, what a participant sees after a task) is made
-afresh every time: its row shows what making the page costs.
+The study is Recover with its schedules lengthened to 60 weeks and late entry allowed, so that a participant enrolled
+a year ago (a server started with `--clock-start`) can have a year of exercises, doses and logs recorded, day by day,
+through the same posts a browser sends. The server keeps each session's daily page until a write or the time changes
+it (HomePageCache), so the plain `GET /` run measures a page served again; a page with a notice (`/?notice=done`, what a
+participant sees after a task) is made afresh every time: its row shows what making the page costs.
 
 Usage: scripts/bench_server.py [--seconds N] [--connections N]"""
 import argparse
+import datetime
 import os
 import re
+import selectors
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -77,16 +84,114 @@ def wrk(url, seconds, connections, headers=(), script=None):
     return rate, p99
 
 
+def bench_study(work):
+    """Recover, copied, with 60 weeks of every schedule and late entry on every task without a survey."""
+    folder = work / "examples" / "studies" / "recover"
+    shutil.copytree(ROOT / "examples" / "consent", work / "examples" / "consent")
+    shutil.copytree(ROOT / "examples" / "studies" / "recover", folder)
+    study = folder / "study.yaml"
+    text = study.read_text().replace("for: {weeks: 6}", "for: {weeks: 60}")
+    text = text.replace("    card: grid\n", "    card: grid\n    lateEntry: true\n")
+    text = text.replace("    impactsAdherence: false\n    schedule:\n      - daily: {from: 1",
+                        "    impactsAdherence: false\n    lateEntry: true\n    schedule:\n      - daily: {from: 1")
+    study.write_text(text)
+    return folder
+
+
+def csrf_of(html):
+    return re.search(r'name="_csrf" value="([^"]+)"', html).group(1)
+
+
+def fill_a_year(participant, today, days):
+    """Records, for each of the `days` days before `today`, every exercise session and dose, and one nausea log, as
+    the daily page's forms post them. Returns how many posts were made."""
+    posts = 0
+    for back in range(days, 0, -1):
+        day = (today - datetime.timedelta(days=back)).isoformat()
+        html = participant.page(f"/?day={day}")[2]
+        csrf = csrf_of(html)
+        for action in re.findall(r'action="(/tasks/(?:exercises|medication)/\d+/done|/tasks/symptoms/\d+/log)"', html):
+            status = participant.request("POST", action, {"_csrf": csrf, "day": day})[0]
+            assert status == 303, (action, status)
+            posts += 1
+    return posts
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        return int(re.search(r"VmRSS:\s+(\d+) kB", status.read()).group(1))
+
+
+def open_stream(port, cookie):
+    """A raw connection with GET /events sent and its opening read."""
+    connection = socket.create_connection(("127.0.0.1", port))
+    connection.sendall(f"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {cookie}\r\nAccept: text/event-stream\r\n\r\n".encode())
+    return connection
+
+
+def live_updates(server, history, extra_streams):
+    """With `extra_streams` streams open for as many other participants, the time from a log posted by the history
+    participant to the event on their own open stream, 200 times; and the server's memory per open stream."""
+    links = server.invite(extra_streams)
+    cookies = []
+    for link in links:
+        other = Participant(server.base)
+        other.enrol(link)
+        cookies.append("; ".join(f"{c.name}={c.value}" for c in other.cookies))
+    time.sleep(1)
+    before = rss_kib(server.process.pid)
+    streams = [open_stream(server.port, cookie) for cookie in cookies]
+    for stream in streams:
+        stream.settimeout(10)
+        assert b"200 OK" in stream.recv(4096)
+    time.sleep(1)
+    per_stream = (rss_kib(server.process.pid) - before) / len(streams)
+
+    cookie = "; ".join(f"{c.name}={c.value}" for c in history.cookies)
+    watcher = open_stream(server.port, cookie)
+    watcher.settimeout(10)
+    assert b"200 OK" in watcher.recv(4096)
+    html = history.page("/")[2]
+    csrf = csrf_of(html)
+    log = re.search(r'action="(/tasks/symptoms/\d+/log)"', html).group(1)
+    samples = []
+    for _ in range(200):
+        started = time.perf_counter()
+        assert history.request("POST", log, {"_csrf": csrf})[0] == 303
+        received = b""
+        while b"event: changed" not in received:
+            received += watcher.recv(4096)
+        samples.append((time.perf_counter() - started) * 1000)
+    for stream in streams + [watcher]:
+        stream.close()
+    samples.sort()
+    return samples[len(samples) // 2], samples[int(len(samples) * 0.99) - 1], per_stream
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=4)
+    parser.add_argument("--streams", type=int, default=1000)
     args = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("wrk is not installed: apt-get install wrk (make bench installs it)")
     work = Path(tempfile.mkdtemp(prefix="studykit-bench-"))
-    server = start_server(ROOT / "examples" / "studies" / "recover", work / "data")
+    study = bench_study(work)
+    today = datetime.date.today()
+    # A year ago (360 days, within a session's lifetime; at 09:00 UTC) the history participant enrols and takes the onboarding; then the server runs on the
+    # real clock, on the same data and port, and their year is recorded.
+    year_ago = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(days=360)).strftime("%Y-%m-%dT09:00:00Z")
+    server = start_server(study, work / "data", clock_start=year_ago)
+    history = Participant(server.base)
+    history.enrol(server.invite()[0], time_zone="UTC")
+    history.complete_onboarding()
+    server.stop()
+    server = start_server(study, work / "data", port=server.port)
     try:
+        started = time.time()
+        posts = fill_a_year(history, today, 359)
+        print(f"a year of history: {posts} outcome posts over 359 days in {time.time() - started:.0f} s")
         participants = []
         for _ in range(args.connections):
             participant = Participant(server.base)
@@ -107,24 +212,30 @@ def main():
         script = work / "post.lua"
         script.write_text(POST_SCRIPT % ", ".join(
             f'{{cookie="{c}", run="{r}", csrf="{s}"}}' for c, r, s in participants))
+        history_cookie = "; ".join(f"{c.name}={c.value}" for c in history.cookies)
 
         load_before = " ".join(f"{value:.2f}" for value in os.getloadavg())
         health = wrk(f"{server.base}/health", args.seconds, args.connections)
-        home = wrk(f"{server.base}/", args.seconds, args.connections, headers=[f"Cookie: {participants[0][0]}"])
-        fresh = wrk(f"{server.base}/?notice=done", args.seconds, args.connections, headers=[f"Cookie: {participants[0][0]}"])
+        cached = wrk(f"{server.base}/", args.seconds, args.connections, headers=[f"Cookie: {history_cookie}"])
+        fresh = wrk(f"{server.base}/?notice=done", args.seconds, args.connections, headers=[f"Cookie: {history_cookie}"])
+        month_ago = (today - datetime.timedelta(days=30)).isoformat()
+        fresh_past = wrk(f"{server.base}/?day={month_ago}&notice=done", args.seconds, args.connections, headers=[f"Cookie: {history_cookie}"])
         post = wrk(server.base + participants[0][1], args.seconds, args.connections, script=str(script))
-        home_size = len(Participant(server.base).opener.open(__import__("urllib.request").request.Request(
-            server.base + "/", headers={"Cookie": participants[0][0]})).read())
+        home_size = len(history.page("/")[2].encode())
         load = " ".join(f"{value:.2f}" for value in os.getloadavg())
         print(f"load average before the runs {load_before}, after {load} ({os.cpu_count()} CPUs)")
-        print(f"{'server (wrk, ' + str(args.connections) + ' connections, ' + str(args.seconds) + ' s)':<58}{'req/s':>10}{'p99 ms':>9}  share of ceiling")
-        print("-" * 96)
+        print(f"{'server (wrk, ' + str(args.connections) + ' connections, ' + str(args.seconds) + ' s)':<62}{'req/s':>10}{'p99 ms':>9}  share of ceiling")
+        print("-" * 100)
         for name, (rate, p99), note in [("GET /health (the ceiling)", health, ""),
-                                         (f"GET / (home, {home_size} bytes)", home, "target ≥ 30 %"),
-                                         ("GET /?notice=done (home made afresh each time)", fresh, "for comparison"),
+                                         (f"GET / (a year of history, {home_size} bytes, from the cache)", cached, "served again"),
+                                         ("GET /?notice=done (today's daily page made afresh)", fresh, "target ≥ 30 %"),
+                                         ("GET /?day=…&notice=done (a day a month ago, afresh)", fresh_past, "for comparison"),
                                          ("POST /runs/RUN (answer a survey step)", post, "target ≥ 15 %")]:
             share = f"{100 * rate / health[0]:5.1f} %  {note}" if note else ""
-            print(f"{name:<58}{rate:>10.0f}{p99:>9.2f}  {share}")
+            print(f"{name:<62}{rate:>10.0f}{p99:>9.2f}  {share}")
+        median, p99, per_stream = live_updates(server, history, args.streams)
+        print(f"live updates with {args.streams} other streams open: outcome post → event at a second page, median {median:.1f} ms, "
+              f"p99 {p99:.1f} ms (target < 100 ms); server memory {per_stream:.1f} KiB per open stream")
     finally:
         server.stop()
         shutil.rmtree(work, ignore_errors=True)

@@ -508,6 +508,15 @@ extension NavigationLinkView: MustacheParent {
     }
 }
 
+extension DailyPageMarkup: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "html": self.html
+        default: nil
+        }
+    }
+}
+
 extension HomeView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {

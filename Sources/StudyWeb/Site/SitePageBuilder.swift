@@ -30,7 +30,15 @@ struct SitePageBuilder {
             page: content)
     }
 
-    func home(_ home: HomePage) -> SitePageView<HomeView> {
+    func home(_ home: HomePage) -> SitePageView<DailyPageMarkup> {
+        let view = homeView(home)
+        let page = page(view, title: view.title, current: Self.homePath)
+        return SitePageView(shell: page.shell, siteHeader: page.siteHeader, csrf: page.csrf,
+                            page: DailyPageMarkup(html: DailyPageHTML.write(view, csrf: page.csrf)))
+    }
+
+    /// The daily page's view model, which ``DailyPageHTML`` writes.
+    func homeView(_ home: HomePage) -> HomeView {
         let shown = home.onboardingRequired ? home.cards.filter(\.isOnboarding) : home.cards
         let cards = shown.enumerated().map { cardView($1, number: $0 + 1) }
         let title = home.isToday ? strings[.today] : home.dayTitle
@@ -39,7 +47,7 @@ struct SitePageBuilder {
         let view = HomeView(title: title, day: home.isToday ? home.dayTitle : nil, notice: nonEmpty(home.notice),
                             gate: home.onboardingRequired ? strings[.onboardingGate] : nil, week: home.week.map(weekView),
                             cards: cards, hasCards: !cards.isEmpty, empty: empty, content: content)
-        return page(view, title: title, current: Self.homePath)
+        return view
     }
 
     private func contentView(_ card: ContentCard, number: Int) -> ContentCardView {

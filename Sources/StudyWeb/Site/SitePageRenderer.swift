@@ -19,7 +19,7 @@ public struct SitePageRenderer: Sendable {
     private let library: MustacheLibrary
 
     /// The templates, by name, as shipped under `Resources/templates`: the shared layout, the site frame, and one per page.
-    static let templateNames = TemplateLibrary.layoutNames + ["site", "formbutton", "home", "contacts", "confirm", "insights", "article", "settings", "join", "signin", "message"]
+    static let templateNames = TemplateLibrary.layoutNames + ["site", "home", "contacts", "confirm", "insights", "article", "settings", "join", "signin", "message"]
 
     /// Parses the templates; throws ``StepPageError/template(_:_:)`` when one is missing or malformed (a build mistake).
     public init() throws(StepPageError) {

@@ -30,6 +30,11 @@ struct NavigationLinkView {
     let current: Bool
 }
 
+/// The daily page's content, written by ``DailyPageHTML``.
+struct DailyPageMarkup {
+    let html: String
+}
+
 struct HomeView {
     let title: String
     /// The chosen day's date, under the title on today's page; nil when the title is the date.
