@@ -173,7 +173,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
             return (CommittedParticipantChange(runs: savedRuns, consentRecords: storedRecords, outcomes: added, outcomesAlreadyRecorded: kept),
                     careChange)
         }
-        sqliteStudyStore.didCommit(savedRuns: runs)
+        sqliteStudyStore.didCommit(savedRuns: runs, participant: participantID)
         if !careChange.outcomeTaskIDs.isEmpty { careStore.announce(careChange) }
         return committed
     }
@@ -206,7 +206,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
             _ = try add(plan.contacts)
             return (participant, change)
         }
-        sqliteStudyStore.didCommit(savedRuns: [])
+        sqliteStudyStore.didCommit(savedRuns: [], participant: id)
         careStore.announce(careChange)
         return participant
     }

@@ -36,6 +36,7 @@ public final class SQLiteStudyStore: StudyStore {
     public let database: any DatabaseWriter
     private let environment: StudyKitEnvironment
     private let commits = Atomic<UInt64>(0)
+    private let participantCommits = Mutex<[String: UInt64]>([:])
     /// Restoration data as last decoded or saved, by run: a post reads what the previous one saved.
     private let restorations = RestorationDataCache()
 
@@ -93,8 +94,9 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// Counts a write committed by ``SQLiteStudyDatabase`` for this store's rows in ``revision``, and remembers the
     /// restoration data of the runs it saved, as the store's own writes do.
-    func didCommit(savedRuns: [Rows.EncodedRun]) {
+    func didCommit(savedRuns: [Rows.EncodedRun], participant: String) {
         commits.add(1, ordering: .releasing)
+        countChange(of: participant)
         for run in savedRuns { restorations.remember(run) }
     }
 
@@ -146,15 +148,23 @@ public final class SQLiteStudyStore: StudyStore {
         try database.unsafeRead(body)
     }
 
-    /// Runs `body` in a write transaction and counts the commit in ``revision`` before returning.
-    private func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+    /// Runs `body` in a write transaction and counts the commit in ``revision`` (and in ``revision(of:)`` of
+    /// `participant`, whose pages show what it writes) before returning.
+    private func write<T: Sendable>(participant: String? = nil, _ body: @Sendable (Database) throws -> T) async throws -> T {
         let value = try await database.write(body)
         commits.add(1, ordering: .releasing)
+        if let participant { countChange(of: participant) }
         return value
     }
 
     /// How many write transactions this store has committed.
     public var revision: UInt64 { commits.load(ordering: .acquiring) }
+
+    /// How many committed writes changed what `participantID`'s pages show, in this process.
+    public func revision(of participantID: String) -> UInt64 { participantCommits.withLock { $0[participantID] ?? 0 } }
+
+    /// Counts a committed change of `participantID`'s data (a joined write counts through ``didCommit(savedRuns:participant:)``).
+    func countChange(of participantID: String) { participantCommits.withLock { $0[participantID, default: 0] += 1 } }
 
     // MARK: - Invitations
 
@@ -193,7 +203,9 @@ public final class SQLiteStudyStore: StudyStore {
         let now = environment.now()
         let id = environment.makeUUID().uuidString.lowercased()
         let hash = invitationCode.map(StudySecrets.codeHash)
-        return try await write { db in try Rows.enrol(id: id, invitationHash: hash, timeZone: timeZone, language: language, now: now, db) }
+        return try await write(participant: id) { db in
+            try Rows.enrol(id: id, invitationHash: hash, timeZone: timeZone, language: language, now: now, db)
+        }
     }
 
     /// The participant with this id.
@@ -212,7 +224,7 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// Changes the participant's language.
     public func setLanguage(_ language: String, participantID: String) async throws -> StudyParticipant {
-        try await write { db in
+        try await write(participant: participantID) { db in
             try db.execute(sql: "UPDATE participant SET language = ? WHERE id = ?", arguments: [language, participantID])
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM participant WHERE id = ?", arguments: [participantID]) else {
                 throw StudyStoreError.unknownParticipant(participantID)
@@ -325,7 +337,7 @@ public final class SQLiteStudyStore: StudyStore {
         // Encoded before the write, so that the writer, which serializes every write, spends no time on JSON.
         let encoded = try Rows.EncodedRun(run)
         let now = environment.now()
-        let saved = try await write { db in try Rows.save(encoded, now: now, db) }
+        let saved = try await write(participant: run.participantID) { db in try Rows.save(encoded, now: now, db) }
         restorations.remember(encoded)
         return saved
     }
@@ -335,7 +347,7 @@ public final class SQLiteStudyStore: StudyStore {
                                            _ change: @Sendable (TaskRun) throws -> (save: TaskRun?, value: Value)) async throws
         -> (saved: TaskRun?, value: Value)? {
         let now = environment.now()
-        return try await write { db in
+        return try await write(participant: participantID) { db in
             guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM taskRun WHERE id = ? AND participantID = ?"),
                                              arguments: [id, participantID]) else { return nil }
             let stored = try Rows.taskRun(row, restorations: restorations)
@@ -396,7 +408,9 @@ public final class SQLiteStudyStore: StudyStore {
     public func appendConsentRecord(_ sealed: SealedConsentRecord) async throws -> StoredConsentRecord {
         let json = try sealed.jsonData()
         let now = environment.now()
-        return try await write { db in try Rows.appendConsentRecord(sealed, json: json, now: now, db) }
+        return try await write(participant: sealed.record.participantIdentifier) { db in
+            try Rows.appendConsentRecord(sealed, json: json, now: now, db)
+        }
     }
 
     private static let recordSelect = """
@@ -424,7 +438,7 @@ public final class SQLiteStudyStore: StudyStore {
     public func setConsentPDF(_ state: ConsentPDFState, recordID: UUID, participantID: String) async throws {
         if case .file(let path) = state, !ConsentPDFState.isSafeRelativePath(path) { throw StudyStoreError.unsafePDFPath(path) }
         let now = seconds(environment.now())
-        try await write { db in
+        try await write(participant: participantID) { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM consentRecord WHERE id = ? AND participantID = ?",
                                     arguments: [recordID, participantID]) == true else {
                 throw StudyStoreError.unknownConsentRecord(recordID)

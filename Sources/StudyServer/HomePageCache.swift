@@ -6,9 +6,10 @@ import Synchronization
 /// A home page shows what the two stores held, the participant's language and zone, and the time: the day, and each
 /// card's state (upcoming, to do, missed), which turns at its event's start or end. So a page is kept with
 ///
-/// - the stores' revisions read *before* anything it shows was read: any write committed since makes them differ
-///   (``StudyStore/revision``, ``CareStore/revision``), including the participant's own answers, a language change
-///   and the background printing of a consent PDF;
+/// - the participant's own revisions read *before* anything it shows was read: any write of their data committed
+///   since makes them differ (``StudyStore/revision(of:)``, and the participant change feed, which the care store's
+///   commit observer feeds before each write returns), including their answers, a language change and the background
+///   printing of a consent PDF, while other participants' writes leave the page in place;
 /// - the first moment its cards or its day title change by time alone (``Entry/validUntil``);
 /// - the participant it was made for, and the session whose CSRF token its forms carry (the key).
 ///
@@ -35,6 +36,8 @@ final class HomePageCache: Sendable {
         /// The first moment the page would read differently with the same data.
         let validUntil: Date
         let page: String
+        /// When it was kept, in the order of keeping: the oldest go first when the cache is full.
+        let order: UInt64
     }
 
     /// The most pages kept at once (a home page is a few kilobytes).
@@ -45,6 +48,7 @@ final class HomePageCache: Sendable {
         var entries: [String: Entry] = [:]
         var hits = 0
         var misses = 0
+        var kept: UInt64 = 0
     }
 
     /// An empty cache of at most `capacity` pages.
@@ -64,18 +68,18 @@ final class HomePageCache: Sendable {
         }
     }
 
-    /// Keeps `page` for this session. When the cache is full, pages that can no longer be served (made before a
-    /// later write, or out of date) go first, then all of them.
+    /// Keeps `page` for this session. When the cache is full, pages out of date go first, then the oldest quarter.
     func keep(_ page: String, session: String, source: Source, validUntil: Date, now: Date) {
         state.withLock { state in
             if state.entries[session] == nil, state.entries.count >= capacity {
-                state.entries = state.entries.filter {
-                    $0.value.source.studyRevision == source.studyRevision && $0.value.source.careRevision == source.careRevision
-                        && now < $0.value.validUntil
+                state.entries = state.entries.filter { now < $0.value.validUntil }
+                if state.entries.count >= capacity {
+                    let oldest = state.entries.sorted { $0.value.order < $1.value.order }.prefix(max(1, capacity / 4))
+                    for (key, _) in oldest { state.entries[key] = nil }
                 }
-                if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
             }
-            state.entries[session] = Entry(source: source, validUntil: validUntil, page: page)
+            state.kept += 1
+            state.entries[session] = Entry(source: source, validUntil: validUntil, page: page, order: state.kept)
         }
     }
 

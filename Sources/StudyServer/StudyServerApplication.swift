@@ -35,8 +35,7 @@ public enum StudyServerApplication {
             router: StudyRouter.router(service: service, secureCookies: configuration.secureCookies),
             server: .http1(configuration: .init(additionalChannelHandlers: [SlowRequestBodyHandler()], idleTimeout: idleTimeout)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-            services: [ConsentPDFPrintingService(service: service) as any Service,
-                       LiveUpdatesService(careStore: service.careStore, feed: service.changeFeed)],
+            services: [ConsentPDFPrintingService(service: service)],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 announce("\(service.study.name) is being served at http://\(configuration.host):\(port)/")

@@ -28,7 +28,8 @@ extension StudyService {
         // The revisions are read before anything the page shows, so that a write committed while it is made is seen.
         let source = HomePageCache.Source(participantID: participant.id, language: participant.language,
                                           timeZone: participant.timeZone.identifier, day: date == nil ? "" : dayParameter,
-                                          studyRevision: store.revision, careRevision: careStore.revision)
+                                          studyRevision: store.revision(of: participant.id),
+                                          careRevision: changeFeed.latest(of: participant.id))
         if notice == nil, let page = homePages.page(session: signedIn.sessionToken, source: source, now: now) { return page }
         let feed = try await workflow.day(containing: date ?? now, for: participant, at: now)
         let week: WeekStrip? = switch feed.onboarding {

@@ -44,7 +44,8 @@ public final class StudyService: Sendable {
     let homePages = HomePageCache()
     /// Wrong sign-in codes, limited server-wide.
     let signInAttempts = SignInAttemptLimiter()
-    /// Which participants' data changed, for their open pages (``LiveUpdatesController``); fed by ``LiveUpdatesService``.
+    /// Which participants' care data changed, for their cached and open pages (``HomePageCache``,
+    /// ``LiveUpdatesController``); fed by the care store's commit observer.
     let changeFeed = InProcessParticipantChangeFeed()
     /// This run of the server, in live-update event ids: a browser that saw an id of another run refreshes.
     let bootID: String
@@ -119,6 +120,10 @@ public final class StudyService: Sendable {
         workflow = ParticipantWorkflow(study: study, data: data, environment: environment, consentKey: consentKey, calculator: calculator,
                                        dataFolder: folder)
         webStrings = Dictionary(uniqueKeysWithValues: study.languages.map { ($0, WebStrings(language: $0, overrides: study.strings.web)) })
+        // Every committed care write is published at once, before the write returns: the participant's cached pages
+        // key on it, and their open pages are told (LiveUpdatesController).
+        let feed = changeFeed
+        data.sqliteCareStore.observeCommits { change in feed.publish(change) }
     }
 
     // MARK: - Participants and sessions

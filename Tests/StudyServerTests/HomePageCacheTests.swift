@@ -90,6 +90,30 @@ struct HomePageCacheTests {
         #expect(try await service.homePage(signedIn: renewed, date: nil, notice: nil) == japanese)
     }
 
+    @Test func anotherParticipantsWritesLeaveThePageInPlaceAndOwnCareWritesDoNot() async throws {
+        let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))
+        let service = try Fixture.service(clock: clock)
+        let me = try await Fixture.participant(of: service, zone: tokyo)
+        let someone = try await Fixture.participant(of: service, zone: tokyo)
+        clock.set(Fixture.date("2026-03-04T23:10:00Z")) // 08:10 on 5 March: the exercises are due
+        let page = try await service.homePage(signedIn: me, date: nil, notice: nil)
+        // Someone else ticks their exercises, starts a survey and changes their language: my page is served again.
+        let theirs = try await service.homePage(signedIn: someone, date: nil, notice: nil)
+        let occurrence = try #require(theirs.firstMatch(of: #/tasks/exercises/(\d+)/done/#).flatMap { Int($0.output.1) })
+        try await service.workflow.record(taskID: "exercises", occurrence: occurrence, for: someone.participant)
+        let pain = try #require(theirs.firstMatch(of: #/href="/tasks/pain/(\d+)"/#).flatMap { Int($0.output.1) })
+        _ = try await service.startRun(taskID: "pain", occurrence: pain, for: someone.participant)
+        _ = try await service.setLanguage("ja", for: someone.participant)
+        let (hits, misses) = service.homePages.hitsAndMisses
+        #expect(try await service.homePage(signedIn: me, date: nil, notice: nil) == page)
+        #expect(service.homePages.hitsAndMisses == (hits + 1, misses))
+        // My own tick, written straight to the care store, is seen at once.
+        try await service.workflow.record(taskID: "exercises", occurrence: occurrence, for: me.participant)
+        let after = try await service.homePage(signedIn: me, date: nil, notice: nil)
+        #expect(after != page && after.contains("/tasks/exercises/\(occurrence)/undo"))
+        #expect(service.homePages.hitsAndMisses.misses == misses + 1)
+    }
+
     @Test func theDayTurnsAtLocalMidnightOnTheDayDaylightSavingEnds() async throws {
         // New York leaves daylight saving time at 02:00 on 1 November 2026: that day has 25 hours, and the next
         // one starts at 05:00 UTC.
@@ -117,7 +141,7 @@ struct HomePageCacheTests {
         #expect(service.homePages.hitsAndMisses.hits == 0)
     }
 
-    @Test func aFullCacheDropsPagesThatCanNoLongerBeServedFirst() {
+    @Test func aFullCacheDropsPagesOutOfDateFirstThenTheOldest() {
         let cache = HomePageCache(capacity: 2)
         let now = Fixture.date("2026-03-04T01:00:00Z")
         func source(_ participant: String, revision: UInt64) -> HomePageCache.Source {
@@ -126,10 +150,22 @@ struct HomePageCacheTests {
         cache.keep("a", session: "A", source: source("a", revision: 1), validUntil: now.addingTimeInterval(60), now: now)
         cache.keep("b", session: "B", source: source("b", revision: 2), validUntil: now.addingTimeInterval(60), now: now)
         cache.keep("c", session: "C", source: source("c", revision: 2), validUntil: now.addingTimeInterval(60), now: now)
-        #expect(cache.page(session: "A", source: source("a", revision: 1), now: now) == nil) // made before the last write
+        #expect(cache.page(session: "A", source: source("a", revision: 1), now: now) == nil) // the oldest
         #expect(cache.page(session: "B", source: source("b", revision: 2), now: now) == "b")
         #expect(cache.page(session: "C", source: source("c", revision: 2), now: now) == "c")
         #expect(cache.page(session: "C", source: source("c", revision: 2), now: now.addingTimeInterval(60)) == nil)
         #expect(cache.page(session: "C", source: source("x", revision: 2), now: now) == nil) // another participant
+    }
+
+    @Test func aFullCacheDropsPagesOutOfDateBeforeNewerOnes() {
+        let cache = HomePageCache(capacity: 2)
+        let now = Fixture.date("2026-03-04T01:00:00Z")
+        let source = HomePageCache.Source(participantID: "p", language: "en", timeZone: "UTC", day: "", studyRevision: 0, careRevision: 0)
+        cache.keep("a", session: "A", source: source, validUntil: now.addingTimeInterval(600), now: now)
+        cache.keep("b", session: "B", source: source, validUntil: now.addingTimeInterval(60), now: now)
+        let later = now.addingTimeInterval(120)
+        cache.keep("c", session: "C", source: source, validUntil: later.addingTimeInterval(60), now: later)
+        #expect(cache.page(session: "A", source: source, now: later) == "a", "B was out of date: it went, not the older A")
+        #expect(cache.page(session: "C", source: source, now: later) == "c")
     }
 }

@@ -5,6 +5,7 @@ import Synchronization
 /// ``CareStore/revision``.
 final class ChangeBroadcaster: Sendable {
     private let listeners = Mutex<[UUID: AsyncStream<CareChange>.Continuation]>([:])
+    private let observers = Mutex<[@Sendable (CareChange) -> Void]>([])
     private let sent = Atomic<UInt64>(0)
 
     /// How many changes were sent so far.
@@ -21,9 +22,15 @@ final class ChangeBroadcaster: Sendable {
         return stream
     }
 
-    /// Counts `change` and sends it to every open stream.
+    /// Calls `observer` with every change from now on, on the writer's task, before the write returns.
+    func observe(_ observer: @escaping @Sendable (CareChange) -> Void) {
+        observers.withLock { $0.append(observer) }
+    }
+
+    /// Counts `change`, tells every observer, and sends it to every open stream.
     func send(_ change: CareChange) {
         sent.add(1, ordering: .releasing)
+        for observer in observers.withLock({ $0 }) { observer(change) }
         let targets = listeners.withLock { Array($0.values) }
         for continuation in targets { continuation.yield(change) }
     }

@@ -27,6 +27,13 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// A stream of every write this store commits from now on.
     public func changes() -> AsyncStream<CareChange> { broadcaster.stream() }
 
+    /// Calls `observer` with what every committed write touched, before the write returns (and before
+    /// ``changes()`` streams see it): for a cache that must never serve what the write changed. Keep it short; it
+    /// runs on the writer's task.
+    public func observeCommits(_ observer: @escaping @Sendable (CareChange) -> Void) {
+        broadcaster.observe(observer)
+    }
+
     /// How many writes this store has committed: each is counted as it is announced to ``changes()``.
     public var revision: UInt64 { broadcaster.count }
 

@@ -24,6 +24,13 @@ public actor InMemoryStudyStore: StudyStore {
 
     private func countChange() { changes.add(1, ordering: .releasing) }
 
+    private let participantChanges = Mutex<[String: UInt64]>([:])
+
+    public nonisolated func revision(of participantID: String) -> UInt64 { participantChanges.withLock { $0[participantID] ?? 0 } }
+
+    /// Counts a change of `participantID`'s data that their pages show.
+    private func countChange(of participantID: String) { participantChanges.withLock { $0[participantID, default: 0] += 1 } }
+
     /// An empty store using `environment`'s clock, UUIDs and randomness.
     public init(environment: StudyKitEnvironment) {
         self.environment = environment
@@ -67,6 +74,7 @@ public actor InMemoryStudyStore: StudyStore {
             invitationsByHash[invitation.codeSHA256] = invitation
         }
         participantsByID[id] = participant
+        countChange(of: id)
         return participant
     }
 
@@ -83,6 +91,7 @@ public actor InMemoryStudyStore: StudyStore {
         guard var participant = participantsByID[participantID] else { throw StudyStoreError.unknownParticipant(participantID) }
         participant.language = language
         participantsByID[participantID] = participant
+        countChange(of: participantID)
         return participant
     }
 
@@ -153,6 +162,7 @@ public actor InMemoryStudyStore: StudyStore {
         stored.createdAt = existing?.createdAt ?? now
         stored.updatedAt = now
         runsByID[run.id] = stored
+        countChange(of: run.participantID)
         return stored
     }
 
@@ -193,6 +203,7 @@ public actor InMemoryStudyStore: StudyStore {
         }
         let stored = StoredConsentRecord(sealed: sealed, sealedJSON: try sealed.jsonData(), storedAt: environment.now(), pdf: .pending)
         records.append(stored)
+        countChange(of: sealed.record.participantIdentifier)
         return stored
     }
 
@@ -213,6 +224,7 @@ public actor InMemoryStudyStore: StudyStore {
             throw StudyStoreError.unknownConsentRecord(recordID)
         }
         records[index].pdf = state
+        countChange(of: participantID)
     }
 
     /// Records whose PDF is pending or failed, oldest first.

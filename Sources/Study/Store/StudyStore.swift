@@ -107,6 +107,10 @@ public protocol StudyStore: Sendable {
     /// seeing a revision stays current while the revision does, so it can be kept: the study server keeps each
     /// participant's home page so. Writes by another process to the same file are not counted.
     var revision: UInt64 { get }
+    /// A number that grows with every committed write of one participant's data that their pages show (their
+    /// enrolment, language, runs and consent records; not their sessions or sign-in codes), before the write returns:
+    /// a page kept while it and the care data's number stay the same is current, whatever other participants do.
+    func revision(of participantID: String) -> UInt64
 }
 
 extension StudyStore {

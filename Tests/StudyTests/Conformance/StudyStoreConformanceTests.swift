@@ -310,6 +310,42 @@ struct StudyStoreConformanceTests {
         #expect(moved())
     }
 
+    @Test(arguments: Backend.allCases) func aParticipantsRevisionMovesWithTheirOwnVisibleDataOnly(_ backend: Backend) async throws {
+        let store = try backend.makeStore(clock)
+        let alice = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
+        let bob = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
+        var seen = (store.revision(of: alice.id), store.revision(of: bob.id))
+        #expect(seen.0 > 0, "enrolment is a change of the participant")
+        /// Which of Alice and Bob moved since the last call.
+        func moved() -> (alice: Bool, bob: Bool) {
+            let now = (store.revision(of: alice.id), store.revision(of: bob.id))
+            defer { seen = now }
+            return (now.0 != seen.0, now.1 != seen.1)
+        }
+        let (restoration, _) = try pausedRun()
+        try await store.saveRun(TaskRun(id: restoration.taskRunUUID, participantID: alice.id, taskID: "pain", state: .inProgress,
+                                        restorationData: restoration))
+        #expect(moved() == (true, false))
+        _ = try await store.updateRun(id: restoration.taskRunUUID, participantID: alice.id) { ($0, ()) }
+        #expect(moved() == (true, false))
+        _ = try await store.setLanguage("ja", participantID: bob.id)
+        #expect(moved() == (false, true))
+        _ = try await store.appendConsentRecord(try sealedConsent(participant: bob.id, recorder: ConsentRecorder(signingKey: .generate())))
+        #expect(moved() == (false, true))
+        // Sessions, sign-in codes and invitations are no page's content.
+        _ = try await store.createSession(participantID: alice.id, lifetime: 3_600)
+        _ = try await store.createSignInCode(participantID: alice.id, lifetime: 600)
+        _ = try await store.createInvitation(label: nil, expiresAt: nil)
+        #expect(moved() == (false, false))
+        // A refused write moves nothing.
+        await #expect(throws: StudyStoreError.self) {
+            try await store.saveRun(TaskRun(id: restoration.taskRunUUID, participantID: alice.id, taskID: "weekly", state: .inProgress,
+                                            restorationData: restoration))
+        }
+        #expect(moved() == (false, false))
+        #expect(store.revision(of: "nobody") == 0)
+    }
+
     @Test(arguments: Backend.allCases) func consentRecordsAreAppendedAndTheirPDFsFollow(_ backend: Backend) async throws {
         let store = try backend.makeStore(clock)
         let alice = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
