@@ -17,7 +17,7 @@ struct StudyLoaderTests {
         #expect(study.defaultLanguage == "en")
         #expect(study.theme.tint == "#C8472B")
         #expect(study.enrolment == .invitation)
-        #expect(study.tasks.map(\.id) == ["exercises", "pain", "weekly", "checkIn", "mood", "medication", "symptoms"])
+        #expect(study.tasks.map(\.id) == ["exercises", "pain", "weekly", "checkIn", "mood", "medication", "symptoms", "icing"])
 
         // Consent: each language its own document; ko and es fall back to the main (English) one.
         #expect(study.consentDocument(language: "ja").language == "ja")
@@ -47,6 +47,7 @@ struct StudyLoaderTests {
         #expect(medication.schedule.map(\.everyDays) == [1, 1, 2])
         let symptoms = try #require(study.task(id: "symptoms"))
         #expect(symptoms.card == nil && !symptoms.impactsAdherence && symptoms.cardKind(eventsThatDay: 1) == .buttonLog)
+        #expect(study.task(id: "icing")?.cardKind(eventsThatDay: 1) == .simple)
         let pain = try #require(study.task(id: "pain"))
         #expect(pain.outcome == [StudyOutcomeMapping(question: "painLevel", kind: "pain", units: "NRS")])
         #expect(study.survey(taskID: "pain")?.identifier == "recover-pain")

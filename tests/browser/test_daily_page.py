@@ -76,8 +76,8 @@ def test_cards_record_undo_and_log_and_the_ring_follows(day_one, browser):
     today = "2027-03-25"
     assert me.h1() == "Today"
     assert me.driver.find_element(By.CSS_SELECTOR, "nav.week a[aria-current=date]").get_attribute("href").endswith(f"/?day={today}")
-    # Day 1 counts seven events: three exercise sessions, three doses (the dinner dose is every other day, from day
-    # 1) and the pain check.
+    # Day 1 counts eight events: three exercise sessions, three doses (the dinner dose is every other day, from day
+    # 1), the icing and the pain check.
     assert ring_label(me, today).endswith(": 0% done")
     assert [plain(r.text) for r in card(me, "Knee exercises").find_elements(By.CSS_SELECTOR, "ul button")] == [
         "8:00 AM · after breakfast", "1:00 PM · after lunch", "7:00 PM · after dinner"]
@@ -86,13 +86,22 @@ def test_cards_record_undo_and_log_and_the_ring_follows(day_one, browser):
 
     press(me, "Knee exercises", 0)
     assert pressed(me, "Knee exercises") == ["true", "false", "false"]
-    assert ring_label(me, today).endswith(": 14% done")
+    assert ring_label(me, today).endswith(": 13% done")
     press(me, "Doxylamine", 2)
     assert pressed(me, "Doxylamine") == ["false", "false", "true"]
-    assert ring_label(me, today).endswith(": 29% done")
+    assert ring_label(me, today).endswith(": 25% done")
     press(me, "Knee exercises", 0)  # pressed again: undone
     assert pressed(me, "Knee exercises") == ["false", "false", "false"]
-    assert ring_label(me, today).endswith(": 14% done")
+    assert ring_label(me, today).endswith(": 13% done")
+    # The icing, one event today: a simple card, recorded with one tap and undone with another.
+    assert [plain(b.text) for b in card(me, "Ice the knee").find_elements(By.TAG_NAME, "button")] == ["Mark as done"]
+    press(me, "Ice the knee", 0)
+    assert card(me, "Ice the knee").find_element(By.TAG_NAME, "button").get_attribute("aria-pressed") == "true"
+    assert plain(card(me, "Ice the knee").find_element(By.TAG_NAME, "button").text) == "Completed"
+    assert ring_label(me, today).endswith(": 25% done")
+    press(me, "Ice the knee", 0)
+    assert card(me, "Ice the knee").find_element(By.TAG_NAME, "button").get_attribute("aria-pressed") == "false"
+    assert ring_label(me, today).endswith(": 13% done")
 
     # The nausea log: each press adds a time, each time can be deleted; the ring does not move.
     assert "Nothing logged yet." in card(me, "Nausea").text
@@ -100,7 +109,7 @@ def test_cards_record_undo_and_log_and_the_ring_follows(day_one, browser):
     press(me, "Nausea", 0)
     entries = card(me, "Nausea").find_elements(By.CSS_SELECTOR, "ul.log li")
     assert len(entries) == 2 and all(re.fullmatch(r"9:0\d PM", plain(e.find_element(By.TAG_NAME, "span").text)) for e in entries)
-    assert ring_label(me, today).endswith(": 14% done")
+    assert ring_label(me, today).endswith(": 13% done")
     click_to_navigate(me.driver, entries[0].find_element(By.TAG_NAME, "button"))
     assert len(card(me, "Nausea").find_elements(By.CSS_SELECTOR, "ul.log li")) == 1
     me.page()
@@ -115,7 +124,7 @@ def test_cards_record_undo_and_log_and_the_ring_follows(day_one, browser):
         me.press("skip")
     me.press_primary()
     assert re.search(r"Completed at 9:0\d PM", card(me, "Daily pain check").text.replace("\u202f", " "))
-    assert ring_label(me, today).endswith(": 29% done")
+    assert ring_label(me, today).endswith(": 25% done")
 
     # Taken back from its card: asked first (Cancel changes nothing), then the card offers Begin again.
     click_to_navigate(me.driver, card(me, "Daily pain check").find_element(By.PARTIAL_LINK_TEXT, "Take back"))
@@ -128,7 +137,7 @@ def test_cards_record_undo_and_log_and_the_ring_follows(day_one, browser):
     assert me.path() == f"/?day={today}"
     assert "Completed at" not in card(me, "Daily pain check").text
     assert card(me, "Daily pain check").find_element(By.CSS_SELECTOR, "a.button.primary").text.startswith("Start")
-    assert ring_label(me, today).endswith(": 14% done")
+    assert ring_label(me, today).endswith(": 13% done")
 
     # Insights: the week's chart has the same numbers as the cards: two sessions today, no pain (taken back).
     press(me, "Knee exercises", 0)
@@ -196,6 +205,12 @@ def test_a_second_window_follows_every_change_within_a_second_without_reloading(
     driver = me.driver
     me.open("/")
     phone = driver.current_window_handle
+    # A third tab holds the insights chart: it follows too.
+    driver.switch_to.new_window("tab")
+    me.open("/insights")
+    insights = driver.current_window_handle
+    mark_page(driver)
+    WebDriverWait(driver, WAIT).until(lambda d: d.execute_script("return document.documentElement.dataset.events === 'open'"))
     driver.switch_to.new_window("tab")
     me.open("/")
     laptop = driver.current_window_handle
@@ -203,6 +218,12 @@ def test_a_second_window_follows_every_change_within_a_second_without_reloading(
     # The live stream is open before anything changes.
     WebDriverWait(driver, WAIT).until(lambda d: d.execute_script("return document.documentElement.dataset.events === 'open'"))
     today = "2027-03-25"
+
+    def sessions_on_the_chart():
+        """The chart table's exercise count for today (the table is in a closed <details>: read its text content)."""
+        return driver.execute_script("""
+            const row = [...document.querySelectorAll('figure tbody tr')].find(r => r.querySelector('th').textContent === 'Thursday, March 25');
+            return row ? row.querySelector('td').textContent : null;""")
 
     def on_laptop(expected, what):
         """Switches to the second window and waits (at most a second) until `expected()` holds there."""
@@ -215,8 +236,12 @@ def test_a_second_window_follows_every_change_within_a_second_without_reloading(
 
     driver.switch_to.window(phone)
     press(me, "Knee exercises", 1)
-    on_laptop(lambda: pressed(me, "Knee exercises") == ["false", "true", "false"] and ring_label(me, today).endswith(": 14% done"),
+    on_laptop(lambda: pressed(me, "Knee exercises") == ["false", "true", "false"] and ring_label(me, today).endswith(": 13% done"),
               "the exercise session and the ring on the second window")
+    driver.switch_to.window(insights)
+    WebDriverWait(driver, 1.0, poll_frequency=0.05).until(lambda d: sessions_on_the_chart() == "1", "the chart on the third tab")
+    assert driver.execute_script("return window.studykitTestMark === true"), "the insights tab was reloaded"
+    driver.switch_to.window(phone)
     press(me, "Nausea", 0)
     on_laptop(lambda: len(card(me, "Nausea").find_elements(By.CSS_SELECTOR, "ul.log li")) == 1, "the logged time")
     press(me, "Knee exercises", 1)

@@ -112,7 +112,7 @@ import Testing
         #expect(activities.compactMap { $0.at("detail", "code", "text")?.stringValue }
                 == ["Knee exercises", "Knee exercises", "Knee exercises", "Daily pain check", "Weekly function survey", "Two-week check-in",
                     "Mood check (PHQ-9)", "Mood check (PHQ-9)", "Mood check (PHQ-9)", "Mood check (PHQ-9)", "Doxylamine", "Doxylamine",
-                    "Doxylamine", "Nausea"])
+                    "Doxylamine", "Nausea", "Ice the knee"])
         #expect(activities[5].at("detail", "scheduledTiming", "event") == ["2026-03-19"])
         #expect(activities[0].at("detail", "scheduledTiming", "repeat", "timeOfDay") == ["08:00:00"])
         #expect(activities[2].at("detail", "scheduledTiming", "repeat", "timeOfDay") == ["19:00:00"])

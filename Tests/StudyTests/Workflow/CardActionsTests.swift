@@ -61,6 +61,7 @@ struct CardActionsTests {
         #expect(try card("symptoms", in: day1).kind == .buttonLog)
         #expect(try card("pain", in: day1).kind == .survey)
         #expect(try card("water", in: day1).kind == .numericProgress)
+        #expect(try card("icing", in: day1).kind == .simple)
         // The page changes by time when the breakfast session ends at 08:30.
         #expect(day1.changesAt == wallTime(2026, 3, 5, 8, 30, in: tokyo))
 

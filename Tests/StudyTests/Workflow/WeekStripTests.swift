@@ -50,10 +50,11 @@ struct WeekStripTests {
         let calendar = workflow.calendar(for: participant)
         for (offset, recordsPain) in [(0, true), (1, false)] {
             let date = calendar.date(byAdding: .day, value: offset, to: week.changeDay)!
-            // At 21:00 every event of the day has started: the exercises and, on the change day, the medication too.
+            // At 21:00 every event of the day has started: the exercises and, on the change day, the medication and the
+            // icing too.
             clock.set(calendar.date(bySettingHour: 21, minute: 0, second: 0, of: date)!)
             let feed = try await workflow.today(for: participant)
-            for card in feed.cards where card.taskID == "exercises" || (recordsPain && card.taskID == "medication") {
+            for card in feed.cards where card.taskID == "exercises" || (recordsPain && ["medication", "icing"].contains(card.taskID)) {
                 for event in card.events {
                     try await workflow.record(taskID: card.taskID, occurrence: event.occurrence, for: participant)
                 }
