@@ -8,6 +8,19 @@ struct DocumentReader {
     /// What an identifier in a study file may look like: letters, digits, `-` and `_`, starting with a letter or digit.
     static let identifierPattern = "^[A-Za-z0-9][A-Za-z0-9_-]*$"
 
+    /// The identifier at `path`, element `index` of a list of `kind`s at `list`: reported when it does not match
+    /// ``identifierPattern``, or when `seen` (identifier → first index) has it already; returned either way.
+    mutating func identifier(_ value: JSONTree?, path: String, index: Int, seen: inout [String: Int], kind: String, list: String) -> String? {
+        guard let id = string(value, path: path) else { return nil }
+        if id.range(of: Self.identifierPattern, options: .regularExpression) == nil {
+            report(path, "'\(id)' may hold only letters, digits, '-' and '_', starting with a letter or digit")
+        } else if let earlier = seen[id] {
+            report(path, "duplicate \(kind) id '\(id)' (also \(list)[\(earlier)])")
+        }
+        seen[id] = seen[id] ?? index
+        return id
+    }
+
     /// The file being read, relative to the study folder.
     let file: String
     /// Every problem found so far.

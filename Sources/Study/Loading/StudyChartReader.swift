@@ -14,15 +14,7 @@ enum StudyChartReader {
             let path = "charts[\(index)]"
             guard let pairs = reader.object(element, path: path, known: chartKeys, required: ["id", "title", "series"]) else { continue }
             func field(_ key: String) -> JSONTree? { pairs.first { $0.key == key }?.value }
-            let id = reader.string(field("id"), path: "\(path).id")
-            if let id {
-                if id.range(of: DocumentReader.identifierPattern, options: .regularExpression) == nil {
-                    reader.report("\(path).id", "'\(id)' may hold only letters, digits, '-' and '_', starting with a letter or digit")
-                } else if let earlier = seen[id] {
-                    reader.report("\(path).id", "duplicate chart id '\(id)' (also charts[\(earlier)])")
-                }
-                seen[id] = seen[id] ?? index
-            }
+            let id = reader.identifier(field("id"), path: "\(path).id", index: index, seen: &seen, kind: "chart", list: "charts")
             let title = reader.string(field("title"), path: "\(path).title")
             let kind = field("kind") == nil ? StudyChart.Kind.bar
                 : reader.choice(field("kind"), path: "\(path).kind", allowed: StudyChart.Kind.allCases.map(\.rawValue)).flatMap(StudyChart.Kind.init)

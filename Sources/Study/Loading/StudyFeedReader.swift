@@ -21,15 +21,7 @@ struct StudyFeedReader {
             let path = "feed[\(index)]"
             guard let pairs = reader.object(element, path: path, known: Self.cardKeys, required: ["id", "kind", "title"]) else { continue }
             func field(_ key: String) -> JSONTree? { pairs.first { $0.key == key }?.value }
-            let id = reader.string(field("id"), path: "\(path).id")
-            if let id {
-                if id.range(of: DocumentReader.identifierPattern, options: .regularExpression) == nil {
-                    reader.report("\(path).id", "'\(id)' may hold only letters, digits, '-' and '_', starting with a letter or digit")
-                } else if let earlier = seen[id] {
-                    reader.report("\(path).id", "duplicate feed card id '\(id)' (also feed[\(earlier)])")
-                }
-                seen[id] = seen[id] ?? index
-            }
+            let id = reader.identifier(field("id"), path: "\(path).id", index: index, seen: &seen, kind: "feed card", list: "feed")
             let title = reader.string(field("title"), path: "\(path).title")
             let image = field("image") == nil ? nil : readImage(field("image"), path: "\(path).image", reader: &reader)
             let kind = reader.choice(field("kind"), path: "\(path).kind", allowed: Self.kinds)

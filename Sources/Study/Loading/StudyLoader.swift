@@ -800,15 +800,9 @@ private struct Loader {
             let path = "contacts[\(index)]"
             guard let pairs = reader.object(element, path: path, known: Self.contactKeys, required: ["id"]) else { continue }
             func field(_ key: String) -> JSONTree? { pairs.first { $0.key == key }?.value }
-            guard let id = reader.string(field("id"), path: "\(path).id") else { continue }
-            if id.range(of: Self.identifierPattern, options: .regularExpression) == nil {
-                reader.report("\(path).id", "'\(id)' may hold only letters, digits, '-' and '_', starting with a letter or digit")
-            }
-            if let earlier = seen[id] {
-                reader.report("\(path).id", "duplicate contact id '\(id)' (also contacts[\(earlier)])")
-                continue
-            }
-            seen[id] = index
+            // A contact given twice is reported and left out.
+            guard let id = reader.identifier(field("id"), path: "\(path).id", index: index, seen: &seen, kind: "contact", list: "contacts"),
+                  seen[id] == index else { continue }
             var name = PersonNameComponents()
             name.givenName = reader.string(field("givenName"), path: "\(path).givenName")
             name.familyName = reader.string(field("familyName"), path: "\(path).familyName")
