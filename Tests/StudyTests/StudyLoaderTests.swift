@@ -235,6 +235,20 @@ struct StudyLoaderTests {
         #expect(lines.contains { $0.hasPrefix("study.yaml: feed[6].kind: ") && $0.contains("banner") })
     }
 
+    @Test func aContactGivenTwiceOrWithABadIDIsNamed() throws {
+        let lines = try StudyFixtures.withRecoverCopy { folder in
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: "contacts:\n", with: """
+                contacts:
+                  - {id: physio, givenName: Sam}
+                  - {id: "bad id", givenName: Kim}
+
+                """)
+            return try problems(in: folder)
+        }
+        #expect(lines.contains("study.yaml: contacts[2].id: duplicate contact id 'physio' (also contacts[0])"), "\(lines)")
+        #expect(lines.contains("study.yaml: contacts[1].id: 'bad id' may hold only letters, digits, '-' and '_', starting with a letter or digit"))
+    }
+
     @Test func aMissingConsentDocumentAndAMissingSurveyAreNamed() throws {
         let lines = try StudyFixtures.withRecoverCopy { folder in
             try FileManager.default.removeItem(at: folder.appendingPathComponent("surveys/check-in.json"))
