@@ -29,11 +29,10 @@ struct InsightsController {
                                          calendar: calendar))
             }
             let byMonth = !service.study.charts.isEmpty && service.study.charts.allSatisfy { $0.period == .month }
-            let step: Calendar.Component = byMonth ? .month : .weekOfYear
             let unit: Calendar.Component = byMonth ? .month : .weekOfYear
             let current = calendar.dateInterval(of: unit, for: date) ?? DateInterval(start: date, duration: 7 * 86_400)
             let url = { (day: Date) in "/insights?day=" + DailyPageBuilder.parameter(of: day, in: calendar) }
-            let page = InsightsPage(charts: charts, previousURL: url(calendar.date(byAdding: step, value: -1, to: current.start) ?? current.start),
+            let page = InsightsPage(charts: charts, previousURL: url(calendar.date(byAdding: unit, value: -1, to: current.start) ?? current.start),
                                     nextURL: url(current.end), todayURL: current.contains(now) ? nil : "/insights", stepsByMonth: byMonth)
             return StudyRouter.html(service.sitePages.insights(page, context: service.siteContext(language: participant.language,
                                                                                                  signedIn: context.signedIn)))
