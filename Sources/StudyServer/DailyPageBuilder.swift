@@ -45,16 +45,19 @@ struct DailyPageBuilder {
     // MARK: - The week
 
     private func calendarView(_ week: WeekStrip, feed: DayFeed) -> WeekCalendar {
-        let weekday = Date.FormatStyle(locale: locale, calendar: calendar, timeZone: participant.timeZone).weekday(.abbreviated)
-        let number = Date.FormatStyle(locale: locale, calendar: calendar, timeZone: participant.timeZone).day()
+        // The short weekday and the day's number come from the calendar (its locale's symbols, the day as digits);
+        // only the full date, for screen readers, is formatted: each format costs a formatter lookup.
+        let weekdays = calendar.shortWeekdaySymbols
         let full = Date.FormatStyle(locale: locale, calendar: calendar, timeZone: participant.timeZone).weekday(.wide).day().month(.wide)
         let days = week.days.map { day in
+            let parts = calendar.dateComponents([.weekday, .day], from: day.day.start)
+            let weekday = parts.weekday.flatMap { weekdays.indices.contains($0 - 1) ? weekdays[$0 - 1] : nil } ?? ""
             let ring: WeekCalendar.Ring = switch day.ring {
             case .noTasks: .noTasks
             case .noEvents: .noEvents
             default: .progress(day.ring.fractionCompleted ?? 0)
             }
-            return WeekCalendar.Day(weekday: day.day.start.formatted(weekday), number: day.day.start.formatted(number),
+            return WeekCalendar.Day(weekday: weekday, number: parts.day.map(String.init) ?? "",
                                     fullDate: day.day.start.formatted(full), url: Self.url(of: day.day.start, in: calendar), ring: ring,
                                     isSelected: day.day == feed.day, isToday: day.isToday, isFuture: day.isFuture)
         }
