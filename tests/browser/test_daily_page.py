@@ -7,12 +7,14 @@ import socket
 import time
 
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import ROOT, start_server
 from http_participant import Participant as HTTPParticipant
-from studypages import WAIT, Participant, click_to_navigate, mark_page
+from studypages import WAIT, Participant, click_to_navigate, mark_page, wait_for_new_page
 
 RECOVER = ROOT / "examples" / "studies" / "recover"
 
@@ -313,3 +315,35 @@ def http_client_status(base, path):
     status = connection.getresponse().status
     connection.close()
     return status
+
+
+@pytest.mark.parametrize("day_one", ["Europe/Berlin"], indirect=True)
+def test_the_daily_page_works_by_keyboard_alone(day_one, browser):
+    zone, first, restart = day_one
+    me = Participant(first, browser).join(time_zone=zone)
+    me.complete_recover_onboarding(check_pages=False)
+    me.server = restart()
+    me.open("/")
+    driver = me.driver
+
+    def tab_to(description, matches, limit=120):
+        """Presses Tab until the focused element satisfies `matches` (a JS expression on `el`); returns how many."""
+        for count in range(1, limit + 1):
+            ActionChains(driver).send_keys(Keys.TAB).perform()
+            if driver.execute_script(f"const el = document.activeElement; return !!({matches});"):
+                return count
+        raise AssertionError(f"Tab never reached {description}")
+
+    # The week comes first: its next-week link, then the cards' buttons, in reading order.
+    tab_to("the next-week link", "el.rel === 'next'")
+    tab_to("the icing button", "el.tagName === 'BUTTON' && el.textContent.includes('Ice the knee')")
+    mark_page(driver)
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    wait_for_new_page(driver)
+    assert card(me, "Ice the knee").find_element(By.TAG_NAME, "button").get_attribute("aria-pressed") == "true"
+    # A log entry too.
+    tab_to("the nausea Log button", "el.tagName === 'BUTTON' && el.textContent.startsWith('Log')")
+    mark_page(driver)
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    wait_for_new_page(driver)
+    assert len(card(me, "Nausea").find_elements(By.CSS_SELECTOR, "ul.log li")) == 1
