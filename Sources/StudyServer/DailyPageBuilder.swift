@@ -83,6 +83,8 @@ struct DailyPageBuilder {
 
     private func taskCard(_ card: DayFeed.Card, _ feed: DayFeed) -> TaskCard {
         let open = card.events.filter(\.isOpen)
+        // Where a log or a number goes: the open event under way now, else the last open one.
+        let target = open.last { $0.start <= feed.now && $0.end > feed.now } ?? open.last
         let body: TaskCard.Body
         switch card.kind {
         case .simple, .instructions, .survey:
@@ -96,7 +98,6 @@ struct DailyPageBuilder {
             }
             body = card.kind == .grid ? .grid(controls) : .checklist(controls)
         case .buttonLog:
-            let target = open.last { $0.start <= feed.now && $0.end > feed.now } ?? open.last
             var logged: [(event: DayFeed.Event, at: Date)] = []
             for event in card.events {
                 for value in event.values where value.kind == StudyTaskDefinition.loggedKind {
@@ -110,7 +111,6 @@ struct DailyPageBuilder {
             }
             body = .log(post: target.map { post(card, $0, "log") }, entries: entries)
         case .numericProgress, .labeledValue:
-            let target = open.last { $0.start <= feed.now && $0.end > feed.now } ?? open.last
             let units = card.valueEntry?.units
             let hasValues = card.events.contains { !$0.values.isEmpty }
             let goal = card.kind == .numericProgress ? card.goal : nil
@@ -185,14 +185,16 @@ struct DailyPageBuilder {
     static let years = 1900...2200
 
     /// Noon of the day a `day` parameter names in `calendar` (noon exists on every day, whatever daylight saving
-    /// does at midnight); nil for anything but a real date `YYYY-MM-DD` within ``years``.
-    static func date(ofParameter text: some StringProtocol, in calendar: Calendar) -> Date? {
+    /// does at midnight); anything but a real date `YYYY-MM-DD` within ``years`` is refused (400) saying so.
+    static func date(ofParameter text: some StringProtocol, in calendar: Calendar) throws(StudyServerError) -> Date {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard text.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), years.contains(year) else { return nil }
-        let components = DateComponents(year: year, month: month, day: day, hour: 12)
-        guard components.isValidDate(in: calendar), let date = calendar.date(from: components) else { return nil }
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), years.contains(year),
+              case let components = DateComponents(year: year, month: month, day: day, hour: 12),
+              components.isValidDate(in: calendar), let date = calendar.date(from: components) else {
+            throw .malformed("'day' must be a date written YYYY-MM-DD between the years \(years.lowerBound) and \(years.upperBound).")
+        }
         return date
     }
 }

@@ -16,13 +16,7 @@ struct InsightsController {
             let participant = context.participant
             let calendar = service.workflow.calendar(for: participant)
             let now = service.environment.now()
-            let date = try request.uri.queryParameters.get("day").map { text in
-                guard let date = DailyPageBuilder.date(ofParameter: text, in: calendar) else {
-                    throw StudyServerError.malformed("'day' must be a date written YYYY-MM-DD between the years "
-                        + "\(DailyPageBuilder.years.lowerBound) and \(DailyPageBuilder.years.upperBound).")
-                }
-                return date
-            } ?? now
+            let date = try request.uri.queryParameters.get("day").map { try DailyPageBuilder.date(ofParameter: $0, in: calendar) } ?? now
             var charts: [InsightsPage.Chart] = []
             for chart in service.study.charts {
                 charts.append(Self.chart(try await service.workflow.chart(chart, containing: date, for: participant), participant: participant,

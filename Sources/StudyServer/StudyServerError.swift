@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Research
 import Study
 import StudyWeb
 
@@ -67,17 +68,12 @@ public struct StudyServerError: Error, Hashable, Sendable, CustomStringConvertib
         case .eventNotDone: self.init(.conflict, .refusalEventNotDone)
         case .valueNotAccepted(_, let minimum, let maximum):
             self.init(.unprocessableContent, .refusalValueNotAccepted,
-                      parameters: ["minimum": Self.plainNumber(minimum), "maximum": Self.plainNumber(maximum)])
+                      parameters: ["minimum": NumberText.plain(minimum), "maximum": NumberText.plain(maximum)])
         case .noSuchRun: self.init(.notFound, .refusalNoSuchRun)
         case .runEnded: self.init(.conflict, .refusalRunEnded)
         case .runCannotBeResumed: self.init(.conflict, .refusalRunCannotBeResumed)
         case .staleStep: self.init(.conflict, .refusalStaleStep)
         case .consentCannotBeRecorded: self.init(.unprocessableContent, .refusalConsentCannotBeRecorded)
         }
-    }
-
-    /// A number as a study file writes it: `5`, not `5.0`.
-    static func plainNumber(_ number: Double) -> String {
-        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
     }
 }

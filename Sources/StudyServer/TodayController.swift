@@ -103,11 +103,7 @@ struct TodayController {
 
     /// The day a `day` parameter names in the participant's calendar, or a refusal that says what it should be.
     private func day(_ text: some StringProtocol, for context: ParticipantRequestContext) throws -> Date {
-        guard let date = DailyPageBuilder.date(ofParameter: text, in: service.workflow.calendar(for: context.participant)) else {
-            throw StudyServerError.malformed("'day' must be a date written YYYY-MM-DD between the years "
-                + "\(DailyPageBuilder.years.lowerBound) and \(DailyPageBuilder.years.upperBound).")
-        }
-        return date
+        try DailyPageBuilder.date(ofParameter: text, in: service.workflow.calendar(for: context.participant))
     }
 
     private func taskEvent(_ context: ParticipantRequestContext) throws -> (String, Int) {

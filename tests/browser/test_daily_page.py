@@ -50,6 +50,16 @@ def day_one(workdir, request):
     servers[-1].stop()
 
 
+def onboarded_on_day_one(day_one, browser):
+    """A participant who joined in the fixture's zone and took the onboarding on day 0, on the server restarted at
+    21:00 on day 1."""
+    zone, first, restart = day_one
+    me = Participant(first, browser).join(time_zone=zone)
+    me.complete_recover_onboarding(check_pages=False)
+    me.server = restart()
+    return me
+
+
 def ring_label(me, day):
     """The week strip's label of the day whose link is `/?day=DAY`."""
     return me.driver.find_element(By.CSS_SELECTOR, f"nav.week a[href='/?day={day}']").get_attribute("aria-label")
@@ -70,10 +80,7 @@ def pressed(me, title):
 
 @pytest.mark.parametrize("day_one", ["Europe/Berlin"], indirect=True)
 def test_cards_record_undo_and_log_and_the_ring_follows(day_one, browser):
-    zone, first, restart = day_one
-    me = Participant(first, browser).join(time_zone=zone)
-    me.complete_recover_onboarding(check_pages=False)
-    me.server = restart()
+    me = onboarded_on_day_one(day_one, browser)
     me.open("/")
     today = "2027-03-25"
     assert me.h1() == "Today"
@@ -170,11 +177,8 @@ def test_cards_record_undo_and_log_and_the_ring_follows(day_one, browser):
 
 @pytest.mark.parametrize("day_one", list(ZONES), indirect=True)
 def test_week_and_day_navigation_across_the_change(day_one, browser):
-    zone, first, restart = day_one
-    _, _, change_day, change_title = ZONES[zone]
-    me = Participant(first, browser).join(time_zone=zone)
-    me.complete_recover_onboarding(check_pages=False)
-    me.server = restart()
+    _, _, change_day, change_title = ZONES[day_one[0]]
+    me = onboarded_on_day_one(day_one, browser)
     me.open("/")
     # The next week starts on the Sunday of the change (an English week starts on Sunday).
     click_to_navigate(me.driver, me.driver.find_element(By.CSS_SELECTOR, "nav.week a[rel=next]"))
@@ -200,10 +204,7 @@ def test_week_and_day_navigation_across_the_change(day_one, browser):
 
 @pytest.mark.parametrize("day_one", ["Europe/Berlin"], indirect=True)
 def test_a_second_window_follows_every_change_within_a_second_without_reloading(day_one, browser):
-    zone, first, restart = day_one
-    me = Participant(first, browser).join(time_zone=zone)
-    me.complete_recover_onboarding(check_pages=False)
-    me.server = restart()
+    me = onboarded_on_day_one(day_one, browser)
     driver = me.driver
     me.open("/")
     phone = driver.current_window_handle
@@ -319,10 +320,7 @@ def http_client_status(base, path):
 
 @pytest.mark.parametrize("day_one", ["Europe/Berlin"], indirect=True)
 def test_the_daily_page_works_by_keyboard_alone(day_one, browser):
-    zone, first, restart = day_one
-    me = Participant(first, browser).join(time_zone=zone)
-    me.complete_recover_onboarding(check_pages=False)
-    me.server = restart()
+    me = onboarded_on_day_one(day_one, browser)
     me.open("/")
     driver = me.driver
 

@@ -37,6 +37,11 @@ public struct OutcomeValue: Hashable, Sendable, Codable {
 
         private enum CodingKeys: String, CodingKey { case integer, double, boolean, text, binary, date }
 
+        /// A number as a value: an integer when it is whole (below 10¹⁵), else a double.
+        public static func number(_ value: Double) -> Value {
+            value == value.rounded() && abs(value) < 1e15 ? .integer(Int(value)) : .double(value)
+        }
+
         /// Reads the one key that names the value's type.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)

@@ -90,9 +90,7 @@ public struct SurveyOutcomeMapper: Sendable {
 
     /// The typed values of one answer.
     static func outcomeValues(of answer: Answer) -> [OutcomeValue.Value] {
-        func number(_ value: Double) -> OutcomeValue.Value {
-            value == value.rounded() && abs(value) < 1e15 ? .integer(Int(value)) : .double(value)
-        }
+        let number = OutcomeValue.Value.number
         func choice(_ value: ChoiceValue) -> OutcomeValue.Value {
             switch value {
             case .string(let text): .text(text)

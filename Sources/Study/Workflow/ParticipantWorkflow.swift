@@ -429,7 +429,7 @@ public final class ParticipantWorkflow: Sendable {
             throw StudyRefusal.valueNotAccepted(task: taskID, minimum: entry.minimum, maximum: entry.maximum)
         }
         try await check(.changeOutcome(task: taskID, occurrence: occurrence), for: participant)
-        let value: OutcomeValue.Value = number == number.rounded() && abs(number) < 1e15 ? .integer(Int(number)) : .double(number)
+        let value = OutcomeValue.Value.number(number)
         try await changeOutcome(taskID: taskID, occurrence: occurrence, for: participant) { values in
             values + [self.stamped(OutcomeValue(value, kind: entry.kind, units: entry.units))]
         }

@@ -279,9 +279,7 @@ struct QuestionFields {
     static func text(_ value: Decimal) -> String { "\(value)" }
 
     /// A double as form text, without a useless `.0`.
-    static func text(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
+    static func text(_ value: Double) -> String { NumberText.plain(value) }
 
     static func double(_ value: Decimal) -> Double { NSDecimalNumber(decimal: value).doubleValue }
 

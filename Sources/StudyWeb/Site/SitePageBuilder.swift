@@ -1,4 +1,5 @@
 import Foundation
+import Research
 
 /// Builds the view models of the site pages from their public descriptions and a ``SiteContext``: every
 /// decision about what a page shows is made here, so that the templates stay logic-less.
@@ -133,8 +134,8 @@ struct SitePageBuilder {
                               entry: entry.map { entry in
                                   ValueEntryView(action: entry.post.action, fields: hiddenFields(entry.post.fields),
                                                  id: "value-\(number)",
-                                                 label: strings[.entryAmount], units: entry.units, minimum: Self.plain(entry.minimum),
-                                                 maximum: Self.plain(entry.maximum), button: strings[.addEntry], context: card.title)
+                                                 label: strings[.entryAmount], units: entry.units, minimum: NumberText.plain(entry.minimum),
+                                                 maximum: NumberText.plain(entry.maximum), button: strings[.addEntry], context: card.title)
                               },
                               clear: clear.map { button($0, strings[.clear], classes: "small") })
         case .none:
@@ -147,11 +148,6 @@ struct SitePageBuilder {
 
     private func hiddenFields(_ fields: [String: String]) -> [HiddenFieldView] {
         fields.sorted { $0.key < $1.key }.map { HiddenFieldView(name: $0.key, value: $0.value) }
-    }
-
-    /// A limit as an HTML number attribute: `5`, not `5.0`.
-    private static func plain(_ number: Double) -> String {
-        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
     }
 
     func contacts(_ contacts: ContactsPage) -> SitePageView<ContactsView> {
