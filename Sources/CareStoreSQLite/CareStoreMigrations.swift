@@ -28,6 +28,9 @@ public enum CareStoreMigrations {
         migrator.registerMigration("v1: versions, version tags, outcomes, outcome values") { db in
             try createVersionsAndOutcomes(db)
         }
+        migrator.registerMigration(versionsRevisionMigration) { db in
+            try createVersionsRevision(db)
+        }
     }
 
     /// The tables the migrations create, parents before children: what a copy of the care data from one file into
@@ -36,6 +39,33 @@ public enum CareStoreMigrations {
 
     /// The names of the migrations, oldest first.
     public static var migrationNames: [String] { migrator.migrations }
+
+    /// The migration that added the revision of the versions (``SQLiteCareTransaction/versionsRevision()``).
+    public static let versionsRevisionMigration = "v2: a revision of the versions, raised by triggers"
+
+    /// Whether a file with the migrations `applied` holds care data this StudyKit can read as it is: it has the
+    /// first migration, whose tables hold every row, and none this StudyKit does not know. A file of an older
+    /// StudyKit (before ``versionsRevisionMigration``) is read, and nothing read from it is kept between reads.
+    public static func canRead(applied: Set<String>) -> Bool {
+        guard let first = migrationNames.first else { return false }
+        return applied.contains(first) && applied.isSubset(of: Set(migrationNames))
+    }
+
+    /// One row holding a number that every insert, update or delete of a version raises, in the same transaction,
+    /// whoever makes it (this store, another process, the `sqlite3` shell): the store keeps task versions it read
+    /// while the number stays the same (``SQLiteCareTransaction/versionsRevision()``).
+    private static func createVersionsRevision(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE versionRevision (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL);
+            INSERT INTO versionRevision (id, value) VALUES (1, 0);
+            CREATE TRIGGER versionRevision_afterInsert AFTER INSERT ON version
+                BEGIN UPDATE versionRevision SET value = value + 1 WHERE id = 1; END;
+            CREATE TRIGGER versionRevision_afterUpdate AFTER UPDATE ON version
+                BEGIN UPDATE versionRevision SET value = value + 1 WHERE id = 1; END;
+            CREATE TRIGGER versionRevision_afterDelete AFTER DELETE ON version
+                BEGIN UPDATE versionRevision SET value = value + 1 WHERE id = 1; END;
+            """)
+    }
 
     private static func createVersionsAndOutcomes(_ db: Database) throws {
         // One row per version of a patient, care plan, contact or task. (Rowid tables for versions and outcomes:

@@ -18,8 +18,12 @@ struct SQLiteCareTransaction: CareStorageWriter {
     /// Writes outcome rows, keeping its statements for the rest of the transaction.
     private let outcomeRows: OutcomeRowWriter
 
-    init(_ db: Database) {
+    /// Whether the file keeps the revision of the versions (``CareStoreMigrations/versionsRevisionMigration``).
+    private let hasVersionsRevision: Bool
+
+    init(_ db: Database, hasVersionsRevision: Bool = true) {
         self.db = db
+        self.hasVersionsRevision = hasVersionsRevision
         outcomeRows = OutcomeRowWriter(db: db)
     }
 
@@ -54,6 +58,13 @@ struct SQLiteCareTransaction: CareStorageWriter {
             query.where(namedBySets ? "+effectiveDate < ?" : "effectiveDate < ?", date.timeIntervalSinceReferenceDate)
         }
         return try fetchVersions(query)
+    }
+
+    /// The number the `versionRevision` triggers raise with every change to a version; nil in a file of an older
+    /// StudyKit, which has none, or when its row is missing (someone deleted it), so that nothing is kept.
+    func versionsRevision() throws -> Int64? {
+        guard hasVersionsRevision else { return nil }
+        return try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM versionRevision WHERE id = 1"))
     }
 
     func versions(uuids: Set<UUID>) throws -> [StoredVersion] {

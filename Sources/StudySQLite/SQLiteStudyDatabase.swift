@@ -37,12 +37,15 @@ public final class SQLiteStudyDatabase: StudyDataStore {
     /// The care store, for the workflow.
     public var careStore: any CareStore { sqliteCareStore }
 
+    /// The migration that joined the two stores' files into one: a file that has it is laid out as one.
+    static let jointMigration = "joint v1: files merged into this one"
+
     /// The file's schema: the study store's migrations, then the care store's, then this type's own.
     public static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         StudyStoreMigrations.register(in: &migrator)
         CareStoreMigrations.register(in: &migrator)
-        migrator.registerMigration("joint v1: files merged into this one") { db in
+        migrator.registerMigration(jointMigration) { db in
             try db.create(table: "mergedFile") { t in
                 t.primaryKey("name", .text)
                 t.column("mergedAt", .double).notNull()
@@ -92,9 +95,12 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         let legacyExists = FileManager.default.fileExists(atPath: legacyCarePath)
         // The file is opened once: its schema decides the layout, and the same connection then reads both stores.
         let file = try DatabaseQueue(path: path, configuration: SQLiteStudyStore.configuration(readOnly: true))
-        guard try file.read({ db in try migrator.hasCompletedMigrations(db) }) else {
+        let (applied, isCurrent) = try file.read { db in (try migrator.appliedIdentifiers(db), try migrator.hasCompletedMigrations(db)) }
+        guard applied.contains(jointMigration) else {
             return (try SQLiteStudyStore.readOnly(path: path), try SQLiteCareStore.readOnly(path: legacyCarePath))
         }
+        // One file, written by an older StudyKit: read only after a server has migrated it.
+        guard isCurrent else { throw SQLiteStudyStoreOpenError.outdatedSchema(path: path) }
         let database = try SQLiteStudyDatabase(database: file, environment: .live, durability: .powerLoss, migrate: false)
         // A care file beside the joint database that was never merged into it (a merge refused at start) still holds
         // the care data: read from it, not from the joint file's empty tables.
@@ -280,7 +286,8 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         let (applied, hasStudyTables) = try old.read { db in
             (try CareStoreMigrations.migrator.appliedIdentifiers(db), try db.tableExists("participant"))
         }
-        guard applied == Set(CareStoreMigrations.migrationNames), !hasStudyTables else {
+        // A file of an older StudyKit lacks the later migrations; the tables copied are all the first one's.
+        guard CareStoreMigrations.canRead(applied: applied), !hasStudyTables else {
             try old.close()
             throw SQLiteStudyDatabaseMergeError.unreadable(path: url.path, reason: "its schema is not the care store's")
         }

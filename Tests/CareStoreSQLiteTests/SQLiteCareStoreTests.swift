@@ -1,5 +1,6 @@
 import CareStore
 import Foundation
+import GRDB
 import StudyKitEnvironment
 import Synchronization
 import Testing
@@ -24,6 +25,32 @@ struct SQLiteCareStoreTests {
         let task = CareTask(id: "stretch", title: "Stretch", schedule: .dailyAt(hour: 8, minute: 0, start: Fixture.monday, timeZone: Self.utc),
                             carePlanUUID: plan.uuid, effectiveDate: Fixture.monday, timeZone: Self.utc)
         return try await store.add([task])[0]
+    }
+
+    /// The store keeps the task versions it read while no version changes; a change made to the file by another
+    /// process (here a second connection, as the `sqlite3` shell would) raises the revision the triggers keep, so
+    /// the next read sees it.
+    @Test func aVersionEditedUnderTheStoreIsSeenAtTheNextRead() async throws {
+        try await withTemporaryDatabase { database in
+            let store = try SQLiteCareStore(path: database.path, environment: Clock().environment)
+            _ = try await seed(store)
+            var query = CareQuery()
+            query.ids = ["stretch"]
+            let tuesday = DateInterval(start: Fixture.date(days: 1), duration: 86_400)
+            #expect(try await store.events(taskQuery: query, window: tuesday).count == 1)
+
+            let shell = try DatabaseQueue(path: database.path)
+            let before = try await shell.read { db in try Int64.fetchOne(db, sql: "SELECT value FROM versionRevision") }
+            // The task now takes effect a week later: nothing on Tuesday.
+            try await shell.write { db in
+                try db.execute(sql: "UPDATE version SET effectiveDate = ? WHERE id = 'stretch'",
+                               arguments: [Fixture.date(days: 7).timeIntervalSinceReferenceDate])
+            }
+            let after = try await shell.read { db in try Int64.fetchOne(db, sql: "SELECT value FROM versionRevision") }
+            try shell.close()
+            #expect(after == before.map { $0 + 1 })
+            #expect(try await store.events(taskQuery: query, window: tuesday).isEmpty)
+        }
     }
 
     @Test func aStoreInAFileKeepsEverythingAcrossReopening() async throws {

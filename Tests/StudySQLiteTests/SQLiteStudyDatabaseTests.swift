@@ -124,6 +124,14 @@ struct SQLiteStudyDatabaseTests {
         try await study.saveRun(completed)
         try await study.appendConsentRecord(try sealedConsent(participant: participant.id))
         _ = try await OnboardingGate(careStore: care, environment: .live).recordCompletion(participantID: participant.id, timeZone: zone)
+        // The care file as the StudyKit of the time wrote it: its first migration only, without the revision of versions.
+        let older = try DatabaseQueue(path: folder.appendingPathComponent("care.sqlite").path)
+        try await older.write { db in
+            for event in ["Insert", "Update", "Delete"] { try db.execute(sql: "DROP TRIGGER versionRevision_after\(event)") }
+            try db.execute(sql: "DROP TABLE versionRevision")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = ?", arguments: [CareStoreMigrations.versionsRevisionMigration])
+        }
+        try older.close()
         // The care file's last commits are left in its WAL, as a running server leaves them.
         return (folder, participant, try await care.fetchOutcomes(query: OutcomeQuery()).count)
     }
@@ -137,6 +145,9 @@ struct SQLiteStudyDatabaseTests {
                                                                           legacyCarePath: care.path)
         #expect(try await oldStudy.consentRecords(participantID: participant.id).count == 1)
         #expect(try await oldCare.fetchOutcomes(query: OutcomeQuery()).count == outcomes)
+        var byID = CareQuery()
+        byID.ids = Set(try await oldCare.fetch(CareTask.self, query: CareQuery()).map(\.id))
+        #expect(!(try await oldCare.events(taskQuery: byID, window: DateInterval(start: participant.enrolledAt, duration: 7 * 86_400))).isEmpty)
 
         let data = try SQLiteStudyDatabase(path: folder.appendingPathComponent("study.sqlite").path)
         // While another process (an older server) has the care file open, nothing is merged or moved.

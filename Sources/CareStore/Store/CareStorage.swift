@@ -31,6 +31,10 @@ public protocol CareStorageReader {
     /// Which events of these task versions have a live outcome, without reading the outcomes: all that progress
     /// without targets needs. The default reads the outcomes with ``liveOutcomes(in:)``.
     func liveOutcomeEvents(in ranges: [UUID: ClosedRange<Int>]) throws -> [(taskUUID: UUID, occurrenceIndex: Int)]
+    /// A number that changes whenever a version is written or changed, by this process or any other: versions read
+    /// when it had one value are current for as long as it keeps it, so the store may keep them. Nil when the
+    /// backend cannot tell, which keeps nothing. The default is nil.
+    func versionsRevision() throws -> Int64?
 }
 
 extension CareStorageReader {
@@ -38,6 +42,9 @@ extension CareStorageReader {
     public func liveOutcomes(in ranges: [UUID: ClosedRange<Int>]) throws -> [Outcome] {
         try ranges.flatMap { task, range in try outcomes(taskUUIDs: [task], occurrences: range, includeDeleted: false) }
     }
+
+    /// Nil: versions are read afresh every time.
+    public func versionsRevision() throws -> Int64? { nil }
 
     /// Reads the outcomes with ``liveOutcomes(in:)`` and keeps their events.
     public func liveOutcomeEvents(in ranges: [UUID: ClosedRange<Int>]) throws -> [(taskUUID: UUID, occurrenceIndex: Int)] {

@@ -37,6 +37,11 @@ public protocol CareStore: Sendable {
     func events(taskQuery: CareQuery, window: DateInterval) async throws -> [CareEvent]
     /// Adherence for each day of `window` over the selected tasks that impact adherence.
     func adherence(taskQuery: CareQuery, window: DateInterval, calendar: Calendar) async throws -> [DailyAdherence]
+    /// The events of `eventWindow`, as ``events(taskQuery:window:)`` gives them, and the adherence of each day of
+    /// `adherenceWindow`, as ``adherence(taskQuery:window:calendar:)`` gives it, read together from one state of the
+    /// store: what a daily page with its week's completion rings shows.
+    func events(taskQuery: CareQuery, window eventWindow: DateInterval, withAdherenceOver adherenceWindow: DateInterval,
+                calendar: Calendar) async throws -> (events: [CareEvent], adherence: [DailyAdherence])
     /// Daily aggregates of one task's outcome values (of `kind`, or all) for charts.
     func insights(taskID: String, window: DateInterval, kind: String?, aggregate: InsightAggregate, calendar: Calendar) async throws -> [DailyInsight]
 

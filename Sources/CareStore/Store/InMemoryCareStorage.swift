@@ -49,6 +49,9 @@ public final class InMemoryCareStorage: CareStorage {
         var versionsByID: [EntityKind: [String: [UUID]]] = [:]
         var outcomes: [UUID: Outcome] = [:]
         var outcomesByTask: [UUID: [Int: [UUID]]] = [:]
+        /// Raised by every version written or relinked (and not lowered when a write is undone: a number that
+        /// changed without cause only makes a reader read again).
+        var versionsRevision: Int64 = 0
     }
 
     /// A transaction over a private copy of the tables.
@@ -113,7 +116,10 @@ public final class InMemoryCareStorage: CareStorage {
             uuids.compactMap { tables.outcomes[$0] }
         }
 
+        func versionsRevision() throws -> Int64? { tables.versionsRevision }
+
         func insert(_ version: StoredVersion) throws {
+            tables.versionsRevision += 1
             tables.versions[version.uuid] = version
             tables.versionsByID[version.kind, default: [:]][version.id, default: []].append(version.uuid)
             undo.append { tables in
@@ -123,6 +129,7 @@ public final class InMemoryCareStorage: CareStorage {
         }
 
         func setNextVersion(of uuid: UUID, to next: UUID) throws {
+            tables.versionsRevision += 1
             let old = tables.versions[uuid]?.nextVersionUUID
             tables.versions[uuid]?.nextVersionUUID = next
             undo.append { $0.versions[uuid]?.nextVersionUUID = old }

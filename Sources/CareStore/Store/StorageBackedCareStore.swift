@@ -17,6 +17,8 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     private let broadcaster = ChangeBroadcaster()
     /// Entities already decoded from their stored JSON, by version UUID.
     private let decodedVersions = DecodedVersionCache()
+    /// Task versions by the ids asked for, while the storage's versions revision stays the same.
+    private let taskChains = TaskChainCache()
 
     /// A store over `storage`, with the clock and UUIDs of `environment`.
     public init(storage: Storage, environment: StudyKitEnvironment = .live) {
@@ -289,20 +291,53 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// Daily adherence over the tasks that impact it, computed from the window's events.
     public func adherence(taskQuery: CareQuery, window: DateInterval, calendar: Calendar) async throws -> [DailyAdherence] {
         try await storage.read { reader in
-            // Whole days, even when the window starts or ends inside one.
             let days = Self.days(in: window, calendar: calendar)
-            guard let first = days.first, let last = days.last else { return [] }
-            let covered = DateInterval(start: first.start, end: last.end)
-            let spans = try self.taskSpans(taskQuery: taskQuery, window: covered, in: reader).filter { $0.task.impactsAdherence }
-            let events = try self.progress(of: spans, window: covered, in: reader)
-            return days.map { day in
-                let inEffect = spans.contains { $0.overlaps(day) }
-                guard inEffect else { return DailyAdherence(date: day.start, state: .noTasks) }
-                let dayEvents = events.filter { $0.start >= day.start && $0.start < day.end }
-                guard !dayEvents.isEmpty else { return DailyAdherence(date: day.start, state: .noEvents) }
-                let total = dayEvents.reduce(0) { $0 + $1.progress.fractionCompleted }
-                return DailyAdherence(date: day.start, state: .progress(total / Double(dayEvents.count)))
+            guard let covered = Self.covering(days) else { return [] }
+            return try self.adherence(of: self.taskSpans(taskQuery: taskQuery, window: covered, in: reader), days: days, in: reader)
+        }
+    }
+
+    /// A window's events and another window's daily adherence from one read: the task versions are read once, for
+    /// both windows together (a version that takes effect after one window ends owns none of its events).
+    public func events(taskQuery: CareQuery, window eventWindow: DateInterval, withAdherenceOver adherenceWindow: DateInterval,
+                       calendar: Calendar) async throws -> (events: [CareEvent], adherence: [DailyAdherence]) {
+        try await storage.read { reader in
+            let days = Self.days(in: adherenceWindow, calendar: calendar)
+            guard let covered = Self.covering(days) else { return (try self.events(taskQuery: taskQuery, window: eventWindow, in: reader), []) }
+            let both = DateInterval(start: min(covered.start, eventWindow.start), end: max(covered.end, eventWindow.end))
+            let spans = try self.taskSpans(taskQuery: taskQuery, window: both, in: reader)
+            // Each schedule is expanded once, over both windows; each window takes the events that overlap it, as
+            // an expansion over it alone would give them (an empty event window is left to its own expansion).
+            let scheduled = spans.map { $0.events(overlapping: both) }
+            func within(_ window: DateInterval) -> [[ScheduleEvent]] {
+                scheduled.map { events in events.filter { $0.start < window.end && $0.end > window.start } }
             }
+            let events = eventWindow.duration > 0
+                ? try self.events(of: spans, scheduled: within(eventWindow), in: reader)
+                : try self.events(of: spans, window: eventWindow, in: reader)
+            return (events, try self.adherence(of: spans, scheduled: within(covered), days: days, in: reader))
+        }
+    }
+
+    /// Each of `days`' adherence over the spans of tasks that impact it.
+    private func adherence(of spans: [TaskSpan], days: [DateInterval], in reader: any CareStorageReader) throws -> [DailyAdherence] {
+        guard let covered = Self.covering(days) else { return [] }
+        return try adherence(of: spans, scheduled: spans.map { $0.events(overlapping: covered) }, days: days, in: reader)
+    }
+
+    /// Each of `days`' adherence over the spans of tasks that impact it, whose events over the days are `scheduled`.
+    private func adherence(of spans: [TaskSpan], scheduled: [[ScheduleEvent]], days: [DateInterval],
+                           in reader: any CareStorageReader) throws -> [DailyAdherence] {
+        let kept = spans.indices.filter { spans[$0].task.impactsAdherence }
+        let spans = kept.map { spans[$0] }
+        let events = try progress(of: spans, scheduled: kept.map { scheduled[$0] }, in: reader)
+        return days.map { day in
+            let inEffect = spans.contains { $0.overlaps(day) }
+            guard inEffect else { return DailyAdherence(date: day.start, state: .noTasks) }
+            let dayEvents = events.filter { $0.start >= day.start && $0.start < day.end }
+            guard !dayEvents.isEmpty else { return DailyAdherence(date: day.start, state: .noEvents) }
+            let total = dayEvents.reduce(0) { $0 + $1.progress.fractionCompleted }
+            return DailyAdherence(date: day.start, state: .progress(total / Double(dayEvents.count)))
         }
     }
 
@@ -312,10 +347,9 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         try await storage.read { reader in
             var query = CareQuery()
             query.ids = [taskID]
-            // Whole days, even when the window starts or ends inside one.
             let days = Self.days(in: window, calendar: calendar)
-            guard let first = days.first, let last = days.last else { return [] }
-            let events = try self.events(taskQuery: query, window: DateInterval(start: first.start, end: last.end), in: reader)
+            guard let covered = Self.covering(days) else { return [] }
+            let events = try self.events(taskQuery: query, window: covered, in: reader)
             return days.map { day in
                 let outcomes = events.filter { $0.scheduleEvent.start >= day.start && $0.scheduleEvent.start < day.end }.compactMap(\.outcome)
                 let values = outcomes.flatMap(\.values).filter { kind == nil || $0.kind == kind }.compactMap(\.value.numericValue)
@@ -329,22 +363,6 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     }
 
     // MARK: - Rules
-
-    private struct EventKey: Hashable {
-        var task: UUID
-        var occurrence: Int
-    }
-
-    /// A task version and the time it owns: from its effective date until the next version's.
-    private struct TaskSpan {
-        var stored: StoredVersion
-        var task: CareTask
-        var end: Date?
-        func overlaps(_ interval: DateInterval) -> Bool {
-            task.effectiveDate < interval.end && (end.map { $0 > interval.start } ?? true)
-        }
-        func owns(_ start: Date) -> Bool { start >= task.effectiveDate && (end.map { start < $0 } ?? true) }
-    }
 
     private static func checkUniqueIDs<Entity: VersionedEntity>(_ entities: [Entity]) throws {
         var seen = Set<String>()
@@ -517,12 +535,24 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             if parents.isEmpty { return [] }
             filter.parentUUIDs = parents
         }
-        let candidates = try reader.versions(of: .task, matching: filter)
-        // Filtered only by id and date, the candidates are every version of their ids in effect before the window
-        // ends: enough for the chains (a later version only ends a span after the window). Otherwise read them all.
         let filteredOnlyByIDAndDate = filter.uuids.isEmpty && filter.remoteIDs.isEmpty && filter.groupIdentifiers.isEmpty
             && filter.tags.isEmpty && filter.parentUUIDs.isEmpty
-        let chains = try Chains(filteredOnlyByIDAndDate ? candidates : reader.versions(of: .task, ids: Set(candidates.map(\.id))))
+        let chains: Chains
+        if filteredOnlyByIDAndDate, !filter.ids.isEmpty, let revision = try reader.versionsRevision() {
+            // Named by ids only: every version of those ids, kept while no version is written. (Versions that take
+            // effect after the window are skipped below; one only ends a span after the window.)
+            if let kept = taskChains.chains(of: filter.ids, at: revision) {
+                chains = kept
+            } else {
+                chains = try Chains(reader.versions(of: .task, ids: filter.ids))
+                taskChains.keep(chains, of: filter.ids, at: revision)
+            }
+        } else {
+            let candidates = try reader.versions(of: .task, matching: filter)
+            // Filtered only by id and date, the candidates are every version of their ids in effect before the window
+            // ends: enough for the chains (a later version only ends a span after the window). Otherwise read them all.
+            chains = try Chains(filteredOnlyByIDAndDate ? candidates : reader.versions(of: .task, ids: Set(candidates.map(\.id))))
+        }
         var spans: [TaskSpan] = []
         for id in chains.ids {
             let chain = chains.chain(of: id)
@@ -541,21 +571,26 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
 
     /// The events each span owns in `window`, with their live outcomes, ordered by start then task id.
     private func events(of spans: [TaskSpan], window: DateInterval, in reader: any CareStorageReader) throws -> [CareEvent] {
-        let scheduled = spans.map { span in span.task.schedule.events(overlapping: window).filter { span.owns($0.start) } }
+        try events(of: spans, scheduled: spans.map { $0.events(overlapping: window) }, in: reader)
+    }
+
+    /// The events `scheduled` for each span, with their live outcomes, ordered by start then task id.
+    private func events(of spans: [TaskSpan], scheduled: [[ScheduleEvent]], in reader: any CareStorageReader) throws -> [CareEvent] {
         var ranges: [UUID: ClosedRange<Int>] = [:]
-        for (span, events) in zip(spans, scheduled) {
-            guard let first = events.map(\.occurrence).min(), let last = events.map(\.occurrence).max() else { continue }
-            ranges[span.task.uuid] = first...last
+        for index in spans.indices {
+            if let range = TaskSpan.occurrences(of: scheduled[index]) { ranges[spans[index].task.uuid] = range }
         }
         var outcomes: [EventKey: Outcome] = [:]
         for outcome in try reader.liveOutcomes(in: ranges) {
             outcomes[EventKey(task: outcome.taskUUID, occurrence: outcome.occurrenceIndex)] = outcome
         }
         var result: [CareEvent] = []
-        for (span, events) in zip(spans, scheduled) {
-            for event in events {
-                let outcome = outcomes[EventKey(task: span.task.uuid, occurrence: event.occurrence)]
-                result.append(CareEvent(task: span.task, scheduleEvent: event, outcome: outcome,
+        result.reserveCapacity(scheduled.reduce(0) { $0 + $1.count })
+        for index in spans.indices {
+            let task = spans[index].task
+            for event in scheduled[index] {
+                let outcome = outcomes[EventKey(task: task.uuid, occurrence: event.occurrence)]
+                result.append(CareEvent(task: task, scheduleEvent: event, outcome: outcome,
                                         progress: EventProgress(targets: event.targetValues, outcome: outcome)))
             }
         }
@@ -566,37 +601,48 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         }
     }
 
-    /// The start and progress of each event the spans own in `window`. Events without targets only need to know
+    /// The start and progress of each event `scheduled` for each span. Events without targets only need to know
     /// whether an outcome exists, which the storage can answer without reading outcomes whole; events with targets
     /// read their outcomes' values.
-    private func progress(of spans: [TaskSpan], window: DateInterval, in reader: any CareStorageReader) throws -> [(start: Date, progress: EventProgress)] {
-        let scheduled = spans.map { span in span.task.schedule.events(overlapping: window).filter { span.owns($0.start) } }
+    private func progress(of spans: [TaskSpan], scheduled: [[ScheduleEvent]],
+                          in reader: any CareStorageReader) throws -> [(start: Date, progress: EventProgress)] {
         var existenceRanges: [UUID: ClosedRange<Int>] = [:]
         var valueRanges: [UUID: ClosedRange<Int>] = [:]
-        for (span, events) in zip(spans, scheduled) {
-            guard let first = events.map(\.occurrence).min(), let last = events.map(\.occurrence).max() else { continue }
-            if events.contains(where: { !$0.targetValues.isEmpty }) {
-                valueRanges[span.task.uuid] = first...last
+        for index in spans.indices {
+            guard let range = TaskSpan.occurrences(of: scheduled[index]) else { continue }
+            if scheduled[index].contains(where: { !$0.targetValues.isEmpty }) {
+                valueRanges[spans[index].task.uuid] = range
             } else {
-                existenceRanges[span.task.uuid] = first...last
+                existenceRanges[spans[index].task.uuid] = range
             }
         }
-        let recorded = Set(try reader.liveOutcomeEvents(in: existenceRanges).map { EventKey(task: $0.taskUUID, occurrence: $0.occurrenceIndex) })
+        var recorded = Set<EventKey>()
+        for event in try reader.liveOutcomeEvents(in: existenceRanges) {
+            recorded.insert(EventKey(task: event.taskUUID, occurrence: event.occurrenceIndex))
+        }
         var outcomes: [EventKey: Outcome] = [:]
         for outcome in try reader.liveOutcomes(in: valueRanges) {
             outcomes[EventKey(task: outcome.taskUUID, occurrence: outcome.occurrenceIndex)] = outcome
         }
         var result: [(start: Date, progress: EventProgress)] = []
-        for (span, events) in zip(spans, scheduled) {
-            for event in events {
-                let key = EventKey(task: span.task.uuid, occurrence: event.occurrence)
-                let progress = event.targetValues.isEmpty && existenceRanges[span.task.uuid] != nil
+        for index in spans.indices {
+            let task = spans[index].task.uuid
+            let onlyExistence = existenceRanges[task] != nil
+            for event in scheduled[index] {
+                let key = EventKey(task: task, occurrence: event.occurrence)
+                let progress = event.targetValues.isEmpty && onlyExistence
                     ? EventProgress(completed: recorded.contains(key))
                     : EventProgress(targets: event.targetValues, outcome: outcomes[key])
                 result.append((event.start, progress))
             }
         }
         return result
+    }
+
+    /// From the first day's start to the last day's end: whole days, even when a window starts or ends inside one.
+    private static func covering(_ days: [DateInterval]) -> DateInterval? {
+        guard let first = days.first, let last = days.last else { return nil }
+        return DateInterval(start: first.start, end: last.end)
     }
 
     /// The calendar days that overlap `window`, as intervals from one start of day to the next.
@@ -638,11 +684,47 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     }
 }
 
+/// One event of one task version: how outcomes are matched to events.
+private struct EventKey: Hashable {
+    var task: UUID
+    var occurrence: Int
+}
+
+/// A task version and the time it owns: from its effective date until the next version's. (Outside the generic
+/// store, so that its code is not generic over the storage.)
+private struct TaskSpan {
+    var stored: StoredVersion
+    var task: CareTask
+    var end: Date?
+
+    func overlaps(_ interval: DateInterval) -> Bool {
+        task.effectiveDate < interval.end && (end.map { $0 > interval.start } ?? true)
+    }
+
+    func owns(_ start: Date) -> Bool { start >= task.effectiveDate && (end.map { start < $0 } ?? true) }
+
+    /// The events of the task's schedule that overlap `window` and that this version owns.
+    func events(overlapping window: DateInterval) -> [ScheduleEvent] {
+        task.schedule.events(overlapping: window).filter { owns($0.start) }
+    }
+
+    /// The lowest and highest occurrence among `events`; nil for none.
+    static func occurrences(of events: [ScheduleEvent]) -> ClosedRange<Int>? {
+        guard var low = events.first?.occurrence else { return nil }
+        var high = low
+        for event in events {
+            low = min(low, event.occurrence)
+            high = max(high, event.occurrence)
+        }
+        return low...high
+    }
+}
+
 /// The versions of some entities arranged in their chains, oldest first.
 ///
 /// A chain starts at the version without a previous one and follows the next-version links; a version listed twice
 /// counts once, and a link to a missing version (or back into the chain) ends it.
-struct Chains {
+struct Chains: Sendable {
     private var chains: [String: [StoredVersion]] = [:]
 
     init(_ versions: [StoredVersion]) throws {

@@ -210,4 +210,73 @@ struct EventConformanceTests {
         // Without a kind, every numeric value counts.
         #expect(try await insights(.sum, kind: nil).map(\.value) == [9, 7, 1, 0])
     }
+
+    /// The daily page's read: a day's events and its week's adherence from one read equal the two reads apart, across
+    /// Berlin's spring change, with a task of two elements, a task with targets, one that does not count, a task
+    /// given a new version mid-week, and a day outside the week.
+    @Test(arguments: CareStoreBackend.allCases)
+    func eventsWithAdherenceEqualTheTwoReadsApart(backend: CareStoreBackend) async throws {
+        let clock = TestClock()
+        let store = try backend.makeStore(clock: clock)
+        let twice = Schedule(elements: [
+            ScheduleElement(start: date(2026, 3, 20, 1, in: berlin), end: nil, interval: DateComponents(day: 1), text: nil, targetValues: []),
+            ScheduleElement(start: date(2026, 3, 20, 22, in: berlin), end: nil, interval: DateComponents(day: 2), text: "late", targetValues: []),
+        ], timeZone: berlin)
+        let tasks = try await store.add([
+            CareTask(id: "twice", schedule: twice, effectiveDate: date(2026, 3, 20, in: berlin), timeZone: berlin),
+            Make.task("reps", hour: 9, targets: [OutcomeValue(.integer(10))], in: berlin),
+            Make.task("log", hour: 12, impactsAdherence: false, in: berlin),
+            Make.task("walk", hour: 7, in: berlin),
+        ])
+        var later = tasks[3]
+        later.schedule = Make.daily(from: date(2026, 3, 27, 18, in: berlin), in: berlin)
+        later.version.effectiveDate = date(2026, 3, 27, in: berlin)
+        let walk = try await store.update([later])[0]
+        let marchOne = date(2026, 3, 1, in: berlin)
+        let daysIn = { (day: Int) in Int(calendar(berlin).dateComponents([.day], from: marchOne, to: date(2026, 3, day, in: berlin)).day!) }
+        _ = try await store.addOutcomes([
+            Outcome(taskUUID: tasks[1].uuid, occurrenceIndex: daysIn(29), values: [OutcomeValue(.integer(4))]),
+            Outcome(taskUUID: tasks[2].uuid, occurrenceIndex: daysIn(29), values: []),
+            Outcome(taskUUID: tasks[3].uuid, occurrenceIndex: daysIn(24), values: []),
+            Outcome(taskUUID: walk.uuid, occurrenceIndex: 1, values: []),
+        ])
+        let twiceOnTheChange = try await store.events(taskQuery: CareQuery(), window: day(2026, 3, 29, in: berlin)).filter { $0.task.id == "twice" }
+        _ = try await store.addOutcomes([Outcome(taskUUID: tasks[0].uuid, occurrenceIndex: twiceOnTheChange[0].scheduleEvent.occurrence, values: [])])
+
+        let week = days(from: (2026, 3, 23), to: (2026, 3, 30), in: berlin)
+        var query = CareQuery()
+        query.ids = ["twice", "reps", "log", "walk"]
+        for eventDay in [day(2026, 3, 23, in: berlin), day(2026, 3, 27, in: berlin), day(2026, 3, 29, in: berlin), day(2026, 4, 2, in: berlin)] {
+            let together = try await store.events(taskQuery: query, window: eventDay, withAdherenceOver: week, calendar: calendar(berlin))
+            #expect(together.events == (try await store.events(taskQuery: query, window: eventDay)))
+            #expect(together.adherence == (try await store.adherence(taskQuery: query, window: week, calendar: calendar(berlin))))
+        }
+        let together = try await store.events(taskQuery: query, window: day(2026, 3, 29, in: berlin), withAdherenceOver: week,
+                                              calendar: calendar(berlin))
+        // March 29 has 23 hours: twice's 01:00 (done; its 22:00 comes every other day, not on the 29th), reps (4 of
+        // 10), log (not counted), walk's new 18:00 (open).
+        #expect(together.events.map { wallClock($0.scheduleEvent.start, in: berlin).hour } == [1, 9, 12, 18])
+        #expect(together.adherence.last?.state == .progress((1 + 0.4 + 0) / 3))
+        #expect(together.adherence.count == 7)
+    }
+
+    /// Task versions read once are read again after any version is written: the events follow a task's new version
+    /// at once, whatever the store kept from earlier reads.
+    @Test(arguments: CareStoreBackend.allCases)
+    func eventsFollowATaskVersionWrittenAfterAnEarlierRead(backend: CareStoreBackend) async throws {
+        let store = try backend.makeStore(clock: TestClock())
+        let walk = try await store.add([Make.task("walk", hour: 7, in: berlin)])[0]
+        var query = CareQuery()
+        query.ids = ["walk"]
+        let window = day(2026, 3, 10, in: berlin)
+        #expect(try await store.events(taskQuery: query, window: window).map { wallClock($0.scheduleEvent.start, in: berlin).hour } == [7])
+        var change = walk
+        change.schedule = Make.daily(from: date(2026, 3, 10, 19, in: berlin), in: berlin)
+        change.version.effectiveDate = date(2026, 3, 10, in: berlin)
+        _ = try await store.update([change])
+        #expect(try await store.events(taskQuery: query, window: window).map { wallClock($0.scheduleEvent.start, in: berlin).hour } == [19])
+        _ = try await store.delete([change])
+        let afterDeletion = try await store.events(taskQuery: query, window: day(2026, 12, 1, in: berlin))
+        #expect(afterDeletion.isEmpty)
+    }
 }
