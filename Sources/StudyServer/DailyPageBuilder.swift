@@ -12,9 +12,20 @@ struct DailyPageBuilder {
     /// The chosen day as the `day` query parameter writes it (`2026-11-23`).
     let dayParameter: String
     /// The study's cards that are not tasks, shown on today's page.
-    let feedCards: [StudyFeedCard]
+    let contentCards: [ContentCard]
+    private let locale: Locale
+    /// Times of day in the participant's language and zone (`9:04 PM`), each formatted once per page.
+    private let times: TimeTexts
 
-    private var locale: Locale { Locale(identifier: participant.language) }
+    init(participant: StudyParticipant, calendar: Calendar, strings: WebStrings, dayParameter: String, contentCards: [ContentCard]) {
+        self.participant = participant
+        self.calendar = calendar
+        self.strings = strings
+        self.dayParameter = dayParameter
+        self.contentCards = contentCards
+        locale = Locale(identifier: participant.language)
+        times = TimeTexts(Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: calendar, timeZone: participant.timeZone))
+    }
 
     /// The page of `feed`'s day with `week` above it.
     func page(_ feed: DayFeed, week: WeekStrip?, notice: String?) -> HomePage {
@@ -28,7 +39,7 @@ struct DailyPageBuilder {
         case .completed:
             let cards = feed.cards.flatMap { card in card.kind == .survey ? card.events.map { surveyCard(card, $0, feed) } : [taskCard(card, feed)] }
             return HomePage(dayTitle: dayTitle, isToday: feed.isToday, week: week.map { calendarView($0, feed: feed) }, onboardingRequired: false,
-                            cards: cards, notice: notice, contentCards: feed.isToday ? feedCards.map(Self.contentCard) : [])
+                            cards: cards, notice: notice, contentCards: feed.isToday ? contentCards : [])
         }
     }
 
@@ -50,7 +61,7 @@ struct DailyPageBuilder {
         let weekdays = calendar.shortWeekdaySymbols
         let full = Date.FormatStyle(locale: locale, calendar: calendar, timeZone: participant.timeZone).weekday(.wide).day().month(.wide)
         let days = week.days.map { day in
-            let parts = calendar.dateComponents([.weekday, .day], from: day.day.start)
+            let parts = calendar.dateComponents([.year, .month, .weekday, .day], from: day.day.start)
             let weekday = parts.weekday.flatMap { weekdays.indices.contains($0 - 1) ? weekdays[$0 - 1] : nil } ?? ""
             let ring: WeekCalendar.Ring = switch day.ring {
             case .noTasks: .noTasks
@@ -58,7 +69,7 @@ struct DailyPageBuilder {
             default: .progress(day.ring.fractionCompleted ?? 0)
             }
             return WeekCalendar.Day(weekday: weekday, number: parts.day.map(String.init) ?? "",
-                                    fullDate: day.day.start.formatted(full), url: Self.url(of: day.day.start, in: calendar), ring: ring,
+                                    fullDate: day.day.start.formatted(full), url: "/?day=" + Self.parameter(of: parts), ring: ring,
                                     isSelected: day.day == feed.day, isToday: day.isToday, isFuture: day.isFuture)
         }
         let sameWeekday = { (offset: Int) in calendar.date(byAdding: .day, value: offset, to: feed.day.start) ?? feed.day.start }
@@ -70,7 +81,7 @@ struct DailyPageBuilder {
 
     private func surveyCard(_ card: DayFeed.Card, _ event: DayFeed.Event, _ feed: DayFeed) -> TaskCard {
         let body: TaskCard.Body = if event.outcome != nil {
-            .completed(timeText: (event.completedAt ?? event.start).formatted(timeStyle),
+            .completed(timeText: times[event.completedAt ?? event.start],
                        undoURL: event.isOpen ? eventPath(card, event) + "/withdraw?day=" + dayParameter : nil)
         } else if event.isOpen {
             .start(url: eventPath(card, event), resumes: event.resumes)
@@ -92,7 +103,7 @@ struct DailyPageBuilder {
             body = .toggle(isDone: event.isDone, post: event.isOpen ? toggle(card, event) : nil)
         case .grid, .checklist:
             let controls = card.events.map { event in
-                let time = event.isAllDay ? allDayText(feed) : event.start.formatted(timeStyle)
+                let time = event.isAllDay ? allDayText(feed) : times[event.start]
                 let label = card.kind == .checklist ? event.text.map { "\(time) · \($0)" } ?? time : time
                 return TaskCard.EventControl(label: label, isDone: event.isDone, post: event.isOpen ? toggle(card, event) : nil)
             }
@@ -106,7 +117,7 @@ struct DailyPageBuilder {
             }
             let entries = logged.sorted { $0.at < $1.at }.map { entry -> TaskCard.LogEntry in
                 let milliseconds = Int64((entry.at.timeIntervalSince1970 * 1000).rounded())
-                return TaskCard.LogEntry(timeText: entry.at.formatted(timeStyle),
+                return TaskCard.LogEntry(timeText: times[entry.at],
                                          delete: entry.event.isOpen ? post(card, entry.event, "log/delete", ["at": String(milliseconds)]) : nil)
             }
             body = .log(post: target.map { post(card, $0, "log") }, entries: entries)
@@ -155,15 +166,11 @@ struct DailyPageBuilder {
     private func timeText(_ events: [DayFeed.Event], _ feed: DayFeed) -> String {
         if events.allSatisfy(\.isAllDay) { return allDayText(feed) }
         let times = events.filter { !$0.isAllDay }.map(\.start)
-        guard let first = times.min(), let last = times.max(), first != last else { return (times.first ?? feed.day.start).formatted(timeStyle) }
-        return "\(first.formatted(timeStyle)) – \(last.formatted(timeStyle))"
+        guard let first = times.min(), let last = times.max(), first != last else { return self.times[times.first ?? feed.day.start] }
+        return "\(self.times[first]) – \(self.times[last])"
     }
 
     private func allDayText(_ feed: DayFeed) -> String { strings[feed.isToday ? .allDay : .anyTime] }
-
-    private var timeStyle: Date.FormatStyle {
-        Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: calendar, timeZone: participant.timeZone)
-    }
 
     private func quantity(_ number: Double, _ units: String?) -> String {
         let text = number.formatted(.number.locale(locale).precision(.fractionLength(0...2)))
@@ -174,8 +181,16 @@ struct DailyPageBuilder {
 
     /// The `day` parameter of the day containing `date` in `calendar`: `2026-11-23`.
     static func parameter(of date: Date, in calendar: Calendar) -> String {
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        parameter(of: calendar.dateComponents([.year, .month, .day], from: date))
+    }
+
+    /// The `day` parameter of a day's year, month and day: `2026-11-23`.
+    static func parameter(of parts: DateComponents) -> String {
+        func digits(_ number: Int?, _ count: Int) -> String {
+            let text = String(number ?? 0)
+            return String(repeating: "0", count: max(0, count - text.count)) + text
+        }
+        return digits(parts.year, 4) + "-" + digits(parts.month, 2) + "-" + digits(parts.day, 2)
     }
 
     /// The daily page of the day containing `date`.
@@ -196,5 +211,20 @@ struct DailyPageBuilder {
             throw .malformed("'day' must be a date written YYYY-MM-DD between the years \(years.lowerBound) and \(years.upperBound).")
         }
         return date
+    }
+}
+
+/// Times of day as one page writes them, each formatted once: a card's time range repeats its events' times.
+private final class TimeTexts {
+    private let style: Date.FormatStyle
+    private var texts: [Date: String] = [:]
+
+    init(_ style: Date.FormatStyle) { self.style = style }
+
+    subscript(date: Date) -> String {
+        if let text = texts[date] { return text }
+        let text = date.formatted(style)
+        texts[date] = text
+        return text
     }
 }

@@ -31,13 +31,9 @@ extension StudyService {
                                           studyRevision: store.revision(of: participant.id),
                                           careRevision: changeFeed.latest(of: participant.id))
         if notice == nil, let page = homePages.page(session: signedIn.sessionToken, source: source, now: now) { return page }
-        let feed = try await workflow.day(containing: date ?? now, for: participant, at: now)
-        let week: WeekStrip? = switch feed.onboarding {
-        case .completed: try await workflow.week(containing: feed.day.start, for: participant, at: now)
-        case .required: nil
-        }
+        let (feed, week) = try await workflow.dailyPage(containing: date ?? now, for: participant, at: now)
         let builder = DailyPageBuilder(participant: participant, calendar: calendar, strings: strings(language: participant.language),
-                                       dayParameter: dayParameter, feedCards: study.feed)
+                                       dayParameter: dayParameter, contentCards: contentCards)
         let page = sitePages.home(builder.page(feed, week: week, notice: notice),
                                   context: siteContext(language: participant.language, signedIn: signedIn))
         if notice == nil { homePages.keep(page, session: signedIn.sessionToken, source: source, validUntil: feed.changesAt, now: now) }

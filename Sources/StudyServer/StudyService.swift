@@ -42,6 +42,8 @@ public final class StudyService: Sendable {
     private let recentSessions = Mutex<[String: RecentSession]>([:])
     /// Each session's home page as last made, served again while nothing on it can have changed.
     let homePages = HomePageCache()
+    /// The study's cards that are not tasks, as today's page shows them: made once, since the study does not change.
+    let contentCards: [ContentCard]
     /// Wrong sign-in codes, limited server-wide.
     let signInAttempts = SignInAttemptLimiter()
     /// Which participants' care data changed, for their cached and open pages (``HomePageCache``,
@@ -119,6 +121,7 @@ public final class StudyService: Sendable {
         }
         workflow = ParticipantWorkflow(study: study, data: data, environment: environment, consentKey: consentKey, calculator: calculator,
                                        dataFolder: folder)
+        contentCards = study.feed.map(DailyPageBuilder.contentCard)
         webStrings = Dictionary(uniqueKeysWithValues: study.languages.map { ($0, WebStrings(language: $0, overrides: study.strings.web)) })
         // Every committed care write is published at once, before the write returns: the participant's cached pages
         // key on it, and their open pages are told (LiveUpdatesController).

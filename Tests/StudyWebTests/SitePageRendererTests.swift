@@ -55,6 +55,31 @@ enum SiteFixtures {
 
 @Suite("Home page")
 struct HomePageTests {
+    /// The daily page written around a kept frame is, byte for byte, the page the templates write, for pages that
+    /// differ in title, language, CSRF token, assets and navigation; a second page with the same frame reuses it
+    /// without carrying over the first page's token.
+    @Test func theKeptFrameWritesThePageTheTemplatesWrite() throws {
+        let renderer = try SiteFixtures.renderer()
+        let tip = ContentCard(title: "Benefits", imageURL: nil, body: .tip("  Gentle exercise helps.\r\n\r\nEvery day.\u{2028}Rest too.  "))
+        let pages: [(HomePage, SiteContext)] = [
+            (HomePage(dayTitle: "Monday", onboardingRequired: false, cards: SiteFixtures.cards, contentCards: [tip]), SiteFixtures.context()),
+            (HomePage(dayTitle: "Monday", onboardingRequired: false, cards: SiteFixtures.cards), SiteFixtures.context(csrf: "another-token")),
+            (HomePage(dayTitle: "Tuesday, 24 November", isToday: false, onboardingRequired: false, cards: []), SiteFixtures.context("ja")),
+            (HomePage(dayTitle: "Monday", onboardingRequired: true, cards: [SiteFixtures.onboarding]),
+             SiteFixtures.context(assets: .linked(basePath: "/assets"), navigation: false)),
+        ]
+        for _ in 0..<2 {
+            for (page, context) in pages {
+                #expect(renderer.home(page, context: context) == renderer.homeThroughTemplates(page, context: context))
+            }
+        }
+        let second = renderer.home(pages[1].0, context: pages[1].1)
+        #expect(second.contains("another-token") && !second.contains(Fixtures.csrf))
+        let first = renderer.home(pages[0].0, context: pages[0].1)
+        // The tip's lines, trimmed, one paragraph each; the blank line between CR LF pairs is dropped.
+        #expect(first.contains("<p>Gentle exercise helps.</p>") && first.contains("<p>Every day.</p>") && first.contains("<p>Rest too.</p>"))
+    }
+
     @Test func everyCardShowsItsStateAndItsAction() throws {
         let html = try SiteFixtures.renderer().home(
             HomePage(dayTitle: "Sunday, 22 November", onboardingRequired: false, cards: SiteFixtures.cards), context: SiteFixtures.context())

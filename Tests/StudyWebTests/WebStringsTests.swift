@@ -49,4 +49,10 @@ struct WebStringsTests {
         #expect(WebStrings(language: "zh-Hans").format(.stepProgress, ["current": 2, "total": 5]) == "第 2 步，共 5 步")
         #expect(WebStrings(language: "ko").format(.stepProgress, ["current": 2, "total": 5]) == "5단계 중 2단계")
     }
+
+    @Test func placeholdersAreFilledInOnePass() {
+        let strings = WebStrings(language: "en", overrides: ["en": ["stepProgress": "{current} {{total}} {missing} {current"]])
+        // A value that looks like a placeholder is written as it is; a name without a value, or without its brace, stays.
+        #expect(strings.format(.stepProgress, ["current": "{total}", "total": 5]) == "{total} {5} {missing} {current")
+    }
 }

@@ -36,6 +36,16 @@ public final class ParticipantWorkflow: Sendable {
     /// Participants known to have finished onboarding: an outcome is never taken back, so once seen it is kept and
     /// the gate asks the care store no more.
     private let onboardedParticipants = Mutex<Set<String>>([])
+    /// Each participant's open runs as last read, with the study store's revision of their data read just before:
+    /// a run's start, step and end each raise that revision, so the list is current while it stays the same.
+    private let openRunsRead = Mutex<[String: (revision: UInt64, runs: [TaskRunSummary])]>([:])
+    /// Most participants whose open runs are kept at once; the list starts afresh when full.
+    private static let openRunsKept = 4_096
+    /// Participants' calendars by zone and language: one made for each pair, since a calendar made afresh looks up
+    /// its locale's week rules again on first use.
+    private let calendars = Mutex<[String: Calendar]>([:])
+    /// Most calendars kept at once.
+    private static let calendarsKept = 1_024
     /// Runs whose last step was accepted and which are being finished now (see ``applyStep(to:for:_:)``). Visible to
     /// the package's tests, which hold a run here as a first post finishing it would.
     package let finishingRuns = Mutex<Set<UUID>>([])
@@ -169,9 +179,15 @@ public final class ParticipantWorkflow: Sendable {
 
     /// A Gregorian calendar in the participant's zone and language.
     public func calendar(for participant: StudyParticipant) -> Calendar {
+        let key = participant.timeZone.identifier + " " + participant.language
+        if let calendar = calendars.withLock({ $0[key] }) { return calendar }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = participant.timeZone
         calendar.locale = Locale(identifier: participant.language)
+        calendars.withLock { calendars in
+            if calendars.count >= Self.calendarsKept { calendars.removeAll(keepingCapacity: true) }
+            calendars[key] = calendar
+        }
         return calendar
     }
 
@@ -516,15 +532,73 @@ public final class ParticipantWorkflow: Sendable {
     /// progress and whether it can still be changed.
     public func day(containing date: Date, for participant: StudyParticipant, at now: Date? = nil) async throws -> DayFeed {
         let now = now ?? environment.now()
-        let calendar = calendar(for: participant)
-        let day = calendar.dateInterval(of: .day, for: date) ?? DateInterval(start: date, duration: 86_400)
-        let today = today(at: now, for: participant)
-        let openRuns = try await data.studyStore.openRunSummaries(participantID: participant.id)
-        guard try await isOnboarded(participant) else {
-            let resumes = openRuns.contains { $0.taskID == StudyTaskDefinition.onboardingID }
-            return DayFeed(day: day, today: today, now: now, onboarding: .required(resumes: resumes), cards: [], changesAt: today.end)
-        }
+        let day = dayInterval(containing: date, for: participant)
+        let openRuns = try await openRunSummaries(of: participant)
+        guard try await isOnboarded(participant) else { return onboardingFeed(day: day, now: now, openRuns: openRuns, for: participant) }
         let events = try await data.careStore.events(taskQuery: careTaskQuery(for: participant, window: day), window: day)
+        return feed(of: day, events: events, now: now, openRuns: openRuns, for: participant)
+    }
+
+    /// The week containing `date` in the participant's calendar, with each day's completion ring as the care store's
+    /// adherence gives it, and which day is their today (`now`, the workflow's clock by default).
+    public func week(containing date: Date, for participant: StudyParticipant, at now: Date? = nil) async throws -> WeekStrip {
+        let now = now ?? environment.now()
+        let week = weekInterval(containing: date, for: participant)
+        let adherence = try await data.careStore.adherence(taskQuery: careTaskQuery(for: participant, window: week), window: week,
+                                                           calendar: calendar(for: participant))
+        return strip(of: week, adherence: adherence, now: now, for: participant)
+    }
+
+    /// The daily page's data: the cards of the day containing `date` (as ``day(containing:for:at:)``) and, once the
+    /// participant is through onboarding, the rings of its week (as ``week(containing:for:at:)``), both from one read
+    /// of the care store.
+    public func dailyPage(containing date: Date, for participant: StudyParticipant,
+                          at now: Date? = nil) async throws -> (day: DayFeed, week: WeekStrip?) {
+        let now = now ?? environment.now()
+        let day = dayInterval(containing: date, for: participant)
+        let openRuns = try await openRunSummaries(of: participant)
+        guard try await isOnboarded(participant) else {
+            return (onboardingFeed(day: day, now: now, openRuns: openRuns, for: participant), nil)
+        }
+        let week = weekInterval(containing: date, for: participant)
+        let read = try await data.careStore.events(taskQuery: careTaskQuery(for: participant, window: week), window: day,
+                                                   withAdherenceOver: week, calendar: calendar(for: participant))
+        return (feed(of: day, events: read.events, now: now, openRuns: openRuns, for: participant),
+                strip(of: week, adherence: read.adherence, now: now, for: participant))
+    }
+
+    /// The participant's open runs, read again only when the study store's revision of their data has changed.
+    private func openRunSummaries(of participant: StudyParticipant) async throws -> [TaskRunSummary] {
+        let revision = data.studyStore.revision(of: participant.id)
+        if let kept = openRunsRead.withLock({ $0[participant.id] }), kept.revision == revision { return kept.runs }
+        let runs = try await data.studyStore.openRunSummaries(participantID: participant.id)
+        openRunsRead.withLock { kept in
+            if kept.count >= Self.openRunsKept { kept.removeAll(keepingCapacity: true) }
+            kept[participant.id] = (revision, runs)
+        }
+        return runs
+    }
+
+    private func dayInterval(containing date: Date, for participant: StudyParticipant) -> DateInterval {
+        // A Gregorian calendar always has the interval; the fallback only keeps the types honest.
+        calendar(for: participant).dateInterval(of: .day, for: date) ?? DateInterval(start: date, duration: 86_400)
+    }
+
+    private func weekInterval(containing date: Date, for participant: StudyParticipant) -> DateInterval {
+        calendar(for: participant).dateInterval(of: .weekOfYear, for: date) ?? DateInterval(start: date, duration: 7 * 86_400)
+    }
+
+    /// The day before onboarding is done: only the onboarding card, resumed when a run of it is open.
+    private func onboardingFeed(day: DateInterval, now: Date, openRuns: [TaskRunSummary], for participant: StudyParticipant) -> DayFeed {
+        let resumes = openRuns.contains { $0.taskID == StudyTaskDefinition.onboardingID }
+        let today = today(at: now, for: participant)
+        return DayFeed(day: day, today: today, now: now, onboarding: .required(resumes: resumes), cards: [], changesAt: today.end)
+    }
+
+    /// One card per study task with events in `day`, in order of its first event.
+    private func feed(of day: DateInterval, events: [CareEvent], now: Date, openRuns: [TaskRunSummary],
+                      for participant: StudyParticipant) -> DayFeed {
+        let today = today(at: now, for: participant)
         var byTask: [String: [DayFeed.Event]] = [:]
         for event in events.sorted(by: { ($0.scheduleEvent.start, $0.scheduleEvent.occurrence) < ($1.scheduleEvent.start, $1.scheduleEvent.occurrence) }) {
             guard let taskID = StudyCareIdentifiers.studyTaskID(careTaskID: event.task.id, participant: participant.id),
@@ -545,18 +619,16 @@ public final class ParticipantWorkflow: Sendable {
         return DayFeed(day: day, today: today, now: now, onboarding: .completed, cards: cards)
     }
 
-    /// The week containing `date` in the participant's calendar, with each day's completion ring as the care store's
-    /// adherence gives it, and which day is their today (`now`, the workflow's clock by default).
-    public func week(containing date: Date, for participant: StudyParticipant, at now: Date? = nil) async throws -> WeekStrip {
-        let now = now ?? environment.now()
+    /// The week's rings from the care store's adherence of its days.
+    private func strip(of week: DateInterval, adherence: [DailyAdherence], now: Date, for participant: StudyParticipant) -> WeekStrip {
         let calendar = calendar(for: participant)
-        // A Gregorian calendar always has both; the fallbacks only keep the types honest, as in today(for:).
-        let week = calendar.dateInterval(of: .weekOfYear, for: date) ?? DateInterval(start: date, duration: 7 * 86_400)
-        let today = calendar.dateInterval(of: .day, for: now) ?? DateInterval(start: now, duration: 86_400)
-        let adherence = try await data.careStore.adherence(taskQuery: careTaskQuery(for: participant, window: week), window: week,
-                                                           calendar: calendar)
-        let days = adherence.map { daily in
-            let day = calendar.dateInterval(of: .day, for: daily.date) ?? DateInterval(start: daily.date, duration: 86_400)
+        let today = today(at: now, for: participant)
+        // The care store gives whole days, one after another: each ends where the next starts, the last with the week.
+        let days = adherence.indices.map { index in
+            let start = adherence[index].date
+            let end = index + 1 < adherence.count ? adherence[index + 1].date : max(week.end, start)
+            let day = DateInterval(start: start, end: end)
+            let daily = adherence[index]
             return WeekStrip.Day(day: day, ring: WeekStrip.Ring(daily.state), isToday: day == today, isFuture: day.start >= today.end)
         }
         return WeekStrip(days: days, previousWeek: calendar.date(byAdding: .day, value: -7, to: week.start) ?? week.start,

@@ -17,6 +17,7 @@ import Mustache
 /// carry the context's CSRF token in the hidden field `_csrf` when the context has one.
 public struct SitePageRenderer: Sendable {
     private let library: MustacheLibrary
+    private let frames = SiteFrameCache()
 
     /// The templates, by name, as shipped under `Resources/templates`: the shared layout, the site frame, and one per page.
     static let templateNames = TemplateLibrary.layoutNames + ["site", "home", "contacts", "confirm", "insights", "article", "settings", "join", "signin", "message"]
@@ -29,6 +30,18 @@ public struct SitePageRenderer: Sendable {
     /// The home page: the day, then today's task cards with their state and action, or only the onboarding card
     /// while onboarding is required; a notice, when given, is announced politely.
     public func home(_ page: HomePage, context: SiteContext) -> String {
+        let view = SitePageBuilder(context: context).home(page)
+        let frame = frames.frame(for: SiteFrameCache.Key(shell: view.shell, header: view.siteHeader)) {
+            render(SitePageView(shell: view.shell, siteHeader: view.siteHeader, csrf: nil,
+                                page: DailyPageMarkup(html: SiteFrameCache.marker)), template: "home")
+        }
+        guard let frame else { return render(view, template: "home") }
+        return frame.before + view.page.html + frame.after
+    }
+
+    /// The home page through the templates alone, frame included, as ``home(_:context:)`` would write it without the
+    /// frames it keeps: what the tests hold it to.
+    func homeThroughTemplates(_ page: HomePage, context: SiteContext) -> String {
         render(SitePageBuilder(context: context).home(page), template: "home")
     }
 

@@ -18,12 +18,12 @@ struct SiteHeaderView {
     let navigation: NavigationView?
 }
 
-struct NavigationView {
+struct NavigationView: Hashable, Sendable {
     let label: String
     let links: [NavigationLinkView]
 }
 
-struct NavigationLinkView {
+struct NavigationLinkView: Hashable, Sendable {
     let href: String
     let label: String
     /// The link to the page shown: `aria-current="page"`.

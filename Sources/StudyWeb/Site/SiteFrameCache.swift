@@ -1,0 +1,68 @@
+import Synchronization
+
+/// The site frame of the daily page (the document's head, the header with the study's name and navigation, the end
+/// of the body) rendered through the `site` template once per distinct frame and kept, so that making the page
+/// afresh writes only its content.
+///
+/// The frame depends only on what ``Key`` holds (the language, the document title, the tint, the assets, the
+/// header); the content is written around a marker that no template output contains, and a frame whose rendering
+/// does not hold the marker exactly once is not kept. The cache holds at most ``capacity`` frames and starts
+/// afresh when full (a title per day visited, per language).
+final class SiteFrameCache: Sendable {
+    /// Everything a frame is made from.
+    struct Key: Hashable {
+        let lang: String
+        let documentTitle: String
+        let tint: String?
+        /// Whether the stylesheet and script are inline (their text is the same for every page).
+        let inlineAssets: Bool
+        let cssURL: String?
+        let jsURL: String?
+        let skipLink: String?
+        let studyName: String
+        let logoURL: String?
+        let navigation: NavigationView?
+
+        init(shell: PageShell, header: SiteHeaderView) {
+            lang = shell.lang
+            documentTitle = shell.documentTitle
+            tint = shell.tint
+            inlineAssets = shell.inlineCSS != nil || shell.inlineJS != nil
+            cssURL = shell.cssURL
+            jsURL = shell.jsURL
+            skipLink = shell.skipLink
+            studyName = header.studyName
+            logoURL = header.logoURL
+            navigation = header.navigation
+        }
+    }
+
+    /// The frame's HTML before the content and after it.
+    struct Frame: Sendable {
+        let before: String
+        let after: String
+    }
+
+    /// Most frames kept at once.
+    static let capacity = 512
+    /// What the content is rendered as to find where it goes: control characters never reach a page, since every
+    /// text a template writes comes from a study folder or a form that refuses them.
+    static let marker = "\u{1}studykit-content\u{1}"
+
+    private let frames = Mutex<[Key: Frame]>([:])
+
+    /// The frame for `key`: kept, or made by `render` (which renders the page with ``marker`` as its content) and
+    /// kept; nil when the rendering does not hold the marker exactly once.
+    func frame(for key: Key, render: () -> String) -> Frame? {
+        if let frame = frames.withLock({ $0[key] }) { return frame }
+        let html = render()
+        let parts = html.split(separator: Self.marker, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        let frame = Frame(before: String(parts[0]), after: String(parts[1]))
+        frames.withLock { frames in
+            if frames.count >= Self.capacity { frames.removeAll(keepingCapacity: true) }
+            frames[key] = frame
+        }
+        return frame
+    }
+}
