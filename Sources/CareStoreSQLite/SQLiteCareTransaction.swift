@@ -61,10 +61,16 @@ struct SQLiteCareTransaction: CareStorageWriter {
     }
 
     /// The number the `versionRevision` triggers raise with every change to a version; nil in a file of an older
-    /// StudyKit, which has none, or when its row is missing (someone deleted it), so that nothing is kept.
+    /// StudyKit, which has none, or when its row or its table is missing (someone's shell deleted it under the
+    /// server), so that nothing is kept and every read goes to the versions themselves.
     func versionsRevision() throws -> Int64? {
         guard hasVersionsRevision else { return nil }
-        return try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM versionRevision WHERE id = 1"))
+        do {
+            return try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM versionRevision WHERE id = 1"))
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            if try !db.tableExists("versionRevision") { return nil }
+            throw error
+        }
     }
 
     func versions(uuids: Set<UUID>) throws -> [StoredVersion] {

@@ -50,6 +50,23 @@ struct SQLiteCareStoreTests {
             try shell.close()
             #expect(after == before.map { $0 + 1 })
             #expect(try await store.events(taskQuery: query, window: tuesday).isEmpty)
+
+            // Without the revision's row, then without its table, nothing is kept and reads still answer.
+            let edits = ["UPDATE version SET effectiveDate = ? WHERE id = 'stretch'", "DELETE FROM versionRevision",
+                         "DROP TRIGGER versionRevision_afterInsert", "DROP TRIGGER versionRevision_afterUpdate",
+                         "DROP TRIGGER versionRevision_afterDelete", "DROP TABLE versionRevision"]
+            let vandal = try DatabaseQueue(path: database.path)
+            try await vandal.write { db in
+                try db.execute(sql: edits[0], arguments: [Fixture.monday.timeIntervalSinceReferenceDate])
+                try db.execute(sql: edits[1])
+            }
+            #expect(try await store.events(taskQuery: query, window: tuesday).count == 1)
+            try await vandal.write { db in
+                try db.execute(sql: edits[0], arguments: [Fixture.date(days: 7).timeIntervalSinceReferenceDate])
+                for edit in edits.dropFirst(2) { try db.execute(sql: edit) }
+            }
+            #expect(try await store.events(taskQuery: query, window: tuesday).isEmpty)
+            try vandal.close()
         }
     }
 
