@@ -222,11 +222,12 @@ def test_a_second_window_follows_every_change_within_a_second_without_reloading(
     WebDriverWait(driver, WAIT).until(lambda d: d.execute_script("return document.documentElement.dataset.events === 'open'"))
     today = "2027-03-25"
 
-    def sessions_on_the_chart():
-        """The chart table's exercise count for today (the table is in a closed <details>: read its text content)."""
+    def on_the_chart(column=0):
+        """A number of today's row in the chart's table: the exercise count (column 0) or the mean pain (column 1). The
+        table is in a closed <details>: its text content is read."""
         return driver.execute_script("""
             const row = [...document.querySelectorAll('figure tbody tr')].find(r => r.querySelector('th').textContent === 'Thursday, March 25');
-            return row ? row.querySelector('td').textContent : null;""")
+            return row ? row.querySelectorAll('td')[arguments[0]].textContent : null;""", column)
 
     def on_laptop(expected, what):
         """Switches to the second window and waits (at most a second) until `expected()` holds there."""
@@ -242,7 +243,7 @@ def test_a_second_window_follows_every_change_within_a_second_without_reloading(
     on_laptop(lambda: pressed(me, "Knee exercises") == ["false", "true", "false"] and ring_label(me, today).endswith(": 13% done"),
               "the exercise session and the ring on the second window")
     driver.switch_to.window(insights)
-    WebDriverWait(driver, 1.0, poll_frequency=0.05).until(lambda d: sessions_on_the_chart() == "1", "the chart on the third tab")
+    WebDriverWait(driver, 1.0, poll_frequency=0.05).until(lambda d: on_the_chart(0) == "1", "the chart on the third tab")
     assert driver.execute_script("return window.studykitTestMark === true"), "the insights tab was reloaded"
     driver.switch_to.window(phone)
     press(me, "Nausea", 0)
@@ -255,6 +256,37 @@ def test_a_second_window_follows_every_change_within_a_second_without_reloading(
     press(me, "Doxylamine", 0)
     driver.switch_to.window(phone)
     WebDriverWait(driver, 1.0, poll_frequency=0.05).until(lambda d: pressed(me, "Doxylamine")[0] == "true")
+
+    # The pain check completed from its card in the first window, then taken back: each time the second window's card
+    # and ring agree with the first's, and the chart's pain follows on the third tab. (The second window posted the
+    # dose itself, so its page is a new one: marked again.)
+    driver.switch_to.window(laptop)
+    mark_page(driver)
+    driver.switch_to.window(phone)
+    before = ring_label(me, today)
+    me.start_survey("Daily pain check")
+    me.choose("3")
+    me.next()
+    me.choose("Front of the knee")
+    me.next()
+    while driver.find_elements(By.CSS_SELECTOR, "form button[name=action][value=skip]"):
+        me.press("skip")
+    me.press_primary()
+    completed = ring_label(me, today)
+    assert "Completed at" in card(me, "Daily pain check").text and completed != before
+    on_laptop(lambda: "Completed at" in card(me, "Daily pain check").text and ring_label(me, today) == completed,
+              "the completed survey and its ring on the second window")
+    driver.switch_to.window(insights)
+    WebDriverWait(driver, 1.0, poll_frequency=0.05).until(lambda d: on_the_chart(1) == "3", "the pain on the chart")
+    driver.switch_to.window(phone)
+    click_to_navigate(driver, card(me, "Daily pain check").find_element(By.PARTIAL_LINK_TEXT, "Take back"))
+    click_to_navigate(driver, driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]"))
+    assert "Completed at" not in card(me, "Daily pain check").text and ring_label(me, today) == before
+    on_laptop(lambda: "Completed at" not in card(me, "Daily pain check").text and ring_label(me, today) == before,
+              "the survey taken back and its ring on the second window")
+    driver.switch_to.window(insights)
+    WebDriverWait(driver, 1.0, poll_frequency=0.05).until(lambda d: on_the_chart(1) == "–", "the pain taken off the chart")
+    assert driver.execute_script("return window.studykitTestMark === true"), "the insights tab was reloaded"
 
 
 def read_events(base, cookie, last_event_id=None, seconds=1.5):
