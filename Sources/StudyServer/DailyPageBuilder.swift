@@ -14,23 +14,23 @@ struct DailyPageBuilder {
     /// The study's cards that are not tasks, shown on today's page.
     let contentCards: [ContentCard]
     private let locale: Locale
-    /// Times of day in the participant's language and zone (`9:04 PM`), each formatted once per page.
-    private let times: TimeTexts
+    /// Dates and times in the participant's language and zone, each formatted once.
+    private let dates: DateTexts
 
-    init(participant: StudyParticipant, calendar: Calendar, strings: WebStrings, dayParameter: String, contentCards: [ContentCard]) {
+    init(participant: StudyParticipant, calendar: Calendar, strings: WebStrings, dayParameter: String, contentCards: [ContentCard],
+         dates: DateTexts) {
         self.participant = participant
         self.calendar = calendar
         self.strings = strings
         self.dayParameter = dayParameter
         self.contentCards = contentCards
+        self.dates = dates
         locale = Locale(identifier: participant.language)
-        times = TimeTexts(Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: calendar, timeZone: participant.timeZone))
     }
 
     /// The page of `feed`'s day with `week` above it.
     func page(_ feed: DayFeed, week: WeekStrip?, notice: String?) -> HomePage {
-        let dayTitle = feed.day.start.formatted(Date.FormatStyle(date: .complete, time: .omitted, locale: locale, calendar: calendar,
-                                                                 timeZone: participant.timeZone))
+        let dayTitle = dates.text(feed.day.start, .completeDate, calendar: calendar)
         switch feed.onboarding {
         case .required(let resumes):
             let card = TaskCard(title: strings[.onboardingCardTitle], instructions: nil, timeText: strings[.allDay], state: .toDo,
@@ -57,9 +57,8 @@ struct DailyPageBuilder {
 
     private func calendarView(_ week: WeekStrip, feed: DayFeed) -> WeekCalendar {
         // The short weekday and the day's number come from the calendar (its locale's symbols, the day as digits);
-        // only the full date, for screen readers, is formatted: each format costs a formatter lookup.
+        // only the full date, for screen readers, is formatted (once per day and language, DateTexts).
         let weekdays = calendar.shortWeekdaySymbols
-        let full = Date.FormatStyle(locale: locale, calendar: calendar, timeZone: participant.timeZone).weekday(.wide).day().month(.wide)
         let days = week.days.map { day in
             let parts = calendar.dateComponents([.year, .month, .weekday, .day], from: day.day.start)
             let weekday = parts.weekday.flatMap { weekdays.indices.contains($0 - 1) ? weekdays[$0 - 1] : nil } ?? ""
@@ -69,7 +68,7 @@ struct DailyPageBuilder {
             default: .progress(day.ring.fractionCompleted ?? 0)
             }
             return WeekCalendar.Day(weekday: weekday, number: parts.day.map(String.init) ?? "",
-                                    fullDate: day.day.start.formatted(full), url: "/?day=" + Self.parameter(of: parts), ring: ring,
+                                    fullDate: dates.text(day.day.start, .weekdayDayMonth, calendar: calendar), url: "/?day=" + Self.parameter(of: parts), ring: ring,
                                     isSelected: day.day == feed.day, isToday: day.isToday, isFuture: day.isFuture)
         }
         let sameWeekday = { (offset: Int) in calendar.date(byAdding: .day, value: offset, to: feed.day.start) ?? feed.day.start }
@@ -81,7 +80,7 @@ struct DailyPageBuilder {
 
     private func surveyCard(_ card: DayFeed.Card, _ event: DayFeed.Event, _ feed: DayFeed) -> TaskCard {
         let body: TaskCard.Body = if event.outcome != nil {
-            .completed(timeText: times[event.completedAt ?? event.start],
+            .completed(timeText: time(event.completedAt ?? event.start),
                        undoURL: event.isOpen ? eventPath(card, event) + "/withdraw?day=" + dayParameter : nil)
         } else if event.isOpen {
             .start(url: eventPath(card, event), resumes: event.resumes)
@@ -103,7 +102,7 @@ struct DailyPageBuilder {
             body = .toggle(isDone: event.isDone, post: event.isOpen ? toggle(card, event) : nil)
         case .grid, .checklist:
             let controls = card.events.map { event in
-                let time = event.isAllDay ? allDayText(feed) : times[event.start]
+                let time = event.isAllDay ? allDayText(feed) : time(event.start)
                 let label = card.kind == .checklist ? event.text.map { "\(time) · \($0)" } ?? time : time
                 return TaskCard.EventControl(label: label, isDone: event.isDone, post: event.isOpen ? toggle(card, event) : nil)
             }
@@ -117,7 +116,7 @@ struct DailyPageBuilder {
             }
             let entries = logged.sorted { $0.at < $1.at }.map { entry -> TaskCard.LogEntry in
                 let milliseconds = Int64((entry.at.timeIntervalSince1970 * 1000).rounded())
-                return TaskCard.LogEntry(timeText: times[entry.at],
+                return TaskCard.LogEntry(timeText: time(entry.at),
                                          delete: entry.event.isOpen ? post(card, entry.event, "log/delete", ["at": String(milliseconds)]) : nil)
             }
             body = .log(post: target.map { post(card, $0, "log") }, entries: entries)
@@ -166,9 +165,12 @@ struct DailyPageBuilder {
     private func timeText(_ events: [DayFeed.Event], _ feed: DayFeed) -> String {
         if events.allSatisfy(\.isAllDay) { return allDayText(feed) }
         let times = events.filter { !$0.isAllDay }.map(\.start)
-        guard let first = times.min(), let last = times.max(), first != last else { return self.times[times.first ?? feed.day.start] }
-        return "\(self.times[first]) – \(self.times[last])"
+        guard let first = times.min(), let last = times.max(), first != last else { return time(times.first ?? feed.day.start) }
+        return "\(time(first)) – \(time(last))"
     }
+
+    /// A time of day: `9:04 PM`.
+    private func time(_ date: Date) -> String { dates.text(date, .time, calendar: calendar) }
 
     private func allDayText(_ feed: DayFeed) -> String { strings[feed.isToday ? .allDay : .anyTime] }
 
@@ -211,20 +213,5 @@ struct DailyPageBuilder {
             throw .malformed("'day' must be a date written YYYY-MM-DD between the years \(years.lowerBound) and \(years.upperBound).")
         }
         return date
-    }
-}
-
-/// Times of day as one page writes them, each formatted once: a card's time range repeats its events' times.
-private final class TimeTexts {
-    private let style: Date.FormatStyle
-    private var texts: [Date: String] = [:]
-
-    init(_ style: Date.FormatStyle) { self.style = style }
-
-    subscript(date: Date) -> String {
-        if let text = texts[date] { return text }
-        let text = date.formatted(style)
-        texts[date] = text
-        return text
     }
 }

@@ -33,7 +33,7 @@ extension StudyService {
         if notice == nil, let page = homePages.page(session: signedIn.sessionToken, source: source, now: now) { return page }
         let (feed, week) = try await workflow.dailyPage(containing: date ?? now, for: participant, at: now)
         let builder = DailyPageBuilder(participant: participant, calendar: calendar, strings: strings(language: participant.language),
-                                       dayParameter: dayParameter, contentCards: contentCards)
+                                       dayParameter: dayParameter, contentCards: contentCards, dates: dateTexts)
         let page = sitePages.home(builder.page(feed, week: week, notice: notice),
                                   context: siteContext(language: participant.language, signedIn: signedIn))
         if notice == nil { homePages.keep(page, session: signedIn.sessionToken, source: source, validUntil: feed.changesAt, now: now) }

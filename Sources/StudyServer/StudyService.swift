@@ -44,6 +44,8 @@ public final class StudyService: Sendable {
     let homePages = HomePageCache()
     /// The study's cards that are not tasks, as today's page shows them: made once, since the study does not change.
     let contentCards: [ContentCard]
+    /// Dates as participants' pages write them, formatted once.
+    let dateTexts = DateTexts()
     /// Wrong sign-in codes, limited server-wide.
     let signInAttempts = SignInAttemptLimiter()
     /// Which participants' care data changed, for their cached and open pages (``HomePageCache``,
