@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "ConsentPrinting", dependencies: ["Consent"]),
         .target(
             name: "StudyWeb",
-            dependencies: ["Research", .product(name: "Mustache", package: "swift-mustache")],
+            dependencies: ["Research", "StudyKitEnvironment", .product(name: "Mustache", package: "swift-mustache")],
             resources: [.copy("Resources")]
         ),
         .target(

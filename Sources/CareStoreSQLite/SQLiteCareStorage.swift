@@ -73,9 +73,6 @@ public final class SQLiteCareStorage: CareStorage {
     public let database: any DatabaseWriter
     /// Where reads run.
     public let reads: ReadExecution
-    /// Whether the file has the revision of the versions that lets the store keep them between reads: false only
-    /// for a file of an older StudyKit opened for reading.
-    private let hasVersionsRevision: Bool
 
     /// Storage in the SQLite file at `path`, created with its folder when missing, and migrated to the current
     /// schema when older. Its writes survive what `durability` says (a power loss, by default); its reads run as
@@ -97,13 +94,12 @@ public final class SQLiteCareStorage: CareStorage {
         let database = try DatabaseQueue(path: path, configuration: configuration)
         let applied = try database.read { db in try CareStoreMigrations.migrator.appliedIdentifiers(db) }
         guard CareStoreMigrations.canRead(applied: applied) else { throw SQLiteCareStorageOpenError.outdatedSchema(path: path) }
-        return SQLiteCareStorage(readingFrom: database, hasVersionsRevision: applied.contains(CareStoreMigrations.versionsRevisionMigration))
+        return SQLiteCareStorage(readingFrom: database)
     }
 
-    private init(readingFrom database: DatabaseQueue, hasVersionsRevision: Bool) {
+    private init(readingFrom database: DatabaseQueue) {
         self.database = database
         self.reads = .readerQueue
-        self.hasVersionsRevision = hasVersionsRevision
     }
 
     /// Storage over a database that another owner opened, migrated and configured, holding the care store's tables
@@ -112,7 +108,6 @@ public final class SQLiteCareStorage: CareStorage {
     public init(sharing database: any DatabaseWriter, reads: ReadExecution = .readerQueue) {
         self.database = database
         self.reads = reads
-        hasVersionsRevision = true
     }
 
     /// The storage's reads and writes inside a transaction the caller holds on a database with the care store's
@@ -145,7 +140,6 @@ public final class SQLiteCareStorage: CareStorage {
         try CareStoreMigrations.migrator.migrate(database)
         self.database = database
         self.reads = reads
-        hasVersionsRevision = true
     }
 
     private static func configuration() -> Configuration {
@@ -160,14 +154,14 @@ public final class SQLiteCareStorage: CareStorage {
     /// the calling thread, as ``reads`` says.
     public func read<T: Sendable>(_ body: @escaping @Sendable (any CareStorageReader) throws -> T) async throws -> T {
         switch reads {
-        case .readerQueue: try await database.read { [hasVersionsRevision] db in try body(SQLiteCareTransaction(db, hasVersionsRevision: hasVersionsRevision)) }
+        case .readerQueue: try await database.read { db in try body(SQLiteCareTransaction(db)) }
         case .callingThread: try readOnCallingThread(body)
         }
     }
 
     /// GRDB's synchronous read: outside an async context, so that it is the overload chosen.
     private func readOnCallingThread<T>(_ body: (any CareStorageReader) throws -> T) throws -> T {
-        try database.read { db in try body(SQLiteCareTransaction(db, hasVersionsRevision: hasVersionsRevision)) }
+        try database.read { db in try body(SQLiteCareTransaction(db)) }
     }
 
     /// Runs the body in the pool's one writer; the transaction is durable (as the storage's ``Durability`` says)

@@ -18,12 +18,8 @@ struct SQLiteCareTransaction: CareStorageWriter {
     /// Writes outcome rows, keeping its statements for the rest of the transaction.
     private let outcomeRows: OutcomeRowWriter
 
-    /// Whether the file keeps the revision of the versions (``CareStoreMigrations/versionsRevisionMigration``).
-    private let hasVersionsRevision: Bool
-
-    init(_ db: Database, hasVersionsRevision: Bool = true) {
+    init(_ db: Database) {
         self.db = db
-        self.hasVersionsRevision = hasVersionsRevision
         outcomeRows = OutcomeRowWriter(db: db)
     }
 
@@ -60,11 +56,10 @@ struct SQLiteCareTransaction: CareStorageWriter {
         return try fetchVersions(query)
     }
 
-    /// The number the `versionRevision` triggers raise with every change to a version; nil in a file of an older
-    /// StudyKit, which has none, or when its row or its table is missing (someone's shell deleted it under the
-    /// server), so that nothing is kept and every read goes to the versions themselves.
+    /// The number the `versionRevision` triggers raise with every change to a version; nil when its row or its table
+    /// is missing (a file of an older StudyKit opened for reading, or someone's shell deleted it under the server), so
+    /// that nothing is kept and every read goes to the versions themselves.
     func versionsRevision() throws -> Int64? {
-        guard hasVersionsRevision else { return nil }
         do {
             return try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM versionRevision WHERE id = 1"))
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {

@@ -1,6 +1,6 @@
 import Foundation
 import Research
-import Synchronization
+import StudyKitEnvironment
 
 /// Runs' restoration data as last decoded or encoded, each with the exact JSON it came from or went to.
 ///
@@ -10,24 +10,23 @@ import Synchronization
 /// A value kept when it was saved is the value that was encoded: its dates may carry fractions of a millisecond
 /// that the JSON (ISO 8601 to the millisecond) does not, which no use of a run's restoration data depends on.
 final class RestorationDataCache: Sendable {
-    private struct Entry {
+    private struct Entry: Sendable {
         let json: Data
         let value: TaskRestorationData
     }
 
-    /// The most runs kept at once (a run in progress is a few kilobytes of JSON); beyond it the cache starts afresh.
-    let capacity: Int
-    private let entries = Mutex<[UUID: Entry]>([:])
+    /// The runs kept, at most `capacity` (a run in progress is a few kilobytes of JSON); beyond it the cache starts afresh.
+    private let entries: KeptValues<UUID, Entry>
 
     /// An empty cache of at most `capacity` runs.
     init(capacity: Int = 1_000) {
-        self.capacity = capacity
+        entries = KeptValues(capacity: capacity)
     }
 
     /// The restoration data stored as `json` for `run`: kept when `json` is the JSON last seen for it, else decoded
     /// with `decoder` and kept.
     func restorationData(of run: UUID, json: Data, decoder: JSONDecoder) throws -> TaskRestorationData {
-        if let entry = entries.withLock({ $0[run] }), entry.json == json { return entry.value }
+        if let entry = entries[run], entry.json == json { return entry.value }
         let value = try decoder.decode(TaskRestorationData.self, from: json)
         keep(value, json: json, of: run)
         return value
@@ -35,10 +34,7 @@ final class RestorationDataCache: Sendable {
 
     /// Keeps `value`, encoded as `json`, as the restoration data of `run`.
     func keep(_ value: TaskRestorationData, json: Data, of run: UUID) {
-        entries.withLock { entries in
-            if entries[run] == nil, entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[run] = Entry(json: json, value: value)
-        }
+        entries.keep(Entry(json: json, value: value), for: run)
     }
 
     /// Keeps the restoration data of a run just saved, or forgets the run when it has none any more (finished).
@@ -46,7 +42,7 @@ final class RestorationDataCache: Sendable {
         if let value = saved.run.restorationData, let json = saved.restoration {
             keep(value, json: json, of: saved.run.id)
         } else {
-            _ = entries.withLock { $0.removeValue(forKey: saved.run.id) }
+            entries.forget(saved.run.id)
         }
     }
 }

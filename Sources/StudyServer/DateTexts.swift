@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import StudyKitEnvironment
 
 /// Dates as the daily page writes them, formatted once per style, language, zone and instant, and kept.
 ///
@@ -18,7 +18,7 @@ final class DateTexts: Sendable {
         case completeDate
     }
 
-    private struct Key: Hashable {
+    private struct Key: Hashable, Sendable {
         let style: Style
         let language: String
         let zone: String
@@ -28,24 +28,20 @@ final class DateTexts: Sendable {
     /// Most texts kept at once.
     static let capacity = 8_192
 
-    private let texts = Mutex<[Key: String]>([:])
+    private let texts = KeptValues<Key, String>(capacity: capacity)
 
     /// `date` written in `style` for the calendar's language and zone (a Gregorian calendar with both set).
     func text(_ date: Date, _ style: Style, calendar: Calendar) -> String {
         let locale = calendar.locale ?? Locale(identifier: "en")
         let key = Key(style: style, language: locale.identifier, zone: calendar.timeZone.identifier, date: date)
-        if let text = texts.withLock({ $0[key] }) { return text }
-        let format: Date.FormatStyle = switch style {
-        case .time: Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: calendar, timeZone: calendar.timeZone)
-        case .weekdayDayMonth:
-            Date.FormatStyle(locale: locale, calendar: calendar, timeZone: calendar.timeZone).weekday(.wide).day().month(.wide)
-        case .completeDate: Date.FormatStyle(date: .complete, time: .omitted, locale: locale, calendar: calendar, timeZone: calendar.timeZone)
+        return texts.value(for: key) {
+            let format: Date.FormatStyle = switch style {
+            case .time: Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: calendar, timeZone: calendar.timeZone)
+            case .weekdayDayMonth:
+                Date.FormatStyle(locale: locale, calendar: calendar, timeZone: calendar.timeZone).weekday(.wide).day().month(.wide)
+            case .completeDate: Date.FormatStyle(date: .complete, time: .omitted, locale: locale, calendar: calendar, timeZone: calendar.timeZone)
+            }
+            return date.formatted(format)
         }
-        let text = date.formatted(format)
-        texts.withLock { texts in
-            if texts.count >= Self.capacity { texts.removeAll(keepingCapacity: true) }
-            texts[key] = text
-        }
-        return text
     }
 }

@@ -15,10 +15,13 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     public let storage: Storage
     private let environment: StudyKitEnvironment
     private let broadcaster = ChangeBroadcaster()
-    /// Entities already decoded from their stored JSON, by version UUID.
-    private let decodedVersions = DecodedVersionCache()
-    /// Task versions by the ids asked for, while the storage's versions revision stays the same.
-    private let taskChains = TaskChainCache()
+    /// Entities already decoded from their stored JSON, by version UUID: a version's payload never changes, so an
+    /// entry never goes stale.
+    private let decodedVersions = KeptValues<UUID, any VersionedEntity>(capacity: 4_096)
+    /// The task versions of the sets of ids asked for, in their chains, each with the storage's
+    /// ``CareStorageReader/versionsRevision()`` it was read at: while that is the same, no version was written. A
+    /// participant's daily page asks for the same ids on every visit and after every outcome written.
+    private let taskChains = KeptValues<Set<String>, (revision: Int64, chains: Chains)>(capacity: 1_024)
 
     /// A store over `storage`, with the clock and UUIDs of `environment`.
     public init(storage: Storage, environment: StudyKitEnvironment = .live) {
@@ -541,11 +544,11 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         if filteredOnlyByIDAndDate, !filter.ids.isEmpty, let revision = try reader.versionsRevision() {
             // Named by ids only: every version of those ids, kept while no version is written. (Versions that take
             // effect after the window are skipped below; one only ends a span after the window.)
-            if let kept = taskChains.chains(of: filter.ids, at: revision) {
-                chains = kept
+            if let kept = taskChains[filter.ids], kept.revision == revision {
+                chains = kept.chains
             } else {
                 chains = try Chains(reader.versions(of: .task, ids: filter.ids))
-                taskChains.keep(chains, of: filter.ids, at: revision)
+                taskChains.keep((revision, chains), for: filter.ids)
             }
         } else {
             let candidates = try reader.versions(of: .task, matching: filter)
@@ -672,11 +675,11 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// (``decodedVersions``); only the links, which do change, are read from the row each time.
     func entity<Entity: VersionedEntity>(_ stored: StoredVersion) throws -> Entity {
         var entity: Entity
-        if let cached = decodedVersions.value(for: stored.uuid) as? Entity {
+        if let cached = decodedVersions[stored.uuid] as? Entity {
             entity = cached
         } else {
             entity = try JSONDecoder().decode(Entity.self, from: stored.payload)
-            decodedVersions.insert(entity, for: stored.uuid)
+            decodedVersions.keep(entity, for: stored.uuid)
         }
         entity.version.nextVersionUUIDs = stored.nextVersionUUID.map { [$0] } ?? []
         entity.version.previousVersionUUIDs = stored.previousVersionUUID.map { [$0] } ?? []

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import StudyKitEnvironment
 
 /// Regular expressions compiled once per pattern and shared by every task in the process.
 ///
@@ -17,17 +17,11 @@ enum CompiledPatterns {
         let regex: Regex<AnyRegexOutput>
     }
 
-    private static let cache = Mutex<[String: SharedRegex]>([:])
+    private static let cache = KeptValues<String, SharedRegex>(capacity: capacity)
 
     /// The compiled pattern; throws the compiler's error when the pattern is not a valid regular expression.
     static func regex(_ pattern: String) throws -> Regex<AnyRegexOutput> {
-        if let cached = cache.withLock({ $0[pattern] }) { return cached.regex }
-        let compiled = SharedRegex(regex: try Regex(pattern))
-        cache.withLock { patterns in
-            if patterns.count >= capacity { patterns.removeAll(keepingCapacity: true) }
-            patterns[pattern] = compiled
-        }
-        return compiled.regex
+        try cache.value(for: pattern) { SharedRegex(regex: try Regex(pattern)) }.regex
     }
 
     /// Whether `text` as a whole matches `pattern`; false for an invalid pattern.

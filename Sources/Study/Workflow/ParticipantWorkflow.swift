@@ -38,14 +38,10 @@ public final class ParticipantWorkflow: Sendable {
     private let onboardedParticipants = Mutex<Set<String>>([])
     /// Each participant's open runs as last read, with the study store's revision of their data read just before:
     /// a run's start, step and end each raise that revision, so the list is current while it stays the same.
-    private let openRunsRead = Mutex<[String: (revision: UInt64, runs: [TaskRunSummary])]>([:])
-    /// Most participants whose open runs are kept at once; the list starts afresh when full.
-    private static let openRunsKept = 4_096
+    private let openRunsRead = KeptValues<String, (revision: UInt64, runs: [TaskRunSummary])>(capacity: 4_096)
     /// Participants' calendars by zone and language: one made for each pair, since a calendar made afresh looks up
     /// its locale's week rules again on first use.
-    private let calendars = Mutex<[String: Calendar]>([:])
-    /// Most calendars kept at once.
-    private static let calendarsKept = 1_024
+    private let calendars = KeptValues<String, Calendar>(capacity: 1_024)
     /// Runs whose last step was accepted and which are being finished now (see ``applyStep(to:for:_:)``). Visible to
     /// the package's tests, which hold a run here as a first post finishing it would.
     package let finishingRuns = Mutex<Set<UUID>>([])
@@ -179,16 +175,12 @@ public final class ParticipantWorkflow: Sendable {
 
     /// A Gregorian calendar in the participant's zone and language.
     public func calendar(for participant: StudyParticipant) -> Calendar {
-        let key = participant.timeZone.identifier + " " + participant.language
-        if let calendar = calendars.withLock({ $0[key] }) { return calendar }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = participant.timeZone
-        calendar.locale = Locale(identifier: participant.language)
-        calendars.withLock { calendars in
-            if calendars.count >= Self.calendarsKept { calendars.removeAll(keepingCapacity: true) }
-            calendars[key] = calendar
+        calendars.value(for: participant.timeZone.identifier + " " + participant.language) {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = participant.timeZone
+            calendar.locale = Locale(identifier: participant.language)
+            return calendar
         }
-        return calendar
     }
 
     /// The environment of a participant's runs: the workflow's clock, UUIDs and randomness, their zone and language.
@@ -570,12 +562,9 @@ public final class ParticipantWorkflow: Sendable {
     /// The participant's open runs, read again only when the study store's revision of their data has changed.
     private func openRunSummaries(of participant: StudyParticipant) async throws -> [TaskRunSummary] {
         let revision = data.studyStore.revision(of: participant.id)
-        if let kept = openRunsRead.withLock({ $0[participant.id] }), kept.revision == revision { return kept.runs }
+        if let kept = openRunsRead[participant.id], kept.revision == revision { return kept.runs }
         let runs = try await data.studyStore.openRunSummaries(participantID: participant.id)
-        openRunsRead.withLock { kept in
-            if kept.count >= Self.openRunsKept { kept.removeAll(keepingCapacity: true) }
-            kept[participant.id] = (revision, runs)
-        }
+        openRunsRead.keep((revision, runs), for: participant.id)
         return runs
     }
 

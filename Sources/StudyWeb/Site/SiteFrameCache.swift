@@ -1,4 +1,4 @@
-import Synchronization
+import StudyKitEnvironment
 
 /// The site frame of the daily page (the document's head, the header with the study's name and navigation, the end
 /// of the body) rendered through the `site` template once per distinct frame and kept, so that making the page
@@ -10,7 +10,7 @@ import Synchronization
 /// afresh when full (a title per day visited, per language).
 final class SiteFrameCache: Sendable {
     /// Everything a frame is made from.
-    struct Key: Hashable {
+    struct Key: Hashable, Sendable {
         let lang: String
         let documentTitle: String
         let tint: String?
@@ -49,20 +49,16 @@ final class SiteFrameCache: Sendable {
     /// text a template writes comes from a study folder or a form that refuses them.
     static let marker = "\u{1}studykit-content\u{1}"
 
-    private let frames = Mutex<[Key: Frame]>([:])
+    private let frames = KeptValues<Key, Frame>(capacity: capacity)
 
     /// The frame for `key`: kept, or made by `render` (which renders the page with ``marker`` as its content) and
     /// kept; nil when the rendering does not hold the marker exactly once.
     func frame(for key: Key, render: () -> String) -> Frame? {
-        if let frame = frames.withLock({ $0[key] }) { return frame }
-        let html = render()
-        let parts = html.split(separator: Self.marker, omittingEmptySubsequences: false)
+        if let frame = frames[key] { return frame }
+        let parts = render().split(separator: Self.marker, omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
         let frame = Frame(before: String(parts[0]), after: String(parts[1]))
-        frames.withLock { frames in
-            if frames.count >= Self.capacity { frames.removeAll(keepingCapacity: true) }
-            frames[key] = frame
-        }
+        frames.keep(frame, for: key)
         return frame
     }
 }
