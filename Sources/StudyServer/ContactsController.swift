@@ -60,7 +60,7 @@ struct ContactsController {
         }
         return ContactsPage.Contact(name: displayName(contact.name), title: contact.title, role: contact.role,
                                     organization: contact.organization,
-                                    url: "/contacts/" + (studyID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? studyID),
+                                    url: "/contacts/" + URLPath.encoded(studyID),
                                     addressLines: lines, links: links)
     }
 

@@ -47,7 +47,7 @@ struct DailyPageBuilder {
     static func contentCard(_ card: StudyFeedCard) -> ContentCard {
         let body: ContentCard.Body = switch card.content {
         case .tip(let text): .tip(text)
-        case .featured: .featured(url: "/articles/" + (card.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? card.id))
+        case .featured: .featured(url: "/articles/" + URLPath.encoded(card.id))
         case .links(let links): .links(links.map(ReachLinks.link))
         }
         return ContentCard(title: card.title, imageURL: card.image.map(AssetController.imageURL), body: body)
@@ -58,7 +58,7 @@ struct DailyPageBuilder {
     private func calendarView(_ week: WeekStrip, feed: DayFeed) -> WeekCalendar {
         // The short weekday and the day's number come from the calendar (its locale's symbols, the day as digits);
         // only the full date, for screen readers, is formatted (once per day and language, DateTexts).
-        let weekdays = calendar.shortWeekdaySymbols
+        let weekdays = dates.shortWeekdaySymbols(calendar: calendar)
         let days = week.days.map { day in
             let parts = calendar.dateComponents([.year, .month, .weekday, .day], from: day.day.start)
             let weekday = parts.weekday.flatMap { weekdays.indices.contains($0 - 1) ? weekdays[$0 - 1] : nil } ?? ""
@@ -149,7 +149,7 @@ struct DailyPageBuilder {
     }
 
     private func eventPath(_ card: DayFeed.Card, _ event: DayFeed.Event) -> String {
-        "/tasks/\(card.taskID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? card.taskID)/\(event.occurrence)"
+        "/tasks/" + URLPath.encoded(card.taskID) + "/" + String(event.occurrence)
     }
 
     /// A card's badge: done when every event is; to do while one can be done now; later while one has not started;

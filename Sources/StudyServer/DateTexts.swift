@@ -29,6 +29,12 @@ final class DateTexts: Sendable {
     static let capacity = 8_192
 
     private let texts = KeptValues<Key, String>(capacity: capacity)
+    private let weekdays = KeptValues<String, [String]>(capacity: 256)
+
+    /// The calendar's short weekday names in its language (`Sun` … `Sat` in English), looked up once per language.
+    func shortWeekdaySymbols(calendar: Calendar) -> [String] {
+        weekdays.value(for: calendar.locale?.identifier ?? "") { calendar.shortWeekdaySymbols }
+    }
 
     /// `date` written in `style` for the calendar's language and zone (a Gregorian calendar with both set).
     func text(_ date: Date, _ style: Style, calendar: Calendar) -> String {

@@ -11,7 +11,7 @@ extension StudyService {
     func siteContext(language: String, signedIn: SignedIn?) -> SiteContext {
         SiteContext(strings: strings(language: language), csrfToken: signedIn?.csrfToken, studyName: study.name,
                     themeTint: study.theme.tint, assets: .linked(basePath: "/assets"), navigation: signedIn != nil,
-                    hasInsights: !study.charts.isEmpty, logoURL: study.theme.logo.map(AssetController.imageURL))
+                    hasInsights: !study.charts.isEmpty, logoURL: logoURL)
     }
 
     /// The daily page of the day containing `date` (today when nil): only the onboarding card until onboarding is
@@ -92,7 +92,7 @@ extension StudyService {
     /// The landing page of an invitation link.
     func joinPage(code: String, language: String) -> String {
         let zones = TimeZone.knownTimeZoneIdentifiers.sorted()
-        let page = JoinPage(formAction: "/join/\(code.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? code)",
+        let page = JoinPage(formAction: "/join/" + URLPath.encoded(code),
                             welcome: nil, timeZones: zones, defaultTimeZone: "UTC")
         return sitePages.join(page, context: siteContext(language: language, signedIn: nil))
     }

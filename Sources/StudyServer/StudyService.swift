@@ -44,6 +44,8 @@ public final class StudyService: Sendable {
     let homePages = HomePageCache()
     /// The study's cards that are not tasks, as today's page shows them: made once, since the study does not change.
     let contentCards: [ContentCard]
+    /// The URL of the study's logo, if it has one (the same on every page).
+    let logoURL: String?
     /// Dates as participants' pages write them, formatted once.
     let dateTexts = DateTexts()
     /// Wrong sign-in codes, limited server-wide.
@@ -124,6 +126,7 @@ public final class StudyService: Sendable {
         workflow = ParticipantWorkflow(study: study, data: data, environment: environment, consentKey: consentKey, calculator: calculator,
                                        dataFolder: folder)
         contentCards = study.feed.map(DailyPageBuilder.contentCard)
+        logoURL = study.theme.logo.map(AssetController.imageURL)
         webStrings = Dictionary(uniqueKeysWithValues: study.languages.map { ($0, WebStrings(language: $0, overrides: study.strings.web)) })
         // Every committed care write is published at once, before the write returns: the participant's cached pages
         // key on it, and their open pages are told (LiveUpdatesController).

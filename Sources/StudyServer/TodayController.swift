@@ -71,7 +71,7 @@ struct TodayController {
             let strings = service.strings(language: context.participant.language)
             let title = service.study.task(id: task)?.title ?? task
             let page = ConfirmPage(title: strings.format(.withdrawTitle, ["task": title]), text: strings[.withdrawText],
-                                   post: TaskCard.Post(action: "/tasks/\(task.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? task)/\(occurrence)/withdraw",
+                                   post: TaskCard.Post(action: "/tasks/" + URLPath.encoded(task) + "/" + String(occurrence) + "/withdraw",
                                                        fields: day.map { ["day": $0] } ?? [:]),
                                    confirm: strings[.withdrawConfirm], cancelURL: day.map { "/?day=" + $0 } ?? "/")
             return StudyRouter.html(service.sitePages.confirm(page, context: service.siteContext(language: context.participant.language,

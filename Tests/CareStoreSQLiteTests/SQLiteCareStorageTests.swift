@@ -245,4 +245,42 @@ struct SQLiteCareStorageTests {
             #expect(try await storage.read { try $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false) }.count == 2)
         }
     }
+
+    /// A read on the calling thread is one transaction: a write another connection commits between two of its
+    /// statements is not seen by the second, and the next read sees it.
+    @Test func aReadOnTheCallingThreadSeesOneStateThroughout() async throws {
+        try await withTemporaryDatabase { database in
+            let storage = try SQLiteCareStorage(path: database.path, reads: .callingThread)
+            let other = try DatabaseQueue(path: database.path)
+            let task = UUID()
+            try await storage.write { try $0.insert(Fixture.outcome(task: task, occurrence: 0)) }
+            let counts = try await storage.read { reader in
+                let before = try reader.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false).count
+                try other.write { db in try SQLiteCareStorage.writer(in: db).insert(Fixture.outcome(task: task, occurrence: 1)) }
+                return (before, try reader.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false).count)
+            }
+            #expect(counts == (1, 1))
+            #expect(try await storage.read { try $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false) }.count == 2)
+        }
+    }
+
+    /// A read on the calling thread whose body throws ends its transaction: the error reaches the caller, and every
+    /// later read on the same connection starts afresh and sees later writes.
+    @Test func aFailedReadOnTheCallingThreadLeavesNoTransactionOpen() async throws {
+        try await withTemporaryDatabase { database in
+            let storage = try SQLiteCareStorage(path: database.path, reads: .callingThread)
+            let task = UUID()
+            for occurrence in 0..<3 {
+                await #expect(throws: Boom.self) {
+                    try await storage.read { reader in
+                        _ = try reader.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false)
+                        throw Boom()
+                    }
+                }
+                try await storage.write { try $0.insert(Fixture.outcome(task: task, occurrence: occurrence)) }
+                #expect(try await storage.read { try $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false) }.count == occurrence + 1)
+            }
+            #expect(try await storage.database.unsafeRead { db in db.isInsideTransaction } == false)
+        }
+    }
 }

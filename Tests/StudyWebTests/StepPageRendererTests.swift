@@ -149,6 +149,16 @@ struct StepPageContentTests {
                 "date bounds in Spanish: \(PageChecks.matches(#"id="q0-hint">([^<]+)"#, in: spanish))")
     }
 
+    /// Only a hex colour of 3, 4, 6 or 8 digits reaches the style sheet, with spaces and tabs around it trimmed.
+    @Test(arguments: [
+        ("#0a7d6f", "#0a7d6f"), ("#0A7", "#0A7"), ("#0a7d", "#0a7d"), ("#0a7d6fcc", "#0a7d6fcc"), (" \t#fff ", "#fff"),
+        ("#ggg", nil), ("#12345", nil), ("#1234567", nil), ("fff", nil), ("#", nil), ("", nil), ("red", nil),
+        ("#fff;}", nil), ("#fff\n", nil), ("#ｆｆｆ", nil), ("#٣٣٣", nil), ("##fff", nil), ("#f f", nil),
+    ] as [(String, String?)])
+    func theTintIsAHexColour(tint: String, expected: String?) {
+        #expect(PageShell.validatedTint(tint) == expected)
+    }
+
     @Test func assetsCanBeLinkedAndTheTintMustBeAColour() throws {
         let session = try Fixtures.session()
         var context = Fixtures.context(assets: .linked(basePath: "/static/"))

@@ -22,6 +22,11 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// ``CareStorageReader/versionsRevision()`` it was read at: while that is the same, no version was written. A
     /// participant's daily page asks for the same ids on every visit and after every outcome written.
     private let taskChains = KeptValues<Set<String>, (revision: Int64, chains: Chains)>(capacity: 1_024)
+    /// The task spans of the sets of ids asked for over a window, each with its events there, kept as ``taskChains``
+    /// are: a schedule's events change only with a new version. The daily page asks for the same week on every visit.
+    private let scheduledWindows = KeptValues<ScheduledWindowKey, (revision: Int64, scheduled: ScheduledSpans)>(capacity: 1_024)
+    /// The calendar days of the windows asked for, in each calendar and time zone asked for: the same every time.
+    private let dayLists = KeptValues<DayListKey, [DateInterval]>(capacity: 1_024)
 
     /// A store over `storage`, with the clock and UUIDs of `environment`.
     public init(storage: Storage, environment: StudyKitEnvironment = .live) {
@@ -294,9 +299,10 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// Daily adherence over the tasks that impact it, computed from the window's events.
     public func adherence(taskQuery: CareQuery, window: DateInterval, calendar: Calendar) async throws -> [DailyAdherence] {
         try await storage.read { reader in
-            let days = Self.days(in: window, calendar: calendar)
+            let days = self.days(in: window, calendar: calendar)
             guard let covered = Self.covering(days) else { return [] }
-            return try self.adherence(of: self.taskSpans(taskQuery: taskQuery, window: covered, in: reader), days: days, in: reader)
+            let scheduled = try self.scheduledSpans(taskQuery: taskQuery, window: covered, in: reader)
+            return try self.adherence(of: scheduled.spans, scheduled: scheduled.events, days: days, in: reader)
         }
     }
 
@@ -305,27 +311,21 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     public func events(taskQuery: CareQuery, window eventWindow: DateInterval, withAdherenceOver adherenceWindow: DateInterval,
                        calendar: Calendar) async throws -> (events: [CareEvent], adherence: [DailyAdherence]) {
         try await storage.read { reader in
-            let days = Self.days(in: adherenceWindow, calendar: calendar)
+            let days = self.days(in: adherenceWindow, calendar: calendar)
             guard let covered = Self.covering(days) else { return (try self.events(taskQuery: taskQuery, window: eventWindow, in: reader), []) }
             let both = DateInterval(start: min(covered.start, eventWindow.start), end: max(covered.end, eventWindow.end))
-            let spans = try self.taskSpans(taskQuery: taskQuery, window: both, in: reader)
             // Each schedule is expanded once, over both windows; each window takes the events that overlap it, as
             // an expansion over it alone would give them (an empty event window is left to its own expansion).
-            let scheduled = spans.map { $0.events(overlapping: both) }
+            let all = try self.scheduledSpans(taskQuery: taskQuery, window: both, in: reader)
+            let spans = all.spans
             func within(_ window: DateInterval) -> [[ScheduleEvent]] {
-                scheduled.map { events in events.filter { $0.start < window.end && $0.end > window.start } }
+                all.events.map { events in events.filter { $0.start < window.end && $0.end > window.start } }
             }
             let events = eventWindow.duration > 0
                 ? try self.events(of: spans, scheduled: within(eventWindow), in: reader)
                 : try self.events(of: spans, window: eventWindow, in: reader)
             return (events, try self.adherence(of: spans, scheduled: within(covered), days: days, in: reader))
         }
-    }
-
-    /// Each of `days`' adherence over the spans of tasks that impact it.
-    private func adherence(of spans: [TaskSpan], days: [DateInterval], in reader: any CareStorageReader) throws -> [DailyAdherence] {
-        guard let covered = Self.covering(days) else { return [] }
-        return try adherence(of: spans, scheduled: spans.map { $0.events(overlapping: covered) }, days: days, in: reader)
     }
 
     /// Each of `days`' adherence over the spans of tasks that impact it, whose events over the days are `scheduled`.
@@ -350,7 +350,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         try await storage.read { reader in
             var query = CareQuery()
             query.ids = [taskID]
-            let days = Self.days(in: window, calendar: calendar)
+            let days = self.days(in: window, calendar: calendar)
             guard let covered = Self.covering(days) else { return [] }
             let events = try self.events(taskQuery: query, window: covered, in: reader)
             return days.map { day in
@@ -527,6 +527,9 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// Every live task version selected by the query's filters that takes effect before `window` ends. A version
     /// whose span ended before the window is kept too: one of its events may run into the window.
     private func taskSpans(taskQuery: CareQuery, window: DateInterval, in reader: any CareStorageReader) throws -> [TaskSpan] {
+        if let ids = Self.taskIDsAlone(in: taskQuery), let revision = try reader.versionsRevision() {
+            return try taskSpans(ids: ids, revision: revision, window: window, in: reader)
+        }
         var filter = StoredVersionFilter()
         filter.ids = taskQuery.ids
         filter.uuids = taskQuery.uuids
@@ -540,22 +543,38 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         }
         let filteredOnlyByIDAndDate = filter.uuids.isEmpty && filter.remoteIDs.isEmpty && filter.groupIdentifiers.isEmpty
             && filter.tags.isEmpty && filter.parentUUIDs.isEmpty
+        let candidates = try reader.versions(of: .task, matching: filter)
+        // Filtered only by id and date, the candidates are every version of their ids in effect before the window
+        // ends: enough for the chains (a later version only ends a span after the window). Otherwise read them all.
+        let chains = try Chains(filteredOnlyByIDAndDate ? candidates : reader.versions(of: .task, ids: Set(candidates.map(\.id))))
+        return try spans(of: chains, matching: filter, window: window)
+    }
+
+    /// ``taskSpans(taskQuery:window:in:)`` for a query that names tasks by id alone, in a storage at versions revision
+    /// `revision`: every version of those ids, kept while no version is written. (Versions that take effect after the
+    /// window are skipped; one only ends a span after the window.)
+    private func taskSpans(ids: Set<String>, revision: Int64, window: DateInterval, in reader: any CareStorageReader) throws -> [TaskSpan] {
         let chains: Chains
-        if filteredOnlyByIDAndDate, !filter.ids.isEmpty, let revision = try reader.versionsRevision() {
-            // Named by ids only: every version of those ids, kept while no version is written. (Versions that take
-            // effect after the window are skipped below; one only ends a span after the window.)
-            if let kept = taskChains[filter.ids], kept.revision == revision {
-                chains = kept.chains
-            } else {
-                chains = try Chains(reader.versions(of: .task, ids: filter.ids))
-                taskChains.keep((revision, chains), for: filter.ids)
-            }
+        if let kept = taskChains[ids], kept.revision == revision {
+            chains = kept.chains
         } else {
-            let candidates = try reader.versions(of: .task, matching: filter)
-            // Filtered only by id and date, the candidates are every version of their ids in effect before the window
-            // ends: enough for the chains (a later version only ends a span after the window). Otherwise read them all.
-            chains = try Chains(filteredOnlyByIDAndDate ? candidates : reader.versions(of: .task, ids: Set(candidates.map(\.id))))
+            chains = try Chains(reader.versions(of: .task, ids: ids))
+            taskChains.keep((revision, chains), for: ids)
         }
+        var filter = StoredVersionFilter()
+        filter.ids = ids
+        return try spans(of: chains, matching: filter, window: window)
+    }
+
+    /// The ids a task query names when it filters by nothing else (its date interval aside); nil otherwise.
+    private static func taskIDsAlone(in query: CareQuery) -> Set<String>? {
+        guard !query.ids.isEmpty, query.uuids.isEmpty, query.remoteIDs.isEmpty, query.groupIdentifiers.isEmpty, query.tags.isEmpty,
+              query.carePlanIDs.isEmpty else { return nil }
+        return query.ids
+    }
+
+    /// The spans of the live versions in `chains` that pass `filter` and take effect before `window` ends.
+    private func spans(of chains: Chains, matching filter: StoredVersionFilter, window: DateInterval) throws -> [TaskSpan] {
         var spans: [TaskSpan] = []
         for id in chains.ids {
             let chain = chains.chain(of: id)
@@ -569,7 +588,21 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     }
 
     private func events(taskQuery: CareQuery, window: DateInterval, in reader: any CareStorageReader) throws -> [CareEvent] {
-        try events(of: taskSpans(taskQuery: taskQuery, window: window, in: reader), window: window, in: reader)
+        let scheduled = try scheduledSpans(taskQuery: taskQuery, window: window, in: reader)
+        return try events(of: scheduled.spans, scheduled: scheduled.events, in: reader)
+    }
+
+    /// The task spans a query selects over `window`, each with its events that overlap the window; kept while the
+    /// versions revision stays the same when the query names tasks by id alone (``scheduledWindows``).
+    private func scheduledSpans(taskQuery: CareQuery, window: DateInterval, in reader: any CareStorageReader) throws -> ScheduledSpans {
+        guard let ids = Self.taskIDsAlone(in: taskQuery), let revision = try reader.versionsRevision() else {
+            return ScheduledSpans(try taskSpans(taskQuery: taskQuery, window: window, in: reader), over: window)
+        }
+        let key = ScheduledWindowKey(ids: ids, window: window)
+        if let kept = scheduledWindows[key], kept.revision == revision { return kept.scheduled }
+        let scheduled = ScheduledSpans(try taskSpans(ids: ids, revision: revision, window: window, in: reader), over: window)
+        scheduledWindows.keep((revision, scheduled), for: key)
+        return scheduled
     }
 
     /// The events each span owns in `window`, with their live outcomes, ordered by start then task id.
@@ -648,6 +681,13 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         return DateInterval(start: first.start, end: last.end)
     }
 
+    /// ``days(in:calendar:)``, kept by window, calendar and time zone (all that the days depend on).
+    private func days(in window: DateInterval, calendar: Calendar) -> [DateInterval] {
+        dayLists.value(for: DayListKey(window: window, calendar: calendar.identifier, timeZone: calendar.timeZone)) {
+            Self.days(in: window, calendar: calendar)
+        }
+    }
+
     /// The calendar days that overlap `window`, as intervals from one start of day to the next.
     private static func days(in window: DateInterval, calendar: Calendar) -> [DateInterval] {
         var days: [DateInterval] = []
@@ -685,6 +725,30 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         entity.version.previousVersionUUIDs = stored.previousVersionUUID.map { [$0] } ?? []
         return entity
     }
+}
+
+/// Task spans with each one's events in a window, in the same order.
+private struct ScheduledSpans: Sendable {
+    var spans: [TaskSpan]
+    var events: [[ScheduleEvent]]
+
+    init(_ spans: [TaskSpan], over window: DateInterval) {
+        self.spans = spans
+        events = spans.map { $0.events(overlapping: window) }
+    }
+}
+
+/// The ids of a task query and a window: what ``StorageBackedCareStore``'s kept schedules are found by.
+private struct ScheduledWindowKey: Hashable, Sendable {
+    var ids: Set<String>
+    var window: DateInterval
+}
+
+/// A window and what its calendar days depend on.
+private struct DayListKey: Hashable, Sendable {
+    var window: DateInterval
+    var calendar: Calendar.Identifier
+    var timeZone: TimeZone
 }
 
 /// One event of one task version: how outcomes are matched to events.

@@ -42,6 +42,10 @@ public final class ParticipantWorkflow: Sendable {
     /// Participants' calendars by zone and language: one made for each pair, since a calendar made afresh looks up
     /// its locale's week rules again on first use.
     private let calendars = KeptValues<String, Calendar>(capacity: 1_024)
+    /// The day and week last worked out in each participant calendar (by ``calendarKey(of:)``).
+    private let recentDays = KeptValues<String, (day: DateInterval, week: DateInterval)>(capacity: 1_024)
+    /// The ids of each participant's care tasks (the study's tasks, onboarding aside), made once per participant.
+    private let careTaskIDs = KeptValues<String, Set<String>>(capacity: 4_096)
     /// Runs whose last step was accepted and which are being finished now (see ``applyStep(to:for:_:)``). Visible to
     /// the package's tests, which hold a run here as a first post finishing it would.
     package let finishingRuns = Mutex<Set<UUID>>([])
@@ -146,8 +150,7 @@ public final class ParticipantWorkflow: Sendable {
 
     /// The participant's calendar day around `now`.
     private func today(at now: Date, for participant: StudyParticipant) -> DateInterval {
-        // A Gregorian calendar always has the interval; the fallback only keeps the types honest.
-        calendar(for: participant).dateInterval(of: .day, for: now) ?? DateInterval(start: now, duration: 86_400)
+        Self.day(containing: now, in: calendar(for: participant))
     }
 
     /// The event of one of the participant's care tasks; ``StudyRefusal/noSuchEvent(task:occurrence:)`` when the task
@@ -175,12 +178,17 @@ public final class ParticipantWorkflow: Sendable {
 
     /// A Gregorian calendar in the participant's zone and language.
     public func calendar(for participant: StudyParticipant) -> Calendar {
-        calendars.value(for: participant.timeZone.identifier + " " + participant.language) {
+        calendars.value(for: Self.calendarKey(of: participant)) {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = participant.timeZone
             calendar.locale = Locale(identifier: participant.language)
             return calendar
         }
+    }
+
+    /// What a participant's calendar depends on: their zone and language.
+    private static func calendarKey(of participant: StudyParticipant) -> String {
+        participant.timeZone.identifier + " " + participant.language
     }
 
     /// The environment of a participant's runs: the workflow's clock, UUIDs and randomness, their zone and language.
@@ -524,21 +532,24 @@ public final class ParticipantWorkflow: Sendable {
     /// progress and whether it can still be changed.
     public func day(containing date: Date, for participant: StudyParticipant, at now: Date? = nil) async throws -> DayFeed {
         let now = now ?? environment.now()
-        let day = dayInterval(containing: date, for: participant)
+        let calendar = calendar(for: participant)
+        let day = Self.day(containing: date, in: calendar)
+        let today = Self.today(at: now, knowing: day, in: calendar)
         let openRuns = try await openRunSummaries(of: participant)
-        guard try await isOnboarded(participant) else { return onboardingFeed(day: day, now: now, openRuns: openRuns, for: participant) }
+        guard try await isOnboarded(participant) else { return onboardingFeed(day: day, today: today, now: now, openRuns: openRuns) }
         let events = try await data.careStore.events(taskQuery: careTaskQuery(for: participant, window: day), window: day)
-        return feed(of: day, events: events, now: now, openRuns: openRuns, for: participant)
+        return feed(of: day, events: events, today: today, now: now, openRuns: openRuns, for: participant)
     }
 
     /// The week containing `date` in the participant's calendar, with each day's completion ring as the care store's
     /// adherence gives it, and which day is their today (`now`, the workflow's clock by default).
     public func week(containing date: Date, for participant: StudyParticipant, at now: Date? = nil) async throws -> WeekStrip {
         let now = now ?? environment.now()
-        let week = weekInterval(containing: date, for: participant)
+        let calendar = calendar(for: participant)
+        let week = Self.week(containing: date, in: calendar)
         let adherence = try await data.careStore.adherence(taskQuery: careTaskQuery(for: participant, window: week), window: week,
-                                                           calendar: calendar(for: participant))
-        return strip(of: week, adherence: adherence, now: now, for: participant)
+                                                           calendar: calendar)
+        return strip(of: week, adherence: adherence, today: Self.day(containing: now, in: calendar), in: calendar)
     }
 
     /// The daily page's data: the cards of the day containing `date` (as ``day(containing:for:at:)``) and, once the
@@ -547,16 +558,17 @@ public final class ParticipantWorkflow: Sendable {
     public func dailyPage(containing date: Date, for participant: StudyParticipant,
                           at now: Date? = nil) async throws -> (day: DayFeed, week: WeekStrip?) {
         let now = now ?? environment.now()
-        let day = dayInterval(containing: date, for: participant)
+        let calendar = calendar(for: participant)
+        let (day, week) = dayAndWeek(containing: date, for: participant, in: calendar)
+        let today = Self.today(at: now, knowing: day, in: calendar)
         let openRuns = try await openRunSummaries(of: participant)
         guard try await isOnboarded(participant) else {
-            return (onboardingFeed(day: day, now: now, openRuns: openRuns, for: participant), nil)
+            return (onboardingFeed(day: day, today: today, now: now, openRuns: openRuns), nil)
         }
-        let week = weekInterval(containing: date, for: participant)
         let read = try await data.careStore.events(taskQuery: careTaskQuery(for: participant, window: week), window: day,
-                                                   withAdherenceOver: week, calendar: calendar(for: participant))
-        return (feed(of: day, events: read.events, now: now, openRuns: openRuns, for: participant),
-                strip(of: week, adherence: read.adherence, now: now, for: participant))
+                                                   withAdherenceOver: week, calendar: calendar)
+        return (feed(of: day, events: read.events, today: today, now: now, openRuns: openRuns, for: participant),
+                strip(of: week, adherence: read.adherence, today: today, in: calendar))
     }
 
     /// The participant's open runs, read again only when the study store's revision of their data has changed.
@@ -568,26 +580,40 @@ public final class ParticipantWorkflow: Sendable {
         return runs
     }
 
-    private func dayInterval(containing date: Date, for participant: StudyParticipant) -> DateInterval {
+    private static func day(containing date: Date, in calendar: Calendar) -> DateInterval {
         // A Gregorian calendar always has the interval; the fallback only keeps the types honest.
-        calendar(for: participant).dateInterval(of: .day, for: date) ?? DateInterval(start: date, duration: 86_400)
+        calendar.dateInterval(of: .day, for: date) ?? DateInterval(start: date, duration: 86_400)
     }
 
-    private func weekInterval(containing date: Date, for participant: StudyParticipant) -> DateInterval {
-        calendar(for: participant).dateInterval(of: .weekOfYear, for: date) ?? DateInterval(start: date, duration: 7 * 86_400)
+    private static func week(containing date: Date, in calendar: Calendar) -> DateInterval {
+        calendar.dateInterval(of: .weekOfYear, for: date) ?? DateInterval(start: date, duration: 7 * 86_400)
+    }
+
+    /// The day and the week containing `date` in the participant's calendar: the last pair worked out for that
+    /// calendar when its day contains `date` (every visit to today's page asks for the same), else worked out afresh.
+    private func dayAndWeek(containing date: Date, for participant: StudyParticipant,
+                            in calendar: Calendar) -> (day: DateInterval, week: DateInterval) {
+        let key = Self.calendarKey(of: participant)
+        if let kept = recentDays[key], kept.day.start <= date, date < kept.day.end { return kept }
+        let days = (day: Self.day(containing: date, in: calendar), week: Self.week(containing: date, in: calendar))
+        recentDays.keep(days, for: key)
+        return days
+    }
+
+    /// The day containing `now`: `day` itself when `now` falls in it (a visit to today's page), without the calendar.
+    private static func today(at now: Date, knowing day: DateInterval, in calendar: Calendar) -> DateInterval {
+        day.start <= now && now < day.end ? day : Self.day(containing: now, in: calendar)
     }
 
     /// The day before onboarding is done: only the onboarding card, resumed when a run of it is open.
-    private func onboardingFeed(day: DateInterval, now: Date, openRuns: [TaskRunSummary], for participant: StudyParticipant) -> DayFeed {
+    private func onboardingFeed(day: DateInterval, today: DateInterval, now: Date, openRuns: [TaskRunSummary]) -> DayFeed {
         let resumes = openRuns.contains { $0.taskID == StudyTaskDefinition.onboardingID }
-        let today = today(at: now, for: participant)
         return DayFeed(day: day, today: today, now: now, onboarding: .required(resumes: resumes), cards: [], changesAt: today.end)
     }
 
     /// One card per study task with events in `day`, in order of its first event.
-    private func feed(of day: DateInterval, events: [CareEvent], now: Date, openRuns: [TaskRunSummary],
+    private func feed(of day: DateInterval, events: [CareEvent], today: DateInterval, now: Date, openRuns: [TaskRunSummary],
                       for participant: StudyParticipant) -> DayFeed {
-        let today = today(at: now, for: participant)
         var byTask: [String: [DayFeed.Event]] = [:]
         for event in events.sorted(by: { ($0.scheduleEvent.start, $0.scheduleEvent.occurrence) < ($1.scheduleEvent.start, $1.scheduleEvent.occurrence) }) {
             guard let taskID = StudyCareIdentifiers.studyTaskID(careTaskID: event.task.id, participant: participant.id),
@@ -609,9 +635,7 @@ public final class ParticipantWorkflow: Sendable {
     }
 
     /// The week's rings from the care store's adherence of its days.
-    private func strip(of week: DateInterval, adherence: [DailyAdherence], now: Date, for participant: StudyParticipant) -> WeekStrip {
-        let calendar = calendar(for: participant)
-        let today = today(at: now, for: participant)
+    private func strip(of week: DateInterval, adherence: [DailyAdherence], today: DateInterval, in calendar: Calendar) -> WeekStrip {
         // The care store gives whole days, one after another: each ends where the next starts, the last with the week.
         let days = adherence.indices.map { index in
             let start = adherence[index].date
@@ -682,8 +706,10 @@ public final class ParticipantWorkflow: Sendable {
     /// the task versions, where asking by care plan reads the plan, then the tasks under it, then their other versions.
     private func careTaskQuery(for participant: StudyParticipant, window: DateInterval) -> CareQuery {
         var query = CareQuery(for: window)
-        query.ids = Set(study.tasks.lazy.filter { $0.id != StudyTaskDefinition.onboardingID }
-            .map { StudyCareIdentifiers.taskID(participant: participant.id, task: $0.id) })
+        query.ids = careTaskIDs.value(for: participant.id) {
+            Set(study.tasks.lazy.filter { $0.id != StudyTaskDefinition.onboardingID }
+                .map { StudyCareIdentifiers.taskID(participant: participant.id, task: $0.id) })
+        }
         return query
     }
 }

@@ -36,9 +36,20 @@ struct PageShell {
 
     /// `tint` when it is a CSS hex colour of 3, 4, 6 or 8 digits; nil otherwise, so nothing else reaches the style sheet.
     static func validatedTint(_ tint: String?) -> String? {
-        guard let tint = tint?.trimmingCharacters(in: .whitespaces), tint.hasPrefix("#") else { return nil }
-        let digits = tint.dropFirst()
-        guard [3, 4, 6, 8].contains(digits.count), digits.allSatisfy(\.isHexDigit) else { return nil }
+        guard var tint else { return nil }
+        if tint.first?.isWhitespace == true || tint.last?.isWhitespace == true { tint = tint.trimmingCharacters(in: .whitespaces) }
+        // Bytes, not characters: a hex digit is ASCII, and the check runs for every page.
+        let bytes = tint.utf8
+        guard bytes.first == UInt8(ascii: "#"), [4, 5, 7, 9].contains(bytes.count), bytes.dropFirst().allSatisfy(isHexDigit) else {
+            return nil
+        }
         return tint
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
+        default: false
+        }
     }
 }

@@ -15,12 +15,15 @@ public struct ContentCard: Sendable {
     /// Its image's URL, if any (shown without alternative text: the title says what the card is).
     public var imageURL: String?
     /// What it holds.
-    public var body: Body
+    public let body: Body
+    /// A tip's paragraphs, split once: a card is made when the study is loaded and shown on every daily page.
+    let tipParagraphs: [String]
 
     /// Creates a content card.
     public init(title: String, imageURL: String?, body: Body) {
         self.title = title
         self.imageURL = imageURL
         self.body = body
+        if case .tip(let text) = body { tipParagraphs = Paragraphs.split(text) } else { tipParagraphs = [] }
     }
 }

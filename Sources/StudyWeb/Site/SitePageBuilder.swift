@@ -54,7 +54,7 @@ struct SitePageBuilder {
     private func contentView(_ card: ContentCard, number: Int) -> ContentCardView {
         var text: [String] = [], link: CardLinkView?, links: [ContactLinkView] = []
         switch card.body {
-        case .tip(let tip): text = paragraphs(tip)
+        case .tip: text = card.tipParagraphs
         case .featured(let url): link = CardLinkView(href: url, label: strings[.readArticle], context: card.title)
         case .links(let list):
             links = list.map { ContactLinkView(href: $0.href, label: $0.detail, context: strings[Self.verb(of: $0.kind)], detail: "") }
@@ -291,24 +291,7 @@ struct SitePageBuilder {
     }
 
     /// The non-empty lines of `text`, each a paragraph.
-    private func paragraphs(_ text: String?) -> [String] {
-        // On the scalars, as `nonEmpty` does: a split by characters and Foundation's trimming cost a fortieth of a
-        // daily page for one tip. A CR LF leaves an empty line between its halves, dropped like any blank line.
-        guard let text else { return [] }
-        return text.unicodeScalars.split(whereSeparator: Self.isLineBreak).compactMap { line in
-            guard let first = line.firstIndex(where: { !$0.properties.isWhitespace }),
-                  let last = line.lastIndex(where: { !$0.properties.isWhitespace }) else { return nil }
-            return String(String.UnicodeScalarView(line[first...last]))
-        }
-    }
-
-    /// The scalars that end a line, as `Character.isNewline` counts them.
-    private static func isLineBreak(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar {
-        case "\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}": true
-        default: false
-        }
-    }
+    private func paragraphs(_ text: String?) -> [String] { Paragraphs.split(text) }
 
     /// `text` unless it is nil or blank (only white space and line breaks, the characters that trimming
     /// `.whitespacesAndNewlines` removes). Checked on the scalars: Foundation's trimming bridges through NSString,
