@@ -31,6 +31,14 @@ public enum CareStoreMigrations {
         migrator.registerMigration(versionsRevisionMigration) { db in
             try createVersionsRevision(db)
         }
+        migrator.registerMigration("v3: an index of live outcomes by event") { db in
+            // Live outcomes only, with every column "which events have a live outcome" reads: that question, asked
+            // for a week of every task on each daily page, is answered from the index alone.
+            try db.execute(sql: """
+                CREATE INDEX outcome_live_on_taskUUID_occurrenceIndex ON outcome (taskUUID, occurrenceIndex, deletedDate)
+                    WHERE deletedDate IS NULL
+                """)
+        }
     }
 
     /// The tables the migrations create, parents before children: what a copy of the care data from one file into

@@ -1,6 +1,7 @@
 import CareStore
 import Foundation
 import GRDB
+import StudyKitEnvironment
 
 /// The storage's reads and writes inside one GRDB transaction, in SQL with bound arguments.
 ///
@@ -98,16 +99,34 @@ struct SQLiteCareTransaction: CareStorageWriter {
 
     func liveOutcomeEvents(in ranges: [UUID: ClosedRange<Int>]) throws -> [(taskUUID: UUID, occurrenceIndex: Int)] {
         var events: [(taskUUID: UUID, occurrenceIndex: Int)] = []
-        for query in rangeQueries(ranges) {
-            for (statement, arguments) in try query.statements(in: db, selecting: "o.taskUUID, o.occurrenceIndex", from: "outcome o") {
-                let rows = try Row.fetchCursor(statement, arguments: arguments)
-                while let row = try rows.next() {
-                    events.append((try uuid(row, 0, "outcome", "taskUUID"), try row.decode(Int.self, atIndex: 1)))
-                }
+        let entries = Array(ranges) // any order: each task version appears in one group only
+        for start in stride(from: 0, to: entries.count, by: Self.rangesPerStatement) {
+            // One SELECT per task version, joined by UNION ALL: each is answered from the index of live outcomes
+            // alone, and names its task version by its place in the group rather than by a UUID read per row.
+            let group = entries[start..<min(entries.count, start + Self.rangesPerStatement)]
+            var arguments = StatementArguments()
+            for (task, range) in group { arguments += [task, range.lowerBound, range.upperBound] }
+            let statement = try db.cachedStatement(sql: Self.liveEventsSQL(count: group.count))
+            let rows = try Row.fetchCursor(statement, arguments: arguments)
+            while let row = try rows.next() {
+                let index = try row.decode(Int.self, atIndex: 0)
+                events.append((entries[start + index].key, try row.decode(Int.self, atIndex: 1)))
             }
         }
         return events
     }
+
+    /// The statement of ``liveOutcomeEvents(in:)`` for `count` task versions, each bound as its UUID and the first
+    /// and last occurrence of its range; a row gives the task version's place in the statement and an occurrence.
+    static func liveEventsSQL(count: Int) -> String {
+        liveEventsStatements.value(for: count) {
+            (0..<count).map { index in
+                "SELECT \(index), occurrenceIndex FROM outcome WHERE taskUUID = ? AND occurrenceIndex BETWEEN ? AND ? AND deletedDate IS NULL"
+            }.joined(separator: " UNION ALL ")
+        }
+    }
+
+    private static let liveEventsStatements = KeptValues<Int, String>(capacity: rangesPerStatement)
 
     /// Queries for live outcomes in each task version's range of occurrences, one per group of task versions:
     /// (taskUUID = ? AND occurrenceIndex BETWEEN ? AND ?) OR …, which SQLite answers with one lookup of the
@@ -263,7 +282,9 @@ struct SQLiteCareTransaction: CareStorageWriter {
         /// Whether every set in the query is small enough for the statement to be cached.
         private(set) var isSmall = true
 
-        var arguments: StatementArguments { StatementArguments(values) }
+        // Through the initializer that takes optional values: the one for a sequence of DatabaseValue makes a key path
+        // at run time on every call.
+        var arguments: StatementArguments { StatementArguments(values.map { $0 as (any DatabaseValueConvertible)? }) }
 
         /// Adds a condition with its arguments.
         mutating func `where`(_ condition: String, _ arguments: (any DatabaseValueConvertible)?...) {

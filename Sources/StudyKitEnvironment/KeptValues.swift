@@ -7,6 +7,9 @@ import Synchronization
 /// When it is full, keeping a value under a new key starts afresh, which bounds memory without bookkeeping on every
 /// read; keeping one under a key it has replaces it.
 ///
+/// Its methods are inlinable, so that each module's uses are specialized for their key and value types: a page looks
+/// up a score of kept values, and the generic dictionary code costs several times more per lookup.
+///
 /// ```swift
 /// let patterns = KeptValues<String, Pattern>(capacity: 512)
 /// let pattern = try patterns.value(for: text) { try Pattern(text) }
@@ -14,7 +17,7 @@ import Synchronization
 public final class KeptValues<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Most values kept at once.
     public let capacity: Int
-    private let values = Mutex<[Key: Value]>([:])
+    @usableFromInline let values = Mutex<[Key: Value]>([:])
 
     /// Nothing kept yet; at most `capacity` values later.
     public init(capacity: Int) {
@@ -22,12 +25,12 @@ public final class KeptValues<Key: Hashable & Sendable, Value: Sendable>: Sendab
     }
 
     /// The value kept under `key`, if any.
-    public subscript(key: Key) -> Value? {
+    @inlinable public subscript(key: Key) -> Value? {
         values.withLock { $0[key] }
     }
 
     /// Keeps `value` under `key`.
-    public func keep(_ value: Value, for key: Key) {
+    @inlinable public func keep(_ value: Value, for key: Key) {
         values.withLock { values in
             if values[key] == nil, values.count >= capacity { values.removeAll(keepingCapacity: true) }
             values[key] = value
@@ -35,7 +38,7 @@ public final class KeptValues<Key: Hashable & Sendable, Value: Sendable>: Sendab
     }
 
     /// The value kept under `key`, or the one `make` makes, which is kept (unless `make` throws).
-    public func value(for key: Key, orMake make: () throws -> Value) rethrows -> Value {
+    @inlinable public func value(for key: Key, orMake make: () throws -> Value) rethrows -> Value {
         if let value = self[key] { return value }
         let value = try make()
         keep(value, for: key)
@@ -43,7 +46,7 @@ public final class KeptValues<Key: Hashable & Sendable, Value: Sendable>: Sendab
     }
 
     /// Forgets the value under `key`.
-    public func forget(_ key: Key) {
+    @inlinable public func forget(_ key: Key) {
         values.withLock { _ = $0.removeValue(forKey: key) }
     }
 }

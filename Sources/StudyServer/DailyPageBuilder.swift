@@ -56,23 +56,19 @@ struct DailyPageBuilder {
     // MARK: - The week
 
     private func calendarView(_ week: WeekStrip, feed: DayFeed) -> WeekCalendar {
-        // The short weekday and the day's number come from the calendar (its locale's symbols, the day as digits);
-        // only the full date, for screen readers, is formatted (once per day and language, DateTexts).
-        let weekdays = dates.shortWeekdaySymbols(calendar: calendar)
-        let days = week.days.map { day in
-            let parts = calendar.dateComponents([.year, .month, .weekday, .day], from: day.day.start)
-            let weekday = parts.weekday.flatMap { weekdays.indices.contains($0 - 1) ? weekdays[$0 - 1] : nil } ?? ""
+        // The weekdays, numbers, full dates and links depend only on the day chosen, the language and the zone: they
+        // are made once (DateTexts); only the rings and the marks of today and the future are the page's own.
+        let texts = dates.week(days: week.days.map(\.day.start), chosen: feed.day.start, calendar: calendar)
+        let days = zip(week.days, texts.days).map { day, text in
             let ring: WeekCalendar.Ring = switch day.ring {
             case .noTasks: .noTasks
             case .noEvents: .noEvents
             default: .progress(day.ring.fractionCompleted ?? 0)
             }
-            return WeekCalendar.Day(weekday: weekday, number: parts.day.map(String.init) ?? "",
-                                    fullDate: dates.text(day.day.start, .weekdayDayMonth, calendar: calendar), url: "/?day=" + Self.parameter(of: parts), ring: ring,
-                                    isSelected: day.day == feed.day, isToday: day.isToday, isFuture: day.isFuture)
+            return WeekCalendar.Day(weekday: text.weekday, number: text.number, fullDate: text.fullDate, url: "/?day=" + text.parameter,
+                                    ring: ring, isSelected: day.day == feed.day, isToday: day.isToday, isFuture: day.isFuture)
         }
-        let sameWeekday = { (offset: Int) in calendar.date(byAdding: .day, value: offset, to: feed.day.start) ?? feed.day.start }
-        return WeekCalendar(days: days, previousURL: Self.url(of: sameWeekday(-7), in: calendar), nextURL: Self.url(of: sameWeekday(7), in: calendar),
+        return WeekCalendar(days: days, previousURL: "/?day=" + texts.previousWeek, nextURL: "/?day=" + texts.nextWeek,
                             todayURL: feed.isToday ? nil : "/")
     }
 

@@ -30,9 +30,56 @@ final class DateTexts: Sendable {
 
     private let texts = KeptValues<Key, String>(capacity: capacity)
     private let weekdays = KeptValues<String, [String]>(capacity: 256)
+    private let weeks = KeptValues<Key, WeekTexts>(capacity: capacity / 8)
+
+    /// What the week strip writes of each of its days, and the days a week before and after the chosen one.
+    struct WeekTexts: Sendable {
+        struct Day: Sendable {
+            /// The short weekday: `Mon`.
+            var weekday: String
+            /// The day of the month in digits: `23`.
+            var number: String
+            /// The whole date for screen readers (``Style/weekdayDayMonth``).
+            var fullDate: String
+            /// The day as the `day` query parameter writes it: `2026-11-23`.
+            var parameter: String
+        }
+
+        /// When each day starts: the strip the texts were made for.
+        var starts: [Date]
+        var days: [Day]
+        /// The `day` parameter of the same weekday a week before the chosen day, and a week after.
+        var previousWeek: String
+        var nextWeek: String
+    }
+
+    /// The texts of the week strip whose days start at `days` with the day starting at `chosen` selected, in the
+    /// calendar's language and zone: made once per language, zone and chosen day, and made again should the same
+    /// chosen day come with other days.
+    func week(days: [Date], chosen: Date, calendar: Calendar) -> WeekTexts {
+        let locale = calendar.locale ?? Locale(identifier: "en")
+        let key = Key(style: .weekdayDayMonth, language: locale.identifier, zone: calendar.timeZone.identifier, date: chosen)
+        if let kept = weeks[key], kept.starts == days { return kept }
+        let weekdays = shortWeekdaySymbols(calendar: calendar)
+        let texts = WeekTexts(starts: days, days: days.map { start in
+            let parts = calendar.dateComponents(Self.dayParts, from: start)
+            return WeekTexts.Day(weekday: parts.weekday.flatMap { weekdays.indices.contains($0 - 1) ? weekdays[$0 - 1] : nil } ?? "",
+                                 number: parts.day.map(String.init) ?? "", fullDate: text(start, .weekdayDayMonth, calendar: calendar),
+                                 parameter: DailyPageBuilder.parameter(of: parts))
+        }, previousWeek: Self.parameter(ofDayAt: -7, from: chosen, in: calendar), nextWeek: Self.parameter(ofDayAt: 7, from: chosen, in: calendar))
+        weeks.keep(texts, for: key)
+        return texts
+    }
+
+    private static let dayParts: Set<Calendar.Component> = [.year, .month, .weekday, .day]
+
+    /// The `day` parameter of the day `offset` days from `date` (`date`'s own when the calendar cannot say).
+    private static func parameter(ofDayAt offset: Int, from date: Date, in calendar: Calendar) -> String {
+        DailyPageBuilder.parameter(of: calendar.date(byAdding: .day, value: offset, to: date) ?? date, in: calendar)
+    }
 
     /// The calendar's short weekday names in its language (`Sun` … `Sat` in English), looked up once per language.
-    func shortWeekdaySymbols(calendar: Calendar) -> [String] {
+    private func shortWeekdaySymbols(calendar: Calendar) -> [String] {
         weekdays.value(for: calendar.locale?.identifier ?? "") { calendar.shortWeekdaySymbols }
     }
 

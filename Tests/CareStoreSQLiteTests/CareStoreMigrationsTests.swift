@@ -32,6 +32,20 @@ struct CareStoreMigrationsTests {
         }
     }
 
+    /// Which events have a live outcome, asked for every task of a week on each daily page, is read from the index of
+    /// live outcomes alone, never from the table.
+    @Test func liveEventsAreReadFromTheIndexAlone() async throws {
+        let storage = try SQLiteCareStorage.inMemory()
+        let plan = try await storage.database.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + SQLiteCareTransaction.liveEventsSQL(count: 3),
+                             arguments: StatementArguments([UUID(), 0, 9, UUID(), 0, 9, UUID(), 0, 9] as [(any DatabaseValueConvertible)?]))
+                .map { $0["detail"] as String }
+        }
+        let searches = plan.filter { $0.hasPrefix("SEARCH") }
+        #expect(searches.count == 3, "\(plan)")
+        #expect(searches.allSatisfy { $0.contains("USING COVERING INDEX outcome_live_on_taskUUID_occurrenceIndex") }, "\(plan)")
+    }
+
     @Test func reopeningAFileKeepsItsDataAndSchema() async throws {
         try await withTemporaryDatabase { database in
             let version = Fixture.version(id: "a", tags: ["t"])

@@ -39,9 +39,13 @@ struct SQLiteCareTransactionTests {
                 try expect(["version_on_kind_id"]) { _ = try transaction.versions(of: .task, ids: texts) }
                 try expect(["sqlite_autoindex_version_1"]) { _ = try transaction.versions(uuids: uuids) }
                 try expect(["sqlite_autoindex_outcome_1"]) { _ = try transaction.outcomes(uuids: uuids) }
-                try expect(["outcome_on_taskUUID_occurrenceIndex"]) {
+                // Live outcomes through the index of live outcomes; every outcome, deleted too, through the full one.
+                try expect(["outcome_live_on_taskUUID_occurrenceIndex"]) {
                     _ = try transaction.outcomes(taskUUIDs: uuids, occurrences: 3...9, includeDeleted: false)
                 }
+                let ranges = Dictionary(uniqueKeysWithValues: uuids.map { ($0, 3...9) })
+                try expect(["outcome_live_on_taskUUID_occurrenceIndex"]) { _ = try transaction.liveOutcomes(in: ranges) }
+                try expect(["outcome_live_on_taskUUID_occurrenceIndex"]) { _ = try transaction.liveOutcomeEvents(in: ranges) }
                 try expect(["outcome_on_taskUUID_occurrenceIndex"]) {
                     _ = try transaction.outcomes(taskUUIDs: uuids, occurrences: nil, includeDeleted: true)
                 }
