@@ -73,6 +73,9 @@ public final class SQLiteCareStorage: CareStorage {
     public let database: any DatabaseWriter
     /// Where reads run.
     public let reads: ReadExecution
+    /// The connections of reads on the calling thread, for a file in WAL mode; nil otherwise (reads then take one of
+    /// the database's own readers).
+    private let callingThreadReaders: CallingThreadReaders?
 
     /// Storage in the SQLite file at `path`, created with its folder when missing, and migrated to the current
     /// schema when older. Its writes survive what `durability` says (a power loss, by default); its reads run as
@@ -100,6 +103,7 @@ public final class SQLiteCareStorage: CareStorage {
     private init(readingFrom database: DatabaseQueue) {
         self.database = database
         self.reads = .readerQueue
+        callingThreadReaders = nil
     }
 
     /// Storage over a database that another owner opened, migrated and configured, holding the care store's tables
@@ -108,6 +112,14 @@ public final class SQLiteCareStorage: CareStorage {
     public init(sharing database: any DatabaseWriter, reads: ReadExecution = .readerQueue) {
         self.database = database
         self.reads = reads
+        callingThreadReaders = Self.callingThreadReaders(of: database, reads: reads)
+    }
+
+    /// Connections for reads on the calling thread when `reads` asks for them and `database` is a pool (a file in
+    /// WAL mode, where readers never wait for the writer), at most as many as the pool's readers.
+    private static func callingThreadReaders(of database: any DatabaseWriter, reads: ReadExecution) -> CallingThreadReaders? {
+        guard reads == .callingThread, let pool = database as? DatabasePool else { return nil }
+        return CallingThreadReaders(path: pool.path, configuration: pool.configuration, limit: pool.configuration.maximumReaderCount)
     }
 
     /// The storage's reads and writes inside a transaction the caller holds on a database with the care store's
@@ -140,6 +152,7 @@ public final class SQLiteCareStorage: CareStorage {
         try CareStoreMigrations.migrator.migrate(database)
         self.database = database
         self.reads = reads
+        callingThreadReaders = Self.callingThreadReaders(of: database, reads: reads)
     }
 
     private static func configuration() -> Configuration {
@@ -159,23 +172,30 @@ public final class SQLiteCareStorage: CareStorage {
         }
     }
 
-    /// A read transaction on the calling thread, as GRDB's synchronous read runs one, but with its BEGIN and COMMIT
-    /// prepared once per connection: GRDB prepares both afresh for every read, which cost a server's small reads
-    /// about a tenth of their time. Outside an async context, so that the synchronous overload is the one chosen.
+    /// A read transaction on the calling thread, as GRDB's synchronous read runs one, but on one of
+    /// ``callingThreadReaders`` when there is one idle (or the database's own readers otherwise), and with its BEGIN
+    /// and COMMIT prepared once per connection: GRDB prepares both afresh for every read, which cost a server's small
+    /// reads about a tenth of their time. Outside an async context, so that the synchronous overload is the one chosen.
     private func readOnCallingThread<T>(_ body: (any CareStorageReader) throws -> T) throws -> T {
-        // `unsafeRead` gives the reader connection without a transaction; the one begun here isolates the body, so
-        // that every statement in it sees the same committed state.
-        try database.unsafeRead { db in
-            try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
-            do {
-                let result = try body(SQLiteCareTransaction(db))
-                try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
-                return result
-            } catch {
-                // The connection goes back to the pool with no transaction left open.
-                if db.isInsideTransaction { try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute() }
-                throw error
-            }
+        if let readers = callingThreadReaders, let result = try readers.read({ db in try Self.transaction(in: db, body) }) {
+            return result
+        }
+        return try database.unsafeRead { db in try Self.transaction(in: db, body) }
+    }
+
+    /// Runs `body` in a read transaction on `db`, which has none open.
+    private static func transaction<T>(in db: Database, _ body: (any CareStorageReader) throws -> T) throws -> T {
+        // The connection is given without a transaction; the one begun here isolates the body, so that every
+        // statement in it sees the same committed state.
+        try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
+        do {
+            let result = try body(SQLiteCareTransaction(db))
+            try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+            return result
+        } catch {
+            // The connection goes back with no transaction left open.
+            if db.isInsideTransaction { try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute() }
+            throw error
         }
     }
 

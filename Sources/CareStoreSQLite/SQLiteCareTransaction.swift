@@ -94,7 +94,34 @@ struct SQLiteCareTransaction: CareStorageWriter {
     }
 
     func liveOutcomes(in ranges: [UUID: ClosedRange<Int>]) throws -> [Outcome] {
-        try rangeQueries(ranges).flatMap(fetchOutcomes)
+        var outcomes: [Outcome] = []
+        let entries = Array(ranges) // any order: each task version appears in one group only
+        for start in stride(from: 0, to: entries.count, by: Self.rangesPerStatement) {
+            let group = entries[start..<min(entries.count, start + Self.rangesPerStatement)]
+            try appendOutcomes(from: db.cachedStatement(sql: Self.liveOutcomesSQL(count: group.count)), arguments: Self.rangeArguments(group),
+                               to: &outcomes)
+        }
+        return outcomes
+    }
+
+    /// The statement of ``liveOutcomes(in:)`` for `count` task versions, bound as ``rangeArguments(_:)`` binds them:
+    /// (taskUUID = ? AND occurrenceIndex BETWEEN ? AND ?) OR …, which SQLite answers with one lookup of the index of
+    /// live outcomes per task version.
+    static func liveOutcomesSQL(count: Int) -> String {
+        liveOutcomesStatements.value(for: count) {
+            "SELECT " + outcomeColumns + " FROM " + outcomeTables + " WHERE o.deletedDate IS NULL AND ("
+                + repeatElement("(o.taskUUID = ? AND o.occurrenceIndex BETWEEN ? AND ?)", count: count).joined(separator: " OR ")
+                + ") ORDER BY " + outcomeOrder
+        }
+    }
+
+    private static let liveOutcomesStatements = KeptValues<Int, String>(capacity: rangesPerStatement)
+
+    /// Each task version's UUID, then the first and the last occurrence of its range.
+    private static func rangeArguments(_ group: ArraySlice<(key: UUID, value: ClosedRange<Int>)>) -> StatementArguments {
+        var arguments = StatementArguments()
+        for (task, range) in group { arguments += [task, range.lowerBound, range.upperBound] }
+        return arguments
     }
 
     func liveOutcomeEvents(in ranges: [UUID: ClosedRange<Int>]) throws -> [(taskUUID: UUID, occurrenceIndex: Int)] {
@@ -104,10 +131,7 @@ struct SQLiteCareTransaction: CareStorageWriter {
             // One SELECT per task version, joined by UNION ALL: each is answered from the index of live outcomes
             // alone, and names its task version by its place in the group rather than by a UUID read per row.
             let group = entries[start..<min(entries.count, start + Self.rangesPerStatement)]
-            var arguments = StatementArguments()
-            for (task, range) in group { arguments += [task, range.lowerBound, range.upperBound] }
-            let statement = try db.cachedStatement(sql: Self.liveEventsSQL(count: group.count))
-            let rows = try Row.fetchCursor(statement, arguments: arguments)
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: Self.liveEventsSQL(count: group.count)), arguments: Self.rangeArguments(group))
             while let row = try rows.next() {
                 let index = try row.decode(Int.self, atIndex: 0)
                 events.append((entries[start + index].key, try row.decode(Int.self, atIndex: 1)))
@@ -128,24 +152,8 @@ struct SQLiteCareTransaction: CareStorageWriter {
 
     private static let liveEventsStatements = KeptValues<Int, String>(capacity: rangesPerStatement)
 
-    /// Queries for live outcomes in each task version's range of occurrences, one per group of task versions:
-    /// (taskUUID = ? AND occurrenceIndex BETWEEN ? AND ?) OR …, which SQLite answers with one lookup of the
-    /// (taskUUID, occurrenceIndex) index per task version.
-    private func rangeQueries(_ ranges: [UUID: ClosedRange<Int>]) -> [Query] {
-        let entries = Array(ranges) // any order: each task version appears in one group only
-        return stride(from: 0, to: entries.count, by: Self.rangesPerStatement).map { start in
-            let group = entries[start..<min(entries.count, start + Self.rangesPerStatement)]
-            var query = Query()
-            query.where("o.deletedDate IS NULL")
-            query.where("(" + repeatElement("(o.taskUUID = ? AND o.occurrenceIndex BETWEEN ? AND ?)", count: group.count)
-                .joined(separator: " OR ") + ")", values: group.flatMap { task, range in
-                    [task.databaseValue, range.lowerBound.databaseValue, range.upperBound.databaseValue]
-                })
-            return query
-        }
-    }
-
-    /// The most task versions in one statement of ``liveOutcomes(in:)`` (three variables each).
+    /// The most task versions in one statement of ``liveOutcomes(in:)`` or ``liveOutcomeEvents(in:)`` (three variables
+    /// each; SQLite allows 500 SELECTs joined by UNION ALL).
     static let rangesPerStatement = 200
 
     // MARK: - Writing
@@ -218,48 +226,60 @@ struct SQLiteCareTransaction: CareStorageWriter {
         return versions
     }
 
+    /// An outcome's columns and its values', in the order ``appendOutcomes(from:arguments:to:)`` reads them.
+    private static let outcomeColumns = """
+        o.uuid, o.taskUUID, o.occurrenceIndex, o.createdDate, o.deletedDate, o.timeZone, o.remoteID, o.source, o.details,
+        v.position, v.type, v.value, v.kind, v.units, v.createdDate
+        """
+    private static let outcomeTables = "outcome o LEFT JOIN outcomeValue v ON v.outcomeID = o.id"
+    /// Each outcome's rows together, its values in order.
+    private static let outcomeOrder = "o.id, v.position"
+
     /// Outcomes with their values, read in one query: one row per value (or one row for an outcome without values).
     private func fetchOutcomes(_ query: Query) throws -> [Outcome] {
         var outcomes: [Outcome] = []
-        var timeZones: [String: TimeZone] = [:]
-        var currentUUID: UUID?
-        for (statement, arguments) in try query.statements(in: db, selecting: """
-            o.uuid, o.taskUUID, o.occurrenceIndex, o.createdDate, o.deletedDate, o.timeZone, o.remoteID, o.source, o.details,
-            v.position, v.type, v.value, v.kind, v.units, v.createdDate
-            """, from: "outcome o LEFT JOIN outcomeValue v ON v.outcomeID = o.id", orderBy: "o.id, v.position") {
-            let rows = try Row.fetchCursor(statement, arguments: arguments)
-            while let row = try rows.next() {
-                let outcomeUUID = try uuid(row, 0, "outcome", "uuid")
-                if outcomeUUID != currentUUID {
-                    currentUUID = outcomeUUID
-                    let zoneName = try row.decode(String.self, atIndex: 5)
-                    guard let zone = timeZones[zoneName] ?? TimeZone(identifier: zoneName) else {
-                        throw SQLiteCareStorageError(table: "outcome", column: "timeZone", value: zoneName)
-                    }
-                    timeZones[zoneName] = zone
-                    var outcome = Outcome(taskUUID: try uuid(row, 1, "outcome", "taskUUID"), occurrenceIndex: try row.decode(Int.self, atIndex: 2),
-                                          values: [], uuid: outcomeUUID, timeZone: zone,
-                                          remoteID: try row.decode(String?.self, atIndex: 6), source: try row.decode(String?.self, atIndex: 7))
-                    outcome.createdDate = try row.decode(Double?.self, atIndex: 3).map(Date.init(timeIntervalSinceReferenceDate:))
-                    outcome.deletedDate = try row.decode(Double?.self, atIndex: 4).map(Date.init(timeIntervalSinceReferenceDate:))
-                    if let details = try row.decode(String?.self, atIndex: 8) {
-                        guard let decoded = OutcomeDetails(json: details) else {
-                            throw SQLiteCareStorageError(table: "outcome", column: "details", value: details)
-                        }
-                        decoded.apply(to: &outcome)
-                    }
-                    outcomes.append(outcome)
-                }
-                guard let type = try row.decode(String?.self, atIndex: 10) else { continue } // an outcome without values
-                guard let value = OutcomeValueColumns.value(type: type, stored: row[11]) else {
-                    throw SQLiteCareStorageError(table: "outcomeValue", column: "value", value: "\(type): \(row[11] as DatabaseValue)")
-                }
-                outcomes[outcomes.count - 1].values.append(OutcomeValue(
-                    value, kind: try row.decode(String?.self, atIndex: 12), units: try row.decode(String?.self, atIndex: 13),
-                    createdDate: try row.decode(Double?.self, atIndex: 14).map(Date.init(timeIntervalSinceReferenceDate:))))
-            }
+        for (statement, arguments) in try query.statements(in: db, selecting: Self.outcomeColumns, from: Self.outcomeTables,
+                                                            orderBy: Self.outcomeOrder) {
+            try appendOutcomes(from: statement, arguments: arguments, to: &outcomes)
         }
         return outcomes
+    }
+
+    /// Appends the outcomes of a statement that selects ``outcomeColumns`` in ``outcomeOrder``.
+    private func appendOutcomes(from statement: Statement, arguments: StatementArguments, to outcomes: inout [Outcome]) throws {
+        var timeZones: [String: TimeZone] = [:]
+        var currentUUID: UUID?
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        while let row = try rows.next() {
+            let outcomeUUID = try uuid(row, 0, "outcome", "uuid")
+            if outcomeUUID != currentUUID {
+                currentUUID = outcomeUUID
+                let zoneName = try row.decode(String.self, atIndex: 5)
+                guard let zone = timeZones[zoneName] ?? TimeZone(identifier: zoneName) else {
+                    throw SQLiteCareStorageError(table: "outcome", column: "timeZone", value: zoneName)
+                }
+                timeZones[zoneName] = zone
+                var outcome = Outcome(taskUUID: try uuid(row, 1, "outcome", "taskUUID"), occurrenceIndex: try row.decode(Int.self, atIndex: 2),
+                                      values: [], uuid: outcomeUUID, timeZone: zone,
+                                      remoteID: try row.decode(String?.self, atIndex: 6), source: try row.decode(String?.self, atIndex: 7))
+                outcome.createdDate = try row.decode(Double?.self, atIndex: 3).map(Date.init(timeIntervalSinceReferenceDate:))
+                outcome.deletedDate = try row.decode(Double?.self, atIndex: 4).map(Date.init(timeIntervalSinceReferenceDate:))
+                if let details = try row.decode(String?.self, atIndex: 8) {
+                    guard let decoded = OutcomeDetails(json: details) else {
+                        throw SQLiteCareStorageError(table: "outcome", column: "details", value: details)
+                    }
+                    decoded.apply(to: &outcome)
+                }
+                outcomes.append(outcome)
+            }
+            guard let type = try row.decode(String?.self, atIndex: 10) else { continue } // an outcome without values
+            guard let value = OutcomeValueColumns.value(type: type, stored: row[11]) else {
+                throw SQLiteCareStorageError(table: "outcomeValue", column: "value", value: "\(type): \(row[11] as DatabaseValue)")
+            }
+            outcomes[outcomes.count - 1].values.append(OutcomeValue(
+                value, kind: try row.decode(String?.self, atIndex: 12), units: try row.decode(String?.self, atIndex: 13),
+                createdDate: try row.decode(Double?.self, atIndex: 14).map(Date.init(timeIntervalSinceReferenceDate:))))
+        }
     }
 
     private func uuid(_ row: Row, _ index: Int, _ table: String, _ column: String) throws -> UUID {
@@ -290,13 +310,6 @@ struct SQLiteCareTransaction: CareStorageWriter {
         mutating func `where`(_ condition: String, _ arguments: (any DatabaseValueConvertible)?...) {
             conditions.append(condition)
             values.append(contentsOf: arguments.map { $0?.databaseValue ?? .null })
-        }
-
-        /// Adds a condition with a list of arguments. Its text depends only on how many task versions it names
-        /// (at most ``SQLiteCareTransaction/rangesPerStatement``), so its statement stays cacheable.
-        mutating func `where`(_ condition: String, values arguments: [DatabaseValue]) {
-            conditions.append(condition)
-            values.append(contentsOf: arguments)
         }
 
         /// A set of UUIDs too large for one statement, run as several statements of ``SQLiteCareTransaction/inlineLimit``

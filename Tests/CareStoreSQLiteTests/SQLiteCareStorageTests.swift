@@ -283,4 +283,23 @@ struct SQLiteCareStorageTests {
             #expect(try await storage.database.unsafeRead { db in db.isInsideTransaction } == false)
         }
     }
+
+    /// Reads on the calling thread reuse their connections, open no more than their limit (a read that finds them
+    /// all busy gets nil, and the storage then reads through the pool), and cannot write.
+    @Test func callingThreadReadersReuseConnectionsWithinTheirLimit() async throws {
+        try await withTemporaryDatabase { database in
+            let storage = try SQLiteCareStorage(path: database.path, reads: .callingThread)
+            let readers = CallingThreadReaders(path: database.path, configuration: Configuration(), limit: 2)
+            for _ in 0..<10 { #expect(try readers.read { db in try Int.fetchOne(db, sql: "SELECT 1") } == 1) }
+            #expect(readers.openCount == 1)
+            let nested = try readers.read { _ in try readers.read { _ in try readers.read { _ in 1 } } }
+            #expect(nested == .some(.some(nil)))
+            #expect(readers.openCount == 2)
+            #expect(throws: DatabaseError.self) { try readers.read { db in try db.execute(sql: "CREATE TABLE x (a)") } }
+            // The storage's own reads go on when they are nested, past the limit, through the pool.
+            let task = UUID()
+            try await storage.write { try $0.insert(Fixture.outcome(task: task, occurrence: 0)) }
+            #expect(try await storage.read { try $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false) }.count == 1)
+        }
+    }
 }
