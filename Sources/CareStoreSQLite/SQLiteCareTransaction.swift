@@ -119,9 +119,10 @@ struct SQLiteCareTransaction: CareStorageWriter {
 
     /// Each task version's UUID, then the first and the last occurrence of its range.
     private static func rangeArguments(_ group: ArraySlice<(key: UUID, value: ClosedRange<Int>)>) -> StatementArguments {
-        var arguments = StatementArguments()
-        for (task, range) in group { arguments += [task, range.lowerBound, range.upperBound] }
-        return arguments
+        var values: [(any DatabaseValueConvertible)?] = []
+        values.reserveCapacity(3 * group.count)
+        for (task, range) in group { values += [task, range.lowerBound, range.upperBound] }
+        return StatementArguments(values)
     }
 
     func liveOutcomeEvents(in ranges: [UUID: ClosedRange<Int>]) throws -> [(taskUUID: UUID, occurrenceIndex: Int)] {

@@ -43,7 +43,7 @@ public final class ParticipantWorkflow: Sendable {
     /// its locale's week rules again on first use.
     private let calendars = KeptValues<String, Calendar>(capacity: 1_024)
     /// The day and week last worked out in each participant calendar (by ``calendarKey(of:)``).
-    private let recentDays = KeptValues<String, (day: DateInterval, week: DateInterval)>(capacity: 1_024)
+    private let recentDays = KeptValues<String, DayAndWeek>(capacity: 1_024)
     /// The ids of each participant's care tasks (the study's tasks, onboarding aside), made once per participant.
     private let careTaskIDs = KeptValues<String, Set<String>>(capacity: 4_096)
     /// Runs whose last step was accepted and which are being finished now (see ``applyStep(to:for:_:)``). Visible to
@@ -549,7 +549,8 @@ public final class ParticipantWorkflow: Sendable {
         let week = Self.week(containing: date, in: calendar)
         let adherence = try await data.careStore.adherence(taskQuery: careTaskQuery(for: participant, window: week), window: week,
                                                            calendar: calendar)
-        return strip(of: week, adherence: adherence, today: Self.day(containing: now, in: calendar), in: calendar)
+        return strip(of: week, adherence: adherence, today: Self.day(containing: now, in: calendar),
+                     weekBefore: Self.weekBefore(week, in: calendar))
     }
 
     /// The daily page's data: the cards of the day containing `date` (as ``day(containing:for:at:)``) and, once the
@@ -559,7 +560,7 @@ public final class ParticipantWorkflow: Sendable {
                           at now: Date? = nil) async throws -> (day: DayFeed, week: WeekStrip?) {
         let now = now ?? environment.now()
         let calendar = calendar(for: participant)
-        let (day, week) = dayAndWeek(containing: date, for: participant, in: calendar)
+        let (day, week, weekBefore) = dayAndWeek(containing: date, for: participant, in: calendar)
         let today = Self.today(at: now, knowing: day, in: calendar)
         let openRuns = try await openRunSummaries(of: participant)
         guard try await isOnboarded(participant) else {
@@ -568,7 +569,7 @@ public final class ParticipantWorkflow: Sendable {
         let read = try await data.careStore.events(taskQuery: careTaskQuery(for: participant, window: week), window: day,
                                                    withAdherenceOver: week, calendar: calendar)
         return (feed(of: day, events: read.events, today: today, now: now, openRuns: openRuns, for: participant),
-                strip(of: week, adherence: read.adherence, today: today, in: calendar))
+                strip(of: week, adherence: read.adherence, today: today, weekBefore: weekBefore))
     }
 
     /// The participant's open runs, read again only when the study store's revision of their data has changed.
@@ -589,13 +590,21 @@ public final class ParticipantWorkflow: Sendable {
         calendar.dateInterval(of: .weekOfYear, for: date) ?? DateInterval(start: date, duration: 7 * 86_400)
     }
 
-    /// The day and the week containing `date` in the participant's calendar: the last pair worked out for that
+    /// The start of the same weekday a week before `week` starts.
+    private static func weekBefore(_ week: DateInterval, in calendar: Calendar) -> Date {
+        calendar.date(byAdding: .day, value: -7, to: week.start) ?? week.start
+    }
+
+    /// The day and the week containing a date, and when the week before starts.
+    typealias DayAndWeek = (day: DateInterval, week: DateInterval, weekBefore: Date)
+
+    /// The day and the week containing `date` in the participant's calendar: the last ones worked out for that
     /// calendar when its day contains `date` (every visit to today's page asks for the same), else worked out afresh.
-    private func dayAndWeek(containing date: Date, for participant: StudyParticipant,
-                            in calendar: Calendar) -> (day: DateInterval, week: DateInterval) {
+    private func dayAndWeek(containing date: Date, for participant: StudyParticipant, in calendar: Calendar) -> DayAndWeek {
         let key = Self.calendarKey(of: participant)
         if let kept = recentDays[key], kept.day.start <= date, date < kept.day.end { return kept }
-        let days = (day: Self.day(containing: date, in: calendar), week: Self.week(containing: date, in: calendar))
+        let week = Self.week(containing: date, in: calendar)
+        let days = (day: Self.day(containing: date, in: calendar), week: week, weekBefore: Self.weekBefore(week, in: calendar))
         recentDays.keep(days, for: key)
         return days
     }
@@ -635,7 +644,7 @@ public final class ParticipantWorkflow: Sendable {
     }
 
     /// The week's rings from the care store's adherence of its days.
-    private func strip(of week: DateInterval, adherence: [DailyAdherence], today: DateInterval, in calendar: Calendar) -> WeekStrip {
+    private func strip(of week: DateInterval, adherence: [DailyAdherence], today: DateInterval, weekBefore: Date) -> WeekStrip {
         // The care store gives whole days, one after another: each ends where the next starts, the last with the week.
         let days = adherence.indices.map { index in
             let start = adherence[index].date
@@ -644,8 +653,7 @@ public final class ParticipantWorkflow: Sendable {
             let daily = adherence[index]
             return WeekStrip.Day(day: day, ring: WeekStrip.Ring(daily.state), isToday: day == today, isFuture: day.start >= today.end)
         }
-        return WeekStrip(days: days, previousWeek: calendar.date(byAdding: .day, value: -7, to: week.start) ?? week.start,
-                         nextWeek: week.end)
+        return WeekStrip(days: days, previousWeek: weekBefore, nextWeek: week.end)
     }
 
     /// A study chart's numbers over the participant's week or month around `date`: per day and series, the count of

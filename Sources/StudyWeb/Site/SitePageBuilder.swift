@@ -64,7 +64,12 @@ struct SitePageBuilder {
     }
 
     private func weekView(_ week: WeekCalendar) -> WeekView {
-        WeekView(label: strings[.week], previous: LinkView(href: week.previousURL, label: strings[.previousWeek]),
+        // "{share} done" is worked out once, around a marker, and each day's share is put in its place.
+        let doneParts = strings.format(.ringDone, ["share": "\u{1}"]).split(separator: "\u{1}", omittingEmptySubsequences: false)
+        func done(_ share: String) -> String {
+            doneParts.count == 2 ? doneParts[0] + share + doneParts[1] : strings.format(.ringDone, ["share": share])
+        }
+        return WeekView(label: strings[.week], previous: LinkView(href: week.previousURL, label: strings[.previousWeek]),
                  next: LinkView(href: week.nextURL, label: strings[.nextWeek]),
                  today: week.todayURL.map { LinkView(href: $0, label: strings[.backToToday]) },
                  days: week.days.map { day in
@@ -72,7 +77,7 @@ struct SitePageBuilder {
                      case .noTasks: (strings[.ringNoTasks], 0)
                      case .noEvents: (strings[.ringNoEvents], 0)
                      case .progress(let share) where day.isFuture: (strings[.ringFuture], Int((share * 100).rounded()))
-                     case .progress(let share): (strings.format(.ringDone, ["share": "\(Int((share * 100).rounded()))%"]), Int((share * 100).rounded()))
+                     case .progress(let share): (done(String(Int((share * 100).rounded())) + "%"), Int((share * 100).rounded()))
                      }
                      var classes: [String] = []
                      if day.isToday { classes.append("today") }

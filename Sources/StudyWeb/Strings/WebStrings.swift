@@ -18,7 +18,8 @@ public struct WebStrings: Sendable {
     public let language: String
     /// The languages searched for each key, most specific first, ending with `en`.
     public let fallbackChain: [String]
-    private let overrides: [String: [String: String]]
+    /// Every key's text as ``text(_:)`` finds it, worked out once: a page looks up dozens of texts.
+    private let table: [String: String]
 
     /// The languages with built-in tables: English, Simplified Chinese, Japanese, Korean and Spanish.
     public static let builtInLanguages: [String] = ["en", "zh-Hans", "ja", "ko", "es"]
@@ -30,7 +31,14 @@ public struct WebStrings: Sendable {
         self.fallbackChain = Self.fallbackChain(for: language)
         var normalized: [String: [String: String]] = [:]
         for (tag, table) in overrides { normalized[Self.canonical(tag), default: [:]].merge(table) { _, new in new } }
-        self.overrides = normalized
+        // From the least specific language to the most, each language's built-in texts and then the study's own:
+        // whatever comes later replaces what came before.
+        var table: [String: String] = [:]
+        for tag in fallbackChain.reversed() {
+            if let builtIn = Self.builtIn[tag] { table.merge(builtIn) { _, new in new } }
+            if let own = normalized[tag] { table.merge(own) { _, new in new } }
+        }
+        self.table = table
     }
 
     /// The text for a built-in key; always found, since English has every key.
@@ -40,11 +48,7 @@ public struct WebStrings: Sendable {
 
     /// The text for any key, built-in or a study's own; nil when no language in the chain has it.
     public func text(_ key: String) -> String? {
-        for tag in fallbackChain {
-            if let text = overrides[tag]?[key] { return text }
-            if let text = Self.builtIn[tag]?[key] { return text }
-        }
-        return nil
+        table[key]
     }
 
     /// The text for `key` with its `{name}` placeholders replaced by `values`: `["current": 2, "total": 5]`.
