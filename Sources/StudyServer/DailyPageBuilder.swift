@@ -141,7 +141,9 @@ struct DailyPageBuilder {
     }
 
     private func post(_ card: DayFeed.Card, _ event: DayFeed.Event, _ action: String, _ fields: [String: String] = [:]) -> TaskCard.Post {
-        TaskCard.Post(action: eventPath(card, event) + "/" + action, fields: fields.merging(["day": dayParameter]) { own, _ in own })
+        var fields = fields
+        if fields["day"] == nil { fields["day"] = dayParameter }
+        return TaskCard.Post(action: eventPath(card, event) + "/" + action, fields: fields)
     }
 
     private func eventPath(_ card: DayFeed.Card, _ event: DayFeed.Event) -> String {

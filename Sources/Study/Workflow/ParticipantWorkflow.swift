@@ -624,14 +624,21 @@ public final class ParticipantWorkflow: Sendable {
     private func feed(of day: DateInterval, events: [CareEvent], today: DateInterval, now: Date, openRuns: [TaskRunSummary],
                       for participant: StudyParticipant) -> DayFeed {
         var byTask: [String: [DayFeed.Event]] = [:]
+        // The study task of each care task, found once per care task rather than once per event.
+        var studyTasks: [String: (id: String, allowsLateEntry: Bool)?] = [:]
         for event in events.sorted(by: { ($0.scheduleEvent.start, $0.scheduleEvent.occurrence) < ($1.scheduleEvent.start, $1.scheduleEvent.occurrence) }) {
-            guard let taskID = StudyCareIdentifiers.studyTaskID(careTaskID: event.task.id, participant: participant.id),
-                  let definition = study.task(id: taskID) else { continue }
+            let studyTask = studyTasks[event.task.id] ?? {
+                let found = StudyCareIdentifiers.studyTaskID(careTaskID: event.task.id, participant: participant.id)
+                    .flatMap { id in study.task(id: id).map { (id: id, allowsLateEntry: $0.allowsLateEntry) } }
+                studyTasks[event.task.id] = .some(found)
+                return found
+            }()
+            guard let (taskID, allowsLateEntry) = studyTask else { continue }
             let scheduled = event.scheduleEvent
             byTask[taskID, default: []].append(DayFeed.Event(
                 occurrence: scheduled.occurrence, start: scheduled.start, end: scheduled.end, text: scheduled.text,
                 targets: scheduled.targetValues, outcome: event.outcome, progress: event.progress,
-                isOpen: scheduled.start <= now && Self.isOpen(scheduled, allowsLateEntry: definition.allowsLateEntry, today: today),
+                isOpen: scheduled.start <= now && Self.isOpen(scheduled, allowsLateEntry: allowsLateEntry, today: today),
                 resumes: openRuns.contains { $0.taskID == taskID && $0.occurrence == scheduled.occurrence }))
         }
         let cards = study.tasks.compactMap { definition -> DayFeed.Card? in

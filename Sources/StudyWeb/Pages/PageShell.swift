@@ -37,13 +37,17 @@ struct PageShell {
     /// `tint` when it is a CSS hex colour of 3, 4, 6 or 8 digits; nil otherwise, so nothing else reaches the style sheet.
     static func validatedTint(_ tint: String?) -> String? {
         guard var tint else { return nil }
-        if tint.first?.isWhitespace == true || tint.last?.isWhitespace == true { tint = tint.trimmingCharacters(in: .whitespaces) }
         // Bytes, not characters: a hex digit is ASCII, and the check runs for every page.
-        let bytes = tint.utf8
-        guard bytes.first == UInt8(ascii: "#"), [4, 5, 7, 9].contains(bytes.count), bytes.dropFirst().allSatisfy(isHexDigit) else {
-            return nil
+        if !isHexColour(tint.utf8) { tint = tint.trimmingCharacters(in: .whitespaces) }
+        return isHexColour(tint.utf8) ? tint : nil
+    }
+
+    /// `#` and 3, 4, 6 or 8 hex digits.
+    private static func isHexColour(_ bytes: String.UTF8View) -> Bool {
+        switch bytes.count {
+        case 4, 5, 7, 9: bytes.first == UInt8(ascii: "#") && bytes.dropFirst().allSatisfy(isHexDigit)
+        default: false
         }
-        return tint
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
