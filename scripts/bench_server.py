@@ -11,7 +11,11 @@ through the same posts a browser sends. The server keeps each session's daily pa
 it (HomePageCache), so the plain `GET /` run measures a page served again; a page with a notice (`/?notice=done`, what a
 participant sees after a task) is made afresh every time: its row shows what making the page costs.
 
-Usage: scripts/bench_server.py [--seconds N] [--connections N]"""
+The runs are made in rounds, each round every row once with the ceiling first, and each share is the median over the
+rounds of the row's rate against the ceiling's in the same round: on a shared 2-core machine the speed of both drifts
+by ±10 % from one minute to the next, and a share taken from runs minutes apart measured that drift as much as the page.
+
+Usage: scripts/bench_server.py [--seconds N] [--rounds N] [--connections N]"""
 import argparse
 import datetime
 import os
@@ -19,6 +23,7 @@ import re
 import selectors
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -82,6 +87,16 @@ def wrk(url, seconds, connections, headers=(), script=None):
     if errors:
         raise SystemExit(f"{url}: {errors.group(1)} non-2xx/3xx responses\n{out.stdout}")
     return rate, p99
+
+
+def post_run(server, participants, script, args):
+    """One wrk run of survey-step posts; then each participant's run is brought back to its pain level step (a run
+    may end after a Next), where the next run's script starts."""
+    result = wrk(server.base + participants[0][1], args.seconds, args.connections, script=str(script))
+    for _, run, csrf, participant in participants:
+        if Participant.form_state(participant.page(run)[2])[1] != "painLevel":
+            assert participant.request("POST", run, {"_csrf": csrf, "_step": "painLocation", "action": "back"})[0] == 303
+    return result
 
 
 def bench_study(work):
@@ -170,7 +185,8 @@ def live_updates(server, history, extra_streams):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--seconds", type=int, default=4, help="length of each wrk run")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of every run; shares are medians over them")
     parser.add_argument("--connections", type=int, default=4)
     parser.add_argument("--streams", type=int, default=1000)
     args = parser.parse_args()
@@ -208,31 +224,39 @@ def main():
             run = participant.start_task(re.search(r'href="(/tasks/pain/\d+)"', home).group(1))
             csrf = Participant.form_state(participant.page(run)[2])[0]
             cookie = "; ".join(f"{c.name}={c.value}" for c in participant.cookies)
-            participants.append((cookie, run, csrf))
+            participants.append((cookie, run, csrf, participant))
         script = work / "post.lua"
         script.write_text(POST_SCRIPT % ", ".join(
-            f'{{cookie="{c}", run="{r}", csrf="{s}"}}' for c, r, s in participants))
+            f'{{cookie="{c}", run="{r}", csrf="{s}"}}' for c, r, s, _ in participants))
         history_cookie = "; ".join(f"{c.name}={c.value}" for c in history.cookies)
 
         load_before = " ".join(f"{value:.2f}" for value in os.getloadavg())
-        health = wrk(f"{server.base}/health", args.seconds, args.connections)
-        cached = wrk(f"{server.base}/", args.seconds, args.connections, headers=[f"Cookie: {history_cookie}"])
-        fresh = wrk(f"{server.base}/?notice=done", args.seconds, args.connections, headers=[f"Cookie: {history_cookie}"])
         month_ago = (today - datetime.timedelta(days=30)).isoformat()
-        fresh_past = wrk(f"{server.base}/?day={month_ago}&notice=done", args.seconds, args.connections, headers=[f"Cookie: {history_cookie}"])
-        post = wrk(server.base + participants[0][1], args.seconds, args.connections, script=str(script))
+        history_header = [f"Cookie: {history_cookie}"]
+        runs = [("GET /health (the ceiling)", lambda: wrk(f"{server.base}/health", args.seconds, args.connections), ""),
+                ("GET / (a year of history, from the cache)",
+                 lambda: wrk(f"{server.base}/", args.seconds, args.connections, headers=history_header), "served again"),
+                ("GET /?notice=done (today's daily page made afresh)",
+                 lambda: wrk(f"{server.base}/?notice=done", args.seconds, args.connections, headers=history_header), "target ≥ 30 %"),
+                ("GET /?day=…&notice=done (a day a month ago, afresh)",
+                 lambda: wrk(f"{server.base}/?day={month_ago}&notice=done", args.seconds, args.connections, headers=history_header),
+                 "for comparison"),
+                ("POST /runs/RUN (answer a survey step)", lambda: post_run(server, participants, script, args), "target ≥ 15 %")]
+        rounds = []
+        for _ in range(args.rounds):
+            rounds.append([run() for _, run, _ in runs])
         home_size = len(history.page("/")[2].encode())
         load = " ".join(f"{value:.2f}" for value in os.getloadavg())
-        print(f"load average before the runs {load_before}, after {load} ({os.cpu_count()} CPUs)")
-        print(f"{'server (wrk, ' + str(args.connections) + ' connections, ' + str(args.seconds) + ' s)':<62}{'req/s':>10}{'p99 ms':>9}  share of ceiling")
-        print("-" * 100)
-        for name, (rate, p99), note in [("GET /health (the ceiling)", health, ""),
-                                         (f"GET / (a year of history, {home_size} bytes, from the cache)", cached, "served again"),
-                                         ("GET /?notice=done (today's daily page made afresh)", fresh, "target ≥ 30 %"),
-                                         ("GET /?day=…&notice=done (a day a month ago, afresh)", fresh_past, "for comparison"),
-                                         ("POST /runs/RUN (answer a survey step)", post, "target ≥ 15 %")]:
-            share = f"{100 * rate / health[0]:5.1f} %  {note}" if note else ""
-            print(f"{name:<62}{rate:>10.0f}{p99:>9.2f}  {share}")
+        print(f"load average before the runs {load_before}, after {load} ({os.cpu_count()} CPUs); the daily page is {home_size} bytes")
+        print(f"{args.rounds} rounds of wrk runs ({args.connections} connections, {args.seconds} s each); medians over the rounds")
+        print(f"{'':<56}{'req/s':>10}{'p99 ms':>9}  share of ceiling (each round's)")
+        print("-" * 110)
+        for index, (name, _, note) in enumerate(runs):
+            rates = [measured[index][0] for measured in rounds]
+            p99s = [measured[index][1] for measured in rounds]
+            shares = [100 * measured[index][0] / measured[0][0] for measured in rounds]
+            share = f"{statistics.median(shares):5.1f} %  ({', '.join(f'{value:.1f}' for value in shares)})  {note}" if note else ""
+            print(f"{name:<56}{statistics.median(rates):>10.0f}{statistics.median(p99s):>9.2f}  {share}")
         median, p99, per_stream = live_updates(server, history, args.streams)
         print(f"live updates with {args.streams} other streams open: outcome post → event at a second page, median {median:.1f} ms, "
               f"p99 {p99:.1f} ms (target < 100 ms); server memory {per_stream:.1f} KiB per open stream")
