@@ -246,9 +246,19 @@ struct SQLiteCareTransaction: CareStorageWriter {
         return outcomes
     }
 
+    /// The time zones outcomes were recorded in, by identifier: looked up once, not for every outcome read.
+    private static let timeZones = KeptValues<String, TimeZone>(capacity: 1_024)
+
+    /// The time zone `identifier` names; nil for an identifier that names none.
+    private static func timeZone(named identifier: String) -> TimeZone? {
+        if let kept = timeZones[identifier] { return kept }
+        guard let zone = TimeZone(identifier: identifier) else { return nil }
+        timeZones.keep(zone, for: identifier)
+        return zone
+    }
+
     /// Appends the outcomes of a statement that selects ``outcomeColumns`` in ``outcomeOrder``.
     private func appendOutcomes(from statement: Statement, arguments: StatementArguments, to outcomes: inout [Outcome]) throws {
-        var timeZones: [String: TimeZone] = [:]
         var currentUUID: UUID?
         let rows = try Row.fetchCursor(statement, arguments: arguments)
         while let row = try rows.next() {
@@ -256,10 +266,9 @@ struct SQLiteCareTransaction: CareStorageWriter {
             if outcomeUUID != currentUUID {
                 currentUUID = outcomeUUID
                 let zoneName = try row.decode(String.self, atIndex: 5)
-                guard let zone = timeZones[zoneName] ?? TimeZone(identifier: zoneName) else {
+                guard let zone = Self.timeZone(named: zoneName) else {
                     throw SQLiteCareStorageError(table: "outcome", column: "timeZone", value: zoneName)
                 }
-                timeZones[zoneName] = zone
                 var outcome = Outcome(taskUUID: try uuid(row, 1, "outcome", "taskUUID"), occurrenceIndex: try row.decode(Int.self, atIndex: 2),
                                       values: [], uuid: outcomeUUID, timeZone: zone,
                                       remoteID: try row.decode(String?.self, atIndex: 6), source: try row.decode(String?.self, atIndex: 7))

@@ -334,14 +334,30 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         let kept = spans.indices.filter { spans[$0].task.impactsAdherence }
         let spans = kept.map { spans[$0] }
         let events = try progress(of: spans, scheduled: kept.map { scheduled[$0] }, in: reader)
-        return days.map { day in
-            let inEffect = spans.contains { $0.overlaps(day) }
-            guard inEffect else { return DailyAdherence(date: day.start, state: .noTasks) }
-            let dayEvents = events.filter { $0.start >= day.start && $0.start < day.end }
-            guard !dayEvents.isEmpty else { return DailyAdherence(date: day.start, state: .noEvents) }
-            let total = dayEvents.reduce(0) { $0 + $1.progress.fractionCompleted }
-            return DailyAdherence(date: day.start, state: .progress(total / Double(dayEvents.count)))
+        // Each event counts for the day it starts in, in the order the events come.
+        var totals = [Double](repeating: 0, count: days.count)
+        var counts = [Int](repeating: 0, count: days.count)
+        for event in events {
+            guard let index = Self.index(ofDayStartingBefore: event.start, in: days), event.start < days[index].end else { continue }
+            totals[index] += event.progress.fractionCompleted
+            counts[index] += 1
         }
+        return days.indices.map { index in
+            let day = days[index]
+            guard spans.contains(where: { $0.overlaps(day) }) else { return DailyAdherence(date: day.start, state: .noTasks) }
+            guard counts[index] > 0 else { return DailyAdherence(date: day.start, state: .noEvents) }
+            return DailyAdherence(date: day.start, state: .progress(totals[index] / Double(counts[index])))
+        }
+    }
+
+    /// The last of `days` (sorted by start) that starts at or before `date`; nil when none does.
+    private static func index(ofDayStartingBefore date: Date, in days: [DateInterval]) -> Int? {
+        var low = 0, high = days.count // the answer is below `high`
+        while low < high {
+            let middle = (low + high) / 2
+            if days[middle].start <= date { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 ? low - 1 : nil
     }
 
     /// Daily count, sum or mean of one task's outcome values.
