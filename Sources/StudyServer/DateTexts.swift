@@ -16,6 +16,8 @@ final class DateTexts: Sendable {
         case weekdayDayMonth
         /// The whole date: `Monday, November 23, 2026`.
         case completeDate
+        /// The day as the `day` query parameter writes it: `2026-11-23`.
+        case dayParameter
     }
 
     private struct Key: Hashable, Sendable {
@@ -88,11 +90,13 @@ final class DateTexts: Sendable {
         let locale = calendar.locale ?? Locale(identifier: "en")
         let key = Key(style: style, language: locale.identifier, zone: calendar.timeZone.identifier, date: date)
         return texts.value(for: key) {
+            if style == .dayParameter { return DailyPageBuilder.parameter(of: date, in: calendar) }
             let format: Date.FormatStyle = switch style {
             case .time: Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: calendar, timeZone: calendar.timeZone)
             case .weekdayDayMonth:
                 Date.FormatStyle(locale: locale, calendar: calendar, timeZone: calendar.timeZone).weekday(.wide).day().month(.wide)
-            case .completeDate: Date.FormatStyle(date: .complete, time: .omitted, locale: locale, calendar: calendar, timeZone: calendar.timeZone)
+            case .completeDate, .dayParameter:
+                Date.FormatStyle(date: .complete, time: .omitted, locale: locale, calendar: calendar, timeZone: calendar.timeZone)
             }
             return date.formatted(format)
         }

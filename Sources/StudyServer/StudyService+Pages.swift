@@ -24,14 +24,15 @@ extension StudyService {
         let participant = signedIn.participant
         let now = environment.now()
         let calendar = workflow.calendar(for: participant)
-        let dayParameter = DailyPageBuilder.parameter(of: date ?? now, in: calendar)
+        let dayAsked = date.map { DailyPageBuilder.parameter(of: $0, in: calendar) }
         // The revisions are read before anything the page shows, so that a write committed while it is made is seen.
         let source = HomePageCache.Source(participantID: participant.id, language: participant.language,
-                                          timeZone: participant.timeZone.identifier, day: date == nil ? "" : dayParameter,
+                                          timeZone: participant.timeZone.identifier, day: dayAsked ?? "",
                                           studyRevision: store.revision(of: participant.id),
                                           careRevision: changeFeed.latest(of: participant.id))
         if notice == nil, let page = homePages.page(session: signedIn.sessionToken, source: source, now: now) { return page }
         let (feed, week) = try await workflow.dailyPage(containing: date ?? now, for: participant, at: now)
+        let dayParameter = dayAsked ?? dateTexts.text(feed.day.start, .dayParameter, calendar: calendar)
         let builder = DailyPageBuilder(participant: participant, calendar: calendar, strings: strings(language: participant.language),
                                        dayParameter: dayParameter, contentCards: contentCards, dates: dateTexts)
         let page = sitePages.home(builder.page(feed, week: week, notice: notice),
