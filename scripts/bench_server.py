@@ -11,9 +11,10 @@ through the same posts a browser sends. The server keeps each session's daily pa
 it (HomePageCache), so the plain `GET /` run measures a page served again; a page with a notice (`/?notice=done`, what a
 participant sees after a task) is made afresh every time: its row shows what making the page costs.
 
-The runs are made in rounds, each round every row once with the ceiling first, and each share is the median over the
-rounds of the row's rate against the ceiling's in the same round: on a shared 2-core machine the speed of both drifts
-by ±10 % from one minute to the next, and a share taken from runs minutes apart measured that drift as much as the page.
+The runs are made in rounds (5 by default), each round every row once, each right after a run of the ceiling of its
+own, and each share is the median over the rounds of the row's rate against the ceiling's run beside it: on a shared
+2-core machine the speed of both drifts by ±10 % from one minute to the next, and a share taken from runs minutes
+apart measured that drift as much as the page.
 
 Usage: scripts/bench_server.py [--seconds N] [--rounds N] [--connections N]"""
 import argparse
@@ -186,7 +187,7 @@ def live_updates(server, history, extra_streams):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=int, default=4, help="length of each wrk run")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds of every run; shares are medians over them")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of every run; shares are medians over them")
     parser.add_argument("--connections", type=int, default=4)
     parser.add_argument("--streams", type=int, default=1000)
     args = parser.parse_args()
@@ -242,19 +243,28 @@ def main():
                  lambda: wrk(f"{server.base}/?day={month_ago}&notice=done", args.seconds, args.connections, headers=history_header),
                  "for comparison"),
                 ("POST /runs/RUN (answer a survey step)", lambda: post_run(server, participants, script, args), "target ≥ 15 %")]
+        # Each round runs every row right after a run of the ceiling of its own, so that the two are seconds apart.
+        ceiling = runs[0][1]
         rounds = []
         for _ in range(args.rounds):
-            rounds.append([run() for _, run, _ in runs])
+            measured = [ceiling()]
+            shares = [100.0]
+            for _, run, _ in runs[1:]:
+                beside = ceiling()
+                measured.append(run())
+                shares.append(100 * measured[-1][0] / beside[0])
+            rounds.append((measured, shares))
         home_size = len(history.page("/")[2].encode())
         load = " ".join(f"{value:.2f}" for value in os.getloadavg())
         print(f"load average before the runs {load_before}, after {load} ({os.cpu_count()} CPUs); the daily page is {home_size} bytes")
-        print(f"{args.rounds} rounds of wrk runs ({args.connections} connections, {args.seconds} s each); medians over the rounds")
+        print(f"{args.rounds} rounds of wrk runs ({args.connections} connections, {args.seconds} s each), "
+              "each row beside a run of the ceiling; medians over the rounds")
         print(f"{'':<56}{'req/s':>10}{'p99 ms':>9}  share of ceiling (each round's)")
         print("-" * 110)
         for index, (name, _, note) in enumerate(runs):
-            rates = [measured[index][0] for measured in rounds]
-            p99s = [measured[index][1] for measured in rounds]
-            shares = [100 * measured[index][0] / measured[0][0] for measured in rounds]
+            rates = [measured[index][0] for measured, _ in rounds]
+            p99s = [measured[index][1] for measured, _ in rounds]
+            shares = [round_shares[index] for _, round_shares in rounds]
             share = f"{statistics.median(shares):5.1f} %  ({', '.join(f'{value:.1f}' for value in shares)})  {note}" if note else ""
             print(f"{name:<56}{statistics.median(rates):>10.0f}{statistics.median(p99s):>9.2f}  {share}")
         median, p99, per_stream = live_updates(server, history, args.streams)
