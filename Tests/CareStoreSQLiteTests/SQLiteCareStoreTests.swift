@@ -29,10 +29,12 @@ struct SQLiteCareStoreTests {
 
     /// The store keeps the task versions it read while no version changes; a change made to the file by another
     /// process (here a second connection, as the `sqlite3` shell would) raises the revision the triggers keep, so
-    /// the next read sees it.
-    @Test func aVersionEditedUnderTheStoreIsSeenAtTheNextRead() async throws {
+    /// the next read sees it. Whether reads take the pool's readers or the storage's own (which GRDB does not check
+    /// for schema changes), a revision's row or table deleted under the store leaves reads answering.
+    @Test(arguments: [SQLiteCareStorage.ReadExecution.readerQueue, .callingThread])
+    func aVersionEditedUnderTheStoreIsSeenAtTheNextRead(reads: SQLiteCareStorage.ReadExecution) async throws {
         try await withTemporaryDatabase { database in
-            let store = try SQLiteCareStore(path: database.path, environment: Clock().environment)
+            let store = try SQLiteCareStore(path: database.path, environment: Clock().environment, reads: reads)
             _ = try await seed(store)
             var query = CareQuery()
             query.ids = ["stretch"]
