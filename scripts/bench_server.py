@@ -119,10 +119,11 @@ def csrf_of(html):
 
 
 def fill_a_year(participant, today, days):
-    """Records, for each of the `days` days before `today`, every exercise session and dose, and one nausea log, as
-    the daily page's forms post them. Returns how many posts were made."""
+    """Records, for each of the `days` days before `today` and for today, every exercise session and dose that has
+    begun, and one nausea log, as the daily page's forms post them: today's page is then one made after the
+    participant's own actions, with outcomes of its own to read. Returns how many posts were made."""
     posts = 0
-    for back in range(days, 0, -1):
+    for back in range(days, -1, -1):
         day = (today - datetime.timedelta(days=back)).isoformat()
         html = participant.page(f"/?day={day}")[2]
         csrf = csrf_of(html)
@@ -208,7 +209,7 @@ def main():
     try:
         started = time.time()
         posts = fill_a_year(history, today, 359)
-        print(f"a year of history: {posts} outcome posts over 359 days in {time.time() - started:.0f} s")
+        print(f"a year of history: {posts} outcome posts over 359 days and today in {time.time() - started:.0f} s")
         participants = []
         for _ in range(args.connections):
             participant = Participant(server.base)

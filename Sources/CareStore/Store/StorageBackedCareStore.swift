@@ -302,7 +302,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             let days = self.days(in: window, calendar: calendar)
             guard let covered = Self.covering(days) else { return [] }
             let scheduled = try self.scheduledSpans(taskQuery: taskQuery, window: covered, in: reader)
-            return try self.adherence(of: scheduled.spans, scheduled: scheduled.events, days: days, in: reader)
+            return try self.adherence(of: scheduled.spans, scheduled: scheduled.events, days: days, in: reader).adherence
         }
     }
 
@@ -321,19 +321,23 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             func within(_ window: DateInterval) -> [[ScheduleEvent]] {
                 all.events.map { events in events.filter { $0.start < window.end && $0.end > window.start } }
             }
+            // The adherence read first: which of the week's events have a live outcome is then known, and only the
+            // chosen day's events among them are read whole.
+            let (adherence, known) = try self.adherence(of: spans, scheduled: within(covered), days: days, in: reader)
             let events = eventWindow.duration > 0
-                ? try self.events(of: spans, scheduled: within(eventWindow), in: reader)
+                ? try self.events(of: spans, scheduled: within(eventWindow), knowing: known, in: reader)
                 : try self.events(of: spans, window: eventWindow, in: reader)
-            return (events, try self.adherence(of: spans, scheduled: within(covered), days: days, in: reader))
+            return (events, adherence)
         }
     }
 
-    /// Each of `days`' adherence over the spans of tasks that impact it, whose events over the days are `scheduled`.
+    /// Each of `days`' adherence over the spans of tasks that impact it, whose events over the days are `scheduled`,
+    /// and what was learned of their outcomes on the way.
     private func adherence(of spans: [TaskSpan], scheduled: [[ScheduleEvent]], days: [DateInterval],
-                           in reader: any CareStorageReader) throws -> [DailyAdherence] {
+                           in reader: any CareStorageReader) throws -> (adherence: [DailyAdherence], known: KnownOutcomes) {
         let kept = spans.indices.filter { spans[$0].task.impactsAdherence }
         let spans = kept.map { spans[$0] }
-        let events = try progress(of: spans, scheduled: kept.map { scheduled[$0] }, in: reader)
+        let (events, known) = try progress(of: spans, scheduled: kept.map { scheduled[$0] }, in: reader)
         // Each event counts for the day it starts in, in the order the events come.
         var totals = [Double](repeating: 0, count: days.count)
         var counts = [Int](repeating: 0, count: days.count)
@@ -342,12 +346,13 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             totals[index] += event.progress.fractionCompleted
             counts[index] += 1
         }
-        return days.indices.map { index in
+        let adherence = days.indices.map { index in
             let day = days[index]
             guard spans.contains(where: { $0.overlaps(day) }) else { return DailyAdherence(date: day.start, state: .noTasks) }
             guard counts[index] > 0 else { return DailyAdherence(date: day.start, state: .noEvents) }
             return DailyAdherence(date: day.start, state: .progress(totals[index] / Double(counts[index])))
         }
+        return (adherence, known)
     }
 
     /// The last of `days` (sorted by start) that starts at or before `date`; nil when none does.
@@ -626,13 +631,29 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         try events(of: spans, scheduled: spans.map { $0.events(overlapping: window) }, in: reader)
     }
 
-    /// The events `scheduled` for each span, with their live outcomes, ordered by start then task id.
-    private func events(of spans: [TaskSpan], scheduled: [[ScheduleEvent]], in reader: any CareStorageReader) throws -> [CareEvent] {
+    /// The events `scheduled` for each span, with their live outcomes, ordered by start then task id. What `known`
+    /// says of outcomes (read in the same transaction) is not read again: of the events whose outcomes were looked
+    /// for, only those with one are read whole, and none when there are none.
+    private func events(of spans: [TaskSpan], scheduled: [[ScheduleEvent]], knowing known: KnownOutcomes = KnownOutcomes(),
+                        in reader: any CareStorageReader) throws -> [CareEvent] {
         var ranges: [UUID: ClosedRange<Int>] = [:]
+        var outcomes = known.outcomes
         for index in spans.indices {
-            if let range = TaskSpan.occurrences(of: scheduled[index]) { ranges[spans[index].task.uuid] = range }
+            guard let range = TaskSpan.occurrences(of: scheduled[index]) else { continue }
+            let task = spans[index].task.uuid
+            guard let searched = known.searched[task], searched.contains(range.lowerBound), searched.contains(range.upperBound) else {
+                ranges[task] = range
+                continue
+            }
+            var low = Int.max, high = Int.min
+            for event in scheduled[index] {
+                let key = EventKey(task: task, occurrence: event.occurrence)
+                guard known.recorded.contains(key), outcomes[key] == nil else { continue }
+                low = min(low, event.occurrence)
+                high = max(high, event.occurrence)
+            }
+            if low <= high { ranges[task] = low...high }
         }
-        var outcomes: [EventKey: Outcome] = [:]
         for outcome in try reader.liveOutcomes(in: ranges) {
             outcomes[EventKey(task: outcome.taskUUID, occurrence: outcome.occurrenceIndex)] = outcome
         }
@@ -657,7 +678,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// whether an outcome exists, which the storage can answer without reading outcomes whole; events with targets
     /// read their outcomes' values.
     private func progress(of spans: [TaskSpan], scheduled: [[ScheduleEvent]],
-                          in reader: any CareStorageReader) throws -> [(start: Date, progress: EventProgress)] {
+                          in reader: any CareStorageReader) throws -> (events: [(start: Date, progress: EventProgress)], known: KnownOutcomes) {
         var existenceRanges: [UUID: ClosedRange<Int>] = [:]
         var valueRanges: [UUID: ClosedRange<Int>] = [:]
         for index in spans.indices {
@@ -688,7 +709,8 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
                 result.append((event.start, progress))
             }
         }
-        return result
+        return (result, KnownOutcomes(searched: existenceRanges.merging(valueRanges) { existence, _ in existence },
+                                      recorded: recorded, outcomes: outcomes))
     }
 
     /// From the first day's start to the last day's end: whole days, even when a window starts or ends inside one.
@@ -765,6 +787,14 @@ private struct DayListKey: Hashable, Sendable {
     var window: DateInterval
     var calendar: Calendar.Identifier
     var timeZone: TimeZone
+}
+
+/// What one read learned of the live outcomes of some events: for each task version, the occurrences searched; the
+/// events among them with a live outcome; and those outcomes read whole (the others were only seen to exist).
+private struct KnownOutcomes {
+    var searched: [UUID: ClosedRange<Int>] = [:]
+    var recorded: Set<EventKey> = []
+    var outcomes: [EventKey: Outcome] = [:]
 }
 
 /// One event of one task version: how outcomes are matched to events.

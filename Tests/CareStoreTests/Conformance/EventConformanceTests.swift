@@ -241,7 +241,9 @@ struct EventConformanceTests {
             Outcome(taskUUID: walk.uuid, occurrenceIndex: 1, values: []),
         ])
         let twiceOnTheChange = try await store.events(taskQuery: CareQuery(), window: day(2026, 3, 29, in: berlin)).filter { $0.task.id == "twice" }
-        _ = try await store.addOutcomes([Outcome(taskUUID: tasks[0].uuid, occurrenceIndex: twiceOnTheChange[0].scheduleEvent.occurrence, values: [])])
+        // With a value, though its task counts only whether it is done: the day's events must carry it whole.
+        _ = try await store.addOutcomes([Outcome(taskUUID: tasks[0].uuid, occurrenceIndex: twiceOnTheChange[0].scheduleEvent.occurrence,
+                                                 values: [OutcomeValue(.text("stiff"), kind: "note")])])
 
         let week = days(from: (2026, 3, 23), to: (2026, 3, 30), in: berlin)
         var query = CareQuery()
@@ -256,6 +258,8 @@ struct EventConformanceTests {
         // March 29 has 23 hours: twice's 01:00 (done; its 22:00 comes every other day, not on the 29th), reps (4 of
         // 10), log (not counted), walk's new 18:00 (open).
         #expect(together.events.map { wallClock($0.scheduleEvent.start, in: berlin).hour } == [1, 9, 12, 18])
+        #expect(together.events[0].outcome?.values == [OutcomeValue(.text("stiff"), kind: "note")])
+        #expect(together.events[1].outcome?.values == [OutcomeValue(.integer(4))])
         #expect(together.adherence.last?.state == .progress((1 + 0.4 + 0) / 3))
         #expect(together.adherence.count == 7)
     }
