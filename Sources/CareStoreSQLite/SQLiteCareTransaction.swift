@@ -95,16 +95,14 @@ struct SQLiteCareTransaction: CareStorageWriter {
 
     func liveOutcomes(in ranges: [UUID: ClosedRange<Int>]) throws -> [Outcome] {
         var outcomes: [Outcome] = []
-        let entries = Array(ranges) // any order: each task version appears in one group only
-        for start in stride(from: 0, to: entries.count, by: Self.rangesPerStatement) {
-            let group = entries[start..<min(entries.count, start + Self.rangesPerStatement)]
-            try appendOutcomes(from: db.cachedStatement(sql: Self.liveOutcomesSQL(count: group.count)), arguments: Self.rangeArguments(group),
+        for group in Self.rangeGroups(ranges) {
+            try appendOutcomes(from: db.cachedStatement(sql: Self.liveOutcomesSQL(count: group.tasks.count)), arguments: group.arguments,
                                to: &outcomes)
         }
         return outcomes
     }
 
-    /// The statement of ``liveOutcomes(in:)`` for `count` task versions, bound as ``rangeArguments(_:)`` binds them:
+    /// The statement of ``liveOutcomes(in:)`` for `count` task versions, bound as ``rangeGroups(_:)`` binds them:
     /// (taskUUID = ? AND occurrenceIndex BETWEEN ? AND ?) OR …, which SQLite answers with one lookup of the index of
     /// live outcomes per task version.
     static func liveOutcomesSQL(count: Int) -> String {
@@ -117,25 +115,29 @@ struct SQLiteCareTransaction: CareStorageWriter {
 
     private static let liveOutcomesStatements = KeptValues<Int, String>(capacity: rangesPerStatement)
 
-    /// Each task version's UUID, then the first and the last occurrence of its range.
-    private static func rangeArguments(_ group: ArraySlice<(key: UUID, value: ClosedRange<Int>)>) -> StatementArguments {
-        var values: [(any DatabaseValueConvertible)?] = []
-        values.reserveCapacity(3 * group.count)
-        for (task, range) in group { values += [task, range.lowerBound, range.upperBound] }
-        return StatementArguments(values)
+    /// The task versions of `ranges` in groups of at most ``rangesPerStatement`` (in any order: each appears in one
+    /// group only), each group with its arguments: each task version's UUID, then the first and the last occurrence
+    /// of its range.
+    private static func rangeGroups(_ ranges: [UUID: ClosedRange<Int>]) -> [(tasks: [UUID], arguments: StatementArguments)] {
+        let entries = Array(ranges)
+        return stride(from: 0, to: entries.count, by: rangesPerStatement).map { start in
+            let group = entries[start..<min(entries.count, start + rangesPerStatement)]
+            var values: [(any DatabaseValueConvertible)?] = []
+            values.reserveCapacity(3 * group.count)
+            for (task, range) in group { values += [task, range.lowerBound, range.upperBound] }
+            return (group.map(\.key), StatementArguments(values))
+        }
     }
 
     func liveOutcomeEvents(in ranges: [UUID: ClosedRange<Int>]) throws -> [(taskUUID: UUID, occurrenceIndex: Int)] {
         var events: [(taskUUID: UUID, occurrenceIndex: Int)] = []
-        let entries = Array(ranges) // any order: each task version appears in one group only
-        for start in stride(from: 0, to: entries.count, by: Self.rangesPerStatement) {
+        for group in Self.rangeGroups(ranges) {
             // One SELECT per task version, joined by UNION ALL: each is answered from the index of live outcomes
             // alone, and names its task version by its place in the group rather than by a UUID read per row.
-            let group = entries[start..<min(entries.count, start + Self.rangesPerStatement)]
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: Self.liveEventsSQL(count: group.count)), arguments: Self.rangeArguments(group))
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: Self.liveEventsSQL(count: group.tasks.count)), arguments: group.arguments)
             while let row = try rows.next() {
                 let index = try row.decode(Int.self, atIndex: 0)
-                events.append((entries[start + index].key, try row.decode(Int.self, atIndex: 1)))
+                events.append((group.tasks[index], try row.decode(Int.self, atIndex: 1)))
             }
         }
         return events

@@ -90,15 +90,16 @@ final class DateTexts: Sendable {
         let locale = calendar.locale ?? Locale(identifier: "en")
         let key = Key(style: style, language: locale.identifier, zone: calendar.timeZone.identifier, date: date)
         return texts.value(for: key) {
-            if style == .dayParameter { return DailyPageBuilder.parameter(of: date, in: calendar) }
-            let format: Date.FormatStyle = switch style {
-            case .time: Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: calendar, timeZone: calendar.timeZone)
+            switch style {
+            case .time:
+                date.formatted(Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: calendar, timeZone: calendar.timeZone))
             case .weekdayDayMonth:
-                Date.FormatStyle(locale: locale, calendar: calendar, timeZone: calendar.timeZone).weekday(.wide).day().month(.wide)
-            case .completeDate, .dayParameter:
-                Date.FormatStyle(date: .complete, time: .omitted, locale: locale, calendar: calendar, timeZone: calendar.timeZone)
+                date.formatted(Date.FormatStyle(locale: locale, calendar: calendar, timeZone: calendar.timeZone).weekday(.wide).day().month(.wide))
+            case .completeDate:
+                date.formatted(Date.FormatStyle(date: .complete, time: .omitted, locale: locale, calendar: calendar, timeZone: calendar.timeZone))
+            case .dayParameter:
+                DailyPageBuilder.parameter(of: date, in: calendar)
             }
-            return date.formatted(format)
         }
     }
 }

@@ -27,8 +27,11 @@ public struct StudyServerError: Error, Hashable, Sendable, CustomStringConvertib
 
     /// The refusal in English with its detail: for logs and tests.
     public var description: String {
-        text(in: WebStrings(language: "en"))
+        text(in: Self.english)
     }
+
+    /// The built-in English texts, worked out once (a description is made for every refusal logged).
+    private static let english = WebStrings(language: "en")
 
     /// The text of the page in `strings`' language.
     func text(in strings: WebStrings) -> String {
