@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "StudyKitEnvironment", targets: ["StudyKitEnvironment"]),
         .library(name: "Research", targets: ["Research"]),
+        .library(name: "ActiveTasks", targets: ["ActiveTasks"]),
         .library(name: "CareStore", targets: ["CareStore"]),
         .library(name: "CareStoreSQLite", targets: ["CareStoreSQLite"]),
         .library(name: "Consent", targets: ["Consent"]),
@@ -48,6 +49,8 @@ let package = Package(
         .target(name: "StudyKitEnvironment"),
         // swift-crypto for the SHA-256 of attached files (CryptoKit on Apple platforms, so Research still builds there).
         .target(name: "Research", dependencies: ["JSONDiagnostics", "StudyKitEnvironment", .product(name: "Crypto", package: "swift-crypto")]),
+        // ResearchKit's active tasks: factories, the checking of what the browser measured, and the analyzers.
+        .target(name: "ActiveTasks", dependencies: ["Research", "JSONDiagnostics"]),
         .target(name: "CareStore", dependencies: ["JSONDiagnostics", "StudyKitEnvironment"]),
         // FHIR R4: Questionnaires in as tasks and responses both ways, FHIRPath; consents, care plans and outcomes out as
         // resources. swift-crypto's SHA-1 for Attachment.hash and the name-based UUIDs of Bundle entries.
@@ -65,7 +68,7 @@ let package = Package(
         .target(name: "ConsentPrinting", dependencies: ["Consent"]),
         .target(
             name: "StudyWeb",
-            dependencies: ["Research", "StudyKitEnvironment", .product(name: "Mustache", package: "swift-mustache")],
+            dependencies: ["Research", "ActiveTasks", "StudyKitEnvironment", .product(name: "Mustache", package: "swift-mustache")],
             resources: [.copy("Resources")]
         ),
         .target(
@@ -78,7 +81,7 @@ let package = Package(
         ),
         .target(
             name: "Study",
-            dependencies: ["Research", "CareStore", "Consent", "JSONDiagnostics", "StudyKitEnvironment", .product(name: "Yams", package: "Yams")]
+            dependencies: ["Research", "ActiveTasks", "CareStore", "Consent", "JSONDiagnostics", "StudyKitEnvironment", .product(name: "Yams", package: "Yams")]
         ),
         // A study's FHIR side: Questionnaires as surveys (a StudySurveyFormat), their calculators, and the FHIR export.
         .target(name: "StudyFHIR", dependencies: ["Study", "Interop", "Research", "CareStore", "Consent"]),
@@ -123,6 +126,7 @@ let package = Package(
         .testTarget(name: "StudyKitEnvironmentTests", dependencies: ["StudyKitEnvironment"]),
         .testTarget(name: "JSONDiagnosticsTests", dependencies: ["JSONDiagnostics"]),
         .testTarget(name: "ResearchTests", dependencies: ["Research", "StudyKitEnvironment"]),
+        .testTarget(name: "ActiveTasksTests", dependencies: ["ActiveTasks", "Research", "JSONDiagnostics"]),
         // HL7's example Questionnaires are read from ../shared/fixtures/fhir (HL7Fixtures), never copied in.
         .testTarget(name: "InteropTests", dependencies: ["StudyKitEnvironment", "Interop", "Research", "Consent", "CareStore", .product(name: "Crypto", package: "swift-crypto")]),
         // StudySQLite: the conformance suite also runs on the study server's one database, which holds both stores.

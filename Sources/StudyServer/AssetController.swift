@@ -11,6 +11,7 @@ import StudyWeb
 /// |---|---|
 /// | `GET /health` | `ok`: for load balancers and the benchmarks |
 /// | `GET /assets/studykit.css`, `/assets/studykit.js` | the stylesheet and the script |
+/// | `GET /assets/active/NAME.js` | the ES module of an active step (`tapping.js`), and `active.js`, which they share |
 /// | `GET /images/NAME` | an image the study shows (a feed card's, the logo), read when the study was loaded |
 struct AssetController {
     /// The study's images by the name in their URL (``imageURL(_:)``).
@@ -44,6 +45,10 @@ struct AssetController {
         router.get("/health") { _, _ in "ok" }
         router.get("/assets/studykit.css") { _, _ in Self.asset(WebAssets.stylesheet, type: "text/css; charset=utf-8") }
         router.get("/assets/studykit.js") { _, _ in Self.asset(WebAssets.script, type: "text/javascript; charset=utf-8") }
+        router.get("/assets/active/:file") { _, context in
+            guard let file = context.parameters.get("file"), let script = WebAssets.activeScripts[file] else { throw StudyServerError.noSuchPage }
+            return Self.asset(script, type: "text/javascript; charset=utf-8")
+        }
     }
 
     private static func asset(_ text: String, type: String) -> Response {

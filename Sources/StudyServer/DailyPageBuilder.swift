@@ -37,7 +37,7 @@ struct DailyPageBuilder {
                                 body: .start(url: "/onboarding", resumes: resumes), isOnboarding: true)
             return HomePage(dayTitle: dayTitle, isToday: feed.isToday, onboardingRequired: true, cards: [card], notice: notice)
         case .completed:
-            let cards = feed.cards.flatMap { card in card.kind == .survey ? card.events.map { surveyCard(card, $0, feed) } : [taskCard(card, feed)] }
+            let cards = feed.cards.flatMap { card in card.kind.opensRun ? card.events.map { surveyCard(card, $0, feed) } : [taskCard(card, feed)] }
             return HomePage(dayTitle: dayTitle, isToday: feed.isToday, week: week.map { calendarView($0, feed: feed) }, onboardingRequired: false,
                             cards: cards, notice: notice, contentCards: feed.isToday ? contentCards : [])
         }
@@ -93,7 +93,7 @@ struct DailyPageBuilder {
         let target = open.last { $0.start <= feed.now && $0.end > feed.now } ?? open.last
         let body: TaskCard.Body
         switch card.kind {
-        case .simple, .instructions, .survey:
+        case .simple, .instructions, .survey, .activeTask:
             let event = open.first { !$0.isDone } ?? open.last ?? card.events[0]
             body = .toggle(isDone: event.isDone, post: event.isOpen ? toggle(card, event) : nil)
         case .grid, .checklist:

@@ -28,7 +28,8 @@ struct RunController {
 
     private func respond(_ response: StudyService.RunResponse) -> Response {
         switch response {
-        case .page(let status, let page): StudyRouter.html(page, status: HTTPResponse.Status(code: status))
+        case .page(let status, let page, let isolated):
+            isolated ? StudyRouter.isolatedHTML(page, status: HTTPResponse.Status(code: status)) : StudyRouter.html(page, status: HTTPResponse.Status(code: status))
         case .redirect(let location): Response.redirect(to: location, type: .normal)
         }
     }

@@ -52,6 +52,16 @@ public enum StudyRouter {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
     }
 
+    /// An HTML page served cross-origin isolated (`Cross-Origin-Opener-Policy: same-origin` with
+    /// `Cross-Origin-Embedder-Policy: require-corp`): the browser then times events and frames to 5 µs rather than 100 µs.
+    /// Only active steps' pages: everything they load comes from this server.
+    static func isolatedHTML(_ page: String, status: HTTPResponse.Status = .ok) -> Response {
+        var response = html(page, status: status)
+        response.headers[HTTPField.Name("Cross-Origin-Opener-Policy")!] = "same-origin"
+        response.headers[HTTPField.Name("Cross-Origin-Embedder-Policy")!] = "require-corp"
+        return response
+    }
+
     /// The language for a page before signing in: the browser's preference among the study's languages.
     static func language(of request: Request, service: StudyService) -> String {
         LanguagePreference.preferredLanguage(acceptLanguage: request.headers[.acceptLanguage] ?? "", supported: service.study.languages)

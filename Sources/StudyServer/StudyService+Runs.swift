@@ -10,8 +10,9 @@ import StudyWeb
 extension StudyService {
     /// What a request about a run leads to.
     enum RunResponse: Sendable {
-        /// A page to show, with its status (200, or 422 when the post had problems to correct).
-        case page(status: Int, html: String)
+        /// A page to show, with its status (200, or 422 when the post had problems to correct); `isolated` for an
+        /// active step's page, served cross-origin isolated so that its timers are precise.
+        case page(status: Int, html: String, isolated: Bool)
         /// Go to this path (after a post, or when the run has ended).
         case redirect(String)
     }
@@ -32,7 +33,8 @@ extension StudyService {
     func runPage(_ runID: UUID, signedIn: SignedIn) async throws -> RunResponse {
         guard let session = try await workflow.run(runID, for: signedIn.participant).session else { return .redirect("/") }
         do {
-            return .page(status: 200, html: try stepPages.render(session: session, context: pageContext(runID: runID, signedIn: signedIn)))
+            return .page(status: 200, html: try stepPages.render(session: session, context: pageContext(runID: runID, signedIn: signedIn)),
+                         isolated: Self.isActive(session))
         } catch StepPageError.finished {
             return .redirect("/")
         }
@@ -73,7 +75,8 @@ extension StudyService {
         let context = pageContext(runID: runID, signedIn: signedIn)
         switch applied {
         case .refused(let session, let errors):
-            return .page(status: 422, html: try stepPages.render(session: session, context: context, errors: errors, submitted: submission))
+            return .page(status: 422, html: try stepPages.render(session: session, context: context, errors: errors, submitted: submission),
+                         isolated: Self.isActive(session))
         case .saved:
             return .redirect(context.formAction)
         case .beingFinished, .finished(.discarded):
@@ -85,6 +88,12 @@ extension StudyService {
         case .finished(.survey):
             return .redirect("/?notice=done")
         }
+    }
+
+    /// Whether the run's current step is an active step.
+    static func isActive(_ session: TaskSession) -> Bool {
+        if case .active? = session.currentStep?.kind { return true }
+        return false
     }
 
     /// Every consent record checked against the server's key, with a line for each participant whose record does not

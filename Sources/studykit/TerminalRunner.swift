@@ -94,10 +94,14 @@ struct TerminalRunner<Input: LineInput, Output: TextOutput> {
             return review()
         case .webContent(let content):
             output.line(Self.plainText(fromHTML: content.html))
-            if content.showSignatureAfterContent { return signatureUnavailable(step) }
+            if content.showSignatureAfterContent {
+                return unavailable(step, what: "a drawn signature, which a terminal cannot take. Sign it in the web app.")
+            }
             return waitForEnter()
         case .signature:
-            return signatureUnavailable(step)
+            return unavailable(step, what: "a drawn signature, which a terminal cannot take. Sign it in the web app.")
+        case .active:
+            return unavailable(step, what: "a test measured on a touch screen or with a mouse, which a terminal cannot run. Take it in the web app.")
         case .table(let content):
             for item in content.items { output.line(content.bulleted ? "  • \(item)" : "  \(item)") }
             return waitForEnter()
@@ -306,10 +310,12 @@ struct TerminalRunner<Input: LineInput, Output: TextOutput> {
         }
     }
 
-    private mutating func signatureUnavailable(_ step: Step) -> Flow {
-        output.line("This step asks for a drawn signature, which a terminal cannot take. Sign it in the web app.")
+    /// A step the terminal cannot present (`what` it asks for): the participant may skip it when it is optional, or save
+    /// the run to finish it in the web app.
+    private mutating func unavailable(_ step: Step, what: String) -> Flow {
+        output.line("This step asks for \(what)")
         while true {
-            output.write(step.isOptional ? "Type 'skip' to continue without signing, or 'save' > " : "Type 'save' to keep your answers, or 'quit' > ")
+            output.write(step.isOptional ? "Type 'skip' to continue without it, or 'save' > " : "Type 'save' to keep your answers, or 'quit' > ")
             guard let line = input.readLine() else { return .end(.inputEnded) }
             if let command = Command(line), command != .help { return handle(command) }
             showHelp()

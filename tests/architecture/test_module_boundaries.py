@@ -9,7 +9,7 @@ import re
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SOURCES = ROOT / "Sources"
-PORTABLE = ["JSONDiagnostics", "StudyKitEnvironment", "Research", "CareStore", "Consent", "Study"]
+PORTABLE = ["JSONDiagnostics", "StudyKitEnvironment", "Research", "ActiveTasks", "CareStore", "Consent", "Study"]
 # What the portable modules may import: Foundation, the standard library's Synchronization, packages that build on
 # Apple's platforms, and each other. Glibc only where Darwin is the alternative (#if canImport).
 PORTABLE_IMPORTS = {"Foundation", "Synchronization", "Crypto", "Ink", "Yams", *PORTABLE}

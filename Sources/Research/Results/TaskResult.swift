@@ -77,6 +77,14 @@ public struct StepResult: Hashable, Sendable, Codable {
         return nil
     }
 
+    /// What the step measured, for an active step that recorded a result.
+    public var activeResult: ActiveStepResult? {
+        for item in results {
+            if case .active(let result) = item { return result }
+        }
+        return nil
+    }
+
     /// The question results in this step.
     public var questionResults: [QuestionResult] {
         results.compactMap { if case .question(let result) = $0 { result } else { nil } }
@@ -116,8 +124,10 @@ public enum ResultItem: Hashable, Sendable, Codable {
     case permission(PermissionResult)
     /// A file the run wrote.
     case file(FileResult)
+    /// What an active step measured.
+    case active(ActiveStepResult)
 
-    private enum Kind: String, Codable { case question, signature, permission, file }
+    private enum Kind: String, Codable { case question, signature, permission, file, active }
     private enum CodingKeys: String, CodingKey { case kind }
 
     public init(from decoder: any Decoder) throws {
@@ -127,6 +137,7 @@ public enum ResultItem: Hashable, Sendable, Codable {
         case .signature: self = .signature(try SignatureResult(from: decoder))
         case .permission: self = .permission(try PermissionResult(from: decoder))
         case .file: self = .file(try FileResult(from: decoder))
+        case .active: self = .active(try ActiveStepResult(from: decoder))
         }
     }
 
@@ -137,6 +148,7 @@ public enum ResultItem: Hashable, Sendable, Codable {
         case .signature(let r): try c.encode(Kind.signature, forKey: .kind); try r.encode(to: encoder)
         case .permission(let r): try c.encode(Kind.permission, forKey: .kind); try r.encode(to: encoder)
         case .file(let r): try c.encode(Kind.file, forKey: .kind); try r.encode(to: encoder)
+        case .active(let r): try c.encode(Kind.active, forKey: .kind); try r.encode(to: encoder)
         }
     }
 }
@@ -300,7 +312,7 @@ extension TaskResult {
             switch item {
             case .file(let file): names.insert(file.fileName)
             case .question(let question): if case .file(let file)? = question.answer { names.insert(file.fileName) }
-            case .signature, .permission: break
+            case .signature, .permission, .active: break
             }
         }
         return names

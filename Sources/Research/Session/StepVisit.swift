@@ -19,6 +19,8 @@ public struct StepVisit: Hashable, Sendable, Codable {
     public var permissions: [String: PermissionOutcome]
     /// The files recorded on this visit, one per file identifier (the latest recording).
     public var files: [FileResult]
+    /// What an active step measured on this visit; nil until its module posted a result.
+    public var active: ActiveStepResult?
     /// Whether the participant left the step with Skip.
     public var skipped: Bool
     /// Set when the participant came here from a review step to change an answer: finishing this step
@@ -34,6 +36,7 @@ public struct StepVisit: Hashable, Sendable, Codable {
         self.signature = nil
         self.permissions = [:]
         self.files = []
+        self.active = nil
         self.skipped = false
         self.returnToReview = nil
     }
@@ -51,6 +54,7 @@ public struct StepVisit: Hashable, Sendable, Codable {
                                                           outcome: permissions[request.identifier] ?? .notDetermined)))
             }
         }
+        if let active, !skipped { items.append(.active(active)) }
         items += files.map(ResultItem.file)
         return StepResult(identifier: stepIdentifier, startDate: startDate, endDate: endDate ?? fallback,
                           results: items, skipped: skipped, isPrevious: isPrevious)
@@ -59,7 +63,7 @@ public struct StepVisit: Hashable, Sendable, Codable {
 
 extension StepVisit {
     private enum CodingKeys: String, CodingKey {
-        case stepIdentifier, startDate, endDate, answers, signature, permissions, files, skipped, returnToReview
+        case stepIdentifier, startDate, endDate, answers, signature, permissions, files, active, skipped, returnToReview
     }
 
     /// Reads a visit; empty answers, permissions and files, and `skipped` false, may be left out.
@@ -72,6 +76,7 @@ extension StepVisit {
         signature = try container.decodeIfPresent(SignatureResult.self, forKey: .signature)
         permissions = try container.decodeIfPresent([String: PermissionOutcome].self, forKey: .permissions) ?? [:]
         files = try container.decodeIfPresent([FileResult].self, forKey: .files) ?? []
+        active = try container.decodeIfPresent(ActiveStepResult.self, forKey: .active)
         skipped = try container.decodeIfPresent(Bool.self, forKey: .skipped) ?? false
         returnToReview = try container.decodeIfPresent(String.self, forKey: .returnToReview)
     }
@@ -87,6 +92,7 @@ extension StepVisit {
         try container.encodeIfPresent(signature, forKey: .signature)
         if !permissions.isEmpty { try container.encode(permissions, forKey: .permissions) }
         if !files.isEmpty { try container.encode(files, forKey: .files) }
+        try container.encodeIfPresent(active, forKey: .active)
         if skipped { try container.encode(skipped, forKey: .skipped) }
         try container.encodeIfPresent(returnToReview, forKey: .returnToReview)
     }

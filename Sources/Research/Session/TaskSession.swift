@@ -153,6 +153,7 @@ public struct TaskSession: Sendable {
             missing = step.questions.filter { !$0.isOptional && current.answers[$0.identifier] == nil }.map(\.identifier)
         }
         if needsSignature(step), current.signature == nil { missing.append("signature") }
+        if case .active = step.kind, current.active == nil { missing.append("result") }
         return missing
     }
 
@@ -343,6 +344,22 @@ public struct TaskSession: Sendable {
         current.signature = SignatureResult(identifier: step.identifier, signature: signature, signedDate: environment.now())
     }
 
+    /// Records what the current active step measured, replacing an earlier recording of this visit.
+    ///
+    /// The result must belong to the step and its module: the caller (a server reading what a browser posted) has
+    /// already checked the samples and computed the measures with the module's analyzer.
+    public mutating func recordActiveResult(_ result: ActiveStepResult) throws(TaskSessionError) {
+        guard let step = currentStep else { throw .finished(finishReason ?? .completed) }
+        guard case .active(let content) = step.kind else { throw .notAllowed("step '\(step.identifier)' is not an active step") }
+        guard result.identifier == step.identifier, result.module == content.module else {
+            throw .notAllowed("a result of '\(result.identifier)' (\(result.module)) was posted to step '\(step.identifier)' (\(content.module))")
+        }
+        current.active = result
+    }
+
+    /// What the current active step has recorded on this visit; nil when nothing yet.
+    public var activeResult: ActiveStepResult? { currentStep == nil ? nil : current.active }
+
     /// Removes the signature from the current step (the pad's Clear button).
     public mutating func clearSignature() {
         guard currentStep != nil else { return }
@@ -424,6 +441,7 @@ public struct TaskSession: Sendable {
         current.permissions = [:]
         for file in current.files { letGo(of: file.fileName) }
         current.files = []
+        current.active = nil
         current.skipped = true
         try leaveCurrentStep()
     }

@@ -33,6 +33,7 @@ extension Step: Codable {
         case .wait: kind = .wait(try WaitContent(from: decoder))
         case .requestPermissions: kind = .requestPermissions(try c.decode([PermissionRequest].self, forKey: .permissions))
         case .videoInstruction: kind = .videoInstruction(try VideoContent(from: decoder))
+        case .active: kind = .active(try ActiveStepContent(from: decoder))
         }
     }
 
@@ -60,6 +61,7 @@ extension Step: Codable {
         case .wait(let content): try content.encode(to: encoder)
         case .requestPermissions(let permissions): try c.encode(permissions, forKey: .permissions)
         case .videoInstruction(let content): try content.encode(to: encoder)
+        case .active(let content): try content.encode(to: encoder)
         }
     }
 }

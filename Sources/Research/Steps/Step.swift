@@ -106,6 +106,8 @@ public enum StepKind: Hashable, Sendable {
     case requestPermissions([PermissionRequest])
     /// A video with a thumbnail.
     case videoInstruction(VideoContent)
+    /// A short test the participant performs while the device measures (tapping, a reaction time, a countdown).
+    case active(ActiveStepContent)
 
     /// The name of the kind in JSON (`"type": "form"`).
     public var type: StepType {
@@ -121,6 +123,7 @@ public enum StepKind: Hashable, Sendable {
         case .wait: .wait
         case .requestPermissions: .requestPermissions
         case .videoInstruction: .videoInstruction
+        case .active: .active
         }
     }
 }
@@ -128,7 +131,7 @@ public enum StepKind: Hashable, Sendable {
 /// The names of the step kinds in JSON.
 public enum StepType: String, Hashable, Sendable, Codable, CaseIterable {
     /// One per ``StepKind`` case, with the same name.
-    case instruction, completion, question, form, review, webContent, table, signature, wait, requestPermissions, videoInstruction
+    case instruction, completion, question, form, review, webContent, table, signature, wait, requestPermissions, videoInstruction, active
 }
 
 /// The questions of a form step.

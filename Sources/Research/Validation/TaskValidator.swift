@@ -168,6 +168,11 @@ public enum TaskValidator {
         case .videoInstruction(let content):
             if content.videoURL.trimmingCharacters(in: .whitespaces).isEmpty { report("videoURL", "must not be empty") }
             if content.thumbnailTime < 0 { report("thumbnailTime", "must not be negative (\(content.thumbnailTime))") }
+        case .active(let content):
+            if content.module.trimmingCharacters(in: .whitespaces).isEmpty { report("module", "must name the module that runs the step") }
+            if let duration = content.duration, !(duration > 0 && duration.isFinite) {
+                report("duration", "must be greater than 0 seconds (\(duration))")
+            }
         case .instruction, .completion, .review, .signature:
             break
         }

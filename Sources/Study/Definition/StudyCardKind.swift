@@ -21,13 +21,19 @@ public enum StudyCardKind: String, Hashable, Sendable, CaseIterable {
     case labeledValue
     /// Begin opens the task's survey for the event; done, it shows when it was completed.
     case survey
+    /// The survey card for an active task: Begin opens the test for the event; done, it shows when it was taken.
+    case activeTask
 
     /// Whether the card records a number the participant enters (the task's `value` says which).
     public var entersValue: Bool { self == .numericProgress || self == .labeledValue }
 
+    /// Whether the card opens a task run for each event (a survey or an active task) rather than recording on the card.
+    public var opensRun: Bool { self == .survey || self == .activeTask }
+
     /// CareKit's choice when the study names no card: the survey card for a task with a survey, a button log for a
     /// task that does not impact adherence, a simple card when the day has one event, a grid otherwise.
     public static func defaultKind(for task: StudyTaskDefinition, eventsThatDay: Int) -> StudyCardKind {
+        if task.activeTask != nil { return .activeTask }
         if task.surveyFile != nil { return .survey }
         if !task.impactsAdherence { return .buttonLog }
         return eventsThatDay == 1 ? .simple : .grid

@@ -14,6 +14,8 @@ public struct StudyTaskDefinition: Hashable, Sendable, Identifiable {
     public var impactsAdherence: Bool
     /// The survey's file, relative to the study folder; nil for a checklist task without a survey.
     public var surveyFile: String?
+    /// The active task the card opens, by its name in the catalogue (`twoFingerTapping`); nil for a task without one.
+    public var activeTask: String?
     /// Which survey answers become outcome values; empty for the default, a boolean `completed` value.
     public var outcome: [StudyOutcomeMapping]
     /// When the task happens, relative to enrolment.
@@ -32,12 +34,13 @@ public struct StudyTaskDefinition: Hashable, Sendable, Identifiable {
     /// Creates a task definition; see the properties.
     public init(id: String, title: String, instructions: String? = nil, impactsAdherence: Bool = true, surveyFile: String? = nil,
                 outcome: [StudyOutcomeMapping] = [], schedule: [StudyScheduleElement], code: StudyCoding? = nil,
-                card: StudyCardKind? = nil, allowsLateEntry: Bool = false, valueEntry: StudyValueEntry? = nil) {
+                card: StudyCardKind? = nil, allowsLateEntry: Bool = false, valueEntry: StudyValueEntry? = nil, activeTask: String? = nil) {
         self.id = id
         self.title = title
         self.instructions = instructions
         self.impactsAdherence = impactsAdherence
         self.surveyFile = surveyFile
+        self.activeTask = activeTask
         self.outcome = outcome
         self.schedule = schedule
         self.code = code

@@ -79,6 +79,13 @@ public struct SurveyOutcomeMapper: Sendable {
         }
         var values: [OutcomeValue] = []
         for mapping in task.outcome {
+            if mapping.isMeasure {
+                // A measure an active step could not compute (no taps, a test stopped early) gives no value.
+                guard let name = mapping.itemIdentifier, let measure = result.stepResult(mapping.stepIdentifier)?.activeResult?.measure(name),
+                      let value = measure.value else { continue }
+                values.append(OutcomeValue(.double(value), kind: mapping.kind ?? name, units: mapping.units ?? measure.units, createdDate: recordedAt))
+                continue
+            }
             let item = mapping.itemIdentifier ?? mapping.stepIdentifier
             guard let question = result.stepResult(mapping.stepIdentifier)?.questionResult(item), let answer = question.answer else { continue }
             let kind = mapping.kind ?? mapping.question

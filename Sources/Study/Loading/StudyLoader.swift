@@ -1,3 +1,4 @@
+import ActiveTasks
 import CareStore
 import Consent
 import Foundation
@@ -74,7 +75,7 @@ private struct Loader {
 
     static let topKeys = ["identifier", "name", "languages", "theme", "consent", "onboarding", "strings", "enrolment", "valueSets", "tasks",
                           "contacts", "charts", "feed"]
-    static let taskKeys = ["id", "title", "instructions", "impactsAdherence", "survey", "outcome", "code", "card", "lateEntry", "value",
+    static let taskKeys = ["id", "title", "instructions", "impactsAdherence", "survey", "active", "outcome", "code", "card", "lateEntry", "value",
                            "schedule"]
     static let codingKeys = ["system", "code", "display"]
     static let elementKeys = ["daily", "weekly", "once", "sameAs", "duration", "text", "targetValues"]
@@ -394,14 +395,25 @@ private struct Loader {
             var survey: ResearchTask?
             let surveyFile = reader.string(value("survey"), path: "\(path).survey")
             if let surveyFile { survey = loadSurvey(surveyFile, reference: "\(path).survey", reader: &reader) }
+            var activeTask: String?
+            if let active = value("active") {
+                if surveyFile != nil {
+                    reader.report("\(path).active", "a task opens either a survey or an active task; this one names both")
+                } else if let id, let (name, task) = readActiveTask(active, path: "\(path).active", taskID: id, reader: &reader) {
+                    activeTask = name
+                    survey = task
+                }
+            }
+            let opensTask = surveyFile != nil || value("active") != nil
             var outcome: [StudyOutcomeMapping] = []
             if let list = reader.array(value("outcome"), path: "\(path).outcome") {
-                if surveyFile == nil {
-                    reader.report("\(path).outcome", "an outcome mapping reads survey answers; this task has no survey")
+                if !opensTask {
+                    reader.report("\(path).outcome", "an outcome mapping reads survey answers or active task measures; this task has neither")
                 } else if list.isEmpty {
                     reader.report("\(path).outcome", "must not be empty; leave it out to record a boolean 'completed' value")
                 }
-                outcome = readOutcome(list, path: "\(path).outcome", survey: survey, surveyFile: surveyFile, reader: &reader)
+                outcome = readOutcome(list, path: "\(path).outcome", survey: survey, surveyFile: surveyFile ?? activeTask.map { "active task \($0)" },
+                                      isActive: value("active") != nil, reader: &reader)
             }
             let code = readCoding(value("code"), path: "\(path).code", reader: &reader)
             if code != nil, outcome.count > 1 {
@@ -410,7 +422,8 @@ private struct Loader {
             } else if code != nil, outcome.count == 1, outcome[0].code != nil {
                 reader.report("\(path).code", "the task's one outcome entry has its own code; give the code once")
             }
-            let card = readCard(value("card"), path: path, hasSurvey: surveyFile != nil, reader: &reader)
+            let card = readCard(value("card"), path: path, opens: surveyFile != nil ? .survey : (value("active") != nil ? .activeTask : nil),
+                                reader: &reader)
             let allowsLateEntry = reader.bool(value("lateEntry"), path: "\(path).lateEntry") ?? false
             let valueEntry = readValueEntry(value("value"), path: "\(path).value", reader: &reader)
             if card?.entersValue == true, value("value") == nil {
@@ -432,7 +445,7 @@ private struct Loader {
             guard let id, let title else { continue }
             tasks.append(StudyTaskDefinition(id: id, title: title, instructions: instructions, impactsAdherence: impactsAdherence,
                                              surveyFile: surveyFile, outcome: outcome, schedule: schedule.compactMap { $0 }, code: code,
-                                             card: card, allowsLateEntry: allowsLateEntry, valueEntry: valueEntry))
+                                             card: card, allowsLateEntry: allowsLateEntry, valueEntry: valueEntry, activeTask: activeTask))
             if let survey { surveys[id] = survey }
         }
         // `sameAs` copies the named task's own elements (one level: a task whose schedule uses sameAs cannot be named).
@@ -457,15 +470,42 @@ private struct Loader {
     }
 
     /// Reads a task's `card`: one of ``StudyCardKind``, the survey card for a task with a survey and only for it.
-    func readCard(_ value: JSONTree?, path: String, hasSurvey: Bool, reader: inout DocumentReader) -> StudyCardKind? {
+    /// Reads a task's `card`: one of ``StudyCardKind``; a task that opens a survey or an active task (`opens`) is
+    /// shown on that card, and only such a task.
+    func readCard(_ value: JSONTree?, path: String, opens: StudyCardKind?, reader: inout DocumentReader) -> StudyCardKind? {
         guard value != nil, let name = reader.choice(value, path: "\(path).card", allowed: StudyCardKind.allCases.map(\.rawValue)),
               let card = StudyCardKind(rawValue: name) else { return nil }
-        if hasSurvey, card != .survey {
-            reader.report("\(path).card", "a task with a survey is shown on a survey card; leave card out or write 'survey'")
-        } else if !hasSurvey, card == .survey {
+        if let opens, card != opens {
+            let what = opens == .survey ? "a survey" : "an active task"
+            reader.report("\(path).card", "a task with \(what) is shown on a\(opens == .survey ? "" : "n") \(opens.rawValue) card; leave card out or write '\(opens.rawValue)'")
+        } else if opens == nil, card == .survey {
             reader.report("\(path).card", "a survey card opens the task's survey, and this task has none: name one with 'survey'")
+        } else if opens == nil, card == .activeTask {
+            reader.report("\(path).card", "an active task card opens the task's test, and this task has none: name one with 'active'")
         }
         return card
+    }
+
+    /// Reads a task's `active`: `{task: NAME, …settings}`, built by the active task catalogue under the study task's
+    /// identifier; nil (with the problem reported at the setting) when it cannot be built.
+    func readActiveTask(_ value: JSONTree, path: String, taskID: String, reader: inout DocumentReader) -> (String, ResearchTask)? {
+        guard case .object(let members) = value else {
+            reader.report(path, "expected a mapping such as {task: twoFingerTapping, duration: 20}, found \(value.kindDescription)")
+            return nil
+        }
+        guard let name = reader.string(members.first { $0.key == "task" }?.value, path: "\(path).task") else {
+            if !members.contains(where: { $0.key == "task" }) {
+                reader.report("\(path).task", "is missing: name the active task (\(ActiveTaskCatalog.names.joined(separator: ", ")))")
+            }
+            return nil
+        }
+        let settings = Dictionary(members.filter { $0.key != "task" }.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+        do {
+            return (name, try ActiveTaskCatalog.task(named: name, identifier: taskID, settings: settings))
+        } catch {
+            reader.report("\(path).\(error.setting)", error.message)
+            return nil
+        }
     }
 
     /// Reads a task's `value`: `{kind, units, minimum, maximum}`, the number a numeric card asks for.
@@ -504,6 +544,11 @@ private struct Loader {
                 }
                 // Calculated items are evaluated against the FHIR Questionnaire they came from.
                 for (stepIndex, step) in (survey?.steps ?? []).enumerated() {
+                    if case .active = step.kind {
+                        // An active step's settings are checked, and its samples read, by the catalogue that built it.
+                        problems.append(StudyProblem(file: file, path: "steps[\(stepIndex)]",
+                                                     message: "active steps come from the active task catalogue: give the task 'active: {task: …}' in study.yaml instead of a survey"))
+                    }
                     guard case .form(let form) = step.kind else { continue }
                     for (itemIndex, item) in form.items.enumerated() where item.isCalculated {
                         problems.append(StudyProblem(file: file, path: "steps[\(stepIndex)].items[\(itemIndex)].calculation",
@@ -559,20 +604,29 @@ private struct Loader {
         return task
     }
 
-    func readOutcome(_ list: [JSONTree], path: String, survey: ResearchTask?, surveyFile: String?,
+    func readOutcome(_ list: [JSONTree], path: String, survey: ResearchTask?, surveyFile: String?, isActive: Bool,
                      reader: inout DocumentReader) -> [StudyOutcomeMapping] {
         var mappings: [StudyOutcomeMapping] = []
+        let source = isActive ? "measure" : "question"
         for (index, element) in list.enumerated() {
             let itemPath = "\(path)[\(index)]"
-            guard let pairs = reader.object(element, path: itemPath, known: ["question", "kind", "units", "code"], required: ["question"]) else { continue }
+            guard let pairs = reader.object(element, path: itemPath, known: ["question", "measure", "kind", "units", "code"]) else { continue }
             func value(_ key: String) -> JSONTree? { pairs.first { $0.key == key }?.value }
+            if value(source) == nil {
+                let wrong = isActive ? "question" : "measure"
+                reader.report("\(itemPath).\(source)", value(wrong) != nil
+                    ? "this task's outcome comes from \(isActive ? "its active task's measures" : "its survey's answers"): write '\(source)' instead of '\(wrong)'"
+                    : "is missing")
+                continue
+            }
             let code = readCoding(value("code"), path: "\(itemPath).code", reader: &reader)
-            guard let question = reader.string(value("question"), path: "\(itemPath).question") else { continue }
-            let mapping = StudyOutcomeMapping(question: question, kind: reader.string(value("kind"), path: "\(itemPath).kind"),
-                                              units: reader.string(value("units"), path: "\(itemPath).units"), code: code)
+            guard let reference = reader.string(value(source), path: "\(itemPath).\(source)") else { continue }
+            let kind = reader.string(value("kind"), path: "\(itemPath).kind"), units = reader.string(value("units"), path: "\(itemPath).units")
+            let mapping = isActive ? StudyOutcomeMapping(measure: reference, kind: kind, units: units, code: code)
+                : StudyOutcomeMapping(question: reference, kind: kind, units: units, code: code)
             if let survey, let surveyFile {
-                if let message = Self.mappingProblem(mapping, in: survey, file: surveyFile) {
-                    reader.report("\(itemPath).question", message)
+                if let message = isActive ? Self.measureProblem(mapping, in: survey) : Self.mappingProblem(mapping, in: survey, file: surveyFile) {
+                    reader.report("\(itemPath).\(source)", message)
                     continue
                 }
             }
@@ -611,6 +665,22 @@ private struct Loader {
         }
         guard valid, let system, let code else { return nil }
         return StudyCoding(system: system, code: code, display: display)
+    }
+
+    /// Why `mapping` cannot read a measure of the active task `task`; nil when it can.
+    static func measureProblem(_ mapping: StudyOutcomeMapping, in task: ResearchTask) -> String? {
+        let activeSteps = task.steps.compactMap { step -> (String, ActiveStepContent)? in
+            if case .active(let content) = step.kind, content.module != CountdownModule.name { return (step.identifier, content) }
+            return nil
+        }
+        guard let content = activeSteps.first(where: { $0.0 == mapping.stepIdentifier })?.1 else {
+            return "'\(mapping.question)' names no step of the active task; write STEP.MEASURE with a step of \(activeSteps.map(\.0).joined(separator: ", "))"
+        }
+        let names = ActiveModules.standard[content.module]?.measureNames ?? []
+        guard let measure = mapping.itemIdentifier, names.contains(measure) else {
+            return "step '\(mapping.stepIdentifier)' has no measure '\(mapping.itemIdentifier ?? "")' (its measures: \(names.joined(separator: ", ")))"
+        }
+        return nil
     }
 
     /// Why `mapping` cannot read an answer of `survey`; nil when it can.

@@ -10,6 +10,8 @@ struct StepFields {
     let permissions: [PermissionRequest]
     /// Whether the step asks for a signature (a signature step, or web content with a signature after it).
     let needsSignature: Bool
+    /// The settings of an active step, whose module posts its samples in ``StepSubmission/samplesFieldName``; nil otherwise.
+    let active: ActiveStepContent?
 
     init(step: Step, locale: Locale, timeZone: TimeZone) {
         questions = Self.askedQuestions(of: step).enumerated().map { index, question in
@@ -21,6 +23,7 @@ struct StepFields {
         case .webContent(let content): needsSignature = content.showSignatureAfterContent
         default: needsSignature = false
         }
+        if case .active(let content) = step.kind { active = content } else { active = nil }
     }
 
     /// The questions of `step` the participant answers: all but calculated items, which have no field (the
@@ -39,6 +42,7 @@ struct StepFields {
             if name == StepSubmission.signatureFieldName { return true }
             if name == StepSubmission.typedNameFieldName { return allowsTypedSignature }
         }
+        if active != nil, name == StepSubmission.samplesFieldName { return true }
         if name.hasPrefix("perm"), let number = Int(name.dropFirst(4)), permissions.indices.contains(number - 1) { return true }
         return questions.contains { $0.fieldNames.contains(name) }
     }

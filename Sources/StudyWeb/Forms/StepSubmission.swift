@@ -1,3 +1,4 @@
+import ActiveTasks
 import Foundation
 import Research
 
@@ -42,6 +43,8 @@ public struct StepSubmission: Sendable {
     public static let signatureFieldName = "signature"
     /// The text field with a typed name instead of a drawn signature.
     public static let typedNameFieldName = "signature-name"
+    /// The hidden field in which an active step's module posts what it measured, as the module's JSON document.
+    public static let samplesFieldName = "samples"
 
     /// The step the form was rendered for.
     public let stepIdentifier: String
@@ -179,6 +182,21 @@ public struct StepSubmission: Sendable {
                 throw .malformedField(name, "is '\(value)', not granted or denied")
             }
             do { try session.setPermission(request.identifier, outcome: outcome) } catch { throw .refused(error) }
+        }
+        if let content = page.active, let samples = fields[Self.samplesFieldName]?.first, !samples.isEmpty, let step = session.currentStep {
+            // What the browser measured is checked, and the measures computed, by the step's module on the server.
+            guard let module = ActiveModules.standard[content.module] else {
+                throw .malformedField(Self.samplesFieldName, "step '\(step.identifier)' is run by '\(content.module)', which this server does not know")
+            }
+            do {
+                try session.recordActiveResult(try module.result(of: step, content: content, posted: Data(samples.utf8)))
+            } catch let error as ActiveSamplesError {
+                throw .malformedField(Self.samplesFieldName, error.description)
+            } catch let error as TaskSessionError {
+                throw .refused(error)
+            } catch {
+                throw .malformedField(Self.samplesFieldName, "\(error)")
+            }
         }
         if page.needsSignature, let signature = try postedSignature(allowsTypedSignature: allowsTypedSignature) {
             do {

@@ -58,7 +58,7 @@ struct StepPageBuilder {
                 footnote: step.footnote, image: step.image.map(imageView), bodyItems: step.bodyItems.map(bodyItemView),
                 hasBody: !step.bodyItems.isEmpty, learnMore: step.learnMore.map(learnMoreView), entries: entries(questions), table: tableView(),
                 webHTML: webHTML(), signature: signature, wait: waitView(), permissions: permissionViews(),
-                video: videoView(), review: review, hasReview: !review.isEmpty),
+                video: videoView(), review: review, hasReview: !review.isEmpty, active: activeView(), measures: measuresView()),
             buttons: buttons(), s: table)
     }
 
@@ -118,10 +118,64 @@ struct StepPageBuilder {
         return VideoView(src: src, captions: content.captionsURL.map(context.resolveURL), openLabel: strings[.openVideo])
     }
 
+    // MARK: - Active steps
+
+    private func activeView() -> ActiveView? {
+        guard case .active(let content) = step.kind else { return nil }
+        let base = if case .linked(let basePath) = context.assets { basePath } else { "/assets" }
+        let texts: [String: String] = [
+            "startsIn": strings[.activeStartsIn], "secondsLeft": strings[.activeSecondsLeft], "tap": strings[.activeTap],
+            "stop": strings[.activeStop], "sending": strings[.activeSending],
+        ]
+        return ActiveView(module: content.module, script: "\(base)/active/\(content.module).js?v=\(WebAssets.version)",
+                          duration: QuestionFields.text(content.duration ?? 0), settings: Self.json(content.settings), texts: Self.json(texts),
+                          needsScript: strings[.activeNeedsScript], fieldName: StepSubmission.samplesFieldName, nextLabel: strings[.next])
+    }
+
+    /// The measures of the run's active steps, on its completion step.
+    private func measuresView() -> ActiveMeasuresView? {
+        guard step.kind == .completion else { return nil }
+        let results = session.result.stepResults.filter { !$0.isPrevious }.compactMap(\.activeResult).filter { !$0.measures.isEmpty }
+        guard !results.isEmpty else { return nil }
+        return ActiveMeasuresView(title: strings[.activeResults], steps: results.map { result in
+            let title = session.task.step(withIdentifier: result.identifier)?.title ?? result.identifier
+            return ActiveStepMeasuresView(title: title, incomplete: result.isComplete ? nil : strings[.activeIncomplete],
+                                          measures: result.measures.map { MeasureView(label: measureLabel($0.identifier), value: measureText($0)) })
+        })
+    }
+
+    private func measureLabel(_ identifier: String) -> String {
+        switch identifier {
+        case "tapCount": strings[.measureTapCount]
+        case "offTargetCount": strings[.measureOffTargetCount]
+        case "accuracy": strings[.measureAccuracy]
+        case "meanInterval": strings[.measureMeanInterval]
+        case "intervalSD": strings[.measureIntervalSD]
+        default: identifier
+        }
+    }
+
+    private func measureText(_ measure: ActiveMeasure) -> String {
+        guard let value = measure.value else { return strings[.measureNone] }
+        let number = value.formatted(.number.precision(.fractionLength(0...1)).locale(displayLocale))
+        return measure.units.map { $0 == "%" ? number + " %" : number + " " + $0 } ?? number
+    }
+
+    private static func json<Value: Encodable>(_ value: Value) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
     // MARK: - Buttons
 
     private func buttons() -> [ButtonView] {
         var buttons: [ButtonView] = []
+        if case .active = step.kind {
+            // The module submits the step itself when it is done; the participant may only go back (or skip one that allows it).
+            if session.canGoBack { buttons.append(ButtonView(value: "back", label: strings[.back], primary: false, skipsValidation: true)) }
+            return buttons
+        }
         let isLast = step.kind == .completion || session.task.steps.last?.identifier == step.identifier
         buttons.append(ButtonView(value: isLast ? "done" : "next", label: strings[isLast ? .done : .next], primary: true, skipsValidation: false))
         if session.canGoBack { buttons.append(ButtonView(value: "back", label: strings[.back], primary: false, skipsValidation: true)) }

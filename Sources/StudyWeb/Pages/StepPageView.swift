@@ -67,6 +67,37 @@ struct StepView {
     let video: VideoView?
     let review: [ReviewStepView]
     let hasReview: Bool
+    let active: ActiveView?
+    let measures: ActiveMeasuresView?
+}
+
+/// An active step: the element its module fills, with the module's settings and texts, and the module's script.
+struct ActiveView {
+    let module: String
+    let script: String
+    let duration: String
+    let settings: String
+    let texts: String
+    let needsScript: String
+    let fieldName: String
+    let nextLabel: String
+}
+
+/// The measures of a task's active steps, shown on its completion step.
+struct ActiveMeasuresView {
+    let title: String
+    let steps: [ActiveStepMeasuresView]
+}
+
+struct ActiveStepMeasuresView {
+    let title: String
+    let incomplete: String?
+    let measures: [MeasureView]
+}
+
+struct MeasureView {
+    let label: String
+    let value: String
 }
 
 struct ImageView {

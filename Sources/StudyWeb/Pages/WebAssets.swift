@@ -8,10 +8,17 @@ public enum WebAssets {
     /// `studykit.js`: the one script (signature pad, live validation, range readout, exclusive choices).
     /// Pages work without it, except for drawing a signature.
     public static let script: String = resource("studykit.js")
-    /// A short hash of both files, to put in their URLs so that browsers fetch them again after a change.
+    /// The ES modules of active steps by file name (`tapping.js`): one per module, and `active.js`, which they share.
+    public static let activeScripts: [String: String] = Dictionary(uniqueKeysWithValues: (["active"] + activeModuleNames).map {
+        ("\($0).js", resource("active/\($0).js"))
+    })
+    /// The active step modules that have a browser side.
+    static let activeModuleNames = ["countdown", "tapping"]
+
+    /// A short hash of every file, to put in their URLs so that browsers fetch them again after a change.
     public static let version: String = {
         var hash: UInt32 = 0x811C_9DC5
-        for byte in (stylesheet + script).utf8 {
+        for byte in (stylesheet + script + activeScripts.keys.sorted().compactMap { activeScripts[$0] }.joined()).utf8 {
             hash ^= UInt32(byte)
             hash = hash &* 0x0100_0193
         }

@@ -45,6 +45,14 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case pleaseWait
     /// A link to open a video step's video directly.
     case openVideo
+    /// An active step's text without JavaScript, its stop button, its countdown ("{seconds}"), its time left
+    /// ("{seconds}"), a tapping button's label, and its note while the result is sent.
+    case activeNeedsScript, activeStop, activeStartsIn, activeSecondsLeft, activeTap, activeSending
+    /// The completion step's heading over an active task's measures, its note for a test stopped early, and the
+    /// text of a measure without a value.
+    case activeResults, activeIncomplete, measureNone
+    /// The names of the tapping measures.
+    case measureTapCount, measureOffTargetCount, measureAccuracy, measureMeanInterval, measureIntervalSD
 
     // Site pages (home, settings, join, sign-in, messages).
     /// The link that jumps over the header to the page's content, and the label of the header's navigation.

@@ -1,0 +1,93 @@
+import JSONDiagnostics
+import Research
+
+/// The active tasks a study can name, and how each is built from the settings a study file gives it.
+///
+/// In `study.yaml`: `active: {task: twoFingerTapping, duration: 20, hands: both}`. Every task takes `intendedUse`
+/// (text), `excludeInstructions` and `excludeConclusion` (true or false) besides its own settings.
+///
+/// ```swift
+/// let task = try ActiveTaskCatalog.task(named: "twoFingerTapping", identifier: "tapping",
+///                                       settings: ["duration": .number("20"), "hands": .string("right")])
+/// ```
+public enum ActiveTaskCatalog {
+    /// A task of the catalogue: its settings besides the common ones, and its factory.
+    struct Entry: Sendable {
+        let settings: [String]
+        let make: @Sendable (_ identifier: String, _ settings: Settings) throws(ActiveTaskSettingsError) -> ResearchTask
+    }
+
+    /// The settings common to every task.
+    static let commonSettings = ["intendedUse", "excludeInstructions", "excludeConclusion"]
+
+    static let entries: [String: Entry] = [
+        "twoFingerTapping": Entry(settings: ["duration", "hands"]) { identifier, settings throws(ActiveTaskSettingsError) in
+            try TappingTask.twoFingerInterval(identifier: identifier, intendedUse: try settings.text("intendedUse"),
+                                              duration: try settings.number("duration") ?? 20,
+                                              hands: try settings.choice("hands", TappingTask.Hands.self) ?? .both, options: try settings.options())
+        },
+        "tappingSpeed": Entry(settings: ["duration", "hands"]) { identifier, settings throws(ActiveTaskSettingsError) in
+            try TappingTask.speed(identifier: identifier, intendedUse: try settings.text("intendedUse"),
+                                  duration: try settings.number("duration") ?? 10,
+                                  hands: try settings.choice("hands", TappingTask.Hands.self) ?? .right, options: try settings.options())
+        },
+    ]
+
+    /// The names of every task, sorted.
+    public static var names: [String] { entries.keys.sorted() }
+
+    /// The task `name` built with `settings` (a study file's values by key) under `identifier`; throws naming the
+    /// setting that is unknown or wrong.
+    public static func task(named name: String, identifier: String, settings: [String: JSONTree]) throws(ActiveTaskSettingsError) -> ResearchTask {
+        guard let entry = entries[name] else {
+            let hint = JSONDiagnostics.closestKey(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
+            throw ActiveTaskSettingsError(setting: "task", message: "'\(name)' is not an active task (\(names.joined(separator: ", ")))\(hint)")
+        }
+        let known = entry.settings + commonSettings
+        if let unknown = settings.keys.sorted().first(where: { !known.contains($0) }) {
+            throw ActiveTaskSettingsError(setting: unknown, message: "is not a setting of \(name) (its settings: \(known.joined(separator: ", ")))")
+        }
+        return try entry.make(identifier, Settings(values: settings))
+    }
+
+    /// A study file's settings of one task, read by type with errors that name the setting.
+    struct Settings: Sendable {
+        let values: [String: JSONTree]
+
+        func number(_ name: String) throws(ActiveTaskSettingsError) -> Double? {
+            guard let value = values[name] else { return nil }
+            guard let number = value.doubleValue, number.isFinite else {
+                throw ActiveTaskSettingsError(setting: name, message: "must be a number, found \(value.kindDescription)")
+            }
+            return number
+        }
+
+        func text(_ name: String) throws(ActiveTaskSettingsError) -> String? {
+            guard let value = values[name] else { return nil }
+            guard case .string(let text) = value else { throw ActiveTaskSettingsError(setting: name, message: "must be text, found \(value.kindDescription)") }
+            return text
+        }
+
+        func flag(_ name: String) throws(ActiveTaskSettingsError) -> Bool {
+            guard let value = values[name] else { return false }
+            guard case .bool(let flag) = value else { throw ActiveTaskSettingsError(setting: name, message: "must be true or false, found \(value.kindDescription)") }
+            return flag
+        }
+
+        func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, _ type: Choice.Type) throws(ActiveTaskSettingsError) -> Choice?
+            where Choice.RawValue == String {
+            guard let text = try text(name) else { return nil }
+            guard let choice = Choice(rawValue: text) else {
+                throw ActiveTaskSettingsError(setting: name, message: "is '\(text)'; expected one of \(Choice.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return choice
+        }
+
+        func options() throws(ActiveTaskSettingsError) -> ActiveTaskOptions {
+            var options: ActiveTaskOptions = []
+            if try flag("excludeInstructions") { options.insert(.excludeInstructions) }
+            if try flag("excludeConclusion") { options.insert(.excludeConclusion) }
+            return options
+        }
+    }
+}

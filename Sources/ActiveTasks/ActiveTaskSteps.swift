@@ -1,0 +1,33 @@
+import Research
+
+/// The steps every active task shares, worded once: the intended use, the countdown before a measurement and the
+/// completion, as ResearchKit's predefined tasks arrange them.
+enum ActiveTaskSteps {
+    /// The identifier of the first instruction step, which carries the intended use.
+    static let introduction = "instruction"
+    /// The identifier of the completion step.
+    static let conclusion = "conclusion"
+    /// Seconds of the countdown before each measurement.
+    static let countdownSeconds = 3.0
+
+    /// The intended-use step: the task's title and why the study asks for it.
+    static func intendedUse(title: String, text: String, detail: String?) -> Step {
+        Step(identifier: introduction, kind: .instruction, title: title, text: text, detailText: detail)
+    }
+
+    /// A countdown before the measurement `step`, so the participant is ready when it starts.
+    static func countdown(before step: String) -> Step {
+        Step(identifier: "countdown.\(step)", kind: .active(ActiveStepContent(module: CountdownModule.name, duration: countdownSeconds)),
+             title: "Get ready", text: "Starting in", isOptional: false)
+    }
+
+    /// The completion step, which shows the participant's measures.
+    static func completion() -> Step {
+        Step(identifier: conclusion, kind: .completion, title: "All done", text: "Thank you. What was measured is below; press Done to save it.")
+    }
+
+    /// `steps` with the introduction and the conclusion put around them as `options` allow.
+    static func wrapped(_ steps: [Step], introduction: [Step], options: ActiveTaskOptions) -> [Step] {
+        (options.contains(.excludeInstructions) ? [] : introduction) + steps + (options.contains(.excludeConclusion) ? [] : [completion()])
+    }
+}
