@@ -110,6 +110,7 @@ let package = Package(
             name: "studykit",
             dependencies: ["StudyKitEnvironment", 
                 "Research",
+                "ActiveTasks",
                 "CareStore",
                 "CareStoreSQLite",
                 "Consent",

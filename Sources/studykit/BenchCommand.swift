@@ -11,7 +11,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Seconds to spend on each measurement.")
     var seconds: Double = 2
 
-    @Option(name: .customLong("only"), help: "Measure only these groups (repeatable): research, schedules, care-writes, care-reads, pages.")
+    @Option(name: .customLong("only"), help: "Measure only these groups (repeatable): research, active-tasks, schedules, care-writes, care-reads, pages.")
     var groups: [BenchmarkGroup] = BenchmarkGroup.allCases
 
     func run() async throws {
@@ -20,6 +20,7 @@ struct BenchCommand: AsyncParsableCommand {
         #endif
         var rows: [BenchmarkRow] = []
         if groups.contains(.research) { rows += try ResearchBenchmarks(secondsPerMeasurement: seconds).run() }
+        if groups.contains(.activeTasks) { rows += try ActiveTaskBenchmarks(secondsPerMeasurement: seconds).run() }
         if groups.contains(.schedules) { rows += ScheduleBenchmarks(secondsPerMeasurement: seconds).run() }
         if groups.contains(.careWrites) || groups.contains(.careReads) {
             rows += try await CareStoreBenchmarks(secondsPerMeasurement: seconds)
@@ -34,6 +35,8 @@ struct BenchCommand: AsyncParsableCommand {
 enum BenchmarkGroup: String, CaseIterable, ExpressibleByArgument {
     /// Task validation and sessions.
     case research
+    /// The active task analyzers.
+    case activeTasks = "active-tasks"
     /// Schedule event generation.
     case schedules
     /// Outcome writes to the care store on SQLite.

@@ -145,7 +145,7 @@ struct StudyLoaderTests {
             "study.yaml: tasks[3].schedule[0].sameAs: no task has the id 'exercize'; did you mean 'exercises'?",
             "study.yaml: tasks[3].schedule[1].daily.until: day 3 is before the first day (from: 10); 'until' is the last day with an event",
             "study.yaml: tasks[4].id: duplicate task id 'pain' (also tasks[1])",
-            "study.yaml: tasks[5].impactsAdherance: unknown key 'impactsAdherance'; did you mean 'impactsAdherence'? (known keys: id, title, instructions, impactsAdherence, survey, outcome, code, card, lateEntry, value, schedule)",
+            "study.yaml: tasks[5].impactsAdherance: unknown key 'impactsAdherance'; did you mean 'impactsAdherence'? (known keys: id, title, instructions, impactsAdherence, survey, active, outcome, code, card, lateEntry, value, schedule)",
         ]
         for line in expected { #expect(lines.contains(line), "missing: \(line)\nall:\n\(lines.joined(separator: "\n"))") }
         #expect(lines.contains { $0.hasPrefix("study.yaml: consent.translations.ja: no file at '../../consent/missing.ja.json'") })
@@ -259,6 +259,74 @@ struct StudyLoaderTests {
         #expect(lines.contains { $0.hasPrefix("study.yaml: tasks[3].survey: no file at 'surveys/check-in.json'") })
     }
 
+    @Test func activeTasksAreBuiltFromTheCatalogueAndTheirMeasuresMapToOutcomes() throws {
+        let (study, lines) = try StudyFixtures.withRecoverCopy { folder in
+            try """
+            identifier: cognition
+            name: Cognition
+            languages: [en]
+            consent: {document: ../../consent/recover-consent.json}
+            onboarding: onboarding.json
+            tasks:
+              - id: tapping
+                title: Tapping
+                active: {task: twoFingerTapping, duration: 10, hands: right}
+                outcome: [{measure: tapping.right.meanInterval, kind: tapInterval}]
+                schedule: [{daily: {at: "08:00"}}]
+            """.write(to: folder.appendingPathComponent("study.yaml"), atomically: true, encoding: .utf8)
+            let study = try StudyLoader.load(folder: folder)
+            try """
+            identifier: cognition
+            name: Cognition
+            languages: [en]
+            consent: {document: ../../consent/recover-consent.json}
+            onboarding: onboarding.json
+            tasks:
+              - id: a
+                title: A
+                active: {task: twoFingerTapping, hands: middle}
+                schedule: [{daily: {at: "08:00"}}]
+              - id: b
+                title: B
+                active: {task: twoFingerTapping}
+                outcome: [{measure: tapping.left.meanTime}, {measure: tapping.middle.tapCount}, {question: tapping.left.tapCount}]
+                card: survey
+                schedule: [{daily: {at: "08:00"}}]
+              - id: c
+                title: C
+                survey: surveys/pain.json
+                active: {task: tappingSpeed}
+                schedule: [{daily: {at: "08:00"}}]
+            """.write(to: folder.appendingPathComponent("study.yaml"), atomically: true, encoding: .utf8)
+            return (study, try problems(in: folder))
+        }
+        #expect(study.task(id: "tapping")?.activeTask == "twoFingerTapping")
+        #expect(study.task(id: "tapping")?.cardKind(eventsThatDay: 1) == .activeTask)
+        #expect(study.survey(taskID: "tapping")?.steps.map(\.identifier).contains("tapping.right") == true)
+        #expect(lines == [
+            "study.yaml: tasks[0].active.hands: is 'middle'; expected one of left, right, both",
+            "study.yaml: tasks[1].outcome[0].measure: step 'tapping.left' has no measure 'meanTime' (its measures: tapCount, offTargetCount, accuracy, meanInterval, intervalSD)",
+            "study.yaml: tasks[1].outcome[1].measure: 'tapping.middle.tapCount' names no step of the active task; write STEP.MEASURE with a step of tapping.right, tapping.left",
+            "study.yaml: tasks[1].outcome[2].measure: this task's outcome comes from its active task's measures: write 'measure' instead of 'question'",
+            "study.yaml: tasks[1].card: a task with an active task is shown on an activeTask card; leave card out or write 'activeTask'",
+            "study.yaml: tasks[2].active: a task opens either a survey or an active task; this one names both",
+        ], "\(lines)")
+
+        // A finished run's measures become the outcome's values; a measure without a value gives none.
+        let definition = try #require(study.task(id: "tapping")), task = try #require(study.survey(taskID: "tapping"))
+        func result(meanInterval: Double?) -> TaskResult {
+            let active = ActiveStepResult(identifier: "tapping.right", module: "tapping", isComplete: meanInterval != nil, samples: .object([]),
+                                          measures: [ActiveMeasure(identifier: "meanInterval", value: meanInterval, units: "ms")])
+            let date = Date(timeIntervalSince1970: 1_790_000_000)
+            return TaskResult(identifier: task.identifier, taskRunUUID: UUID(), startDate: date, endDate: date,
+                              stepResults: [StepResult(identifier: "tapping.right", startDate: date, endDate: date, results: [.active(active)])])
+        }
+        let values = try SurveyOutcomeMapper.values(for: definition, survey: task, result: result(meanInterval: 212.5), recordedAt: Date())
+        #expect(values.map(\.kind) == ["tapInterval"] && values.first?.units == "ms")
+        #expect(values.first?.value == .double(212.5))
+        #expect(try SurveyOutcomeMapper.values(for: definition, survey: task, result: result(meanInterval: nil), recordedAt: Date()).isEmpty)
+    }
+
     @Test func structuralFaultsAreReported() throws {
         let lines = try StudyFixtures.withRecoverCopy { folder in
             try """
@@ -290,7 +358,7 @@ struct StudyLoaderTests {
             "study.yaml: enrolment.mode: 'invite' is not one of invitation, open",
             "study.yaml: tasks[0].id: 'onboarding' is the study's onboarding task; give this task another id",
             "study.yaml: tasks[0].schedule[0]: a schedule element has exactly one of daily, weekly, once or sameAs (found daily and weekly)",
-            "study.yaml: tasks[1].outcome: an outcome mapping reads survey answers; this task has no survey",
+            "study.yaml: tasks[1].outcome: an outcome mapping reads survey answers or active task measures; this task has neither",
             "study.yaml: tasks[1].schedule[0].daily: give either 'for' or 'until', not both",
             #"study.yaml: tasks[1].schedule[1].once.at: is required but missing (a time such as "08:00"; only an allDay event may leave it out)"#,
             #"study.yaml: tasks[1].schedule[2].duration: expected a number of minutes greater than 0 or "allDay", found a number"#,

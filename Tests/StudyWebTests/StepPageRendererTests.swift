@@ -22,7 +22,8 @@ struct StepPageRendererTests {
             rendered.append(step.identifier)
             try Fixtures.advance(&session)
         }
-        #expect(kinds == Set(StepType.allCases), "step kinds rendered: \(kinds)")
+        // Active steps come from the ActiveTasks catalogue, never from a survey file: `activeStepPagesRunTheirModule` renders one.
+        #expect(kinds == Set(StepType.allCases).subtracting([.active]), "step kinds rendered: \(kinds)")
         #expect(formats == Set(AnswerFormatType.allCases), "formats rendered: \(formats)")
         #expect(rendered.count == (try Fixtures.everyFormat()).steps.count)
     }
@@ -30,6 +31,24 @@ struct StepPageRendererTests {
 
 @Suite("Step page content")
 struct StepPageContentTests {
+    @Test func activeStepPagesRunTheirModule() throws {
+        let task = try ResearchTask(identifier: "tap", steps: [
+            Step(identifier: "tapping.right", kind: .active(ActiveStepContent(module: "tapping", duration: 20,
+                                                                              settings: ["targets": .number(2), "hand": .text("right")])),
+                 title: "Right hand", text: "Tap the two buttons in turn.", isOptional: false),
+            Step(identifier: "conclusion", kind: .completion, title: "All done"),
+        ])
+        let session = try TaskSession(task: task)
+        let html = try Fixtures.render(session)
+        #expect(PageChecks.problems(in: html).isEmpty, "\(PageChecks.problems(in: html))")
+        #expect(html.contains("data-active=\"tapping\"") && html.contains("data-duration=\"20\""))
+        #expect(html.contains("/active/tapping.js?v="), "the module's script is linked")
+        #expect(html.contains("<input type=\"hidden\" name=\"samples\" value=\"\">"))
+        #expect(html.contains("&quot;targets&quot;:2"), "the settings are in the page, escaped")
+        #expect(html.contains("<noscript>"), "a page without JavaScript says what it needs")
+        #expect(!html.contains("value=\"skip\""), "a required active step has no Skip")
+    }
+
     @Test func taskAndParticipantTextIsEscaped() throws {
         let evil = "<script>alert(1)</script>"
         let task = try ResearchTask(identifier: "evil", steps: [

@@ -100,6 +100,53 @@ extension StepView: MustacheParent {
     }
 }
 
+extension ActiveView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "module": self.module
+        case "script": self.script
+        case "duration": self.duration
+        case "settings": self.settings
+        case "texts": self.texts
+        case "needsScript": self.needsScript
+        case "fieldName": self.fieldName
+        case "nextLabel": self.nextLabel
+        default: nil
+        }
+    }
+}
+
+extension ActiveMeasuresView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": self.title
+        case "steps": self.steps
+        default: nil
+        }
+    }
+}
+
+extension ActiveStepMeasuresView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": self.title
+        case "incomplete": self.incomplete
+        case "measures": self.measures
+        default: nil
+        }
+    }
+}
+
+extension MeasureView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "label": self.label
+        case "value": self.value
+        default: nil
+        }
+    }
+}
+
 extension ImageView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
@@ -1069,53 +1116,6 @@ extension ChartRowView: MustacheParent {
         switch name {
         case "day": self.day
         case "cells": self.cells
-        default: nil
-        }
-    }
-}
-
-extension ActiveView: MustacheParent {
-    func child(named name: String) -> Any? {
-        switch name {
-        case "module": self.module
-        case "script": self.script
-        case "duration": self.duration
-        case "settings": self.settings
-        case "texts": self.texts
-        case "needsScript": self.needsScript
-        case "fieldName": self.fieldName
-        case "nextLabel": self.nextLabel
-        default: nil
-        }
-    }
-}
-
-extension ActiveMeasuresView: MustacheParent {
-    func child(named name: String) -> Any? {
-        switch name {
-        case "title": self.title
-        case "steps": self.steps
-        default: nil
-        }
-    }
-}
-
-extension ActiveStepMeasuresView: MustacheParent {
-    func child(named name: String) -> Any? {
-        switch name {
-        case "title": self.title
-        case "incomplete": self.incomplete
-        case "measures": self.measures
-        default: nil
-        }
-    }
-}
-
-extension MeasureView: MustacheParent {
-    func child(named name: String) -> Any? {
-        switch name {
-        case "label": self.label
-        case "value": self.value
         default: nil
         }
     }

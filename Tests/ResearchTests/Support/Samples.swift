@@ -83,6 +83,9 @@ enum Samples {
         Step(identifier: "wait", kind: .wait(WaitContent(duration: 3, indicator: .progressBar))),
         Step(identifier: "permissions", kind: .requestPermissions([PermissionRequest(identifier: "n", kind: .notifications, title: "Reminders", detailText: "Daily")])),
         Step(identifier: "video", kind: .videoInstruction(VideoContent(videoURL: "exercise.mp4", thumbnailTime: 2, captionsURL: "exercise.vtt"))),
+        Step(identifier: "tapping.right", kind: .active(ActiveStepContent(module: "tapping", duration: 20,
+                                                                          settings: ["targets": .number(2), "hand": .text("right"), "practice": .flag(false)])),
+             isOptional: false),
         Step(identifier: "done", kind: .completion, title: "Thanks"),
     ]
 
