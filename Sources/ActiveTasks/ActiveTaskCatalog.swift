@@ -31,6 +31,29 @@ public enum ActiveTaskCatalog {
                                   duration: try settings.number("duration") ?? 10,
                                   hands: try settings.choice("hands", TappingTask.Hands.self) ?? .right, options: try settings.options())
         },
+        "reactionTime": Entry(settings: ["trials", "minimumDelay", "maximumDelay", "timeout"]) { identifier, settings throws(ActiveTaskSettingsError) in
+            try ReactionTimeTask.normalized(identifier: identifier, intendedUse: try settings.text("intendedUse"),
+                                            trials: try settings.integer("trials") ?? 5, minimumDelay: try settings.number("minimumDelay") ?? 2,
+                                            maximumDelay: try settings.number("maximumDelay") ?? 5, timeout: try settings.number("timeout") ?? 3,
+                                            options: try settings.options())
+        },
+        "stroop": Entry(settings: ["attempts"]) { identifier, settings throws(ActiveTaskSettingsError) in
+            try StroopTask.make(identifier: identifier, intendedUse: try settings.text("intendedUse"), attempts: try settings.integer("attempts") ?? 15,
+                                options: try settings.options())
+        },
+        "spatialSpan": Entry(settings: ["initialSpan", "minimumSpan", "maximumSpan", "playSpeed", "maximumTests", "maximumConsecutiveFailures",
+                                        "requireReversal"]) { identifier, settings throws(ActiveTaskSettingsError) in
+            var rules = SpatialSpanTask.Settings()
+            rules.initialSpan = try settings.integer("initialSpan") ?? rules.initialSpan
+            rules.minimumSpan = try settings.integer("minimumSpan") ?? rules.minimumSpan
+            rules.maximumSpan = try settings.integer("maximumSpan") ?? rules.maximumSpan
+            rules.playSpeed = try settings.number("playSpeed") ?? rules.playSpeed
+            rules.maximumTests = try settings.integer("maximumTests") ?? rules.maximumTests
+            rules.maximumConsecutiveFailures = try settings.integer("maximumConsecutiveFailures") ?? rules.maximumConsecutiveFailures
+            rules.requireReversal = try settings.flag("requireReversal")
+            return try SpatialSpanTask.make(identifier: identifier, intendedUse: try settings.text("intendedUse"), settings: rules,
+                                            options: try settings.options())
+        },
     ]
 
     /// The names of every task, sorted.
@@ -41,11 +64,11 @@ public enum ActiveTaskCatalog {
     public static func task(named name: String, identifier: String, settings: [String: JSONTree]) throws(ActiveTaskSettingsError) -> ResearchTask {
         guard let entry = entries[name] else {
             let hint = JSONDiagnostics.closestKey(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
-            throw ActiveTaskSettingsError(setting: "task", message: "'\(name)' is not an active task (\(names.joined(separator: ", ")))\(hint)")
+            throw ActiveTaskSettingsError(path: "task", message: "'\(name)' is not an active task (\(names.joined(separator: ", ")))\(hint)")
         }
         let known = entry.settings + commonSettings
         if let unknown = settings.keys.sorted().first(where: { !known.contains($0) }) {
-            throw ActiveTaskSettingsError(setting: unknown, message: "is not a setting of \(name) (its settings: \(known.joined(separator: ", ")))")
+            throw ActiveTaskSettingsError(path: unknown, message: "is not a setting of \(name) (its settings: \(known.joined(separator: ", ")))")
         }
         return try entry.make(identifier, Settings(values: settings))
     }
@@ -57,20 +80,28 @@ public enum ActiveTaskCatalog {
         func number(_ name: String) throws(ActiveTaskSettingsError) -> Double? {
             guard let value = values[name] else { return nil }
             guard let number = value.doubleValue, number.isFinite else {
-                throw ActiveTaskSettingsError(setting: name, message: "must be a number, found \(value.kindDescription)")
+                throw ActiveTaskSettingsError(path: name, message: "must be a number, found \(value.kindDescription)")
             }
             return number
         }
 
+        func integer(_ name: String) throws(ActiveTaskSettingsError) -> Int? {
+            guard let value = values[name] else { return nil }
+            guard let integer = value.integerValue else {
+                throw ActiveTaskSettingsError(path: name, message: "must be a whole number, found \(value.kindDescription == "a number" ? "a fraction" : value.kindDescription)")
+            }
+            return integer
+        }
+
         func text(_ name: String) throws(ActiveTaskSettingsError) -> String? {
             guard let value = values[name] else { return nil }
-            guard case .string(let text) = value else { throw ActiveTaskSettingsError(setting: name, message: "must be text, found \(value.kindDescription)") }
+            guard case .string(let text) = value else { throw ActiveTaskSettingsError(path: name, message: "must be text, found \(value.kindDescription)") }
             return text
         }
 
         func flag(_ name: String) throws(ActiveTaskSettingsError) -> Bool {
             guard let value = values[name] else { return false }
-            guard case .bool(let flag) = value else { throw ActiveTaskSettingsError(setting: name, message: "must be true or false, found \(value.kindDescription)") }
+            guard case .bool(let flag) = value else { throw ActiveTaskSettingsError(path: name, message: "must be true or false, found \(value.kindDescription)") }
             return flag
         }
 
@@ -78,7 +109,7 @@ public enum ActiveTaskCatalog {
             where Choice.RawValue == String {
             guard let text = try text(name) else { return nil }
             guard let choice = Choice(rawValue: text) else {
-                throw ActiveTaskSettingsError(setting: name, message: "is '\(text)'; expected one of \(Choice.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw ActiveTaskSettingsError(path: name, message: "is '\(text)'; expected one of \(Choice.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return choice
         }

@@ -69,6 +69,42 @@ struct PostedSamples {
         return text
     }
 
+    /// Pixels a position may lie outside the area or a rectangle, for rounding.
+    static let tolerance = 1.0
+
+    /// The size of a step's area at `path`: `{width, height}` in CSS pixels.
+    static func size(_ value: JSONTree?, _ path: String) throws(ActiveSamplesError) -> TappingSamples.Size {
+        let fields = try members(value, path, known: ["width", "height"], required: ["width", "height"])
+        return TappingSamples.Size(width: try number(fields["width"], "\(path).width", in: 1...20_000),
+                                   height: try number(fields["height"], "\(path).height", in: 1...20_000))
+    }
+
+    /// The rectangle at `path`, `{x, y, width, height}`, which must lie in an area of `size`.
+    static func rect(_ value: JSONTree?, _ path: String, in size: TappingSamples.Size) throws(ActiveSamplesError) -> TappingSamples.Rect {
+        let fields = try members(value, path, known: ["x", "y", "width", "height"], required: ["x", "y", "width", "height"])
+        let rect = TappingSamples.Rect(x: try number(fields["x"], "\(path).x", in: -tolerance...size.width),
+                                       y: try number(fields["y"], "\(path).y", in: -tolerance...size.height),
+                                       width: try number(fields["width"], "\(path).width", in: 1...size.width + tolerance),
+                                       height: try number(fields["height"], "\(path).height", in: 1...size.height + tolerance))
+        guard rect.x + rect.width <= size.width + tolerance, rect.y + rect.height <= size.height + tolerance else {
+            throw ActiveSamplesError(path: path, message: "reaches outside the area (\(text(size.width)) × \(text(size.height)))")
+        }
+        return rect
+    }
+
+    /// The point at `path`, `{x, y}`, which must lie in an area of `size`.
+    static func point(_ value: JSONTree?, _ path: String, in size: TappingSamples.Size) throws(ActiveSamplesError) -> TappingSamples.Point {
+        let fields = try members(value, path, known: ["x", "y"], required: ["x", "y"])
+        return TappingSamples.Point(x: try number(fields["x"], "\(path).x", in: -tolerance...size.width + tolerance),
+                                    y: try number(fields["y"], "\(path).y", in: -tolerance...size.height + tolerance))
+    }
+
+    /// The number at `path`, or nil when it is `null`.
+    static func optionalNumber(_ value: JSONTree?, _ path: String, in range: ClosedRange<Double>) throws(ActiveSamplesError) -> Double? {
+        if value?.isNull == true { return nil }
+        return try number(value, path, in: range)
+    }
+
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     /// A number as short text for messages (`2`, `0.5`).

@@ -150,7 +150,7 @@ struct ActiveTaskCatalogTests {
             _ = try ActiveTaskCatalog.task(named: name, identifier: "t", settings: settings)
             Issue.record("\(settings) accepted")
         } catch {
-            #expect(error.setting == setting, "\(error)")
+            #expect(error.path == setting, "\(error)")
         }
     }
 

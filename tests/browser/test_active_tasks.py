@@ -42,6 +42,18 @@ def tap(driver, x, y, at, hold=0.05):
                                                             "timestamp": stamp})
 
 
+def page_clock(driver):
+    """The page's clock in seconds since the epoch: what input event timestamps are compared with."""
+    return driver.execute_script("return (performance.timeOrigin + performance.now()) / 1000")
+
+
+def wait_until(driver, stamp):
+    """Waits until the page's clock reaches `stamp`, so that an event stamped then is not sent from the future: the
+    page's next stimulus, shown in real time, then comes after it, as it would for a person."""
+    while (left := stamp - page_clock(driver)) > 0:
+        time.sleep(left)
+
+
 def stored_result(server, task):
     with sqlite3.connect(f"file:{server.data / 'study.sqlite'}?mode=ro", uri=True) as db:
         row = db.execute("SELECT result FROM taskRun WHERE taskID = ? AND result IS NOT NULL", (task,)).fetchone()
@@ -151,3 +163,159 @@ def test_a_tapping_test_stopped_early_keeps_its_samples_and_makes_up_no_score(ta
     assert result["complete"] is False
     assert len(result["samples"]["samples"]) == 3
     assert all(m["value"] is None for m in result["measures"])
+
+
+# Records, in the page, the performance time at which the stimulus was made visible: a MutationObserver's callback runs
+# as a microtask right after the animation frame callback that changed the class, so this is the onset frame's time
+# to well within a millisecond.
+_WATCH_STIMULUS = """
+window.studykitOnsets = [];
+new MutationObserver(() => {
+  const shown = document.querySelector('.stimulus.shown');
+  if (shown && window.studykitOnsets.length === window.studykitSeen) window.studykitOnsets.push(performance.timeOrigin + performance.now());
+  if (!shown) window.studykitSeen = window.studykitOnsets.length;
+}).observe(document.querySelector('.stimulus'), {attributes: true});
+window.studykitSeen = 0;
+"""
+
+
+def test_reaction_time_reports_a_known_delay_between_the_stimulus_frame_and_the_release(tapping_server, browser):
+    me = Participant(tapping_server, browser).join()
+    me.onboard_every_format()
+    me.start_survey("Reaction time")
+    me.next()
+    me.next()
+    wait_for_step(me, "reactionTime", timeout=WAIT + 5)
+    WebDriverWait(me.driver, WAIT).until(lambda d: d.execute_script("return !!document.querySelector('.tap-area.shown')"))
+    me.browser.check_page()
+    me.driver.execute_script(_WATCH_STIMULUS)
+    rects = me.driver.execute_script("""
+        const r = e => { const b = e.getBoundingClientRect(); return {x: b.left + b.width / 2, y: b.top + b.height / 2}; };
+        return {hold: r(document.querySelector('.hold')), stimulus: r(document.querySelector('.stimulus'))};""")
+    delays = [0.280, 0.350]
+    last = 0
+    for index, delay in enumerate(delays):
+        # Input times only go forward: a press is stamped no earlier than the last event sent.
+        now = max(me.driver.execute_script("return (performance.timeOrigin + performance.now()) / 1000"), last + 0.05)
+        me.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mousePressed", "button": "left", "clickCount": 1,
+                                                               "x": rects["hold"]["x"], "y": rects["hold"]["y"], "timestamp": now})
+        WebDriverWait(me.driver, WAIT).until(lambda d: d.execute_script("return window.studykitOnsets.length") > index)
+        onset = me.driver.execute_script(f"return window.studykitOnsets[{index}]") / 1000
+        wait_until(me.driver, onset + delay)
+        me.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseReleased", "button": "left", "clickCount": 1,
+                                                               "x": rects["hold"]["x"], "y": rects["hold"]["y"], "timestamp": onset + delay})
+        for kind in ("mousePressed", "mouseReleased"):
+            me.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": kind, "button": "left", "clickCount": 1, "x": rects["stimulus"]["x"],
+                                                                   "y": rects["stimulus"]["y"], "timestamp": onset + delay + 0.2})
+        last = onset + delay + 0.2
+        if index + 1 < len(delays):
+            WebDriverWait(me.driver, WAIT).until(lambda d: d.execute_script("return !document.querySelector('.stimulus.shown')"))
+    wait_for_step(me, "conclusion")
+    assert "Average reaction time" in me.main_text()
+    me.next()
+    result = active_result(stored_result(tapping_server, "reaction"), "reactionTime")
+    trials = result["samples"]["trials"]
+    assert [t["outcome"] for t in trials] == ["hit", "hit"]
+    frame = 1 / 60
+    for trial, delay in zip(trials, delays):
+        measured = trial["release"] - trial["stimulusStart"]
+        assert abs(measured - delay) < frame, f"{measured * 1000:.2f} ms reported for a {delay * 1000:.0f} ms delay"
+        assert abs(trial["reaction"] - trial["release"] - 0.2) < 0.001
+        assert 1 <= trial["currentInterval"] <= 1.5
+    measures = {m["identifier"]: m["value"] for m in result["measures"]}
+    assert measures["hits"] == 2 and measures["anticipations"] == 0
+    assert abs(measures["meanReactionTime"] - 1000 * sum(delays) / 2) < 1000 * frame
+
+
+_WATCH_WORD = """
+window.studykitWords = [];
+new MutationObserver(() => {
+  const word = document.querySelector('.stroop-word');
+  // document.timeline.currentTime is the current animation frame's timestamp: the onset as the page defines it.
+  if (word.textContent) window.studykitWords.push({at: performance.timeOrigin + document.timeline.currentTime, text: word.textContent, ink: word.style.color});
+}).observe(document.querySelector('.stroop-word'), {childList: true, characterData: true, subtree: true});
+"""
+INKS = {"rgb(239, 83, 80)": "red", "rgb(102, 187, 106)": "green", "rgb(66, 165, 245)": "blue", "rgb(255, 238, 88)": "yellow"}
+WORDS = {"RED": "red", "GREEN": "green", "BLUE": "blue", "YELLOW": "yellow"}
+
+
+def test_stroop_times_each_answer_from_the_word_s_frame(tapping_server, browser):
+    me = Participant(tapping_server, browser).join()
+    me.onboard_every_format()
+    me.start_survey("Stroop")
+    wait_for_step(me, "stroop", timeout=WAIT + 5)
+    me.driver.execute_script(_WATCH_WORD)
+    me.browser.check_page()
+    buttons = me.driver.execute_script("""
+        const out = {};
+        for (const b of document.querySelectorAll('.stroop-buttons button')) { const r = b.getBoundingClientRect(); out[b.dataset.color] = [r.left + r.width / 2, r.top + r.height / 2]; }
+        return out;""")
+    answered = []
+    delays = [0.420, 0.610, 0.530, 0.700]
+    for index, delay in enumerate(delays):
+        WebDriverWait(me.driver, WAIT).until(lambda d: d.execute_script("return window.studykitWords.length") > index)
+        shown = me.driver.execute_script(f"return window.studykitWords[{index}]")
+        ink = INKS[shown["ink"]]
+        wait_until(me.driver, shown["at"] / 1000 + delay)
+        choice = ink if index != 2 else next(c for c in buttons if c != ink)  # the third answer is wrong
+        x, y = buttons[choice]
+        for kind in ("mousePressed", "mouseReleased"):
+            me.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": kind, "button": "left", "clickCount": 1, "x": x, "y": y,
+                                                                   "timestamp": shown["at"] / 1000 + delay})
+        answered.append((WORDS[shown["text"]], ink, choice))
+    wait_for_step(me, "conclusion")
+    me.next()
+    result = active_result(stored_result(tapping_server, "stroop"), "stroop")
+    attempts = result["samples"]["attempts"]
+    assert [(a["text"], a["color"], a["colorSelected"]) for a in attempts] == answered
+    for attempt, delay in zip(attempts, delays):
+        assert abs(attempt["endTime"] - attempt["startTime"] - delay) < 0.001
+    measures = {m["identifier"]: m["value"] for m in result["measures"]}
+    assert measures["correct"] == 3 and measures["accuracy"] == 75
+
+
+_WATCH_SQUARES = """
+window.studykitLit = [];
+const squares = [...document.querySelectorAll('.span-target')];
+new MutationObserver((records) => {
+  for (const record of records) if (record.target.classList.contains('lit')) window.studykitLit.push(squares.indexOf(record.target));
+}).observe(document.querySelector('.span-board'), {attributes: true, subtree: true, attributeFilter: ['class']});
+"""
+
+
+def test_spatial_span_follows_the_sequences_shown_and_its_rules(tapping_server, browser):
+    me = Participant(tapping_server, browser).join()
+    me.onboard_every_format()
+    me.start_survey("Spatial memory")
+    wait_for_step(me, "spatialSpan", timeout=WAIT + 5)
+    me.driver.execute_script(_WATCH_SQUARES)
+    me.browser.check_page()
+    centres = me.driver.execute_script("""
+        return [...document.querySelectorAll('.span-target')].map(e => { const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; });""")
+    shown_so_far, played = 0, []
+    for game, span in enumerate((2, 3, 2)):
+        WebDriverWait(me.driver, WAIT).until(lambda d: d.execute_script("return document.querySelector('.span-board.input') !== null"))
+        lit = me.driver.execute_script("return window.studykitLit")[shown_so_far:shown_so_far + span]
+        shown_so_far += span
+        assert len(lit) == span and len(set(lit)) == span
+        taps = lit if game != 1 else [lit[0], next(i for i in range(9) if i not in lit)]  # the second game goes wrong at its second touch
+        start = page_clock(me.driver)
+        for index, target in enumerate(taps):
+            x, y = centres[target]
+            wait_until(me.driver, start + 0.3 * index)
+            for kind in ("mousePressed", "mouseReleased"):
+                me.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": kind, "button": "left", "clickCount": 1, "x": x, "y": y,
+                                                                       "timestamp": start + 0.3 * index})
+        played.append((lit, taps))
+    wait_for_step(me, "conclusion")
+    assert "Longest sequence remembered" in me.main_text()
+    me.next()
+    result = active_result(stored_result(tapping_server, "span"), "spatialSpan")
+    records = result["samples"]["gameRecords"]
+    assert [(r["sequence"], [t["targetIndex"] for t in r["touchSamples"]]) for r in records] == played
+    assert [r["gameStatus"] for r in records] == ["success", "failure", "success"]
+    for record in records:
+        times = [t["timestamp"] for t in record["touchSamples"]]
+        assert all(abs(b - a - 0.3) < 0.001 for a, b in zip(times, times[1:]))
+    measures = {m["identifier"]: m["value"] for m in result["measures"]}
+    assert measures == {"score": 4, "maximumSpan": 2, "numberOfGames": 3, "numberOfFailures": 1}

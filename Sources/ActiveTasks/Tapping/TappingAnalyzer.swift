@@ -30,9 +30,13 @@ public struct TappingSummary: Hashable, Sendable {
         intervalSD = (intervals.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(intervals.count - 1)).squareRoot()
     }
 
-    /// The measures in the order results list them, with their units.
+    /// The names of the measures, in the order results list them.
+    public static let measureNames = ["tapCount", "offTargetCount", "accuracy", "meanInterval", "intervalSD"]
+
+    /// The measures in the order of ``measureNames``, with their units.
     public var measures: [(identifier: String, value: Double?, units: String?)] {
-        [("tapCount", tapCount.map(Double.init), nil), ("offTargetCount", offTargetCount.map(Double.init), nil),
-         ("accuracy", accuracy, "%"), ("meanInterval", meanInterval, "ms"), ("intervalSD", intervalSD, "ms")]
+        let values: [(Double?, String?)] = [(tapCount.map(Double.init), nil), (offTargetCount.map(Double.init), nil), (accuracy, "%"),
+                                            (meanInterval, "ms"), (intervalSD, "ms")]
+        return zip(Self.measureNames, values).map { ($0, $1.0, $1.1) }
     }
 }

@@ -12,11 +12,11 @@ public struct TappingModule: ActiveModule {
     /// The module's name in active steps.
     public static let name = "tapping"
     public var name: String { Self.name }
-    public var measureNames: [String] { ["tapCount", "offTargetCount", "accuracy", "meanInterval", "intervalSD"] }
+    public var measureNames: [String] { TappingSummary.measureNames }
     /// The most touches a second a step may record: well beyond the fastest human tapping (about 12 a second).
     static let touchesPerSecond = 40.0
-    /// Pixels a touch may lie outside a button, or a button outside the area, for rounding of positions.
-    static let tolerance = 1.0
+    /// Pixels a touch may lie outside a button, for rounding of positions.
+    static let tolerance = PostedSamples.tolerance
 
     /// Creates the module.
     public init() {}
@@ -38,11 +38,9 @@ public struct TappingModule: ActiveModule {
         if targets == 1, members["buttonRect2"] != nil {
             throw ActiveSamplesError(path: "buttonRect2", message: "this step has one button; a second one cannot have been shown")
         }
-        let sizeMembers = try PostedSamples.members(members["stepViewSize"], "stepViewSize", known: ["width", "height"], required: ["width", "height"])
-        let size = TappingSamples.Size(width: try PostedSamples.number(sizeMembers["width"], "stepViewSize.width", in: 1...20_000),
-                                       height: try PostedSamples.number(sizeMembers["height"], "stepViewSize.height", in: 1...20_000))
-        let first = try rect(members["buttonRect1"], "buttonRect1", in: size)
-        let second = targets == 2 ? try rect(members["buttonRect2"], "buttonRect2", in: size) : nil
+        let size = try PostedSamples.size(members["stepViewSize"], "stepViewSize")
+        let first = try PostedSamples.rect(members["buttonRect1"], "buttonRect1", in: size)
+        let second = targets == 2 ? try PostedSamples.rect(members["buttonRect2"], "buttonRect2", in: size) : nil
         let limit = Int(duration * touchesPerSecond) + 20
         var samples: [TappingSamples.Sample] = []
         var firstTap: Double?
@@ -60,7 +58,7 @@ public struct TappingModule: ActiveModule {
             let touchDuration = try PostedSamples.number(fields["duration"], "\(path).duration", in: 0...(duration + 60))
             let buttons = targets == 2 ? ["none", "left", "right"] : ["none", "left"]
             let button = TappingSamples.Button(rawValue: try PostedSamples.choice(fields["buttonIdentifier"], "\(path).buttonIdentifier", among: buttons)) ?? .none
-            let location = try point(fields["location"], "\(path).location", in: size)
+            let location = try PostedSamples.point(fields["location"], "\(path).location", in: size)
             let hit: TappingSamples.Button = first.contains(location) ? .left : (second?.contains(location) == true ? .right : .none)
             let near: TappingSamples.Button = first.contains(location, tolerance: tolerance) ? .left
                 : (second?.contains(location, tolerance: tolerance) == true ? .right : .none)
@@ -72,23 +70,5 @@ public struct TappingModule: ActiveModule {
         }
         return TappingSamples(stepViewSize: size, buttonRect1: first, buttonRect2: second, samples: samples,
                               isComplete: try PostedSamples.bool(members["complete"], "complete"))
-    }
-
-    private static func rect(_ value: JSONTree?, _ path: String, in size: TappingSamples.Size) throws(ActiveSamplesError) -> TappingSamples.Rect {
-        let fields = try PostedSamples.members(value, path, known: ["x", "y", "width", "height"], required: ["x", "y", "width", "height"])
-        let rect = TappingSamples.Rect(x: try PostedSamples.number(fields["x"], "\(path).x", in: -tolerance...size.width),
-                                       y: try PostedSamples.number(fields["y"], "\(path).y", in: -tolerance...size.height),
-                                       width: try PostedSamples.number(fields["width"], "\(path).width", in: 1...size.width + tolerance),
-                                       height: try PostedSamples.number(fields["height"], "\(path).height", in: 1...size.height + tolerance))
-        guard rect.x + rect.width <= size.width + tolerance, rect.y + rect.height <= size.height + tolerance else {
-            throw ActiveSamplesError(path: path, message: "reaches outside the tapping area (\(PostedSamples.text(size.width)) × \(PostedSamples.text(size.height)))")
-        }
-        return rect
-    }
-
-    private static func point(_ value: JSONTree?, _ path: String, in size: TappingSamples.Size) throws(ActiveSamplesError) -> TappingSamples.Point {
-        let fields = try PostedSamples.members(value, path, known: ["x", "y"], required: ["x", "y"])
-        return TappingSamples.Point(x: try PostedSamples.number(fields["x"], "\(path).x", in: -tolerance...size.width + tolerance),
-                                    y: try PostedSamples.number(fields["y"], "\(path).y", in: -tolerance...size.height + tolerance))
     }
 }

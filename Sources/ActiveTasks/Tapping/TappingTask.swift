@@ -52,7 +52,7 @@ public enum TappingTask {
     private static func make(identifier: String, targets: Int, intendedUse: String?, duration: Double, hands: Hands,
                              options: ActiveTaskOptions, title: String, how: String) throws(ActiveTaskSettingsError) -> ResearchTask {
         guard duration.isFinite, durations.contains(duration) else {
-            throw ActiveTaskSettingsError(setting: "duration", message: "must be between \(Int(durations.lowerBound)) and \(Int(durations.upperBound)) seconds (\(PostedSamples.text(duration)))")
+            throw ActiveTaskSettingsError(path: "duration", message: "must be between \(Int(durations.lowerBound)) and \(Int(durations.upperBound)) seconds (\(PostedSamples.text(duration)))")
         }
         let introduction = [
             ActiveTaskSteps.intendedUse(title: title, text: intendedUse ?? "This activity measures how fast and how evenly you tap.",
@@ -77,7 +77,7 @@ public enum TappingTask {
             return try ResearchTask(identifier: identifier, title: title,
                                     steps: ActiveTaskSteps.wrapped(steps, introduction: introduction, options: options))
         } catch {
-            throw ActiveTaskSettingsError(setting: "id", message: error.message)
+            throw ActiveTaskSettingsError(path: "id", message: error.message)
         }
     }
 

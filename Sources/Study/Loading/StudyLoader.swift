@@ -503,7 +503,7 @@ private struct Loader {
         do {
             return (name, try ActiveTaskCatalog.task(named: name, identifier: taskID, settings: settings))
         } catch {
-            reader.report("\(path).\(error.setting)", error.message)
+            reader.report("\(path).\(error.path)", error.message)
             return nil
         }
     }

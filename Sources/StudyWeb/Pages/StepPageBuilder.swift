@@ -125,7 +125,9 @@ struct StepPageBuilder {
         let base = if case .linked(let basePath) = context.assets { basePath } else { "/assets" }
         let texts: [String: String] = [
             "startsIn": strings[.activeStartsIn], "secondsLeft": strings[.activeSecondsLeft], "tap": strings[.activeTap],
-            "stop": strings[.activeStop], "sending": strings[.activeSending],
+            "stop": strings[.activeStop], "sending": strings[.activeSending], "hold": strings[.activeHold], "trial": strings[.activeTrial],
+            "red": strings[.colorRed], "green": strings[.colorGreen], "blue": strings[.colorBlue], "yellow": strings[.colorYellow],
+            "watch": strings[.activeWatch], "yourTurn": strings[.activeYourTurn],
         ]
         return ActiveView(module: content.module, script: "\(base)/active/\(content.module).js?v=\(WebAssets.version)",
                           duration: QuestionFields.text(content.duration ?? 0), settings: Self.json(content.settings), texts: Self.json(texts),
@@ -144,15 +146,10 @@ struct StepPageBuilder {
         })
     }
 
+    /// The measure's name in the page's language: the string `measure` + its identifier with a capital; the identifier
+    /// itself for a measure without one.
     private func measureLabel(_ identifier: String) -> String {
-        switch identifier {
-        case "tapCount": strings[.measureTapCount]
-        case "offTargetCount": strings[.measureOffTargetCount]
-        case "accuracy": strings[.measureAccuracy]
-        case "meanInterval": strings[.measureMeanInterval]
-        case "intervalSD": strings[.measureIntervalSD]
-        default: identifier
-        }
+        WebStringKey(rawValue: "measure" + identifier.prefix(1).uppercased() + identifier.dropFirst()).map { strings[$0] } ?? identifier
     }
 
     private func measureText(_ measure: ActiveMeasure) -> String {

@@ -48,11 +48,20 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     /// An active step's text without JavaScript, its stop button, its countdown ("{seconds}"), its time left
     /// ("{seconds}"), a tapping button's label, and its note while the result is sent.
     case activeNeedsScript, activeStop, activeStartsIn, activeSecondsLeft, activeTap, activeSending
+    /// A reaction time step's hold button, and its progress ("{current}", "{total}").
+    case activeHold, activeTrial
+    /// The colours of a Stroop step, as its words and buttons name them.
+    case colorRed, colorGreen, colorBlue, colorYellow
+    /// A spatial span step's two phases: the sequence playing, and the participant's turn.
+    case activeWatch, activeYourTurn
     /// The completion step's heading over an active task's measures, its note for a test stopped early, and the
     /// text of a measure without a value.
     case activeResults, activeIncomplete, measureNone
-    /// The names of the tapping measures.
+    /// The names of the measures, each `measure` and the measure's identifier with a capital (`measureTapCount`).
     case measureTapCount, measureOffTargetCount, measureAccuracy, measureMeanInterval, measureIntervalSD
+    case measureHits, measureAnticipations, measureMisses, measureTimeouts, measureMeanReactionTime, measureMedianReactionTime, measureMeanMovementTime
+    case measureCorrect, measureMeanCongruentTime, measureMeanIncongruentTime, measureInterference
+    case measureScore, measureMaximumSpan, measureNumberOfGames, measureNumberOfFailures
 
     // Site pages (home, settings, join, sign-in, messages).
     /// The link that jumps over the header to the page's content, and the label of the header's navigation.

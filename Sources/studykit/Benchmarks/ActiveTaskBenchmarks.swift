@@ -27,9 +27,40 @@ struct ActiveTaskBenchmarks {
             let result = try module.result(of: step, content: content, posted: posted)
             precondition(result.measure("tapCount")?.value != nil)
         }
+        let (spanContent, spanPosted, touches) = Self.spatialSpanRun(games: 16)
+        let spanStep = Step(identifier: "spatialSpan", kind: .active(spanContent), isOptional: false)
+        let spanModule = SpatialSpanModule()
+        let spanRate = try measureOperationsPerSecond(seconds: secondsPerMeasurement) {
+            let result = try spanModule.result(of: spanStep, content: spanContent, posted: spanPosted)
+            precondition(result.measure("numberOfGames")?.value == 16)
+        }
         return [
             BenchmarkRow(name: "tapping: check + analyse a 20 s run", value: 1_000_000 / rate, unit: "µs",
                          note: "\(taps) touches, \(posted.count / 1024) KiB posted"),
+            BenchmarkRow(name: "spatial span: check + analyse 16 games", value: 1_000_000 / spanRate, unit: "µs",
+                         note: "\(touches) touches, \(spanPosted.count / 1024) KiB posted"),
         ]
+    }
+
+    /// A spatial span run of `games` games, every one won (spans 3, 4, … up to 9, then 9), a touch every half second.
+    static func spatialSpanRun(games: Int) -> (ActiveStepContent, Data, Int) {
+        let content = ActiveStepContent(module: SpatialSpanModule.name, settings: [
+            "initialSpan": .number(3), "minimumSpan": .number(2), "maximumSpan": .number(9), "playSpeed": .number(1),
+            "maximumTests": .number(Double(games)), "maximumConsecutiveFailures": .number(3), "requireReversal": .flag(false),
+        ])
+        let rects = (0..<9).map { #"{"x":\#(($0 % 3) * 100),"y":\#(($0 / 3) * 100),"width":100,"height":100}"# }.joined(separator: ",")
+        var time = 1.0, touches = 0
+        let records = (0..<games).map { game -> String in
+            let sequence = (0..<min(3 + game, 9)).map { ($0 * 4 + game) % 9 }
+            let samples = sequence.map { target -> String in
+                time += 0.5
+                touches += 1
+                return #"{"timestamp":\#(time),"targetIndex":\#(target),"location":{"x":\#((target % 3) * 100 + 50),"y":\#((target / 3) * 100 + 50)}}"#
+            }
+            time += 5
+            return #"{"sequence":[\#(sequence.map(String.init).joined(separator: ","))],"touchSamples":[\#(samples.joined(separator: ","))]}"#
+        }
+        let posted = Data(#"{"stepViewSize":{"width":300,"height":300},"targetRects":[\#(rects)],"gameRecords":[\#(records.joined(separator: ","))],"complete":true}"#.utf8)
+        return (content, posted, touches)
     }
 }

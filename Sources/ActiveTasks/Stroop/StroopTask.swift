@@ -1,0 +1,37 @@
+import Research
+
+/// Builds the Stroop task: a colour's name is shown in ink of a colour, often another one, and the participant taps
+/// the button of the ink's colour, not of the word. Naming the ink takes longer when the word names another colour;
+/// that difference is the Stroop effect.
+///
+/// ```swift
+/// let task = try StroopTask.make(identifier: "stroop", attempts: 15)
+/// task.steps.map(\.identifier)   // ["instruction", "instruction1", "countdown.stroop", "stroop", "conclusion"]
+/// ```
+public enum StroopTask {
+    /// The fewest and most attempts.
+    public static let attemptCounts: ClosedRange<Int> = 3...100
+
+    /// `attempts` words, each shown until the participant taps a colour.
+    public static func make(identifier: String, intendedUse: String? = nil, attempts: Int = 15,
+                            options: ActiveTaskOptions = []) throws(ActiveTaskSettingsError) -> ResearchTask {
+        guard attemptCounts.contains(attempts) else {
+            throw ActiveTaskSettingsError(path: "attempts", message: "must be between \(attemptCounts.lowerBound) and \(attemptCounts.upperBound) (\(attempts))")
+        }
+        let title = "Stroop"
+        let introduction = [
+            ActiveTaskSteps.intendedUse(title: title, text: intendedUse ?? "This activity measures how well you can attend to one thing and ignore another.", detail: nil),
+            Step(identifier: "instruction1", kind: .instruction, title: title,
+                 text: "A colour's name appears, printed in a colour. Tap the button of the colour the word is printed in, not the colour it names, as quickly and correctly as you can. There are \(attempts) words."),
+        ]
+        let step = Step(identifier: "stroop", kind: .active(ActiveStepContent(module: StroopModule.name, settings: ["attempts": .number(Double(attempts))])),
+                        title: title, text: "Tap the colour the word is printed in.", isOptional: false)
+        do {
+            return try ResearchTask(identifier: identifier, title: title,
+                                    steps: ActiveTaskSteps.wrapped([ActiveTaskSteps.countdown(before: step.identifier), step],
+                                                                   introduction: introduction, options: options))
+        } catch {
+            throw ActiveTaskSettingsError(path: "id", message: error.message)
+        }
+    }
+}
