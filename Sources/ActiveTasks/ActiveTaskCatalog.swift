@@ -54,6 +54,10 @@ public enum ActiveTaskCatalog {
             return try SpatialSpanTask.make(identifier: identifier, intendedUse: try settings.text("intendedUse"), settings: rules,
                                             options: try settings.options())
         },
+        "trailMaking": Entry(settings: ["trailType"]) { identifier, settings throws(ActiveTaskSettingsError) in
+            try TrailMakingTask.make(identifier: identifier, intendedUse: try settings.text("intendedUse"),
+                                     trailType: try settings.choice("trailType", TrailMakingTask.TrailType.self) ?? .a, options: try settings.options())
+        },
     ]
 
     /// The names of every task, sorted.

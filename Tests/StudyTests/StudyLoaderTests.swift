@@ -68,6 +68,16 @@ struct StudyLoaderTests {
         #expect(study.strings.webString("no.such.key", language: "en") == nil)
     }
 
+    @Test func cognitionLoadsFiveActiveTasksOnActiveTaskCards() throws {
+        let study = try StudyLoader.load(folder: StudyFixtures.cognition)
+        #expect(study.tasks.map(\.activeTask) == ["twoFingerTapping", "spatialSpan", "stroop", "trailMaking", "reactionTime"])
+        #expect(study.tasks.allSatisfy { $0.cardKind(eventsThatDay: 1) == .activeTask && !$0.outcome.isEmpty })
+        let tapping = try #require(study.survey(taskID: "tapping"))
+        #expect(tapping.steps.map(\.identifier) == ["instruction", "instruction1", "instruction.right", "countdown.tapping.right", "tapping.right",
+                                                    "instruction.left", "countdown.tapping.left", "tapping.left", "conclusion"])
+        #expect(study.charts.count == 2)
+    }
+
     @Test func recoverClassicLoadsWithTheClassicConsentFlow() throws {
         let study = try StudyLoader.load(folder: StudyFixtures.recoverClassic, surveyFormats: [FHIRSurveyFormat()])
         #expect(study.identifier == "recover-classic")

@@ -37,11 +37,13 @@ struct ValidateCommandTests {
     }
 
     @Test func exampleStudyFoldersAreValid() throws {
-        let output = try StudykitProcess.run(["validate", "examples/studies/recover", "examples/studies/recover-classic", "examples/branching.json"])
+        let output = try StudykitProcess.run(["validate", "examples/studies/recover", "examples/studies/recover-classic", "examples/studies/cognition",
+                                               "examples/branching.json"])
         #expect(output.status == 0, "\(output.stdout)")
         #expect(output.stdout == """
             examples/studies/recover: valid (recover: 8 tasks, 5 languages)
             examples/studies/recover-classic: valid (recover-classic: 3 tasks, 3 languages)
+            examples/studies/cognition: valid (cognition: 5 tasks, 5 languages)
             branching.json: valid (knee-pain-check, 12 steps)
 
             """)

@@ -319,3 +319,34 @@ def test_spatial_span_follows_the_sequences_shown_and_its_rules(tapping_server, 
         assert all(abs(b - a - 0.3) < 0.001 for a, b in zip(times, times[1:]))
     measures = {m["identifier"]: m["value"] for m in result["measures"]}
     assert measures == {"score": 4, "maximumSpan": 2, "numberOfGames": 3, "numberOfFailures": 1}
+
+
+def test_trail_making_b_counts_wrong_circles_and_times_the_trail(tapping_server, browser):
+    me = Participant(tapping_server, browser).join()
+    me.onboard_every_format()
+    me.start_survey("Trail making")
+    wait_for_step(me, "trailMaking", timeout=WAIT + 5)
+    WebDriverWait(me.driver, WAIT).until(lambda d: d.execute_script("return !!document.querySelector('.tap-area.shown')"))
+    me.browser.check_page()
+    circles = me.driver.execute_script("""
+        return [...document.querySelectorAll('.trail-circle')].map(e => { const r = e.getBoundingClientRect(); return [e.textContent, r.left + r.width / 2, r.top + r.height / 2]; });""")
+    assert [c[0] for c in circles] == ["1", "A", "2", "B", "3", "C", "4", "D", "5", "E", "6", "F", "7"]
+    order = list(range(13))
+    order.insert(4, 9)  # circle "E" tapped when "3" was next: a wrong circle
+    start = page_clock(me.driver) + 0.1
+    for position, index in enumerate(order):
+        _, x, y = circles[index]
+        wait_until(me.driver, start + 0.25 * position)
+        for kind in ("mousePressed", "mouseReleased"):
+            me.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": kind, "button": "left", "clickCount": 1, "x": x, "y": y,
+                                                                   "timestamp": start + 0.25 * position})
+    wait_for_step(me, "conclusion")
+    assert "Wrong circles tapped" in me.main_text()
+    me.next()
+    result = active_result(stored_result(tapping_server, "trails"), "trailMaking")
+    taps = result["samples"]["taps"]
+    assert [t["index"] for t in taps] == order
+    assert [t["incorrect"] for t in taps] == [position == 4 for position in range(14)]
+    assert all(abs(b["timestamp"] - a["timestamp"] - 0.25) < 0.001 for a, b in zip(taps, taps[1:]))
+    measures = {m["identifier"]: m["value"] for m in result["measures"]}
+    assert measures["numberOfErrors"] == 1 and abs(measures["totalTime"] - taps[-1]["timestamp"]) < 1e-9

@@ -127,7 +127,7 @@ struct StepPageBuilder {
             "startsIn": strings[.activeStartsIn], "secondsLeft": strings[.activeSecondsLeft], "tap": strings[.activeTap],
             "stop": strings[.activeStop], "sending": strings[.activeSending], "hold": strings[.activeHold], "trial": strings[.activeTrial],
             "red": strings[.colorRed], "green": strings[.colorGreen], "blue": strings[.colorBlue], "yellow": strings[.colorYellow],
-            "watch": strings[.activeWatch], "yourTurn": strings[.activeYourTurn],
+            "watch": strings[.activeWatch], "yourTurn": strings[.activeYourTurn], "trailLetters": strings[.trailLetters],
         ]
         return ActiveView(module: content.module, script: "\(base)/active/\(content.module).js?v=\(WebAssets.version)",
                           duration: QuestionFields.text(content.duration ?? 0), settings: Self.json(content.settings), texts: Self.json(texts),

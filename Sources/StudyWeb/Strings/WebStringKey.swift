@@ -54,6 +54,8 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case colorRed, colorGreen, colorBlue, colorYellow
     /// A spatial span step's two phases: the sequence playing, and the participant's turn.
     case activeWatch, activeYourTurn
+    /// The six letters of trail making's part B, in order and separated by spaces (`A B C D E F`).
+    case trailLetters
     /// The completion step's heading over an active task's measures, its note for a test stopped early, and the
     /// text of a measure without a value.
     case activeResults, activeIncomplete, measureNone
@@ -62,6 +64,7 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case measureHits, measureAnticipations, measureMisses, measureTimeouts, measureMeanReactionTime, measureMedianReactionTime, measureMeanMovementTime
     case measureCorrect, measureMeanCongruentTime, measureMeanIncongruentTime, measureInterference
     case measureScore, measureMaximumSpan, measureNumberOfGames, measureNumberOfFailures
+    case measureTotalTime, measureNumberOfErrors
 
     // Site pages (home, settings, join, sign-in, messages).
     /// The link that jumps over the header to the page's content, and the label of the header's navigation.

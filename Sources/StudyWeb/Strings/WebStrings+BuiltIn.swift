@@ -5,6 +5,9 @@ extension WebStrings {
     ]
 
     private static let english: [String: String] = [
+        "trailLetters": "A B C D E F",
+        "measureTotalTime": "Time to finish the trail",
+        "measureNumberOfErrors": "Wrong circles tapped",
         "activeWatch": "Watch the squares…",
         "activeYourTurn": "Your turn: tap the squares.",
         "measureScore": "Score",
@@ -154,6 +157,9 @@ extension WebStrings {
     ]
 
     private static let simplifiedChinese: [String: String] = [
+        "trailLetters": "甲 乙 丙 丁 戊 己",
+        "measureTotalTime": "完成连线的时间",
+        "measureNumberOfErrors": "点错的圆圈",
         "activeWatch": "请看方块…",
         "activeYourTurn": "轮到你了：请点按方块。",
         "measureScore": "得分",
@@ -303,6 +309,9 @@ extension WebStrings {
     ]
 
     private static let japanese: [String: String] = [
+        "trailLetters": "あ い う え お か",
+        "measureTotalTime": "線をつなぎ終えるまでの時間",
+        "measureNumberOfErrors": "間違えてタップした円",
         "activeWatch": "四角を見てください…",
         "activeYourTurn": "あなたの番です。四角をタップしてください。",
         "measureScore": "スコア",
@@ -452,6 +461,9 @@ extension WebStrings {
     ]
 
     private static let korean: [String: String] = [
+        "trailLetters": "가 나 다 라 마 바",
+        "measureTotalTime": "선 잇기를 마친 시간",
+        "measureNumberOfErrors": "잘못 누른 원",
         "activeWatch": "네모를 보세요…",
         "activeYourTurn": "차례입니다. 네모를 누르세요.",
         "measureScore": "점수",
@@ -601,6 +613,9 @@ extension WebStrings {
     ]
 
     private static let spanish: [String: String] = [
+        "trailLetters": "A B C D E F",
+        "measureTotalTime": "Tiempo para completar el recorrido",
+        "measureNumberOfErrors": "Círculos equivocados",
         "activeWatch": "Mire los cuadrados…",
         "activeYourTurn": "Su turno: toque los cuadrados.",
         "measureScore": "Puntuación",

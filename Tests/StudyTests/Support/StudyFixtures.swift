@@ -12,6 +12,7 @@ enum StudyFixtures {
     static let examples = repository.appendingPathComponent("examples")
     static let recover = examples.appendingPathComponent("studies/recover")
     static let recoverClassic = examples.appendingPathComponent("studies/recover-classic")
+    static let cognition = examples.appendingPathComponent("studies/cognition")
 
     /// A temporary copy of `examples/consent` and `examples/studies`, laid out as in the repository, so that the
     /// studies' `../../consent` paths work; the body gets the copy of the Recover study.

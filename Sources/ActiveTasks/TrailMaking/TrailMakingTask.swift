@@ -1,0 +1,45 @@
+import Research
+
+/// Builds the trail making test: thirteen circles, tapped in order as fast as possible; part A numbers them 1–13,
+/// part B alternates numbers and letters (1, A, 2, B … 7). ResearchKit lays the circles out from fixed tables, each run
+/// picking one, mirroring it left to right and top to bottom and reversing its order at random, so every trail has
+/// about the same length; ours follows that rule with four layouts of its own (`trailMaking.js`), each a trail of
+/// 3.2–3.5 area widths that never crosses itself.
+///
+/// ```swift
+/// let task = try TrailMakingTask.make(identifier: "trails", trailType: .b)
+/// task.steps.map(\.identifier)   // ["instruction", "instruction1", "countdown.trailMaking", "trailMaking", "conclusion"]
+/// ```
+public enum TrailMakingTask {
+    /// Which part of the test.
+    public enum TrailType: String, Hashable, Sendable, CaseIterable {
+        /// Numbers 1 to 13.
+        case a = "A"
+        /// Numbers and letters in turn: 1, A, 2, B … 7.
+        case b = "B"
+    }
+
+    /// The number of circles.
+    public static let circleCount = 13
+
+    /// The test of `trailType`.
+    public static func make(identifier: String, intendedUse: String? = nil, trailType: TrailType = .a,
+                            options: ActiveTaskOptions = []) throws(ActiveTaskSettingsError) -> ResearchTask {
+        let title = "Trail making"
+        let order = trailType == .a ? "in order, from 1 to 13" : "in turn, a number then a letter: 1, A, 2, B, 3, C and so on"
+        let introduction = [
+            ActiveTaskSteps.intendedUse(title: title, text: intendedUse ?? "This activity measures how quickly you find and follow a sequence.", detail: nil),
+            Step(identifier: "instruction1", kind: .instruction, title: title,
+                 text: "Thirteen circles appear. Tap them \(order), as quickly as you can. A wrong circle turns red; carry on from where you were."),
+        ]
+        let step = Step(identifier: "trailMaking", kind: .active(ActiveStepContent(module: TrailMakingModule.name, settings: ["trailType": .text(trailType.rawValue)])),
+                        title: title, text: trailType == .a ? "Tap 1, 2, 3 … 13." : "Tap 1, A, 2, B … 7.", isOptional: false)
+        do {
+            return try ResearchTask(identifier: identifier, title: title,
+                                    steps: ActiveTaskSteps.wrapped([ActiveTaskSteps.countdown(before: step.identifier), step],
+                                                                   introduction: introduction, options: options))
+        } catch {
+            throw ActiveTaskSettingsError(path: "id", message: error.message)
+        }
+    }
+}
