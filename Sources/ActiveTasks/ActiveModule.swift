@@ -37,7 +37,7 @@ public struct ActiveModules: Sendable {
     public var names: [String] { modules.keys.sorted() }
 
     /// Every module StudyKit provides.
-    public static let standard = ActiveModules([CountdownModule(), TappingModule(), ReactionTimeModule(), StroopModule(), SpatialSpanModule(), TrailMakingModule()])
+    public static let standard = ActiveModules([CountdownModule(), TappingModule(), ReactionTimeModule(), StroopModule(), SpatialSpanModule(), TrailMakingModule(), TowerOfHanoiModule(), PSATModule(), AmslerGridModule(), HolePegModule()])
 }
 
 /// The countdown before a measurement: the browser shows it for the step's duration and posts how long it actually

@@ -58,6 +58,26 @@ public enum ActiveTaskCatalog {
             try TrailMakingTask.make(identifier: identifier, intendedUse: try settings.text("intendedUse"),
                                      trailType: try settings.choice("trailType", TrailMakingTask.TrailType.self) ?? .a, options: try settings.options())
         },
+        "towerOfHanoi": Entry(settings: ["numberOfDisks"]) { identifier, settings throws(ActiveTaskSettingsError) in
+            try TowerOfHanoiTask.make(identifier: identifier, intendedUse: try settings.text("intendedUse"),
+                                      numberOfDisks: try settings.integer("numberOfDisks") ?? 3, options: try settings.options())
+        },
+        "psat": Entry(settings: ["presentationMode", "interStimulusInterval", "stimulusDuration", "seriesLength"]) { identifier, settings throws(ActiveTaskSettingsError) in
+            try PSATTask.make(identifier: identifier, intendedUse: try settings.text("intendedUse"),
+                              mode: try settings.choice("presentationMode", PSATTask.PresentationMode.self) ?? .visual,
+                              interStimulusInterval: try settings.number("interStimulusInterval") ?? 3,
+                              stimulusDuration: try settings.number("stimulusDuration") ?? 1, seriesLength: try settings.integer("seriesLength") ?? 60,
+                              options: try settings.options())
+        },
+        "amslerGrid": Entry(settings: []) { identifier, settings throws(ActiveTaskSettingsError) in
+            try AmslerGridTask.make(identifier: identifier, intendedUse: try settings.text("intendedUse"), options: try settings.options())
+        },
+        "holePeg": Entry(settings: ["dominantHand", "numberOfPegs", "threshold", "timeLimit"]) { identifier, settings throws(ActiveTaskSettingsError) in
+            try HolePegTask.make(identifier: identifier, intendedUse: try settings.text("intendedUse"),
+                                 dominantHand: try settings.choice("dominantHand", HolePegTask.Hand.self) ?? .right,
+                                 numberOfPegs: try settings.integer("numberOfPegs") ?? 9, threshold: try settings.number("threshold") ?? 0.2,
+                                 timeLimit: try settings.number("timeLimit") ?? 300, options: try settings.options())
+        },
     ]
 
     /// The names of every task, sorted.

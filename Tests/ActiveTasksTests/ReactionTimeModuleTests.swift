@@ -15,7 +15,7 @@ struct ReactionTimeModuleTests {
                at location: (Double, Double)? = (150, 100)) -> String {
         let shown = shownAfter.map { "\(start + interval + $0)" } ?? "null"
         let place = location.map { #"{"x":\#($0.0),"y":\#($0.1)}"# } ?? "null"
-        return #"{"timerStart":\#(start),"currentInterval":\#(interval),"stimulusStart":\#(shown),"release":\#(release),"reaction":\#(reaction.map { "\($0)" } ?? "null"),"location":\#(reaction == nil ? "null" : place)}"#
+        return #"{"holdStart":\#(start),"currentInterval":\#(interval),"stimulusStart":\#(shown),"release":\#(release),"reaction":\#(reaction.map { "\($0)" } ?? "null"),"location":\#(reaction == nil ? "null" : place)}"#
     }
 
     func document(_ trials: [String], complete: Bool = true) -> Data {

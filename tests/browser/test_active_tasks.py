@@ -23,8 +23,12 @@ def tapping_server(workdir):
 
 
 def wait_for_step(me, step, timeout=WAIT):
-    WebDriverWait(me.driver, timeout).until(lambda d: d.execute_script(
-        "const s = document.querySelector('input[name=_step]'); return document.readyState === 'complete' && s && s.value") == step)
+    """Waits for the page of `step`; when it does not come, fails with the page on screen (a refusal says why)."""
+    try:
+        WebDriverWait(me.driver, timeout).until(lambda d: d.execute_script(
+            "const s = document.querySelector('input[name=_step]'); return document.readyState === 'complete' && s && s.value") == step)
+    except Exception:
+        raise AssertionError(f"no page of step {step!r}; on screen: {me.driver.execute_script('return document.body.innerText')[:600]!r}")
 
 
 def tapping_geometry(driver):
@@ -350,3 +354,191 @@ def test_trail_making_b_counts_wrong_circles_and_times_the_trail(tapping_server,
     assert all(abs(b["timestamp"] - a["timestamp"] - 0.25) < 0.001 for a, b in zip(taps, taps[1:]))
     measures = {m["identifier"]: m["value"] for m in result["measures"]}
     assert measures["numberOfErrors"] == 1 and abs(measures["totalTime"] - taps[-1]["timestamp"]) < 1e-9
+
+
+def test_tower_of_hanoi_keeps_its_legal_moves_timed_from_the_first(tapping_server, browser):
+    me = Participant(tapping_server, browser).join()
+    me.onboard_every_format()
+    me.start_survey("Tower of Hanoi")
+    wait_for_step(me, "towerOfHanoi", timeout=WAIT + 5)
+    me.browser.check_page()
+    towers = me.driver.execute_script("""
+        return [...document.querySelectorAll('.hanoi-tower')].map(e => { const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; });""")
+    # Two disks: 0 → 1, then the larger disk tried onto the smaller (refused; tower 0 stays picked), 0 → 2, 1 → 2.
+    clicks = [0, 1, 0, 1, 2, 1, 2]
+    start = page_clock(me.driver) + 0.1
+    stamps = [start + 0.4 * index for index in range(len(clicks))]
+    for tower, stamp in zip(clicks, stamps):
+        wait_until(me.driver, stamp)
+        x, y = towers[tower]
+        for kind in ("mousePressed", "mouseReleased"):
+            me.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": kind, "button": "left", "clickCount": 1, "x": x, "y": y, "timestamp": stamp})
+    wait_for_step(me, "conclusion")
+    me.next()
+    result = active_result(stored_result(tapping_server, "hanoi"), "towerOfHanoi")
+    moves = result["samples"]["moves"]
+    assert [(m["donorTowerIndex"], m["recipientTowerIndex"]) for m in moves] == [(0, 1), (0, 2), (1, 2)]
+    given = [0, stamps[4] - stamps[1], stamps[6] - stamps[1]]
+    assert all(abs(m["timestamp"] - g) < 0.001 for m, g in zip(moves, given))
+    assert result["samples"]["puzzleWasSolved"] is True
+    measures = {m["identifier"]: m["value"] for m in result["measures"]}
+    assert measures["numberOfMoves"] == 3 and measures["extraMoves"] == 0
+
+
+_WATCH_DIGITS = """
+window.studykitDigits = [];
+new MutationObserver(() => {
+  const text = document.querySelector('.psat-digit').textContent;
+  if (/^[0-9]$/.test(text)) window.studykitDigits.push({digit: Number(text), at: performance.timeOrigin + document.timeline.currentTime});
+}).observe(document.querySelector('.psat-digit'), {childList: true, characterData: true, subtree: true});
+"""
+
+
+def test_psat_takes_each_sum_in_its_digit_s_window(tapping_server, browser):
+    me = Participant(tapping_server, browser).join()
+    me.onboard_every_format()
+    me.start_survey("Adding digits")
+    # The watcher goes in on the countdown's page's successor as soon as it loads; the first digit shows with the board.
+    wait_for_step(me, "psat", timeout=WAIT + 5)
+    me.driver.execute_script(_WATCH_DIGITS)
+    me.browser.check_page()
+    keys = me.driver.execute_script("""
+        const out = {};
+        for (const b of document.querySelectorAll('.psat-keys button')) { const r = b.getBoundingClientRect(); out[b.dataset.sum] = [r.left + r.width / 2, r.top + r.height / 2]; }
+        return out;""")
+    first = me.driver.execute_script("return Number(document.querySelector('.psat-digit').textContent)")
+    previous, answered = first, []
+    for index in range(10):
+        WebDriverWait(me.driver, WAIT).until(lambda d: d.execute_script("return window.studykitDigits.length") > index)
+        shown = me.driver.execute_script(f"return window.studykitDigits[{index}]")
+        total = previous + shown["digit"] + (1 if index == 3 else 0)  # the fourth answer is wrong
+        delay = 0.35 + 0.05 * index
+        wait_until(me.driver, shown["at"] / 1000 + delay)
+        x, y = keys[str(total)]
+        for kind in ("mousePressed", "mouseReleased"):
+            me.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": kind, "button": "left", "clickCount": 1, "x": x, "y": y,
+                                                                   "timestamp": shown["at"] / 1000 + delay})
+        answered.append((shown["digit"], total, delay))
+        previous = shown["digit"]
+    wait_for_step(me, "conclusion", timeout=WAIT + 5)
+    me.next()
+    result = active_result(stored_result(tapping_server, "psat"), "psat")
+    stored = result["samples"]
+    assert stored["initialDigit"] == first
+    assert [(s["digit"], s["answer"]) for s in stored["samples"]] == [(d, t) for d, t, _ in answered]
+    assert all(abs(s["time"] - delay) < 0.001 for s, (_, _, delay) in zip(stored["samples"], answered))
+    assert all(abs(s["onset"] - 1.5 * (i + 1)) < 0.05 for i, s in enumerate(stored["samples"]))
+    measures = {m["identifier"]: m["value"] for m in result["measures"]}
+    assert measures["totalCorrect"] == 9 and measures["totalDyad"] == 7
+
+
+def test_amsler_grid_keeps_each_eye_s_marks(tapping_server, browser):
+    me = Participant(tapping_server, browser).join()
+    me.onboard_every_format()
+    me.start_survey("Amsler grid")
+    wait_for_step(me, "amslerGrid.left", timeout=WAIT + 5)
+    me.browser.check_page()
+    grid = me.driver.execute_script("const r = document.querySelector('canvas.amsler').getBoundingClientRect(); return [r.left, r.top, r.width];")
+    left, top, side = grid
+    start = page_clock(me.driver) + 0.1
+    # One mark: down at a quarter of the way across, along to three quarters, up; 50 ms between events.
+    points = [(0.25 + 0.05 * i, 0.5) for i in range(11)]
+    for index, (fx, fy) in enumerate(points):
+        kind = "mousePressed" if index == 0 else "mouseMoved"
+        me.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": kind, "button": "left", "buttons": 1, "clickCount": 1,
+                                                               "x": left + fx * side, "y": top + fy * side, "timestamp": start + 0.05 * index})
+    me.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseReleased", "button": "left", "clickCount": 1,
+                                                           "x": left + 0.75 * side, "y": top + 0.5 * side, "timestamp": start + 0.55})
+    wait_until(me.driver, start + 0.6)
+    me.driver.find_element(By.CSS_SELECTOR, ".tap-bar button.primary").click()
+    wait_for_step(me, "instruction2")
+    me.next()
+    wait_for_step(me, "amslerGrid.right")
+    me.driver.find_element(By.CSS_SELECTOR, ".tap-bar button.primary").click()  # nothing seen with the right eye
+    wait_for_step(me, "conclusion")
+    me.next()
+    stored = stored_result(tapping_server, "amsler")
+    marked = active_result(stored, "amslerGrid.left")
+    (path,) = marked["samples"]["paths"]
+    assert [(round(p["x"] / side, 3), round(p["y"] / side, 3)) for p in path] == [(round(x, 3), round(y, 3)) for x, y in points]
+    assert all(abs(b["t"] - a["t"] - 0.05) < 0.001 for a, b in zip(path, path[1:]))
+    area = {m["identifier"]: m["value"] for m in marked["measures"]}["markedArea"]
+    assert 2 < area < 3.5, area  # half the grid's width, five rows of cells thick
+    clear = active_result(stored, "amslerGrid.right")
+    assert clear["samples"]["paths"] == [] and {m["identifier"]: m["value"] for m in clear["measures"]}["markedArea"] == 0
+
+
+_touches = iter(range(1, 1_000_000, 2))
+
+
+def pinch_drag(driver, start, end, at, steps=5, duration=0.25):
+    """Two fingers 30 px apart put down at `start`, moved together to `end` and lifted, stamped from `at` on. Each
+    gesture's fingers have ids of their own: a gesture whose end the page answered by moving on must not leave the
+    next page's first touch looking like one already down."""
+    first = next(_touches)
+
+    def points(x, y):
+        return [{"x": x - 15, "y": y, "id": first}, {"x": x + 15, "y": y, "id": first + 1}]
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": points(*start), "timestamp": at})
+    for index in range(1, steps + 1):
+        f = index / steps
+        x, y = start[0] + (end[0] - start[0]) * f, start[1] + (end[1] - start[1]) * f
+        driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": points(x, y), "timestamp": at + duration * f})
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": [], "timestamp": at + duration + 0.01})
+
+
+def mouse_drag(driver, start, end, at=None, steps=5):
+    """A mouse pressed at `start`, moved to `end` and released, as the events are sent (not stamped)."""
+    driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mousePressed", "button": "left", "buttons": 1, "clickCount": 1,
+                                                        "x": start[0], "y": start[1]})
+    for index in range(1, steps + 1):
+        f = index / steps
+        driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseMoved", "button": "left", "buttons": 1,
+                                                            "x": start[0] + (end[0] - start[0]) * f, "y": start[1] + (end[1] - start[1]) * f})
+    driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseReleased", "button": "left", "clickCount": 1, "x": end[0], "y": end[1]})
+
+
+def peg_geometry(driver):
+    return driver.execute_script("""
+        const c = e => { const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2, r.width]; };
+        const target = document.querySelector('.hole, .peg-line');
+        return {peg: c(document.querySelector('.peg')), target: c(target)};""")
+
+
+def test_hole_peg_moves_pegs_with_two_fingers(tapping_server, browser):
+    me = Participant(tapping_server, browser).join()
+    me.onboard_every_format()
+    me.start_survey("Peg test")
+    for step, action in (("hole.peg.test.dominant.place", "place"), ("hole.peg.test.dominant.remove", "remove"),
+                         ("hole.peg.test.non.dominant.place", "place"), ("hole.peg.test.non.dominant.remove", "remove")):
+        wait_for_step(me, step, timeout=WAIT + 5)
+        WebDriverWait(me.driver, WAIT).until(lambda d: d.execute_script("return !!document.querySelector('.tap-area.shown')"))
+        if step == "hole.peg.test.dominant.place":
+            me.browser.check_page()
+        g = peg_geometry(me.driver)
+        peg, target = g["peg"], g["target"]
+        if action == "place":
+            goals = [(target[0] - peg[2], target[1]), (target[0] + 3, target[1] - 2), (target[0], target[1])]  # short, then two in
+        else:
+            past = target[0] + peg[2] if peg[0] < target[0] else target[0] - peg[2]
+            goals = [(past, peg[1]), (past, peg[1] + 20)]
+        start = page_clock(me.driver) + 0.1
+        # Touches sent through chromedriver reach only the first page that took touches (the step pages after it are
+        # loaded by the module's own post); the later steps are driven with the mouse, which the page takes on a computer.
+        drag = pinch_drag if step == "hole.peg.test.dominant.place" else mouse_drag
+        for index, goal in enumerate(goals):
+            wait_until(me.driver, start + 0.5 * index)
+            drag(me.driver, (peg[0], peg[1]), goal, start + 0.5 * index)
+    wait_for_step(me, "conclusion")
+    me.next()
+    stored = stored_result(tapping_server, "pegs")
+    placed = active_result(stored, "hole.peg.test.dominant.place")
+    attempts = placed["samples"]["attempts"]
+    assert [a["success"] for a in attempts] == [False, True, True]
+    assert all(abs(a["end"] - a["start"] - 0.26) < 0.001 for a in attempts)
+    assert all(abs(b["start"] - a["start"] - 0.5) < 0.001 for a, b in zip(attempts, attempts[1:]))
+    measures = {m["identifier"]: m["value"] for m in placed["measures"]}
+    assert measures["totalSuccesses"] == 2 and measures["totalFailures"] == 1
+    assert abs(measures["totalTime"] - (attempts[-1]["end"] - attempts[0]["start"])) < 1e-6
+    removed = active_result(stored, "hole.peg.test.dominant.remove")
+    assert [a["success"] for a in removed["samples"]["attempts"]] == [True, True]

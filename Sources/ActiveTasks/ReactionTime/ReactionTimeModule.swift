@@ -37,15 +37,15 @@ public struct ReactionTimeModule: ActiveModule {
         let frameSlack = 1.0
         for (index, element) in elements.enumerated() {
             let path = "trials[\(index)]"
-            let fields = try PostedSamples.members(element, path, known: ["timerStart", "currentInterval", "stimulusStart", "release", "reaction", "location"],
-                                                   required: ["timerStart", "currentInterval", "stimulusStart", "release", "reaction", "location"])
+            let fields = try PostedSamples.members(element, path, known: ["holdStart", "currentInterval", "stimulusStart", "release", "reaction", "location"],
+                                                   required: ["holdStart", "currentInterval", "stimulusStart", "release", "reaction", "location"])
             let earliest = trials.last.map { $0.reaction ?? $0.release } ?? 0
-            let timerStart = try PostedSamples.number(fields["timerStart"], "\(path).timerStart", in: earliest...earliest + 3_600)
+            let holdStart = try PostedSamples.number(fields["holdStart"], "\(path).holdStart", in: earliest...earliest + 3_600)
             let interval = try PostedSamples.number(fields["currentInterval"], "\(path).currentInterval", in: minimumDelay...maximumDelay)
-            let release = try PostedSamples.number(fields["release"], "\(path).release", in: timerStart...timerStart + interval + frameSlack + timeout + 60)
+            let release = try PostedSamples.number(fields["release"], "\(path).release", in: holdStart...holdStart + interval + frameSlack + timeout + 60)
             let shown = try PostedSamples.optionalNumber(fields["stimulusStart"], "\(path).stimulusStart",
-                                                          in: timerStart + interval...timerStart + interval + frameSlack)
-            if shown == nil, release >= timerStart + interval + frameSlack {
+                                                          in: holdStart + interval...holdStart + interval + frameSlack)
+            if shown == nil, release >= holdStart + interval + frameSlack {
                 throw ActiveSamplesError(path: "\(path).stimulusStart", message: "is missing, but the button was held past the delay (\(PostedSamples.text(interval)) s)")
             }
             if let shown, release < shown, fields["reaction"]?.isNull == false {
@@ -56,7 +56,7 @@ public struct ReactionTimeModule: ActiveModule {
             if (reaction == nil) != (location == nil) {
                 throw ActiveSamplesError(path: "\(path).location", message: reaction == nil ? "must be null without a reaction" : "is missing for the reaction")
             }
-            trials.append(.init(timerStart: timerStart, currentInterval: interval, stimulusStart: shown, release: release, reaction: reaction, location: location))
+            trials.append(.init(holdStart: holdStart, currentInterval: interval, stimulusStart: shown, release: release, reaction: reaction, location: location))
         }
         if complete, trials.count != trialCount {
             throw ActiveSamplesError(path: "trials", message: "has \(trials.count) trials, but a complete step has \(trialCount)")

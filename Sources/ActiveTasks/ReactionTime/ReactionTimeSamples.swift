@@ -1,15 +1,16 @@
 import JSONDiagnostics
 
-/// What a reaction time step recorded: one entry per trial, with ResearchKit's names where it has them
-/// (`ORKNormalizedReactionTimeResult`: `timerStart`, `currentInterval`, `stimulusStart`, `reaction`).
+/// What a reaction time step recorded: one entry per trial. ResearchKit's `ORKNormalizedReactionTimeResult` has
+/// `currentInterval` (the same), `stimulusStartDate` (here `stimulusStart`), `timerStartDate`, which is when the finger
+/// let go (here `release`), and `reactionDate` (here `reaction`); `holdStart`, when the button was pressed, is ours.
 ///
 /// Times are seconds from the animation frame that first showed the step's hold button, each from its pointer event's
 /// own timeStamp, except `stimulusStart`, the timestamp of the frame that first showed the stimulus.
 public struct ReactionTimeSamples: Hashable, Sendable {
     /// One trial.
     public struct Trial: Hashable, Sendable {
-        /// When the participant pressed the hold button, which started the trial's timer.
-        public var timerStart: Double
+        /// When the participant pressed the hold button, which started the trial's delay.
+        public var holdStart: Double
         /// The random delay drawn for the trial, in seconds: the stimulus shows at the first frame after it.
         public var currentInterval: Double
         /// When the stimulus first showed; nil when the participant let go before it did.
@@ -22,9 +23,9 @@ public struct ReactionTimeSamples: Hashable, Sendable {
         public var location: TappingSamples.Point?
 
         /// Creates a trial.
-        public init(timerStart: Double, currentInterval: Double, stimulusStart: Double?, release: Double, reaction: Double?,
+        public init(holdStart: Double, currentInterval: Double, stimulusStart: Double?, release: Double, reaction: Double?,
                     location: TappingSamples.Point?) {
-            self.timerStart = timerStart
+            self.holdStart = holdStart
             self.currentInterval = currentInterval
             self.stimulusStart = stimulusStart
             self.release = release
@@ -85,7 +86,7 @@ public struct ReactionTimeSamples: Hashable, Sendable {
             .init(key: "buttonRect", value: rect(buttonRect)),
             .init(key: "stimulusRect", value: rect(stimulusRect)),
             .init(key: "trials", value: .array(trials.map { trial in
-                .object([.init(key: "timerStart", value: number(trial.timerStart)), .init(key: "currentInterval", value: number(trial.currentInterval)),
+                .object([.init(key: "holdStart", value: number(trial.holdStart)), .init(key: "currentInterval", value: number(trial.currentInterval)),
                          .init(key: "stimulusStart", value: number(trial.stimulusStart)), .init(key: "release", value: number(trial.release)),
                          .init(key: "reaction", value: number(trial.reaction)),
                          .init(key: "location", value: trial.location.map { .object([.init(key: "x", value: number($0.x)), .init(key: "y", value: number($0.y))]) } ?? .null),

@@ -128,6 +128,8 @@ struct StepPageBuilder {
             "stop": strings[.activeStop], "sending": strings[.activeSending], "hold": strings[.activeHold], "trial": strings[.activeTrial],
             "red": strings[.colorRed], "green": strings[.colorGreen], "blue": strings[.colorBlue], "yellow": strings[.colorYellow],
             "watch": strings[.activeWatch], "yourTurn": strings[.activeYourTurn], "trailLetters": strings[.trailLetters],
+            "tower": strings[.hanoiTower], "moves": strings[.hanoiMoves], "amsler": strings[.amslerGrid], "clear": strings[.clear],
+            "done": strings[.done], "pegs": strings[.pegsDone],
         ]
         return ActiveView(module: content.module, script: "\(base)/active/\(content.module).js?v=\(WebAssets.version)",
                           duration: QuestionFields.text(content.duration ?? 0), settings: Self.json(content.settings), texts: Self.json(texts),

@@ -13,7 +13,7 @@ public enum WebAssets {
         ("\($0).js", resource("active/\($0).js"))
     })
     /// The active step modules that have a browser side.
-    static let activeModuleNames = ["countdown", "tapping", "reactionTime", "stroop", "spatialSpan", "trailMaking"]
+    static let activeModuleNames = ["countdown", "tapping", "reactionTime", "stroop", "spatialSpan", "trailMaking", "towerOfHanoi", "psat", "amslerGrid", "holePeg"]
 
     /// A short hash of every file, to put in their URLs so that browsers fetch them again after a change.
     public static let version: String = {

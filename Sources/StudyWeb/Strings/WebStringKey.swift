@@ -56,6 +56,12 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case activeWatch, activeYourTurn
     /// The six letters of trail making's part B, in order and separated by spaces (`A B C D E F`).
     case trailLetters
+    /// A Tower of Hanoi tower's label ("{number}", "{disks}") and the count of moves ("{count}").
+    case hanoiTower, hanoiMoves
+    /// The Amsler grid's description for screen readers.
+    case amslerGrid
+    /// A hole peg step's count of pegs done ("{done}", "{total}").
+    case pegsDone
     /// The completion step's heading over an active task's measures, its note for a test stopped early, and the
     /// text of a measure without a value.
     case activeResults, activeIncomplete, measureNone
@@ -65,6 +71,10 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case measureCorrect, measureMeanCongruentTime, measureMeanIncongruentTime, measureInterference
     case measureScore, measureMaximumSpan, measureNumberOfGames, measureNumberOfFailures
     case measureTotalTime, measureNumberOfErrors
+    case measureNumberOfMoves, measureExtraMoves
+    case measureTotalCorrect, measureTotalDyad, measureMeanTime
+    case measureMarkedArea, measureMarkCount
+    case measureTotalSuccesses, measureTotalFailures, measureMeanPegTime, measureTotalDistance
 
     // Site pages (home, settings, join, sign-in, messages).
     /// The link that jumps over the header to the page's content, and the label of the header's navigation.

@@ -8,6 +8,8 @@
 /** The step's element, settings, texts and form. */
 export function step() {
   const root = document.querySelector('[data-active]');
+  // A swipe during a test (two fingers moving a peg, a finger drawing) must never scroll the page or go back a page.
+  document.documentElement.style.overscrollBehavior = 'none';
   const form = root.closest('form');
   return {
     root,

@@ -54,11 +54,12 @@ function endTrial() {
 area.addEventListener('pointerdown', (event) => {
   event.preventDefault();
   if (done) return;
+  box = area.getBoundingClientRect(); // the page may have scrolled since the step showed
   const t = seconds(event.timeStamp - origin);
   if (!trial && hold.contains(event.target)) {
     holding = event.pointerId;
     trial = { interval: delay(), startedAt: event.timeStamp, shownAt: null, releasedAt: null,
-              record: { timerStart: t, currentInterval: 0, stimulusStart: null, release: null, reaction: null, location: null } };
+              record: { holdStart: t, currentInterval: 0, stimulusStart: null, release: null, reaction: null, location: null } };
     trial.record.currentInterval = trial.interval;
     requestAnimationFrame(waitForDelay);
   } else if (trial && trial.releasedAt !== null && trial.shownAt !== null) {

@@ -61,6 +61,7 @@ async function play() {
 
 board.addEventListener('pointerdown', (event) => {
   event.preventDefault();
+  box = board.getBoundingClientRect(); // the page may have scrolled since the step showed
   if (!game || done) return;
   const x = px(event.clientX - box.left), y = px(event.clientY - box.top);
   const rects = squares.map(rect);

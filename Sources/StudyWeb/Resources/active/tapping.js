@@ -48,6 +48,7 @@ function measureLayout() {
 area.addEventListener('pointerdown', (event) => {
   event.preventDefault();
   if (done || (endAt !== null && event.timeStamp > endAt)) return;
+  measureLayout(); // the page may have scrolled since the buttons showed
   const x = px(event.clientX - box.left), y = px(event.clientY - box.top);
   const button = inside(rect1, x, y) ? 'left' : (rect2 && inside(rect2, x, y) ? 'right' : 'none');
   const sample = { timestamp: seconds(event.timeStamp - origin), duration: 0, buttonIdentifier: button, location: { x, y } };

@@ -54,6 +54,7 @@ function rect(element) {
 }
 area.addEventListener('pointerdown', (event) => {
   event.preventDefault();
+  box = area.getBoundingClientRect(); // the page may have scrolled since the step showed
   const circle = event.target.closest('.trail-circle');
   if (!circle || done) return;
   const index = circles.indexOf(circle);
