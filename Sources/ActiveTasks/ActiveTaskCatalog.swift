@@ -14,35 +14,35 @@ public enum ActiveTaskCatalog {
     /// A task of the catalogue: its settings besides the common ones, and its factory.
     struct Entry: Sendable {
         let settings: [String]
-        let make: @Sendable (_ identifier: String, _ settings: Settings) throws(ActiveTaskSettingsError) -> ResearchTask
+        let make: @Sendable (_ identifier: String, _ settings: Settings, _ language: String) throws(ActiveTaskSettingsError) -> ResearchTask
     }
 
     /// The settings common to every task.
     static let commonSettings = ["intendedUse", "excludeInstructions", "excludeConclusion"]
 
     static let entries: [String: Entry] = [
-        "twoFingerTapping": Entry(settings: ["duration", "hands"]) { identifier, settings throws(ActiveTaskSettingsError) in
+        "twoFingerTapping": Entry(settings: ["duration", "hands"]) { identifier, settings, language throws(ActiveTaskSettingsError) in
             try TappingTask.twoFingerInterval(identifier: identifier, intendedUse: try settings.text("intendedUse"),
                                               duration: try settings.number("duration") ?? 20,
-                                              hands: try settings.choice("hands", TappingTask.Hands.self) ?? .both, options: try settings.options())
+                                              hands: try settings.choice("hands", TappingTask.Hands.self) ?? .both, options: try settings.options(), language: language)
         },
-        "tappingSpeed": Entry(settings: ["duration", "hands"]) { identifier, settings throws(ActiveTaskSettingsError) in
+        "tappingSpeed": Entry(settings: ["duration", "hands"]) { identifier, settings, language throws(ActiveTaskSettingsError) in
             try TappingTask.speed(identifier: identifier, intendedUse: try settings.text("intendedUse"),
                                   duration: try settings.number("duration") ?? 10,
-                                  hands: try settings.choice("hands", TappingTask.Hands.self) ?? .right, options: try settings.options())
+                                  hands: try settings.choice("hands", TappingTask.Hands.self) ?? .right, options: try settings.options(), language: language)
         },
-        "reactionTime": Entry(settings: ["trials", "minimumDelay", "maximumDelay", "timeout"]) { identifier, settings throws(ActiveTaskSettingsError) in
+        "reactionTime": Entry(settings: ["trials", "minimumDelay", "maximumDelay", "timeout"]) { identifier, settings, language throws(ActiveTaskSettingsError) in
             try ReactionTimeTask.normalized(identifier: identifier, intendedUse: try settings.text("intendedUse"),
                                             trials: try settings.integer("trials") ?? 5, minimumDelay: try settings.number("minimumDelay") ?? 2,
                                             maximumDelay: try settings.number("maximumDelay") ?? 5, timeout: try settings.number("timeout") ?? 3,
-                                            options: try settings.options())
+                                            options: try settings.options(), language: language)
         },
-        "stroop": Entry(settings: ["attempts"]) { identifier, settings throws(ActiveTaskSettingsError) in
+        "stroop": Entry(settings: ["attempts"]) { identifier, settings, language throws(ActiveTaskSettingsError) in
             try StroopTask.make(identifier: identifier, intendedUse: try settings.text("intendedUse"), attempts: try settings.integer("attempts") ?? 15,
-                                options: try settings.options())
+                                options: try settings.options(), language: language)
         },
         "spatialSpan": Entry(settings: ["initialSpan", "minimumSpan", "maximumSpan", "playSpeed", "maximumTests", "maximumConsecutiveFailures",
-                                        "requireReversal"]) { identifier, settings throws(ActiveTaskSettingsError) in
+                                        "requireReversal"]) { identifier, settings, language throws(ActiveTaskSettingsError) in
             var rules = SpatialSpanTask.Settings()
             rules.initialSpan = try settings.integer("initialSpan") ?? rules.initialSpan
             rules.minimumSpan = try settings.integer("minimumSpan") ?? rules.minimumSpan
@@ -52,40 +52,41 @@ public enum ActiveTaskCatalog {
             rules.maximumConsecutiveFailures = try settings.integer("maximumConsecutiveFailures") ?? rules.maximumConsecutiveFailures
             rules.requireReversal = try settings.flag("requireReversal")
             return try SpatialSpanTask.make(identifier: identifier, intendedUse: try settings.text("intendedUse"), settings: rules,
-                                            options: try settings.options())
+                                            options: try settings.options(), language: language)
         },
-        "trailMaking": Entry(settings: ["trailType"]) { identifier, settings throws(ActiveTaskSettingsError) in
+        "trailMaking": Entry(settings: ["trailType"]) { identifier, settings, language throws(ActiveTaskSettingsError) in
             try TrailMakingTask.make(identifier: identifier, intendedUse: try settings.text("intendedUse"),
-                                     trailType: try settings.choice("trailType", TrailMakingTask.TrailType.self) ?? .a, options: try settings.options())
+                                     trailType: try settings.choice("trailType", TrailMakingTask.TrailType.self) ?? .a, options: try settings.options(), language: language)
         },
-        "towerOfHanoi": Entry(settings: ["numberOfDisks"]) { identifier, settings throws(ActiveTaskSettingsError) in
+        "towerOfHanoi": Entry(settings: ["numberOfDisks"]) { identifier, settings, language throws(ActiveTaskSettingsError) in
             try TowerOfHanoiTask.make(identifier: identifier, intendedUse: try settings.text("intendedUse"),
-                                      numberOfDisks: try settings.integer("numberOfDisks") ?? 3, options: try settings.options())
+                                      numberOfDisks: try settings.integer("numberOfDisks") ?? 3, options: try settings.options(), language: language)
         },
-        "psat": Entry(settings: ["presentationMode", "interStimulusInterval", "stimulusDuration", "seriesLength"]) { identifier, settings throws(ActiveTaskSettingsError) in
+        "psat": Entry(settings: ["presentationMode", "interStimulusInterval", "stimulusDuration", "seriesLength"]) { identifier, settings, language throws(ActiveTaskSettingsError) in
             try PSATTask.make(identifier: identifier, intendedUse: try settings.text("intendedUse"),
                               mode: try settings.choice("presentationMode", PSATTask.PresentationMode.self) ?? .visual,
                               interStimulusInterval: try settings.number("interStimulusInterval") ?? 3,
                               stimulusDuration: try settings.number("stimulusDuration") ?? 1, seriesLength: try settings.integer("seriesLength") ?? 60,
-                              options: try settings.options())
+                              options: try settings.options(), language: language)
         },
-        "amslerGrid": Entry(settings: []) { identifier, settings throws(ActiveTaskSettingsError) in
-            try AmslerGridTask.make(identifier: identifier, intendedUse: try settings.text("intendedUse"), options: try settings.options())
+        "amslerGrid": Entry(settings: []) { identifier, settings, language throws(ActiveTaskSettingsError) in
+            try AmslerGridTask.make(identifier: identifier, intendedUse: try settings.text("intendedUse"), options: try settings.options(), language: language)
         },
-        "holePeg": Entry(settings: ["dominantHand", "numberOfPegs", "threshold", "timeLimit"]) { identifier, settings throws(ActiveTaskSettingsError) in
+        "holePeg": Entry(settings: ["dominantHand", "numberOfPegs", "threshold", "timeLimit"]) { identifier, settings, language throws(ActiveTaskSettingsError) in
             try HolePegTask.make(identifier: identifier, intendedUse: try settings.text("intendedUse"),
                                  dominantHand: try settings.choice("dominantHand", HolePegTask.Hand.self) ?? .right,
                                  numberOfPegs: try settings.integer("numberOfPegs") ?? 9, threshold: try settings.number("threshold") ?? 0.2,
-                                 timeLimit: try settings.number("timeLimit") ?? 300, options: try settings.options())
+                                 timeLimit: try settings.number("timeLimit") ?? 300, options: try settings.options(), language: language)
         },
     ]
 
     /// The names of every task, sorted.
     public static var names: [String] { entries.keys.sorted() }
 
-    /// The task `name` built with `settings` (a study file's values by key) under `identifier`; throws naming the
-    /// setting that is unknown or wrong.
-    public static func task(named name: String, identifier: String, settings: [String: JSONTree]) throws(ActiveTaskSettingsError) -> ResearchTask {
+    /// The task `name` built with `settings` (a study file's values by key) under `identifier`, its texts in `language`
+    /// (one of the five built-in languages; others read English); throws naming the setting that is unknown or wrong.
+    public static func task(named name: String, identifier: String, settings: [String: JSONTree],
+                            language: String = "en") throws(ActiveTaskSettingsError) -> ResearchTask {
         guard let entry = entries[name] else {
             let hint = JSONDiagnostics.closestKey(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
             throw ActiveTaskSettingsError(path: "task", message: "'\(name)' is not an active task (\(names.joined(separator: ", ")))\(hint)")
@@ -94,7 +95,7 @@ public enum ActiveTaskCatalog {
         if let unknown = settings.keys.sorted().first(where: { !known.contains($0) }) {
             throw ActiveTaskSettingsError(path: unknown, message: "is not a setting of \(name) (its settings: \(known.joined(separator: ", ")))")
         }
-        return try entry.make(identifier, Settings(values: settings))
+        return try entry.make(identifier, Settings(values: settings), language)
     }
 
     /// A study file's settings of one task, read by type with errors that name the setting.

@@ -16,18 +16,18 @@ enum ActiveTaskSteps {
     }
 
     /// A countdown before the measurement `step`, so the participant is ready when it starts.
-    static func countdown(before step: String) -> Step {
+    static func countdown(before step: String, _ t: ActiveTaskWording) -> Step {
         Step(identifier: "countdown.\(step)", kind: .active(ActiveStepContent(module: CountdownModule.name, duration: countdownSeconds)),
-             title: "Get ready", text: "Starting in", isOptional: false)
+             title: t(.getReady), text: t(.startingIn), isOptional: false)
     }
 
     /// The completion step, which shows the participant's measures.
-    static func completion() -> Step {
-        Step(identifier: conclusion, kind: .completion, title: "All done", text: "Thank you. What was measured is below; press Done to save it.")
+    static func completion(_ t: ActiveTaskWording) -> Step {
+        Step(identifier: conclusion, kind: .completion, title: t(.allDone), text: t(.thankYou))
     }
 
     /// `steps` with the introduction and the conclusion put around them as `options` allow.
-    static func wrapped(_ steps: [Step], introduction: [Step], options: ActiveTaskOptions) -> [Step] {
-        (options.contains(.excludeInstructions) ? [] : introduction) + steps + (options.contains(.excludeConclusion) ? [] : [completion()])
+    static func wrapped(_ steps: [Step], introduction: [Step], options: ActiveTaskOptions, _ t: ActiveTaskWording) -> [Step] {
+        (options.contains(.excludeInstructions) ? [] : introduction) + steps + (options.contains(.excludeConclusion) ? [] : [completion(t)])
     }
 }

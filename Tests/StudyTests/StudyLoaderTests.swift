@@ -76,6 +76,10 @@ struct StudyLoaderTests {
         #expect(tapping.steps.map(\.identifier) == ["instruction", "instruction1", "instruction.right", "countdown.tapping.right", "tapping.right",
                                                     "instruction.left", "countdown.tapping.left", "tapping.left", "conclusion"])
         #expect(study.charts.count == 2)
+        // Worded in each of the study's languages, with the same steps.
+        #expect(study.survey(taskID: "tapping", language: "ja")?.steps.first?.title == "タッピングの速さ")
+        #expect(study.survey(taskID: "stroop", language: "es")?.steps.map(\.identifier) == study.survey(taskID: "stroop")?.steps.map(\.identifier))
+        #expect(study.survey(taskID: "tapping", language: "en")?.steps.first?.title == "Tapping speed")
     }
 
     @Test func recoverClassicLoadsWithTheClassicConsentFlow() throws {

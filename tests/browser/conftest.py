@@ -28,6 +28,7 @@ PAGE_BUDGET = 60_000  # bytes, as the StudyWeb page tests count it
 
 # Filled by `AxeBrowser.check_page` across the session, printed by `pytest_terminal_summary`.
 PAGE_WEIGHTS = {}          # page label -> {"html", "css", "js", "total"}, the heaviest visit of that page
+TIMING_ERRORS = {}         # active task -> [measured interval − given interval, in ms], from the active task tests
 AXE_RUNS = Counter()       # page label -> axe-core runs
 AXE_MINOR = Counter()      # "rule-id (impact)" -> pages with that moderate or minor finding (reported, not failed)
 AXE_SERIOUS = Counter()    # "rule-id (impact)" -> pages with that serious or critical violation (each fails its test)
@@ -250,3 +251,10 @@ def pytest_terminal_summary(terminalreporter):
     write(f"{sum(AXE_RUNS.values())} runs on {len(AXE_RUNS)} distinct pages")
     write("serious or critical: " + (", ".join(f"{k} on {n}" for k, n in AXE_SERIOUS.items()) or "none"))
     write("moderate or minor (not failing): " + (", ".join(f"{k} on {n}" for k, n in AXE_MINOR.items()) or "none"))
+    if TIMING_ERRORS:
+        terminalreporter.section("active tasks: measured minus given interval, ms")
+        write(f"{'task':<16}{'n':>5}{'mean':>10}{'SD':>10}{'max |e|':>10}")
+        for task, errors in sorted(TIMING_ERRORS.items()):
+            mean = sum(errors) / len(errors)
+            sd = (sum((e - mean) ** 2 for e in errors) / (len(errors) - 1)) ** 0.5 if len(errors) > 1 else 0.0
+            write(f"{task:<16}{len(errors):>5}{mean:>10.4f}{sd:>10.4f}{max(abs(e) for e in errors):>10.4f}")

@@ -10,25 +10,26 @@ import Research
 /// ```
 public enum AmslerGridTask {
     /// The test of both eyes.
-    public static func make(identifier: String, intendedUse: String? = nil, options: ActiveTaskOptions = []) throws(ActiveTaskSettingsError) -> ResearchTask {
-        let title = "Amsler grid"
+    public static func make(identifier: String, intendedUse: String? = nil, options: ActiveTaskOptions = [],
+                            language: String = "en") throws(ActiveTaskSettingsError) -> ResearchTask {
+        let t = ActiveTaskWording(language: language)
+        let title = t(.amslerTitle)
         func grid(_ eye: String) -> Step {
             Step(identifier: "amslerGrid.\(eye)", kind: .active(ActiveStepContent(module: AmslerGridModule.name, settings: ["eye": .text(eye)])),
-                 title: eye == "left" ? "Left eye" : "Right eye", text: "Look at the dot. Mark where lines look wavy, blurred or missing, then press Done.",
-                 isOptional: false)
+                 title: t(eye == "left" ? .leftEye : .rightEye), text: t(.amslerStep), isOptional: false)
         }
         func cover(_ eye: String, _ identifier: String) -> Step {
-            Step(identifier: identifier, kind: .instruction, title: eye == "left" ? "Left eye" : "Right eye",
-                 text: "Hold the screen at reading distance, wearing your reading glasses if you use them. Cover your \(eye == "left" ? "right" : "left") eye and look at the dot in the middle of the grid with your \(eye) eye.")
+            Step(identifier: identifier, kind: .instruction, title: t(eye == "left" ? .leftEye : .rightEye),
+                 text: t(eye == "left" ? .amslerCoverRight : .amslerCoverLeft))
         }
         let introduction = [
-            ActiveTaskSteps.intendedUse(title: title, text: intendedUse ?? "This activity checks the middle of your field of vision, one eye at a time.", detail: nil),
+            ActiveTaskSteps.intendedUse(title: title, text: intendedUse ?? t(.amslerUse), detail: nil),
             cover("left", "instruction1"),
         ]
         do {
             return try ResearchTask(identifier: identifier, title: title,
                                     steps: ActiveTaskSteps.wrapped([grid("left"), cover("right", "instruction2"), grid("right")],
-                                                                   introduction: introduction, options: options))
+                                                                   introduction: introduction, options: options, t))
         } catch {
             throw ActiveTaskSettingsError(path: "id", message: error.message)
         }

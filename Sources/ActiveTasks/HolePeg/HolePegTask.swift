@@ -26,7 +26,9 @@ public enum HolePegTask {
     /// The test: `numberOfPegs` pegs each way with each hand, the dominant hand first, each step stopped after
     /// `timeLimit` seconds.
     public static func make(identifier: String, intendedUse: String? = nil, dominantHand: Hand = .right, numberOfPegs: Int = 9,
-                            threshold: Double = 0.2, timeLimit: Double = 300, options: ActiveTaskOptions = []) throws(ActiveTaskSettingsError) -> ResearchTask {
+                            threshold: Double = 0.2, timeLimit: Double = 300, options: ActiveTaskOptions = [],
+                            language: String = "en") throws(ActiveTaskSettingsError) -> ResearchTask {
+        let t = ActiveTaskWording(language: language)
         guard pegCounts.contains(numberOfPegs) else {
             throw ActiveTaskSettingsError(path: "numberOfPegs", message: "must be between \(pegCounts.lowerBound) and \(pegCounts.upperBound) (\(numberOfPegs))")
         }
@@ -36,11 +38,10 @@ public enum HolePegTask {
         guard timeLimit.isFinite, timeLimits.contains(timeLimit) else {
             throw ActiveTaskSettingsError(path: "timeLimit", message: "must be between 10 and 600 seconds (\(PostedSamples.text(timeLimit)))")
         }
-        let title = "Peg test"
+        let title = t(.pegTitle)
         let introduction = [
-            ActiveTaskSteps.intendedUse(title: title, text: intendedUse ?? "This activity measures how precisely and quickly you move your fingers.", detail: nil),
-            Step(identifier: "instruction1", kind: .instruction, title: title,
-                 text: "Put the device on a table. Pick the peg up with two fingers, as you would pinch it, and move it into the hole; then move it out past the line. You do this \(numberOfPegs) times each way, first with your \(dominantHand.rawValue) hand, then with your \(dominantHand.other.rawValue) hand."),
+            ActiveTaskSteps.intendedUse(title: title, text: intendedUse ?? t(.pegUse), detail: nil),
+            Step(identifier: "instruction1", kind: .instruction, title: title, text: t(.pegHow, ["count": String(numberOfPegs)])),
         ]
         func step(_ hand: Hand, dominant: Bool, action: String) -> Step {
             // The peg moves towards the middle of the body: from the left edge for the right hand.
@@ -49,14 +50,12 @@ public enum HolePegTask {
                 module: HolePegModule.name, duration: timeLimit, settings: [
                     "action": .text(action), "hand": .text(hand.rawValue), "dominant": .flag(dominant), "direction": .text(direction),
                     "numberOfPegs": .number(Double(numberOfPegs)), "threshold": .number(threshold),
-                ])), title: "\(hand == .right ? "Right" : "Left") hand",
-                text: action == "place" ? "Move the peg into the hole with two fingers." : "Move the peg out past the line with two fingers.",
-                isOptional: false)
+                ])), title: t(hand == .right ? .rightHand : .leftHand), text: t(action == "place" ? .pegPlace : .pegRemove), isOptional: false)
         }
         let steps = [step(dominantHand, dominant: true, action: "place"), step(dominantHand, dominant: true, action: "remove"),
                      step(dominantHand.other, dominant: false, action: "place"), step(dominantHand.other, dominant: false, action: "remove")]
         do {
-            return try ResearchTask(identifier: identifier, title: title, steps: ActiveTaskSteps.wrapped(steps, introduction: introduction, options: options))
+            return try ResearchTask(identifier: identifier, title: title, steps: ActiveTaskSteps.wrapped(steps, introduction: introduction, options: options, t))
         } catch {
             throw ActiveTaskSettingsError(path: "id", message: error.message)
         }

@@ -30,7 +30,9 @@ public enum PSATTask {
     /// The test: `seriesLength` additions, a digit every `interStimulusInterval` seconds, each shown for
     /// `stimulusDuration` seconds when the mode shows them.
     public static func make(identifier: String, intendedUse: String? = nil, mode: PresentationMode = .visual, interStimulusInterval: Double = 3,
-                            stimulusDuration: Double = 1, seriesLength: Int = 60, options: ActiveTaskOptions = []) throws(ActiveTaskSettingsError) -> ResearchTask {
+                            stimulusDuration: Double = 1, seriesLength: Int = 60, options: ActiveTaskOptions = [],
+                            language: String = "en") throws(ActiveTaskSettingsError) -> ResearchTask {
+        let t = ActiveTaskWording(language: language)
         guard interStimulusInterval.isFinite, intervals.contains(interStimulusInterval) else {
             throw ActiveTaskSettingsError(path: "interStimulusInterval", message: "must be between 1 and 5 seconds (\(PostedSamples.text(interStimulusInterval)))")
         }
@@ -45,20 +47,19 @@ public enum PSATTask {
         case .visual: "PVSAT"
         case .both: "PAVSAT"
         }
-        let seen = mode == .auditory ? "hear" : (mode == .visual ? "see" : "see and hear")
         let introduction = [
-            ActiveTaskSteps.intendedUse(title: title, text: intendedUse ?? "This activity measures how fast you take in information and how well you hold it in mind.", detail: nil),
+            ActiveTaskSteps.intendedUse(title: title, text: intendedUse ?? t(.psatUse), detail: nil),
             Step(identifier: "instruction1", kind: .instruction, title: title,
-                 text: "You will \(seen) a digit every \(PostedSamples.text(interStimulusInterval)) seconds. Add each new digit to the one just before it, and tap the sum. Do not add up a running total: only the last two digits."),
+                 text: t(mode == .auditory ? .psatHowAuditory : .psatHowVisual, ["seconds": PostedSamples.text(interStimulusInterval)])),
         ]
         let step = Step(identifier: "psat", kind: .active(ActiveStepContent(module: PSATModule.name, duration: Double(seriesLength + 1) * interStimulusInterval, settings: [
             "presentationMode": .text(mode.rawValue), "interStimulusInterval": .number(interStimulusInterval),
             "stimulusDuration": .number(mode.shows ? stimulusDuration : 0), "seriesLength": .number(Double(seriesLength)),
-        ])), title: title, text: "Tap the sum of the last two digits.", isOptional: false)
+        ])), title: title, text: t(.psatStep), isOptional: false)
         do {
             return try ResearchTask(identifier: identifier, title: title,
-                                    steps: ActiveTaskSteps.wrapped([ActiveTaskSteps.countdown(before: step.identifier), step],
-                                                                   introduction: introduction, options: options))
+                                    steps: ActiveTaskSteps.wrapped([ActiveTaskSteps.countdown(before: step.identifier, t), step],
+                                                                   introduction: introduction, options: options, t))
         } catch {
             throw ActiveTaskSettingsError(path: "id", message: error.message)
         }

@@ -19,7 +19,9 @@ public enum ReactionTimeTask {
     /// `trials` trials, each with a delay drawn between `minimumDelay` and `maximumDelay` seconds, and `timeout` seconds
     /// to tap the stimulus once shown.
     public static func normalized(identifier: String, intendedUse: String? = nil, trials: Int = 5, minimumDelay: Double = 2,
-                                  maximumDelay: Double = 5, timeout: Double = 3, options: ActiveTaskOptions = []) throws(ActiveTaskSettingsError) -> ResearchTask {
+                                  maximumDelay: Double = 5, timeout: Double = 3, options: ActiveTaskOptions = [],
+                                  language: String = "en") throws(ActiveTaskSettingsError) -> ResearchTask {
+        let t = ActiveTaskWording(language: language)
         guard trialCounts.contains(trials) else {
             throw ActiveTaskSettingsError(path: "trials", message: "must be between \(trialCounts.lowerBound) and \(trialCounts.upperBound) (\(trials))")
         }
@@ -32,20 +34,19 @@ public enum ReactionTimeTask {
         guard timeout.isFinite, timeouts.contains(timeout) else {
             throw ActiveTaskSettingsError(path: "timeout", message: "must be between \(PostedSamples.text(timeouts.lowerBound)) and \(PostedSamples.text(timeouts.upperBound)) seconds (\(PostedSamples.text(timeout)))")
         }
-        let title = "Reaction time"
+        let title = t(.reactionTitle)
         let introduction = [
-            ActiveTaskSteps.intendedUse(title: title, text: intendedUse ?? "This activity measures how quickly you react to something you see.", detail: nil),
-            Step(identifier: "instruction1", kind: .instruction, title: title,
-                 text: "Hold your finger on the button at the bottom. When the circle appears, let go and tap the circle as quickly as you can. This happens \(trials) times."),
+            ActiveTaskSteps.intendedUse(title: title, text: intendedUse ?? t(.reactionUse), detail: nil),
+            Step(identifier: "instruction1", kind: .instruction, title: title, text: t(.reactionHow, ["count": String(trials)])),
         ]
         let step = Step(identifier: "reactionTime", kind: .active(ActiveStepContent(module: ReactionTimeModule.name, settings: [
             "trials": .number(Double(trials)), "minimumDelay": .number(minimumDelay), "maximumDelay": .number(maximumDelay),
             "timeout": .number(timeout),
-        ])), title: title, text: "Hold the button. When the circle appears, let go and tap it.", isOptional: false)
+        ])), title: title, text: t(.reactionStep), isOptional: false)
         do {
             return try ResearchTask(identifier: identifier, title: title,
-                                    steps: ActiveTaskSteps.wrapped([ActiveTaskSteps.countdown(before: step.identifier), step],
-                                                                   introduction: introduction, options: options))
+                                    steps: ActiveTaskSteps.wrapped([ActiveTaskSteps.countdown(before: step.identifier, t), step],
+                                                                   introduction: introduction, options: options, t))
         } catch {
             throw ActiveTaskSettingsError(path: "id", message: error.message)
         }

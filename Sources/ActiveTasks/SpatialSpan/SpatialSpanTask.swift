@@ -35,25 +35,24 @@ public enum SpatialSpanTask {
 
     /// The task with `settings`, which are checked.
     public static func make(identifier: String, intendedUse: String? = nil, settings: Settings = Settings(),
-                            options: ActiveTaskOptions = []) throws(ActiveTaskSettingsError) -> ResearchTask {
+                            options: ActiveTaskOptions = [], language: String = "en") throws(ActiveTaskSettingsError) -> ResearchTask {
         try check(settings)
-        let title = "Spatial memory"
-        let order = settings.requireReversal ? "in the reverse order" : "in the same order"
+        let t = ActiveTaskWording(language: language)
+        let title = t(.spanTitle)
         let introduction = [
-            ActiveTaskSteps.intendedUse(title: title, text: intendedUse ?? "This activity measures how many places in a row you can remember.", detail: nil),
-            Step(identifier: "instruction1", kind: .instruction, title: title,
-                 text: "Some of the squares light up one at a time. When they stop, tap the same squares \(order). Each time you get it right, the next sequence is one longer."),
+            ActiveTaskSteps.intendedUse(title: title, text: intendedUse ?? t(.spanUse), detail: nil),
+            Step(identifier: "instruction1", kind: .instruction, title: title, text: t(settings.requireReversal ? .spanHowReverse : .spanHowSame)),
         ]
         let step = Step(identifier: "spatialSpan", kind: .active(ActiveStepContent(module: SpatialSpanModule.name, settings: [
             "initialSpan": .number(Double(settings.initialSpan)), "minimumSpan": .number(Double(settings.minimumSpan)),
             "maximumSpan": .number(Double(settings.maximumSpan)), "playSpeed": .number(settings.playSpeed),
             "maximumTests": .number(Double(settings.maximumTests)), "maximumConsecutiveFailures": .number(Double(settings.maximumConsecutiveFailures)),
             "requireReversal": .flag(settings.requireReversal),
-        ])), title: title, text: "Watch, then tap the squares \(order).", isOptional: false)
+        ])), title: title, text: t(settings.requireReversal ? .spanStepReverse : .spanStepSame), isOptional: false)
         do {
             return try ResearchTask(identifier: identifier, title: title,
-                                    steps: ActiveTaskSteps.wrapped([ActiveTaskSteps.countdown(before: step.identifier), step],
-                                                                   introduction: introduction, options: options))
+                                    steps: ActiveTaskSteps.wrapped([ActiveTaskSteps.countdown(before: step.identifier, t), step],
+                                                                   introduction: introduction, options: options, t))
         } catch {
             throw ActiveTaskSettingsError(path: "id", message: error.message)
         }

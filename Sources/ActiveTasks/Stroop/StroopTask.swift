@@ -14,22 +14,22 @@ public enum StroopTask {
 
     /// `attempts` words, each shown until the participant taps a colour.
     public static func make(identifier: String, intendedUse: String? = nil, attempts: Int = 15,
-                            options: ActiveTaskOptions = []) throws(ActiveTaskSettingsError) -> ResearchTask {
+                            options: ActiveTaskOptions = [], language: String = "en") throws(ActiveTaskSettingsError) -> ResearchTask {
+        let t = ActiveTaskWording(language: language)
         guard attemptCounts.contains(attempts) else {
             throw ActiveTaskSettingsError(path: "attempts", message: "must be between \(attemptCounts.lowerBound) and \(attemptCounts.upperBound) (\(attempts))")
         }
-        let title = "Stroop"
+        let title = t(.stroopTitle)
         let introduction = [
-            ActiveTaskSteps.intendedUse(title: title, text: intendedUse ?? "This activity measures how well you can attend to one thing and ignore another.", detail: nil),
-            Step(identifier: "instruction1", kind: .instruction, title: title,
-                 text: "A colour's name appears, printed in a colour. Tap the button of the colour the word is printed in, not the colour it names, as quickly and correctly as you can. There are \(attempts) words."),
+            ActiveTaskSteps.intendedUse(title: title, text: intendedUse ?? t(.stroopUse), detail: nil),
+            Step(identifier: "instruction1", kind: .instruction, title: title, text: t(.stroopHow, ["count": String(attempts)])),
         ]
         let step = Step(identifier: "stroop", kind: .active(ActiveStepContent(module: StroopModule.name, settings: ["attempts": .number(Double(attempts))])),
-                        title: title, text: "Tap the colour the word is printed in.", isOptional: false)
+                        title: title, text: t(.stroopStep), isOptional: false)
         do {
             return try ResearchTask(identifier: identifier, title: title,
-                                    steps: ActiveTaskSteps.wrapped([ActiveTaskSteps.countdown(before: step.identifier), step],
-                                                                   introduction: introduction, options: options))
+                                    steps: ActiveTaskSteps.wrapped([ActiveTaskSteps.countdown(before: step.identifier, t), step],
+                                                                   introduction: introduction, options: options, t))
         } catch {
             throw ActiveTaskSettingsError(path: "id", message: error.message)
         }

@@ -35,53 +35,47 @@ public enum TappingTask {
     /// Two buttons, tapped in turn with two fingers of one hand for `duration` seconds from the first tap: the measures
     /// are the taps, the interval between them and its spread, and the share of taps on a button.
     public static func twoFingerInterval(identifier: String, intendedUse: String? = nil, duration: Double = 20, hands: Hands = .both,
-                                         options: ActiveTaskOptions = []) throws(ActiveTaskSettingsError) -> ResearchTask {
+                                         options: ActiveTaskOptions = [], language: String = "en") throws(ActiveTaskSettingsError) -> ResearchTask {
         try make(identifier: identifier, targets: 2, intendedUse: intendedUse, duration: duration, hands: hands, options: options,
-                 title: "Tapping speed",
-                 how: "Put the device on a flat surface. With two fingers of the same hand, tap the two buttons in turn, as evenly as you can, for \(seconds(duration)). Timing starts with your first tap.")
+                 t: ActiveTaskWording(language: language))
     }
 
     /// One button, tapped as fast as possible with one finger for `duration` seconds from the first tap.
     public static func speed(identifier: String, intendedUse: String? = nil, duration: Double = 10, hands: Hands = .right,
-                             options: ActiveTaskOptions = []) throws(ActiveTaskSettingsError) -> ResearchTask {
+                             options: ActiveTaskOptions = [], language: String = "en") throws(ActiveTaskSettingsError) -> ResearchTask {
         try make(identifier: identifier, targets: 1, intendedUse: intendedUse, duration: duration, hands: hands, options: options,
-                 title: "Tapping speed",
-                 how: "Put the device on a flat surface. With one finger, tap the button as fast as you can for \(seconds(duration)). Timing starts with your first tap.")
+                 t: ActiveTaskWording(language: language))
     }
 
     private static func make(identifier: String, targets: Int, intendedUse: String?, duration: Double, hands: Hands,
-                             options: ActiveTaskOptions, title: String, how: String) throws(ActiveTaskSettingsError) -> ResearchTask {
+                             options: ActiveTaskOptions, t: ActiveTaskWording) throws(ActiveTaskSettingsError) -> ResearchTask {
+        let title = t(.tappingTitle)
+        let how = t(targets == 2 ? .tappingHowTwo : .tappingHowOne, ["seconds": PostedSamples.text(duration)])
         guard duration.isFinite, durations.contains(duration) else {
             throw ActiveTaskSettingsError(path: "duration", message: "must be between \(Int(durations.lowerBound)) and \(Int(durations.upperBound)) seconds (\(PostedSamples.text(duration)))")
         }
         let introduction = [
-            ActiveTaskSteps.intendedUse(title: title, text: intendedUse ?? "This activity measures how fast and how evenly you tap.",
-                                        detail: nil),
+            ActiveTaskSteps.intendedUse(title: title, text: intendedUse ?? t(.tappingUse), detail: nil),
             Step(identifier: "instruction1", kind: .instruction, title: title, text: how),
         ]
         var steps: [Step] = []
         for side in hands.sides {
             let stepID = "tapping.\(side)"
             if hands == .both {
-                steps.append(Step(identifier: "instruction.\(side)", kind: .instruction, title: side == "right" ? "Right hand" : "Left hand",
-                                  text: side == "right" ? "Tap with your right hand." : "Now tap with your left hand."))
+                steps.append(Step(identifier: "instruction.\(side)", kind: .instruction, title: t(side == "right" ? .rightHand : .leftHand),
+                                  text: t(side == "right" ? .tapRight : .tapLeft)))
             }
-            steps.append(ActiveTaskSteps.countdown(before: stepID))
+            steps.append(ActiveTaskSteps.countdown(before: stepID, t))
             steps.append(Step(identifier: stepID, kind: .active(ActiveStepContent(
                 module: TappingModule.name, duration: duration,
                 settings: ["targets": .number(Double(targets)), "hand": .text(side)])),
-                title: side == "right" ? "Right hand" : "Left hand",
-                text: targets == 2 ? "Tap the two buttons in turn." : "Tap the button as fast as you can.", isOptional: false))
+                title: t(side == "right" ? .rightHand : .leftHand), text: t(targets == 2 ? .tapTwoStep : .tapOneStep), isOptional: false))
         }
         do {
             return try ResearchTask(identifier: identifier, title: title,
-                                    steps: ActiveTaskSteps.wrapped(steps, introduction: introduction, options: options))
+                                    steps: ActiveTaskSteps.wrapped(steps, introduction: introduction, options: options, t))
         } catch {
             throw ActiveTaskSettingsError(path: "id", message: error.message)
         }
-    }
-
-    static func seconds(_ duration: Double) -> String {
-        "\(PostedSamples.text(duration)) seconds"
     }
 }

@@ -13,22 +13,22 @@ public enum TowerOfHanoiTask {
 
     /// The puzzle with `numberOfDisks` disks.
     public static func make(identifier: String, intendedUse: String? = nil, numberOfDisks: Int = 3,
-                            options: ActiveTaskOptions = []) throws(ActiveTaskSettingsError) -> ResearchTask {
+                            options: ActiveTaskOptions = [], language: String = "en") throws(ActiveTaskSettingsError) -> ResearchTask {
+        let t = ActiveTaskWording(language: language)
         guard diskCounts.contains(numberOfDisks) else {
             throw ActiveTaskSettingsError(path: "numberOfDisks", message: "must be between \(diskCounts.lowerBound) and \(diskCounts.upperBound) (\(numberOfDisks))")
         }
-        let title = "Tower of Hanoi"
+        let title = t(.hanoiTitle)
         let introduction = [
-            ActiveTaskSteps.intendedUse(title: title, text: intendedUse ?? "This puzzle measures how you plan ahead.", detail: nil),
-            Step(identifier: "instruction1", kind: .instruction, title: title,
-                 text: "Move the whole stack to the last tower. Tap a tower to pick up its top disk, then tap the tower to put it on. You may move one disk at a time, and never put a larger disk on a smaller one. Take your time."),
+            ActiveTaskSteps.intendedUse(title: title, text: intendedUse ?? t(.hanoiUse), detail: nil),
+            Step(identifier: "instruction1", kind: .instruction, title: title, text: t(.hanoiHow)),
         ]
         let step = Step(identifier: "towerOfHanoi", kind: .active(ActiveStepContent(module: TowerOfHanoiModule.name,
                                                                                    settings: ["numberOfDisks": .number(Double(numberOfDisks))])),
-                        title: title, text: "Move the stack to the last tower.", isOptional: false)
+                        title: title, text: t(.hanoiStep), isOptional: false)
         do {
             return try ResearchTask(identifier: identifier, title: title,
-                                    steps: ActiveTaskSteps.wrapped([step], introduction: introduction, options: options))
+                                    steps: ActiveTaskSteps.wrapped([step], introduction: introduction, options: options, t))
         } catch {
             throw ActiveTaskSettingsError(path: "id", message: error.message)
         }

@@ -24,20 +24,21 @@ public enum TrailMakingTask {
 
     /// The test of `trailType`.
     public static func make(identifier: String, intendedUse: String? = nil, trailType: TrailType = .a,
-                            options: ActiveTaskOptions = []) throws(ActiveTaskSettingsError) -> ResearchTask {
-        let title = "Trail making"
-        let order = trailType == .a ? "in order, from 1 to 13" : "in turn, a number then a letter: 1, A, 2, B, 3, C and so on"
+                            options: ActiveTaskOptions = [], language: String = "en") throws(ActiveTaskSettingsError) -> ResearchTask {
+        let t = ActiveTaskWording(language: language)
+        let title = t(.trailTitle)
+        let letters = t(.trailLetters).split(separator: " ").map(String.init)
+        let sequence = trailType == .a ? "1, 2, 3" : ["1", letters.first ?? "A", "2", letters.dropFirst().first ?? "B", "3"].joined(separator: ", ")
         let introduction = [
-            ActiveTaskSteps.intendedUse(title: title, text: intendedUse ?? "This activity measures how quickly you find and follow a sequence.", detail: nil),
-            Step(identifier: "instruction1", kind: .instruction, title: title,
-                 text: "Thirteen circles appear. Tap them \(order), as quickly as you can. A wrong circle turns red; carry on from where you were."),
+            ActiveTaskSteps.intendedUse(title: title, text: intendedUse ?? t(.trailUse), detail: nil),
+            Step(identifier: "instruction1", kind: .instruction, title: title, text: trailType == .a ? t(.trailHowA) : t(.trailHowB, ["sequence": sequence])),
         ]
         let step = Step(identifier: "trailMaking", kind: .active(ActiveStepContent(module: TrailMakingModule.name, settings: ["trailType": .text(trailType.rawValue)])),
-                        title: title, text: trailType == .a ? "Tap 1, 2, 3 … 13." : "Tap 1, A, 2, B … 7.", isOptional: false)
+                        title: title, text: t(.trailStep, ["sequence": sequence]), isOptional: false)
         do {
             return try ResearchTask(identifier: identifier, title: title,
-                                    steps: ActiveTaskSteps.wrapped([ActiveTaskSteps.countdown(before: step.identifier), step],
-                                                                   introduction: introduction, options: options))
+                                    steps: ActiveTaskSteps.wrapped([ActiveTaskSteps.countdown(before: step.identifier, t), step],
+                                                                   introduction: introduction, options: options, t))
         } catch {
             throw ActiveTaskSettingsError(path: "id", message: error.message)
         }

@@ -33,6 +33,9 @@ public struct StudyDefinition: Hashable, Sendable {
     public var tasks: [StudyTaskDefinition]
     /// The survey of each task that has one, by task id.
     public var surveys: [String: ResearchTask]
+    /// Active tasks built in each of the study's other languages, by task id and language (``surveys`` holds the
+    /// study's first language): the catalogue words their steps in every built-in language.
+    public var localizedSurveys: [String: [String: ResearchTask]]
     /// The FHIR Questionnaire (JSON) behind each survey imported from one, by the survey's task identifier: its
     /// calculated items are evaluated against it.
     public var questionnaires: [String: Data]
@@ -54,7 +57,8 @@ public struct StudyDefinition: Hashable, Sendable {
     /// Creates a study from its parts; ``StudyLoader`` builds them from a folder.
     public init(identifier: String, name: String, languages: [String], theme: StudyTheme, enrolment: EnrolmentMode,
                 consentDocuments: [String: ConsentDocument], onboardingTasks: [String: ConsentTask], onboardingTaskData: Data,
-                tasks: [StudyTaskDefinition], surveys: [String: ResearchTask], questionnaires: [String: Data] = [:], valueSets: [String: Data] = [:],
+                tasks: [StudyTaskDefinition], surveys: [String: ResearchTask], localizedSurveys: [String: [String: ResearchTask]] = [:],
+                questionnaires: [String: Data] = [:], valueSets: [String: Data] = [:],
                 contacts: [StudyContact], charts: [StudyChart] = [], feed: [StudyFeedCard] = [], images: [String: StudyImage] = [:],
                 strings: StudyStrings, folder: URL) {
         self.identifier = identifier
@@ -67,6 +71,7 @@ public struct StudyDefinition: Hashable, Sendable {
         self.onboardingTaskData = onboardingTaskData
         self.tasks = tasks
         self.surveys = surveys
+        self.localizedSurveys = localizedSurveys
         self.questionnaires = questionnaires
         self.valueSets = valueSets
         self.contacts = contacts
@@ -123,5 +128,11 @@ public struct StudyDefinition: Hashable, Sendable {
     /// The survey the card of task `taskID` starts; nil for a task without a survey or an unknown id.
     public func survey(taskID: String) -> ResearchTask? {
         surveys[taskID]
+    }
+
+    /// The survey of task `taskID` as a participant reading `language` sees it: an active task worded in that language,
+    /// any other survey as written.
+    public func survey(taskID: String, language: String) -> ResearchTask? {
+        localizedSurveys[taskID]?[language] ?? surveys[taskID]
     }
 }

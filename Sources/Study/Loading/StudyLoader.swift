@@ -121,9 +121,10 @@ private struct Loader {
         readValueSets(value("valueSets"), reader: &reader)
         var tasks: [StudyTaskDefinition] = []
         var surveys: [String: ResearchTask] = [:]
+        var localizedSurveys: [String: [String: ResearchTask]] = [:]
         if let list = reader.array(value("tasks"), path: "tasks") {
             if list.isEmpty { reader.report("tasks", "a study needs at least one task") }
-            (tasks, surveys) = readTasks(list, reader: &reader)
+            (tasks, surveys, localizedSurveys) = readTasks(list, languages: languages ?? [], reader: &reader)
         }
         let contacts = readContacts(value("contacts"), reader: &reader)
         let charts = StudyChartReader.read(value("charts"), tasks: tasks, reader: &reader)
@@ -135,7 +136,7 @@ private struct Loader {
         guard let identifier, let name, let languages, let documents, let onboarding else { return nil }
         return StudyDefinition(identifier: identifier, name: name, languages: languages, theme: theme, enrolment: enrolment,
                                consentDocuments: documents, onboardingTasks: onboarding.tasks, onboardingTaskData: onboarding.data,
-                               tasks: tasks, surveys: surveys, questionnaires: questionnaires, valueSets: valueSets, contacts: contacts, charts: charts,
+                               tasks: tasks, surveys: surveys, localizedSurveys: localizedSurveys, questionnaires: questionnaires, valueSets: valueSets, contacts: contacts, charts: charts,
                                feed: feed, images: feedReader.images, strings: strings,
                                folder: folder)
     }
@@ -365,7 +366,9 @@ private struct Loader {
 
     // MARK: - Tasks
 
-    mutating func readTasks(_ list: [JSONTree], reader: inout DocumentReader) -> ([StudyTaskDefinition], [String: ResearchTask]) {
+    mutating func readTasks(_ list: [JSONTree], languages: [String],
+                            reader: inout DocumentReader) -> ([StudyTaskDefinition], [String: ResearchTask], [String: [String: ResearchTask]]) {
+        var localized: [String: [String: ResearchTask]] = [:]
         // Ids first, so that a schedule's `sameAs` can name any task, before or after it.
         var ids: [String: Int] = [:]
         for (index, element) in list.enumerated() {
@@ -399,9 +402,15 @@ private struct Loader {
             if let active = value("active") {
                 if surveyFile != nil {
                     reader.report("\(path).active", "a task opens either a survey or an active task; this one names both")
-                } else if let id, let (name, task) = readActiveTask(active, path: "\(path).active", taskID: id, reader: &reader) {
+                } else if let id, let (name, task) = readActiveTask(active, path: "\(path).active", taskID: id, language: languages.first ?? "en",
+                                                                     reader: &reader) {
                     activeTask = name
                     survey = task
+                    // The same task worded in the study's other languages (its settings were checked just now).
+                    for language in languages.dropFirst() {
+                        localized[id, default: [:]][language] = readActiveTask(active, path: "\(path).active", taskID: id, language: language,
+                                                                              reader: &reader)?.1
+                    }
                 }
             }
             let opensTask = surveyFile != nil || value("active") != nil
@@ -466,7 +475,7 @@ private struct Loader {
             }
         }
         for index in tasks.indices { tasks[index].schedule += copies[tasks[index].id] ?? [] }
-        return (tasks, surveys)
+        return (tasks, surveys, localized)
     }
 
     /// Reads a task's `card`: one of ``StudyCardKind``, the survey card for a task with a survey and only for it.
@@ -488,7 +497,7 @@ private struct Loader {
 
     /// Reads a task's `active`: `{task: NAME, …settings}`, built by the active task catalogue under the study task's
     /// identifier; nil (with the problem reported at the setting) when it cannot be built.
-    func readActiveTask(_ value: JSONTree, path: String, taskID: String, reader: inout DocumentReader) -> (String, ResearchTask)? {
+    func readActiveTask(_ value: JSONTree, path: String, taskID: String, language: String, reader: inout DocumentReader) -> (String, ResearchTask)? {
         guard case .object(let members) = value else {
             reader.report(path, "expected a mapping such as {task: twoFingerTapping, duration: 20}, found \(value.kindDescription)")
             return nil
@@ -501,7 +510,7 @@ private struct Loader {
         }
         let settings = Dictionary(members.filter { $0.key != "task" }.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
         do {
-            return (name, try ActiveTaskCatalog.task(named: name, identifier: taskID, settings: settings))
+            return (name, try ActiveTaskCatalog.task(named: name, identifier: taskID, settings: settings, language: language))
         } catch {
             reader.report("\(path).\(error.path)", error.message)
             return nil

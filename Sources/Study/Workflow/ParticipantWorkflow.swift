@@ -210,7 +210,7 @@ public final class ParticipantWorkflow: Sendable {
     /// The Research task a run of `taskID` follows: the onboarding, or the task's survey.
     public func researchTask(_ taskID: String, for participant: StudyParticipant) throws -> ResearchTask {
         if taskID == StudyTaskDefinition.onboardingID { return try onboardingTask(for: participant).task }
-        guard let survey = study.survey(taskID: taskID) else { throw StudyRefusal.noSuchTask(taskID) }
+        guard let survey = study.survey(taskID: taskID, language: participant.language) else { throw StudyRefusal.noSuchTask(taskID) }
         return survey
     }
 

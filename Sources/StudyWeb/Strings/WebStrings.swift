@@ -54,20 +54,7 @@ public struct WebStrings: Sendable {
     /// The text for `key` with its `{name}` placeholders replaced by `values`: `["current": 2, "total": 5]`.
     /// One pass: a value is never read for placeholders itself, and a `{name}` without a value stays as written.
     public func format(_ key: WebStringKey, _ values: [String: any CustomStringConvertible]) -> String {
-        var rest = self[key][...]
-        var text = ""
-        while let open = rest.firstIndex(of: "{") {
-            text += rest[..<open]
-            let name = rest.index(after: open)
-            if let close = rest[name...].firstIndex(of: "}"), let value = values[String(rest[name..<close])] {
-                text += value.description
-                rest = rest[rest.index(after: close)...]
-            } else {
-                text += "{"
-                rest = rest[name...]
-            }
-        }
-        return text + rest
+        PlaceholderText.fill(self[key], values)
     }
 
     /// The built-in table of `language` exactly as shipped (no fallback); nil for a language without one.
