@@ -1,4 +1,5 @@
 import Foundation
+import JSONDiagnostics
 import Research
 
 /// What runs one kind of active step: its name, the browser module that measures, and the server's reading of what
@@ -14,6 +15,14 @@ public protocol ActiveModule: Sendable {
     /// Checks the samples the browser `posted` (a JSON object) for `step`, whose content is `content`, and computes
     /// the measures; throws naming the first sample that cannot be kept.
     func result(of step: Step, content: ActiveStepContent, posted: Data) throws(ActiveSamplesError) -> ActiveStepResult
+}
+
+extension ActiveModule {
+    /// The result of `step` from its checked `samples` and the `measures` computed from them.
+    func result(of step: Step, isComplete: Bool, samples: JSONTree, measures: [(identifier: String, value: Double?, units: String?)]) -> ActiveStepResult {
+        ActiveStepResult(identifier: step.identifier, module: name, isComplete: isComplete, samples: samples,
+                         measures: measures.map { ActiveMeasure(identifier: $0.identifier, value: $0.value, units: $0.units) })
+    }
 }
 
 /// The active step modules a server knows, by name.

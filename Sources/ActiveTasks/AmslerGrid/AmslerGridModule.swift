@@ -17,8 +17,7 @@ public struct AmslerGridModule: ActiveModule {
 
     public func result(of step: Step, content: ActiveStepContent, posted: Data) throws(ActiveSamplesError) -> ActiveStepResult {
         let samples = try Self.samples(posted, content: content)
-        return ActiveStepResult(identifier: step.identifier, module: name, isComplete: samples.isComplete, samples: samples.tree,
-                                measures: AmslerGridSummary(samples).measures.map { ActiveMeasure(identifier: $0.identifier, value: $0.value, units: $0.units) })
+        return result(of: step, isComplete: samples.isComplete, samples: samples.tree, measures: AmslerGridSummary(samples).measures)
     }
 
     static func samples(_ posted: Data, content: ActiveStepContent) throws(ActiveSamplesError) -> AmslerGridSamples {

@@ -18,8 +18,7 @@ public struct PSATModule: ActiveModule {
 
     public func result(of step: Step, content: ActiveStepContent, posted: Data) throws(ActiveSamplesError) -> ActiveStepResult {
         let samples = try Self.samples(posted, content: content)
-        return ActiveStepResult(identifier: step.identifier, module: name, isComplete: samples.isComplete, samples: samples.tree,
-                                measures: PSATSummary(samples).measures.map { ActiveMeasure(identifier: $0.identifier, value: $0.value, units: $0.units) })
+        return result(of: step, isComplete: samples.isComplete, samples: samples.tree, measures: PSATSummary(samples).measures)
     }
 
     static func samples(_ posted: Data, content: ActiveStepContent) throws(ActiveSamplesError) -> PSATSamples {

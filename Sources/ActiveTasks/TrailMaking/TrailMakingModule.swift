@@ -15,8 +15,7 @@ public struct TrailMakingModule: ActiveModule {
 
     public func result(of step: Step, content: ActiveStepContent, posted: Data) throws(ActiveSamplesError) -> ActiveStepResult {
         let samples = try Self.samples(posted, content: content)
-        return ActiveStepResult(identifier: step.identifier, module: name, isComplete: samples.isComplete, samples: samples.tree,
-                                measures: TrailMakingSummary(samples).measures.map { ActiveMeasure(identifier: $0.identifier, value: $0.value, units: $0.units) })
+        return result(of: step, isComplete: samples.isComplete, samples: samples.tree, measures: TrailMakingSummary(samples).measures)
     }
 
     /// The most taps a trail may record: every circle, with up to ten wrong taps each.
