@@ -10,7 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import ROOT, TIMING_ERRORS, start_server
-from studypages import Participant, WAIT, wait_for_new_page
+from studypages import Participant, WAIT, click_to_navigate, wait_for_new_page
 
 TAPPING_STUDY = ROOT / "tests" / "browser" / "studies" / "tapping"
 
@@ -550,3 +550,31 @@ def test_hole_peg_moves_pegs_with_two_fingers(tapping_server, browser):
     assert abs(measures["totalTime"] - (attempts[-1]["end"] - attempts[0]["start"])) < 1e-6
     removed = active_result(stored, "hole.peg.test.dominant.remove")
     assert [a["success"] for a in removed["samples"]["attempts"]] == [True, True]
+
+
+def test_an_active_task_speaks_the_participant_s_language(tapping_server, browser):
+    me = Participant(tapping_server, browser).join()
+    me.open("/settings")
+    me.choose("日本語")
+    click_to_navigate(me.driver, me.field("section[aria-labelledby=language-title] button[type=submit]"))
+    me.open("/")
+    me.onboard_every_format()
+    me.start_survey("Stroop")
+    assert me.step() == "countdown.stroop"
+    assert me.h1() == "準備してください"
+    wait_for_step(me, "stroop", timeout=WAIT + 5)
+    me.driver.execute_script(_WATCH_WORD)
+    me.browser.check_page()
+    assert me.h1() == "色と文字"
+    assert [b.text for b in me.driver.find_elements(By.CSS_SELECTOR, ".stroop-buttons button")] == ["あか", "みどり", "あお", "きいろ"]
+    for index in range(4):
+        WebDriverWait(me.driver, WAIT).until(lambda d: d.execute_script("return window.studykitWords.length") > index)
+        assert me.driver.execute_script(f"return window.studykitWords[{index}].text") in ("あか", "みどり", "あお", "きいろ")
+        assert "回中" in me.field(".tap-bar span").text
+        me.driver.find_elements(By.CSS_SELECTOR, ".stroop-buttons button")[index].click()
+    wait_for_step(me, "conclusion")
+    me.browser.check_page()
+    text = me.main_text()
+    assert me.h1() == "おつかれさまでした" and "あなたの結果" in text and "正解数" in text
+    for english in ("All done", "Your results", "Correct answers", "Colour words", "Tap the colour"):
+        assert english not in text, f"{english!r} on a Japanese page"
