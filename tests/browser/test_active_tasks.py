@@ -37,6 +37,23 @@ def wait_for_step(me, step, timeout=WAIT):
         raise AssertionError(f"no page of step {step!r}; on screen: {me.driver.execute_script('return document.body.innerText')[:600]!r}")
 
 
+def begin(server, browser, title, step):
+    """A new participant, onboarded, on the page of the active step `step` of the task titled `title`."""
+    me = Participant(server, browser).join()
+    me.onboard_every_format()
+    me.start_survey(title)
+    wait_for_step(me, step, timeout=WAIT + 5)
+    return me
+
+
+def centres(driver, css, key):
+    """The viewport centre of each element matching `css`, by its `data-KEY` attribute."""
+    return driver.execute_script("""
+        const out = {};
+        for (const e of document.querySelectorAll(arguments[0])) { const r = e.getBoundingClientRect(); out[e.dataset[arguments[1]]] = [r.left + r.width / 2, r.top + r.height / 2]; }
+        return out;""", css, key)
+
+
 def tapping_geometry(driver):
     """The tapping area's and buttons' rectangles in the viewport, once the buttons are shown."""
     WebDriverWait(driver, WAIT).until(lambda d: d.execute_script("return !!document.querySelector('.tap-area.shown')"))
@@ -250,16 +267,10 @@ WORDS = {"RED": "red", "GREEN": "green", "BLUE": "blue", "YELLOW": "yellow"}
 
 
 def test_stroop_times_each_answer_from_the_word_s_frame(tapping_server, browser):
-    me = Participant(tapping_server, browser).join()
-    me.onboard_every_format()
-    me.start_survey("Stroop")
-    wait_for_step(me, "stroop", timeout=WAIT + 5)
+    me = begin(tapping_server, browser, "Stroop", "stroop")
     me.driver.execute_script(_WATCH_WORD)
     me.browser.check_page()
-    buttons = me.driver.execute_script("""
-        const out = {};
-        for (const b of document.querySelectorAll('.stroop-buttons button')) { const r = b.getBoundingClientRect(); out[b.dataset.color] = [r.left + r.width / 2, r.top + r.height / 2]; }
-        return out;""")
+    buttons = centres(me.driver, ".stroop-buttons button", "color")
     answered = []
     delays = [0.420, 0.610, 0.530, 0.700]
     for index, delay in enumerate(delays):
@@ -294,10 +305,7 @@ new MutationObserver((records) => {
 
 
 def test_spatial_span_follows_the_sequences_shown_and_its_rules(tapping_server, browser):
-    me = Participant(tapping_server, browser).join()
-    me.onboard_every_format()
-    me.start_survey("Spatial memory")
-    wait_for_step(me, "spatialSpan", timeout=WAIT + 5)
+    me = begin(tapping_server, browser, "Spatial memory", "spatialSpan")
     me.driver.execute_script(_WATCH_SQUARES)
     me.browser.check_page()
     centres = me.driver.execute_script("""
@@ -332,10 +340,7 @@ def test_spatial_span_follows_the_sequences_shown_and_its_rules(tapping_server, 
 
 
 def test_trail_making_b_counts_wrong_circles_and_times_the_trail(tapping_server, browser):
-    me = Participant(tapping_server, browser).join()
-    me.onboard_every_format()
-    me.start_survey("Trail making")
-    wait_for_step(me, "trailMaking", timeout=WAIT + 5)
+    me = begin(tapping_server, browser, "Trail making", "trailMaking")
     WebDriverWait(me.driver, WAIT).until(lambda d: d.execute_script("return !!document.querySelector('.tap-area.shown')"))
     me.browser.check_page()
     circles = me.driver.execute_script("""
@@ -363,10 +368,7 @@ def test_trail_making_b_counts_wrong_circles_and_times_the_trail(tapping_server,
 
 
 def test_tower_of_hanoi_keeps_its_legal_moves_timed_from_the_first(tapping_server, browser):
-    me = Participant(tapping_server, browser).join()
-    me.onboard_every_format()
-    me.start_survey("Tower of Hanoi")
-    wait_for_step(me, "towerOfHanoi", timeout=WAIT + 5)
+    me = begin(tapping_server, browser, "Tower of Hanoi", "towerOfHanoi")
     me.browser.check_page()
     towers = me.driver.execute_script("""
         return [...document.querySelectorAll('.hanoi-tower')].map(e => { const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; });""")
@@ -401,18 +403,12 @@ new MutationObserver(() => {
 
 
 def test_psat_takes_each_sum_in_its_digit_s_window(tapping_server, browser):
-    me = Participant(tapping_server, browser).join()
-    me.onboard_every_format()
-    me.start_survey("Adding digits")
-    # The watcher goes in on the countdown's page's successor as soon as it loads; the first digit shows with the board.
-    wait_for_step(me, "psat", timeout=WAIT + 5)
+    me = begin(tapping_server, browser, "Adding digits", "psat")
+    # The first digit shows as the page does, for the whole interval (the study shows each digit that long).
+    first = me.driver.execute_script("return Number(document.querySelector('.psat-digit').textContent)")
     me.driver.execute_script(_WATCH_DIGITS)
     me.browser.check_page()
-    keys = me.driver.execute_script("""
-        const out = {};
-        for (const b of document.querySelectorAll('.psat-keys button')) { const r = b.getBoundingClientRect(); out[b.dataset.sum] = [r.left + r.width / 2, r.top + r.height / 2]; }
-        return out;""")
-    first = me.driver.execute_script("return Number(document.querySelector('.psat-digit').textContent)")
+    keys = centres(me.driver, ".psat-keys button", "sum")
     previous, answered = first, []
     for index in range(10):
         WebDriverWait(me.driver, WAIT).until(lambda d: d.execute_script("return window.studykitDigits.length") > index)
@@ -441,10 +437,7 @@ def test_psat_takes_each_sum_in_its_digit_s_window(tapping_server, browser):
 
 
 def test_amsler_grid_keeps_each_eye_s_marks(tapping_server, browser):
-    me = Participant(tapping_server, browser).join()
-    me.onboard_every_format()
-    me.start_survey("Amsler grid")
-    wait_for_step(me, "amslerGrid.left", timeout=WAIT + 5)
+    me = begin(tapping_server, browser, "Amsler grid", "amslerGrid.left")
     me.browser.check_page()
     grid = me.driver.execute_script("const r = document.querySelector('canvas.amsler').getBoundingClientRect(); return [r.left, r.top, r.width];")
     left, top, side = grid
