@@ -1,3 +1,4 @@
+import ActiveTasks
 import Foundation
 
 /// The participant pages' stylesheet and script, read once from the module's resources, for a server to
@@ -12,8 +13,8 @@ public enum WebAssets {
     public static let activeScripts: [String: String] = Dictionary(uniqueKeysWithValues: (["active"] + activeModuleNames).map {
         ("\($0).js", resource("active/\($0).js"))
     })
-    /// The active step modules that have a browser side.
-    static let activeModuleNames = ["countdown", "tapping", "reactionTime", "stroop", "spatialSpan", "trailMaking", "towerOfHanoi", "psat", "amslerGrid", "holePeg"]
+    /// The active step modules, each of which has its browser side in `Resources/active/NAME.js`.
+    static let activeModuleNames = ActiveModules.standard.names
 
     /// A short hash of every file, to put in their URLs so that browsers fetch them again after a change.
     public static let version: String = {
