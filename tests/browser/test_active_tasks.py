@@ -339,6 +339,26 @@ def test_spatial_span_follows_the_sequences_shown_and_its_rules(tapping_server, 
     assert measures == {"score": 4, "maximumSpan": 2, "numberOfGames": 3, "numberOfFailures": 1}
 
 
+def crosses(p, q, r, s):
+    """Whether segment p–q properly crosses segment r–s."""
+    def side(a, b, c):
+        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+    return side(p, q, r) * side(p, q, s) < 0 and side(r, s, p) * side(r, s, q) < 0
+
+
+def assert_trail_is_drawable(driver, circles):
+    """The layout a participant gets: no circle covers another, and the trail in order never crosses itself."""
+    diameter = driver.execute_script("return document.querySelector('.trail-circle').getBoundingClientRect().width")
+    points = [(x, y) for _, x, y in circles]
+    for i, a in enumerate(points):
+        for j, b in enumerate(points[i + 1:], i + 1):
+            assert ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5 > diameter, f"circles {circles[i][0]} and {circles[j][0]} overlap"
+    segments = list(zip(points, points[1:]))
+    for i, (p, q) in enumerate(segments):
+        for j, (r, s) in enumerate(segments[i + 2:], i + 2):
+            assert not crosses(p, q, r, s), f"the trail crosses itself: {circles[i][0]}–{circles[i + 1][0]} and {circles[j][0]}–{circles[j + 1][0]}"
+
+
 def test_trail_making_b_counts_wrong_circles_and_times_the_trail(tapping_server, browser):
     me = begin(tapping_server, browser, "Trail making", "trailMaking")
     WebDriverWait(me.driver, WAIT).until(lambda d: d.execute_script("return !!document.querySelector('.tap-area.shown')"))
@@ -346,6 +366,7 @@ def test_trail_making_b_counts_wrong_circles_and_times_the_trail(tapping_server,
     circles = me.driver.execute_script("""
         return [...document.querySelectorAll('.trail-circle')].map(e => { const r = e.getBoundingClientRect(); return [e.textContent, r.left + r.width / 2, r.top + r.height / 2]; });""")
     assert [c[0] for c in circles] == ["1", "A", "2", "B", "3", "C", "4", "D", "5", "E", "6", "F", "7"]
+    assert_trail_is_drawable(me.driver, circles)
     order = list(range(13))
     order.insert(4, 9)  # circle "E" tapped when "3" was next: a wrong circle
     start = page_clock(me.driver) + 0.1

@@ -15,9 +15,10 @@ const s = step();
 const letters = (s.texts.trailLetters || 'A B C D E F').split(' ');
 const labels = Array.from({ length: 13 }, (_, i) => (s.settings.trailType === 'B' ? (i % 2 === 0 ? String(i / 2 + 1) : letters[(i - 1) / 2]) : String(i + 1)));
 function random(n) { return crypto.getRandomValues(new Uint32Array(1))[0] % n; }
-let points = LAYOUTS[random(LAYOUTS.length)].map(([x, y]) => [random(2) ? 1 - x : x, y]);
-if (random(2)) points = points.map(([x, y]) => [x, 1 - y]);
-if (random(2)) points.reverse();
+// One choice per run, applied to every circle alike (a choice per circle would scramble the layout).
+const [mirrorX, mirrorY, reversed] = [random(2), random(2), random(2)];
+const points = LAYOUTS[random(LAYOUTS.length)].map(([x, y]) => [mirrorX ? 1 - x : x, mirrorY ? 1 - y : y]);
+if (reversed) points.reverse();
 
 const bar = document.createElement('div');
 bar.className = 'tap-bar';
