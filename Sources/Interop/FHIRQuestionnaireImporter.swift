@@ -11,9 +11,9 @@ import Research
 /// `enableWhen` becomes a skip rule: an item (or group) with an `enableWhen` is put on a step of its own,
 /// and the task's ``ResearchTask/skipRules`` skip that step unless the condition holds, so a disabled item
 /// is neither asked nor answered. Conditions of enclosing groups are combined with `and`. FHIR semantics are
-/// kept: a comparison with an unanswered question is false; `exists` tests whether it has an answer; `=` on a
-/// repeating choice holds when any chosen answer is equal, and `!=` when the question is answered and no
-/// chosen answer is equal.
+/// kept as R4 defines them: a comparison with an unanswered question is false, except `!=`, which holds when no
+/// answer equals the value (so also when there is no answer); `exists` tests whether it has an answer; `=` on a
+/// repeating choice holds when any chosen answer is equal.
 ///
 /// Items are typed as follows: boolean → yes/no; decimal and integer → numeric; quantity → decimal numeric
 /// with the `questionnaire-unit` unit; date, dateTime, time → date, date-time, time of day; string, url →
@@ -713,13 +713,17 @@ private struct QuestionnaireTaskBuilder {
         if isChoice {
             switch comparison {
             case .equal: return .condition(.contains(reference, value))
-            case .notEqual: return .condition(.and([.answered(reference), .not(.contains(reference, value))]))
+            case .notEqual: return .condition(.not(.contains(reference, value)))
             default:
                 guard answerType != "Coding", !question.repeats else {
                     return fail(.unsupportedCondition,
                                 "enableWhen of '\(owner)' orders the answers of '\(questionId)' with \(operatorText), which needs a single non-Coding answer")
                 }
             }
+        }
+        if comparison == .notEqual {
+            // R4: "true if no answer has a value that is equal to the enableWhen answer", so true when unanswered.
+            return .condition(.or([.not(.answered(reference)), .comparison(reference, .notEqual, value)]))
         }
         return .condition(.comparison(reference, comparison, value))
     }

@@ -60,8 +60,8 @@ struct FHIRQuestionnaireConstructTests {
         #expect(two.isSuperset(of: ["atLeastTwo", "anyOf", "allOf"]) && !two.contains("notTwo"))
         let three = try asked(result.task, ["score": score(3), "note": .text("y")])
         #expect(three.isSuperset(of: ["notTwo", "atLeastTwo"]) && three.isDisjoint(with: ["anyOf", "allOf"]))
-        // `!=` needs an answer, as in FHIR.
-        #expect(try !asked(result.task, [:]).contains("notTwo"))
+        // R4: `!=` is true when no answer equals the value, so an unanswered question enables the item.
+        #expect(try asked(result.task, [:]).contains("notTwo"))
     }
 
     @Test func formatsAndReportedConstructs() throws {
