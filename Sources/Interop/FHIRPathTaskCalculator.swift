@@ -1,5 +1,6 @@
 import Foundation
 import Research
+import StudyKitEnvironment
 
 /// Evaluates the calculated items of tasks imported from FHIR Questionnaires (SDC `calculatedExpression`, in
 /// `text/fhirpath`) the way an SDC form filler does: against a QuestionnaireResponse made from the answers so far.
@@ -58,7 +59,7 @@ public struct FHIRPathTaskCalculator: TaskCalculator {
 
     /// The value of `item` from the answers in `result`; see the type's description for how it is computed.
     public func value(of item: FormItem, calculation: ItemCalculation, task: ResearchTask,
-                      result: TaskResult) throws(TaskCalculationError) -> Answer? {
+                      result: TaskResult, environment runEnvironment: StudyKitEnvironment) throws(TaskCalculationError) -> Answer? {
         let linkId = item.identifier ?? ""
         func fail(_ message: String) -> TaskCalculationError { TaskCalculationError(item: linkId, message: message) }
         guard calculation.language == "text/fhirpath" else { throw fail("only text/fhirpath expressions are evaluated here") }
@@ -71,15 +72,16 @@ public struct FHIRPathTaskCalculator: TaskCalculator {
             throw fail("the answers so far do not make a QuestionnaireResponse: \(error.issues.map(\.description).joined(separator: "; "))")
         }
         var environment: [String: FHIRPathCollection] = ["questionnaire": [.resource(entry.json, root: "questionnaire")]]
+        let now = FHIRPathInstant(date: runEnvironment.now(), timeZone: runEnvironment.timeZone)
         let scopes = [entry.rootVariables] + (entry.ancestors[linkId] ?? []).map { entry.itemVariables[$0] ?? [] } + [entry.itemVariables[linkId] ?? []]
         do {
             for (name, expression) in scopes.joined() {
-                environment[name] = try expression.evaluate(on: response, environment: environment)
+                environment[name] = try expression.evaluate(on: response, environment: environment, now: now)
             }
             guard let expression = entry.expressions[calculation.expression] else {
                 throw fail("the expression is not one of the Questionnaire's calculatedExpressions")
             }
-            let values = try expression.evaluate(on: response, environment: environment)
+            let values = try expression.evaluate(on: response, environment: environment, now: now)
             return try answer(values, for: item, fail: fail)
         } catch let error as FHIRPathError {
             throw fail("\(error)")
@@ -92,9 +94,10 @@ public struct FHIRPathTaskCalculator: TaskCalculator {
 
     /// Whether an `enableWhenExpression` holds: it is evaluated as a calculated expression is (on the answers so far,
     /// with the Questionnaire's variables), and must give `true` or `false`; nothing counts as false, as SDC says.
-    public func holds(_ condition: ItemCalculation, task: ResearchTask, result: TaskResult) throws(TaskCalculationError) -> Bool {
+    public func holds(_ condition: ItemCalculation, task: ResearchTask, result: TaskResult,
+                      environment: StudyKitEnvironment) throws(TaskCalculationError) -> Bool {
         let item = FormItem(identifier: "enableWhenExpression", text: nil, answerFormat: .boolean(BooleanFormat()), calculation: condition)
-        switch try value(of: item, calculation: condition, task: task, result: result) {
+        switch try value(of: item, calculation: condition, task: task, result: result, environment: environment) {
         case .boolean(let flag)?: return flag
         case nil: return false
         default: throw TaskCalculationError(item: "enableWhenExpression", message: "the expression does not give true or false")

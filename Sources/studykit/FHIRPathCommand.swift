@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Interop
+import StudyKitEnvironment
 
 /// `studykit fhirpath --resource FILE [--questionnaire FILE] [--variable NAME=FILE]… EXPRESSION…`: evaluates
 /// FHIRPath expressions on a FHIR resource and prints one JSON line per expression, so other tools (the
@@ -47,11 +48,14 @@ struct FHIRPathCommand: ParsableCommand {
             guard let json = Self.load(parts[1], option: "--variable \(parts[0])") else { throw ExitCode(1) }
             environment[parts[0]] = [.resource(json, root: parts[0])]
         }
+        // now() and today(): this machine's clock and time zone, once for every expression.
+        let live = StudyKitEnvironment.live
+        let now = FHIRPathInstant(date: live.now(), timeZone: live.timeZone)
         var failed = false
         for text in expressions {
             var line = FHIRJSONObject([("expression", .string(text))])
             do {
-                let result = try FHIRPathExpression(text).evaluate(on: resourceJSON, environment: environment)
+                let result = try FHIRPathExpression(text).evaluate(on: resourceJSON, environment: environment, now: now)
                 line["result"] = .array(result.map(\.json))
             } catch {
                 line["error"] = .string(error.description)

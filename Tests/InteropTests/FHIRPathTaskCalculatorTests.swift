@@ -125,7 +125,10 @@ struct FHIRPathTaskCalculatorTests {
         try session.setAnswer(.text("seven"), for: "a")
         try session.goForward()
         #expect(session.calculationErrors["t"]?.message == #"the expression gives "seven", not a number"#)
-        #expect(throws: TaskSessionError.self) { try session.goForward() }
+        // The participant goes on; the result keeps the item unanswered and says why.
+        try session.goForward()
+        let total = session.result.stepResults.flatMap(\.questionResults).first { $0.identifier == "t" }
+        #expect(total?.answer == nil && total?.calculationError == #"the expression gives "seven", not a number"#)
     }
 
     @Test func enableWhenExpressionsShowAndHideItems() throws {

@@ -338,7 +338,9 @@ struct FHIRPathOperatorTests {
         #expect(unsupported?.kind == .unsupportedFunction)
         #expect(unsupported?.message.contains("resolve()") == true)
         #expect(unsupported?.offset == 5)
-        #expect(failure("now()")?.kind == .unsupportedFunction)
+        #expect(failure("conformsTo('http://hl7.org/fhir/StructureDefinition/Patient')")?.kind == .unsupportedFunction)
+        // now() and today() need the moment of evaluation, which the caller gives.
+        #expect(failure("now()")?.kind == .evaluation)
         #expect(failure("{}.first(1)")?.kind == .invalidArguments)
         let undefined = failure("%score + 1")
         #expect(undefined?.kind == .undefinedVariable)
@@ -472,5 +474,86 @@ struct FHIRPathPHQ9Tests {
         // contained CodeSystem; own: the Coding's own extension.
         #expect(try evaluate("answers().value.ordinal()", on: response, environment) == ["1.5", "4", "7", "9"].map(decimal))
         #expect(try evaluate("answers().value.weight().sum()", on: response, environment) == [decimal("21.5")])
+    }
+}
+
+@Suite("FHIRPath: the functions SDC forms compute with")
+struct FHIRPathLibraryTests {
+    @Test func exponentsAndLogarithms() throws {
+        #expect(try evaluate("81.sqrt()") == [decimal("9")])
+        #expect(try evaluate("(-1).sqrt()").isEmpty)
+        #expect(try evaluate("2.power(10)") == [.integer(1024)])
+        #expect(try evaluate("2.power(0.5)") == [decimal("1.4142135623731")])
+        #expect(try evaluate("(-8).power(0.5)").isEmpty)
+        #expect(try evaluate("1.exp().round(5)") == [decimal("2.71828")])
+        #expect(try evaluate("100.log(10)") == [decimal("2")])
+        #expect(try evaluate("0.ln()").isEmpty)
+        #expect(failure("'a'.sqrt()")?.kind == .type)
+        // A body-mass index as SDC forms compute it.
+        #expect(try evaluate("(72.5 / 1.78.power(2)).round(1)") == [decimal("22.9")])
+    }
+
+    @Test func textFunctions() throws {
+        #expect(try evaluate("'a,b,,c'.split(',')") == ["a", "b", "", "c"].map { .string($0) })
+        #expect(try evaluate("('a' | 'b' | 'c').join('-')") == [.string("a-b-c")])
+        #expect(try evaluate("'test'.encode('base64') + 'dGVzdA=='.decode('base64') + 'test'.encode('hex')") == [.string("dGVzdA==test74657374")])
+        #expect(try evaluate("'subjects?_d'.encode('urlbase64')") == [.string("c3ViamVjdHM_X2Q=")])
+        #expect(try evaluate(#"'<a href="x">'.escape('html')"#) == [.string("&lt;a href=&quot;x&quot;&gt;")])
+        #expect(try evaluate(#"'&lt;b&gt;'.unescape('html')"#) == [.string("<b>")])
+        #expect(try evaluate(#"'say "hi"'.escape('json')"#) == [.string(#"say \"hi\""#)])
+        #expect(try evaluate("'2024-03-05'.replaceMatches('(\\\\d+)-(\\\\d+)-(\\\\d+)', '$3/$2/$1')") == [.string("05/03/2024")])
+        #expect(failure("'x'.encode('rot13')")?.kind == .invalidArguments)
+        #expect(try evaluate("(1 | 2).subsetOf(1 | 2 | 3) and (1 | 2 | 3).supersetOf(3)") == [.boolean(true)])
+    }
+
+    @Test func conversionsAndTheirTests() throws {
+        #expect(try evaluate("'1 day'.toQuantity() = 1 day and '4.5 \\'mg\\''.toQuantity() = 4.5 'mg'") == [.boolean(true)])
+        #expect(try evaluate("'1 wk'.convertsToQuantity() or 'x'.convertsToInteger() or '2015-02-30x'.convertsToDate()") == [.boolean(false)])
+        #expect(try evaluate("'2015-02'.toDate() = @2015-02 and '14:30'.toTime() = @T14:30 and '2015-02-04T14:34'.convertsToDateTime()") == [.boolean(true)])
+        #expect(try evaluate("@2015-02-04T14:34:28Z.toDate()") == [.date(FHIRPathTemporal.date("2015-02-04")!)])
+    }
+
+    @Test func quantitiesInDifferentUnitsCompareAddAndMultiply() throws {
+        #expect(try evaluate("4 'g' = 4000 'mg' and 7 days = 1 'wk' and 6 days < 1 week and 185 '[lb_av]' > 80 'kg'") == [.boolean(true)])
+        #expect(try evaluate("10 'mg/dL' = 100 'mg/L' and 120 'mm[Hg]' > 15 'kPa' and 5 '10*3/uL' = 5000 '/uL'") == [.boolean(true)])
+        #expect(try evaluate("4 'g' ~ 4040 'mg' and 4 'g' != 4040 'mg'") == [.boolean(true)])
+        // A calendar year is not a fixed number of days or months: no answer.
+        #expect(try evaluate("1 year = 12 months").isEmpty)
+        #expect(try evaluate("1 year = 1 year") == [.boolean(true)])
+        #expect(try evaluate("2 '[pH]' = 2 'm'").isEmpty)
+        #expect(try evaluate("1 'h' + 30 'min'") == [.quantity(FHIRPathQuantity(value: Decimal(string: "1.5")!, unit: "h"))])
+        #expect(try evaluate("2.0 'cm' * 2.0 'm' = 0.040 'm2' and 4.0 'g' / 2.0 'm' = 2 'g/m' and 1.0 'm' / 1.0 'm' = 1 '1'") == [.boolean(true)])
+        #expect(try evaluate("1 week.toString()") == [.string("1 'week'")])
+    }
+
+    @Test func todayAndNowAreTheParticipantsDayAcrossTheDateLineAndDaylightSaving() throws {
+        // 12:00 UTC on 28 March 2026 is already 29 March at 02:00 in Kiritimati (UTC+14).
+        let kiritimati = FHIRPathInstant(date: Date(timeIntervalSince1970: 1_774_699_200), timeZone: TimeZone(identifier: "Pacific/Kiritimati")!)
+        #expect(try FHIRPathExpression("today()").evaluate(on: .object(FHIRJSONObject()), now: kiritimati) == [.date(FHIRPathTemporal.date("2026-03-29")!)])
+        // 01:30 UTC on 29 March 2026 is half an hour after Berlin moved to summer time (UTC+2).
+        let berlin = FHIRPathInstant(date: Date(timeIntervalSince1970: 1_774_747_800), timeZone: TimeZone(identifier: "Europe/Berlin")!)
+        #expect(try FHIRPathExpression("now()").evaluate(on: .object(FHIRJSONObject()), now: berlin)
+                == [.dateTime(FHIRPathTemporal.dateTime("2026-03-29T03:30:00.000+02:00")!)])
+        #expect(try FHIRPathExpression("timeOfDay() = @T03:30:00.000 and now() = @2026-03-29T01:30:00.000Z").evaluate(on: .object(FHIRJSONObject()), now: berlin)
+                == [.boolean(true)])
+        // An age from a birth date, as a form's calculated item computes it.
+        let patient = try FHIRJSON(string: #"{"resourceType": "Patient", "birthDate": "2000-03-29"}"#)
+        #expect(try FHIRPathExpression("Patient.birthDate <= today() - 26 years").evaluate(on: patient, now: kiritimati) == [.boolean(true)])
+    }
+
+    @Test func elementTypesComeFromTheR4Model() throws {
+        let patient = try FHIRJSON(string: #"""
+        {"resourceType": "Patient", "active": true, "gender": "female", "birthDate": "1974-12-25",
+         "_birthDate": {"extension": [{"url": "http://hl7.org/fhir/StructureDefinition/patient-birthTime", "valueDateTime": "1974-12-25T14:35:45-05:00"}]},
+         "name": [{"given": ["Ann", "Jo"], "_given": [null, {"extension": [{"url": "http://example.org/nickname", "valueBoolean": true}]}]}],
+         "contact": [{"gender": "male", "period": {"start": "2020-01-01"}}]}
+        """#)
+        func run(_ text: String) throws -> FHIRPathCollection { try FHIRPathExpression(text).evaluate(on: patient) }
+        #expect(try run("Patient.birthDate < @2000-01-01 and Patient.birthDate.is(FHIR.date)") == [.boolean(true)])
+        #expect(try run("Patient.active.is(FHIR.boolean) and Patient.active.is(System.Boolean).not() and Patient.gender.type().name = 'code'") == [.boolean(true)])
+        #expect(try run("Patient.contact.gender.is(code) and Patient.contact.period.start > @2019") == [.boolean(true)])
+        #expect(try run("Patient.birthDate.extension(%`ext-patient-birthTime`).value.toString()") == [.string("1974-12-25T14:35:45-05:00")])
+        #expect(try run("Patient.name.given.where(extension('http://example.org/nickname').exists())").map(\.json) == [.string("Jo")])
+        #expect(try run("%`vs-administrative-gender`") == [.string("http://hl7.org/fhir/ValueSet/administrative-gender")])
     }
 }

@@ -22,7 +22,9 @@ struct StudykitProcess {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    static func run(_ arguments: [String], input: String = "", in directory: URL? = nil) throws -> Output {
+    /// Runs `studykit` with `arguments` and `input` on its standard input; a run still going after `timeout`
+    /// seconds is stopped (SIGTERM), so a command that loops fails its test instead of hanging the suite.
+    static func run(_ arguments: [String], input: String = "", in directory: URL? = nil, timeout: TimeInterval = 120) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -32,6 +34,9 @@ struct StudykitProcess {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
+        let stop = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: stop)
+        defer { stop.cancel() }
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
         let out = stdout.fileHandleForReading.readDataToEndOfFile()

@@ -59,8 +59,10 @@ enum FHIRElementTypes {
         return nil
     }
 
-    /// The FHIR type of the member `name` of an element of type `parentType`, where this table knows it.
-    static func type(ofMember name: String, in parentType: String?) -> String? {
+    /// The FHIR type of the member `name` of an element of type `parentType` found at `parentPath` (its path in its
+    /// resource's definition, such as `Patient.contact`), where ``r4Elements`` knows it: the member's type, or
+    /// `BackboneElement` for a backbone member (whose own members are then found by its path); nil otherwise.
+    static func type(ofMember name: String, in parentType: String?, at parentPath: String? = nil) -> String? {
         switch name {
         case "extension", "modifierExtension": return "Extension"
         case "meta": return "Meta"
@@ -68,23 +70,9 @@ enum FHIRElementTypes {
         default: break
         }
         guard let parentType else { return nil }
-        if quantityTypes.contains(parentType) {
-            switch name {
-            case "value": return "decimal"
-            case "comparator", "code": return "code"
-            case "unit": return "string"
-            case "system": return "uri"
-            default: return nil
-            }
-        }
-        switch (parentType, name) {
-        case ("Coding", "system"): return "uri"
-        case ("Coding", "version"), ("Coding", "display"): return "string"
-        case ("Coding", "code"): return "code"
-        case ("Coding", "userSelected"): return "boolean"
-        case ("Extension", "url"): return "uri"
-        case ("QuestionnaireResponse", "authored"): return "dateTime"
-        default: return nil
-        }
+        let owner = quantityTypes.contains(parentType) ? "Quantity" : parentType == "BackboneElement" ? parentPath ?? "" : parentType
+        if let type = r4Elements[owner]?[name] { return type }
+        if r4Elements["\(owner).\(name)"] != nil { return "BackboneElement" }
+        return nil
     }
 }

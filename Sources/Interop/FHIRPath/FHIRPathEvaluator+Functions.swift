@@ -61,6 +61,7 @@ extension FHIRPathEvaluator {
             try call.expectArguments(1)
             let other = try call.argument(0)
             return FHIRPathOperations.distinct(input.filter { item in other.contains { FHIRPathOperations.isEqual(item, $0) == true } })
+        case "subsetOf", "supersetOf": return try call.setFunction()
         case "exclude":
             try call.expectArguments(1)
             let other = try call.argument(0)
@@ -73,10 +74,14 @@ extension FHIRPathEvaluator {
         case "not":
             try call.expectArguments(0)
             return try FHIRPathOperations.boolean(input, for: "not()", offset: offset).map { [.boolean(!$0)] } ?? []
-        case "toInteger", "toDecimal", "toString", "toBoolean":
+        case _ where FHIRPathConversions.functions.contains(name):
             try call.expectArguments(0)
             guard let value = try FHIRPathOperations.singleton(input, for: "\(name)()", offset: offset) else { return [] }
             return FHIRPathConversions.convert(value, with: name).map { [$0] } ?? []
+        case _ where name.hasPrefix("convertsTo") && FHIRPathConversions.functions.contains("to" + name.dropFirst(10)):
+            try call.expectArguments(0)
+            guard let value = try FHIRPathOperations.singleton(input, for: "\(name)()", offset: offset) else { return [] }
+            return [.boolean(FHIRPathConversions.convert(value, with: "to" + name.dropFirst(10)) != nil)]
         case "is", "as":
             try call.expectArguments(1)
             let typeName = try call.typeName(arguments[0])
@@ -87,9 +92,13 @@ extension FHIRPathEvaluator {
         case "length", "upper", "lower", "trim", "toChars", "contains", "startsWith", "endsWith", "matches", "indexOf",
             "substring", "replace":
             return try call.stringFunction()
+        case "encode", "decode", "escape", "unescape", "split", "join", "replaceMatches":
+            return try call.textFunction()
         // Math
         case "abs", "ceiling", "floor", "truncate", "round":
             return try call.mathFunction()
+        case "sqrt", "exp", "ln", "log", "power":
+            return try call.exponentialFunction()
         // Aggregates
         case "sum":
             try call.expectArguments(0)
@@ -134,6 +143,29 @@ extension FHIRPathEvaluator {
             return result
         // Utility
         case "trace": try call.expectArguments(1...2); return input
+        case "now", "today", "timeOfDay":
+            try call.expectArguments(0)
+            guard let now else {
+                throw FHIRPathError(.evaluation, "\(name)() needs the moment of evaluation, which this evaluation was not given", at: offset)
+            }
+            switch name {
+            case "now": return FHIRPathTemporal.dateTime(now.dateTimeText).map { [.dateTime($0)] } ?? []
+            case "today": return FHIRPathTemporal.date(now.dateText).map { [.date($0)] } ?? []
+            default: return FHIRPathTemporal.time(now.timeText).map { [.time($0)] } ?? []
+            }
+        case "type":
+            try call.expectArguments(0)
+            return input.map { value in
+                let parts = value.typeName.split(separator: ".", maxSplits: 1).map(String.init)
+                let info = FHIRJSON.object(FHIRJSONObject([("namespace", .string(parts[0])), ("name", .string(parts[1]))]))
+                return .node(FHIRPathNode(resource: info, root: "type"))
+            }
+        case "extension":
+            try call.expectArguments(1)
+            guard let url = try call.stringArgument(0) else { return [] }
+            return input.flatMap { Self.members(named: "extension", of: $0) }.filter { item in
+                Self.members(named: "url", of: item).contains { FHIRPathOperations.primitive($0) == .string(url) }
+            }
         // Structured Data Capture
         case "answers": try call.expectArguments(0); return answers(of: input)
         case "ordinal", "weight": try call.expectArguments(0); return try ordinals(of: input, function: name, offset: offset)

@@ -15,11 +15,14 @@ struct FHIRPathEvaluator {
     }
 
     let environment: [String: FHIRPathCollection]
+    /// The moment `now()` and `today()` give; nil when the caller gave none.
+    let now: FHIRPathInstant?
     private let resource: FHIRPathCollection
 
-    init(resource: FHIRJSON, environment: [String: FHIRPathCollection]) {
+    init(resource: FHIRJSON, environment: [String: FHIRPathCollection], now: FHIRPathInstant? = nil) {
         self.resource = environment["resource"] ?? [.resource(resource)]
         self.environment = environment
+        self.now = now
     }
 
     /// Evaluates a whole expression with the context (or the resource) as its focus.
@@ -80,6 +83,10 @@ struct FHIRPathEvaluator {
         case "ucum": return [.string("http://unitsofmeasure.org")]
         case "sct": return [.string("http://snomed.info/sct")]
         case "loinc": return [.string("http://loinc.org")]
+        case _ where name.hasPrefix("vs-") && environment[name] == nil:
+            return [.string("http://hl7.org/fhir/ValueSet/\(name.dropFirst(3))")]
+        case _ where name.hasPrefix("ext-") && environment[name] == nil:
+            return [.string("http://hl7.org/fhir/StructureDefinition/\(name.dropFirst(4))")]
         default:
             guard let value = environment[name] else {
                 throw FHIRPathError(.undefinedVariable, "undefined variable %\(name)", at: offset)
@@ -92,13 +99,19 @@ struct FHIRPathEvaluator {
     /// name that starts with a capital letter and equals the item's resource type selects the item itself
     /// (as in `QuestionnaireResponse.item`).
     static func members(named name: String, of value: FHIRPathValue) -> FHIRPathCollection {
-        guard case .node(let node) = value, case .object(let object) = node.json else { return [] }
+        guard case .node(let node) = value else { return [] }
+        if case .object(let element)? = node.primitiveElement, node.json.objectValue == nil {
+            // A primitive's id and extensions, from its `_name` member.
+            guard let child = element[name], name == "extension" || name == "id" else { return [] }
+            return childNodes(of: node, key: name, name: name, choiceType: nil, json: child).map { .node($0) }
+        }
+        guard case .object(let object) = node.json else { return [] }
         guard let member = FHIRElementTypes.member(named: name, in: object) else {
             if let first = name.first, first.isUppercase, node.fhirType == name { return [value] }
             return []
         }
-        return childNodes(of: node, key: member.key, name: name, choiceType: member.choiceType, json: object[member.key]!)
-            .map { .node($0) }
+        return childNodes(of: node, key: member.key, name: name, choiceType: member.choiceType, json: object[member.key]!,
+                          primitiveElements: object["_" + member.key]).map { .node($0) }
     }
 
     /// All children of one item in member order (not `resourceType`, nor the `_name` members that carry a
@@ -108,35 +121,41 @@ struct FHIRPathEvaluator {
         var children: [FHIRPathNode] = []
         for (key, json) in object where key != "resourceType" && !key.hasPrefix("_") {
             let choice = FHIRElementTypes.splitChoice(key)
-            children += childNodes(of: node, key: key, name: choice?.name ?? key, choiceType: choice?.type, json: json)
+            children += childNodes(of: node, key: key, name: choice?.name ?? key, choiceType: choice?.type, json: json,
+                                   primitiveElements: object["_" + key])
         }
         return children
     }
 
-    private static func childNodes(of parent: FHIRPathNode, key: String, name: String, choiceType: String?, json: FHIRJSON)
-        -> [FHIRPathNode]
+    /// The nodes of member `key` of `parent` (one per array element); `primitiveElements` is the `_key` member that
+    /// carries the ids and extensions of primitive values (an array, index for index, for an array of primitives).
+    private static func childNodes(of parent: FHIRPathNode, key: String, name: String, choiceType: String?, json: FHIRJSON,
+                                   primitiveElements: FHIRJSON? = nil) -> [FHIRPathNode]
     {
         let elementPath = childElementPath(parent: parent.elementPath, name: name)
         let enclosingLinkIds =
             parent.isQuestionnaireResponseItem
             ? parent.enclosingLinkIds + [parent.json["linkId"]?.stringValue ?? ""] : parent.enclosingLinkIds
-        let declaredType = choiceType ?? FHIRElementTypes.type(ofMember: name, in: parent.fhirType)
-        func node(_ json: FHIRJSON, location: String) -> FHIRPathNode {
+        let declaredType = choiceType ?? FHIRElementTypes.type(ofMember: name, in: parent.fhirType, at: parent.elementPath)
+        func node(_ json: FHIRJSON, location: String, primitiveElement: FHIRJSON?) -> FHIRPathNode {
             let resourceType = json["resourceType"]?.stringValue
             return FHIRPathNode(
                 json: json, fhirType: resourceType ?? declaredType, location: location, enclosingLinkIds: enclosingLinkIds,
-                elementPath: resourceType ?? elementPath, root: parent.root
+                elementPath: resourceType ?? elementPath, root: parent.root,
+                primitiveElement: primitiveElement == .null ? nil : primitiveElement
             )
         }
         switch json {
         case .null:
             return []
         case .array(let elements):
+            let extras = primitiveElements?.arrayValue
             return elements.enumerated().compactMap { index, element in
-                element == .null ? nil : node(element, location: "\(parent.location).\(key)[\(index)]")
+                element == .null ? nil : node(element, location: "\(parent.location).\(key)[\(index)]",
+                                              primitiveElement: extras.flatMap { $0.indices.contains(index) ? $0[index] : nil })
             }
         default:
-            return [node(json, location: "\(parent.location).\(key)")]
+            return [node(json, location: "\(parent.location).\(key)", primitiveElement: primitiveElements)]
         }
     }
 

@@ -167,12 +167,7 @@ struct FHIRPathFunctionCall {
             guard let range = text.unicodeScalars.firstRange(of: argument.unicodeScalars) else { return [.integer(-1)] }
             return [.integer(text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: range.lowerBound))]
         default:
-            let expression: NSRegularExpression
-            do {
-                expression = try NSRegularExpression(pattern: argument, options: [.dotMatchesLineSeparators])
-            } catch {
-                throw FHIRPathError(.invalidArguments, "matches() got an invalid regular expression '\(argument)'", at: arguments[0].offset)
-            }
+            let expression = try regularExpression(argument)
             let range = NSRange(text.startIndex..., in: text)
             return [.boolean(expression.firstMatch(in: text, range: range) != nil)]
         }

@@ -17,6 +17,8 @@ public struct FHIRPathNode: Sendable, Hashable {
     let elementPath: String?
     /// Which variable or resource the element was reached from, so equal JSON in two places stays two nodes.
     let root: String
+    /// For a primitive, its `_name` member in the JSON (the object holding its `id` and `extension`), if any.
+    let primitiveElement: FHIRJSON?
 
     /// A resource (or any JSON) at the root of navigation, such as the resource an expression runs on or a
     /// variable's value; `root` tells nodes from different variables apart.
@@ -29,8 +31,10 @@ public struct FHIRPathNode: Sendable, Hashable {
     }
 
     init(
-        json: FHIRJSON, fhirType: String?, location: String, enclosingLinkIds: [String], elementPath: String?, root: String
+        json: FHIRJSON, fhirType: String?, location: String, enclosingLinkIds: [String], elementPath: String?, root: String,
+        primitiveElement: FHIRJSON? = nil
     ) {
+        self.primitiveElement = primitiveElement
         self.json = json
         self.fhirType = fhirType
         self.location = location

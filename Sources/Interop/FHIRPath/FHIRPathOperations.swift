@@ -134,6 +134,18 @@ enum FHIRPathOperations {
         return text
     }
 
+    /// A date, date-time or time moved by a time-valued quantity; an error for a quantity of another unit.
+    private static func moved(_ value: FHIRPathTemporal, by quantity: FHIRPathQuantity, op: FHIRPathSyntax.BinaryOperator,
+                              offset: Int) throws(FHIRPathError) -> FHIRPathTemporal? {
+        guard let result = value.adding(quantity, negated: op == .subtract) else {
+            if FHIRPathQuantity.calendarWords.contains(quantity.unit) || ["a", "mo", "wk", "d", "h", "min", "s", "ms"].contains(quantity.unit) {
+                return nil
+            }
+            throw FHIRPathError(.type, "a date or time can only be moved by a time such as 3 days or 1 'mo', not \(quantity)", at: offset)
+        }
+        return result
+    }
+
     /// `+ - * / div mod` on two single values; nil (empty) for division by zero and Integer overflow.
     static func arithmetic(_ op: FHIRPathSyntax.BinaryOperator, _ leftValue: FHIRPathValue, _ rightValue: FHIRPathValue, offset: Int)
         throws(FHIRPathError) -> FHIRPathValue?
@@ -153,9 +165,26 @@ enum FHIRPathOperations {
             }
         case (.string(let a), .string(let b)) where op == .add:
             return .string(a + b)
+        case (.date(let a), .quantity(let b)) where op == .add || op == .subtract:
+            return try moved(a, by: b, op: op, offset: offset).map { .date($0) }
+        case (.dateTime(let a), .quantity(let b)) where op == .add || op == .subtract:
+            return try moved(a, by: b, op: op, offset: offset).map { .dateTime($0) }
+        case (.time(let a), .quantity(let b)) where op == .add || op == .subtract:
+            return try moved(a, by: b, op: op, offset: offset).map { .time($0) }
         case (.quantity(let a), .quantity(let b)) where (op == .add || op == .subtract):
-            guard a.unit == b.unit else { return nil }
-            return .quantity(FHIRPathQuantity(value: op == .add ? a.value + b.value : a.value - b.value, unit: a.unit))
+            // The sum is in the left quantity's unit.
+            var other = b.value
+            if a.unit != b.unit {
+                guard let left = FHIRPathUnit(a.unit), let right = FHIRPathUnit(b.unit), left.dimensions == right.dimensions else { return nil }
+                other = b.value * right.factor / left.factor
+            }
+            return .quantity(FHIRPathQuantity(value: op == .add ? a.value + other : a.value - other, unit: a.unit))
+        case (.quantity(let a), .quantity(let b)) where (op == .multiply || op == .divide):
+            if op == .divide && b.value == 0 { return nil }
+            if op == .divide, a.unit == b.unit { return .quantity(FHIRPathQuantity(value: a.value / b.value, unit: "1")) }
+            guard let left = FHIRPathUnit.base(a), let right = FHIRPathUnit.base(b) else { return nil }
+            let unit = left.unit.combined(with: right.unit, dividing: op == .divide)
+            return .quantity(FHIRPathQuantity(value: op == .multiply ? left.value * right.value : left.value / right.value, unit: unit.baseCode))
         case (.quantity(let a), _) where (op == .multiply || op == .divide) && number(right) != nil:
             let factor = number(right)!
             if op == .divide && factor == 0 { return nil }
@@ -224,7 +253,7 @@ enum FHIRPathOperations {
         switch (left, right) {
         case (.boolean(let a), .boolean(let b)): return a == b
         case (.string(let a), .string(let b)): return a == b
-        case (.quantity(let a), .quantity(let b)): return a.unit == b.unit ? a.value == b.value : nil
+        case (.quantity(let a), .quantity(let b)): return FHIRPathUnit.commonValues(a, b).map { $0.0 == $0.1 }
         case (.node(let a), .node(let b)): return jsonEqual(a.json, b.json)
         default:
             guard let (a, b) = temporalPair(left, right) else { return false }
@@ -249,6 +278,10 @@ enum FHIRPathOperations {
             guard let a = number(left), let b = number(right) else { return false }
             let digits = min(fractionDigits(a), fractionDigits(b))
             return rounded(a, digits) == rounded(b, digits)
+        case (.quantity(let a), .quantity(let b)):
+            guard let (x, y) = FHIRPathUnit.commonValues(a, b) else { return false }
+            let digits = min(fractionDigits(x), fractionDigits(y))
+            return rounded(x, digits) == rounded(y, digits)
         default:
             return isEqual(left, right) ?? false
         }
@@ -309,8 +342,8 @@ enum FHIRPathOperations {
             if a == b { return .orderedSame }
             return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) ? .orderedAscending : .orderedDescending
         case (.quantity(let a), .quantity(let b)):
-            guard a.unit == b.unit else { return nil }
-            return a.value < b.value ? .orderedAscending : a.value > b.value ? .orderedDescending : .orderedSame
+            guard let (x, y) = FHIRPathUnit.commonValues(a, b) else { return nil }
+            return x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
         default:
             if let (a, b) = temporalPair(left, right) { return FHIRPathTemporal.compare(a, b) }
             throw FHIRPathError(.type, "'\(operation)' cannot compare \(leftValue.typeName) with \(rightValue.typeName)", at: offset)

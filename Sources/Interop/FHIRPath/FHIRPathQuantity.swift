@@ -2,7 +2,8 @@ import Foundation
 
 /// A FHIRPath quantity: a decimal value with a unit, such as `5 'mg'` or `3 days`.
 ///
-/// Units are compared as written (calendar words in the singular), without UCUM conversion.
+/// Units are UCUM codes or calendar words (kept in the singular); quantities in different units that measure the
+/// same thing are compared and added after conversion (see `FHIRPathUnit`).
 public struct FHIRPathQuantity: Sendable, Hashable, CustomStringConvertible {
     /// The amount.
     public var value: Decimal
@@ -26,8 +27,8 @@ public struct FHIRPathQuantity: Sendable, Hashable, CustomStringConvertible {
         "hours": "hour", "minutes": "minute", "seconds": "second", "milliseconds": "millisecond",
     ]
 
-    /// `5 'mg'`, or `3 day` for calendar units.
+    /// `5 'mg'`, `3 'day'`: the value and the quoted unit, as FHIRPath's `toString()` writes a quantity.
     public var description: String {
-        Self.calendarWords.contains(unit) ? "\(value) \(unit)" : "\(value) '\(unit)'"
+        "\(value) '\(unit)'"
     }
 }

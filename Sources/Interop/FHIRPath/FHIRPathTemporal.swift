@@ -84,6 +84,10 @@ public struct FHIRPathTemporal: Sendable, Hashable, CustomStringConvertible {
     /// UTC when both give a time zone; then parts are compared from the coarsest; when one value stops
     /// before the other while all common parts are equal, the order is unknown and the result is nil.
     static func compare(_ lhs: FHIRPathTemporal, _ rhs: FHIRPathTemporal) -> ComparisonResult? {
+        // A date-time with a time zone and one without are not on one time line: their order is unknown.
+        if lhs.hasDate, rhs.hasDate, lhs.hour != nil, rhs.hour != nil, (lhs.timeZoneOffsetMinutes == nil) != (rhs.timeZoneOffsetMinutes == nil) {
+            return nil
+        }
         var left = lhs.comparableParts
         var right = rhs.comparableParts
         if let leftZone = lhs.timeZoneOffsetMinutes, let rightZone = rhs.timeZoneOffsetMinutes, lhs.hasDate, rhs.hasDate {
@@ -121,6 +125,93 @@ public struct FHIRPathTemporal: Sendable, Hashable, CustomStringConvertible {
 
     /// The text as written (without `@`).
     public var description: String { text }
+
+    /// The calendar unit of a time-valued quantity (`year`, `'mo'`, `days`…) and how many of it; nil for other units.
+    private static func calendarAmount(_ quantity: FHIRPathQuantity) -> (Calendar.Component, Decimal)? {
+        switch quantity.unit {
+        case "year", "a": (.year, quantity.value)
+        case "month", "mo": (.month, quantity.value)
+        case "week", "wk": (.day, quantity.value * 7)
+        case "day", "d": (.day, quantity.value)
+        case "hour", "h": (.hour, quantity.value)
+        case "minute", "min": (.minute, quantity.value)
+        case "second", "s": (.second, quantity.value)
+        case "millisecond", "ms": (.second, quantity.value / 1000)
+        default: nil
+        }
+    }
+
+    /// This value moved by a time-valued quantity (`@2020-01-31 + 1 month` is `@2020-02-29`), kept at its own
+    /// precision and time zone, as FHIRPath's date arithmetic does: a whole number of the unit is added (fractions
+    /// dropped, except for seconds), a month-end day that does not exist becomes the last day of the month, and a
+    /// unit finer than the value's precision moves it only by whole steps of that precision. Nil when the
+    /// quantity is not a time or the result leaves the years 1 to 9999.
+    func adding(_ quantity: FHIRPathQuantity, negated: Bool) -> FHIRPathTemporal? {
+        guard var (unit, amount) = Self.calendarAmount(quantity) else { return nil }
+        if negated { amount = -amount }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        // Units finer than the value's precision count only in whole steps of that precision.
+        let finest: Calendar.Component = switch precision {
+        case .year: .year
+        case .month: .month
+        case .day: .day
+        case .hour: .hour
+        case .minute: .minute
+        case .second: .second
+        }
+        switch (finest, unit) {
+        case (.year, .month): amount /= 12; unit = .year
+        case (.year, _) where unit != .year, (.month, _) where unit != .year && unit != .month: return self
+        case (.day, .hour): amount /= 24; unit = .day
+        case (.day, .minute): amount /= 1440; unit = .day
+        case (.day, .second): amount /= 86_400; unit = .day
+        case (.hour, .minute): amount /= 60; unit = .hour
+        case (.hour, .second): amount /= 3600; unit = .hour
+        case (.minute, .second): amount /= 60; unit = .minute
+        default: break
+        }
+        let whole = NSDecimalNumber(decimal: FHIRPathOperations.truncated(amount)).intValue
+        let base = DateComponents(year: hasDate ? year : 2000, month: hasDate ? month ?? 1 : 1, day: hasDate ? day ?? 1 : 1,
+                                  hour: hour ?? 0, minute: minute ?? 0)
+        guard let start = calendar.date(from: base) else { return nil }
+        var seconds = second ?? 0
+        let moved: Date?
+        if unit == .second {
+            seconds += amount
+            let carry = NSDecimalNumber(decimal: FHIRPathOperations.rounded(seconds, 0, mode: .down)).intValue
+            seconds -= Decimal(carry)
+            moved = calendar.date(byAdding: .second, value: carry, to: start)
+        } else {
+            moved = calendar.date(byAdding: unit, value: whole, to: start)
+        }
+        guard let moved else { return nil }
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: moved)
+        guard let newYear = parts.year, (1...9999).contains(newYear) || !hasDate else { return nil }
+        var out = ""
+        if hasDate {
+            out = String(format: "%04d", newYear)
+            if precision >= .month { out += String(format: "-%02d", parts.month!) }
+            if precision >= .day { out += String(format: "-%02d", parts.day!) }
+            if precision >= .hour { out += "T" }
+        }
+        if precision >= .hour { out += String(format: "%02d", parts.hour!) }
+        if precision >= .minute { out += String(format: ":%02d", parts.minute!) }
+        if precision == .second {
+            let digits = text.firstIndex(of: ".").map { index in text[text.index(after: index)...].prefix { $0.isNumber }.count } ?? 0
+            let rounded = FHIRPathOperations.rounded(seconds, digits)
+            let whole = NSDecimalNumber(decimal: FHIRPathOperations.truncated(rounded)).intValue
+            out += String(format: ":%02d", whole)
+            if digits > 0 {
+                let fraction = NSDecimalNumber(decimal: (rounded - Decimal(whole)) * pow(10, digits)).intValue
+                out += "." + String(format: "%0\(digits)d", fraction)
+            }
+        }
+        if hasDate, precision >= .hour, let zone = timeZoneOffsetMinutes {
+            out += zone == 0 && text.hasSuffix("Z") ? "Z" : String(format: "%@%02d:%02d", zone < 0 ? "-" : "+", abs(zone) / 60, abs(zone) % 60)
+        }
+        return hasDate ? (precision >= .hour ? Self.dateTime(out) : Self.date(out) ?? Self.dateTime(out)) : Self.time(out)
+    }
 }
 
 /// Reads the parts of a FHIRPath or FHIR date, date-time or time from text.

@@ -166,16 +166,20 @@ public struct QuestionResult: Hashable, Sendable, Codable {
     public var answer: Answer?
     /// The unit a numeric answer is in.
     public var unit: String?
+    /// For a calculated item without a value: why it could not be calculated (its expression failed, or nothing
+    /// evaluated its language). The participant was told so on the step and went on. Absent from JSON when nil.
+    public var calculationError: String?
 
     /// Creates a question result; `unit` is normally the format's ``AnswerFormat/unit``.
-    public init(identifier: String, type: AnswerFormatType, answer: Answer?, unit: String? = nil) {
+    public init(identifier: String, type: AnswerFormatType, answer: Answer?, unit: String? = nil, calculationError: String? = nil) {
         self.identifier = identifier
         self.type = type
         self.answer = answer
         self.unit = unit
+        self.calculationError = calculationError
     }
 
-    private enum CodingKeys: String, CodingKey { case identifier, type, answer, dontKnow, unit }
+    private enum CodingKeys: String, CodingKey { case identifier, type, answer, dontKnow, unit, calculationError }
 
     /// Reads a question result; `"dontKnow": true` gives ``Answer/dontKnow``, a missing or null `answer` gives nil,
     /// and `answer` is read as the kind of value `type` produces.
@@ -184,6 +188,7 @@ public struct QuestionResult: Hashable, Sendable, Codable {
         identifier = try c.decode(String.self, forKey: .identifier)
         type = try c.decode(AnswerFormatType.self, forKey: .type)
         unit = try c.decodeIfPresent(String.self, forKey: .unit)
+        calculationError = try c.decodeIfPresent(String.self, forKey: .calculationError)
         if try c.decodeIfPresent(Bool.self, forKey: .dontKnow) == true {
             answer = .dontKnow
         } else if c.contains(.answer), try !c.decodeNil(forKey: .answer) {
@@ -203,6 +208,7 @@ public struct QuestionResult: Hashable, Sendable, Codable {
         case nil: break
         }
         try c.encodeIfPresent(unit, forKey: .unit)
+        try c.encodeIfPresent(calculationError, forKey: .calculationError)
     }
 }
 

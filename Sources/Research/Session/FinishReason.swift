@@ -46,15 +46,12 @@ public enum TaskSessionError: Error, Hashable, Sendable, CustomStringConvertible
     case navigationCycle(String)
     /// Writing a file for the run failed.
     case fileWriteFailed(String)
-    /// A calculated item of the current step has no value because its expression failed (or no calculator
-    /// evaluates its language), so the step cannot be left.
-    case calculationFailed(TaskCalculationError)
 
-    /// Whether the failure is the system's rather than the participant's: a file that could not be stored, a
-    /// calculated value that could not be computed. A server answers these with its own error, not a refusal.
+    /// Whether the failure is the system's rather than the participant's: a file that could not be stored. A
+    /// server answers these with its own error, not a refusal.
     public var isServerFault: Bool {
         switch self {
-        case .fileWriteFailed, .calculationFailed: true
+        case .fileWriteFailed: true
         default: false
         }
     }
@@ -73,7 +70,6 @@ public enum TaskSessionError: Error, Hashable, Sendable, CustomStringConvertible
         case .restorationMismatch(let reason): reason
         case .navigationCycle(let step): "the skip and navigation rules after step '\(step)' pass over steps in a cycle"
         case .fileWriteFailed(let reason): reason
-        case .calculationFailed(let error): "the value of '\(error.item)' could not be calculated: \(error.message)"
         }
     }
 }

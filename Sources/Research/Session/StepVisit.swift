@@ -21,6 +21,9 @@ public struct StepVisit: Hashable, Sendable, Codable {
     public var files: [FileResult]
     /// What an active step measured on this visit; nil until its module posted a result.
     public var active: ActiveStepResult?
+    /// Why calculated items of the step have no value, by item identifier, as they stood when the participant
+    /// left the step (their expression failed, or nothing here evaluates its language).
+    public var calculationErrors: [String: String]
     /// Whether the participant left the step with Skip.
     public var skipped: Bool
     /// Set when the participant came here from a review step to change an answer: finishing this step
@@ -37,6 +40,7 @@ public struct StepVisit: Hashable, Sendable, Codable {
         self.permissions = [:]
         self.files = []
         self.active = nil
+        self.calculationErrors = [:]
         self.skipped = false
         self.returnToReview = nil
     }
@@ -45,7 +49,8 @@ public struct StepVisit: Hashable, Sendable, Codable {
     func stepResult(for step: Step, endDate fallback: Date, isPrevious: Bool) -> StepResult {
         var items: [ResultItem] = step.questions.map { question in
             .question(QuestionResult(identifier: question.identifier, type: question.format.type,
-                                     answer: skipped ? nil : answers[question.identifier], unit: question.format.unit))
+                                     answer: skipped ? nil : answers[question.identifier], unit: question.format.unit,
+                                     calculationError: skipped ? nil : calculationErrors[question.identifier]))
         }
         if let signature, !skipped { items.append(.signature(signature)) }
         if case .requestPermissions(let requests) = step.kind, !skipped {
@@ -63,10 +68,10 @@ public struct StepVisit: Hashable, Sendable, Codable {
 
 extension StepVisit {
     private enum CodingKeys: String, CodingKey {
-        case stepIdentifier, startDate, endDate, answers, signature, permissions, files, active, skipped, returnToReview
+        case stepIdentifier, startDate, endDate, answers, signature, permissions, files, active, calculationErrors, skipped, returnToReview
     }
 
-    /// Reads a visit; empty answers, permissions and files, and `skipped` false, may be left out.
+    /// Reads a visit; empty answers, permissions, files and calculation errors, and `skipped` false, may be left out.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         stepIdentifier = try container.decode(String.self, forKey: .stepIdentifier)
@@ -77,6 +82,7 @@ extension StepVisit {
         permissions = try container.decodeIfPresent([String: PermissionOutcome].self, forKey: .permissions) ?? [:]
         files = try container.decodeIfPresent([FileResult].self, forKey: .files) ?? []
         active = try container.decodeIfPresent(ActiveStepResult.self, forKey: .active)
+        calculationErrors = try container.decodeIfPresent([String: String].self, forKey: .calculationErrors) ?? [:]
         skipped = try container.decodeIfPresent(Bool.self, forKey: .skipped) ?? false
         returnToReview = try container.decodeIfPresent(String.self, forKey: .returnToReview)
     }
@@ -93,6 +99,7 @@ extension StepVisit {
         if !permissions.isEmpty { try container.encode(permissions, forKey: .permissions) }
         if !files.isEmpty { try container.encode(files, forKey: .files) }
         try container.encodeIfPresent(active, forKey: .active)
+        if !calculationErrors.isEmpty { try container.encode(calculationErrors, forKey: .calculationErrors) }
         if skipped { try container.encode(skipped, forKey: .skipped) }
         try container.encodeIfPresent(returnToReview, forKey: .returnToReview)
     }

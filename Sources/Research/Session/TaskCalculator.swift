@@ -1,4 +1,5 @@
 import Foundation
+import StudyKitEnvironment
 
 /// Evaluates the calculated items of a task (``FormItem/calculation``) from the answers given so far.
 ///
@@ -15,17 +16,20 @@ public protocol TaskCalculator: Sendable {
     ///   - calculation: The item's calculation.
     ///   - task: The task being run.
     ///   - result: The answers so far, in the order visited.
+    ///   - environment: The run's clock and time zone, for expressions that read the date (FHIRPath's `today()`).
     func value(of item: FormItem, calculation: ItemCalculation, task: ResearchTask,
-               result: TaskResult) throws(TaskCalculationError) -> Answer?
+               result: TaskResult, environment: StudyKitEnvironment) throws(TaskCalculationError) -> Answer?
 
     /// Whether an ``Condition/expression(_:)`` condition holds for the answers in `result`; throws when it cannot
     /// be evaluated (the condition then does not hold). The default evaluates none.
-    func holds(_ condition: ItemCalculation, task: ResearchTask, result: TaskResult) throws(TaskCalculationError) -> Bool
+    func holds(_ condition: ItemCalculation, task: ResearchTask, result: TaskResult,
+               environment: StudyKitEnvironment) throws(TaskCalculationError) -> Bool
 }
 
 extension TaskCalculator {
     /// Evaluates no condition: throws for every one.
-    public func holds(_ condition: ItemCalculation, task: ResearchTask, result: TaskResult) throws(TaskCalculationError) -> Bool {
+    public func holds(_ condition: ItemCalculation, task: ResearchTask, result: TaskResult,
+                      environment: StudyKitEnvironment) throws(TaskCalculationError) -> Bool {
         throw TaskCalculationError(item: "", message: "this calculator evaluates no conditions")
     }
 }

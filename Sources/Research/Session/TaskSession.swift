@@ -252,7 +252,7 @@ public struct TaskSession: Sendable {
                 continue
             }
             do {
-                let value = try calculator.value(of: item, calculation: calculation, task: task, result: result)
+                let value = try calculator.value(of: item, calculation: calculation, task: task, result: result, environment: environment)
                 if let value, let format = item.answerFormat {
                     guard let normalized = format.normalized(value) else { continue }
                     do {
@@ -420,13 +420,15 @@ public struct TaskSession: Sendable {
 
     /// Leaves the current step with its answers and shows the next one; finishes the run (completed) after the last.
     ///
-    /// Throws ``TaskSessionError/missingAnswers(_:)`` while required answers are missing.
+    /// Throws ``TaskSessionError/missingAnswers(_:)`` while required answers are missing. A calculated item
+    /// that could not be calculated does not hold the participant back: it stays unanswered, and its result
+    /// says why (``QuestionResult/calculationError``).
     public mutating func goForward() throws(TaskSessionError) {
         guard currentStep != nil else { throw .finished(finishReason ?? .completed) }
         let missing = missingAnswers
         guard missing.isEmpty else { throw .missingAnswers(missing) }
         recalculate()
-        if let failure = calculationErrors.values.sorted(by: { $0.item < $1.item }).first { throw .calculationFailed(failure) }
+        current.calculationErrors = calculationErrors.mapValues(\.message)
         current.skipped = false
         try leaveCurrentStep()
     }
@@ -549,8 +551,10 @@ public struct TaskSession: Sendable {
             return visit.stepResult(for: step, endDate: visit.endDate ?? now, isPrevious: false)
         }
         if let calculator {
-            let result = self.result
-            context.evaluateExpression = { condition in (try? calculator.holds(condition, task: task, result: result)) ?? false }
+            let result = self.result, environment = self.environment
+            context.evaluateExpression = { condition in
+                (try? calculator.holds(condition, task: task, result: result, environment: environment)) ?? false
+            }
         }
         return context
     }
