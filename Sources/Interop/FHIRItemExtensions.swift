@@ -6,6 +6,9 @@ struct FHIRItemExtensions {
     static let itemControlURL = "http://hl7.org/fhir/StructureDefinition/questionnaire-itemControl"
     static let minValueURL = "http://hl7.org/fhir/StructureDefinition/minValue"
     static let maxValueURL = "http://hl7.org/fhir/StructureDefinition/maxValue"
+    /// SDC's bounds of a quantity item (a `valueQuantity`), read as `minValue` and `maxValue` are.
+    static let minQuantityURL = "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-minQuantity"
+    static let maxQuantityURL = "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-maxQuantity"
     static let minLengthURL = "http://hl7.org/fhir/StructureDefinition/minLength"
     static let regexURL = "http://hl7.org/fhir/StructureDefinition/regex"
     static let entryFormatURL = "http://hl7.org/fhir/StructureDefinition/entryFormat"
@@ -37,6 +40,8 @@ struct FHIRItemExtensions {
     var sliderStep: Decimal?
     /// The unit of a quantity or number: display or code of the `questionnaire-unit` Coding.
     var unit: String?
+    /// The code of the `questionnaire-unit` Coding (`kg`), to compare a quantity bound's unit with.
+    var unitCode: String?
     /// Whether the item is hidden from the participant.
     var hidden = false
     /// The `calculatedExpression`: language, expression and description.
@@ -68,9 +73,9 @@ struct FHIRItemExtensions {
                 let codings = (value as? [String: Any])?["coding"] as? [Any] ?? []
                 itemControl = codings.compactMap { ($0 as? [String: Any])?["code"] as? String }.first
                 if itemControl == nil { malformed.append((index, "itemControl has no coded value")) }
-            case Self.minValueURL, Self.maxValueURL:
+            case Self.minValueURL, Self.maxValueURL, Self.minQuantityURL, Self.maxQuantityURL:
                 guard let valueKey, let value else { malformed.append((index, "\(url) has no value")); continue }
-                if url == Self.minValueURL { minValue = (valueKey, value) } else { maxValue = (valueKey, value) }
+                if url == Self.minValueURL || url == Self.minQuantityURL { minValue = (valueKey, value) } else { maxValue = (valueKey, value) }
             case Self.minLengthURL:
                 if let length = value as? Int { minLength = length } else { malformed.append((index, "minLength is not an integer")) }
             case Self.regexURL:
@@ -83,6 +88,7 @@ struct FHIRItemExtensions {
             case Self.unitURL:
                 let coding = value as? [String: Any]
                 unit = coding?["display"] as? String ?? coding?["code"] as? String
+                unitCode = coding?["code"] as? String
             case Self.hiddenURL:
                 hidden = (value as? Bool) == true
             case Self.calculatedExpressionURL, Self.enableWhenExpressionURL:

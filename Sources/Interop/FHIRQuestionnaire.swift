@@ -108,7 +108,8 @@ public struct FHIRQuestionnaire: Sendable {
             var definition = FHIRQuestionnaireItemDefinition(
                 linkId: linkId, text: element["text"]?.string, type: type, repeats: element["repeats"]?.bool == true,
                 path: itemPath, parentLinkId: parent, childLinkIds: [],
-                answerOptions: type == "choice" || type == "open-choice" ? answerOptions(of: element, valueSets: valueSets) : [],
+                answerOptions: FHIRItemType.takesAnswerList(type, options: element["answerOption"]?.array?.count ?? 0)
+                    ? answerOptions(of: element, valueSets: valueSets) : [],
                 unit: type == "quantity" ? unit(of: element) : nil)
             items[linkId] = definition
             definition.childLinkIds = collect(element["item"]?.array ?? [], parent: linkId, path: itemPath,

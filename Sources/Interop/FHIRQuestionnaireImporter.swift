@@ -371,8 +371,24 @@ private struct QuestionnaireTaskBuilder {
                 unsupported(linkId, "\(path).extension", "itemControl '\(control)' is not supported for a \(type) item; the usual control is shown")
             }
         }
-        let low = extensions.minValue.flatMap { decimal($0.value) }
-        let high = extensions.maxValue.flatMap { decimal($0.value) }
+        // A number's bounds; a quantity's (`valueQuantity`) in the item's unit. A bound that cannot be applied is reported.
+        func numericBound(_ bound: (key: String, value: Any)?, _ name: String) -> Decimal? {
+            guard let bound, ["decimal", "integer", "quantity"].contains(type) else { return nil }
+            if bound.key == "valueQuantity", let quantity = bound.value as? [String: Any] {
+                let unit = quantity["code"] as? String ?? quantity["unit"] as? String
+                if let unit, let itemUnit = extensions.unitCode ?? extensions.unit, unit != itemUnit, unit != extensions.unit {
+                    unsupported(linkId, "\(path).extension", "\(name) is in \(unit), not in the item's unit \(itemUnit); it is not applied")
+                    return nil
+                }
+                if let value = decimal(quantity["value"]) { return value }
+            } else if let value = decimal(bound.value) {
+                return value
+            }
+            unsupported(linkId, "\(path).extension", "\(name) \(bound.key) is not a number; it is not applied")
+            return nil
+        }
+        let low = numericBound(extensions.minValue, "the lower bound")
+        let high = numericBound(extensions.maxValue, "the upper bound")
         let initials = (item["initial"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }
         if initials.count > 1 {
             unsupported(linkId, "\(path).initial", "only one initial value is supported; the first is used")
@@ -390,6 +406,21 @@ private struct QuestionnaireTaskBuilder {
             if initial != nil { unsupported(linkId, "\(path).initial", why) }
         }
         var question = ImportedQuestion(type: type, repeats: repeats)
+        let optionCount = (item["answerOption"] as? [Any])?.count ?? 0
+        if let expectedKind = FHIRItemType.listTypes[type], FHIRItemType.takesAnswerList(type, options: optionCount) {
+            // A fixed answer list on an integer, date, time or string item: the participant picks one of its values.
+            controlNotUsed(["radio-button", "drop-down", "autocomplete"])
+            guard let (choices, kind) = choiceOptions(item, linkId: linkId, path: path) else { return nil }
+            guard kind == expectedKind else {
+                unsupported(linkId, "\(path).answerOption", "a \(type) item's answer options must be value\(expectedKind), not value\(kind); the item is left out")
+                return nil
+            }
+            noInitial("an initial answer is not supported on a list (Research text choices have no preselection)")
+            question.optionKind = kind
+            questions[linkId] = question
+            return control == "drop-down" || control == "autocomplete"
+                ? .valuePicker(ValuePickerFormat(choices: choices)) : .textChoice(TextChoiceFormat(style: .single, choices: choices))
+        }
         let format: AnswerFormat
         switch type {
         case "boolean":

@@ -18,13 +18,17 @@ struct FHIRQuestionnaireItemDefinition: Hashable, Sendable {
     var parentLinkId: String?
     /// The linkIds of the nested items, in order.
     var childLinkIds: [String]
-    /// For choice and open-choice items: the allowed answers, from `answerOption` or a contained ValueSet.
+    /// The allowed answers: of a choice or open-choice item, from `answerOption` or a contained ValueSet; of an
+    /// integer, date, time or string item, from `answerOption` when it has a fixed list (empty otherwise).
     var answerOptions: [FHIRAnswerOption]
     /// For quantity items: the unit the `questionnaire-unit` extension gives.
     var unit: FHIRAnswerCoding?
 
     /// Whether the item is asked (not a group or display item).
     var isQuestion: Bool { type != "group" && type != "display" }
+
+    /// Whether the answer is picked from a list (a choice item, or another item with a fixed `answerOption` list).
+    var answersFromList: Bool { type == "choice" || type == "open-choice" || !answerOptions.isEmpty }
 
     /// The option an answer's chosen value stands for; options compare by their stored value.
     func option(for value: ChoiceValue) -> FHIRAnswerOption? {

@@ -174,7 +174,7 @@ public struct FHIRQuestionnaireResponseBuilder: Sendable {
                 members["hash"] = .string(Data(Insecure.SHA1.hash(data: data)).base64EncodedString())
             }
             return single("valueAttachment", .object(members))
-        case ("choice", .choices(let selections)), ("open-choice", .choices(let selections)):
+        case (_, .choices(let selections)) where item.answersFromList:
             guard selections.count <= 1 || item.repeats else {
                 return fail(.tooManyAnswers, "\(selections.count) choices for '\(linkId)', which does not repeat")
             }

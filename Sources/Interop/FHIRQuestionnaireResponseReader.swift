@@ -259,7 +259,7 @@ private struct ResponseReading {
         }
         guard !failed else { return }
         let answer: Answer
-        if definition.type == "choice" || definition.type == "open-choice" {
+        if definition.answersFromList {
             answer = .choices(selections)
         } else if let single {
             answer = single
@@ -299,6 +299,10 @@ private struct ResponseReading {
             let given = value.string.map { "'\($0)'" } ?? value.typeDescription
             report(.wrongValueType, linkId, "\(path).\(key)", "\(key) is \(given), not \(what)")
             return nil
+        }
+        if definition.answersFromList, definition.type != "choice", definition.type != "open-choice" {
+            // An integer, date, time or string item with a fixed list: its value must be one of the options.
+            return choice(key, value, definition: definition, format: format, path: path)
         }
         switch key {
         case "valueBoolean":

@@ -133,3 +133,70 @@ struct FHIRQuestionnaireConstructTests {
         }
     }
 }
+
+@Suite("FHIR Questionnaire import: answer lists and quantity bounds are kept")
+struct FHIRAnswerListTests {
+    let json = #"""
+    {"resourceType": "Questionnaire", "id": "lists", "status": "active", "item": [
+      {"linkId": "count", "type": "integer", "text": "Cups a day", "answerOption": [{"valueInteger": 0}, {"valueInteger": 1}, {"valueInteger": 2}]},
+      {"linkId": "day", "type": "date", "text": "Visit day", "answerOption": [{"valueDate": "2026-12-01"}, {"valueDate": "2026-12-08"}]},
+      {"linkId": "slot", "type": "time", "text": "Slot", "answerOption": [{"valueTime": "09:00:00"}, {"valueTime": "14:30:00"}]},
+      {"linkId": "size", "type": "string", "text": "Size", "answerOption": [{"valueString": "S"}, {"valueString": "M"}, {"valueString": "L"}],
+       "extension": [{"url": "http://hl7.org/fhir/StructureDefinition/questionnaire-itemControl",
+                      "valueCodeableConcept": {"coding": [{"system": "http://hl7.org/fhir/questionnaire-item-control", "code": "drop-down"}]}}]},
+      {"linkId": "dose", "type": "quantity", "text": "Dose", "extension": [
+        {"url": "http://hl7.org/fhir/StructureDefinition/questionnaire-unit", "valueCoding": {"system": "http://unitsofmeasure.org", "code": "g"}},
+        {"url": "http://hl7.org/fhir/StructureDefinition/minValue", "valueQuantity": {"value": 1, "code": "g", "system": "http://unitsofmeasure.org"}},
+        {"url": "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-maxQuantity", "valueQuantity": {"value": 100, "code": "g"}}]},
+      {"linkId": "height", "type": "quantity", "text": "Height", "extension": [
+        {"url": "http://hl7.org/fhir/StructureDefinition/questionnaire-unit", "valueCoding": {"system": "http://unitsofmeasure.org", "code": "cm"}},
+        {"url": "http://hl7.org/fhir/StructureDefinition/maxValue", "valueQuantity": {"value": 3, "code": "m"}}]}
+    ]}
+    """#
+
+    @Test func aFixedListIsAskedAsAChoiceOfItsValuesAndExportedInTheItemsType() throws {
+        let imported = try FHIRQuestionnaireImporter().importQuestionnaire(Data(json.utf8))
+        let formats = Dictionary(uniqueKeysWithValues: imported.task.steps.flatMap(\.questions).map { ($0.identifier, $0.format) })
+        guard case .textChoice(let count)? = formats["count"] else { Issue.record("integer list is \(String(describing: formats["count"]))"); return }
+        #expect(count.choices.map(\.value) == [.integer(0), .integer(1), .integer(2)])
+        guard case .textChoice(let day)? = formats["day"], case .textChoice(let slot)? = formats["slot"],
+              case .valuePicker(let size)? = formats["size"] else { Issue.record("lists are not choices: \(formats)"); return }
+        #expect(day.choices.map(\.value) == [.string("2026-12-01"), .string("2026-12-08")])
+        #expect(slot.choices.map(\.text) == ["09:00:00", "14:30:00"])
+        #expect(size.choices.map(\.value) == ["S", "M", "L"].map { .string($0) })
+        // A value off the list is refused, as for any choice.
+        var session = try TaskSession(task: imported.task)
+        #expect(throws: TaskSessionError.self) { try session.setAnswer(.choices([ChoiceSelection(.integer(7))]), for: "count") }
+
+        // Answered, the response carries each value in its item's type, and reads back to the same answers.
+        let answers: [String: Answer] = ["count": .choices([ChoiceSelection(.integer(2))]), "day": .choices([ChoiceSelection(.string("2026-12-08"))]),
+                                         "slot": .choices([ChoiceSelection(.string("14:30:00"))]), "size": .choices([ChoiceSelection(.string("M"))])]
+        while let step = session.currentStep {
+            for question in step.questions { if let answer = answers[question.identifier] { try session.setAnswer(answer, for: question.identifier) } }
+            try session.goForward()
+        }
+        let questionnaire = try FHIRQuestionnaire(Data(json.utf8))
+        let response = try FHIRQuestionnaireResponseBuilder(questionnaire: questionnaire)
+            .response(for: session.result, status: .completed, timeZone: TimeZone(identifier: "UTC")!)
+        let text = String(decoding: response, as: UTF8.self)
+        for member in [#""valueInteger":2"#, #""valueDate":"2026-12-08""#, #""valueTime":"14:30:00""#, #""valueString":"M""#] {
+            #expect(text.contains(member), "\(member) in \(text)")
+        }
+        let read = try FHIRQuestionnaireResponseReader(questionnaire: questionnaire)
+            .read(response, timeZone: TimeZone(identifier: "UTC")!, fallbackRunUUID: UUID())
+        let readAnswers = read.result.stepResults.flatMap { $0.questionResults }
+        for (linkId, answer) in answers {
+            #expect(readAnswers.first { $0.identifier == linkId }?.answer == answer, "\(linkId)")
+        }
+    }
+
+    @Test func aQuantitysBoundsAreCheckedAndABoundInAnotherUnitIsReported() throws {
+        let imported = try FHIRQuestionnaireImporter().importQuestionnaire(Data(json.utf8))
+        let formats = Dictionary(uniqueKeysWithValues: imported.task.steps.flatMap(\.questions).map { ($0.identifier, $0.format) })
+        guard case .numeric(let dose)? = formats["dose"] else { Issue.record("dose is \(String(describing: formats["dose"]))"); return }
+        #expect(dose.minimum == 1 && dose.maximum == 100 && dose.unit == "g")
+        #expect(throws: AnswerValidationError.self) { try AnswerFormat.numeric(dose).validate(.number(500)) }
+        let issues = imported.issues.filter { $0.linkId == "height" }
+        #expect(issues.map(\.message) == ["the upper bound is in m, not in the item's unit cm; it is not applied"])
+    }
+}
