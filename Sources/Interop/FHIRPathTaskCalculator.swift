@@ -29,6 +29,10 @@ public struct FHIRPathTaskCalculator: TaskCalculator {
         let ancestors: [String: [String]]
         /// The calculated and enableWhen expressions, parsed, by their text.
         let expressions: [String: FHIRPathExpression]
+        /// Each item's JSON by linkId (`%qitem`).
+        let items: [String: FHIRJSON]
+        /// The `launchContext` variables the Questionnaire declares; each is empty (nothing is launched with it).
+        let launchContext: Set<String>
     }
 
     let entries: [String: Entry]
@@ -50,11 +54,27 @@ public struct FHIRPathTaskCalculator: TaskCalculator {
             scan.variables(of: json, linkId: nil, path: "")
             scan.items(json["item"]?.arrayValue ?? [], ancestors: [], path: "")
             if let failure = scan.failure { throw FHIRImportError(issues: [failure]) }
+            let problems = scan.problems(launchContext: Self.launchContextNames(json))
+            if !problems.isEmpty { throw FHIRImportError(issues: problems) }
             entries[questionnaire.task.identifier] = Entry(questionnaire: questionnaire, json: json, rootVariables: scan.root,
                                                            itemVariables: scan.byItem, ancestors: scan.ancestors,
-                                                           expressions: scan.calculated)
+                                                           expressions: scan.calculated, items: scan.itemJSON,
+                                                           launchContext: Self.launchContextNames(json))
         }
         self.entries = entries
+    }
+
+    /// The names of the Questionnaire's SDC `launchContext` extensions (`patient`, `user`…): variables a form filler
+    /// supplies. StudyKit supplies none yet, so an expression that reads one gives nothing where it reads it.
+    static func launchContextNames(_ json: FHIRJSON) -> Set<String> {
+        let url = "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-launchContext"
+        var names: Set<String> = []
+        for context in json["extension"]?.arrayValue ?? [] where context["url"]?.stringValue == url {
+            for part in context["extension"]?.arrayValue ?? [] where part["url"]?.stringValue == "name" {
+                if let name = part["valueCoding"]?["code"]?.stringValue ?? part["valueId"]?.stringValue { names.insert(name) }
+            }
+        }
+        return names
     }
 
     /// The value of `item` from the answers in `result`; see the type's description for how it is computed.
@@ -72,6 +92,8 @@ public struct FHIRPathTaskCalculator: TaskCalculator {
             throw fail("the answers so far do not make a QuestionnaireResponse: \(error.issues.map(\.description).joined(separator: "; "))")
         }
         var environment: [String: FHIRPathCollection] = ["questionnaire": [.resource(entry.json, root: "questionnaire")]]
+        if let item = entry.items[linkId] { environment["qitem"] = [.resource(item, root: "qitem")] }
+        for name in entry.launchContext { environment[name] = [] }
         let now = FHIRPathInstant(date: runEnvironment.now(), timeZone: runEnvironment.timeZone)
         let scopes = [entry.rootVariables] + (entry.ancestors[linkId] ?? []).map { entry.itemVariables[$0] ?? [] } + [entry.itemVariables[linkId] ?? []]
         do {
@@ -132,7 +154,25 @@ private struct ExpressionScan {
     var byItem: [String: [(String, FHIRPathExpression)]] = [:]
     var ancestors: [String: [String]] = [:]
     var calculated: [String: FHIRPathExpression] = [:]
+    /// Every expression read, with the item it is on and its path, to check once the whole Questionnaire is known.
+    var all: [(expression: FHIRPathExpression, linkId: String?, path: String)] = []
+    /// Each item's JSON by linkId: `%qitem` of its expressions.
+    var itemJSON: [String: FHIRJSON] = [:]
     var failure: FHIRImportIssue?
+
+    /// Why expressions cannot work in this Questionnaire (a function not implemented, a variable never defined, a
+    /// linkId no item has), one issue per problem; `launchContext` names the variables the form filler supplies.
+    func problems(launchContext: Set<String>) -> [FHIRImportIssue] {
+        var variables = Set(["questionnaire", "qitem"]).union(launchContext).union(root.map(\.0))
+        for list in byItem.values { variables.formUnion(list.map(\.0)) }
+        let linkIds = Set(ancestors.keys)
+        return all.flatMap { entry in
+            entry.expression.problems(variables: variables, linkIds: linkIds).map { problem in
+                FHIRImportIssue(kind: .unsupportedExtension, linkId: entry.linkId, path: entry.path,
+                                message: "the FHIRPath expression '\(entry.expression.text)' cannot work: \(problem)")
+            }
+        }
+    }
 
     mutating func variables(of element: FHIRJSON, linkId: String?, path: String) {
         for (index, ext) in (element["extension"]?.arrayValue ?? []).enumerated() {
@@ -152,6 +192,7 @@ private struct ExpressionScan {
                 }
                 continue
             }
+            all.append((parsed, linkId, extensionPath))
             if url != FHIRItemExtensions.variableURL {
                 calculated[text] = parsed
             } else if let name = expression["name"]?.stringValue {
@@ -167,6 +208,7 @@ private struct ExpressionScan {
             let itemPath = (path.isEmpty ? "" : path + ".") + "item[\(index)]"
             guard let linkId = item["linkId"]?.stringValue else { continue }
             ancestors[linkId] = chain
+            itemJSON[linkId] = item
             variables(of: item, linkId: linkId, path: itemPath)
             self.items(item["item"]?.arrayValue ?? [], ancestors: chain + [linkId], path: itemPath)
         }

@@ -21,7 +21,8 @@ struct FHIRPathTaskCalculatorTests {
     func score(_ ordinals: [Int?]) throws -> (shown: Answer?, stored: Answer?) {
         let data = try Data(contentsOf: Self.folder.appendingPathComponent("sdc-phq9-questionnaire.json"))
         let calculator = try FHIRPathTaskCalculator(questionnaires: [data])
-        let task = try FHIRQuestionnaireImporter().importQuestionnaire(data).requireComplete()
+        // (The importer reports launchContext as not supported; the task itself is whole.)
+        let task = try FHIRQuestionnaireImporter().importQuestionnaire(data).task
         var session = try TaskSession(task: task, environment: environment, calculator: calculator)
         for (index, ordinal) in ordinals.enumerated() {
             if let ordinal { try session.setAnswer(.choices([ChoiceSelection(.string(Self.codes[ordinal]))]), for: "H1/T1/Q\(index + 1)") }
@@ -89,7 +90,8 @@ struct FHIRPathTaskCalculatorTests {
         """#
         let data = Data(questionnaire.utf8)
         let calculator = try FHIRPathTaskCalculator(questionnaires: [data])
-        let task = try FHIRQuestionnaireImporter().importQuestionnaire(data).requireComplete()
+        // (The importer reports launchContext as not supported; the task itself is whole.)
+        let task = try FHIRQuestionnaireImporter().importQuestionnaire(data).task
         var session = try TaskSession(task: task, environment: environment, calculator: calculator)
         try session.setAnswer(.number(72), for: "w")
         try session.setAnswer(Answer.number(Decimal(string: "1.8")!), for: "h")
@@ -113,6 +115,65 @@ struct FHIRPathTaskCalculatorTests {
         }
     }
 
+    /// A Questionnaire whose total reads `expression`, with a launchContext `patient` and a root variable `base`.
+    func scored(_ expression: String) -> Data {
+        Data(#"""
+        {"resourceType": "Questionnaire", "id": "checked", "extension": [
+          {"url": "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-launchContext", "extension": [
+            {"url": "name", "valueCoding": {"system": "http://hl7.org/fhir/uv/sdc/CodeSystem/launchContext", "code": "patient"}},
+            {"url": "type", "valueCode": "Patient"}]},
+          {"url": "http://hl7.org/fhir/StructureDefinition/variable", "valueExpression": {"name": "base", "language": "text/fhirpath", "expression": "10"}}],
+         "item": [{"linkId": "a", "type": "integer"},
+          {"linkId": "t", "type": "string", "text": "Total", "extension": [{"url": "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-calculatedExpression",
+            "valueExpression": {"language": "text/fhirpath", "expression": "\#(expression)"}}]}]}
+        """#.utf8)
+    }
+
+    @Test(arguments: [
+        ("%resource.item.answer.value.resolve()", "the function resolve() is not supported by this FHIRPath subset (at offset 28)"),
+        ("%score + 1", "%score is not defined here (at offset 0)"),
+        ("%resource.item.where(linkId = 'b').answer.value", "no item of the Questionnaire has the linkId 'b' (at offset 28)"),
+    ])
+    func anExpressionThatCannotWorkIsRefusedWhenTheQuestionnaireIsRead(expression: String, why: String) throws {
+        #expect {
+            _ = try FHIRPathTaskCalculator(questionnaires: [scored(expression)])
+        } throws: { error in
+            guard let issue = (error as? FHIRImportError)?.issues.first else { return false }
+            return issue.linkId == "t" && issue.path == "item[1].extension[0].valueExpression.expression"
+                && issue.message == "the FHIRPath expression '\(expression)' cannot work: \(why)"
+        }
+    }
+
+    @Test func qitemLaunchContextAndTheQuestionnairesVariablesAreDefined() throws {
+        let data = scored("%qitem.text + ' ' + (%base + %resource.item.where(linkId = 'a').answer.value).toString() + %patient.name.given.first()")
+        // (The importer reports launchContext as not supported; the task itself is whole.)
+        let task = try FHIRQuestionnaireImporter().importQuestionnaire(data).task
+        var session = try TaskSession(task: task, environment: environment, calculator: try FHIRPathTaskCalculator(questionnaires: [data]))
+        try session.setAnswer(.number(5), for: "a")
+        try session.goForward()
+        // %patient is declared but nothing is launched with it: it is empty, so the sum with it is empty too.
+        #expect(session.calculationErrors.isEmpty)
+        #expect(session.answer(for: "t") == nil)
+        try session.goBack()
+        let plain = scored("%qitem.text + ' ' + (%base + %resource.item.where(linkId = 'a').answer.value).toString()")
+        var second = try TaskSession(task: try FHIRQuestionnaireImporter().importQuestionnaire(plain).task, environment: environment,
+                                     calculator: try FHIRPathTaskCalculator(questionnaires: [plain]))
+        try second.setAnswer(.number(5), for: "a")
+        try second.goForward()
+        #expect(second.answer(for: "t") == .text("Total 15"))
+    }
+
+    @Test func everyFunctionNamedAsSupportedIsImplemented() throws {
+        for name in FHIRPathExpression.functionNames.sorted() {
+            do {
+                _ = try FHIRPathExpression("{}.\(name)()").evaluate(on: .object(FHIRJSONObject()))
+            } catch {
+                #expect(error.kind != .unsupportedFunction, "\(name)(): \(error)")
+            }
+        }
+        #expect(throws: FHIRPathError.self) { try FHIRPathExpression("{}.resolve()").evaluate(on: .object(FHIRJSONObject())) }
+    }
+
     @Test func aValueOfTheWrongTypeIsReported() throws {
         let questionnaire = #"""
         {"resourceType": "Questionnaire", "id": "wrong", "item": [{"linkId": "a", "type": "string"},
@@ -120,7 +181,8 @@ struct FHIRPathTaskCalculatorTests {
             "valueExpression": {"language": "text/fhirpath", "expression": "%resource.item.where(linkId='a').answer.value"}}]}]}
         """#
         let data = Data(questionnaire.utf8)
-        let task = try FHIRQuestionnaireImporter().importQuestionnaire(data).requireComplete()
+        // (The importer reports launchContext as not supported; the task itself is whole.)
+        let task = try FHIRQuestionnaireImporter().importQuestionnaire(data).task
         var session = try TaskSession(task: task, environment: environment, calculator: try FHIRPathTaskCalculator(questionnaires: [data]))
         try session.setAnswer(.text("seven"), for: "a")
         try session.goForward()
