@@ -43,9 +43,19 @@ public struct FHIRPathTaskCalculator: TaskCalculator {
     /// - Throws: ``FHIRImportError`` naming the linkId and path of the first expression that does not parse (with
     ///   the parser's message and offset), or of a Questionnaire that does not import.
     public init(questionnaires: [Data], valueSets: [String: Data] = [:]) throws(FHIRImportError) {
+        try self.init(questionnaires: questionnaires.map { (nil, $0) }, valueSets: valueSets)
+    }
+
+    /// Reads Questionnaires (JSON) as ``init(questionnaires:valueSets:)`` does, each with the task identifier its
+    /// task was imported with (a study's, for a form without an `id`), by that identifier.
+    public init(questionnairesByTask: [String: Data], valueSets: [String: Data] = [:]) throws(FHIRImportError) {
+        try self.init(questionnaires: questionnairesByTask.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, valueSets: valueSets)
+    }
+
+    private init(questionnaires: [(taskIdentifier: String?, data: Data)], valueSets: [String: Data]) throws(FHIRImportError) {
         var entries: [String: Entry] = [:]
-        for data in questionnaires {
-            let questionnaire = try FHIRQuestionnaire(data, valueSets: valueSets)
+        for (taskIdentifier, data) in questionnaires {
+            let questionnaire = try FHIRQuestionnaire(data, valueSets: valueSets, taskIdentifier: taskIdentifier)
             let json: FHIRJSON
             do { json = try FHIRJSON(data: data) } catch {
                 throw FHIRImportError(issues: [FHIRImportIssue(kind: .unsupportedProperty, linkId: nil, path: "", message: "\(error)")])

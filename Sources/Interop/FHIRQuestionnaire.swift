@@ -38,19 +38,28 @@ public struct FHIRQuestionnaire: Sendable {
     let formats: [String: AnswerFormat]
 
     /// The reference a response's `questionnaire` carries: `url|version`, or `url` when there is no version;
-    /// nil when the Questionnaire has no `url`.
+    /// without a `url`, the ``fallbackCanonical`` the reader was given (nil when none).
     public var canonical: String? {
-        guard let url else { return nil }
+        guard let url else { return fallbackCanonical }
         return version.map { "\(url)|\($0)" } ?? url
     }
+
+    /// What a response names the Questionnaire by when it has no `url`: a study gives its own URN.
+    public var fallbackCanonical: String?
 
     /// Reads a Questionnaire and imports its task with ``FHIRQuestionnaireImporter``, resolving `answerValueSet`
     /// URLs from `valueSets` (ValueSet JSON by canonical URL, as the importer takes them).
     ///
     /// Throws what the importer throws: when the data is not a JSON Questionnaire or no step could be built.
     /// Items the import leaves out are listed in ``importIssues``; a response that answers them is refused.
-    public init(_ data: Data, valueSets external: [String: Data] = [:]) throws(FHIRImportError) {
-        let imported = try FHIRQuestionnaireImporter(valueSets: external).importQuestionnaire(data)
+    ///
+    /// - Parameters:
+    ///   - taskIdentifier: The task's identifier, as ``FHIRQuestionnaireImporter/importQuestionnaire(_:taskIdentifier:)`` takes it.
+    ///   - fallbackCanonical: What responses name the Questionnaire by when it has no `url` (see ``canonical``).
+    public init(_ data: Data, valueSets external: [String: Data] = [:], taskIdentifier: String? = nil,
+                fallbackCanonical: String? = nil) throws(FHIRImportError) {
+        let imported = try FHIRQuestionnaireImporter(valueSets: external).importQuestionnaire(data, taskIdentifier: taskIdentifier)
+        self.fallbackCanonical = fallbackCanonical
         let resource: FHIRJSONValue
         do {
             resource = try FHIRJSONValue(parsing: data)

@@ -62,7 +62,10 @@ public struct FHIRQuestionnaireImporter: Sendable {
 
     /// Reads a Questionnaire and builds its task. Throws when the data is not a JSON Questionnaire or no
     /// step could be built; everything else that was not carried over is in the outcome's issues.
-    public func importQuestionnaire(_ data: Data) throws(FHIRImportError) -> FHIRQuestionnaireImport {
+    ///
+    /// - Parameter taskIdentifier: The task's identifier; nil to take the Questionnaire's `id`, else its `name`,
+    ///   else `questionnaire`. A study gives the name of the Questionnaire's file to a form that has no `id`.
+    public func importQuestionnaire(_ data: Data, taskIdentifier: String? = nil) throws(FHIRImportError) -> FHIRQuestionnaireImport {
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data)
@@ -79,7 +82,7 @@ public struct FHIRQuestionnaireImporter: Sendable {
             if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] { external[url] = object }
         }
         var builder = QuestionnaireTaskBuilder(resource: resource, externalValueSets: external)
-        return try builder.build()
+        return try builder.build(taskIdentifier: taskIdentifier)
     }
 }
 
@@ -141,7 +144,7 @@ private struct QuestionnaireTaskBuilder {
         valueSets = sets
     }
 
-    mutating func build() throws(FHIRImportError) -> FHIRQuestionnaireImport {
+    mutating func build(taskIdentifier: String?) throws(FHIRImportError) -> FHIRQuestionnaireImport {
         // Questionnaire-level variables are read by the calculator from the Questionnaire itself; rendering-styleSensitive
         // asks that style extensions be honoured, and every style extension the importer meets is reported on its own.
         let understood: Set<String> = [FHIRItemExtensions.variableURL, "http://hl7.org/fhir/StructureDefinition/rendering-styleSensitive"]
@@ -221,7 +224,7 @@ private struct QuestionnaireTaskBuilder {
             throw FHIRImportError(issues: issues + [FHIRImportIssue(kind: .unsupportedItem, linkId: nil, path: "item",
                                                                    message: "no item could be imported")])
         }
-        let identifier = resource["id"] as? String ?? resource["name"] as? String ?? "questionnaire"
+        let identifier = taskIdentifier ?? resource["id"] as? String ?? resource["name"] as? String ?? "questionnaire"
         let title = resource["title"] as? String ?? resource["name"] as? String
         do {
             let task = try ResearchTask(identifier: identifier, title: title, steps: steps, skipRules: skipRules)

@@ -64,7 +64,10 @@ public struct FHIRStudyExporter: StudyExporter {
             guard let result = run.result, let questionnaireData = study.questionnaires[result.identifier] else { continue }
             do {
                 if questionnaires[result.identifier] == nil {
-                    questionnaires[result.identifier] = try FHIRQuestionnaire(questionnaireData, valueSets: study.valueSets)
+                    // A form without a url is named by the study's own URN, so every response says what it answers.
+                    questionnaires[result.identifier] = try FHIRQuestionnaire(
+                        questionnaireData, valueSets: study.valueSets, taskIdentifier: result.identifier,
+                        fallbackCanonical: "urn:studykit:\(study.identifier):questionnaire:\(result.identifier)")
                 }
                 // The run's attached files, from its own folder.
                 let runFolder = data.runFilesFolder?.appendingPathComponent(result.taskRunUUID.uuidString, isDirectory: true)

@@ -25,19 +25,19 @@ public struct FHIRSurveyFormat: StudySurveyFormat {
     }
 
     /// The Questionnaire as a survey, or every issue that keeps it out.
-    public func importSurvey(_ data: Data, valueSets: [String: Data]) -> (task: ResearchTask?, problems: [(path: String, message: String)]) {
+    public func importSurvey(_ data: Data, taskIdentifier: String, valueSets: [String: Data]) -> (task: ResearchTask?, problems: [(path: String, message: String)]) {
         func problem(_ issue: FHIRImportIssue) -> (path: String, message: String) {
             (issue.path, issue.linkId.map { "linkId '\($0)': \(issue.message)" } ?? issue.message)
         }
         let imported: FHIRQuestionnaireImport
         do {
-            imported = try FHIRQuestionnaireImporter(valueSets: valueSets).importQuestionnaire(data)
+            imported = try FHIRQuestionnaireImporter(valueSets: valueSets).importQuestionnaire(data, taskIdentifier: taskIdentifier)
         } catch {
             return (nil, error.issues.map(problem))
         }
         guard imported.issues.isEmpty else { return (nil, imported.issues.map(problem)) }
         do {
-            _ = try FHIRPathTaskCalculator(questionnaires: [data], valueSets: valueSets)
+            _ = try FHIRPathTaskCalculator(questionnairesByTask: [taskIdentifier: data], valueSets: valueSets)
         } catch {
             return (nil, error.issues.map(problem))
         }

@@ -7,6 +7,6 @@ extension StudyDefinition {
     /// every expression, so this throws only for a definition built by hand with a broken Questionnaire.
     public func makeCalculator() throws(FHIRImportError) -> FHIRPathTaskCalculator? {
         guard !questionnaires.isEmpty else { return nil }
-        return try FHIRPathTaskCalculator(questionnaires: questionnaires.keys.sorted().map { questionnaires[$0]! }, valueSets: valueSets)
+        return try FHIRPathTaskCalculator(questionnairesByTask: questionnaires, valueSets: valueSets)
     }
 }

@@ -33,6 +33,18 @@ struct FHIRQuestionnaireResponseBuilderTests {
         #expect(again == data)
     }
 
+    @Test func aQuestionnaireWithoutAURLIsNamedByTheURNItsStudyGives() throws {
+        let data = Data(#"{"resourceType": "Questionnaire", "status": "active", "item": [{"linkId": "q", "type": "string", "text": "Note"}]}"#.utf8)
+        let questionnaire = try FHIRQuestionnaire(data, taskIdentifier: "notes", fallbackCanonical: "urn:studykit:recover:questionnaire:notes")
+        #expect(questionnaire.task.identifier == "notes")
+        let result = Support.result(questionnaire, ["q": .text("fine")], runUUID: UUID())
+        let json = try Support.object(FHIRQuestionnaireResponseBuilder(questionnaire: questionnaire).response(for: result, status: .completed, timeZone: berlin))
+        #expect(json["questionnaire"] as? String == "urn:studykit:recover:questionnaire:notes")
+        // Without one, a url-less form's response names no Questionnaire, and its task is `questionnaire`.
+        let bare = try FHIRQuestionnaire(data)
+        #expect(bare.task.identifier == "questionnaire" && bare.canonical == nil)
+    }
+
     @Test func savedRunIsInProgressAndPeopleAreOptional() throws {
         let questionnaire = try Support.allKinds()
         let result = Support.result(questionnaire, ["smoker": .boolean(true)])

@@ -67,6 +67,49 @@ struct QuestionnaireSurveyTests {
         #expect(format.choices.map(\.text) == ["Yes", "No"])
     }
 
+    /// A Questionnaire without an `id`, with an optional `url`.
+    static func form(_ question: String, url: String? = nil) -> String {
+        let reference = url.map { #""url": "\#($0)", "#} ?? ""
+        return #"{"resourceType": "Questionnaire", \#(reference)"status": "active", "item": [{"linkId": "q", "text": "\#(question)", "type": "string"}]}"#
+    }
+
+    /// Writes the two forms as the check-in survey and a new `sleep` task's survey.
+    static func writeTwoForms(_ first: String, _ second: String, in folder: URL) throws {
+        try first.write(to: folder.appendingPathComponent("surveys/check-in.json"), atomically: true, encoding: .utf8)
+        try second.write(to: folder.appendingPathComponent("surveys/sleep.json"), atomically: true, encoding: .utf8)
+        try StudyFixtures.edit("study.yaml", in: folder, replacing: "  - id: mood\n", with: """
+              - id: sleep
+                title: Sleep
+                survey: surveys/sleep.json
+                impactsAdherence: false
+                schedule:
+                  - once: {day: 14, at: "10:00"}
+                    duration: allDay
+
+              - id: mood
+
+            """)
+    }
+
+    @Test func formsWithoutAnIdAreKnownByTheirFilesAndASharedURLIsRefusedNamingBoth() throws {
+        let study = try StudyFixtures.withRecoverCopy { folder in
+            try Self.writeTwoForms(Self.form("How are you?"), Self.form("How did you sleep?"), in: folder)
+            return try StudyLoader.load(folder: folder, surveyFormats: [FHIRSurveyFormat()])
+        }
+        #expect(study.survey(taskID: "checkIn")?.identifier == "check-in")
+        #expect(study.survey(taskID: "sleep")?.identifier == "sleep")
+        #expect(Set(study.questionnaires.keys).isSuperset(of: ["check-in", "sleep"]))
+        // The calculator finds each by the task identifier the study gave it.
+        _ = try #require(try study.makeCalculator())
+
+        let lines = try StudyFixtures.withRecoverCopy { folder in
+            try Self.writeTwoForms(Self.form("How are you?", url: "http://example.org/Questionnaire/daily"),
+                                   Self.form("How did you sleep?", url: "http://example.org/Questionnaire/daily"), in: folder)
+            return problems(in: folder)
+        }
+        #expect(lines == ["surveys/sleep.json: url: Questionnaire http://example.org/Questionnaire/daily is also in surveys/check-in.json; each survey must be listed once"])
+    }
+
     @Test func aCalculatedItemOutsideAQuestionnaireIsRefused() throws {
         let task = #"""
         {"identifier": "sum", "steps": [{"type": "form", "identifier": "f", "items": [

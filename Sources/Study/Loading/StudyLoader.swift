@@ -62,6 +62,8 @@ private struct Loader {
     var questionnaires: [String: Data] = [:]
     /// Which file each imported Questionnaire came from, by the survey's task identifier.
     var questionnaireFiles: [String: String] = [:]
+    /// The file of each survey with a `url`, by its canonical reference (`url|version`).
+    var surveyCanonicals: [String: String] = [:]
     /// The study's FHIR ValueSets (JSON) by canonical URL, for Questionnaires' `answerValueSet`.
     var valueSets: [String: Data] = [:]
 
@@ -597,15 +599,31 @@ private struct Loader {
 
     /// A survey in another standard, imported by `format`. It must come over whole: every construct the format cannot
     /// carry is a problem in the survey's file, naming its path, so nothing is dropped silently.
+    ///
+    /// A survey is known by its `url` and `version` when it has them: two files with the same are refused, naming both.
+    /// Its task takes the survey's `id` (else its `name`, else the file's name without its extension), which must
+    /// be unique in the study too.
     mutating func importSurvey(_ data: Data, format: any StudySurveyFormat, file: String) -> ResearchTask? {
-        let imported = format.importSurvey(data, valueSets: valueSets)
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        let fileName = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        let identifier = object["id"] as? String ?? object["name"] as? String ?? fileName
+        if let url = object["url"] as? String {
+            let canonical = (object["version"] as? String).map { "\(url)|\($0)" } ?? url
+            if let other = surveyCanonicals[canonical] {
+                problems.append(StudyProblem(file: file, path: "url", message: "\(format.name) \(canonical) is also in \(other); each survey must be listed once"))
+                return nil
+            }
+            surveyCanonicals[canonical] = file
+        }
+        let imported = format.importSurvey(data, taskIdentifier: identifier, valueSets: valueSets)
         guard let task = imported.task, imported.problems.isEmpty else {
             problems += imported.problems.map { StudyProblem(file: file, path: $0.path, message: $0.message) }
             return nil
         }
-        let identifier = task.identifier
         if let other = questionnaireFiles[identifier] {
-            problems.append(StudyProblem(file: file, path: "id", message: "\(format.name) id '\(identifier)' is also the id of \(other); each survey needs its own"))
+            let source = object["id"] != nil ? "id" : object["name"] != nil ? "name" : "file name"
+            problems.append(StudyProblem(file: file, path: source == "file name" ? "" : source,
+                                         message: "\(format.name) \(source) '\(identifier)' is also the task identifier of \(other); each survey needs its own"))
             return nil
         }
         questionnaireFiles[identifier] = file
