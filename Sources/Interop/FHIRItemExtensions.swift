@@ -20,6 +20,10 @@ struct FHIRItemExtensions {
     static let variableURL = "http://hl7.org/fhir/StructureDefinition/variable"
     static let mimeTypeURL = "http://hl7.org/fhir/StructureDefinition/mimeType"
     static let maxSizeURL = "http://hl7.org/fhir/StructureDefinition/maxSize"
+    static let maxDecimalPlacesURL = "http://hl7.org/fhir/StructureDefinition/maxDecimalPlaces"
+    /// Extensions on an answer option: "none of the above" (clears the other choices) and a label before its text.
+    static let optionExclusiveURL = "http://hl7.org/fhir/StructureDefinition/questionnaire-optionExclusive"
+    static let optionPrefixURL = "http://hl7.org/fhir/StructureDefinition/questionnaire-optionPrefix"
     /// Extensions on answer options and ValueSet concepts that `ordinal()` reads.
     static let ordinalURLs: Set<String> = ["http://hl7.org/fhir/StructureDefinition/ordinalValue",
                                            "http://hl7.org/fhir/StructureDefinition/itemWeight"]
@@ -52,6 +56,8 @@ struct FHIRItemExtensions {
     var mimeTypes: [String] = []
     /// The largest attachment, in bytes (`maxSize`).
     var maxSize: Decimal?
+    /// The most digits a decimal answer may have after the point (`maxDecimalPlaces`).
+    var maxDecimalPlaces: Int?
     /// How many `variable` extensions the item has (read by the calculator from the Questionnaire itself).
     var variableCount = 0
     /// Extensions not read: index and URL.
@@ -107,6 +113,8 @@ struct FHIRItemExtensions {
                 variableCount += 1
             case Self.mimeTypeURL:
                 if let code = value as? String { mimeTypes.append(code) } else { malformed.append((index, "mimeType has no valueCode")) }
+            case Self.maxDecimalPlacesURL:
+                if let places = value as? Int, places >= 0 { maxDecimalPlaces = places } else { malformed.append((index, "maxDecimalPlaces is not an integer of 0 or more")) }
             case Self.maxSizeURL:
                 if let number = value as? NSNumber { maxSize = Decimal(string: number.stringValue) }
                 else { malformed.append((index, "maxSize is not a number")) }

@@ -340,6 +340,37 @@ private struct QuestionnaireTaskBuilder {
         }
     }
 
+    /// Reads an answer option's extensions: `optionExclusive` (on a multiple choice, the option clears the others),
+    /// `optionPrefix` (shown before the option's text), `ordinalValue` and `itemWeight` (read by `ordinal()` from the
+    /// Questionnaire). Every other extension, on the option or on its value's text (`_valueString`, `valueCoding._display`,
+    /// such as `rendering-xhtml`), is reported with its path.
+    mutating func readOptionExtensions(_ option: [String: Any], into choice: inout TextChoice, repeats: Bool, linkId: String, path: String) {
+        for (index, element) in (option["extension"] as? [Any] ?? []).enumerated() {
+            let ext = element as? [String: Any] ?? [:]
+            let extensionPath = "\(path).extension[\(index)]"
+            switch ext["url"] as? String {
+            case FHIRItemExtensions.optionExclusiveURL?:
+                // On a single choice every option already excludes the others.
+                if jsonBool(ext["valueBoolean"]) == true, repeats { choice.exclusive = true }
+            case FHIRItemExtensions.optionPrefixURL?:
+                if let prefix = ext["valueString"] as? String { choice.text = "\(prefix) \(choice.text)" }
+                else { unsupported(linkId, extensionPath, "optionPrefix has no valueString") }
+            case let url? where FHIRItemExtensions.ordinalURLs.contains(url):
+                continue
+            case let url:
+                unsupported(linkId, extensionPath, "extension \(url ?? "without a url") on an answer option is not supported")
+            }
+        }
+        let textElements: [(String, Any?)] = [("_valueString", option["_valueString"]),
+                                              ("valueCoding._display", (option["valueCoding"] as? [String: Any])?["_display"])]
+        for (name, element) in textElements {
+            let urls = ((element as? [String: Any])?["extension"] as? [Any] ?? []).compactMap { ($0 as? [String: Any])?["url"] as? String }
+            if !urls.isEmpty {
+                unsupported(linkId, "\(path).\(name)", "extensions on the option's text (\(urls.joined(separator: ", "))) are not supported; the plain text is shown")
+            }
+        }
+    }
+
     /// `base.tail`, or `tail` at the top.
     static func join(_ base: String, _ tail: String) -> String { base.isEmpty ? tail : "\(base).\(tail)" }
 
@@ -355,6 +386,7 @@ private struct QuestionnaireTaskBuilder {
         misplaced(extensions.minLength != nil, "minLength", texts)
         misplaced(extensions.regex != nil, "regex", texts)
         misplaced(extensions.sliderStep != nil, "sliderStepValue", ["integer", "decimal"])
+        misplaced(extensions.maxDecimalPlaces != nil, "maxDecimalPlaces", ["decimal", "quantity"])
         misplaced(extensions.unit != nil, "questionnaire-unit", numeric)
         misplaced(!extensions.mimeTypes.isEmpty || extensions.maxSize != nil, "mimeType/maxSize", ["attachment"])
     }
@@ -435,6 +467,7 @@ private struct QuestionnaireTaskBuilder {
             let key = type == "decimal" ? "valueDecimal" : "valueInteger"
             let initialValue = initial.flatMap { decimal($0[key]) }
             let numeric = NumericFormat(style: type == "decimal" ? .decimal : .integer, unit: extensions.unit, minimum: low, maximum: high,
+                                        maximumFractionDigits: type == "decimal" ? extensions.maxDecimalPlaces : nil,
                                         defaultValue: initialValue, placeholder: extensions.entryFormat)
             if control == "slider" {
                 format = slider(numeric, step: extensions.sliderStep, linkId: linkId, path: path)
@@ -444,7 +477,8 @@ private struct QuestionnaireTaskBuilder {
         case "quantity":
             controlNotUsed(["spinner"])
             let value = (initial?["valueQuantity"] as? [String: Any]).flatMap { decimal($0["value"]) }
-            format = .numeric(NumericFormat(style: .decimal, unit: extensions.unit, minimum: low, maximum: high, defaultValue: value,
+            format = .numeric(NumericFormat(style: .decimal, unit: extensions.unit, minimum: low, maximum: high,
+                                            maximumFractionDigits: extensions.maxDecimalPlaces, defaultValue: value,
                                             placeholder: extensions.entryFormat))
         case "date":
             controlNotUsed([])
@@ -604,6 +638,8 @@ private struct QuestionnaireTaskBuilder {
                     unsupported(linkId, optionPath, "answer option has no valueCoding with a code, valueInteger, valueString, valueDate or valueTime")
                     return nil
                 }
+                readOptionExtensions(option, into: &choices[choices.count - 1], repeats: jsonBool(item["repeats"]) == true,
+                                     linkId: linkId, path: optionPath)
             }
             guard kinds.count == 1, let kind = kinds.first else {
                 unsupported(linkId, "\(path).answerOption", "answer options mix value types (\(kinds.sorted().joined(separator: ", ")))")

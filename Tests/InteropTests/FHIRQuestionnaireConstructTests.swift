@@ -200,3 +200,38 @@ struct FHIRAnswerListTests {
         #expect(issues.map(\.message) == ["the upper bound is in m, not in the item's unit cm; it is not applied"])
     }
 }
+
+@Suite("FHIR Questionnaire import: answer option extensions and decimal places")
+struct FHIRAnswerOptionExtensionTests {
+    @Test func exclusivePrefixedAndScoredOptionsAreKeptAndOthersReported() throws {
+        let json = #"""
+        {"resourceType": "Questionnaire", "id": "symptoms", "status": "active", "item": [
+          {"linkId": "which", "type": "choice", "repeats": true, "text": "Which symptoms?", "answerOption": [
+            {"valueCoding": {"code": "fever", "display": "Fever"}, "extension": [
+              {"url": "http://hl7.org/fhir/StructureDefinition/questionnaire-optionPrefix", "valueString": "a)"},
+              {"url": "http://hl7.org/fhir/StructureDefinition/ordinalValue", "valueDecimal": 2}]},
+            {"valueCoding": {"code": "cough", "display": "Cough", "_display": {"extension": [
+              {"url": "http://hl7.org/fhir/StructureDefinition/rendering-xhtml", "valueString": "<b>Cough</b>"}]}}},
+            {"valueCoding": {"code": "none", "display": "None of the above"}, "extension": [
+              {"url": "http://hl7.org/fhir/StructureDefinition/questionnaire-optionExclusive", "valueBoolean": true},
+              {"url": "http://example.org/unknown", "valueString": "x"}]}]},
+          {"linkId": "temp", "type": "decimal", "text": "Temperature", "extension": [
+            {"url": "http://hl7.org/fhir/StructureDefinition/maxDecimalPlaces", "valueInteger": 1}]}]}
+        """#
+        let imported = try FHIRQuestionnaireImporter().importQuestionnaire(Data(json.utf8))
+        let formats = Dictionary(uniqueKeysWithValues: imported.task.steps.flatMap(\.questions).map { ($0.identifier, $0.format) })
+        guard case .textChoice(let which)? = formats["which"], case .numeric(let temp)? = formats["temp"] else {
+            Issue.record("formats: \(formats)"); return
+        }
+        #expect(which.choices.map(\.text) == ["a) Fever", "Cough", "None of the above"])
+        #expect(which.choices.map(\.exclusive) == [false, false, true])
+        // "None of the above" cannot be chosen with another symptom.
+        #expect(throws: AnswerValidationError.self) {
+            try AnswerFormat.textChoice(which).validate(.choices([ChoiceSelection(.string("fever")), ChoiceSelection(.string("none"))]))
+        }
+        #expect(temp.maximumFractionDigits == 1)
+        #expect(throws: AnswerValidationError.self) { try AnswerFormat.numeric(temp).validate(.number(Decimal(string: "37.25")!)) }
+        #expect(imported.issues.map(\.path).sorted() == ["item[0].answerOption[1].valueCoding._display", "item[0].answerOption[2].extension[1]"])
+        #expect(imported.issues.first { $0.path.hasSuffix("extension[1]") }?.message == "extension http://example.org/unknown on an answer option is not supported")
+    }
+}
