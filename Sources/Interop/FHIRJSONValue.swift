@@ -104,10 +104,12 @@ enum FHIRJSONValue: Hashable, Sendable {
     }
 
     /// Where a member goes among its siblings: FHIR's element order for the members a QuestionnaireResponse
-    /// uses (`value, unit, system, code, display` suits both Quantity and Coding), others after them by name.
+    /// uses (an answer's `value[x]` before its nested `item`; `value, unit, system, code, display` suits both
+    /// Quantity and Coding), others after them by name.
     static func memberRank(_ key: String) -> Int {
         let order = ["resourceType", "id", "questionnaire", "status", "subject", "authored", "author",
-                     "linkId", "text", "answer", "item", "reference", "value", "unit", "system", "code", "display"]
-        return order.firstIndex(of: key) ?? order.count
+                     "linkId", "text", "answer", "value[x]", "item", "reference", "value", "unit", "system", "code", "display"]
+        let name = key.count > 5 && key.hasPrefix("value") && key.dropFirst(5).first?.isUppercase == true ? "value[x]" : key
+        return order.firstIndex(of: name) ?? order.count
     }
 }

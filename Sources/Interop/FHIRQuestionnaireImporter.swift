@@ -294,8 +294,13 @@ private struct QuestionnaireTaskBuilder {
                 entries.append(LayoutEntry(formItem: formItem, chain: itemChain, topGroup: topGroup, linkId: linkId,
                                            isCalculated: formItem.isCalculated && !formItem.isHidden))
                 if let children = item["item"] as? [Any], !children.isEmpty {
-                    issues.append(FHIRImportIssue(kind: .unsupportedProperty, linkId: linkId, path: "\(itemPath).item",
-                                                  message: "items nested under a question are not supported and were left out"))
+                    // Items nested under a question belong to its answer: they are asked right after it, once it has one.
+                    let answered = "\(linkId) (answered)"
+                    enableWhens[answered] = ([["question": linkId, "operator": "exists", "answerBoolean": true]], nil, "\(itemPath).item")
+                    if jsonBool(item["repeats"]) == true {
+                        unsupported(linkId, "\(itemPath).item", "the items nested under a repeating question are asked once, for its first answer")
+                    }
+                    layout(children, path: itemPath, chain: itemChain + [answered], topGroup: topGroup, into: &entries)
                 }
             }
         }

@@ -111,7 +111,13 @@ public struct FHIRQuestionnaireResponseBuilder: Sendable {
                 guard !children.isEmpty else { return nil }
                 members["item"] = .array(children)
             } else {
-                guard let values = answers[linkId] else { return nil }
+                guard var values = answers[linkId] else { return nil }
+                // Items nested under a question go under its (first) answer.
+                let children = responseItems(definition.childLinkIds, answers: answers)
+                if !children.isEmpty, case .object(var first)? = values.first {
+                    first["item"] = .array(children)
+                    values[0] = .object(first)
+                }
                 members["answer"] = .array(values)
             }
             return .object(members)

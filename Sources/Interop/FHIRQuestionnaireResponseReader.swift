@@ -238,9 +238,15 @@ private struct ResponseReading {
                 continue
             }
             if entry["item"] != nil {
-                report(.itemNotInTask, linkId, "\(answerPath).item", "items nested under an answer are not asked by the task")
-                failed = true
-                continue
+                // The items nested under the question, answered once: under its first answer.
+                guard !definition.childLinkIds.isEmpty, index == 0 else {
+                    let why = definition.childLinkIds.isEmpty ? "'\(linkId)' has no nested items in the Questionnaire"
+                        : "the task asks the items nested under '\(linkId)' once, under its first answer"
+                    report(.itemNotInTask, linkId, "\(answerPath).item", why)
+                    failed = true
+                    continue
+                }
+                readItems(entry["item"], path: answerPath, parent: linkId)
             }
             let valueKeys = (entry.object ?? [:]).keys.filter { $0.hasPrefix("value") }.sorted()
             guard valueKeys.count == 1, let key = valueKeys.first, let value = entry[key] else {

@@ -235,3 +235,48 @@ struct FHIRAnswerOptionExtensionTests {
         #expect(imported.issues.first { $0.path.hasSuffix("extension[1]") }?.message == "extension http://example.org/unknown on an answer option is not supported")
     }
 }
+
+@Suite("FHIR Questionnaire import: items nested under a question")
+struct FHIRNestedItemTests {
+    let json = #"""
+    {"resourceType": "Questionnaire", "id": "smoking", "status": "active", "item": [
+      {"linkId": "smokes", "type": "boolean", "text": "Do you smoke?", "item": [
+        {"linkId": "perDay", "type": "integer", "text": "How many a day?"}]},
+      {"linkId": "other", "type": "string", "text": "Anything else?"}]}
+    """#
+
+    func run(_ answers: [String: Answer]) throws -> (asked: [String], result: TaskResult, task: ResearchTask) {
+        let task = try FHIRQuestionnaireImporter().importQuestionnaire(Data(json.utf8)).requireComplete()
+        var session = try TaskSession(task: task)
+        var asked: [String] = []
+        while let step = session.currentStep {
+            for question in step.questions {
+                asked.append(question.identifier)
+                if let answer = answers[question.identifier] { try session.setAnswer(answer, for: question.identifier) }
+            }
+            try session.goForward()
+        }
+        return (asked, session.result, task)
+    }
+
+    @Test func askedRightAfterTheQuestionOnceItHasAnAnswerAndWrittenUnderIt() throws {
+        #expect(try run([:]).asked == ["smokes", "other"])
+        let answered = try run(["smokes": .boolean(true), "perDay": .number(5), "other": .text("no")])
+        #expect(answered.asked == ["smokes", "perDay", "other"])
+        let questionnaire = try FHIRQuestionnaire(Data(json.utf8))
+        let response = try FHIRQuestionnaireResponseBuilder(questionnaire: questionnaire)
+            .response(for: answered.result, status: .completed, timeZone: TimeZone(identifier: "UTC")!)
+        let text = String(decoding: response, as: UTF8.self)
+        #expect(text.contains(#"{"linkId":"smokes","text":"Do you smoke?","answer":[{"valueBoolean":true,"item":[{"linkId":"perDay","text":"How many a day?","answer":[{"valueInteger":5}]}]}]}"#), "\(text)")
+        // Read back: the nested answer comes back to its question.
+        let read = try FHIRQuestionnaireResponseReader(questionnaire: questionnaire)
+            .read(response, timeZone: TimeZone(identifier: "UTC")!, fallbackRunUUID: UUID())
+        #expect(read.result.stepResults.flatMap { $0.questionResults }.first { $0.identifier == "perDay" }?.answer == .number(5))
+        // A nested item written at the top level is refused, naming where it belongs.
+        let misplaced = #"{"resourceType": "QuestionnaireResponse", "status": "completed", "item": [{"linkId": "perDay", "answer": [{"valueInteger": 5}]}]}"#
+        #expect(throws: FHIRResponseError.self) {
+            _ = try FHIRQuestionnaireResponseReader(questionnaire: questionnaire)
+                .read(Data(misplaced.utf8), timeZone: TimeZone(identifier: "UTC")!, fallbackRunUUID: UUID())
+        }
+    }
+}
