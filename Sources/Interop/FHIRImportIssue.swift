@@ -1,10 +1,12 @@
 import Foundation
 import Research
 
-/// Something in a FHIR Questionnaire that the importer could not carry over as written.
+/// Something in a FHIR Questionnaire that the importer could not carry over as written, or left aside.
 ///
 /// Every construct the importer does not take is reported here with the item's `linkId` and a JSON path
-/// (such as `item[0].item[3]`), so that nothing is dropped silently.
+/// (such as `item[0].item[3]`), so that nothing is dropped silently. Most issues refuse the form
+/// (``refusesImport``); notes about extensions that do not change what is asked or how answers are checked do not
+/// (see ``FHIRExtensionPolicy``).
 public struct FHIRImportIssue: Hashable, Sendable, CustomStringConvertible {
     /// What kind of construct was not carried over.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
@@ -12,8 +14,15 @@ public struct FHIRImportIssue: Hashable, Sendable, CustomStringConvertible {
         case unsupportedItem
         /// An item property the task cannot express (such as `initial` on a boolean, or an external `answerValueSet`).
         case unsupportedProperty
-        /// An extension the importer does not read yet (SDC extensions come in a later slice).
+        /// An extension whose omission would change what is asked or how answers are checked: one
+        /// ``FHIRExtensionPolicy`` refuses, an accepted one under its refusal condition, a `modifierExtension` the
+        /// importer does not read, or a supported one that is malformed or in a language it cannot evaluate.
         case unsupportedExtension
+        /// An extension ``FHIRExtensionPolicy`` accepts without effect: left aside, with why. Does not refuse the form.
+        case acceptedExtension
+        /// An ordinary extension (not a `modifierExtension`) that the policy does not list, or that sits where it has no
+        /// meaning: FHIR lets a reader ignore it, so it is ignored. Does not refuse the form.
+        case ignoredExtension
         /// An `enableWhen` the importer cannot turn into a condition (unknown question, ordering a Coding, a
         /// forward reference); the item's whole condition is left out, so the item is always shown.
         case unsupportedCondition
@@ -22,6 +31,16 @@ public struct FHIRImportIssue: Hashable, Sendable, CustomStringConvertible {
         case mismatchedCondition
         /// A `readOnly` item: the task has no read-only questions, so the item is left out.
         case readOnlySkipped
+
+        /// Whether an issue of this kind keeps the Questionnaire from importing whole: every kind but the notes
+        /// ``acceptedExtension`` and ``ignoredExtension``.
+        public var refusesImport: Bool {
+            switch self {
+            case .acceptedExtension, .ignoredExtension: false
+            case .unsupportedItem, .unsupportedProperty, .unsupportedExtension, .unsupportedCondition, .mismatchedCondition,
+                 .readOnlySkipped: true
+            }
+        }
     }
 
     /// What kind of construct was not carried over.
@@ -34,15 +53,21 @@ public struct FHIRImportIssue: Hashable, Sendable, CustomStringConvertible {
     public var path: String
     /// Why it was not carried over.
     public var message: String
+    /// For an extension issue, the extension's URL; nil otherwise.
+    public var extensionURL: String?
 
     /// Creates an issue; see the properties for each part.
-    public init(kind: Kind, linkId: String?, otherLinkId: String? = nil, path: String, message: String) {
+    public init(kind: Kind, linkId: String?, otherLinkId: String? = nil, path: String, message: String, extensionURL: String? = nil) {
         self.kind = kind
         self.linkId = linkId
         self.otherLinkId = otherLinkId
         self.path = path
         self.message = message
+        self.extensionURL = extensionURL
     }
+
+    /// Whether the issue keeps the Questionnaire from importing whole (see ``Kind/refusesImport``).
+    public var refusesImport: Bool { kind.refusesImport }
 
     /// `path (linkId 'x'): message`.
     public var description: String {
@@ -64,11 +89,11 @@ public struct FHIRImportError: Error, Hashable, Sendable, CustomStringConvertibl
     public var description: String { issues.map(\.description).joined(separator: "\n") }
 }
 
-/// The outcome of importing a Questionnaire: the task, and every construct that was not carried over.
+/// The outcome of importing a Questionnaire: the task, and every construct that was not carried over or left aside.
 public struct FHIRQuestionnaireImport: Hashable, Sendable {
     /// The task built from the Questionnaire's supported items.
     public var task: ResearchTask
-    /// Everything left out or changed, in document order; empty when the Questionnaire came over whole.
+    /// Everything left out, changed or left aside, in document order: the ``refusals`` and the ``notes``.
     public var issues: [FHIRImportIssue]
 
     /// Creates an import outcome.
@@ -77,10 +102,17 @@ public struct FHIRQuestionnaireImport: Hashable, Sendable {
         self.issues = issues
     }
 
-    /// The task, or an error listing every issue when anything was left out: for callers that must run the
-    /// Questionnaire exactly as written or not at all.
+    /// The issues that keep the Questionnaire from importing whole; empty when it came over whole.
+    public var refusals: [FHIRImportIssue] { issues.filter(\.refusesImport) }
+
+    /// The notes: extensions left aside because they do not change what is asked or how answers are checked.
+    public var notes: [FHIRImportIssue] { issues.filter { !$0.refusesImport } }
+
+    /// The task, or an error listing every refusal when anything was left out: for callers that must run the
+    /// Questionnaire as written or not at all. Notes do not stop it.
     public func requireComplete() throws(FHIRImportError) -> ResearchTask {
-        guard issues.isEmpty else { throw FHIRImportError(issues: issues) }
+        let refusals = refusals
+        guard refusals.isEmpty else { throw FHIRImportError(issues: refusals) }
         return task
     }
 }

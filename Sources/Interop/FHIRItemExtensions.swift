@@ -1,7 +1,8 @@
 import Foundation
 
-/// The SDC and core extensions of one Questionnaire item that the importer reads, collected in one pass so
-/// that every other extension can be reported with its index.
+/// The SDC and core extensions of one Questionnaire item that the importer reads, collected in one pass. Older names
+/// are read as the extension they name (``FHIRExtensionPolicy/canonicalURL(of:)``); every other extension is classified
+/// by ``FHIRExtensionReview``.
 struct FHIRItemExtensions {
     static let itemControlURL = "http://hl7.org/fhir/StructureDefinition/questionnaire-itemControl"
     static let minValueURL = "http://hl7.org/fhir/StructureDefinition/minValue"
@@ -21,12 +22,13 @@ struct FHIRItemExtensions {
     static let mimeTypeURL = "http://hl7.org/fhir/StructureDefinition/mimeType"
     static let maxSizeURL = "http://hl7.org/fhir/StructureDefinition/maxSize"
     static let maxDecimalPlacesURL = "http://hl7.org/fhir/StructureDefinition/maxDecimalPlaces"
-    /// Extensions on an answer option: "none of the above" (clears the other choices) and a label before its text.
-    static let optionExclusiveURL = "http://hl7.org/fhir/StructureDefinition/questionnaire-optionExclusive"
+    static let openLabelURL = "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-openLabel"
     static let optionPrefixURL = "http://hl7.org/fhir/StructureDefinition/questionnaire-optionPrefix"
-    /// Extensions on answer options and ValueSet concepts that `ordinal()` reads.
-    static let ordinalURLs: Set<String> = ["http://hl7.org/fhir/StructureDefinition/ordinalValue",
-                                           "http://hl7.org/fhir/StructureDefinition/itemWeight"]
+    static let optionExclusiveURL = "http://hl7.org/fhir/StructureDefinition/questionnaire-optionExclusive"
+    /// Extensions on answer options and ValueSet concepts that `ordinal()` reads: `ordinalValue`, its successor
+    /// `itemWeight`, and their older names.
+    static let ordinalURLs: Set<String> = FHIRExtensionPolicy.names(of: "http://hl7.org/fhir/StructureDefinition/ordinalValue")
+        .union(FHIRExtensionPolicy.names(of: "http://hl7.org/fhir/StructureDefinition/itemWeight"))
 
     /// The itemControl code, such as `drop-down` or `slider`.
     var itemControl: String?
@@ -56,32 +58,29 @@ struct FHIRItemExtensions {
     var mimeTypes: [String] = []
     /// The largest attachment, in bytes (`maxSize`).
     var maxSize: Decimal?
-    /// The most digits a decimal answer may have after the point (`maxDecimalPlaces`).
+    /// The most digits after the decimal point (`maxDecimalPlaces`).
     var maxDecimalPlaces: Int?
-    /// How many `variable` extensions the item has (read by the calculator from the Questionnaire itself).
-    var variableCount = 0
-    /// Extensions not read: index and URL.
-    var unread: [(index: Int, url: String)] = []
+    /// The label of an open-choice item's free-text choice (`openLabel`).
+    var openLabel: String?
     /// Extensions that were present but malformed: index and why.
     var malformed: [(index: Int, message: String)] = []
 
     /// Reads `item`'s `extension` array.
     init(_ item: [String: Any]) {
         for (index, element) in (item["extension"] as? [Any] ?? []).enumerated() {
-            guard let object = element as? [String: Any], let url = object["url"] as? String else {
-                malformed.append((index, "extension without a url"))
-                continue
-            }
+            // An extension without a url is reported by FHIRExtensionReview.
+            guard let object = element as? [String: Any], let url = object["url"] as? String else { continue }
             let valueKey = object.keys.first { $0.hasPrefix("value") }
             let value = valueKey.flatMap { object[$0] }
-            switch url {
+            let canonical = FHIRExtensionPolicy.canonicalURL(of: url)
+            switch canonical {
             case Self.itemControlURL:
                 let codings = (value as? [String: Any])?["coding"] as? [Any] ?? []
                 itemControl = codings.compactMap { ($0 as? [String: Any])?["code"] as? String }.first
                 if itemControl == nil { malformed.append((index, "itemControl has no coded value")) }
             case Self.minValueURL, Self.maxValueURL, Self.minQuantityURL, Self.maxQuantityURL:
                 guard let valueKey, let value else { malformed.append((index, "\(url) has no value")); continue }
-                if url == Self.minValueURL || url == Self.minQuantityURL { minValue = (valueKey, value) } else { maxValue = (valueKey, value) }
+                if canonical == Self.minValueURL || canonical == Self.minQuantityURL { minValue = (valueKey, value) } else { maxValue = (valueKey, value) }
             case Self.minLengthURL:
                 if let length = value as? Int { minLength = length } else { malformed.append((index, "minLength is not an integer")) }
             case Self.regexURL:
@@ -104,22 +103,25 @@ struct FHIRItemExtensions {
                     continue
                 }
                 let language = expression?["language"] as? String ?? ""
-                if url == Self.calculatedExpressionURL {
+                if canonical == Self.calculatedExpressionURL {
                     calculated = (language, text, expression?["description"] as? String)
                 } else {
                     enableWhenExpression = (language, text)
                 }
-            case Self.variableURL:
-                variableCount += 1
             case Self.mimeTypeURL:
                 if let code = value as? String { mimeTypes.append(code) } else { malformed.append((index, "mimeType has no valueCode")) }
-            case Self.maxDecimalPlacesURL:
-                if let places = value as? Int, places >= 0 { maxDecimalPlaces = places } else { malformed.append((index, "maxDecimalPlaces is not an integer of 0 or more")) }
             case Self.maxSizeURL:
                 if let number = value as? NSNumber { maxSize = Decimal(string: number.stringValue) }
                 else { malformed.append((index, "maxSize is not a number")) }
+            case Self.maxDecimalPlacesURL:
+                if let places = value as? Int, FHIRExtensionReview.integer(value) != nil, places >= 0 { maxDecimalPlaces = places }
+                else { malformed.append((index, "maxDecimalPlaces is not a whole number of 0 or more")) }
+            case Self.openLabelURL:
+                if let label = value as? String, !label.trimmingCharacters(in: .whitespaces).isEmpty { openLabel = label }
+                else { malformed.append((index, "openLabel has no valueString")) }
             default:
-                unread.append((index, url))
+                // Read elsewhere, or classified by FHIRExtensionReview.
+                break
             }
         }
     }

@@ -186,7 +186,7 @@ private struct ExpressionScan {
 
     mutating func variables(of element: FHIRJSON, linkId: String?, path: String) {
         for (index, ext) in (element["extension"]?.arrayValue ?? []).enumerated() {
-            let url = ext["url"]?.stringValue
+            let url = ext["url"]?.stringValue.map(FHIRExtensionPolicy.canonicalURL(of:))
             guard url == FHIRItemExtensions.variableURL || url == FHIRItemExtensions.calculatedExpressionURL
                     || url == FHIRItemExtensions.enableWhenExpressionURL,
                   let expression = ext["valueExpression"], expression["language"]?.stringValue == "text/fhirpath",

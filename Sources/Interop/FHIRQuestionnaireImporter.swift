@@ -24,9 +24,11 @@ import Research
 /// format has one. `readOnly` items are left out (Research has no read-only questions), with a note.
 ///
 /// Everything not carried over is listed in ``FHIRQuestionnaireImport/issues`` with its linkId and path:
-/// attachment and reference items, external ValueSets, `initial`/`initialSelected` on choices and booleans
-/// (Research formats have no preselection there), unread extensions, and conditions that cannot be
-/// evaluated or whose answer type does not fit the question they name.
+/// reference items, external ValueSets, `initial`/`initialSelected` on choices and booleans (Research formats have
+/// no preselection there), extensions ``FHIRExtensionPolicy`` refuses, and conditions that cannot be evaluated or
+/// whose answer type does not fit the question they name. Extensions the policy accepts without effect, and ordinary
+/// extensions it does not know, are listed as notes, which do not refuse the form
+/// (``FHIRQuestionnaireImport/refusals``).
 public struct FHIRQuestionnaireImporter: Sendable {
     /// ValueSets that `answerValueSet` may name by canonical URL, by that URL (without a version): the
     /// importer never fetches anything, so a Questionnaire whose answers come from a terminology server can be
@@ -145,10 +147,8 @@ private struct QuestionnaireTaskBuilder {
     }
 
     mutating func build(taskIdentifier: String?) throws(FHIRImportError) -> FHIRQuestionnaireImport {
-        // Questionnaire-level variables are read by the calculator from the Questionnaire itself; rendering-styleSensitive
-        // asks that style extensions be honoured, and every style extension the importer meets is reported on its own.
-        let understood: Set<String> = [FHIRItemExtensions.variableURL, "http://hl7.org/fhir/StructureDefinition/rendering-styleSensitive"]
-        noteUnread(resource, linkId: nil, path: "", handled: understood)
+        // Every extension, wherever it sits, is classified by the policy; the supported ones are read where they apply.
+        issues += FHIRExtensionReview(resource: resource).issues
         let items = resource["item"] as? [Any] ?? []
         var entries: [LayoutEntry] = []
         var groupTitles: [String: String] = [:]
@@ -158,7 +158,7 @@ private struct QuestionnaireTaskBuilder {
             let linkId = item["linkId"] as? String ?? path
             if item["type"] as? String == "group" {
                 groupTitles[linkId] = item["text"] as? String
-                noteUnread(item, linkId: linkId, path: path, handled: [])
+                noteMalformed(FHIRItemExtensions(item), linkId: linkId, path: path)
                 let chain = registerEnableWhen(item, linkId: linkId, path: path) ? [linkId] : []
                 if jsonBool(item["repeats"]) == true {
                     issues.append(FHIRImportIssue(kind: .unsupportedProperty, linkId: linkId, path: "\(path).repeats",
@@ -228,7 +228,7 @@ private struct QuestionnaireTaskBuilder {
         let title = resource["title"] as? String ?? resource["name"] as? String
         do {
             let task = try ResearchTask(identifier: identifier, title: title, steps: steps, skipRules: skipRules)
-            return FHIRQuestionnaireImport(task: task, issues: issues)
+            return FHIRQuestionnaireImport(task: task, issues: Self.inDocumentOrder(issues))
         } catch {
             throw FHIRImportError(issues: issues + [FHIRImportIssue(kind: .unsupportedProperty, linkId: nil, path: error.path,
                                                                    message: error.message)])
@@ -255,7 +255,7 @@ private struct QuestionnaireTaskBuilder {
             let text = [item["prefix"] as? String, item["text"] as? String].compactMap { $0 }.joined(separator: " ")
             switch type {
             case "group":
-                noteUnread(item, linkId: linkId, path: itemPath, handled: [])
+                noteMalformed(extensions, linkId: linkId, path: itemPath)
                 if jsonBool(item["repeats"]) == true {
                     unsupported(linkId, "\(itemPath).repeats", "repeating groups are not supported; the group is asked once")
                 }
@@ -263,7 +263,7 @@ private struct QuestionnaireTaskBuilder {
                                            topGroup: topGroup, linkId: linkId))
                 layout(item["item"] as? [Any] ?? [], path: itemPath, chain: itemChain, topGroup: topGroup, into: &entries)
             case "display":
-                noteUnread(item, linkId: linkId, path: itemPath, handled: [])
+                noteMalformed(extensions, linkId: linkId, path: itemPath)
                 entries.append(LayoutEntry(formItem: FormItem(sectionTitle: text), chain: itemChain, topGroup: topGroup, linkId: linkId))
             default:
                 if extensions.hidden, extensions.calculated == nil {
@@ -325,59 +325,37 @@ private struct QuestionnaireTaskBuilder {
         return registered
     }
 
-    /// Reports the extensions of an item that the importer does not read (or that are malformed), and extensions
-    /// on its primitive elements (`_text` and the like), which it does not read either.
-    mutating func noteUnread(_ item: [String: Any], linkId: String?, path: String, handled: Set<String>) {
-        let extensions = FHIRItemExtensions(item)
-        for (index, url) in extensions.unread where !handled.contains(url) {
-            issues.append(FHIRImportIssue(kind: .unsupportedExtension, linkId: linkId, path: Self.join(path, "extension[\(index)]"),
-                                          message: "extension \(url) is not supported"))
-        }
+    /// Reports the supported extensions of an item that are malformed (every other extension is classified by
+    /// ``FHIRExtensionReview``).
+    mutating func noteMalformed(_ extensions: FHIRItemExtensions, linkId: String, path: String) {
         for (index, message) in extensions.malformed {
-            issues.append(FHIRImportIssue(kind: .unsupportedExtension, linkId: linkId, path: Self.join(path, "extension[\(index)]"), message: message))
-        }
-        for key in item.keys.sorted() where key.hasPrefix("_") {
-            let urls = ((item[key] as? [String: Any])?["extension"] as? [Any] ?? []).compactMap { ($0 as? [String: Any])?["url"] as? String }
-            let what = urls.isEmpty ? "" : " (\(urls.joined(separator: ", ")))"
-            let shown = key == "_text" ? "; the plain text is shown" : ""
-            issues.append(FHIRImportIssue(kind: .unsupportedExtension, linkId: linkId, path: Self.join(path, key),
-                                          message: "extensions on \(key.dropFirst())\(what) are not supported\(shown)"))
+            issues.append(FHIRImportIssue(kind: .unsupportedExtension, linkId: linkId, path: "\(path).extension[\(index)]", message: message))
         }
     }
 
-    /// Reads an answer option's extensions: `optionExclusive` (on a multiple choice, the option clears the others),
-    /// `optionPrefix` (shown before the option's text), `ordinalValue` and `itemWeight` (read by `ordinal()` from the
-    /// Questionnaire). Every other extension, on the option or on its value's text (`_valueString`, `valueCoding._display`,
-    /// such as `rendering-xhtml`), is reported with its path.
-    mutating func readOptionExtensions(_ option: [String: Any], into choice: inout TextChoice, repeats: Bool, linkId: String, path: String) {
-        for (index, element) in (option["extension"] as? [Any] ?? []).enumerated() {
-            let ext = element as? [String: Any] ?? [:]
-            let extensionPath = "\(path).extension[\(index)]"
-            switch ext["url"] as? String {
-            case FHIRItemExtensions.optionExclusiveURL?:
-                // On a single choice every option already excludes the others.
-                if jsonBool(ext["valueBoolean"]) == true, repeats { choice.exclusive = true }
-            case FHIRItemExtensions.optionPrefixURL?:
-                if let prefix = ext["valueString"] as? String { choice.text = "\(prefix) \(choice.text)" }
-                else { unsupported(linkId, extensionPath, "optionPrefix has no valueString") }
-            case let url? where FHIRItemExtensions.ordinalURLs.contains(url):
-                continue
-            case let url:
-                unsupported(linkId, extensionPath, "extension \(url ?? "without a url") on an answer option is not supported")
+    /// `issues` in the order of their paths in the Questionnaire: an element's own parts before its child items, and
+    /// items by number (`item[2]` before `item[10]`); issues at the same path keep their order.
+    static func inDocumentOrder(_ issues: [FHIRImportIssue]) -> [FHIRImportIssue] {
+        func parts(_ path: String) -> [(isItem: Bool, name: String, index: Int)] {
+            path.split(separator: ".").map { part in
+                guard let open = part.firstIndex(of: "["), part.hasSuffix("]"),
+                      let index = Int(part[part.index(after: open)..<part.index(before: part.endIndex)]) else {
+                    return (false, String(part), -1)
+                }
+                let name = String(part[..<open])
+                return (name == "item", name, index)
             }
         }
-        let textElements: [(String, Any?)] = [("_valueString", option["_valueString"]),
-                                              ("valueCoding._display", (option["valueCoding"] as? [String: Any])?["_display"])]
-        for (name, element) in textElements {
-            let urls = ((element as? [String: Any])?["extension"] as? [Any] ?? []).compactMap { ($0 as? [String: Any])?["url"] as? String }
-            if !urls.isEmpty {
-                unsupported(linkId, "\(path).\(name)", "extensions on the option's text (\(urls.joined(separator: ", "))) are not supported; the plain text is shown")
+        func precedes(_ left: [(isItem: Bool, name: String, index: Int)], _ right: [(isItem: Bool, name: String, index: Int)]) -> Bool {
+            for (a, b) in zip(left, right) where a != b {
+                if a.isItem != b.isItem { return b.isItem }
+                return a.name != b.name ? a.name < b.name : a.index < b.index
             }
+            return left.count < right.count
         }
+        let keyed = issues.enumerated().map { (parts($0.element.path), $0.offset, $0.element) }
+        return keyed.sorted { precedes($0.0, $1.0) || (!precedes($1.0, $0.0) && $0.1 < $1.1) }.map(\.2)
     }
-
-    /// `base.tail`, or `tail` at the top.
-    static func join(_ base: String, _ tail: String) -> String { base.isEmpty ? tail : "\(base).\(tail)" }
 
     /// Reports extensions that were read but do not apply to an item of this type.
     mutating func noteMisplaced(_ extensions: FHIRItemExtensions, type: String, linkId: String, path: String) {
@@ -391,9 +369,10 @@ private struct QuestionnaireTaskBuilder {
         misplaced(extensions.minLength != nil, "minLength", texts)
         misplaced(extensions.regex != nil, "regex", texts)
         misplaced(extensions.sliderStep != nil, "sliderStepValue", ["integer", "decimal"])
-        misplaced(extensions.maxDecimalPlaces != nil, "maxDecimalPlaces", ["decimal", "quantity"])
         misplaced(extensions.unit != nil, "questionnaire-unit", numeric)
         misplaced(!extensions.mimeTypes.isEmpty || extensions.maxSize != nil, "mimeType/maxSize", ["attachment"])
+        misplaced(extensions.maxDecimalPlaces != nil, "maxDecimalPlaces", numeric)
+        misplaced(extensions.openLabel != nil, "openLabel", ["open-choice"])
     }
 
     mutating func unsupported(_ linkId: String, _ path: String, _ message: String) {
@@ -403,7 +382,7 @@ private struct QuestionnaireTaskBuilder {
     /// The answer format of a question item, or nil (with an issue) when it cannot be asked.
     mutating func answerFormat(_ item: [String: Any], type: String, linkId: String, path: String,
                                extensions: FHIRItemExtensions) -> AnswerFormat? {
-        noteUnread(item, linkId: linkId, path: path, handled: [])
+        noteMalformed(extensions, linkId: linkId, path: path)
         noteMisplaced(extensions, type: type, linkId: linkId, path: path)
         let control = extensions.itemControl
         func controlNotUsed(_ allowed: Set<String>) {
@@ -450,7 +429,7 @@ private struct QuestionnaireTaskBuilder {
         if let expectedKind = FHIRItemType.listTypes[type], FHIRItemType.takesAnswerList(type, options: optionCount) {
             // A fixed answer list on an integer, date, time or string item: the participant picks one of its values.
             controlNotUsed(["radio-button", "drop-down", "autocomplete"])
-            guard let (choices, kind) = choiceOptions(item, linkId: linkId, path: path) else { return nil }
+            guard let (choices, kind) = choiceOptions(item, linkId: linkId, path: path, repeats: false) else { return nil }
             guard kind == expectedKind else {
                 unsupported(linkId, "\(path).answerOption", "a \(type) item's answer options must be value\(expectedKind), not value\(kind); the item is left out")
                 return nil
@@ -471,6 +450,7 @@ private struct QuestionnaireTaskBuilder {
             controlNotUsed(["slider", "spinner"])
             let key = type == "decimal" ? "valueDecimal" : "valueInteger"
             let initialValue = initial.flatMap { decimal($0[key]) }
+            // An integer has no decimal places, whatever maxDecimalPlaces says.
             let numeric = NumericFormat(style: type == "decimal" ? .decimal : .integer, unit: extensions.unit, minimum: low, maximum: high,
                                         maximumFractionDigits: type == "decimal" ? extensions.maxDecimalPlaces : nil,
                                         defaultValue: initialValue, placeholder: extensions.entryFormat)
@@ -517,14 +497,14 @@ private struct QuestionnaireTaskBuilder {
                                       placeholder: extensions.entryFormat, defaultValue: initial?["valueUri"] as? String))
         case "choice", "open-choice":
             controlNotUsed(["radio-button", "check-box", "drop-down", "autocomplete"])
-            guard let (choices, kind) = choiceOptions(item, linkId: linkId, path: path) else { return nil }
+            guard let (choices, kind) = choiceOptions(item, linkId: linkId, path: path, repeats: repeats) else { return nil }
             question.optionKind = kind
             noInitial("an initial choice is not supported (Research text choices have no preselection)")
             var all = choices
             if type == "open-choice" {
                 var value = "other"
                 while all.contains(where: { $0.value == .string(value) }) { value += "_" }
-                all.append(TextChoice(text: "Other", value: .string(value),
+                all.append(TextChoice(text: extensions.openLabel ?? "Other", value: .string(value),
                                       other: OtherChoice(textRequired: true)))
             }
             if (control == "drop-down" || control == "autocomplete"), !repeats, type == "choice" {
@@ -581,7 +561,7 @@ private struct QuestionnaireTaskBuilder {
             }
             return .scale(scale)
         }
-        let digits = step.map { max(0, -$0.exponent) } ?? 2
+        let digits = min(step.map { max(0, -$0.exponent) } ?? 2, numeric.maximumFractionDigits ?? .max)
         let scale = ContinuousScaleFormat(minimum: NSDecimalNumber(decimal: low).doubleValue, maximum: NSDecimalNumber(decimal: high).doubleValue,
                                           maximumFractionDigits: min(digits, 4),
                                           defaultValue: numeric.defaultValue.map { NSDecimalNumber(decimal: $0).doubleValue })
@@ -617,8 +597,10 @@ private struct QuestionnaireTaskBuilder {
         return (parts.count == 1 ? parts[0] : pattern, messages.joined(separator: " "))
     }
 
-    /// The choices of a choice item and the kind of their values, or nil (with an issue).
-    mutating func choiceOptions(_ item: [String: Any], linkId: String, path: String) -> ([TextChoice], String)? {
+    /// The choices of a choice item and the kind of their values, or nil (with an issue). An option's
+    /// `questionnaire-optionPrefix` goes before its text; `questionnaire-optionExclusive` (also as a
+    /// `modifierExtension`) makes it exclusive when the item `repeats` (with one answer, every option already is).
+    mutating func choiceOptions(_ item: [String: Any], linkId: String, path: String, repeats: Bool) -> ([TextChoice], String)? {
         if let options = item["answerOption"] as? [Any], !options.isEmpty {
             var choices: [TextChoice] = []
             var kinds = Set<String>()
@@ -629,22 +611,29 @@ private struct QuestionnaireTaskBuilder {
                     unsupported(linkId, "\(optionPath).initialSelected",
                                 "initialSelected is not supported (Research text choices have no preselection)")
                 }
+                let optionExtensions = ((option["extension"] as? [Any] ?? []) + (option["modifierExtension"] as? [Any] ?? []))
+                    .compactMap { $0 as? [String: Any] }
+                func optionValue(of url: String) -> Any? {
+                    optionExtensions.first { FHIRExtensionPolicy.canonicalURL(of: $0["url"] as? String ?? "") == url }
+                        .flatMap { found in found.first { $0.key.hasPrefix("value") }?.value }
+                }
+                let prefix = (optionValue(of: FHIRItemExtensions.optionPrefixURL) as? String).map { $0.trimmingCharacters(in: .whitespaces) }
+                func shown(_ text: String) -> String { prefix.map { $0.isEmpty ? text : "\($0) \(text)" } ?? text }
+                let exclusive = repeats && jsonBool(optionValue(of: FHIRItemExtensions.optionExclusiveURL)) == true
                 if let coding = option["valueCoding"] as? [String: Any], let code = coding["code"] as? String {
-                    choices.append(TextChoice(text: coding["display"] as? String ?? code, value: .string(code)))
+                    choices.append(TextChoice(text: shown(coding["display"] as? String ?? code), value: .string(code), exclusive: exclusive))
                     kinds.insert("Coding")
                 } else if jsonBool(option["valueInteger"]) == nil, let value = option["valueInteger"] as? Int {
-                    choices.append(TextChoice(text: String(value), value: .integer(value)))
+                    choices.append(TextChoice(text: shown(String(value)), value: .integer(value), exclusive: exclusive))
                     kinds.insert("Integer")
                 } else if let key = ["valueString", "valueDate", "valueTime"].first(where: { option[$0] is String }),
                           let value = option[key] as? String {
-                    choices.append(TextChoice(text: value, value: .string(value)))
+                    choices.append(TextChoice(text: shown(value), value: .string(value), exclusive: exclusive))
                     kinds.insert(String(key.dropFirst("value".count)))
                 } else {
                     unsupported(linkId, optionPath, "answer option has no valueCoding with a code, valueInteger, valueString, valueDate or valueTime")
                     return nil
                 }
-                readOptionExtensions(option, into: &choices[choices.count - 1], repeats: jsonBool(item["repeats"]) == true,
-                                     linkId: linkId, path: optionPath)
             }
             guard kinds.count == 1, let kind = kinds.first else {
                 unsupported(linkId, "\(path).answerOption", "answer options mix value types (\(kinds.sorted().joined(separator: ", ")))")

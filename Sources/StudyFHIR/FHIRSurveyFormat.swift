@@ -6,7 +6,8 @@ import Study
 /// FHIR R4 Questionnaires as a study's surveys: what `StudyLoader` reads through this format, with the study's
 /// ValueSets for `answerValueSet`. A Questionnaire must come over whole: every construct the importer cannot carry is
 /// a problem naming the item's linkId and path, and every calculated expression must parse, so that no score fails on
-/// a participant's phone.
+/// a participant's phone. Extensions the importer only notes (accepted without effect, or ordinary extensions it does
+/// not know; see `FHIRExtensionPolicy`) do not keep it out.
 ///
 /// ```swift
 /// let study = try StudyLoader.load(folder: folder, surveyFormats: [FHIRSurveyFormat()])
@@ -24,7 +25,7 @@ public struct FHIRSurveyFormat: StudySurveyFormat {
         FHIRQuestionnaireImporter.isQuestionnaire(data)
     }
 
-    /// The Questionnaire as a survey, or every issue that keeps it out.
+    /// The Questionnaire as a survey, or every refusal that keeps it out.
     public func importSurvey(_ data: Data, taskIdentifier: String, valueSets: [String: Data]) -> (task: ResearchTask?, problems: [(path: String, message: String)]) {
         func problem(_ issue: FHIRImportIssue) -> (path: String, message: String) {
             (issue.path, issue.linkId.map { "linkId '\($0)': \(issue.message)" } ?? issue.message)
@@ -35,7 +36,8 @@ public struct FHIRSurveyFormat: StudySurveyFormat {
         } catch {
             return (nil, error.issues.map(problem))
         }
-        guard imported.issues.isEmpty else { return (nil, imported.issues.map(problem)) }
+        let refusals = imported.refusals
+        guard refusals.isEmpty else { return (nil, refusals.map(problem)) }
         do {
             _ = try FHIRPathTaskCalculator(questionnairesByTask: [taskIdentifier: data], valueSets: valueSets)
         } catch {

@@ -20,8 +20,10 @@ struct ImportFHIRCommand: ParsableCommand {
         discussion: """
             Every construct the task cannot carry is printed as FILE: PATH: linkId 'ID': REASON, and nothing is written \
             (exit 1) unless --allow-partial is given, in which case the task is written without them and the list \
-            is still printed. A study folder can also list the Questionnaire itself as a survey, which keeps its \
-            calculated scores working: they are evaluated against the Questionnaire.
+            is still printed. Extensions that do not change what is asked or how answers are checked are printed as \
+            FILE: PATH: linkId 'ID': note: REASON and do not stop the import. A study folder can also list the \
+            Questionnaire itself as a survey, which keeps its calculated scores working: they are evaluated against \
+            the Questionnaire.
             """
     )
 
@@ -48,8 +50,9 @@ struct ImportFHIRCommand: ParsableCommand {
             throw ExitCode(1)
         }
         for issue in imported.issues { printError(line(issue, file: name)) }
-        if !imported.issues.isEmpty, !allowPartial {
-            printError("\(name): not imported: \(imported.issues.count) construct\(imported.issues.count == 1 ? "" : "s") above cannot be carried over (--allow-partial writes the rest)")
+        let refused = imported.refusals.count
+        if refused > 0, !allowPartial {
+            printError("\(name): not imported: \(refused) construct\(refused == 1 ? "" : "s") above cannot be carried over (--allow-partial writes the rest)")
             throw ExitCode(1)
         }
         let task = imported.task
@@ -61,7 +64,10 @@ struct ImportFHIRCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let calculated = task.steps.flatMap(\.calculatedItems).compactMap(\.identifier)
-        print("\(name): imported as \(output) (\(task.identifier), \(task.steps.count) steps\(imported.issues.isEmpty ? "" : ", \(imported.issues.count) constructs left out"))")
+        let notes = imported.notes.count
+        let leftOut = refused == 0 ? "" : ", \(refused) construct\(refused == 1 ? "" : "s") left out"
+        let noted = notes == 0 ? "" : ", \(notes) note\(notes == 1 ? "" : "s")"
+        print("\(name): imported as \(output) (\(task.identifier), \(task.steps.count) steps\(leftOut)\(noted))")
         if !calculated.isEmpty {
             print("note: \(calculated.joined(separator: ", ")) \(calculated.count == 1 ? "is" : "are") calculated from the Questionnaire's FHIRPath; list \(name) itself as the survey in a study folder so the values can be calculated")
         }
@@ -70,7 +76,7 @@ struct ImportFHIRCommand: ParsableCommand {
     private func line(_ issue: FHIRImportIssue, file: String) -> String {
         let where_ = issue.path.isEmpty ? "" : " \(issue.path):"
         let linkId = issue.linkId.map { " linkId '\($0)':" } ?? ""
-        return "\(file):\(where_)\(linkId) \(issue.message)"
+        return "\(file):\(where_)\(linkId)\(issue.refusesImport ? "" : " note:") \(issue.message)"
     }
 
     private func printError(_ text: String) {

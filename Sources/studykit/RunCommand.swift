@@ -37,7 +37,10 @@ struct RunCommand: ParsableCommand {
         if FHIRQuestionnaireImporter.isQuestionnaire(data) {
             // A FHIR Questionnaire runs as it is, its scores computed by FHIRPath; it must import whole.
             do {
-                task = try FHIRQuestionnaireImporter().importQuestionnaire(data).requireComplete()
+                let imported = try FHIRQuestionnaireImporter().importQuestionnaire(data)
+                task = try imported.requireComplete()
+                // Extensions left aside are listed, never dropped silently.
+                for note in imported.notes { printError("\(name): note: \(note)") }
                 calculator = try FHIRPathTaskCalculator(questionnaires: [data])
             } catch {
                 for issue in error.issues { printError("\(name): \(issue)") }

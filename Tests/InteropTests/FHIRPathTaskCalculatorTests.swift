@@ -21,8 +21,7 @@ struct FHIRPathTaskCalculatorTests {
     func score(_ ordinals: [Int?]) throws -> (shown: Answer?, stored: Answer?) {
         let data = try Data(contentsOf: Self.folder.appendingPathComponent("sdc-phq9-questionnaire.json"))
         let calculator = try FHIRPathTaskCalculator(questionnaires: [data])
-        // (The importer reports launchContext as not supported; the task itself is whole.)
-        let task = try FHIRQuestionnaireImporter().importQuestionnaire(data).task
+        let task = try FHIRQuestionnaireImporter().importQuestionnaire(data).requireComplete()
         var session = try TaskSession(task: task, environment: environment, calculator: calculator)
         for (index, ordinal) in ordinals.enumerated() {
             if let ordinal { try session.setAnswer(.choices([ChoiceSelection(.string(Self.codes[ordinal]))]), for: "H1/T1/Q\(index + 1)") }
@@ -90,8 +89,7 @@ struct FHIRPathTaskCalculatorTests {
         """#
         let data = Data(questionnaire.utf8)
         let calculator = try FHIRPathTaskCalculator(questionnaires: [data])
-        // (The importer reports launchContext as not supported; the task itself is whole.)
-        let task = try FHIRQuestionnaireImporter().importQuestionnaire(data).task
+        let task = try FHIRQuestionnaireImporter().importQuestionnaire(data).requireComplete()
         var session = try TaskSession(task: task, environment: environment, calculator: calculator)
         try session.setAnswer(.number(72), for: "w")
         try session.setAnswer(Answer.number(Decimal(string: "1.8")!), for: "h")
@@ -145,18 +143,18 @@ struct FHIRPathTaskCalculatorTests {
     }
 
     @Test func qitemLaunchContextAndTheQuestionnairesVariablesAreDefined() throws {
-        let data = scored("%qitem.text + ' ' + (%base + %resource.item.where(linkId = 'a').answer.value).toString() + %patient.name.given.first()")
-        // (The importer reports launchContext as not supported; the task itself is whole.)
-        let task = try FHIRQuestionnaireImporter().importQuestionnaire(data).task
-        var session = try TaskSession(task: task, environment: environment, calculator: try FHIRPathTaskCalculator(questionnaires: [data]))
-        try session.setAnswer(.number(5), for: "a")
-        try session.goForward()
-        // %patient is declared but nothing is launched with it: it is empty, so the sum with it is empty too.
-        #expect(session.calculationErrors.isEmpty)
-        #expect(session.answer(for: "t") == nil)
-        try session.goBack()
+        // An expression that reads a launchContext variable: StudyKit launches a form with none, so the import refuses
+        // it (FHIRExtensionPolicy) rather than score without it; the calculator itself reads the variable as empty.
+        let launched = scored("%patient.name.given.first()")
+        #expect(throws: FHIRImportError.self) { try FHIRQuestionnaireImporter().importQuestionnaire(launched).requireComplete() }
+        var first = try TaskSession(task: try FHIRQuestionnaireImporter().importQuestionnaire(launched).task, environment: environment,
+                                    calculator: try FHIRPathTaskCalculator(questionnaires: [launched]))
+        try first.setAnswer(.number(5), for: "a")
+        try first.goForward()
+        #expect(first.calculationErrors.isEmpty && first.answer(for: "t") == nil)
+
         let plain = scored("%qitem.text + ' ' + (%base + %resource.item.where(linkId = 'a').answer.value).toString()")
-        var second = try TaskSession(task: try FHIRQuestionnaireImporter().importQuestionnaire(plain).task, environment: environment,
+        var second = try TaskSession(task: try FHIRQuestionnaireImporter().importQuestionnaire(plain).requireComplete(), environment: environment,
                                      calculator: try FHIRPathTaskCalculator(questionnaires: [plain]))
         try second.setAnswer(.number(5), for: "a")
         try second.goForward()
@@ -181,8 +179,7 @@ struct FHIRPathTaskCalculatorTests {
             "valueExpression": {"language": "text/fhirpath", "expression": "%resource.item.where(linkId='a').answer.value"}}]}]}
         """#
         let data = Data(questionnaire.utf8)
-        // (The importer reports launchContext as not supported; the task itself is whole.)
-        let task = try FHIRQuestionnaireImporter().importQuestionnaire(data).task
+        let task = try FHIRQuestionnaireImporter().importQuestionnaire(data).requireComplete()
         var session = try TaskSession(task: task, environment: environment, calculator: try FHIRPathTaskCalculator(questionnaires: [data]))
         try session.setAnswer(.text("seven"), for: "a")
         try session.goForward()

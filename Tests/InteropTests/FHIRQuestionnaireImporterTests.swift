@@ -141,8 +141,10 @@ struct OtherFixtureTests {
         let unsupported = Set(result.issues.filter { $0.kind == .unsupportedItem || $0.kind == .unsupportedProperty }.compactMap(\.linkId))
         #expect(unsupported == ["id-choice", "440f8cc6-3ea2-40c2-b03a-d03187131fd3",
                                 "06aaa075-86e4-4cf2-a1ef-a86ab10e86e9", "EF8E3936-3246-4B3E-A46C-9FDAA5ACB635"])
-        // The markdown text of a display item is reported: the plain text is shown.
-        #expect(result.issues.contains { $0.linkId == "9acf93a7-0890-44cd-be48-542defb35223" && $0.path.hasSuffix("._text") })
+        // The markdown text of a display item is noted, without refusing the form: the plain text is shown.
+        #expect(result.issues.contains {
+            $0.linkId == "9acf93a7-0890-44cd-be48-542defb35223" && $0.path.hasSuffix("._text.extension[0]") && $0.kind == .acceptedExtension
+        })
         // Both display items become text on the form.
         let form = result.task.steps.compactMap { step -> FormContent? in if case .form(let f) = step.kind { f } else { nil } }
         #expect(form.flatMap(\.items).filter(\.isSectionTitle).count == 2)
@@ -167,8 +169,9 @@ struct OtherFixtureTests {
     @Test(.enabled(if: HL7Fixtures.arePresent, HL7Fixtures.absent)) func allDataTypesRunsEveryItemTypeItCanHoldWithTheValueSetsGiven() throws {
         let data = try Data(contentsOf: fixtures.appendingPathComponent("sdc-all-data-types.json"))
         let result = try FHIRQuestionnaireImporter(valueSets: Self.standInValueSets()).importQuestionnaire(data)
-        // Only the markdown rendering of one display text is left out (its plain text is shown).
+        // Only the markdown rendering of one display text is left aside (its plain text is shown): a note, not a refusal.
         #expect(Set(result.issues.compactMap(\.linkId)) == ["9acf93a7-0890-44cd-be48-542defb35223"])
+        #expect(result.refusals.isEmpty)
         let formats = Dictionary(uniqueKeysWithValues: result.task.steps.flatMap(\.questions).map { ($0.identifier, $0.format) })
         guard case .textChoice(let open)? = formats["EF8E3936-3246-4B3E-A46C-9FDAA5ACB635"], case .valuePicker? = formats["440f8cc6-3ea2-40c2-b03a-d03187131fd3"],
               case .textChoice(let plain)? = formats["id-choice"] else {
@@ -231,7 +234,9 @@ struct OtherFixtureTests {
         #expect(score.first?.calculation?.expression == "%resource.answers().value.ordinal().sum()")
         #expect(score.first?.calculation?.language == "text/fhirpath")
         #expect(result.task.steps[1].isOptional == false)
-        #expect(result.issues.isEmpty)
+        // Its rendering-styleSensitive is noted (the form has no styled text), and it imports whole.
+        #expect(result.refusals.isEmpty)
+        #expect(result.notes.map(\.extensionURL) == ["http://hl7.org/fhir/StructureDefinition/rendering-styleSensitive"])
         #expect(throws: Never.self) { try result.requireComplete() }
     }
 }

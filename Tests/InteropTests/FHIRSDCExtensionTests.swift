@@ -118,7 +118,11 @@ struct FHIRSDCExtensionTests {
         let later = try #require(result.task.steps.first { $0.questions.contains { $0.identifier == "later" } })
         #expect(result.task.skipRules[later.identifier] == .not(.expression(ItemCalculation(language: "text/fhirpath", expression: "true"))))
         #expect(reported["misplaced"]?.first?.message.contains("minLength does not apply to a boolean item") == true)
-        #expect(reported["styled"]?.first?.path == "item[6]._text")
+        #expect(reported["styled"]?.first?.path == "item[6]._text.extension[0]")
+        #expect(reported["styled"]?.first?.kind == .acceptedExtension)
+        #expect(reported["unknown"]?.first?.kind == .ignoredExtension)
+        // What is left out refuses the form; the styled text and the unknown extension are notes.
+        #expect(Set(result.refusals.compactMap(\.linkId)) == ["secret", "cql", "misplaced"])
         #expect(reported["unknown"]?.first?.path == "item[7].extension[0]")
     }
 }

@@ -3,10 +3,9 @@ import Foundation
 /// The FHIRPath functions of HL7 Structured Data Capture (SDC) that scoring needs: `answers()` and
 /// `ordinal()` (also called by its newer name `weight()`).
 extension FHIRPathEvaluator {
-    /// Extension URLs that carry a score: R4's `ordinalValue` and its R5 successor `itemWeight`.
-    static let scoreExtensionURLs: Set<String> = [
-        "http://hl7.org/fhir/StructureDefinition/ordinalValue", "http://hl7.org/fhir/StructureDefinition/itemWeight",
-    ]
+    /// Extension URLs that carry a score: R4's `ordinalValue`, its R5 successor `itemWeight`, and the older names
+    /// ``FHIRExtensionPolicy`` reads as them.
+    static let scoreExtensionURLs: Set<String> = FHIRItemExtensions.ordinalURLs
 
     /// `answers()`: every `answer` of the QuestionnaireResponse items below each input item (a response or
     /// an item), including answers of items nested in items and in answers, in document order (an answer comes
@@ -35,7 +34,8 @@ extension FHIRPathEvaluator {
     }
 
     /// `ordinal()`: the score of each Coding in the input, as a Decimal. For each Coding, the first of:
-    /// 1. an `ordinalValue` (or `itemWeight`) extension on the Coding itself;
+    /// 1. an `ordinalValue` (or `itemWeight`, or an older name such as `questionnaire-optionScore`) extension on the
+    ///    Coding itself;
     /// 2. for the answer of a QuestionnaireResponse item, on the Questionnaire item of that linkId in
     ///    `%questionnaire`: the extension on the `answerOption` whose `valueCoding` matches, else on the matching
     ///    concept of the item's `answerValueSet` (a ValueSet contained in the Questionnaire: `expansion.contains`,
