@@ -1,5 +1,6 @@
 import CareStore
 import Foundation
+import StudyKitEnvironment
 import Testing
 @testable import CareStoreSQLite
 
@@ -15,21 +16,9 @@ struct SQLiteMatchesInMemoryTests {
         var outcomesByUUID: [Outcome]
     }
 
-    /// A small deterministic random number generator (SplitMix64), so that a failure can be replayed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test(arguments: [1, 2, 3] as [UInt64])
     func everyReadAgrees(seed: UInt64) async throws {
-        var random = SeededGenerator(state: seed)
+        var random = SeededRandomNumberGenerator(seed: seed)
         let ids = (0..<25).map { "id\($0)" }
         let tags = ["a", "b", "c", "d"]
         let groups = ["g1", "g2", "g3"]

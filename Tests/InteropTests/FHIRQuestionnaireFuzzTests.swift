@@ -13,22 +13,10 @@ struct FHIRQuestionnaireFuzzTests {
     static let bundled = ["examples/studies/recover/surveys/phq9.json"]
     static let fixtures = ["sdc-phq9-questionnaire.json", "sdc-enablewhen.json", "sdc-all-data-types.json"]
 
-    /// A small seeded generator (SplitMix64), so that a failing run can be repeated from its seed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let texts = ["", "ok", "a\u{0}b", "\u{202E}evil\u{202C}", "line\nbreak", "😀 ünïcödé", String(repeating: "x", count: 300), "<script>"]
 
     /// A random answer the format may take (or may refuse: the session decides); nil to leave the question empty.
-    static func answer(for format: AnswerFormat, _ random: inout Generator) -> Answer? {
+    static func answer(for format: AnswerFormat, _ random: inout SeededRandomNumberGenerator) -> Answer? {
         if Int.random(in: 0..<6, using: &random) == 0 { return nil }
         switch format {
         case .boolean: return .boolean(Bool.random(using: &random))
@@ -65,7 +53,7 @@ struct FHIRQuestionnaireFuzzTests {
 
     /// One run with random answers; returns why it did not reach its end, or nil.
     static func run(_ task: ResearchTask, calculator: FHIRPathTaskCalculator?, seed: UInt64, scoresMustCalculate: Bool) throws -> String? {
-        var random = Generator(state: seed)
+        var random = SeededRandomNumberGenerator(seed: seed)
         var clock = StudyKitEnvironment(now: { Date(timeIntervalSince1970: 1_795_000_000) }, makeUUID: { UUID() })
         clock.timeZone = TimeZone(identifier: "Pacific/Auckland")!
         var session = try TaskSession(task: task, environment: clock, calculator: calculator)
@@ -89,7 +77,7 @@ struct FHIRQuestionnaireFuzzTests {
                 for item in items {
                     guard let format = step.answerFormat(forItem: item) else { continue }
                     for _ in 0..<20 where session.answer(for: item) == nil {
-                        var retry = Generator(state: random.next())
+                        var retry = SeededRandomNumberGenerator(seed: random.next())
                         try? session.setAnswer(answer(for: format, &retry), for: item)
                     }
                 }

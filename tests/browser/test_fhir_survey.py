@@ -1,10 +1,14 @@
 """Recover's PHQ-9 FHIR Questionnaire, listed as a survey in its study folder, taken in a real browser: the nine
 questions on one page, then the total score the Questionnaire's calculatedExpression computes, shown where the
 Questionnaire puts it; a participant cannot post a score of their own."""
+import json
 import re
+import shutil
+import sqlite3
 
 from selenium.webdriver.common.by import By
 
+from conftest import ROOT, start_server
 from http_participant import Participant as HTTPParticipant
 from studypages import Participant
 
@@ -60,3 +64,36 @@ def test_a_posted_score_is_refused(server):
     assert status == 400 and b"q0" in body, (status, body[:300])
     assert HTTPParticipant.form_state(alex.page(run)[2])[1] == "phq9-total"
     assert b"0</output>" in alex.request("GET", run)[2]
+
+
+def test_a_score_that_cannot_be_calculated_does_not_strand_the_participant(workdir):
+    """Recover with its PHQ-9 total changed to an expression that loads (every function exists) but fails for these
+    answers (`single()` of nine values): the score's step says so, Next goes on, and the stored result keeps why."""
+    # The study folder names its consent documents in ../../consent, so the examples are copied whole.
+    shutil.copytree(ROOT / "examples", workdir / "examples")
+    study = workdir / "examples" / "studies" / "recover"
+    phq9 = study / "surveys" / "phq9.json"
+    text = phq9.read_text()
+    assert ".ordinal().sum()" in text
+    phq9.write_text(text.replace(".ordinal().sum()", ".ordinal().single()"))
+    server = start_server(study, workdir / "data")
+    try:
+        alex = HTTPParticipant(server.base)
+        alex.enrol(server.invite()[0])
+        alex.complete_onboarding()
+        run = alex.start_task(re.search(r'href="(/tasks/mood/\d+)"', alex.page("/")[2]).group(1))
+        csrf, step, names = HTTPParticipant.form_state(alex.page(run)[2])
+        assert alex.request("POST", run, {"_csrf": csrf, "_step": step, "action": "next", **{name: "1" for name in names}})[0] == 303
+        status, _, body = alex.request("GET", run)
+        assert status == 200 and b"This value could not be calculated. You can go on without it." in body, body[:400]
+        csrf, step, _ = HTTPParticipant.form_state(body.decode())
+        assert step == "phq9-total"
+        status, _, _ = alex.request("POST", run, {"_csrf": csrf, "_step": step, "action": "next"})
+        assert status == 303
+        with sqlite3.connect(f"file:{server.data / 'study.sqlite'}?mode=ro", uri=True) as db:
+            row = db.execute("SELECT result FROM taskRun WHERE taskID = 'mood' AND result IS NOT NULL").fetchone()
+        assert row, "the run did not finish"
+        total = [item for step in json.loads(row[0])["stepResults"] for item in step["results"] if item.get("identifier") == "phq9-total"]
+        assert total and "answer" not in total[0] and "'single()' needs a single item" in total[0]["calculationError"], total
+    finally:
+        server.stop()

@@ -143,20 +143,8 @@ extension FHIRPathFunctionCall {
                 out += htmlEntities.first { $0.0 == character }?.1 ?? String(character)
             }
         }
-        // A JSON string's content: quotes, backslashes and control characters escaped.
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        // A JSON string's content, as the JSON writer escapes it (quotes, backslashes, control characters).
+        return String(FHIRJSON.string(text).jsonString().dropFirst().dropLast())
     }
 
     private static func unescape(_ text: String, from target: String) -> String {
@@ -165,21 +153,8 @@ extension FHIRPathFunctionCall {
             for (character, entity) in htmlEntities.reversed() { out = out.replacingOccurrences(of: entity, with: String(character)) }
             return out.replacingOccurrences(of: "&apos;", with: "'")
         }
-        var out = String.UnicodeScalarView()
-        var scalars = text.unicodeScalars.makeIterator()
-        while let scalar = scalars.next() {
-            guard scalar == "\\", let next = scalars.next() else { out.append(scalar); continue }
-            switch next {
-            case "n": out.append("\n")
-            case "r": out.append("\r")
-            case "t": out.append("\t")
-            case "u":
-                let hex = String(String.UnicodeScalarView((0..<4).compactMap { _ in scalars.next() }))
-                if let value = UInt32(hex, radix: 16), let decoded = Unicode.Scalar(value) { out.append(decoded) }
-            default: out.append(next)
-            }
-        }
-        return String(out)
+        // A JSON string's content read by the JSON reader; text that is not one (a bare quote) stays as it is.
+        return (try? FHIRJSON(string: "\"\(text)\""))?.stringValue ?? text
     }
 
     /// `subsetOf(other)` and `supersetOf(other)`: whether every item of one collection equals an item of the other.

@@ -1,4 +1,5 @@
 import Foundation
+import StudyKitEnvironment
 import Testing
 @testable import CareStore
 
@@ -7,22 +8,10 @@ import Testing
 struct ScheduleOccurrenceTests {
     typealias S = ScheduleTestSupport
 
-    /// A small deterministic random number generator (SplitMix64), so failures can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Compares random windows (and instants) between `from` and `limit` with the brute-force list.
     private func compareWindows(_ schedule: Schedule, from: Date, limit: Date, windows: Int, maximumLength: Double, seed: UInt64) {
         let reference = S.bruteForceEvents(schedule, before: limit)
-        var random = SplitMix(state: seed)
+        var random = SeededRandomNumberGenerator(seed: seed)
         let span = limit.timeIntervalSince(from) - maximumLength
         for round in 0..<windows {
             let start = from.addingTimeInterval((Double.random(in: 0..<span, using: &random) / 60).rounded() * 60)
