@@ -64,12 +64,13 @@ public struct FHIRPathTaskCalculator: TaskCalculator {
             scan.variables(of: json, linkId: nil, path: "")
             scan.items(json["item"]?.arrayValue ?? [], ancestors: [], path: "")
             if let failure = scan.failure { throw FHIRImportError(issues: [failure]) }
-            let problems = scan.problems(launchContext: Self.launchContextNames(json))
+            let launchContext = Self.launchContextNames(json)
+            let problems = scan.problems(launchContext: launchContext)
             if !problems.isEmpty { throw FHIRImportError(issues: problems) }
             entries[questionnaire.task.identifier] = Entry(questionnaire: questionnaire, json: json, rootVariables: scan.root,
                                                            itemVariables: scan.byItem, ancestors: scan.ancestors,
                                                            expressions: scan.calculated, items: scan.itemJSON,
-                                                           launchContext: Self.launchContextNames(json))
+                                                           launchContext: launchContext)
         }
         self.entries = entries
     }

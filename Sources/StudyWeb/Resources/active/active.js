@@ -20,6 +20,33 @@ export function step() {
   };
 }
 
+/** A `<button type=button>` with `text` and the class `className`. */
+export function button(text, className) {
+  const element = document.createElement('button');
+  element.type = 'button';
+  element.className = className;
+  element.textContent = text;
+  return element;
+}
+
+/** The bar above a test: a label (time left, progress, errors) and its Stop button. */
+export function stopBar(s) {
+  const bar = document.createElement('div');
+  bar.className = 'tap-bar';
+  const label = document.createElement('span');
+  const stop = button(s.texts.stop, 'small');
+  bar.append(label, stop);
+  return { bar, label, stop };
+}
+
+/** The live status line under a test, which `finish` fills with "Sending…". */
+export function statusLine() {
+  const status = document.createElement('p');
+  status.setAttribute('data-status', '');
+  status.setAttribute('role', 'status');
+  return status;
+}
+
 /** `text` with each {name} replaced by values[name]. */
 export function format(text, values) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));

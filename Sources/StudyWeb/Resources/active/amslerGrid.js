@@ -1,7 +1,7 @@
 // Amsler grid: a square grid with a dot in the middle. Looking at the dot with one eye, the participant marks where
 // lines look wavy, blurred or missing, with a finger, a pen or the mouse, then presses Done (with no marks: nothing
 // seen). Every point of a mark keeps its place on the grid and its pointer event's own timeStamp.
-import { step, onset, finish, seconds, px } from './active.js';
+import { step, onset, finish, seconds, px, button, statusLine } from './active.js';
 
 const s = step();
 const canvas = document.createElement('canvas');
@@ -10,18 +10,10 @@ canvas.setAttribute('role', 'img');
 canvas.setAttribute('aria-label', s.texts.amsler);
 const bar = document.createElement('div');
 bar.className = 'tap-bar';
-const clear = document.createElement('button');
-clear.type = 'button';
-clear.className = 'small';
-clear.textContent = s.texts.clear;
-const done = document.createElement('button');
-done.type = 'button';
-done.className = 'primary';
-done.textContent = s.texts.done;
+const clear = button(s.texts.clear, 'small');
+const done = button(s.texts.done, 'primary');
 bar.append(clear, done);
-const status = document.createElement('p');
-status.setAttribute('data-status', '');
-status.setAttribute('role', 'status');
+const status = statusLine();
 s.root.append(canvas, bar, status);
 
 const paths = [];

@@ -1,7 +1,7 @@
 // Hole peg: a peg picked up with two fingers, as it would be pinched (or dragged with a mouse on a computer), and
 // moved into the hole (place) or out past the line (remove), once per peg. Each attempt keeps when the peg was picked
 // up and let go, from the pointer events' own timeStamps, and where its centre was then.
-import { step, format, onset, finish, seconds, px } from './active.js';
+import { step, format, onset, finish, seconds, px, statusLine, stopBar } from './active.js';
 
 const s = step();
 const place = s.settings.action !== 'remove';
@@ -9,14 +9,7 @@ const fromLeft = s.settings.direction !== 'left';
 const pegs = s.settings.numberOfPegs || 9;
 const threshold = s.settings.threshold || 0.2;
 const limit = (s.duration || 300) * 1000;
-const bar = document.createElement('div');
-bar.className = 'tap-bar';
-const count = document.createElement('span');
-const stop = document.createElement('button');
-stop.type = 'button';
-stop.className = 'small';
-stop.textContent = s.texts.stop;
-bar.append(count, stop);
+const { bar, label: count, stop } = stopBar(s);
 const area = document.createElement('div');
 area.className = 'tap-area pegs';
 const peg = document.createElement('div');
@@ -24,9 +17,7 @@ peg.className = 'peg';
 const target = document.createElement('div');
 target.className = place ? 'hole' : 'peg-line';
 area.append(target, peg);
-const status = document.createElement('p');
-status.setAttribute('data-status', '');
-status.setAttribute('role', 'status');
+const status = statusLine();
 s.root.append(bar, area, status);
 
 const attempts = [];

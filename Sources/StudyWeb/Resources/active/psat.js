@@ -2,21 +2,14 @@
 // after each, the participant taps the sum of it and the digit before. A digit is presented in the first animation
 // frame at or after its time in the pace, and that frame's timestamp is its onset; an answer is timed by its event's
 // own timeStamp, and the last key pressed in a digit's window is its answer.
-import { step, onset, finish, seconds } from './active.js';
+import { step, onset, finish, seconds, statusLine, stopBar } from './active.js';
 
 const s = step();
 const mode = s.settings.presentationMode || 'visual';
 const interval = (s.settings.interStimulusInterval || 3) * 1000;
 const shown = (s.settings.stimulusDuration || 0) * 1000;
 const length = s.settings.seriesLength || 60;
-const bar = document.createElement('div');
-bar.className = 'tap-bar';
-const progress = document.createElement('span');
-const stop = document.createElement('button');
-stop.type = 'button';
-stop.className = 'small';
-stop.textContent = s.texts.stop;
-bar.append(progress, stop);
+const { bar, label: progress, stop } = stopBar(s);
 const digitView = document.createElement('p');
 digitView.className = 'psat-digit';
 digitView.setAttribute('aria-live', mode === 'auditory' ? 'off' : 'assertive');
@@ -29,9 +22,7 @@ for (let sum = 3; sum <= 17; sum++) {
   key.textContent = sum.toLocaleString(document.documentElement.lang);
   keypad.append(key);
 }
-const status = document.createElement('p');
-status.setAttribute('data-status', '');
-status.setAttribute('role', 'status');
+const status = statusLine();
 s.root.append(bar, digitView, keypad, status);
 
 function random(n) { return crypto.getRandomValues(new Uint32Array(1))[0] % n; }

@@ -1,7 +1,7 @@
 // Normalized reaction time: hold the button; after a random delay a circle shows; let go and tap it. Each trial keeps
 // when the hold began, the delay, the onset of the circle (the timestamp of the animation frame that showed it), when
 // the finger let go and when and where it touched again, each from its pointer event's own timeStamp.
-import { step, format, onset, finish, seconds, px } from './active.js';
+import { step, format, onset, finish, seconds, px, statusLine, stopBar } from './active.js';
 
 const s = step();
 const trialCount = s.settings.trials || 5;
@@ -13,17 +13,8 @@ hold.className = 'tap-target only hold';
 hold.textContent = s.texts.hold;
 const stimulus = document.createElement('div');
 stimulus.className = 'stimulus';
-const bar = document.createElement('div');
-bar.className = 'tap-bar';
-const progress = document.createElement('span');
-const stop = document.createElement('button');
-stop.type = 'button';
-stop.className = 'small';
-stop.textContent = s.texts.stop;
-bar.append(progress, stop);
-const status = document.createElement('p');
-status.setAttribute('data-status', '');
-status.setAttribute('role', 'status');
+const { bar, label: progress, stop } = stopBar(s);
+const status = statusLine();
 area.append(stimulus, hold);
 s.root.append(bar, area, status);
 

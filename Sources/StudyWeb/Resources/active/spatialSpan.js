@@ -1,19 +1,12 @@
 // Spatial span memory (Corsi): nine squares; some light up one at a time, then the participant taps them in the same
 // order (or reversed). The span grows after a success and shrinks after a failure; the test ends after its games or
 // after too many failures in a row. Every touch keeps its pointer event's own timeStamp, its square and its place.
-import { step, format, onset, finish, seconds, px } from './active.js';
+import { step, format, onset, finish, seconds, px, statusLine, stopBar } from './active.js';
 
 const s = step();
 const rules = { initialSpan: 3, minimumSpan: 2, maximumSpan: 9, playSpeed: 1, maximumTests: 12, maximumConsecutiveFailures: 3,
                 requireReversal: false, ...s.settings };
-const bar = document.createElement('div');
-bar.className = 'tap-bar';
-const progress = document.createElement('span');
-const stop = document.createElement('button');
-stop.type = 'button';
-stop.className = 'small';
-stop.textContent = s.texts.stop;
-bar.append(progress, stop);
+const { bar, label: progress, stop } = stopBar(s);
 const board = document.createElement('div');
 board.className = 'span-board';
 const squares = [];
@@ -23,9 +16,7 @@ for (let index = 0; index < 9; index++) {
   board.append(square);
   squares.push(square);
 }
-const status = document.createElement('p');
-status.setAttribute('data-status', '');
-status.setAttribute('role', 'status');
+const status = statusLine();
 s.root.append(bar, board, status);
 
 const games = [];

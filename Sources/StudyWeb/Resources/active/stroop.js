@@ -1,21 +1,14 @@
 // Stroop: a colour's name printed in a colour; the participant taps the button of the ink's colour. Each attempt keeps
 // the word, the ink, the colour tapped, the word's onset (the timestamp of the animation frame that showed it) and the
 // touch's own timeStamp. Half the words, drawn at random, name their own ink.
-import { step, format, onset, finish, seconds } from './active.js';
+import { step, format, onset, finish, seconds, statusLine, stopBar } from './active.js';
 
 const s = step();
 const count = s.settings.attempts || 15;
 const colors = ['red', 'green', 'blue', 'yellow'];
 // Light inks on a dark panel, and dark text on the buttons: every pair has a contrast of at least 4.5:1.
 const inks = { red: '#ef5350', green: '#66bb6a', blue: '#42a5f5', yellow: '#ffee58' };
-const bar = document.createElement('div');
-bar.className = 'tap-bar';
-const progress = document.createElement('span');
-const stop = document.createElement('button');
-stop.type = 'button';
-stop.className = 'small';
-stop.textContent = s.texts.stop;
-bar.append(progress, stop);
+const { bar, label: progress, stop } = stopBar(s);
 const word = document.createElement('p');
 word.className = 'stroop-word';
 word.setAttribute('aria-live', 'off');
@@ -29,9 +22,7 @@ for (const color of colors) {
   button.textContent = s.texts[color];
   buttons.append(button);
 }
-const status = document.createElement('p');
-status.setAttribute('data-status', '');
-status.setAttribute('role', 'status');
+const status = statusLine();
 s.root.append(bar, word, buttons, status);
 
 const attempts = [];

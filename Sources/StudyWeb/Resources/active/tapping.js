@@ -1,7 +1,7 @@
 // Tapping: two buttons tapped in turn (or one, as fast as possible) for the step's duration from the first tap on a
 // button. Every touch is kept, on a button or beside: where it began (CSS pixels in the tapping area), when (seconds
 // from the frame that first showed the buttons, from the pointer event's own timeStamp) and how long it lasted.
-import { step, format, onset, finish, seconds, px } from './active.js';
+import { step, format, onset, finish, seconds, px, statusLine, stopBar } from './active.js';
 
 const s = step();
 const targets = s.settings.targets === 1 ? 1 : 2;
@@ -12,17 +12,8 @@ left.className = 'tap-target';
 left.textContent = s.texts.tap;
 const right = targets === 2 ? left.cloneNode(true) : null;
 if (right) { left.classList.add('left'); right.classList.add('right'); } else { left.classList.add('only'); }
-const bar = document.createElement('div');
-bar.className = 'tap-bar';
-const timeLeft = document.createElement('span');
-const stop = document.createElement('button');
-stop.type = 'button';
-stop.className = 'small';
-stop.textContent = s.texts.stop;
-bar.append(timeLeft, stop);
-const status = document.createElement('p');
-status.setAttribute('data-status', '');
-status.setAttribute('role', 'status');
+const { bar, label: timeLeft, stop } = stopBar(s);
+const status = statusLine();
 area.append(...[left, right].filter(Boolean));
 s.root.append(bar, area, status);
 

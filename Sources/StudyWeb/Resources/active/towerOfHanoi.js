@@ -1,18 +1,11 @@
 // Tower of Hanoi: every disk starts on the first tower; tap a tower to pick up its top disk and another to put it
 // down. Only legal moves are made and kept, each with its event's own timeStamp, counted from the first move as
 // ResearchKit counts them. The towers are buttons, so the puzzle works by keyboard as well as by touch.
-import { step, format, onset, finish, seconds } from './active.js';
+import { step, format, onset, finish, seconds, statusLine, stopBar } from './active.js';
 
 const s = step();
 const disks = s.settings.numberOfDisks || 3;
-const bar = document.createElement('div');
-bar.className = 'tap-bar';
-const count = document.createElement('span');
-const stop = document.createElement('button');
-stop.type = 'button';
-stop.className = 'small';
-stop.textContent = s.texts.stop;
-bar.append(count, stop);
+const { bar, label: count, stop } = stopBar(s);
 const board = document.createElement('div');
 board.className = 'hanoi';
 const towers = [[], [], []];
@@ -24,9 +17,7 @@ const buttons = towers.map((_, index) => {
   board.append(button);
   return button;
 });
-const status = document.createElement('p');
-status.setAttribute('data-status', '');
-status.setAttribute('role', 'status');
+const status = statusLine();
 s.root.append(bar, board, status);
 
 const moves = [];

@@ -2,7 +2,7 @@
 // takes one of a few fixed layouts (fractions of the area, in label order), mirrored left to right and top to bottom
 // and reversed at random, so that every trail is about as long. These four layouts are StudyKit's own: trails of 3.2 to
 // 3.5 area widths that never cross themselves. Every tap on a circle keeps its pointer event's own timeStamp.
-import { step, onset, finish, seconds, px } from './active.js';
+import { step, onset, finish, seconds, px, statusLine, stopBar } from './active.js';
 
 const LAYOUTS = [
   [[0.285, 0.717], [0.122, 0.663], [0.182, 0.858], [0.487, 0.803], [0.686, 0.737], [0.85, 0.784], [0.702, 0.541], [0.88, 0.374], [0.917, 0.125], [0.565, 0.124], [0.408, 0.581], [0.234, 0.189], [0.16, 0.429]],
@@ -20,14 +20,7 @@ const [mirrorX, mirrorY, reversed] = [random(2), random(2), random(2)];
 const points = LAYOUTS[random(LAYOUTS.length)].map(([x, y]) => [mirrorX ? 1 - x : x, mirrorY ? 1 - y : y]);
 if (reversed) points.reverse();
 
-const bar = document.createElement('div');
-bar.className = 'tap-bar';
-const errors = document.createElement('span');
-const stop = document.createElement('button');
-stop.type = 'button';
-stop.className = 'small';
-stop.textContent = s.texts.stop;
-bar.append(errors, stop);
+const { bar, label: errors, stop } = stopBar(s);
 const area = document.createElement('div');
 area.className = 'tap-area trail';
 const lines = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
@@ -42,9 +35,7 @@ const circles = labels.map((label, index) => {
   area.append(circle);
   return circle;
 });
-const status = document.createElement('p');
-status.setAttribute('data-status', '');
-status.setAttribute('role', 'status');
+const status = statusLine();
 s.root.append(bar, area, status);
 
 const taps = [];
