@@ -57,8 +57,6 @@ public enum FHIRExtensionPolicy {
     public enum Condition: String, Hashable, Sendable, CaseIterable {
         /// `questionnaire-minOccurs`: the value is above 1, or 1 on an item that is not required.
         case beyondRequired
-        /// `questionnaire-maxOccurs`: the item repeats.
-        case repeatingItem
         /// The extension's value is `true`.
         case valueTrue
         /// `sdc-questionnaire-assemble-expectation`: the form must be assembled before use.
@@ -69,20 +67,16 @@ public enum FHIRExtensionPolicy {
         case participantNotPerformer
         /// `rendering-styleSensitive`: the styling carries meaning and the form has styled text.
         case styledText
-        /// `sdc-questionnaire-launchContext`: an expression reads the variable it declares.
-        case variableUsed
 
         /// When the extension is refused, as README.md's table says it after "refused when".
         public var summary: String {
             switch self {
             case .beyondRequired: "its value is above 1, or 1 on an item that is not required"
-            case .repeatingItem: "the item repeats"
             case .valueTrue: "its value is true"
             case .assemblyNeeded: "its value is `assemble-root`, `assemble-child` or `assemble-root-or-child`"
             case .notAskedWhileAnswering: "its value is `display` or `display-non-empty`"
             case .participantNotPerformer: "no `performerType` of the Questionnaire is `Patient`"
             case .styledText: "its value is true and the Questionnaire has `rendering-style` text"
-            case .variableUsed: "an expression of the Questionnaire reads the variable it declares"
             }
         }
     }
@@ -178,10 +172,11 @@ public enum FHIRExtensionPolicy {
             Lists extensions a form filler must honour to show the form safely: the form is imported only when StudyKit supports \
             every one listed, and refused otherwise.
             """),
-        accepted(sdc + "sdc-questionnaire-launchContext", [.questionnaire], refusedWhen: .variableUsed,
+        supported(sdc + "sdc-questionnaire-launchContext", [.questionnaire],
             """
-            Declares data the launching system hands over (the patient, the user, an encounter) as `%name`. StudyKit hands over \
-            none, so it matters only when an expression reads that variable.
+            Declares data the launching system hands over as `%name`. StudyKit hands over `patient`: the participant as a Patient \
+            (`id`, `name` as signed on the consent, `birthDate` and `gender` where the study's `patient` setting names the \
+            onboarding answers that give them). Any other context (`user`, `encounter`…) is refused when an expression reads it.
             """),
         accepted(core + "cqf-library", [.questionnaire],
             """
@@ -320,6 +315,12 @@ public enum FHIRExtensionPolicy {
             """),
         supported(sdc + "sdc-questionnaire-enableWhenExpression", [.item],
             "A `text/fhirpath` condition: the item is asked only while it gives true (combined with `and` when the item also has `enableWhen`)."),
+        supported(sdc + "sdc-questionnaire-initialExpression", [.item],
+            """
+            A `text/fhirpath` expression whose value pre-fills the question when its step is first shown, such as \
+            `%patient.birthDate`; the participant may change it, and a value that cannot be calculated leaves the question empty. \
+            Other languages are refused.
+            """),
         supported(sdc + "sdc-questionnaire-openLabel", [.item],
             "The label of an open-choice item's free-text choice (otherwise `Other`)."),
         accepted(core + "questionnaire-minOccurs", [.item], refusedWhen: .beyondRequired,
@@ -327,10 +328,11 @@ public enum FHIRExtensionPolicy {
             With a value of 1 on a required item (or 0) it only repeats `required`. A higher value, or 1 on an optional item, asks \
             for answers StudyKit would not insist on.
             """),
-        accepted(core + "questionnaire-maxOccurs", [.item], refusedWhen: .repeatingItem,
+        supported(core + "questionnaire-maxOccurs", [.item],
             """
-            On an item that does not repeat, one answer is all StudyKit takes anyway. On a repeating item it caps the number of \
-            answers, which StudyKit does not check.
+            On a repeating group: the most repetitions asked ("Add another" is not offered after the last). On an item that does \
+            not repeat, one answer is all StudyKit takes anyway. On a repeating question it would cap the number of answers, which \
+            StudyKit does not check, so there it is refused.
             """),
         accepted(core + "questionnaire-usageMode", [.item], refusedWhen: .notAskedWhileAnswering,
             """
@@ -389,11 +391,6 @@ public enum FHIRExtensionPolicy {
             "Computes the allowed answers while the form is filled in; the options cannot be known at import, so answers could not be checked."),
         refused(sdc + "sdc-questionnaire-candidateExpression", [.item],
             "Offers candidate answers drawn from the patient's record, which StudyKit does not have."),
-        refused(sdc + "sdc-questionnaire-initialExpression", [.item],
-            """
-            Computes an initial answer when the form opens; StudyKit does not evaluate it, and on read-only or hidden items that \
-            value is the answer.
-            """),
         refused(sdc + "sdc-questionnaire-itemPopulationContext", [.item],
             "Repeats a group once for each record found; how often it is asked comes from data StudyKit does not have."),
         refused(sdc + "sdc-questionnaire-isSubject", [.item],

@@ -128,6 +128,8 @@ struct FHIRExtensionReview {
                 checkVariable(object, path: path, linkId: linkId, url: url)
             } else if FHIRExtensionPolicy.canonicalURL(of: url) == FHIRExtensionReview.criticalExtensionURL {
                 checkCritical(object, path: path, linkId: linkId, url: url)
+            } else if FHIRExtensionPolicy.canonicalURL(of: url) == FHIRExtensionReview.launchContextURL {
+                checkLaunchContext(object, path: path, linkId: linkId, url: url)
             }
         case .acceptedWithoutEffect(let why):
             if isModifier {
@@ -145,6 +147,23 @@ struct FHIRExtensionReview {
 
     /// SDC 4.0's modifier extension that lists the extensions a form filler must honour.
     static let criticalExtensionURL = "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-rendering-criticalExtension"
+
+    /// SDC's declaration of data handed over at launch (`%patient`).
+    static let launchContextURL = "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-launchContext"
+
+    /// A `launchContext` other than `patient` (a Patient) is handed nothing, so an expression that reads it is refused.
+    private mutating func checkLaunchContext(_ object: [String: Any], path: String, linkId: String?, url: String) {
+        guard let name = Self.launchContextName(object) else {
+            refuse(linkId, path, url, "launchContext declares no name (its name part's valueCoding code)")
+            return
+        }
+        let parts = (object["extension"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }
+        let types = parts.filter { $0["url"] as? String == "type" }.compactMap { $0["valueCode"] as? String }
+        guard name != "patient" || !(types.isEmpty || types.contains("Patient")) else { return }
+        guard Self.expressions(in: resource).contains(where: { Self.reads($0, variable: name) }) else { return }
+        let why = name == "patient" ? "its type is \(types.joined(separator: ", ")), not Patient" : "StudyKit hands over only %patient"
+        refuse(linkId, path, url, "an expression reads %\(name), declared by launchContext, and \(why), so it could not be evaluated")
+    }
 
     /// A `variable` must be a named FHIRPath expression: the calculator evaluates nothing else.
     private mutating func checkVariable(_ object: [String: Any], path: String, linkId: String?, url: String) {
@@ -177,8 +196,6 @@ struct FHIRExtensionReview {
         case .beyondRequired:
             guard let count = Self.integer(object["valueInteger"]) else { return true }
             return count > 1 || (count == 1 && Self.bool(holder["required"]) != true)
-        case .repeatingItem:
-            return Self.bool(holder["repeats"]) == true
         case .valueTrue:
             return Self.bool(object["valueBoolean"]) == true
         case .assemblyNeeded:
@@ -194,9 +211,6 @@ struct FHIRExtensionReview {
             return !performers.contains("Patient")
         case .styledText:
             return Self.bool(object["valueBoolean"]) == true && Self.contains(resource, extension: "http://hl7.org/fhir/StructureDefinition/rendering-style")
-        case .variableUsed:
-            guard let name = Self.launchContextName(object) else { return false }
-            return Self.expressions(in: resource).contains { Self.reads($0, variable: name) }
         }
     }
 

@@ -31,12 +31,15 @@ public struct FHIRImportIssue: Hashable, Sendable, CustomStringConvertible {
         case mismatchedCondition
         /// A `readOnly` item: the task has no read-only questions, so the item is left out.
         case readOnlySkipped
+        /// How many times a repeating group is asked at most, when the Questionnaire sets no limit or a larger one than
+        /// ``FHIRRepetitionLayout/largestLimit``. Does not refuse the form.
+        case repetitionLimit
 
         /// Whether an issue of this kind keeps the Questionnaire from importing whole: every kind but the notes
-        /// ``acceptedExtension`` and ``ignoredExtension``.
+        /// ``acceptedExtension``, ``ignoredExtension`` and ``repetitionLimit``.
         public var refusesImport: Bool {
             switch self {
-            case .acceptedExtension, .ignoredExtension: false
+            case .acceptedExtension, .ignoredExtension, .repetitionLimit: false
             case .unsupportedItem, .unsupportedProperty, .unsupportedExtension, .unsupportedCondition, .mismatchedCondition,
                  .readOnlySkipped: true
             }
@@ -95,17 +98,21 @@ public struct FHIRQuestionnaireImport: Hashable, Sendable {
     public var task: ResearchTask
     /// Everything left out, changed or left aside, in document order: the ``refusals`` and the ``notes``.
     public var issues: [FHIRImportIssue]
+    /// Which steps of ``task`` ask which repetition of a repeating group, and which ask "Add another".
+    public var repetitions: FHIRRepetitionLayout
 
     /// Creates an import outcome.
-    public init(task: ResearchTask, issues: [FHIRImportIssue]) {
+    public init(task: ResearchTask, issues: [FHIRImportIssue], repetitions: FHIRRepetitionLayout = FHIRRepetitionLayout()) {
         self.task = task
         self.issues = issues
+        self.repetitions = repetitions
     }
 
     /// The issues that keep the Questionnaire from importing whole; empty when it came over whole.
     public var refusals: [FHIRImportIssue] { issues.filter(\.refusesImport) }
 
-    /// The notes: extensions left aside because they do not change what is asked or how answers are checked.
+    /// The notes: extensions left aside because they do not change what is asked or how answers are checked, and
+    /// repetition limits.
     public var notes: [FHIRImportIssue] { issues.filter { !$0.refusesImport } }
 
     /// The task, or an error listing every refusal when anything was left out: for callers that must run the

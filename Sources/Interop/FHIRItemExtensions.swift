@@ -18,6 +18,7 @@ struct FHIRItemExtensions {
     static let hiddenURL = "http://hl7.org/fhir/StructureDefinition/questionnaire-hidden"
     static let calculatedExpressionURL = "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-calculatedExpression"
     static let enableWhenExpressionURL = "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-enableWhenExpression"
+    static let initialExpressionURL = "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-initialExpression"
     static let variableURL = "http://hl7.org/fhir/StructureDefinition/variable"
     static let mimeTypeURL = "http://hl7.org/fhir/StructureDefinition/mimeType"
     static let maxSizeURL = "http://hl7.org/fhir/StructureDefinition/maxSize"
@@ -54,6 +55,8 @@ struct FHIRItemExtensions {
     var calculated: (language: String, expression: String, description: String?)?
     /// Whether the item has an `enableWhenExpression`.
     var enableWhenExpression: (language: String, expression: String)?
+    /// The `initialExpression`: language and expression.
+    var initialExpression: (language: String, expression: String)?
     /// The media types an attachment accepts (`mimeType`, repeatable).
     var mimeTypes: [String] = []
     /// The largest attachment, in bytes (`maxSize`).
@@ -96,7 +99,7 @@ struct FHIRItemExtensions {
                 unitCode = coding?["code"] as? String
             case Self.hiddenURL:
                 hidden = (value as? Bool) == true
-            case Self.calculatedExpressionURL, Self.enableWhenExpressionURL:
+            case Self.calculatedExpressionURL, Self.enableWhenExpressionURL, Self.initialExpressionURL:
                 let expression = value as? [String: Any]
                 guard let text = expression?["expression"] as? String else {
                     malformed.append((index, "\(url) has no valueExpression.expression (references to expressions elsewhere are not supported)"))
@@ -105,6 +108,8 @@ struct FHIRItemExtensions {
                 let language = expression?["language"] as? String ?? ""
                 if canonical == Self.calculatedExpressionURL {
                     calculated = (language, text, expression?["description"] as? String)
+                } else if canonical == Self.initialExpressionURL {
+                    initialExpression = (language, text)
                 } else {
                     enableWhenExpression = (language, text)
                 }

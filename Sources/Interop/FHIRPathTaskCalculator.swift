@@ -36,6 +36,8 @@ public struct FHIRPathTaskCalculator: TaskCalculator {
     }
 
     let entries: [String: Entry]
+    /// The participant the runs are for, as the Patient `%patient` reads; nil until ``launched(for:)``.
+    let patient: FHIRJSON?
 
     /// Reads Questionnaires (JSON) and parses every `variable` and `calculatedExpression` in them; their tasks are
     /// found by the task identifier the importer gives them. `valueSets` resolve `answerValueSet` URLs as the importer does.
@@ -73,6 +75,32 @@ public struct FHIRPathTaskCalculator: TaskCalculator {
                                                            launchContext: launchContext)
         }
         self.entries = entries
+        self.patient = nil
+    }
+
+    private init(entries: [String: Entry], patient: FHIRJSON?) {
+        self.entries = entries
+        self.patient = patient
+    }
+
+    /// This calculator for one participant's runs: `%patient` is a Patient with the participant's `id`, `name` (given
+    /// and family, as signed on the consent), `birthDate` and `gender`, each part only when known.
+    public func launched(for participant: ParticipantDetails) -> any TaskCalculator {
+        FHIRPathTaskCalculator(entries: entries, patient: Self.patient(participant))
+    }
+
+    /// The Patient resource for `participant`.
+    static func patient(_ participant: ParticipantDetails) -> FHIRJSON {
+        var members: [String: FHIRJSONValue] = ["resourceType": .string("Patient"), "id": .string(participant.patientID)]
+        var name: [String: FHIRJSONValue] = [:]
+        if let given = participant.givenName, !given.isEmpty {
+            name["given"] = .array(given.split(separator: " ").map { .string(String($0)) })
+        }
+        if let family = participant.familyName, !family.isEmpty { name["family"] = .string(family) }
+        if !name.isEmpty { members["name"] = .array([.object(name)]) }
+        if let birthDate = participant.birthDate { members["birthDate"] = .string(birthDate) }
+        if let gender = participant.gender { members["gender"] = .string(gender) }
+        return FHIRJSONValue.object(members).fhirJSON
     }
 
     /// The names of the Questionnaire's SDC `launchContext` extensions (`patient`, `user`…): variables a form filler
@@ -105,6 +133,7 @@ public struct FHIRPathTaskCalculator: TaskCalculator {
         var environment: [String: FHIRPathCollection] = ["questionnaire": [.resource(entry.json, root: "questionnaire")]]
         if let item = entry.items[linkId] { environment["qitem"] = [.resource(item, root: "qitem")] }
         for name in entry.launchContext { environment[name] = [] }
+        if let patient, entry.launchContext.contains("patient") { environment["patient"] = [.resource(patient, root: "patient")] }
         let now = FHIRPathInstant(date: runEnvironment.now(), timeZone: runEnvironment.timeZone)
         let scopes = [entry.rootVariables] + (entry.ancestors[linkId] ?? []).map { entry.itemVariables[$0] ?? [] } + [entry.itemVariables[linkId] ?? []]
         do {
@@ -112,10 +141,10 @@ public struct FHIRPathTaskCalculator: TaskCalculator {
                 environment[name] = try expression.evaluate(on: response, environment: environment, now: now)
             }
             guard let expression = entry.expressions[calculation.expression] else {
-                throw fail("the expression is not one of the Questionnaire's calculatedExpressions")
+                throw fail("the expression is not one of the Questionnaire's expressions")
             }
             let values = try expression.evaluate(on: response, environment: environment, now: now)
-            return try answer(values, for: item, fail: fail)
+            return try answer(values, for: item, timeZone: runEnvironment.timeZone, fail: fail)
         } catch let error as FHIRPathError {
             throw fail("\(error)")
         } catch let error as TaskCalculationError {
@@ -138,12 +167,22 @@ public struct FHIRPathTaskCalculator: TaskCalculator {
     }
 
     /// One value as the answer the item's format takes.
-    private func answer(_ values: FHIRPathCollection, for item: FormItem,
+    private func answer(_ values: FHIRPathCollection, for item: FormItem, timeZone: TimeZone,
                         fail: (String) -> TaskCalculationError) throws(TaskCalculationError) -> Answer? {
         guard let value = values.first else { return nil }
         guard values.count == 1 else { throw fail("the expression gives \(values.count) values; a calculated item holds one") }
         let json = value.json
         switch item.answerFormat?.type.answerKind {
+        case .date?:
+            if let text = json.stringValue, let day = FHIRValueText.dateAnswer(text, timeZone: timeZone) ?? FHIRValueText.dateTimeAnswer(text, timeZone: timeZone) {
+                return .date(day)
+            }
+            throw fail("the expression gives \(json.jsonString()), not a date")
+        case .choices?:
+            // A code, string or integer names the option with that value; a Coding by its code.
+            if let code = json["code"]?.stringValue ?? json.stringValue { return .choices([ChoiceSelection(.string(code))]) }
+            if let number = json.decimalValue, let integer = FHIRValueText.integer(number) { return .choices([ChoiceSelection(.integer(integer))]) }
+            throw fail("the expression gives \(json.jsonString()), not an option's value")
         case .number?:
             if let number = json.decimalValue ?? json["value"]?.decimalValue { return .number(number) }
             throw fail("the expression gives \(json.jsonString()), not a number")
@@ -159,7 +198,8 @@ public struct FHIRPathTaskCalculator: TaskCalculator {
     }
 }
 
-/// Finds and parses the `variable` and `calculatedExpression` extensions of a Questionnaire, noting where each item is.
+/// Finds and parses the `variable`, `calculatedExpression`, `enableWhenExpression` and `initialExpression` extensions of a
+/// Questionnaire, noting where each item is.
 private struct ExpressionScan {
     var root: [(String, FHIRPathExpression)] = []
     var byItem: [String: [(String, FHIRPathExpression)]] = [:]
@@ -189,7 +229,7 @@ private struct ExpressionScan {
         for (index, ext) in (element["extension"]?.arrayValue ?? []).enumerated() {
             let url = ext["url"]?.stringValue.map(FHIRExtensionPolicy.canonicalURL(of:))
             guard url == FHIRItemExtensions.variableURL || url == FHIRItemExtensions.calculatedExpressionURL
-                    || url == FHIRItemExtensions.enableWhenExpressionURL,
+                    || url == FHIRItemExtensions.enableWhenExpressionURL || url == FHIRItemExtensions.initialExpressionURL,
                   let expression = ext["valueExpression"], expression["language"]?.stringValue == "text/fhirpath",
                   let text = expression["expression"]?.stringValue else { continue }
             let extensionPath = (path.isEmpty ? "" : path + ".") + "extension[\(index)].valueExpression.expression"

@@ -32,8 +32,13 @@ public struct FHIRQuestionnaire: Sendable {
     let items: [String: FHIRQuestionnaireItemDefinition]
     /// The linkIds of the top-level items, in order.
     let topLevelLinkIds: [String]
-    /// The identifier of the step that asks each question of the task, by linkId.
+    /// The identifier of the step that asks each question of the task, by linkId (the first repetition's, in a
+    /// repeating group).
     let stepIdentifiers: [String: String]
+    /// The identifier of the step that asks each question in each repetition of the repeating groups around it.
+    let stepOfQuestion: [FHIRQuestionPlace: String]
+    /// Which steps of ``task`` belong to which repetition of a repeating group, and which ask "Add another".
+    public let repetitions: FHIRRepetitionLayout
     /// The answer format of each question of the task, by linkId.
     let formats: [String: AnswerFormat]
 
@@ -85,14 +90,19 @@ public struct FHIRQuestionnaire: Sendable {
         self.items = items
 
         var steps: [String: String] = [:]
+        var places: [FHIRQuestionPlace: String] = [:]
         var formats: [String: AnswerFormat] = [:]
-        for step in imported.task.steps {
+        repetitions = imported.repetitions
+        for step in imported.task.steps where imported.repetitions.addAnotherSteps[step.identifier] == nil {
+            let stepRepetitions = imported.repetitions.repetitions(ofStep: step.identifier)
             for question in step.questions {
-                steps[question.identifier] = step.identifier
+                if steps[question.identifier] == nil { steps[question.identifier] = step.identifier }
+                places[FHIRQuestionPlace(linkId: question.identifier, repetitions: stepRepetitions)] = step.identifier
                 formats[question.identifier] = question.format
             }
         }
         stepIdentifiers = steps
+        stepOfQuestion = places
         self.formats = formats
     }
 
@@ -101,6 +111,9 @@ public struct FHIRQuestionnaire: Sendable {
 
     /// Whether the task asks the question `linkId` (the importer may have left it out).
     func isAsked(_ linkId: String) -> Bool { stepIdentifiers[linkId] != nil }
+
+    /// The most repetitions the task asks of `linkId`; nil when it is not a repeating group the task asks.
+    func repetitionLimit(of linkId: String) -> Int? { repetitions.limits[linkId] }
 
     /// Records `elements` (the children of `parent`, at `path`) and their descendants; returns their linkIds.
     /// A linkId used twice (which FHIR forbids) keeps its first item.
@@ -170,4 +183,12 @@ public struct FHIRQuestionnaire: Sendable {
         let unitExtension = item["extension"]?.array?.first { $0["url"]?.string == unitURL }
         return FHIRAnswerCoding(unitExtension?["valueCoding"])
     }
+}
+
+/// Where a question is answered: its linkId, in a repetition of each repeating group around it (outermost first).
+struct FHIRQuestionPlace: Hashable, Sendable {
+    /// The question's linkId.
+    var linkId: String
+    /// The repetitions of the repeating groups around it; empty outside every repeating group.
+    var repetitions: [FHIRGroupRepetition]
 }

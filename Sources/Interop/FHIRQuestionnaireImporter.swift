@@ -100,6 +100,36 @@ private struct LayoutEntry {
     var linkId: String
     /// Whether the row is a calculated item (a score), which goes on a step of its own after the questions it reads.
     var isCalculated = false
+    /// The repeating groups the row is inside, outermost first (a repeating group's own title row included).
+    var repeatingGroups: [String] = []
+    /// Once repetitions are laid out: the repetition the row belongs to, outermost first.
+    var repetitions: [FHIRGroupRepetition] = []
+    /// For an "Add another" row: the repetition it follows; the row is a yes/no step of its own.
+    var addsAnotherAfter: [FHIRGroupRepetition]?
+
+    /// Whether two rows may share a step: the same top-level group, conditions, repetition and kind of row.
+    func sharesStep(with other: LayoutEntry) -> Bool {
+        chain == other.chain && topGroup == other.topGroup && isCalculated == other.isCalculated
+            && repetitions == other.repetitions && addsAnotherAfter == nil && other.addsAnotherAfter == nil
+    }
+}
+
+/// Where the steps of an import are: their identifiers, and the step of each question in each repetition.
+private struct StepPlan {
+    /// The step identifiers, in order.
+    var identifiers: [String] = []
+    /// For each question's linkId, the steps that ask it, with the repetition each belongs to.
+    var stepsOfLinkId: [String: [(repetitions: [FHIRGroupRepetition], step: Int)]] = [:]
+    /// The "Add another" step of each synthetic condition owner (see ``LayoutEntry/chain``).
+    var addAnotherStepOfOwner: [String: Int] = [:]
+
+    /// The step that asks `linkId` as seen from a step in `repetitions`: the one in the same repetition or an
+    /// enclosing one (R4: the nearest ancestor), else the first that asks it.
+    func step(asking linkId: String, from repetitions: [FHIRGroupRepetition]) -> Int? {
+        guard let candidates = stepsOfLinkId[linkId] else { return nil }
+        let enclosing = candidates.filter { repetitions.starts(with: $0.repetitions) }
+        return (enclosing.max { $0.repetitions.count < $1.repetitions.count } ?? candidates.first)?.step
+    }
 }
 
 /// One `enableWhen` clause read: the condition it becomes, or why it cannot become one.
@@ -131,6 +161,12 @@ private struct QuestionnaireTaskBuilder {
     var enableExpressions: [String: ItemCalculation] = [:]
     /// The `enableWhen` clauses and behavior of each item that has them, with the item's path.
     var enableWhens: [String: (clauses: [[String: Any]], behavior: String?, path: String)] = [:]
+    /// The name shown for each repeating group ("Add another …?"), by linkId.
+    var repeatingGroupNames: [String: String] = [:]
+    /// The chain of conditions each repeating group is asked under, by linkId.
+    var repeatingGroupChains: [String: [String]] = [:]
+    /// The most repetitions asked of each repeating group, by linkId.
+    var repetitionLimits: [String: Int] = [:]
     let valueSets: [String: [String: Any]]
     /// ValueSets given to the importer, by canonical URL.
     let externalValueSets: [String: [String: Any]]
@@ -160,44 +196,69 @@ private struct QuestionnaireTaskBuilder {
                 groupTitles[linkId] = item["text"] as? String
                 noteMalformed(FHIRItemExtensions(item), linkId: linkId, path: path)
                 let chain = registerEnableWhen(item, linkId: linkId, path: path) ? [linkId] : []
-                if jsonBool(item["repeats"]) == true {
-                    issues.append(FHIRImportIssue(kind: .unsupportedProperty, linkId: linkId, path: "\(path).repeats",
-                                                  message: "repeating groups are not supported; the group is asked once"))
-                }
-                layout(item["item"] as? [Any] ?? [], path: path, chain: chain, topGroup: linkId, into: &entries)
+                let repeating = registerRepeatingGroup(item, linkId: linkId, path: path, chain: chain) ? [linkId] : []
+                layout(item["item"] as? [Any] ?? [], path: path, chain: chain, topGroup: linkId, repeating: repeating, into: &entries)
             } else {
                 layout([item], path: nil, chain: [], topGroup: nil, into: &entries, paths: [path])
             }
         }
 
-        // Chunk consecutive rows that share a top-level group and a condition chain into steps.
+        entries = layOutRepetitions(entries)
+
+        // Chunk consecutive rows that share a top-level group, a condition chain and a repetition into steps.
         var chunks: [[LayoutEntry]] = []
         for entry in entries {
-            if let last = chunks.last?.last, last.chain == entry.chain, last.topGroup == entry.topGroup,
-               last.isCalculated == entry.isCalculated {
+            if let last = chunks.last?.last, last.sharesStep(with: entry) {
                 chunks[chunks.count - 1].append(entry)
             } else {
                 chunks.append([entry])
             }
         }
         var usedIdentifiers = Set<String>()
-        var stepIdentifiers: [String] = []
-        var stepOfLinkId: [String: Int] = [:]
+        var plan = StepPlan()
+        var repetitionLayout = FHIRRepetitionLayout(limits: repetitionLimits)
         for (index, chunk) in chunks.enumerated() {
-            var identifier = chunk[0].linkId
-            if let group = chunk[0].topGroup, !usedIdentifiers.contains(group) { identifier = group }
+            let first = chunk[0]
+            // A later repetition's steps are named after the first's, with the repetition numbers: `family-2`.
+            let suffix = first.repetitions.contains { $0.index > 1 } || first.addsAnotherAfter != nil
+                ? first.repetitions.map { "-\($0.index)" }.joined() : ""
+            var identifier: String
+            if let after = first.addsAnotherAfter, let group = after.last {
+                identifier = "\(group.linkId)-another" + suffix
+            } else if let group = first.repetitions.last?.linkId ?? first.topGroup, !usedIdentifiers.contains(group + suffix) {
+                // In a repeating group nested in another group, the steps are named after the repeating group.
+                identifier = group + suffix
+            } else {
+                identifier = first.linkId + suffix
+            }
             while !usedIdentifiers.insert(identifier).inserted { identifier += "-step" }
-            stepIdentifiers.append(identifier)
-            for entry in chunk { stepOfLinkId[entry.linkId] = index }
+            plan.identifiers.append(identifier)
+            if let after = first.addsAnotherAfter {
+                plan.addAnotherStepOfOwner[first.linkId] = index
+                repetitionLayout.addAnotherSteps[identifier] = after
+            } else if !first.repetitions.isEmpty {
+                repetitionLayout.repetitionsOfStep[identifier] = first.repetitions
+            }
+            for entry in chunk where entry.addsAnotherAfter == nil {
+                plan.stepsOfLinkId[entry.linkId, default: []].append((entry.repetitions, index))
+            }
         }
 
         var steps: [Step] = []
         var skipRules: [String: Condition] = [:]
         for (index, chunk) in chunks.enumerated() {
-            let identifier = stepIdentifiers[index]
-            let title = chunk[0].topGroup.flatMap { groupTitles[$0] }
+            let identifier = plan.identifiers[index]
+            var title = chunk[0].topGroup.flatMap { groupTitles[$0] }
+            if let top = chunk[0].repetitions.first, top.linkId == chunk[0].topGroup, let shown = title {
+                title = "\(shown) (\(top.index))"
+            }
             let formItems = chunk.map(\.formItem)
-            if formItems.allSatisfy(\.isSectionTitle) {
+            if let after = chunk[0].addsAnotherAfter, let group = after.last {
+                let name = repeatingGroupNames[group.linkId] ?? group.linkId
+                steps.append(Step(identifier: identifier, kind: .question(.boolean(BooleanFormat())), title: title,
+                                  text: "Add another “\(name)”?",
+                                  detailText: "You have given \(group.index) of at most \(repetitionLimits[group.linkId] ?? group.index)."))
+            } else if formItems.allSatisfy(\.isSectionTitle) {
                 let text = formItems.compactMap { [$0.text, $0.detailText].compactMap { $0 }.joined(separator: "\n") }
                 steps.append(Step(identifier: identifier, kind: .instruction, title: title, text: text.joined(separator: "\n\n")))
             } else {
@@ -209,8 +270,7 @@ private struct QuestionnaireTaskBuilder {
             var parts: [Condition] = []
             var usable = true
             for owner in chunk[0].chain {
-                if let condition = enableCondition(of: owner, stepIndex: index, stepOfLinkId: stepOfLinkId,
-                                                   stepIdentifiers: stepIdentifiers) {
+                if let condition = enableCondition(of: owner, stepIndex: index, repetitions: chunk[0].repetitions, plan: plan) {
                     parts.append(condition)
                 } else {
                     usable = false
@@ -228,7 +288,10 @@ private struct QuestionnaireTaskBuilder {
         let title = resource["title"] as? String ?? resource["name"] as? String
         do {
             let task = try ResearchTask(identifier: identifier, title: title, steps: steps, skipRules: skipRules)
-            return FHIRQuestionnaireImport(task: task, issues: Self.inDocumentOrder(issues))
+            // A repeating group's rows are laid out once per repetition, so their conditions' issues are found once per repetition.
+            var seen = Set<FHIRImportIssue>()
+            let distinct = issues.filter { seen.insert($0).inserted }
+            return FHIRQuestionnaireImport(task: task, issues: Self.inDocumentOrder(distinct), repetitions: repetitionLayout)
         } catch {
             throw FHIRImportError(issues: issues + [FHIRImportIssue(kind: .unsupportedProperty, linkId: nil, path: error.path,
                                                                    message: error.message)])
@@ -236,8 +299,8 @@ private struct QuestionnaireTaskBuilder {
     }
 
     /// Lays out items (the children of `path`, or top-level items at `paths`) as form rows.
-    mutating func layout(_ items: [Any], path: String?, chain: [String], topGroup: String?, into entries: inout [LayoutEntry],
-                         paths: [String]? = nil) {
+    mutating func layout(_ items: [Any], path: String?, chain: [String], topGroup: String?, repeating: [String] = [],
+                         into entries: inout [LayoutEntry], paths: [String]? = nil) {
         for (index, element) in items.enumerated() {
             guard let item = element as? [String: Any] else { continue }
             let itemPath = paths?[index] ?? "\(path ?? "").item[\(index)]"
@@ -256,15 +319,15 @@ private struct QuestionnaireTaskBuilder {
             switch type {
             case "group":
                 noteMalformed(extensions, linkId: linkId, path: itemPath)
-                if jsonBool(item["repeats"]) == true {
-                    unsupported(linkId, "\(itemPath).repeats", "repeating groups are not supported; the group is asked once")
-                }
+                let groupRepeating = repeating + (registerRepeatingGroup(item, linkId: linkId, path: itemPath, chain: itemChain) ? [linkId] : [])
                 entries.append(LayoutEntry(formItem: FormItem(sectionTitle: text.isEmpty ? linkId : text), chain: itemChain,
-                                           topGroup: topGroup, linkId: linkId))
-                layout(item["item"] as? [Any] ?? [], path: itemPath, chain: itemChain, topGroup: topGroup, into: &entries)
+                                           topGroup: topGroup, linkId: linkId, repeatingGroups: groupRepeating))
+                layout(item["item"] as? [Any] ?? [], path: itemPath, chain: itemChain, topGroup: topGroup, repeating: groupRepeating,
+                       into: &entries)
             case "display":
                 noteMalformed(extensions, linkId: linkId, path: itemPath)
-                entries.append(LayoutEntry(formItem: FormItem(sectionTitle: text), chain: itemChain, topGroup: topGroup, linkId: linkId))
+                entries.append(LayoutEntry(formItem: FormItem(sectionTitle: text), chain: itemChain, topGroup: topGroup, linkId: linkId,
+                                           repeatingGroups: repeating))
             default:
                 if extensions.hidden, extensions.calculated == nil {
                     issues.append(FHIRImportIssue(kind: .unsupportedProperty, linkId: linkId, path: "\(itemPath).extension",
@@ -288,11 +351,19 @@ private struct QuestionnaireTaskBuilder {
                     let required = jsonBool(item["required"]) == true
                     formItem = FormItem(identifier: linkId, text: shownText, answerFormat: format, isOptional: !required,
                                         placeholder: extensions.entryFormat)
+                    if let initial = extensions.initialExpression {
+                        if initial.language == "text/fhirpath" {
+                            formItem.initialValue = ItemCalculation(language: initial.language, expression: initial.expression)
+                        } else {
+                            issues.append(FHIRImportIssue(kind: .unsupportedExtension, linkId: linkId, path: "\(itemPath).extension",
+                                                          message: "initialExpression in \(initial.language) is not evaluated (only text/fhirpath)"))
+                        }
+                    }
                 }
                 // A shown value gets a step of its own after the questions it reads; a hidden one stays on the questions'
                 // step, computed again as that step is left.
                 entries.append(LayoutEntry(formItem: formItem, chain: itemChain, topGroup: topGroup, linkId: linkId,
-                                           isCalculated: formItem.isCalculated && !formItem.isHidden))
+                                           isCalculated: formItem.isCalculated && !formItem.isHidden, repeatingGroups: repeating))
                 if let children = item["item"] as? [Any], !children.isEmpty {
                     // Items nested under a question belong to its answer: they are asked right after it, once it has one.
                     let answered = "\(linkId) (answered)"
@@ -300,10 +371,89 @@ private struct QuestionnaireTaskBuilder {
                     if jsonBool(item["repeats"]) == true {
                         unsupported(linkId, "\(itemPath).item", "the items nested under a repeating question are asked once, for its first answer")
                     }
-                    layout(children, path: itemPath, chain: itemChain + [answered], topGroup: topGroup, into: &entries)
+                    layout(children, path: itemPath, chain: itemChain + [answered], topGroup: topGroup, repeating: repeating,
+                           into: &entries)
                 }
             }
         }
+    }
+
+    /// The extension that caps a repeating group's repetitions.
+    static let maxOccursURL = "http://hl7.org/fhir/StructureDefinition/questionnaire-maxOccurs"
+
+    /// Records a group that repeats: its name, the most repetitions to ask (`questionnaire-maxOccurs`, else
+    /// ``FHIRRepetitionLayout/defaultLimit``, with a note) and the conditions it is asked under; true when it repeats.
+    mutating func registerRepeatingGroup(_ item: [String: Any], linkId: String, path: String, chain: [String]) -> Bool {
+        guard jsonBool(item["repeats"]) == true else { return false }
+        let text = [item["prefix"] as? String, item["text"] as? String].compactMap { $0 }.joined(separator: " ")
+        repeatingGroupNames[linkId] = text.isEmpty ? linkId : text
+        repeatingGroupChains[linkId] = chain
+        var limit = FHIRRepetitionLayout.defaultLimit
+        let extensions = (item["extension"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }
+        if let (index, maxOccurs) = extensions.enumerated().first(where: { $0.element["url"] as? String == Self.maxOccursURL }) {
+            if let value = maxOccurs["valueInteger"] as? Int, jsonBool(maxOccurs["valueInteger"]) == nil, value >= 1 {
+                limit = min(value, FHIRRepetitionLayout.largestLimit)
+                if value > limit {
+                    issues.append(FHIRImportIssue(kind: .repetitionLimit, linkId: linkId, path: "\(path).extension[\(index)]",
+                                                  message: "the group is asked at most \(limit) times, not \(value)"))
+                }
+            } else {
+                unsupported(linkId, "\(path).extension[\(index)]", "questionnaire-maxOccurs needs a valueInteger of 1 or more")
+            }
+        } else {
+            issues.append(FHIRImportIssue(kind: .repetitionLimit, linkId: linkId, path: "\(path).repeats",
+                                          message: "the group repeats without questionnaire-maxOccurs; it is asked at most \(limit) times"))
+        }
+        repetitionLimits[linkId] = limit
+        return true
+    }
+
+    /// Lays out each repeating group's rows once per repetition, up to its limit, with an "Add another" row after
+    /// each repetition but the last. Repetition *k*+1, and its "Add another" row, are asked only when every "Add
+    /// another" before them was answered yes: their rows' chains name those rows (as synthetic owners, which
+    /// ``enableCondition(of:stepIndex:repetitions:plan:)`` resolves to the "Add another" steps).
+    func layOutRepetitions(_ entries: [LayoutEntry], depth: Int = 0, repetitions: [FHIRGroupRepetition] = [],
+                           owners: [String] = []) -> [LayoutEntry] {
+        var laidOut: [LayoutEntry] = []
+        var index = 0
+        while index < entries.count {
+            let entry = entries[index]
+            guard entry.repeatingGroups.count > depth else {
+                var placed = entry
+                placed.repetitions = repetitions
+                placed.chain = owners + entry.chain
+                laidOut.append(placed)
+                index += 1
+                continue
+            }
+            let group = entry.repeatingGroups[depth]
+            var end = index
+            while end < entries.count, entries[end].repeatingGroups.count > depth, entries[end].repeatingGroups[depth] == group {
+                end += 1
+            }
+            let run = Array(entries[index..<end])
+            let limit = repetitionLimits[group] ?? 1
+            var repetitionOwners = owners
+            for number in 1...limit {
+                let repetition = repetitions + [FHIRGroupRepetition(linkId: group, index: number)]
+                var rows = layOutRepetitions(run, depth: depth + 1, repetitions: repetition, owners: repetitionOwners)
+                // The group's own title row says which repetition this is.
+                for row in rows.indices where rows[row].linkId == group && rows[row].formItem.isSectionTitle {
+                    rows[row].formItem.text = "\(repeatingGroupNames[group] ?? group) (\(number))"
+                }
+                laidOut += rows
+                guard number < limit else { break }
+                let owner = "\(group) (add another after \(repetition.map(\.description).joined(separator: "/")))"
+                var another = LayoutEntry(formItem: FormItem(sectionTitle: ""), chain: repetitionOwners + (repeatingGroupChains[group] ?? []),
+                                          topGroup: entry.topGroup, linkId: owner, repeatingGroups: [])
+                another.repetitions = repetition
+                another.addsAnotherAfter = repetition
+                laidOut.append(another)
+                repetitionOwners.append(owner)
+            }
+            index = end
+        }
+        return laidOut
     }
 
     /// Records an item's `enableWhen` and `enableWhenExpression`; true when it has either.
@@ -417,6 +567,10 @@ private struct QuestionnaireTaskBuilder {
         let repeats = jsonBool(item["repeats"]) == true
         if repeats, type != "choice", type != "open-choice" {
             unsupported(linkId, "\(path).repeats", "repeated answers are only supported for choice items; one answer is asked")
+        }
+        if repeats, let index = (item["extension"] as? [Any] ?? []).firstIndex(where: { ($0 as? [String: Any])?["url"] as? String == Self.maxOccursURL }) {
+            unsupported(linkId, "\(path).extension[\(index)]",
+                        "questionnaire-maxOccurs on a repeating question caps its answers, which StudyKit does not check")
         }
         if maxLength != nil, !["string", "text", "url", "open-choice"].contains(type) {
             unsupported(linkId, "\(path).maxLength", "maxLength applies to text answers only")
@@ -682,16 +836,17 @@ private struct QuestionnaireTaskBuilder {
     }
 
     /// The enable condition of an item, or nil when it cannot be built (each problem reported).
-    mutating func enableCondition(of owner: String, stepIndex: Int, stepOfLinkId: [String: Int],
-                                  stepIdentifiers: [String]) -> Condition? {
+    mutating func enableCondition(of owner: String, stepIndex: Int, repetitions: [FHIRGroupRepetition], plan: StepPlan) -> Condition? {
+        if let step = plan.addAnotherStepOfOwner[owner] {
+            return .comparison(AnswerReference(step: plan.identifiers[step]), .equal, .boolean(true))
+        }
         let expression = enableExpressions[owner].map(Condition.expression)
         guard let (clauses, behavior, path) = enableWhens[owner] else { return expression }
         var conditions: [Condition] = []
         var failed = false
         for (index, clause) in clauses.enumerated() {
             let clausePath = "\(path).enableWhen[\(index)]"
-            switch clauseCondition(clause, owner: owner, path: clausePath, stepIndex: stepIndex,
-                                   stepOfLinkId: stepOfLinkId, stepIdentifiers: stepIdentifiers) {
+            switch clauseCondition(clause, owner: owner, path: clausePath, stepIndex: stepIndex, repetitions: repetitions, plan: plan) {
             case .condition(let condition): conditions.append(condition)
             case .issue(let issue):
                 issues.append(issue)
@@ -711,21 +866,21 @@ private struct QuestionnaireTaskBuilder {
 
     /// One `enableWhen` clause as a condition.
     func clauseCondition(_ clause: [String: Any], owner: String, path: String, stepIndex: Int,
-                         stepOfLinkId: [String: Int], stepIdentifiers: [String]) -> ClauseOutcome {
+                         repetitions: [FHIRGroupRepetition], plan: StepPlan) -> ClauseOutcome {
         let questionId = clause["question"] as? String ?? ""
         let operatorText = clause["operator"] as? String ?? ""
         func fail(_ kind: FHIRImportIssue.Kind, _ message: String) -> ClauseOutcome {
             .issue(FHIRImportIssue(kind: kind, linkId: owner, otherLinkId: questionId, path: path,
                                      message: "\(message); the condition is not evaluated and item '\(owner)' is always shown"))
         }
-        guard let question = questions[questionId], let questionStep = stepOfLinkId[questionId] else {
+        guard let question = questions[questionId], let questionStep = plan.step(asking: questionId, from: repetitions) else {
             let why = allItems[questionId] == nil ? "names no item" : "names an item that was not imported as a question"
             return fail(.unsupportedCondition, "enableWhen of '\(owner)' \(why): '\(questionId)'")
         }
         guard questionStep < stepIndex else {
             return fail(.unsupportedCondition, "enableWhen of '\(owner)' names '\(questionId)', which is not asked on an earlier step")
         }
-        let reference = AnswerReference(step: stepIdentifiers[questionStep], item: questionId)
+        let reference = AnswerReference(step: plan.identifiers[questionStep], item: questionId)
         guard let answerKey = clause.keys.first(where: { $0.hasPrefix("answer") }) else {
             return fail(.unsupportedCondition, "enableWhen of '\(owner)' on '\(questionId)' has no answer[x]")
         }

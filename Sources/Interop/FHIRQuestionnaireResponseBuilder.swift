@@ -9,7 +9,8 @@ import Research
 /// `subject` and `author` when given, `authored` (the result's end date, with the offset of the time zone
 /// passed in) and an item tree that mirrors the Questionnaire: each item has the Questionnaire's `linkId` and
 /// `text`, groups contain their children, and only answered questions appear, inside the groups that contain
-/// them. A group with nothing answered inside is left out, and so is the whole `item` list when nothing was
+/// them; a repeating group gives one item per repetition answered, in order (see ``FHIRRepetitionLayout``). A group
+/// with nothing answered inside is left out, and so is the whole `item` list when nothing was
 /// answered: FHIR wants no empty items, no item with both `answer` and `item` (`qrs-1`) and one item per
 /// question, holding all its answers (`qrs-2`).
 ///
@@ -73,13 +74,16 @@ public struct FHIRQuestionnaireResponseBuilder: Sendable {
             issues.append(FHIRResponseIssue(kind: .taskMismatch, linkId: nil, path: "identifier",
                                             message: "the result is of task '\(result.identifier)', not of the Questionnaire's task '\(questionnaire.task.identifier)'"))
         }
-        var answers: [String: [FHIRJSONValue]] = [:]
+        var answers: [FHIRQuestionPlace: [FHIRJSONValue]] = [:]
         for (stepIndex, step) in result.stepResults.enumerated() where !step.isPrevious && !step.skipped {
+            // "Add another" answers say how many repetitions there are; the response shows that by the items themselves.
+            guard questionnaire.repetitions.addAnotherSteps[step.identifier] == nil else { continue }
+            let repetitions = questionnaire.repetitions.repetitions(ofStep: step.identifier)
             for (index, item) in step.results.enumerated() {
                 guard case .question(let question) = item, let answer = question.answer else { continue }
                 let path = "stepResults[\(stepIndex)].results[\(index)]"
                 if let values = answerValues(answer, of: question, path: path, issues: &issues), !values.isEmpty {
-                    answers[question.identifier] = values
+                    answers[FHIRQuestionPlace(linkId: question.identifier, repetitions: repetitions)] = values
                 }
             }
         }
@@ -94,33 +98,40 @@ public struct FHIRQuestionnaireResponseBuilder: Sendable {
         if let canonical = questionnaire.canonical { resource["questionnaire"] = .string(canonical) }
         if let subject = subject?.json { resource["subject"] = subject }
         if let author = author?.json { resource["author"] = author }
-        let items = responseItems(questionnaire.topLevelLinkIds, answers: answers)
+        let items = responseItems(questionnaire.topLevelLinkIds, in: [], answers: answers)
         if !items.isEmpty { resource["item"] = .array(items) }
         return FHIRJSONValue.object(resource)
     }
 
-    /// The response items for the Questionnaire items `linkIds`: answered questions, and groups with
-    /// something answered inside.
-    private func responseItems(_ linkIds: [String], answers: [String: [FHIRJSONValue]]) -> [FHIRJSONValue] {
-        linkIds.compactMap { linkId -> FHIRJSONValue? in
-            guard let definition = questionnaire.item(linkId) else { return nil }
+    /// The response items for the Questionnaire items `linkIds` inside `repetitions`: answered questions, and
+    /// groups with something answered inside; a repeating group gives one item per repetition with answers.
+    private func responseItems(_ linkIds: [String], in repetitions: [FHIRGroupRepetition],
+                               answers: [FHIRQuestionPlace: [FHIRJSONValue]]) -> [FHIRJSONValue] {
+        linkIds.flatMap { linkId -> [FHIRJSONValue] in
+            guard let definition = questionnaire.item(linkId) else { return [] }
             var members: [String: FHIRJSONValue] = ["linkId": .string(linkId)]
             if let text = definition.text { members["text"] = .string(text) }
             if definition.type == "group" {
-                let children = responseItems(definition.childLinkIds, answers: answers)
-                guard !children.isEmpty else { return nil }
-                members["item"] = .array(children)
-            } else {
-                guard var values = answers[linkId] else { return nil }
-                // Items nested under a question go under its (first) answer.
-                let children = responseItems(definition.childLinkIds, answers: answers)
-                if !children.isEmpty, case .object(var first)? = values.first {
-                    first["item"] = .array(children)
-                    values[0] = .object(first)
+                let each = questionnaire.repetitionLimit(of: linkId).map { limit in
+                    (1...limit).map { repetitions + [FHIRGroupRepetition(linkId: linkId, index: $0)] }
+                } ?? [repetitions]
+                return each.compactMap { inner -> FHIRJSONValue? in
+                    let children = responseItems(definition.childLinkIds, in: inner, answers: answers)
+                    guard !children.isEmpty else { return nil }
+                    var group = members
+                    group["item"] = .array(children)
+                    return .object(group)
                 }
-                members["answer"] = .array(values)
             }
-            return .object(members)
+            guard var values = answers[FHIRQuestionPlace(linkId: linkId, repetitions: repetitions)] else { return [] }
+            // Items nested under a question go under its (first) answer.
+            let children = responseItems(definition.childLinkIds, in: repetitions, answers: answers)
+            if !children.isEmpty, case .object(var first)? = values.first {
+                first["item"] = .array(children)
+                values[0] = .object(first)
+            }
+            members["answer"] = .array(values)
+            return [.object(members)]
         }
     }
 

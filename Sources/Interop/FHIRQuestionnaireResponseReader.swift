@@ -19,7 +19,7 @@ import Research
 ///
 /// Every problem is reported, all together, in one ``FHIRResponseError`` naming the JSON path (such as
 /// `item[0].item[3].answer[0]`) and linkId: linkIds the Questionnaire does not have or has elsewhere, sibling
-/// items with the same linkId (`qrs-2`), items with both `answer` and `item` (`qrs-1`), answers to groups,
+/// items with the same linkId (`qrs-2`; a repeating group may appear up to its limit), items with both `answer` and `item` (`qrs-1`), answers to groups,
 /// display items and questions the task does not ask, values of the wrong type, choices not among the options
 /// (a Coding matches an option by code, and by system when both give one), several answers to a question that
 /// does not repeat, quantities in another unit, answers the task's format refuses, and answers to items whose
@@ -59,7 +59,7 @@ public struct FHIRQuestionnaireResponseReader: Sendable {
         let authored = reading.authored(resource["authored"])
         let subject = reading.reference(resource["subject"], path: "subject")
         let author = reading.reference(resource["author"], path: "author")
-        reading.readItems(resource["item"], path: "", parent: nil)
+        reading.readItems(resource["item"], path: "", parent: nil, repetitions: [])
         let stepResults = reading.stepResults(at: authored ?? Date(timeIntervalSince1970: 0))
         reading.checkEnabled(stepResults)
         guard reading.issues.isEmpty, let status, let authored else { throw FHIRResponseError(issues: reading.issues) }
@@ -80,8 +80,10 @@ private struct ResponseReading {
     var issues: [FHIRResponseIssue] = []
     /// The data of attachments that carry it, by the file name of their answer.
     var files: [String: Data] = [:]
-    /// Each answered question's result, by linkId, with the path of its response item.
-    var answered: [String: (result: QuestionResult, path: String)] = [:]
+    /// Each answered question's result, by where it is answered, with the path of its response item.
+    var answered: [FHIRQuestionPlace: (result: QuestionResult, path: String)] = [:]
+    /// The repetitions of repeating groups the response holds (as items, answered or not).
+    var repetitionsGiven = Set<[FHIRGroupRepetition]>()
 
     init(questionnaire: FHIRQuestionnaire, timeZone: TimeZone) {
         self.questionnaire = questionnaire
@@ -151,8 +153,9 @@ private struct ResponseReading {
     }
 
     /// Reads the response items `value` (the `item` of the item at `path`, or the top-level items), which
-    /// belong under the Questionnaire item `parent` (nil: at the top level).
-    mutating func readItems(_ value: FHIRJSONValue?, path: String, parent: String?) {
+    /// belong under the Questionnaire item `parent` (nil: at the top level) in `repetitions` of the repeating groups
+    /// around them. A repeating group may appear up to its limit times, each a repetition of its own.
+    mutating func readItems(_ value: FHIRJSONValue?, path: String, parent: String?, repetitions: [FHIRGroupRepetition]) {
         guard let value else { return }
         let listPath = path.isEmpty ? "item" : "\(path).item"
         guard let elements = value.array else {
@@ -160,7 +163,7 @@ private struct ResponseReading {
             return
         }
         let expected = parent.flatMap { questionnaire.item($0)?.childLinkIds } ?? questionnaire.topLevelLinkIds
-        var seen = Set<String>()
+        var seen: [String: Int] = [:]
         for (index, element) in elements.enumerated() {
             let itemPath = "\(listPath)[\(index)]"
             guard element.object != nil else {
@@ -181,17 +184,27 @@ private struct ResponseReading {
                 report(.misplacedItem, linkId, itemPath, "'\(linkId)' is \(here), but the Questionnaire has it \(home)")
                 continue
             }
-            guard seen.insert(linkId).inserted else {
-                let why = definition.type == "group" ? "the task asks each group once" : "all its answers belong in one item"
-                report(.duplicateItem, linkId, itemPath, "'\(linkId)' appears twice here: \(why) (qrs-2)")
+            let count = seen[linkId, default: 0] + 1
+            seen[linkId] = count
+            let limit = definition.type == "group" ? questionnaire.repetitionLimit(of: linkId) : nil
+            guard count <= (limit ?? 1) else {
+                let why = limit.map { "the task asks the group at most \($0) times" }
+                    ?? (definition.type == "group" ? "the group does not repeat" : "all its answers belong in one item")
+                report(.duplicateItem, linkId, itemPath, "'\(linkId)' appears \(count) times here: \(why) (qrs-2)")
                 continue
             }
-            readItem(element, definition: definition, path: itemPath)
+            var inner = repetitions
+            if limit != nil {
+                inner.append(FHIRGroupRepetition(linkId: linkId, index: count))
+                repetitionsGiven.insert(inner)
+            }
+            readItem(element, definition: definition, path: itemPath, repetitions: inner)
         }
     }
 
     /// Reads one response item whose linkId is `definition`'s.
-    mutating func readItem(_ element: FHIRJSONValue, definition: FHIRQuestionnaireItemDefinition, path: String) {
+    mutating func readItem(_ element: FHIRJSONValue, definition: FHIRQuestionnaireItemDefinition, path: String,
+                           repetitions: [FHIRGroupRepetition]) {
         let linkId = definition.linkId
         let answers = element["answer"]
         if answers != nil, element["item"] != nil {
@@ -202,7 +215,7 @@ private struct ResponseReading {
             if answers != nil {
                 report(.notAQuestion, linkId, "\(path).answer", "'\(linkId)' is a \(definition.type) item, which takes no answers")
             } else if definition.type == "group" {
-                readItems(element["item"], path: path, parent: linkId)
+                readItems(element["item"], path: path, parent: linkId, repetitions: repetitions)
             } else if element["item"] != nil {
                 report(.invalidItem, linkId, "\(path).item", "'\(linkId)' is a display item, which has no nested items")
             }
@@ -246,7 +259,7 @@ private struct ResponseReading {
                     failed = true
                     continue
                 }
-                readItems(entry["item"], path: answerPath, parent: linkId)
+                readItems(entry["item"], path: answerPath, parent: linkId, repetitions: repetitions)
             }
             let valueKeys = (entry.object ?? [:]).keys.filter { $0.hasPrefix("value") }.sorted()
             guard valueKeys.count == 1, let key = valueKeys.first, let value = entry[key] else {
@@ -278,7 +291,8 @@ private struct ResponseReading {
             report(.invalidAnswer, linkId, "\(path).answer", "the task refuses this answer: \(error.message)")
             return
         }
-        answered[linkId] = (QuestionResult(identifier: linkId, type: format.type, answer: answer, unit: unit), path)
+        answered[FHIRQuestionPlace(linkId: linkId, repetitions: repetitions)] =
+            (QuestionResult(identifier: linkId, type: format.type, answer: answer, unit: unit), path)
     }
 
     /// What one `value[x]` reads as.
@@ -457,10 +471,28 @@ private struct ResponseReading {
         return .selection(ChoiceSelection(matched.choiceValue))
     }
 
-    /// The step results: one per step of the task with answers, in task order, answers in form order.
+    /// The step results: one per step of the task with answers, in task order, answers in form order. An "Add
+    /// another" step is answered yes when the response holds a later repetition of its group, no when it holds the
+    /// repetition the step follows but none after.
     func stepResults(at date: Date) -> [StepResult] {
         questionnaire.task.steps.compactMap { step -> StepResult? in
-            let results = step.questions.compactMap { answered[$0.identifier].map { ResultItem.question($0.result) } }
+            if let after = questionnaire.repetitions.addAnotherSteps[step.identifier], let last = after.last {
+                let next = after.dropLast() + [FHIRGroupRepetition(linkId: last.linkId, index: last.index + 1)]
+                let another: Bool
+                if repetitionsGiven.contains(Array(next)) {
+                    another = true
+                } else if repetitionsGiven.contains(after) {
+                    another = false
+                } else {
+                    return nil
+                }
+                let result = QuestionResult(identifier: step.identifier, type: .boolean, answer: .boolean(another))
+                return StepResult(identifier: step.identifier, startDate: date, endDate: date, results: [.question(result)])
+            }
+            let repetitions = questionnaire.repetitions.repetitions(ofStep: step.identifier)
+            let results = step.questions.compactMap { question in
+                answered[FHIRQuestionPlace(linkId: question.identifier, repetitions: repetitions)].map { ResultItem.question($0.result) }
+            }
             return results.isEmpty ? nil : StepResult(identifier: step.identifier, startDate: date, endDate: date, results: results)
         }
     }
@@ -468,10 +500,12 @@ private struct ResponseReading {
     /// Reports answers on steps whose skip rule holds, that is items whose `enableWhen` is not met.
     mutating func checkEnabled(_ stepResults: [StepResult]) {
         let context = ConditionContext(current: stepResults)
-        for step in stepResults {
+        for step in stepResults where questionnaire.repetitions.addAnotherSteps[step.identifier] == nil {
             guard let rule = questionnaire.task.skipRules[step.identifier], rule.isSatisfied(by: context) else { continue }
+            let repetitions = questionnaire.repetitions.repetitions(ofStep: step.identifier)
             for question in step.questionResults {
-                report(.disabledItem, question.identifier, answered[question.identifier]?.path ?? "",
+                let place = FHIRQuestionPlace(linkId: question.identifier, repetitions: repetitions)
+                report(.disabledItem, question.identifier, answered[place]?.path ?? "",
                        "'\(question.identifier)' is answered, but its enableWhen is not met, so it is disabled")
             }
         }

@@ -47,7 +47,7 @@ struct FHIRExtensionPolicyTests {
         #expect(Set(notes.keys) == [
             Forms.core + "questionnaire-displayCategory", Forms.core + "questionnaire-minOccurs",
             Forms.sdc + "sdc-questionnaire-observationLinkPeriod", Forms.core + "questionnaire-observationLinkPeriod",
-            Forms.sdc + "sdc-questionnaire-launchContext", Forms.core + "structuredefinition-standards-status",
+            Forms.core + "structuredefinition-standards-status",
             Forms.core + "structuredefinition-fmm",
         ])
         #expect(result.notes.allSatisfy { $0.kind == .acceptedExtension })
@@ -63,7 +63,8 @@ struct FHIRExtensionPolicyTests {
         #expect(throws: AnswerValidationError.self) { try weight.format.validate(.number(Decimal(string: "70.25")!)) }
         #expect(throws: Never.self) { try weight.format.validate(.number(Decimal(string: "70.2")!)) }
         // The notes come in document order.
-        #expect(result.issues.map(\.path) == ["extension[0]", "extension[1]", "extension[2]", "item[0].extension[0]",
+        // The launch context is supported (it gives %patient), so it makes no note.
+        #expect(result.issues.map(\.path) == ["extension[1]", "extension[2]", "item[0].extension[0]",
                                               "item[1].extension[0]", "item[1].extension[1]", "item[1].extension[2]"])
     }
 
@@ -168,8 +169,10 @@ struct FHIRExtensionPolicyTests {
         #expect(try refusals(styled).isEmpty)
         #expect(try refusals(styled, root: sensitive) == ["extension[0]"])
 
-        // A launch context whose variable an expression reads: StudyKit hands over no patient.
+        // A launch context whose variable an expression reads: StudyKit hands over a patient, and nothing else.
         let launch = root(Forms.sdc + "sdc-questionnaire-launchContext", #""extension": [{"url": "name", "valueCoding": {"code": "patient"}}, {"url": "type", "valueCode": "Patient"}]"#)
+        let encounter = root(Forms.sdc + "sdc-questionnaire-launchContext", #""extension": [{"url": "name", "valueCoding": {"code": "encounter"}}, {"url": "type", "valueCode": "Encounter"}]"#)
+        let organization = root(Forms.sdc + "sdc-questionnaire-launchContext", #""extension": [{"url": "name", "valueCoding": {"code": "patient"}}, {"url": "type", "valueCode": "Organization"}]"#)
         func calculated(_ expression: String) -> String {
             let calculation = Forms.ext(Forms.sdc + "sdc-questionnaire-calculatedExpression",
                                         "\"valueExpression\": {\"language\": \"text/fhirpath\", \"expression\": \"\(expression)\"}")
@@ -177,8 +180,11 @@ struct FHIRExtensionPolicyTests {
         }
         let age = calculated("%patient.birthDate.exists()")
         let other = calculated("%patientCount + 1")
-        #expect(try refusals(age, root: launch) == ["extension[0]"])
+        #expect(try refusals(age, root: launch).isEmpty)
         #expect(try refusals(other, root: launch).isEmpty)
+        #expect(try refusals(calculated("%encounter.id"), root: encounter) == ["extension[0]"])
+        #expect(try refusals(calculated("%encounter.id"), root: organization).isEmpty)  // declares %patient, reads %encounter
+        #expect(try refusals(age, root: organization) == ["extension[0]"])
     }
 
     @Test func extensionsThatMakeAnElementDynamicAreRefusedWhereTheySit() throws {

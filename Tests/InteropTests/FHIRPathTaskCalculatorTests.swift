@@ -143,15 +143,19 @@ struct FHIRPathTaskCalculatorTests {
     }
 
     @Test func qitemLaunchContextAndTheQuestionnairesVariablesAreDefined() throws {
-        // An expression that reads a launchContext variable: StudyKit launches a form with none, so the import refuses
-        // it (FHIRExtensionPolicy) rather than score without it; the calculator itself reads the variable as empty.
+        // An expression that reads %patient: a calculator launched for a participant hands them over; one launched for
+        // nobody reads the variable as empty.
         let launched = scored("%patient.name.given.first()")
-        #expect(throws: FHIRImportError.self) { try FHIRQuestionnaireImporter().importQuestionnaire(launched).requireComplete() }
-        var first = try TaskSession(task: try FHIRQuestionnaireImporter().importQuestionnaire(launched).task, environment: environment,
-                                    calculator: try FHIRPathTaskCalculator(questionnaires: [launched]))
+        let task = try FHIRQuestionnaireImporter().importQuestionnaire(launched).requireComplete()
+        var first = try TaskSession(task: task, environment: environment, calculator: try FHIRPathTaskCalculator(questionnaires: [launched]))
         try first.setAnswer(.number(5), for: "a")
         try first.goForward()
         #expect(first.calculationErrors.isEmpty && first.answer(for: "t") == nil)
+        let forAnn = try FHIRPathTaskCalculator(questionnaires: [launched]).launched(for: ParticipantDetails(patientID: "p1", givenName: "Ann"))
+        var named = try TaskSession(task: task, environment: environment, calculator: forAnn)
+        try named.setAnswer(.number(5), for: "a")
+        try named.goForward()
+        #expect(named.answer(for: "t") == .text("Ann"))
 
         let plain = scored("%qitem.text + ' ' + (%base + %resource.item.where(linkId = 'a').answer.value).toString()")
         var second = try TaskSession(task: try FHIRQuestionnaireImporter().importQuestionnaire(plain).requireComplete(), environment: environment,

@@ -114,14 +114,20 @@ struct FHIRQuestionnaireConstructTests {
         #expect(try asked(result.task, ["weight": .number(70)]).isSuperset(of: ["early", "ordered"]))
     }
 
-    @Test func repeatingGroupsAreAskedOnceAndReported() throws {
+    @Test func nestedRepeatingGroupsWithoutALimitAreAskedUpToTenTimesWithANote() throws {
         let result = try load("""
         {"resourceType": "Questionnaire", "item": [{"linkId": "outer", "type": "group", "repeats": true, "item": [
           {"linkId": "inner", "type": "group", "repeats": true, "item": [{"linkId": "q", "type": "string"}]}]}]}
         """)
         #expect(result.task.identifier == "questionnaire")
-        #expect(result.task.steps.flatMap(\.questions).map(\.identifier) == ["q"])
+        let asked = result.task.steps.flatMap(\.questions).map(\.identifier)
+        // Ten outer repetitions of ten inner ones, with "Add another" between them.
+        #expect(asked.filter { $0 == "q" }.count == 100)
+        #expect(asked.filter { $0.hasPrefix("inner-another-") }.count == 90)
+        #expect(asked.filter { $0.hasPrefix("outer-another-") }.count == 9)
+        #expect(result.refusals.isEmpty)
         #expect(result.issues.map(\.path) == ["item[0].repeats", "item[0].item[0].repeats"])
+        #expect(result.issues.map(\.kind) == [.repetitionLimit, .repetitionLimit])
         #expect(result.issues.map(\.linkId) == ["outer", "inner"])
     }
 

@@ -117,7 +117,7 @@ public enum AnswerFormat: Hashable, Sendable {
 
     /// The values of the format's choices (every picker's, for a multiple value picker); empty for formats without
     /// choices.
-    var choiceValues: [ChoiceValue] { ask(ChoiceValuesQuestion()) }
+    public var choiceValues: [ChoiceValue] { ask(ChoiceValuesQuestion()) }
 
     /// The unit the answer is stored in, which question results carry: "cm" for height, "kg" for weight,
     /// "years" for age, "s" for a time interval, the numeric format's own unit; nil for the other formats.

@@ -24,9 +24,16 @@ public protocol TaskCalculator: Sendable {
     /// be evaluated (the condition then does not hold). The default evaluates none.
     func holds(_ condition: ItemCalculation, task: ResearchTask, result: TaskResult,
                environment: StudyKitEnvironment) throws(TaskCalculationError) -> Bool
+
+    /// This calculator for the runs of one participant, whose details expressions may read (FHIRPath's `%patient`).
+    /// The default ignores them.
+    func launched(for participant: ParticipantDetails) -> any TaskCalculator
 }
 
 extension TaskCalculator {
+    /// Returns the calculator itself: it reads nothing about the participant.
+    public func launched(for participant: ParticipantDetails) -> any TaskCalculator { self }
+
     /// Evaluates no condition: throws for every one.
     public func holds(_ condition: ItemCalculation, task: ResearchTask, result: TaskResult,
                       environment: StudyKitEnvironment) throws(TaskCalculationError) -> Bool {

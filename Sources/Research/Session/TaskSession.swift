@@ -63,7 +63,10 @@ public struct TaskSession: Sendable {
         self.path = []
         self.setAside = [:]
         switch task.navigate(after: nil, context: { conditionContext }) {
-        case .step(let first): path = [StepVisit(stepIdentifier: first.identifier, startDate: startDate)]
+        case .step(let first):
+            var visit = StepVisit(stepIdentifier: first.identifier, startDate: startDate)
+            visit.answers = initialAnswers(of: first)
+            path = [visit]
         case .end: finish(.completed)
         case .cycle(let step): throw .navigationCycle(step)
         }
@@ -121,15 +124,23 @@ public struct TaskSession: Sendable {
         set { path[path.count - 1] = newValue }
     }
 
-    /// "Step x of y" for the current step, counting the task's steps but a leading instruction and a trailing
-    /// completion step; nil on those two and once finished.
+    /// "Step x of y" for the current step, counting the task's steps but a leading instruction, a trailing
+    /// completion step and the steps a skip rule passes over on the answers so far; nil on the first two and once
+    /// finished.
     public var progress: TaskProgress? {
         guard let step = currentStep, let index = task.index(ofStep: step.identifier) else { return nil }
         let leading = task.steps.first.map { $0.kind == .instruction } == true ? 1 : 0
         let trailing = task.steps.count > leading && task.steps.last.map { $0.kind == .completion } == true ? 1 : 0
         let counted = leading..<(task.steps.count - trailing)
         guard counted.contains(index) else { return nil }
-        return TaskProgress(current: index - leading + 1, total: counted.count)
+        guard !task.skipRules.isEmpty else { return TaskProgress(current: index - leading + 1, total: counted.count) }
+        // Steps whose skip rule holds on the answers so far are not counted (a repeating group's later repetitions
+        // until "Add another" is answered yes), so the count grows and shrinks with the answers.
+        let context = conditionContext
+        let shown = counted.filter { position in
+            position == index || !(task.skipRules[task.steps[position].identifier]?.isSatisfied(by: context) ?? false)
+        }
+        return TaskProgress(current: (shown.firstIndex(of: index) ?? 0) + 1, total: shown.count)
     }
 
     /// Whether Back is available: there is an earlier step on the path taken.
@@ -232,6 +243,21 @@ public struct TaskSession: Sendable {
     }
 
     // MARK: - Calculated items
+
+    /// The answers that pre-fill a step shown for the first time: each item's ``FormItem/initialValue`` as the
+    /// calculator gives it, when it fits the item. An expression that fails or gives nothing leaves the item empty: a
+    /// pre-filled value only saves typing, and the participant answers the question either way.
+    private func initialAnswers(of step: Step) -> [String: Answer] {
+        guard let calculator, case .form(let form) = step.kind else { return [:] }
+        var answers: [String: Answer] = [:]
+        for item in form.items {
+            guard let identifier = item.identifier, let initial = item.initialValue, let format = item.answerFormat,
+                  let value = try? calculator.value(of: item, calculation: initial, task: task, result: result, environment: environment),
+                  let normalized = format.normalized(value), (try? format.validate(normalized)) != nil else { continue }
+            answers[identifier] = normalized
+        }
+        return answers
+    }
 
     /// Why calculated items of the current step have no value, by item identifier: their expression failed,
     /// or no calculator in the environment evaluates its language. Empty when every value was calculated.
@@ -604,6 +630,8 @@ public struct TaskSession: Sendable {
                 visit.signature = kept.signature
                 visit.permissions = kept.permissions
                 visit.files = kept.files
+            } else {
+                visit.answers = initialAnswers(of: step)
             }
             return visit
         }

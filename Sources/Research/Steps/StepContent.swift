@@ -101,6 +101,10 @@ public struct FormItem: Hashable, Sendable, Codable {
     public var calculation: ItemCalculation?
     /// For a calculated item: computed and stored, but not shown (an intermediate value, such as SDC's `hidden`).
     public var isHidden: Bool = false
+    /// For a question: an expression whose value pre-fills the item when its step is first shown (SDC's
+    /// `initialExpression`), evaluated by the session's ``TaskCalculator``; the participant may change or clear it.
+    /// A value that cannot be calculated leaves the item empty. Nil for none.
+    public var initialValue: ItemCalculation?
 
     /// Creates a question item; `isOptional` defaults to true.
     public init(identifier: String, text: String?, detailText: String? = nil, answerFormat: AnswerFormat,
@@ -141,7 +145,7 @@ public struct FormItem: Hashable, Sendable, Codable {
     public var isCalculated: Bool { calculation != nil }
 
     private enum CodingKeys: String, CodingKey {
-        case identifier, text, sectionTitle, detailText, answerFormat, optional, placeholder, learnMore, calculation, hidden
+        case identifier, text, sectionTitle, detailText, answerFormat, optional, placeholder, learnMore, calculation, hidden, initialValue
     }
 
     /// Reads a question item, or a section title when `sectionTitle` is present; `optional` defaults to true.
@@ -161,6 +165,7 @@ public struct FormItem: Hashable, Sendable, Codable {
             learnMore: try c.decodeIfPresent(LearnMoreItem.self, forKey: .learnMore))
         calculation = try c.decodeIfPresent(ItemCalculation.self, forKey: .calculation)
         isHidden = try c.decodeIfPresent(Bool.self, forKey: .hidden) ?? false
+        initialValue = try c.decodeIfPresent(ItemCalculation.self, forKey: .initialValue)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -179,6 +184,7 @@ public struct FormItem: Hashable, Sendable, Codable {
         try c.encodeIfPresent(learnMore, forKey: .learnMore)
         try c.encodeIfPresent(calculation, forKey: .calculation)
         if isHidden { try c.encode(true, forKey: .hidden) }
+        try c.encodeIfPresent(initialValue, forKey: .initialValue)
     }
 }
 

@@ -92,10 +92,11 @@ enum UnknownKeyDetector {
             return keys
         case .formItem:
             var keys = plain(["identifier", "text", "sectionTitle", "detailText", "answerFormat", "optional", "placeholder", "learnMore",
-                              "calculation", "hidden"])
+                              "calculation", "hidden", "initialValue"])
             keys["answerFormat"] = .answerFormat
             keys["learnMore"] = .learnMore
             keys["calculation"] = .calculation
+            keys["initialValue"] = .calculation
             return keys
         case .calculation: return plain(["language", "expression", "description"])
         case .textChoice:

@@ -53,6 +53,8 @@ public struct StudyDefinition: Hashable, Sendable {
     public var strings: StudyStrings
     /// The study folder it was loaded from.
     public var folder: URL
+    /// Which onboarding answers give the participant's birth date and gender to FHIR Questionnaires' `%patient`.
+    public var patientFields: StudyPatientFields
 
     /// Creates a study from its parts; ``StudyLoader`` builds them from a folder.
     public init(identifier: String, name: String, languages: [String], theme: StudyTheme, enrolment: EnrolmentMode,
@@ -60,7 +62,7 @@ public struct StudyDefinition: Hashable, Sendable {
                 tasks: [StudyTaskDefinition], surveys: [String: ResearchTask], localizedSurveys: [String: [String: ResearchTask]] = [:],
                 questionnaires: [String: Data] = [:], valueSets: [String: Data] = [:],
                 contacts: [StudyContact], charts: [StudyChart] = [], feed: [StudyFeedCard] = [], images: [String: StudyImage] = [:],
-                strings: StudyStrings, folder: URL) {
+                strings: StudyStrings, folder: URL, patientFields: StudyPatientFields = StudyPatientFields()) {
         self.identifier = identifier
         self.name = name
         self.languages = languages
@@ -80,6 +82,7 @@ public struct StudyDefinition: Hashable, Sendable {
         self.images = images
         self.strings = strings
         self.folder = folder
+        self.patientFields = patientFields
     }
 
     /// The first of ``languages``.

@@ -76,7 +76,7 @@ private struct Loader {
     }
 
     static let topKeys = ["identifier", "name", "languages", "theme", "consent", "onboarding", "strings", "enrolment", "valueSets", "tasks",
-                          "contacts", "charts", "feed"]
+                          "contacts", "charts", "feed", "patient"]
     static let taskKeys = ["id", "title", "instructions", "impactsAdherence", "survey", "active", "outcome", "code", "card", "lateEntry", "value",
                            "schedule"]
     static let codingKeys = ["system", "code", "display"]
@@ -135,12 +135,64 @@ private struct Loader {
         let feed = feedReader.read(value("feed"), reader: &reader)
         if let logo = themeLogo(value("theme")) { theme.logo = feedReader.readImage(logo, path: "theme.logo", reader: &reader) }
 
+        let patientFields = readPatientFields(value("patient"), onboarding: onboarding?.tasks ?? [:], reader: &reader)
+
         guard let identifier, let name, let languages, let documents, let onboarding else { return nil }
         return StudyDefinition(identifier: identifier, name: name, languages: languages, theme: theme, enrolment: enrolment,
                                consentDocuments: documents, onboardingTasks: onboarding.tasks, onboardingTaskData: onboarding.data,
                                tasks: tasks, surveys: surveys, localizedSurveys: localizedSurveys, questionnaires: questionnaires, valueSets: valueSets, contacts: contacts, charts: charts,
                                feed: feed, images: feedReader.images, strings: strings,
-                               folder: folder)
+                               folder: folder, patientFields: patientFields)
+    }
+
+    /// Reads `patient`: references into the onboarding task, checked in every language's version of it (a date question
+    /// for `birthDate`, a choice whose values are FHIR's gender codes for `gender`).
+    func readPatientFields(_ value: JSONTree?, onboarding: [String: ConsentTask], reader: inout DocumentReader) -> StudyPatientFields {
+        guard let value, let pairs = reader.object(value, path: "patient", known: ["birthDate", "gender"]) else { return StudyPatientFields() }
+        var fields = StudyPatientFields()
+        for pair in pairs {
+            let key = pair.key, tree = pair.value
+            let path = "patient.\(key)"
+            guard let text = reader.string(tree, path: path) else { continue }
+            let reference: AnswerReference
+            do {
+                reference = try AnswerReference(parsing: text)
+            } catch {
+                reader.report(path, "'\(text)' is not a reference to an onboarding answer (step or step.item): \(error)")
+                continue
+            }
+            guard reference.task == nil else {
+                reader.report(path, "'\(text)' names another task; the patient's details come from the onboarding's own answers")
+                continue
+            }
+            var fits = true
+            for (language, consentTask) in onboarding.sorted(by: { $0.key < $1.key }) {
+                let question = consentTask.task.step(withIdentifier: reference.step)?.questions
+                    .first { reference.item == nil ? $0.identifier == reference.step : $0.identifier == reference.item }
+                guard let format = question?.format else {
+                    reader.report(path, "the onboarding (\(language)) has no question '\(text)'")
+                    fits = false
+                    break
+                }
+                if key == "birthDate" {
+                    guard case .date = format else {
+                        reader.report(path, "'\(text)' in the onboarding (\(language)) is not a date question (a day, without time)")
+                        fits = false
+                        break
+                    }
+                } else {
+                    let values = Set(format.choiceValues.compactMap { value -> String? in if case .string(let code) = value { code } else { nil } })
+                    guard !values.isEmpty, values.count == format.choiceValues.count, values.isSubset(of: StudyPatientFields.genderCodes) else {
+                        reader.report(path, "'\(text)' in the onboarding (\(language)) is not a choice whose values are \(StudyPatientFields.genderCodes.sorted().joined(separator: ", "))")
+                        fits = false
+                        break
+                    }
+                }
+            }
+            guard fits else { continue }
+            if key == "birthDate" { fields.birthDate = reference } else { fields.gender = reference }
+        }
+        return fields
     }
 
     // MARK: - Files

@@ -36,6 +36,9 @@ public final class ParticipantWorkflow: Sendable {
     /// Participants known to have finished onboarding: an outcome is never taken back, so once seen it is kept and
     /// the gate asks the care store no more.
     private let onboardedParticipants = Mutex<Set<String>>([])
+    /// The calculator launched for each participant (``TaskCalculator/launched(for:)``), made on their first run and again
+    /// once their onboarding is recorded (which gives their name and the answers ``StudyPatientFields`` reads).
+    private let launchedCalculators = Mutex<[String: any TaskCalculator]>([:])
     /// Each participant's open runs as last read, with the study store's revision of their data read just before:
     /// a run's start, step and end each raise that revision, so the list is current while it stays the same.
     private let openRunsRead = KeptValues<String, (revision: UInt64, runs: [TaskRunSummary])>(capacity: 4_096)
@@ -237,8 +240,8 @@ public final class ParticipantWorkflow: Sendable {
         let open = try await data.studyStore.openRunSummaries(participantID: participant.id)
             .filter { $0.taskID == taskID && $0.occurrence == occurrence }
         if let resumable = open.max(by: { ($0.updatedAt ?? .distantPast) < ($1.updatedAt ?? .distantPast) }) { return resumable.id }
-        let session = try TaskSession(task: task, environment: environment(for: participant), calculator: calculator,
-                                      files: runFiles(for: participant), device: "web")
+        let session = try TaskSession(task: task, environment: environment(for: participant),
+                                      calculator: try await calculator(for: participant), files: runFiles(for: participant), device: "web")
         let run = TaskRun(id: session.taskRunUUID, participantID: participant.id, taskID: taskID, occurrence: occurrence,
                           state: .inProgress, restorationData: session.restorationData)
         return try await data.studyStore.saveRun(run).id
@@ -248,7 +251,7 @@ public final class ParticipantWorkflow: Sendable {
     /// for anyone else's run.
     public func run(_ runID: UUID, for participant: StudyParticipant) async throws -> (run: TaskRun, session: TaskSession?) {
         guard let run = try await data.studyStore.run(id: runID, participantID: participant.id) else { throw StudyRefusal.noSuchRun(runID) }
-        return (run, try restoredSession(of: run, for: participant))
+        return (run, try restoredSession(of: run, for: participant, calculator: try await calculator(for: participant)))
     }
 
     /// The step the participant's run `runID` is on; nil when it has ended or is not theirs.
@@ -258,8 +261,26 @@ public final class ParticipantWorkflow: Sendable {
         return try researchTask(run.taskID, for: participant).step(withIdentifier: stepID)
     }
 
+    /// The study's calculator for `participant`'s runs: it knows them as ``StudyPatientFields`` and their consent
+    /// describe them (their patient id, the name they signed, the onboarding answers the study names). Made once per
+    /// participant and kept.
+    private func calculator(for participant: StudyParticipant) async throws -> (any TaskCalculator)? {
+        guard let calculator else { return nil }
+        if let launched = launchedCalculators.withLock({ $0[participant.id] }) { return launched }
+        let consent = try await data.studyStore.consentRecords(participantID: participant.id)
+            .last { $0.sealed.record.kind == .consent }?.sealed.record.signatures.first
+        let onboarding = try await data.studyStore.runs(participantID: participant.id, taskID: StudyTaskDefinition.onboardingID)
+            .first { $0.state == .completed }?.result
+        let details = study.patientFields.details(patientID: participant.patientID,
+                                                  signature: consent.map { ($0.givenName, $0.familyName) }, onboarding: onboarding)
+        let launched = calculator.launched(for: details)
+        launchedCalculators.withLock { $0[participant.id] = launched }
+        return launched
+    }
+
     /// The session of a run in progress, restored; nil for a run that has ended.
-    private func restoredSession(of run: TaskRun, for participant: StudyParticipant) throws -> TaskSession? {
+    private func restoredSession(of run: TaskRun, for participant: StudyParticipant,
+                                 calculator: (any TaskCalculator)?) throws -> TaskSession? {
         guard run.state == .inProgress, let data = run.restorationData else { return nil }
         let task = try researchTask(run.taskID, for: participant)
         do {
@@ -307,11 +328,14 @@ public final class ParticipantWorkflow: Sendable {
                                               _ apply: @escaping @Sendable (inout TaskSession) throws -> Problems?) async throws
         -> StepApplication<Problems> {
         let claimed = Mutex(false)
+        let calculator = try await calculator(for: participant)
         let outcome: (saved: TaskRun?, value: PostedStep<Problems>)?
         do {
             outcome = try await data.studyStore.updateRun(id: runID, participantID: participant.id) { run -> (save: TaskRun?, value: PostedStep<Problems>) in
                 guard !self.finishingRuns.withLock({ $0.contains(run.id) }) else { return (nil, .beingFinished) }
-                guard var session = try self.restoredSession(of: run, for: participant) else { throw StudyRefusal.runEnded(run.id) }
+                guard var session = try self.restoredSession(of: run, for: participant, calculator: calculator) else {
+                    throw StudyRefusal.runEnded(run.id)
+                }
                 // Inside the transaction no other post of this run writes files: the folder is trimmed to what the run
                 // as saved refers to (files let go by earlier posts, and those of refused ones), before this post writes.
                 session.removeUnreferencedFiles()
@@ -382,6 +406,7 @@ public final class ParticipantWorkflow: Sendable {
                 .completionOutcome(participantID: participant.id, timeZone: participant.timeZone)]
             _ = try await data.commit(change)
             onboardedParticipants.withLock { _ = $0.insert(participant.id) }
+            launchedCalculators.withLock { _ = $0.removeValue(forKey: participant.id) }
             return .onboarding
         }
         if let occurrence = run.occurrence {
