@@ -34,12 +34,18 @@ public struct FHIRImportIssue: Hashable, Sendable, CustomStringConvertible {
         /// How many times a repeating group is asked at most, when the Questionnaire sets no limit or a larger one than
         /// ``FHIRRepetitionLayout/largestLimit``. Does not refuse the form.
         case repetitionLimit
+        /// An item shown with another control than its `itemControl` asks for (a drop-down list as check boxes); what is
+        /// asked and how answers are checked are the same. Does not refuse the form.
+        case shownDifferently
+        /// An `enableWhen` that compares a question with Coding options with a code written as `answerString`,
+        /// `answerInteger` or `answerDecimal`: it is read as a test of the chosen options' codes. Does not refuse the form.
+        case interpretedCondition
 
         /// Whether an issue of this kind keeps the Questionnaire from importing whole: every kind but the notes
-        /// ``acceptedExtension``, ``ignoredExtension`` and ``repetitionLimit``.
+        /// ``acceptedExtension``, ``ignoredExtension``, ``repetitionLimit``, ``shownDifferently`` and ``interpretedCondition``.
         public var refusesImport: Bool {
             switch self {
-            case .acceptedExtension, .ignoredExtension, .repetitionLimit: false
+            case .acceptedExtension, .ignoredExtension, .repetitionLimit, .shownDifferently, .interpretedCondition: false
             case .unsupportedItem, .unsupportedProperty, .unsupportedExtension, .unsupportedCondition, .mismatchedCondition,
                  .readOnlySkipped: true
             }
@@ -111,8 +117,8 @@ public struct FHIRQuestionnaireImport: Hashable, Sendable {
     /// The issues that keep the Questionnaire from importing whole; empty when it came over whole.
     public var refusals: [FHIRImportIssue] { issues.filter(\.refusesImport) }
 
-    /// The notes: extensions left aside because they do not change what is asked or how answers are checked, and
-    /// repetition limits.
+    /// The notes: extensions left aside and controls shown differently, because they do not change what is asked or how
+    /// answers are checked; repetition limits; conditions read by their codes.
     public var notes: [FHIRImportIssue] { issues.filter { !$0.refusesImport } }
 
     /// The task, or an error listing every refusal when anything was left out: for callers that must run the

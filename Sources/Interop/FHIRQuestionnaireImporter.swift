@@ -136,6 +136,8 @@ private struct StepPlan {
 private enum ClauseOutcome {
     /// The clause as a Research condition.
     case condition(Condition)
+    /// The clause read in a way the note explains (a Coding question compared with a code written as text or a number).
+    case interpreted(Condition, note: FHIRImportIssue)
     /// Why the clause is not evaluated.
     case issue(FHIRImportIssue)
 }
@@ -148,6 +150,8 @@ private struct ImportedQuestion {
     var repeats: Bool
     /// For choice items: the kind of `answerOption` value (`Coding`, `Integer`, `String`, `Date`, `Time`).
     var optionKind: String?
+    /// For choice items with Coding options: each option's code.
+    var optionCodes: [String] = []
 }
 
 /// Builds one task from one Questionnaire; collects issues as it goes.
@@ -537,7 +541,8 @@ private struct QuestionnaireTaskBuilder {
         let control = extensions.itemControl
         func controlNotUsed(_ allowed: Set<String>) {
             if let control, !allowed.contains(control) {
-                unsupported(linkId, "\(path).extension", "itemControl '\(control)' is not supported for a \(type) item; the usual control is shown")
+                issues.append(FHIRImportIssue(kind: .shownDifferently, linkId: linkId, path: "\(path).extension",
+                                              message: "itemControl '\(control)' is not supported for a \(type) item; the usual control is shown"))
             }
         }
         // A number's bounds; a quantity's (`valueQuantity`) in the item's unit. A bound that cannot be applied is reported.
@@ -653,6 +658,9 @@ private struct QuestionnaireTaskBuilder {
             controlNotUsed(["radio-button", "check-box", "drop-down", "autocomplete"])
             guard let (choices, kind) = choiceOptions(item, linkId: linkId, path: path, repeats: repeats) else { return nil }
             question.optionKind = kind
+            if kind == "Coding" {
+                question.optionCodes = choices.compactMap { choice -> String? in if case .string(let code) = choice.value { code } else { nil } }
+            }
             noInitial("an initial choice is not supported (Research text choices have no preselection)")
             var all = choices
             if type == "open-choice" {
@@ -665,7 +673,8 @@ private struct QuestionnaireTaskBuilder {
                 format = .valuePicker(ValuePickerFormat(choices: all))
             } else {
                 if control == "drop-down" || control == "autocomplete" {
-                    unsupported(linkId, "\(path).extension", "a \(control!) list is shown as \(repeats ? "check boxes" : "radio buttons") for \(repeats ? "a repeating" : "an open-choice") item")
+                    issues.append(FHIRImportIssue(kind: .shownDifferently, linkId: linkId, path: "\(path).extension",
+                                                  message: "a \(control!) list is shown as \(repeats ? "check boxes" : "radio buttons") for \(repeats ? "a repeating" : "an open-choice") item"))
                 }
                 format = .textChoice(TextChoiceFormat(style: repeats ? .multiple : .single, choices: all))
             }
@@ -848,6 +857,9 @@ private struct QuestionnaireTaskBuilder {
             let clausePath = "\(path).enableWhen[\(index)]"
             switch clauseCondition(clause, owner: owner, path: clausePath, stepIndex: stepIndex, repetitions: repetitions, plan: plan) {
             case .condition(let condition): conditions.append(condition)
+            case .interpreted(let condition, let note):
+                conditions.append(condition)
+                issues.append(note)
             case .issue(let issue):
                 issues.append(issue)
                 failed = true
@@ -898,6 +910,10 @@ private struct QuestionnaireTaskBuilder {
         }
         let isChoice = question.type == "choice" || question.type == "open-choice"
         let expected = FHIRItemType.answerSuffix(question.type) ?? question.optionKind ?? "?"
+        if expected == "Coding", ["String", "Integer", "Decimal"].contains(answerType), !question.optionCodes.isEmpty {
+            return codeCondition(clause[answerKey], answerKey: answerKey, comparison: comparison, operatorText: operatorText,
+                                 reference: reference, question: question, questionId: questionId, owner: owner, path: path)
+        }
         guard answerType == expected else {
             let described = isChoice ? "a \(question.type) question with \(expected) options" : "a \(question.type) question"
             return fail(.mismatchedCondition,
@@ -945,6 +961,43 @@ private struct QuestionnaireTaskBuilder {
             return .condition(.or([.not(.answered(reference)), .comparison(reference, .notEqual, value)]))
         }
         return .condition(.comparison(reference, comparison, value))
+    }
+
+    /// An `enableWhen` that compares a question with Coding options with `answerString`, `answerInteger` or `answerDecimal`,
+    /// as forms written for renderers that compare the chosen Coding's code do: the value is compared with each option's
+    /// code (as text for a string; as a number for a number, when every code is one), and the condition holds when an
+    /// option that compares so is chosen (for `!=`: when none equal to the value is chosen, as R4 defines `!=`).
+    func codeCondition(_ raw: Any?, answerKey: String, comparison: ComparisonOperator, operatorText: String,
+                       reference: AnswerReference, question: ImportedQuestion, questionId: String, owner: String,
+                       path: String) -> ClauseOutcome {
+        let codes = question.optionCodes
+        let matching: [String]
+        if answerKey == "answerString" {
+            guard let text = raw as? String, comparison == .equal || comparison == .notEqual else {
+                return .issue(FHIRImportIssue(kind: .mismatchedCondition, linkId: owner, otherLinkId: questionId, path: path,
+                                              message: "enableWhen of '\(owner)' orders the codes of '\(questionId)' with \(operatorText) and \(answerKey); the condition is not evaluated and item '\(owner)' is always shown"))
+            }
+            matching = codes.filter { $0 == text }
+        } else {
+            let numbers = codes.map { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) }
+            guard let value = decimal(raw), numbers.allSatisfy({ $0 != nil }) else {
+                return .issue(FHIRImportIssue(kind: .mismatchedCondition, linkId: owner, otherLinkId: questionId, path: path,
+                                              message: "enableWhen of '\(owner)' compares '\(questionId)', whose codes are not all numbers, with \(answerKey); the condition is not evaluated and item '\(owner)' is always shown"))
+            }
+            let compare: (Decimal) -> Bool = switch comparison {
+            case .equal, .notEqual: { $0 == value }
+            case .less: { $0 < value }
+            case .lessOrEqual: { $0 <= value }
+            case .greater: { $0 > value }
+            case .greaterOrEqual: { $0 >= value }
+            }
+            matching = zip(codes, numbers).filter { compare($0.1!) }.map(\.0)
+        }
+        let anyChosen: Condition = matching.isEmpty ? .constant(false)
+            : matching.count == 1 ? .contains(reference, .string(matching[0])) : .or(matching.map { .contains(reference, .string($0)) })
+        let note = FHIRImportIssue(kind: .interpretedCondition, linkId: owner, otherLinkId: questionId, path: path,
+                                   message: "enableWhen of '\(owner)' compares '\(questionId)', which has Coding options, with \(answerKey); it is read as a test of the chosen option's code (\(matching.isEmpty ? "no code matches" : "codes " + matching.joined(separator: ", ")))")
+        return .interpreted(comparison == .notEqual ? .not(anyChosen) : anyChosen, note: note)
     }
 
     /// A JSON number as a `Decimal`, read from its text so that 2.1 stays 2.1.

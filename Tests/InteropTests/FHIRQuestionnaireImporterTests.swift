@@ -53,10 +53,11 @@ struct EnableWhenFixtureTests {
         #expect(!result.task.skipRules.isEmpty)
     }
 
-    @Test(.enabled(if: HL7Fixtures.arePresent, HL7Fixtures.absent)) func reportsEveryMismatchedConditionWithBothLinkIds() throws {
+    @Test(.enabled(if: HL7Fixtures.arePresent, HL7Fixtures.absent)) func conditionsOnCodingQuestionsWrittenAsTextOrNumbersAreReadByCode() throws {
         let result = try importFixture("sdc-enablewhen.json")
-        let mismatched = result.issues.filter { $0.kind == .mismatchedCondition }
-        let pairs = Set(mismatched.map { "\($0.linkId ?? "")->\($0.otherLinkId ?? "")" })
+        #expect(result.issues.filter { $0.kind == .mismatchedCondition }.isEmpty)
+        let interpreted = result.issues.filter { $0.kind == .interpretedCondition }
+        let pairs = Set(interpreted.map { "\($0.linkId ?? "")->\($0.otherLinkId ?? "")" })
         #expect(pairs == [
             // answerString compared with choices whose options are Codings.
             "e5da17a7-7546-45c5-9bcd-d0b09a74ty76->s1-radio",
@@ -65,25 +66,26 @@ struct EnableWhenFixtureTests {
             "65578509-21ae-4a48-3f56-aswtysn1238->5e1209b7-c9e0-4bf4-b228-fr096s903m25",
             "76daed4f-f957-45cb-9584-aab95f6021d4->5e1209b7-c9e0-4bf4-b228-fr096s903m25",
             "76daed4f-f957-45cb-9584-aab95f6021d4->5e1209b7-c9e0-4bf4-b228-c6591b540qmo",
-            // answerDecimal and answerInteger compared with Coding options.
+            // answerDecimal and answerInteger compared with Coding options whose codes are numbers.
             "945b97b5-6d74-4a55-9be1-19897512jj89->s3-radio",
             "04fabc33-534a-4047-9a13-c13b0b63fa17->s3-radio",
             "945b97b5-6d74-4a55-9be1-1989751233ew->s4-radio",
             "04fabc33-534a-4047-9a13-c13b0b63gh76->s4-radio",
         ])
-        #expect(mismatched.allSatisfy { $0.message.contains($0.otherLinkId!) && $0.message.contains($0.linkId!) })
-        // The Yes/No/Don't know question uses an external ValueSet: it is reported, and so are the
-        // conditions that name it.
+        #expect(interpreted.allSatisfy { !$0.refusesImport && $0.message.contains($0.otherLinkId!) && $0.message.contains($0.linkId!) })
+        // The Yes/No/Don't know question uses an external ValueSet: it is refused, and so are the conditions that name it.
+        // Nothing else refuses the form.
         let external = result.issues.filter { $0.linkId == "1acf93a7-0890-44cd-be48-542defb35248" }
         #expect(external.map(\.kind) == [.unsupportedProperty])
         let orphaned = Set(result.issues.filter { $0.kind == .unsupportedCondition }.compactMap(\.linkId))
         #expect(orphaned == ["945b97b5-6d74-4a55-9be1-1989751219fb", "fab7c5c4-0ac0-4afa-bd6d-c0ce4f5e0bdf"])
+        #expect(Set(result.refusals.compactMap(\.linkId)) == orphaned.union(["1acf93a7-0890-44cd-be48-542defb35248"]))
         // Both drop-down itemControls are read, and no extension is left unread: the single choice becomes a value
-        // picker (a drop-down list); the repeating one (BC029) stays check boxes, which is reported.
+        // picker (a drop-down list); the repeating one (BC029) stays check boxes, with a note.
         #expect(result.issues.filter { $0.kind == .unsupportedExtension }.isEmpty)
         let pickers = result.task.steps.flatMap(\.questions).filter { if case .valuePicker = $0.format { true } else { false } }
         #expect(pickers.map(\.identifier) == ["5e1209b7-c9e0-4bf4-b228-c6591b540qmo"])
-        #expect(result.issues.contains { $0.linkId == "BC029" && $0.kind == .unsupportedProperty && $0.message.contains("check boxes") })
+        #expect(result.issues.contains { $0.linkId == "BC029" && $0.kind == .shownDifferently && $0.message.contains("check boxes") })
     }
 
     @Test(.enabled(if: HL7Fixtures.arePresent, HL7Fixtures.absent)) func booleanEqualsShowsAndHides() throws {
@@ -115,11 +117,38 @@ struct EnableWhenFixtureTests {
         #expect(try !askedItems(task, [:]).contains("BOWOPTOTH"))
     }
 
-    @Test(.enabled(if: HL7Fixtures.arePresent, HL7Fixtures.absent)) func itemsWithMismatchedConditionsAreAlwaysShown() throws {
+    @Test(.enabled(if: HL7Fixtures.arePresent, HL7Fixtures.absent)) func codesComparedAsTextOrNumbersShowAndHide() throws {
         let task = try importFixture("sdc-enablewhen.json").task
-        let asked = try askedItems(task, [:])
-        #expect(asked.contains("e5da17a7-7546-45c5-9bcd-d0b09a74ty76"))
-        #expect(asked.contains("840c08ad-4b27-4c1d-9d6e-824202519kied"))
+        // "Question hidden until Q3 radio 2 Selected": s1-radio = "2", an answerString against Coding options.
+        #expect(try askedItems(task, ["s1-radio": choice("2")]).contains("e5da17a7-7546-45c5-9bcd-d0b09a74ty76"))
+        #expect(try !askedItems(task, ["s1-radio": choice("1")]).contains("e5da17a7-7546-45c5-9bcd-d0b09a74ty76"))
+        #expect(try !askedItems(task, [:]).contains("e5da17a7-7546-45c5-9bcd-d0b09a74ty76"))
+        // "Group visible when value < 2.2" (answerDecimal 2.1) and its ">= 2.1" twin, on codes 1.1, 2.2 and 3.3.
+        let below = try childQuestions(of: "945b97b5-6d74-4a55-9be1-19897512jj89", in: task)
+        let above = try childQuestions(of: "04fabc33-534a-4047-9a13-c13b0b63fa17", in: task)
+        let small = try askedItems(task, ["s3-radio": choice("1.1")])
+        #expect(small.isSuperset(of: below) && small.isDisjoint(with: above))
+        let large = try askedItems(task, ["s3-radio": choice("3.3")])
+        #expect(large.isSuperset(of: above) && large.isDisjoint(with: below))
+        #expect(try askedItems(task, [:]).isDisjoint(with: below.union(above)))
+    }
+
+    /// The questions inside the group `linkId` of the fixture, as the task asks them.
+    func childQuestions(of linkId: String, in task: ResearchTask) throws -> Set<String> {
+        let data = try Data(contentsOf: HL7Fixtures.folder.appendingPathComponent("sdc-enablewhen.json"))
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        func find(_ items: [Any]) -> [String: Any]? {
+            for case let item as [String: Any] in items {
+                if item["linkId"] as? String == linkId { return item }
+                if let found = find(item["item"] as? [Any] ?? []) { return found }
+            }
+            return nil
+        }
+        let group = try #require(find(root["item"] as? [Any] ?? []))
+        let asked = Set(task.steps.flatMap(\.questions).map(\.identifier))
+        let children = Set((group["item"] as? [Any] ?? []).compactMap { ($0 as? [String: Any])?["linkId"] as? String }).intersection(asked)
+        #expect(!children.isEmpty, "group \(linkId) has no question the task asks")
+        return children
     }
 }
 

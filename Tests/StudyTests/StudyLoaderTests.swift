@@ -263,6 +263,54 @@ struct StudyLoaderTests {
         #expect(lines.contains("study.yaml: contacts[1].id: 'bad id' may hold only letters, digits, '-' and '_', starting with a letter or digit"))
     }
 
+    @Test func thePatientSettingNamesOnboardingQuestionsOfTheRightKind() throws {
+        // The browser suite's family-history study asks the birth date and gender at onboarding and names them.
+        let familyHistory = StudyFixtures.repository.appendingPathComponent("tests/browser/studies/family-history")
+        let study = try StudyLoader.load(folder: familyHistory, surveyFormats: [FHIRSurveyFormat()])
+        #expect(study.patientFields == StudyPatientFields(birthDate: AnswerReference(step: "about", item: "birthDate"),
+                                                          gender: AnswerReference(step: "about", item: "gender")))
+        // What it reads from an onboarding result: the day as answered, and a gender only when it is one of FHIR's codes.
+        let day = try #require(DateAnswer(year: 1961, month: 2, day: 28, timeZone: TimeZone(identifier: "Pacific/Auckland")!))
+        func onboarding(_ gender: String) -> TaskResult {
+            let about = StepResult(identifier: "about", startDate: .distantPast, endDate: .distantPast, results: [
+                .question(QuestionResult(identifier: "birthDate", type: .date, answer: .date(day))),
+                .question(QuestionResult(identifier: "gender", type: .textChoice, answer: .choices([ChoiceSelection(.string(gender))])))])
+            return TaskResult(identifier: "onboarding", taskRunUUID: UUID(), startDate: .distantPast, endDate: .distantPast, stepResults: [about])
+        }
+        let details = study.patientFields.details(patientID: "p1", signature: ("Ada", "Lovelace"), onboarding: onboarding("female"))
+        #expect(details == ParticipantDetails(patientID: "p1", givenName: "Ada", familyName: "Lovelace", birthDate: "1961-02-28", gender: "female"))
+        #expect(study.patientFields.details(patientID: "p1", signature: nil, onboarding: onboarding("robot")).gender == nil)
+        #expect(study.patientFields.details(patientID: "p1", signature: nil, onboarding: nil) == ParticipantDetails(patientID: "p1"))
+
+        let lines = try StudyFixtures.withRecoverCopy { folder in
+            try StudyFixtures.edit("onboarding.json", in: folder, replacing: "    {\n      \"type\": \"completion\",", with: """
+                    {"type": "form", "identifier": "about", "items": [
+                      {"identifier": "born", "answerFormat": {"type": "dateTime"}},
+                      {"identifier": "sex", "answerFormat": {"type": "textChoice", "style": "single", "choices": [
+                        {"text": "Female", "value": "female"}, {"text": "Robot", "value": "robot"}]}}]},
+                    {
+                      "type": "completion",
+                """)
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: "tasks:\n", with: """
+                patient:
+                  birthDate: about.born
+                  gender: about.sex
+                tasks:
+
+                """)
+            return try problems(in: folder)
+        }
+        #expect(lines.contains("study.yaml: patient.birthDate: 'about.born' in the onboarding (en) is not a date question (a day, without time)"), "\(lines)")
+        #expect(lines.contains("study.yaml: patient.gender: 'about.sex' in the onboarding (en) is not a choice whose values are female, male, other, unknown"), "\(lines)")
+        let other = try StudyFixtures.withRecoverCopy { folder in
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: "tasks:\n", with: "patient: {birthDate: \"pain:level\", gender: welcome, sex: x}\ntasks:\n")
+            return try problems(in: folder)
+        }
+        #expect(other.contains("study.yaml: patient.birthDate: 'pain:level' names another task; the patient's details come from the onboarding's own answers"), "\(other)")
+        #expect(other.contains("study.yaml: patient.gender: the onboarding (en) has no question 'welcome'"), "\(other)")
+        #expect(other.contains { $0.hasPrefix("study.yaml: patient.sex: unknown key 'sex'") }, "\(other)")
+    }
+
     @Test func aMissingConsentDocumentAndAMissingSurveyAreNamed() throws {
         let lines = try StudyFixtures.withRecoverCopy { folder in
             try FileManager.default.removeItem(at: folder.appendingPathComponent("surveys/check-in.json"))
