@@ -27,23 +27,36 @@ struct ChildProcess {
         for log in [standardOutput, standardError] where !FileManager.default.createFile(atPath: log.path, contents: nil) {
             throw ConsentPDFError.temporaryFiles(path: log.path, reason: "cannot create the log file")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        process.standardInput = FileHandle.nullDevice
         let output = try FileHandle(forWritingTo: standardOutput)
         let errors = try FileHandle(forWritingTo: standardError)
         defer {
             try? output.close()
             try? errors.close()
         }
-        process.standardOutput = output
-        process.standardError = errors
-
         let finished = ProcessExit()
-        process.terminationHandler = { ended in finished.signal(status: ended.terminationStatus) }
-        try process.run()
+        func makeProcess() -> Process {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            if let environment { process.environment = environment }
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = output
+            process.standardError = errors
+            process.terminationHandler = { ended in finished.signal(status: ended.terminationStatus) }
+            return process
+        }
+        var process = makeProcess()
+        // "Text file busy": a program written just now can be held open for writing by a child another thread forked
+        // before it closed, until that child execs. It clears within moments, so the start is tried again.
+        for attempt in 1... {
+            do {
+                try process.run()
+                break
+            } catch where Self.isTextFileBusy(error) && attempt < 10 {
+                try await Task.sleep(for: .milliseconds(20 * attempt))
+                process = makeProcess()
+            }
+        }
         let pid = process.processIdentifier
         let watchdog = Task {
             try await Task.sleep(for: timeLimit)
@@ -56,6 +69,13 @@ struct ChildProcess {
         // Helpers left behind by a program that exited on its own are ended too.
         kill(-pid, SIGKILL)
         return finished.timedOut ? .timedOut : .exited(status)
+    }
+
+    /// Whether starting a program failed with ETXTBSY, as Foundation reports it (directly, or under a Cocoa error).
+    static func isTextFileBusy(_ error: any Error) -> Bool {
+        let error = error as NSError
+        if error.domain == NSPOSIXErrorDomain { return error.code == Int(ETXTBSY) }
+        return (error.userInfo[NSUnderlyingErrorKey] as? NSError).map(isTextFileBusy) ?? false
     }
 
     /// The last `limit` characters of a file, trimmed; for error messages.

@@ -69,6 +69,19 @@ public struct FHIRPathTaskCalculator: TaskCalculator {
             let launchContext = Self.launchContextNames(json)
             let problems = scan.problems(launchContext: launchContext)
             if !problems.isEmpty { throw FHIRImportError(issues: problems) }
+            // The constant expressions the importer writes for `initial` answers (`'a' | 'b'`, `true`).
+            let formItems = questionnaire.task.steps.flatMap { step -> [FormItem] in
+                if case .form(let form) = step.kind { form.items } else { [] }
+            }
+            for item in formItems {
+                guard let text = item.initialValue?.expression, scan.calculated[text] == nil else { continue }
+                do {
+                    scan.calculated[text] = try FHIRPathExpression(text)
+                } catch {
+                    throw FHIRImportError(issues: [FHIRImportIssue(kind: .unsupportedProperty, linkId: item.identifier, path: "initial",
+                                                                   message: "the initial answer '\(text)' does not parse: \(error)")])
+                }
+            }
             entries[questionnaire.task.identifier] = Entry(questionnaire: questionnaire, json: json, rootVariables: scan.root,
                                                            itemVariables: scan.byItem, ancestors: scan.ancestors,
                                                            expressions: scan.calculated, items: scan.itemJSON,
@@ -170,6 +183,15 @@ public struct FHIRPathTaskCalculator: TaskCalculator {
     private func answer(_ values: FHIRPathCollection, for item: FormItem, timeZone: TimeZone,
                         fail: (String) -> TaskCalculationError) throws(TaskCalculationError) -> Answer? {
         guard let value = values.first else { return nil }
+        if values.count > 1, case .textChoice(let choices)? = item.answerFormat, choices.style == .multiple {
+            // Several options of a multiple choice: each value names one.
+            var selections: [ChoiceSelection] = []
+            for each in values {
+                guard case .choices(let one)? = try answer([each], for: item, timeZone: timeZone, fail: fail) else { continue }
+                selections += one
+            }
+            return .choices(selections)
+        }
         guard values.count == 1 else { throw fail("the expression gives \(values.count) values; a calculated item holds one") }
         let json = value.json
         switch item.answerFormat?.type.answerKind {

@@ -21,11 +21,12 @@ import Research
 /// `repeats`), from `answerOption` or a contained ValueSet (`answerValueSet: "#id"`), a Coding's `code` being
 /// the stored value and its `display` the text; open-choice → the same plus an "Other" choice with free text.
 /// `required` makes the item non-optional, `maxLength` limits text, `initial` sets the default where the
-/// format has one. `readOnly` items are left out (Research has no read-only questions), with a note.
+/// format has one; on choices and yes/no items, `initial` and `initialSelected` become the item's
+/// ``FormItem/initialValue`` (a constant FHIRPath expression), which pre-selects the answer. `readOnly` items are
+/// left out (Research has no read-only questions), with a note.
 ///
 /// Everything not carried over is listed in ``FHIRQuestionnaireImport/issues`` with its linkId and path:
-/// reference items, external ValueSets, `initial`/`initialSelected` on choices and booleans (Research formats have
-/// no preselection there), extensions ``FHIRExtensionPolicy`` refuses, and conditions that cannot be evaluated or
+/// reference items, external ValueSets, an `initial` answer that is not one of the item's options, extensions ``FHIRExtensionPolicy`` refuses, and conditions that cannot be evaluated or
 /// whose answer type does not fit the question they name. Extensions the policy accepts without effect, and ordinary
 /// extensions it does not know, are listed as notes, which do not refuse the form
 /// (``FHIRQuestionnaireImport/refusals``).
@@ -171,6 +172,10 @@ private struct QuestionnaireTaskBuilder {
     var repeatingGroupChains: [String: [String]] = [:]
     /// The most repetitions asked of each repeating group, by linkId.
     var repetitionLimits: [String: Int] = [:]
+    /// The options marked `initialSelected`, by the item's linkId.
+    var initialSelections: [String: [ChoiceValue]] = [:]
+    /// The `initial` answers of list and yes/no items as constant FHIRPath expressions (`'a' | 'b'`, `true`), by linkId.
+    var initialLiterals: [String: String] = [:]
     let valueSets: [String: [String: Any]]
     /// ValueSets given to the importer, by canonical URL.
     let externalValueSets: [String: [String: Any]]
@@ -207,6 +212,12 @@ private struct QuestionnaireTaskBuilder {
             }
         }
 
+        // Nested repeating groups multiply: a form whose repetitions would make an unreasonable task is refused unexpanded.
+        let rowCount = repeatedRowCount(entries)
+        guard rowCount <= Self.largestRowCount else {
+            throw FHIRImportError(issues: issues + [FHIRImportIssue(kind: .unsupportedProperty, linkId: nil, path: "item",
+                message: "the repeating groups would be laid out as \(rowCount) questions and titles, more than \(Self.largestRowCount); lower their questionnaire-maxOccurs")])
+        }
         entries = layOutRepetitions(entries)
 
         // Chunk consecutive rows that share a top-level group, a condition chain and a repetition into steps.
@@ -355,6 +366,9 @@ private struct QuestionnaireTaskBuilder {
                     let required = jsonBool(item["required"]) == true
                     formItem = FormItem(identifier: linkId, text: shownText, answerFormat: format, isOptional: !required,
                                         placeholder: extensions.entryFormat)
+                    if let literal = initialLiterals[linkId], extensions.initialExpression == nil {
+                        formItem.initialValue = ItemCalculation(language: "text/fhirpath", expression: literal)
+                    }
                     if let initial = extensions.initialExpression {
                         if initial.language == "text/fhirpath" {
                             formItem.initialValue = ItemCalculation(language: initial.language, expression: initial.expression)
@@ -410,6 +424,31 @@ private struct QuestionnaireTaskBuilder {
         }
         repetitionLimits[linkId] = limit
         return true
+    }
+
+    /// The most rows (questions, titles, "Add another" steps) a Questionnaire's repeating groups may be laid out as.
+    static let largestRowCount = 10_000
+
+    /// How many rows ``layOutRepetitions(_:depth:repetitions:owners:)`` would lay out, counted without laying them out.
+    func repeatedRowCount(_ entries: [LayoutEntry], depth: Int = 0) -> Int {
+        var count = 0
+        var index = 0
+        while index < entries.count {
+            guard entries[index].repeatingGroups.count > depth else {
+                count += 1
+                index += 1
+                continue
+            }
+            let group = entries[index].repeatingGroups[depth]
+            var end = index
+            while end < entries.count, entries[end].repeatingGroups.count > depth, entries[end].repeatingGroups[depth] == group { end += 1 }
+            let limit = repetitionLimits[group] ?? 1
+            let inner = repeatedRowCount(Array(entries[index..<end]), depth: depth + 1)
+            // Saturating: four levels of 50 would overflow nothing, but a count past the limit need not be exact.
+            count = min(count + limit * inner + (limit - 1), Int.max / 64)
+            index = end
+        }
+        return count
     }
 
     /// Lays out each repeating group's rows once per repetition, up to its limit, with an "Add another" row after
@@ -564,7 +603,7 @@ private struct QuestionnaireTaskBuilder {
         let low = numericBound(extensions.minValue, "the lower bound")
         let high = numericBound(extensions.maxValue, "the upper bound")
         let initials = (item["initial"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }
-        if initials.count > 1 {
+        if initials.count > 1, !(jsonBool(item["repeats"]) == true && ["choice", "open-choice"].contains(type)) {
             unsupported(linkId, "\(path).initial", "only one initial value is supported; the first is used")
         }
         let initial = initials.first
@@ -583,6 +622,38 @@ private struct QuestionnaireTaskBuilder {
         func noInitial(_ why: String) {
             if initial != nil { unsupported(linkId, "\(path).initial", why) }
         }
+        // The answers a list or yes/no question starts with (`initial`, an option's `initialSelected`), as a constant
+        // FHIRPath expression the session evaluates when the step is first shown, as it does an `initialExpression`.
+        func initialChoices(_ choices: [TextChoice]) {
+            var values = initialSelections[linkId] ?? []
+            for (index, entry) in initials.enumerated() {
+                let value: ChoiceValue?
+                if let code = (entry["valueCoding"] as? [String: Any])?["code"] as? String {
+                    value = .string(code)
+                } else if jsonBool(entry["valueInteger"]) == nil, let number = entry["valueInteger"] as? Int {
+                    value = .integer(number)
+                } else {
+                    value = ["valueString", "valueDate", "valueTime"].lazy.compactMap { entry[$0] as? String }.first.map { .string($0) }
+                }
+                guard let value, choices.contains(where: { $0.value == value }) else {
+                    unsupported(linkId, "\(path).initial[\(index)]", "the initial answer is not one of the item's options")
+                    continue
+                }
+                if !values.contains(value) { values.append(value) }
+            }
+            guard !values.isEmpty else { return }
+            guard repeats || values.count == 1 else {
+                unsupported(linkId, "\(path).initial", "\(values.count) initial answers for an item that does not repeat")
+                return
+            }
+            initialLiterals[linkId] = values.map { value -> String in
+                switch value {
+                case .integer(let number): String(number)
+                case .string(let text): "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+                default: "{}"
+                }
+            }.joined(separator: " | ")
+        }
         var question = ImportedQuestion(type: type, repeats: repeats)
         let optionCount = (item["answerOption"] as? [Any])?.count ?? 0
         if let expectedKind = FHIRItemType.listTypes[type], FHIRItemType.takesAnswerList(type, options: optionCount) {
@@ -593,7 +664,7 @@ private struct QuestionnaireTaskBuilder {
                 unsupported(linkId, "\(path).answerOption", "a \(type) item's answer options must be value\(expectedKind), not value\(kind); the item is left out")
                 return nil
             }
-            noInitial("an initial answer is not supported on a list (Research text choices have no preselection)")
+            initialChoices(choices)
             question.optionKind = kind
             questions[linkId] = question
             return control == "drop-down" || control == "autocomplete"
@@ -603,7 +674,13 @@ private struct QuestionnaireTaskBuilder {
         switch type {
         case "boolean":
             controlNotUsed(["radio-button", "check-box"])
-            noInitial("an initial yes/no answer is not supported (Research yes/no questions have no default)")
+            if let initial {
+                if let flag = jsonBool(initial["valueBoolean"]) {
+                    initialLiterals[linkId] = flag ? "true" : "false"
+                } else {
+                    unsupported(linkId, "\(path).initial", "the initial answer of a yes/no item needs valueBoolean")
+                }
+            }
             format = .boolean(BooleanFormat())
         case "decimal", "integer":
             controlNotUsed(["slider", "spinner"])
@@ -661,7 +738,7 @@ private struct QuestionnaireTaskBuilder {
             if kind == "Coding" {
                 question.optionCodes = choices.compactMap { choice -> String? in if case .string(let code) = choice.value { code } else { nil } }
             }
-            noInitial("an initial choice is not supported (Research text choices have no preselection)")
+            initialChoices(choices)
             var all = choices
             if type == "open-choice" {
                 var value = "other"
@@ -770,10 +847,7 @@ private struct QuestionnaireTaskBuilder {
             for (index, element) in options.enumerated() {
                 let option = element as? [String: Any] ?? [:]
                 let optionPath = "\(path).answerOption[\(index)]"
-                if jsonBool(option["initialSelected"]) == true {
-                    unsupported(linkId, "\(optionPath).initialSelected",
-                                "initialSelected is not supported (Research text choices have no preselection)")
-                }
+                let selected = jsonBool(option["initialSelected"]) == true
                 let optionExtensions = ((option["extension"] as? [Any] ?? []) + (option["modifierExtension"] as? [Any] ?? []))
                     .compactMap { $0 as? [String: Any] }
                 func optionValue(of url: String) -> Any? {
@@ -783,6 +857,7 @@ private struct QuestionnaireTaskBuilder {
                 let prefix = (optionValue(of: FHIRItemExtensions.optionPrefixURL) as? String).map { $0.trimmingCharacters(in: .whitespaces) }
                 func shown(_ text: String) -> String { prefix.map { $0.isEmpty ? text : "\($0) \(text)" } ?? text }
                 let exclusive = repeats && jsonBool(optionValue(of: FHIRItemExtensions.optionExclusiveURL)) == true
+                defer { if selected, let last = choices.last { initialSelections[linkId, default: []].append(last.value) } }
                 if let coding = option["valueCoding"] as? [String: Any], let code = coding["code"] as? String {
                     choices.append(TextChoice(text: shown(coding["display"] as? String ?? code), value: .string(code), exclusive: exclusive))
                     kinds.insert("Coding")

@@ -87,6 +87,39 @@ struct FHIRPrePopulationTests {
         #expect(unlaunched.answer(for: "family") == nil)
     }
 
+    @Test func initialAnswersOfChoicesAndYesNoItemsArePreSelected() throws {
+        let data = Data("""
+        {"resourceType": "Questionnaire", "id": "defaults", "item": [{"linkId": "g", "type": "group", "item": [
+          {"linkId": "consent", "type": "boolean", "initial": [{"valueBoolean": true}]},
+          {"linkId": "size", "type": "choice", "initial": [{"valueCoding": {"code": "M"}}], "answerOption": [
+            {"valueCoding": {"code": "S"}}, {"valueCoding": {"code": "M"}}, {"valueCoding": {"code": "it's"}}]},
+          {"linkId": "pets", "type": "choice", "repeats": true, "answerOption": [
+            {"valueString": "cat", "initialSelected": true}, {"valueString": "dog"}, {"valueString": "it's", "initialSelected": true}]},
+          {"linkId": "score", "type": "integer", "answerOption": [{"valueInteger": 1}, {"valueInteger": 2, "initialSelected": true}]}
+        ]}]}
+        """.utf8)
+        let questionnaire = try FHIRQuestionnaire(data)
+        #expect(questionnaire.importIssues.isEmpty, "\(questionnaire.importIssues)")
+        var session = try firstStep(questionnaire, calculator: try FHIRPathTaskCalculator(questionnaires: [data]))
+        #expect(session.answer(for: "consent") == .boolean(true))
+        #expect(session.answer(for: "size") == .choices([ChoiceSelection(.string("M"))]))
+        #expect(session.answer(for: "pets") == .choices([ChoiceSelection(.string("cat")), ChoiceSelection(.string("it's"))]))
+        #expect(session.answer(for: "score") == .choices([ChoiceSelection(.integer(2))]))
+        // The participant may clear a pre-selected answer, and the result holds what they left.
+        try session.setAnswer(nil, for: "consent")
+        try session.goForward()
+        #expect(session.result.stepResults.flatMap(\.questionResults).first { $0.identifier == "consent" }?.answer == nil)
+
+        // An initial answer that is not an option, or several on a question that does not repeat, is refused.
+        let refusals = try FHIRQuestionnaireImporter().importQuestionnaire(Data("""
+        {"resourceType": "Questionnaire", "id": "bad", "item": [
+          {"linkId": "a", "type": "choice", "initial": [{"valueCoding": {"code": "X"}}], "answerOption": [{"valueCoding": {"code": "S"}}]},
+          {"linkId": "b", "type": "choice", "answerOption": [{"valueString": "x", "initialSelected": true}, {"valueString": "y", "initialSelected": true}]},
+          {"linkId": "c", "type": "boolean", "initial": [{"valueString": "yes"}]}]}
+        """.utf8)).refusals
+        #expect(refusals.map(\.path) == ["item[0].initial[0]", "item[1].initial", "item[2].initial"])
+    }
+
     @Test func contextsOtherThanThePatientAndOtherLanguagesAreRefused() throws {
         func refusals(_ json: String) throws -> [String] {
             try FHIRQuestionnaireImporter().importQuestionnaire(Data(json.utf8)).refusals.map(\.message)

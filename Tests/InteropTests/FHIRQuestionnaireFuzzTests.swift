@@ -10,7 +10,7 @@ import Testing
 @Suite("FHIR Questionnaires: random answer sets")
 struct FHIRQuestionnaireFuzzTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let bundled = ["examples/studies/recover/surveys/phq9.json"]
+    static let bundled = ["examples/studies/recover/surveys/phq9.json", "tests/browser/studies/family-history/family-history.json"]
     static let fixtures = ["sdc-phq9-questionnaire.json", "sdc-enablewhen.json", "sdc-all-data-types.json"]
 
     static let texts = ["", "ok", "a\u{0}b", "\u{202E}evil\u{202C}", "line\nbreak", "😀 ünïcödé", String(repeating: "x", count: 300), "<script>"]
@@ -51,12 +51,21 @@ struct FHIRQuestionnaireFuzzTests {
         }
     }
 
-    /// One run with random answers; returns why it did not reach its end, or nil.
-    static func run(_ task: ResearchTask, calculator: FHIRPathTaskCalculator?, seed: UInt64, scoresMustCalculate: Bool) throws -> String? {
+    /// One run with random answers; returns why it did not reach its end, or nil, and the run's result.
+    static func run(_ task: ResearchTask, calculator: FHIRPathTaskCalculator?, seed: UInt64,
+                    scoresMustCalculate: Bool) throws -> (failure: String?, result: TaskResult) {
+        var session: TaskSession?
+        let failure = try run(task, calculator: calculator, seed: seed, scoresMustCalculate: scoresMustCalculate, session: &session)
+        return (failure, session!.result)
+    }
+
+    private static func run(_ task: ResearchTask, calculator: FHIRPathTaskCalculator?, seed: UInt64, scoresMustCalculate: Bool,
+                            session kept: inout TaskSession?) throws -> String? {
         var random = SeededRandomNumberGenerator(seed: seed)
         var clock = StudyKitEnvironment(now: { Date(timeIntervalSince1970: 1_795_000_000) }, makeUUID: { UUID() })
         clock.timeZone = TimeZone(identifier: "Pacific/Auckland")!
         var session = try TaskSession(task: task, environment: clock, calculator: calculator)
+        defer { kept = session }
         for _ in 0..<500 {
             guard let step = session.currentStep else { return nil }
             for question in step.questions where !step.calculatedItems.contains(where: { $0.identifier == question.identifier }) {
@@ -89,16 +98,37 @@ struct FHIRQuestionnaireFuzzTests {
         return "seed \(seed): still running after 500 moves"
     }
 
+    /// Runs `data`'s task 150 times with random answers; every run must end, and what it answered must make a
+    /// QuestionnaireResponse that reads back to the same response.
     static func check(_ data: Data, name: String, scoresMustCalculate: Bool) throws {
-        let imported = try FHIRQuestionnaireImporter().importQuestionnaire(data)
+        let questionnaire = try FHIRQuestionnaire(data)
         let calculator = try FHIRPathTaskCalculator(questionnaires: [data])
+        let zone = TimeZone(identifier: "Pacific/Auckland")!
         var failures: [String] = []
         for seed in 1...150 as ClosedRange<UInt64> {
-            if let failure = try run(imported.task, calculator: calculator, seed: seed, scoresMustCalculate: scoresMustCalculate) {
+            let (failure, result) = try run(questionnaire.task, calculator: calculator, seed: seed, scoresMustCalculate: scoresMustCalculate)
+            if let failure {
                 failures.append(failure)
+                continue
+            }
+            do {
+                let response = try FHIRQuestionnaireResponseBuilder(questionnaire: questionnaire).response(for: result, status: .completed, timeZone: zone)
+                let read = try FHIRQuestionnaireResponseReader(questionnaire: questionnaire).read(response, timeZone: zone, fallbackRunUUID: UUID())
+                let again = try FHIRQuestionnaireResponseBuilder(questionnaire: questionnaire).response(for: read.result, status: .completed, timeZone: zone)
+                if again != response {
+                    let first = String(decoding: response, as: UTF8.self), second = String(decoding: again, as: UTF8.self)
+                    let at = zip(first, second).prefix { $0 == $1 }.count
+                    failures.append("seed \(seed): the response read back differs at \(at): \(first.dropFirst(max(0, at - 120)).prefix(240)) | \(second.dropFirst(max(0, at - 120)).prefix(240))")
+                }
+            } catch {
+                failures.append("seed \(seed): \(error)")
             }
         }
         #expect(failures.isEmpty, "\(name): \(failures.prefix(5))")
+    }
+
+    @Test func everyRunOfNestedRepeatingGroupsEndsAndReadsBack() throws {
+        try Self.check(Data(FHIRRepeatingGroupTests.familyJSON.utf8), name: "family", scoresMustCalculate: false)
     }
 
     @Test(arguments: bundled)

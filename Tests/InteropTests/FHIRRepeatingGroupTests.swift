@@ -206,6 +206,21 @@ struct FHIRRepeatingGroupTests {
         #expect(choice.refusals.map(\.path) == ["item[0].extension[0]"])
     }
 
+    @Test func nestedRepetitionsThatWouldMakeAHugeTaskAreRefusedUnexpanded() throws {
+        // Five levels of 50 repetitions would be 312,500,000 questions: refused at once, naming the count.
+        var item = #"{"linkId": "q", "type": "string"}"#
+        for level in (1...5).reversed() {
+            item = #"{"linkId": "g\#(level)", "type": "group", "repeats": true, "extension": [{"url": "http://hl7.org/fhir/StructureDefinition/questionnaire-maxOccurs", "valueInteger": 50}], "item": [\#(item)]}"#
+        }
+        do {
+            _ = try FHIRQuestionnaireImporter().importQuestionnaire(Data(#"{"resourceType": "Questionnaire", "id": "deep", "item": [\#(item)]}"#.utf8))
+            Issue.record("a form of 312,500,000 questions was imported")
+        } catch {
+            #expect(error.issues.last?.message.hasPrefix("the repeating groups would be laid out as ") == true)
+            #expect(error.issues.last?.message.hasSuffix("more than 10000; lower their questionnaire-maxOccurs") == true)
+        }
+    }
+
     @Test func aRepeatingGroupUnderAConditionIsAskedOnlyWhenItHolds() throws {
         let questionnaire = try FHIRQuestionnaire(Data("""
         {"resourceType": "Questionnaire", "id": "meds", "item": [

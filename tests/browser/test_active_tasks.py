@@ -206,6 +206,17 @@ window.studykitSeen = 0;
 """
 
 
+def onsets_seen(driver, trial):
+    """How many stimulus onsets the watcher has seen; fails with the page on screen when the page was replaced (the
+    watcher lives in the document), which once happened on CI's two loaded cores and says what replaced it."""
+    seen = driver.execute_script("return window.studykitOnsets ? window.studykitOnsets.length : -1")
+    if seen < 0:
+        on_screen = driver.execute_script(
+            "const s = document.querySelector('input[name=_step]'); return [s ? s.value : null, document.body.innerText.slice(0, 400)]")
+        raise AssertionError(f"the reaction time page was replaced during trial {trial + 1}: now step {on_screen[0]!r}, {on_screen[1]!r}")
+    return seen
+
+
 def test_reaction_time_reports_a_known_delay_between_the_stimulus_frame_and_the_release(tapping_server, browser):
     me = Participant(tapping_server, browser).join()
     me.onboard_every_format()
@@ -226,7 +237,7 @@ def test_reaction_time_reports_a_known_delay_between_the_stimulus_frame_and_the_
         now = max(me.driver.execute_script("return (performance.timeOrigin + performance.now()) / 1000"), last + 0.05)
         me.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mousePressed", "button": "left", "clickCount": 1,
                                                                "x": rects["hold"]["x"], "y": rects["hold"]["y"], "timestamp": now})
-        WebDriverWait(me.driver, WAIT).until(lambda d: d.execute_script("return window.studykitOnsets.length") > index)
+        WebDriverWait(me.driver, WAIT).until(lambda d: onsets_seen(d, index) > index)
         onset = me.driver.execute_script(f"return window.studykitOnsets[{index}]") / 1000
         wait_until(me.driver, onset + delay)
         me.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseReleased", "button": "left", "clickCount": 1,

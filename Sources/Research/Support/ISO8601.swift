@@ -11,7 +11,11 @@ public enum ISO8601 {
     /// Prints a date and time with the offset of `timeZone`, e.g. `2026-03-29T08:00:00+02:00`,
     /// with milliseconds only when the instant has them.
     public static func string(from date: Date, in timeZone: TimeZone = .gmt) -> String {
-        let hasFraction = date.timeIntervalSince1970.rounded(.down) != date.timeIntervalSince1970
+        // To the nearest millisecond, the most the text keeps. The formatter truncates, and 29.167 read back is the double
+        // 29.16699999…, so half a microsecond is added: what was read is written again as it was.
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        let hasFraction = milliseconds.truncatingRemainder(dividingBy: 1000) != 0
+        let date = Date(timeIntervalSince1970: milliseconds / 1000 + (hasFraction ? 0.000_000_5 : 0))
         var style = Date.ISO8601FormatStyle(includingFractionalSeconds: hasFraction, timeZone: timeZone)
         style = style.year().month().day().time(includingFractionalSeconds: hasFraction).timeZone(separator: .colon)
         let text = date.formatted(style)
