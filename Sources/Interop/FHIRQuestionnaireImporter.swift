@@ -204,6 +204,7 @@ private struct QuestionnaireTaskBuilder {
             if item["type"] as? String == "group" {
                 groupTitles[linkId] = item["text"] as? String
                 noteMalformed(FHIRItemExtensions(item), linkId: linkId, path: path)
+                noteControl(FHIRItemExtensions(item), type: "group", linkId: linkId, path: path)
                 let chain = registerEnableWhen(item, linkId: linkId, path: path) ? [linkId] : []
                 let repeating = registerRepeatingGroup(item, linkId: linkId, path: path, chain: chain) ? [linkId] : []
                 layout(item["item"] as? [Any] ?? [], path: path, chain: chain, topGroup: linkId, repeating: repeating, into: &entries)
@@ -334,6 +335,7 @@ private struct QuestionnaireTaskBuilder {
             switch type {
             case "group":
                 noteMalformed(extensions, linkId: linkId, path: itemPath)
+                noteControl(extensions, type: type, linkId: linkId, path: itemPath)
                 let groupRepeating = repeating + (registerRepeatingGroup(item, linkId: linkId, path: itemPath, chain: itemChain) ? [linkId] : [])
                 entries.append(LayoutEntry(formItem: FormItem(sectionTitle: text.isEmpty ? linkId : text), chain: itemChain,
                                            topGroup: topGroup, linkId: linkId, repeatingGroups: groupRepeating))
@@ -341,6 +343,7 @@ private struct QuestionnaireTaskBuilder {
                        into: &entries)
             case "display":
                 noteMalformed(extensions, linkId: linkId, path: itemPath)
+                noteControl(extensions, type: type, linkId: linkId, path: itemPath)
                 entries.append(LayoutEntry(formItem: FormItem(sectionTitle: text), chain: itemChain, topGroup: topGroup, linkId: linkId,
                                            repeatingGroups: repeating))
             default:
@@ -516,6 +519,15 @@ private struct QuestionnaireTaskBuilder {
             registered = true
         }
         return registered
+    }
+
+    /// Notes the `itemControl` of a group or display item: its items are asked, or its text shown, as usual (a group as
+    /// steps of questions, not as a table or tabs; a display item as a section title, not as help behind a button).
+    mutating func noteControl(_ extensions: FHIRItemExtensions, type: String, linkId: String, path: String) {
+        guard let control = extensions.itemControl else { return }
+        let usual = type == "group" ? "its items are asked on steps as usual" : "its text is shown as a section title"
+        issues.append(FHIRImportIssue(kind: .shownDifferently, linkId: linkId, path: "\(path).extension",
+                                      message: "itemControl '\(control)' is not supported for a \(type) item; \(usual)"))
     }
 
     /// Reports the supported extensions of an item that are malformed (every other extension is classified by

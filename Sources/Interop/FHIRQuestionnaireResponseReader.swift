@@ -23,7 +23,9 @@ import Research
 /// display items and questions the task does not ask, values of the wrong type, choices not among the options
 /// (a Coding matches an option by code, and by system when both give one), several answers to a question that
 /// does not repeat, quantities in another unit, answers the task's format refuses, and answers to items whose
-/// `enableWhen` is not met. Items without answers are allowed (R4 does not forbid them) and read as unanswered.
+/// `enableWhen` is not met, and, in a `completed` response, required questions left unanswered where they are enabled
+/// (in each repetition the response holds). Items without answers are allowed (R4 does not forbid them) and read as
+/// unanswered.
 public struct FHIRQuestionnaireResponseReader: Sendable {
     /// The Questionnaire the responses answer.
     public let questionnaire: FHIRQuestionnaire
@@ -62,6 +64,7 @@ public struct FHIRQuestionnaireResponseReader: Sendable {
         reading.readItems(resource["item"], path: "", parent: nil, repetitions: [])
         let stepResults = reading.stepResults(at: authored ?? Date(timeIntervalSince1970: 0))
         reading.checkEnabled(stepResults)
+        if status == .completed { reading.checkRequired(stepResults) }
         guard reading.issues.isEmpty, let status, let authored else { throw FHIRResponseError(issues: reading.issues) }
 
         let runUUID = resource["id"]?.string.flatMap(UUID.init(uuidString:)) ?? fallbackRunUUID
@@ -82,8 +85,8 @@ private struct ResponseReading {
     var files: [String: Data] = [:]
     /// Each answered question's result, by where it is answered, with the path of its response item.
     var answered: [FHIRQuestionPlace: (result: QuestionResult, path: String)] = [:]
-    /// The repetitions of repeating groups the response holds (as items, answered or not).
-    var repetitionsGiven = Set<[FHIRGroupRepetition]>()
+    /// The repetitions of repeating groups the response holds (as items, answered or not), with each one's path.
+    var repetitionsGiven: [[FHIRGroupRepetition]: String] = [:]
 
     init(questionnaire: FHIRQuestionnaire, timeZone: TimeZone) {
         self.questionnaire = questionnaire
@@ -196,7 +199,7 @@ private struct ResponseReading {
             var inner = repetitions
             if limit != nil {
                 inner.append(FHIRGroupRepetition(linkId: linkId, index: count))
-                repetitionsGiven.insert(inner)
+                repetitionsGiven[inner] = itemPath
             }
             readItem(element, definition: definition, path: itemPath, repetitions: inner)
         }
@@ -479,9 +482,9 @@ private struct ResponseReading {
             if let after = questionnaire.repetitions.addAnotherSteps[step.identifier], let last = after.last {
                 let next = after.dropLast() + [FHIRGroupRepetition(linkId: last.linkId, index: last.index + 1)]
                 let another: Bool
-                if repetitionsGiven.contains(Array(next)) {
+                if repetitionsGiven[Array(next)] != nil {
                     another = true
-                } else if repetitionsGiven.contains(after) {
+                } else if repetitionsGiven[after] != nil {
                     another = false
                 } else {
                     return nil
@@ -494,6 +497,30 @@ private struct ResponseReading {
                 answered[FHIRQuestionPlace(linkId: question.identifier, repetitions: repetitions)].map { ResultItem.question($0.result) }
             }
             return results.isEmpty ? nil : StepResult(identifier: step.identifier, startDate: date, endDate: date, results: results)
+        }
+    }
+
+    /// Reports the required questions a completed response leaves unanswered: on every step whose skip rule does not
+    /// hold (its items are enabled), in the repetition of each repeating group the response holds, calculated items aside.
+    mutating func checkRequired(_ stepResults: [StepResult]) {
+        let context = ConditionContext(current: stepResults)
+        for step in questionnaire.task.steps where questionnaire.repetitions.addAnotherSteps[step.identifier] == nil {
+            if let rule = questionnaire.task.skipRules[step.identifier], rule.isSatisfied(by: context) { continue }
+            let repetitions = questionnaire.repetitions.repetitions(ofStep: step.identifier)
+            let path: String
+            if repetitions.isEmpty {
+                path = "item"
+            } else if let given = repetitionsGiven[repetitions] {
+                path = given
+            } else {
+                continue  // a repetition the response does not hold was not asked
+            }
+            let calculated = Set(step.calculatedItems.compactMap(\.identifier))
+            for question in step.questions where !question.isOptional && !calculated.contains(question.identifier) {
+                guard answered[FHIRQuestionPlace(linkId: question.identifier, repetitions: repetitions)] == nil else { continue }
+                let which = repetitions.last.map { " in repetition \($0.index) of '\($0.linkId)'" } ?? ""
+                report(.missingAnswer, question.identifier, path, "the response is completed, but the required '\(question.identifier)' has no answer\(which)")
+            }
         }
     }
 

@@ -20,8 +20,8 @@ public struct FHIRResponseIssue: Hashable, Sendable, CustomStringConvertible {
         case unknownLinkId
         /// An item names a linkId of the Questionnaire, but not where the Questionnaire has it.
         case misplacedItem
-        /// Two sibling items share a linkId (FHIR `qrs-2`: repeated answers go in one item; the task asks
-        /// repeating groups once).
+        /// Two sibling items share a linkId (FHIR `qrs-2`: repeated answers go in one item), or a repeating group
+        /// appears more often than the task asks it.
         case duplicateItem
         /// A group or display item is given answers; only questions take answers.
         case notAQuestion
@@ -45,6 +45,9 @@ public struct FHIRResponseIssue: Hashable, Sendable, CustomStringConvertible {
         case invalidAnswer
         /// An item is answered although its `enableWhen` is not met, so it is disabled.
         case disabledItem
+        /// A `completed` response leaves a required question unanswered, where it is enabled (in each repetition of
+        /// a repeating group that the response holds).
+        case missingAnswer
     }
 
     /// What kind of problem it is.

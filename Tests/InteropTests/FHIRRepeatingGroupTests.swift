@@ -149,7 +149,7 @@ struct FHIRRepeatingGroupTests {
         let relative = #"{"linkId": "relative", "item": [{"linkId": "alive", "answer": [{"valueBoolean": true}]}]}"#
         let response = """
         {"resourceType": "QuestionnaireResponse", "questionnaire": "http://example.org/Questionnaire/family",
-         "status": "completed", "authored": "2026-11-26T10:00:00Z", "item": [\(Array(repeating: relative, count: 4).joined(separator: ","))]}
+         "status": "in-progress", "authored": "2026-11-26T10:00:00Z", "item": [\(Array(repeating: relative, count: 4).joined(separator: ","))]}
         """
         let reader = FHIRQuestionnaireResponseReader(questionnaire: questionnaire)
         let utc = TimeZone(identifier: "UTC")!
@@ -176,6 +176,51 @@ struct FHIRRepeatingGroupTests {
             Issue.record("a non-repeating group given twice was read")
         } catch {
             #expect(error.issues.map(\.kind) == [.duplicateItem])
+        }
+    }
+
+    @Test func aCompletedResponseNeedsEveryRequiredAnswerInEachRepetitionItHolds() throws {
+        // A form renderers test with (a repeating group whose second instance lacks a required answer): the problem is
+        // named in that repetition, and only a completed response must have it.
+        let questionnaire = try FHIRQuestionnaire(Data("""
+        {"resourceType": "Questionnaire", "id": "guardians", "item": [
+          {"linkId": "consented", "type": "boolean", "required": true},
+          {"linkId": "guardian", "type": "group", "repeats": true, "extension": [
+            {"url": "http://hl7.org/fhir/StructureDefinition/questionnaire-maxOccurs", "valueInteger": 4}], "item": [
+            {"linkId": "nickname", "type": "string"},
+            {"linkId": "name", "type": "string", "required": true}]}]}
+        """.utf8))
+        func response(_ status: String, consented: Bool = true) -> Data {
+            let first = consented ? #"{"linkId": "consented", "answer": [{"valueBoolean": true}]},"# : ""
+            return Data("""
+            {"resourceType": "QuestionnaireResponse", "status": "\(status)", "authored": "2026-11-26T10:00:00+13:00", "item": [\(first)
+              {"linkId": "guardian", "item": [{"linkId": "nickname", "answer": [{"valueString": "Mo"}]}, {"linkId": "name", "answer": [{"valueString": "Mona"}]}]},
+              {"linkId": "guardian", "item": [{"linkId": "nickname", "answer": [{"valueString": "Bo"}]}]}]}
+            """.utf8)
+        }
+        let reader = FHIRQuestionnaireResponseReader(questionnaire: questionnaire)
+        let zone = TimeZone(identifier: "Pacific/Auckland")!
+        do {
+            _ = try reader.read(response("completed", consented: false), timeZone: zone, fallbackRunUUID: UUID())
+            Issue.record("a completed response without its required answers was read")
+        } catch {
+            #expect(error.issues.map(\.kind) == [.missingAnswer, .missingAnswer])
+            #expect(error.issues.map(\.path) == ["item", "item[1]"])
+            #expect(error.issues.map(\.linkId) == ["consented", "name"])
+            #expect(error.issues.last?.message == "the response is completed, but the required 'name' has no answer in repetition 2 of 'guardian'")
+        }
+        // In progress, the same answers read; the two repetitions are kept apart.
+        let read = try reader.read(response("in-progress"), timeZone: zone, fallbackRunUUID: UUID())
+        let byStep = Dictionary(uniqueKeysWithValues: read.result.stepResults.map { ($0.identifier, $0.questionResults.map(\.answer)) })
+        #expect(byStep["guardian"] == [.text("Mo"), .text("Mona")])
+        #expect(byStep["guardian-2"] == [.text("Bo")])
+        #expect(byStep["guardian-another-1"] == [.boolean(true)] && byStep["guardian-another-2"] == [.boolean(false)])
+        // The repetitions not given (3 and 4) are not asked, so their required names are not missing.
+        do {
+            _ = try reader.read(response("completed"), timeZone: zone, fallbackRunUUID: UUID())
+            Issue.record("a completed response without the second guardian's name was read")
+        } catch {
+            #expect(error.issues.map(\.path) == ["item[2]"])
         }
     }
 
