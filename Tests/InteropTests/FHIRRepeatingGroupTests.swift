@@ -50,6 +50,23 @@ struct FHIRRepeatingGroupTests {
 
     func coding(_ code: String) -> Answer { .choices([ChoiceSelection(.string(code))]) }
 
+    /// Answers by step: a living mother with asthma and gout, then "Add another", a father who died at 71 with no
+    /// condition given, and no third parent.
+    var twoParents: [String: [String: Answer]] {
+        [
+            "relative": ["relation": coding("mother"), "alive": .boolean(true)],
+            "condition": ["cname": .text("asthma")],
+            "condition-another-1-1": ["condition-another-1-1": .boolean(true)],
+            "condition-1-2": ["cname": .text("gout")],
+            "condition-another-1-2": ["condition-another-1-2": .boolean(false)],
+            "relative-another-1": ["relative-another-1": .boolean(true)],
+            "relative-2": ["relation": coding("father"), "alive": .boolean(false)],
+            "age-2": ["age": .number(71)],
+            "condition-another-2-1": ["condition-another-2-1": .boolean(false)],
+            "relative-another-2": ["relative-another-2": .boolean(false)],
+        ]
+    }
+
     @Test func eachRepetitionIsAskedWhileTheParticipantAddsAnother() throws {
         let questionnaire = try Self.family()
         let task = questionnaire.task
@@ -63,21 +80,11 @@ struct FHIRRepeatingGroupTests {
         #expect(questionnaire.importIssues.map(\.kind) == [.repetitionLimit])
         #expect(questionnaire.importIssues.first?.path == "item[1].item[3].repeats")
 
-        let (shown, _, totals) = try run(task, [
-            "name": ["name": .text("Ann")],
-            "relative": ["relation": coding("mother"), "alive": .boolean(true)],
-            "condition": ["cname": .text("asthma")],
-            "condition-another-1-1": ["condition-another-1-1": .boolean(true)],
-            "condition-1-2": ["cname": .text("gout")],
-            "condition-another-1-2": ["condition-another-1-2": .boolean(false)],
-            "relative-another-1": ["relative-another-1": .boolean(true)],
-            "relative-2": ["relation": coding("father"), "alive": .boolean(false)],
-            "age-2": ["age": .number(71)],
-            "condition-2-1": ["cname": .text("stroke")],
-            "condition-another-2-1": ["condition-another-2-1": .boolean(false)],
-            "relative-another-2": ["relative-another-2": .boolean(false)],
-            "end": ["end": .boolean(true)],
-        ])
+        var script = twoParents
+        script["name"] = ["name": .text("Ann")]
+        script["condition-2-1"] = ["cname": .text("stroke")]
+        script["end"] = ["end": .boolean(true)]
+        let (shown, _, totals) = try run(task, script)
         #expect(shown == ["name", "relative", "condition", "condition-another-1-1", "condition-1-2", "condition-another-1-2",
                           "relative-another-1", "relative-2", "age-2", "condition-2-1", "condition-another-2-1",
                           "relative-another-2", "end"])
@@ -90,18 +97,7 @@ struct FHIRRepeatingGroupTests {
 
     @Test func theResponseHoldsOneItemPerRepetitionAndReadsBack() throws {
         let questionnaire = try Self.family()
-        let (_, result, _) = try run(questionnaire.task, [
-            "relative": ["relation": coding("mother"), "alive": .boolean(true)],
-            "condition": ["cname": .text("asthma")],
-            "condition-another-1-1": ["condition-another-1-1": .boolean(true)],
-            "condition-1-2": ["cname": .text("gout")],
-            "condition-another-1-2": ["condition-another-1-2": .boolean(false)],
-            "relative-another-1": ["relative-another-1": .boolean(true)],
-            "relative-2": ["relation": coding("father"), "alive": .boolean(false)],
-            "age-2": ["age": .number(71)],
-            "condition-another-2-1": ["condition-another-2-1": .boolean(false)],
-            "relative-another-2": ["relative-another-2": .boolean(false)],
-        ])
+        let (_, result, _) = try run(questionnaire.task, twoParents)
         let utc = TimeZone(identifier: "UTC")!
         let data = try FHIRQuestionnaireResponseBuilder(questionnaire: questionnaire).response(for: result, status: .completed, timeZone: utc)
         let response = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
