@@ -25,8 +25,9 @@ public struct FHIRSurveyFormat: StudySurveyFormat {
         FHIRQuestionnaireImporter.isQuestionnaire(data)
     }
 
-    /// The Questionnaire as a survey, or every refusal that keeps it out.
-    public func importSurvey(_ data: Data, taskIdentifier: String, valueSets: [String: Data]) -> (task: ResearchTask?, problems: [(path: String, message: String)]) {
+    /// The Questionnaire as a survey with the importer's notes, or every refusal that keeps it out.
+    public func importSurvey(_ data: Data, taskIdentifier: String, valueSets: [String: Data])
+        -> (task: ResearchTask?, problems: [(path: String, message: String)], notes: [(path: String, message: String)]) {
         func problem(_ issue: FHIRImportIssue) -> (path: String, message: String) {
             (issue.path, issue.linkId.map { "linkId '\($0)': \(issue.message)" } ?? issue.message)
         }
@@ -34,15 +35,15 @@ public struct FHIRSurveyFormat: StudySurveyFormat {
         do {
             imported = try FHIRQuestionnaireImporter(valueSets: valueSets).importQuestionnaire(data, taskIdentifier: taskIdentifier)
         } catch {
-            return (nil, error.issues.map(problem))
+            return (nil, error.issues.map(problem), [])
         }
         let refusals = imported.refusals
-        guard refusals.isEmpty else { return (nil, refusals.map(problem)) }
+        guard refusals.isEmpty else { return (nil, refusals.map(problem), []) }
         do {
             _ = try FHIRPathTaskCalculator(questionnairesByTask: [taskIdentifier: data], valueSets: valueSets)
         } catch {
-            return (nil, error.issues.map(problem))
+            return (nil, error.issues.map(problem), [])
         }
-        return (imported.task, [])
+        return (imported.task, [], imported.notes.map(problem))
     }
 }

@@ -31,11 +31,13 @@ struct ValidateCommand: ParsableCommand {
         if failed { throw ExitCode(1) }
     }
 
-    /// Checks a study folder; prints its problems or `FOLDER: valid (ID: N tasks, M languages)`.
+    /// Checks a study folder; prints its problems, or its surveys' notes (`FILE: PATH: note: …`) and
+    /// `FOLDER: valid (ID: N tasks, M languages)`.
     private func validateStudy(_ folder: String) -> Bool {
         do {
             let study = try StudyLoader.load(folder: URL(fileURLWithPath: folder, isDirectory: true), surveyFormats: [FHIRSurveyFormat()])
             let tasks = study.tasks.count, languages = study.languages.count
+            for note in study.notes { print("\(note.file): \(note.path): note: \(note.message)") }
             print("\(folder): valid (\(study.identifier): \(tasks) task\(tasks == 1 ? "" : "s"), \(languages) language\(languages == 1 ? "" : "s"))")
             return true
         } catch {

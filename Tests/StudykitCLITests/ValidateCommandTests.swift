@@ -49,6 +49,18 @@ struct ValidateCommandTests {
             """)
     }
 
+    @Test func aStudysQuestionnaireNotesArePrintedBeforeValid() throws {
+        // The browser suite's family-history form carries its maturity level (structuredefinition-fmm): metadata,
+        // accepted without effect, and said so rather than dropped in silence.
+        let output = try StudykitProcess.run(["validate", "tests/browser/studies/family-history"])
+        #expect(output.status == 0, "\(output.stdout)")
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(output.stdout)")
+        #expect(lines.first?.hasPrefix("family-history.json: extension[0]: note: http://hl7.org/fhir/StructureDefinition/structuredefinition-fmm is accepted without effect: ") == true,
+                "\(output.stdout)")
+        #expect(lines.last == "tests/browser/studies/family-history: valid (family-history: 1 task, 1 language)")
+    }
+
     @Test func aBrokenStudyFolderNamesFilePathAndProblem() throws {
         let root = try StudykitProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: root) }

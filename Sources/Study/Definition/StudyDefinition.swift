@@ -55,6 +55,9 @@ public struct StudyDefinition: Hashable, Sendable {
     public var folder: URL
     /// Which onboarding answers give the participant's birth date and gender to FHIR Questionnaires' `%patient`.
     public var patientFields: StudyPatientFields
+    /// What the study's surveys in other standards left aside without changing what is asked or how answers are
+    /// checked (a FHIR Questionnaire's notes), each with its file and path; `studykit validate` prints them.
+    public var notes: [StudyProblem]
 
     /// Creates a study from its parts; ``StudyLoader`` builds them from a folder.
     public init(identifier: String, name: String, languages: [String], theme: StudyTheme, enrolment: EnrolmentMode,
@@ -62,7 +65,8 @@ public struct StudyDefinition: Hashable, Sendable {
                 tasks: [StudyTaskDefinition], surveys: [String: ResearchTask], localizedSurveys: [String: [String: ResearchTask]] = [:],
                 questionnaires: [String: Data] = [:], valueSets: [String: Data] = [:],
                 contacts: [StudyContact], charts: [StudyChart] = [], feed: [StudyFeedCard] = [], images: [String: StudyImage] = [:],
-                strings: StudyStrings, folder: URL, patientFields: StudyPatientFields = StudyPatientFields()) {
+                strings: StudyStrings, folder: URL, patientFields: StudyPatientFields = StudyPatientFields(),
+                notes: [StudyProblem] = []) {
         self.identifier = identifier
         self.name = name
         self.languages = languages
@@ -83,6 +87,7 @@ public struct StudyDefinition: Hashable, Sendable {
         self.strings = strings
         self.folder = folder
         self.patientFields = patientFields
+        self.notes = notes
     }
 
     /// The first of ``languages``.

@@ -56,6 +56,8 @@ public enum StudyLoader {
 private struct Loader {
     let folder: URL
     var problems: [StudyProblem] = []
+    /// What surveys in other standards left aside without changing them (``StudySurveyFormat``'s notes).
+    var notes: [StudyProblem] = []
     /// Surveys already loaded, by file as written, so that two tasks sharing one survey report its faults once.
     var surveyCache: [String: ResearchTask?] = [:]
     /// The FHIR Questionnaires imported as surveys, by the survey's task identifier.
@@ -142,7 +144,7 @@ private struct Loader {
                                consentDocuments: documents, onboardingTasks: onboarding.tasks, onboardingTaskData: onboarding.data,
                                tasks: tasks, surveys: surveys, localizedSurveys: localizedSurveys, questionnaires: questionnaires, valueSets: valueSets, contacts: contacts, charts: charts,
                                feed: feed, images: feedReader.images, strings: strings,
-                               folder: folder, patientFields: patientFields)
+                               folder: folder, patientFields: patientFields, notes: notes)
     }
 
     /// Reads `patient`: references into the onboarding task, checked in every language's version of it (a date question
@@ -668,6 +670,7 @@ private struct Loader {
             surveyCanonicals[canonical] = file
         }
         let imported = format.importSurvey(data, taskIdentifier: identifier, valueSets: valueSets)
+        notes += imported.notes.map { StudyProblem(file: file, path: $0.path, message: $0.message) }
         guard let task = imported.task, imported.problems.isEmpty else {
             problems += imported.problems.map { StudyProblem(file: file, path: $0.path, message: $0.message) }
             return nil

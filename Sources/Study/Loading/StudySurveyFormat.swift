@@ -17,8 +17,10 @@ public protocol StudySurveyFormat: Sendable {
     /// Whether `data` is a survey in this format.
     func recognizes(_ data: Data) -> Bool
     /// The survey in `data`, or the problems that keep it out, each with its path in the file. It must come over
-    /// whole: a construct the format cannot carry is a problem, never dropped silently. `taskIdentifier` is the
-    /// task's identifier (the loader gives the file's name to a survey that has no `id` of its own); `valueSets`
-    /// are the study's shared answer lists by canonical URL.
-    func importSurvey(_ data: Data, taskIdentifier: String, valueSets: [String: Data]) -> (task: ResearchTask?, problems: [(path: String, message: String)])
+    /// whole: a construct the format cannot carry is a problem, never dropped silently. What it leaves aside without
+    /// changing what is asked or how answers are checked comes back as notes, which `studykit validate` shows.
+    /// `taskIdentifier` is the task's identifier (the loader gives the file's name to a survey that has no `id` of its
+    /// own); `valueSets` are the study's shared answer lists by canonical URL.
+    func importSurvey(_ data: Data, taskIdentifier: String, valueSets: [String: Data])
+        -> (task: ResearchTask?, problems: [(path: String, message: String)], notes: [(path: String, message: String)])
 }
