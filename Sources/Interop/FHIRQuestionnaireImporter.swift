@@ -203,6 +203,7 @@ private struct QuestionnaireTaskBuilder {
             let linkId = item["linkId"] as? String ?? path
             if item["type"] as? String == "group" {
                 groupTitles[linkId] = item["text"] as? String
+                checkFlags(item, linkId: linkId, path: path)
                 noteMalformed(FHIRItemExtensions(item), linkId: linkId, path: path)
                 noteControl(FHIRItemExtensions(item), type: "group", linkId: linkId, path: path)
                 let chain = registerEnableWhen(item, linkId: linkId, path: path) ? [linkId] : []
@@ -322,6 +323,7 @@ private struct QuestionnaireTaskBuilder {
             let itemPath = paths?[index] ?? "\(path ?? "").item[\(index)]"
             let linkId = item["linkId"] as? String ?? itemPath
             allItems[linkId] = itemPath
+            checkFlags(item, linkId: linkId, path: itemPath)
             let type = item["type"] as? String ?? "?"
             let extensions = FHIRItemExtensions(item)
             if jsonBool(item["readOnly"]) == true, extensions.calculated == nil {
@@ -519,6 +521,14 @@ private struct QuestionnaireTaskBuilder {
             registered = true
         }
         return registered
+    }
+
+    /// Refuses an item whose `repeats`, `required` or `readOnly` is not a JSON `true` or `false` (such as the string
+    /// `"true"`), which would otherwise be read as false without a word.
+    mutating func checkFlags(_ item: [String: Any], linkId: String, path: String) {
+        for key in ["repeats", "required", "readOnly"] where item[key] != nil && jsonBool(item[key]) == nil {
+            unsupported(linkId, "\(path).\(key)", "\(key) must be true or false")
+        }
     }
 
     /// Notes the `itemControl` of a group or display item: its items are asked, or its text shown, as usual (a group as

@@ -247,6 +247,16 @@ struct FHIRRepeatingGroupTests {
         #expect(choice.refusals.map(\.path) == ["item[0].extension[0]"])
     }
 
+    @Test func flagsThatAreNotBooleansAreRefusedNotReadAsFalse() throws {
+        let result = try FHIRQuestionnaireImporter().importQuestionnaire(Data("""
+        {"resourceType": "Questionnaire", "id": "flags", "item": [
+          {"linkId": "g", "type": "group", "repeats": "true", "item": [{"linkId": "q", "type": "string", "required": 1}]},
+          {"linkId": "r", "type": "string", "readOnly": "no"}]}
+        """.utf8))
+        #expect(result.refusals.map(\.path) == ["item[0].repeats", "item[0].item[0].required", "item[1].readOnly"])
+        #expect(result.refusals.allSatisfy { $0.message.hasSuffix("must be true or false") })
+    }
+
     @Test func nestedRepetitionsThatWouldMakeAHugeTaskAreRefusedUnexpanded() throws {
         // Five levels of 50 repetitions would be 312,500,000 questions: refused at once, naming the count.
         var item = #"{"linkId": "q", "type": "string"}"#
