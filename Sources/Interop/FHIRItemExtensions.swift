@@ -19,6 +19,7 @@ struct FHIRItemExtensions {
     static let calculatedExpressionURL = "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-calculatedExpression"
     static let enableWhenExpressionURL = "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-enableWhenExpression"
     static let initialExpressionURL = "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-initialExpression"
+    static let maxOccursURL = "http://hl7.org/fhir/StructureDefinition/questionnaire-maxOccurs"
     static let variableURL = "http://hl7.org/fhir/StructureDefinition/variable"
     static let mimeTypeURL = "http://hl7.org/fhir/StructureDefinition/mimeType"
     static let maxSizeURL = "http://hl7.org/fhir/StructureDefinition/maxSize"
@@ -57,6 +58,9 @@ struct FHIRItemExtensions {
     var enableWhenExpression: (language: String, expression: String)?
     /// The `initialExpression`: language and expression.
     var initialExpression: (language: String, expression: String)?
+    /// `questionnaire-maxOccurs`: where it is in the `extension` array, and its value when it is a whole number of 1 or
+    /// more (otherwise it is also in ``malformed``).
+    var maxOccurs: (index: Int, value: Int?)?
     /// The media types an attachment accepts (`mimeType`, repeatable).
     var mimeTypes: [String] = []
     /// The largest attachment, in bytes (`maxSize`).
@@ -113,6 +117,10 @@ struct FHIRItemExtensions {
                 } else {
                     enableWhenExpression = (language, text)
                 }
+            case Self.maxOccursURL:
+                let count = FHIRExtensionReview.integer(value).flatMap { $0 >= 1 ? $0 : nil }
+                maxOccurs = (index, count)
+                if count == nil { malformed.append((index, "questionnaire-maxOccurs needs a valueInteger of 1 or more")) }
             case Self.mimeTypeURL:
                 if let code = value as? String { mimeTypes.append(code) } else { malformed.append((index, "mimeType has no valueCode")) }
             case Self.maxSizeURL:

@@ -401,9 +401,6 @@ private struct QuestionnaireTaskBuilder {
         }
     }
 
-    /// The extension that caps a repeating group's repetitions.
-    static let maxOccursURL = "http://hl7.org/fhir/StructureDefinition/questionnaire-maxOccurs"
-
     /// Records a group that repeats: its name, the most repetitions to ask (`questionnaire-maxOccurs`, else
     /// ``FHIRRepetitionLayout/defaultLimit``, with a note) and the conditions it is asked under; true when it repeats.
     mutating func registerRepeatingGroup(_ item: [String: Any], linkId: String, path: String, chain: [String]) -> Bool {
@@ -412,16 +409,14 @@ private struct QuestionnaireTaskBuilder {
         repeatingGroupNames[linkId] = text.isEmpty ? linkId : text
         repeatingGroupChains[linkId] = chain
         var limit = FHIRRepetitionLayout.defaultLimit
-        let extensions = (item["extension"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }
-        if let (index, maxOccurs) = extensions.enumerated().first(where: { $0.element["url"] as? String == Self.maxOccursURL }) {
-            if let value = maxOccurs["valueInteger"] as? Int, jsonBool(maxOccurs["valueInteger"]) == nil, value >= 1 {
+        if let maxOccurs = FHIRItemExtensions(item).maxOccurs {
+            // A malformed value is reported with the item's other malformed extensions.
+            if let value = maxOccurs.value {
                 limit = min(value, FHIRRepetitionLayout.largestLimit)
                 if value > limit {
-                    issues.append(FHIRImportIssue(kind: .repetitionLimit, linkId: linkId, path: "\(path).extension[\(index)]",
+                    issues.append(FHIRImportIssue(kind: .repetitionLimit, linkId: linkId, path: "\(path).extension[\(maxOccurs.index)]",
                                                   message: "the group is asked at most \(limit) times, not \(value)"))
                 }
-            } else {
-                unsupported(linkId, "\(path).extension[\(index)]", "questionnaire-maxOccurs needs a valueInteger of 1 or more")
             }
         } else {
             issues.append(FHIRImportIssue(kind: .repetitionLimit, linkId: linkId, path: "\(path).repeats",
@@ -436,24 +431,27 @@ private struct QuestionnaireTaskBuilder {
 
     /// How many rows ``layOutRepetitions(_:depth:repetitions:owners:)`` would lay out, counted without laying them out.
     func repeatedRowCount(_ entries: [LayoutEntry], depth: Int = 0) -> Int {
-        var count = 0
-        var index = 0
-        while index < entries.count {
-            guard entries[index].repeatingGroups.count > depth else {
-                count += 1
-                index += 1
-                continue
-            }
-            let group = entries[index].repeatingGroups[depth]
-            var end = index
-            while end < entries.count, entries[end].repeatingGroups.count > depth, entries[end].repeatingGroups[depth] == group { end += 1 }
+        Self.segments(entries, depth: depth).reduce(0) { count, segment in
+            guard let group = segment.group else { return count + segment.rows.count }
             let limit = repetitionLimits[group] ?? 1
-            let inner = repeatedRowCount(Array(entries[index..<end]), depth: depth + 1)
-            // Saturating: four levels of 50 would overflow nothing, but a count past the limit need not be exact.
-            count = min(count + limit * inner + (limit - 1), Int.max / 64)
-            index = end
+            // Saturating: a count past the limit need not be exact.
+            return min(count + limit * repeatedRowCount(segment.rows, depth: depth + 1) + (limit - 1), Int.max / 64)
         }
-        return count
+    }
+
+    /// `entries` cut into runs: each run of rows inside the same repeating group at `depth` (with the group's linkId),
+    /// and each row outside one (with none).
+    static func segments(_ entries: [LayoutEntry], depth: Int) -> [(group: String?, rows: [LayoutEntry])] {
+        var segments: [(group: String?, rows: [LayoutEntry])] = []
+        for entry in entries {
+            let group = entry.repeatingGroups.count > depth ? entry.repeatingGroups[depth] : nil
+            if let group, segments.last?.group == group {
+                segments[segments.count - 1].rows.append(entry)
+            } else {
+                segments.append((group, [entry]))
+            }
+        }
+        return segments
     }
 
     /// Lays out each repeating group's rows once per repetition, up to its limit, with an "Add another" row after
@@ -463,28 +461,19 @@ private struct QuestionnaireTaskBuilder {
     func layOutRepetitions(_ entries: [LayoutEntry], depth: Int = 0, repetitions: [FHIRGroupRepetition] = [],
                            owners: [String] = []) -> [LayoutEntry] {
         var laidOut: [LayoutEntry] = []
-        var index = 0
-        while index < entries.count {
-            let entry = entries[index]
-            guard entry.repeatingGroups.count > depth else {
-                var placed = entry
+        for segment in Self.segments(entries, depth: depth) {
+            guard let group = segment.group else {
+                var placed = segment.rows[0]
                 placed.repetitions = repetitions
-                placed.chain = owners + entry.chain
+                placed.chain = owners + placed.chain
                 laidOut.append(placed)
-                index += 1
                 continue
             }
-            let group = entry.repeatingGroups[depth]
-            var end = index
-            while end < entries.count, entries[end].repeatingGroups.count > depth, entries[end].repeatingGroups[depth] == group {
-                end += 1
-            }
-            let run = Array(entries[index..<end])
             let limit = repetitionLimits[group] ?? 1
             var repetitionOwners = owners
             for number in 1...limit {
                 let repetition = repetitions + [FHIRGroupRepetition(linkId: group, index: number)]
-                var rows = layOutRepetitions(run, depth: depth + 1, repetitions: repetition, owners: repetitionOwners)
+                var rows = layOutRepetitions(segment.rows, depth: depth + 1, repetitions: repetition, owners: repetitionOwners)
                 // The group's own title row says which repetition this is.
                 for row in rows.indices where rows[row].linkId == group && rows[row].formItem.isSectionTitle {
                     rows[row].formItem.text = "\(repeatingGroupNames[group] ?? group) (\(number))"
@@ -493,13 +482,12 @@ private struct QuestionnaireTaskBuilder {
                 guard number < limit else { break }
                 let owner = "\(group) (add another after \(repetition.map(\.description).joined(separator: "/")))"
                 var another = LayoutEntry(formItem: FormItem(sectionTitle: ""), chain: repetitionOwners + (repeatingGroupChains[group] ?? []),
-                                          topGroup: entry.topGroup, linkId: owner, repeatingGroups: [])
+                                          topGroup: segment.rows[0].topGroup, linkId: owner, repeatingGroups: [])
                 another.repetitions = repetition
                 another.addsAnotherAfter = repetition
                 laidOut.append(another)
                 repetitionOwners.append(owner)
             }
-            index = end
         }
         return laidOut
     }
@@ -634,7 +622,7 @@ private struct QuestionnaireTaskBuilder {
         if repeats, type != "choice", type != "open-choice" {
             unsupported(linkId, "\(path).repeats", "repeated answers are only supported for choice items; one answer is asked")
         }
-        if repeats, let index = (item["extension"] as? [Any] ?? []).firstIndex(where: { ($0 as? [String: Any])?["url"] as? String == Self.maxOccursURL }) {
+        if repeats, let index = extensions.maxOccurs?.index {
             unsupported(linkId, "\(path).extension[\(index)]",
                         "questionnaire-maxOccurs on a repeating question caps its answers, which StudyKit does not check")
         }
