@@ -11,7 +11,7 @@ struct SessionMiddleware: RouterMiddleware {
     let service: StudyService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let signedIn = try await service.signedIn(sessionToken: request.cookies[StudyRouter.sessionCookie]?.value) else {
+        guard let signedIn = try await service.signedIn(sessionToken: StudyRouter.sessionToken(of: request)) else {
             throw StudyServerError.notSignedIn
         }
         var context = context

@@ -91,7 +91,7 @@ struct StudyPageMiddleware: RouterMiddleware {
 
     /// The refusal's page, in the signed-in participant's language, or else the browser's preferred one.
     private func page(for error: StudyServerError, request: Request) async -> Response {
-        let signedIn = try? await service.signedIn(sessionToken: request.cookies[StudyRouter.sessionCookie]?.value)
+        let signedIn = try? await service.signedIn(sessionToken: StudyRouter.sessionToken(of: request))
         let language = signedIn?.participant.language ?? StudyRouter.language(of: request, service: service)
         let strings = service.strings(language: language)
         let link: (label: String, url: String)? = error == .notSignedIn ? (strings[.signIn], "/signin") : (strings[.home], "/")

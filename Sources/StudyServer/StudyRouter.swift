@@ -44,6 +44,26 @@ public enum StudyRouter {
         return router
     }
 
+    /// The session token the request's `Cookie` headers carry: the value of the first `studykit_session` cookie, as
+    /// Hummingbird's `request.cookies` finds it (each header split at ";", leading white space dropped, the name up to
+    /// the first "=", an empty value none), read from the header's bytes without parsing every other cookie and its attributes.
+    static func sessionToken(of request: Request) -> String? {
+        for header in request.headers[values: .cookie] {
+            var utf8 = Substring(header).utf8[...]
+            while !utf8.isEmpty {
+                let end = utf8.firstIndex(of: UInt8(ascii: ";")) ?? utf8.endIndex
+                var cookie = utf8[..<end]
+                while let first = cookie.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { cookie = cookie.dropFirst() }
+                if let equals = cookie.firstIndex(of: UInt8(ascii: "=")), cookie[..<equals].elementsEqual(sessionCookie.utf8) {
+                    let value = cookie[cookie.index(after: equals)...]
+                    return value.isEmpty ? nil : String(Substring(value)) // an empty value is no token, as for Hummingbird
+                }
+                utf8 = end == utf8.endIndex ? utf8[end...] : utf8[utf8.index(after: end)...]
+            }
+        }
+        return nil
+    }
+
     /// An HTML page that is never cached.
     static func html(_ page: String, status: HTTPResponse.Status = .ok) -> Response {
         var headers = HTTPFields()

@@ -689,8 +689,9 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
                 existenceRanges[spans[index].task.uuid] = range
             }
         }
-        var recorded = Set<EventKey>()
-        for event in try reader.liveOutcomeEvents(in: existenceRanges) {
+        let live = try reader.liveOutcomeEvents(in: existenceRanges)
+        var recorded = Set<EventKey>(minimumCapacity: live.count)
+        for event in live {
             recorded.insert(EventKey(task: event.taskUUID, occurrence: event.occurrenceIndex))
         }
         var outcomes: [EventKey: Outcome] = [:]
@@ -801,6 +802,15 @@ private struct KnownOutcomes {
 private struct EventKey: Hashable {
     var task: UUID
     var occurrence: Int
+
+    /// The UUID as two words rather than sixteen bytes fed one buffer at a time: a page's read hashes a key per event.
+    func hash(into hasher: inout Hasher) {
+        withUnsafeBytes(of: task.uuid) { bytes in
+            hasher.combine(bytes.loadUnaligned(as: UInt64.self))
+            hasher.combine(bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        }
+        hasher.combine(occurrence)
+    }
 }
 
 /// A task version and the time it owns: from its effective date until the next version's. (Outside the generic
