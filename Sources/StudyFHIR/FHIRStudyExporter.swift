@@ -35,6 +35,12 @@ public struct FHIRStudyExporter: StudyExporter {
     /// ``StudyExportFormat/fhir``.
     public var format: StudyExportFormat { .fhir }
 
+    /// Gathers the participants, and writes their Bundles and NDJSON files when finished (the NDJSON files are one
+    /// per resource type over the whole study).
+    public func start(study: StudyDefinition, takenAt: Date, into folder: URL) throws -> any StudyExportStream {
+        SnapshotExportStream(study: study, takenAt: takenAt) { snapshot in try write(snapshot, into: folder) }
+    }
+
     /// Writes the Bundles and NDJSON files of `snapshot` into `folder`.
     public func write(_ snapshot: StudyExportSnapshot, into folder: URL) throws -> StudyExportSummary {
         var all: [FHIRResource] = [], bundles: [FHIRResource] = [], issues: [StudyExportIssue] = []

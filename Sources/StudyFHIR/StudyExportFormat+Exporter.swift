@@ -5,6 +5,7 @@ extension StudyExportFormat {
     public func makeExporter() -> any StudyExporter {
         switch self {
         case .fhir: FHIRStudyExporter()
+        case .csvLong: CSVLongExporter()
         }
     }
 }

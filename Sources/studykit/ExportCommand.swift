@@ -6,7 +6,8 @@ import Study
 import StudyFHIR
 import StudySQLite
 
-/// `studykit export`: writes a study's data (participants, consent records, care plans, outcomes) in an export format.
+/// `studykit export`: writes a study's data (participants, consent records, care plans, outcomes, answers) in an export
+/// format.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
@@ -14,7 +15,9 @@ struct ExportCommand: AsyncParsableCommand {
         discussion: """
             Reads the data folder that `studykit serve` writes, without changing it (it may run beside the server). \
             --format fhir writes FHIR R4: participants/<id>.json (one Bundle each) and <ResourceType>.ndjson (one \
-            resource per line, as FHIR Bulk Data). The export replaces the previous one in --out whole; a folder that \
+            resource per line, as FHIR Bulk Data). --format csv-long writes answers.csv: one row per answer of every \
+            task run (participant, task, event, run, step, item, answer type, value, number, unit, time), written one \
+            participant at a time. The export replaces the previous one in --out whole; a folder that \
             holds anything but a previous export is refused. What cannot be written exactly is listed as warnings.
             """
     )
@@ -71,9 +74,9 @@ struct ExportCommand: AsyncParsableCommand {
         }
         let summary: StudyExportSummary
         do {
-            let snapshot = try await StudyExportReader(study: definition, store: studyStore, careStore: careStore, dataFolder: dataFolder,
-                                                       consentPublicKey: consentKey).snapshot()
-            summary = try StudyExportFolder(url: URL(fileURLWithPath: out, isDirectory: true)).replace(with: format.makeExporter(), snapshot: snapshot)
+            let reader = StudyExportReader(study: definition, store: studyStore, careStore: careStore, dataFolder: dataFolder,
+                                           consentPublicKey: consentKey)
+            summary = try await StudyExportFolder(url: URL(fileURLWithPath: out, isDirectory: true)).replace(with: format.makeExporter(), reading: reader)
         } catch let error as StudyExportError {
             try fail("\(error)")
         } catch {

@@ -5,8 +5,8 @@ import Foundation
 /// was, and a rerun never leaves files of an older run behind.
 ///
 /// ```swift
-/// let summary = try StudyExportFolder(url: URL(fileURLWithPath: "exports/recover-fhir"))
-///     .replace(with: FHIRStudyExporter(), snapshot: snapshot)
+/// let summary = try await StudyExportFolder(url: URL(fileURLWithPath: "exports/recover-csv"))
+///     .replace(with: CSVLongExporter(), reading: reader)
 /// ```
 ///
 /// The folder gets an `export.json` manifest (format, study, time, counts, issues). A folder that already exists is
@@ -30,6 +30,40 @@ public struct StudyExportFolder: Sendable {
     /// previous export is then untouched).
     @discardableResult
     public func replace(with exporter: any StudyExporter, snapshot: StudyExportSnapshot) throws -> StudyExportSummary {
+        let staging = try makeStaging()
+        do {
+            let summary = try exporter.write(snapshot, into: staging)
+            try complete(staging, format: exporter.format, study: snapshot.study, takenAt: snapshot.takenAt, summary: summary)
+            return summary
+        } catch {
+            try? FileManager.default.removeItem(at: staging)
+            throw error
+        }
+    }
+
+    /// Writes the study that `reader` reads with `exporter`, one participant at a time (read, written, let go), and
+    /// puts it in place of the previous export; returns the exporter's summary. Errors as for
+    /// ``replace(with:snapshot:)``, and the stores' as they come.
+    @discardableResult
+    public func replace(with exporter: any StudyExporter, reading reader: StudyExportReader) async throws -> StudyExportSummary {
+        let staging = try makeStaging()
+        do {
+            let takenAt = reader.now()
+            let stream = try exporter.start(study: reader.study, takenAt: takenAt, into: staging)
+            for participant in try await reader.participants() {
+                try stream.add(try await reader.data(of: participant))
+            }
+            let summary = try stream.finish()
+            try complete(staging, format: exporter.format, study: reader.study, takenAt: takenAt, summary: summary)
+            return summary
+        } catch {
+            try? FileManager.default.removeItem(at: staging)
+            throw error
+        }
+    }
+
+    /// A new, empty folder beside ``url`` to write the export into, once the folder is known to be replaceable.
+    private func makeStaging() throws -> URL {
         try checkReplaceable()
         let fileManager = FileManager.default
         let parent = url.deletingLastPathComponent()
@@ -40,19 +74,18 @@ public struct StudyExportFolder: Sendable {
         } catch {
             throw StudyExportError.cannotWrite(path: parent.path, reason: Self.reason(error))
         }
-        do {
-            let summary = try exporter.write(snapshot, into: staging)
-            let manifest = Manifest(format: exporter.format.rawValue, study: snapshot.study.identifier,
-                                    exportedAt: ISO8601DateFormatter().string(from: snapshot.takenAt), summary: summary)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            try encoder.encode(manifest).write(to: staging.appendingPathComponent(Self.manifestFileName))
-            try swapIn(staging)
-            return summary
-        } catch {
-            try? fileManager.removeItem(at: staging)
-            throw error
-        }
+        return staging
+    }
+
+    /// Writes the manifest into the staged export and moves it in place of the previous one.
+    private func complete(_ staging: URL, format: StudyExportFormat, study: StudyDefinition, takenAt: Date,
+                          summary: StudyExportSummary) throws {
+        let manifest = Manifest(format: format.rawValue, study: study.identifier,
+                                exportedAt: ISO8601DateFormatter().string(from: takenAt), summary: summary)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(manifest).write(to: staging.appendingPathComponent(Self.manifestFileName))
+        try swapIn(staging)
     }
 
     /// The manifest written into every export.

@@ -6,4 +6,6 @@
 public enum StudyExportFormat: String, Hashable, Sendable, CaseIterable {
     /// FHIR R4: one Bundle per participant and one NDJSON file per resource type (StudyFHIR's `FHIRStudyExporter`).
     case fhir
+    /// Every answer of every run as a row of one CSV file (``CSVLongExporter``).
+    case csvLong = "csv-long"
 }

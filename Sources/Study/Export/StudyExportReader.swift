@@ -37,12 +37,17 @@ public struct StudyExportReader: Sendable {
         self.now = now
     }
 
+    /// Every participant, by enrolment time: what an export that reads one participant at a time goes through.
+    public func participants() async throws -> [StudyParticipant] {
+        try await store.participants()
+    }
+
     /// Every participant's data. Store errors are thrown; a consent PDF that cannot be read becomes a problem of its
     /// participant (the record is still exported, with its HTML).
     public func snapshot() async throws -> StudyExportSnapshot {
         let takenAt = now()
         var participants: [ParticipantExportData] = []
-        for participant in try await store.participants() {
+        for participant in try await self.participants() {
             participants.append(try await data(of: participant))
         }
         return StudyExportSnapshot(study: study, participants: participants, takenAt: takenAt)

@@ -1,20 +1,62 @@
 import Foundation
 
-/// Writes a study's data, read once into a ``StudyExportSnapshot``, in one format into a folder.
+/// Writes a study's data in one format into a folder, one participant at a time.
 ///
-/// Every format reads the same snapshot, so a new format is one more conformer and one more case of
-/// ``StudyExportFormat``; ``StudyExportFolder`` gives every format the same safe replacement of the previous export.
+/// An export starts with ``start(study:takenAt:into:)``, gives the returned ``StudyExportStream`` each participant's
+/// data in turn, and finishes it: a table format writes each participant's rows as they come, so an export's memory is
+/// one participant's data however large the study. A format that needs the whole study together gathers the
+/// participants first (``SnapshotExportStream``). ``StudyExportFolder`` gives every format the same safe replacement
+/// of the previous export.
 ///
 /// ```swift
-/// let snapshot = try await StudyExportReader(study: study, store: store, careStore: careStore, dataFolder: data,
-///                                            consentPublicKey: key.publicKey).snapshot()
-/// let summary = try StudyExportFolder(url: out).replace(with: FHIRStudyExporter(), snapshot: snapshot)
+/// let reader = StudyExportReader(study: study, store: store, careStore: careStore, dataFolder: data,
+///                                consentPublicKey: key.publicKey)
+/// let summary = try await StudyExportFolder(url: out).replace(with: CSVLongExporter(), reading: reader)
 /// ```
 public protocol StudyExporter: Sendable {
     /// The format written.
     var format: StudyExportFormat { get }
 
-    /// Writes `snapshot` into `folder`, an empty folder that exists, and tells what was written and what could not
-    /// be written exactly. Throws only for what stops the whole export (a file that cannot be written).
-    func write(_ snapshot: StudyExportSnapshot, into folder: URL) throws -> StudyExportSummary
+    /// Starts writing into `folder`, an empty folder that exists, the export of `study` read at `takenAt`. Throws only
+    /// for what stops the whole export (a file that cannot be created).
+    func start(study: StudyDefinition, takenAt: Date, into folder: URL) throws -> any StudyExportStream
+}
+
+/// An export being written: given each participant's data, then finished.
+public protocol StudyExportStream: AnyObject {
+    /// Writes (or keeps, for a format that writes the study whole) one participant's data.
+    func add(_ participant: ParticipantExportData) throws
+
+    /// Writes what is left and closes the files; tells what was written and what could not be written exactly.
+    func finish() throws -> StudyExportSummary
+}
+
+extension StudyExporter {
+    /// Writes the participants of `snapshot` into `folder`, an empty folder that exists, through the exporter's stream.
+    public func write(_ snapshot: StudyExportSnapshot, into folder: URL) throws -> StudyExportSummary {
+        let stream = try start(study: snapshot.study, takenAt: snapshot.takenAt, into: folder)
+        for participant in snapshot.participants { try stream.add(participant) }
+        return try stream.finish()
+    }
+}
+
+/// A stream that keeps every participant and writes the study at once when finished: for formats whose files need
+/// the whole study together.
+public final class SnapshotExportStream: StudyExportStream {
+    private var snapshot: StudyExportSnapshot
+    private let write: (StudyExportSnapshot) throws -> StudyExportSummary
+
+    /// A stream that gathers the participants of `study` read at `takenAt`, and then calls `write` with them all.
+    public init(study: StudyDefinition, takenAt: Date, write: @escaping (StudyExportSnapshot) throws -> StudyExportSummary) {
+        snapshot = StudyExportSnapshot(study: study, participants: [], takenAt: takenAt)
+        self.write = write
+    }
+
+    public func add(_ participant: ParticipantExportData) throws {
+        snapshot.participants.append(participant)
+    }
+
+    public func finish() throws -> StudyExportSummary {
+        try write(snapshot)
+    }
 }

@@ -1,0 +1,89 @@
+"""`studykit export --format csv-long` on a real data folder, read back the way a statistician reads it: a participant
+in Kiritimati (UTC+14) enrols over HTTP, signs the Recover consent, answers the pain check and the PHQ-9 (a FHIR
+Questionnaire with a calculated total); the export, made while the server runs, is read with pandas and every
+answer the participant gave is found exactly once, with the right types."""
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import pandas
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "interop"))
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+# The same server start-up, participant and answers as the FHIR export's test.
+from test_fhir_export import PAIN_ANSWER, PHQ9_ORDINALS, RECOVER, start_server, studykit, take_mood_check, take_pain_check  # noqa: E402
+from http_participant import Participant  # noqa: E402
+
+# The PHQ-9's answers are LOINC's frequency answers: "Not at all" (0) to "Nearly every day" (3).
+LOINC_FREQUENCY = {0: "LA6568-5", 1: "LA6569-3", 2: "LA6570-1", 3: "LA6571-9"}
+COLUMNS = ["participant", "task", "occurrence", "run", "run_state", "step", "item", "type", "selection", "value", "number",
+           "unit", "detail", "answered_at"]
+
+
+def read(path):
+    """answers.csv as pandas should read it: text stays text, the numbers and the event index are numbers."""
+    return pandas.read_csv(path, dtype={"value": "string", "detail": "string", "unit": "string", "selection": "Int64",
+                                        "occurrence": "Int64"}, keep_default_na=False, na_values={"number": [""]})
+
+
+@pytest.fixture(scope="module")
+def exported():
+    work = Path(tempfile.mkdtemp(prefix="studykit-csv-export-"))
+    data, out = work / "data", work / "csv"
+    process, base = start_server(data, work / "server.log")
+    try:
+        link = studykit("invite", "--study", RECOVER, "--data", data, "--base-url", base).stdout.split()[0]
+        alex = Participant(base)
+        alex.enrol(link, time_zone="Pacific/Kiritimati")
+        alex.complete_onboarding()
+        take_pain_check(alex)
+        take_mood_check(alex)
+        result = studykit("export", "--format", "csv-long", "--out", out, "--study", RECOVER, "--data", data)
+        assert result.returncode == 0, result.stderr
+        assert "1 participant exported as csv-long" in result.stdout, result.stdout
+        # Again over the previous export: replaced whole, same rows.
+        again = studykit("export", "--format", "csv-long", "--out", out, "--study", RECOVER, "--data", data)
+        assert again.returncode == 0, again.stderr
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+    yield out
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def test_every_answer_is_one_typed_row(exported):
+    frame = read(exported / "answers.csv")
+    assert list(frame.columns) == COLUMNS
+    assert frame["number"].dtype == "float64" and frame["occurrence"].dtype == "Int64"
+    assert frame["participant"].nunique() == 1
+    # The pain check: the level given, once, as a number, on a numbered event.
+    pain = frame[(frame.task == "pain") & (frame.item == "painLevel")]
+    assert len(pain) == 1 and pain.iloc[0].number == PAIN_ANSWER and pain.iloc[0].value == str(PAIN_ANSWER)
+    assert pain.iloc[0].run_state == "completed" and not pandas.isna(pain.iloc[0].occurrence)
+    # The PHQ-9: each of the nine answers once, in order, and the calculated total (10) beside them.
+    mood = frame[frame.task == "mood"]
+    answers = mood[mood.step == "phq9"].sort_values("item")
+    assert list(answers.item) == [f"phq9-{i}" for i in range(1, 10)], mood[["step", "item", "value"]].to_string()
+    assert list(answers.value) == [LOINC_FREQUENCY[ordinal] for ordinal in PHQ9_ORDINALS]
+    assert (answers.type == "textChoice").all() and (answers.selection == 1).all()
+    assert mood["run"].nunique() == 1
+    total = mood[mood.number == 10]
+    assert len(total) == 1, mood[["step", "item", "value", "number"]].to_string()
+    # Onboarding answers have no event.
+    onboarding = frame[frame.task == "onboarding"]
+    assert len(onboarding) > 0 and onboarding["occurrence"].isna().all()
+    # Every time is ISO 8601 with the participant's +14:00 and parses as one.
+    times = pandas.to_datetime(frame["answered_at"], format="ISO8601")
+    assert frame["answered_at"].str.endswith("+14:00").all() and times.notna().all()
+    # Nothing twice: one row per (run, step, item, selection).
+    assert not frame.duplicated(["run", "step", "item", "selection"]).any()
+
+
+def test_the_manifest_counts_the_rows(exported):
+    manifest = json.loads((exported / "export.json").read_text())
+    frame = read(exported / "answers.csv")
+    assert manifest["format"] == "csv-long" and manifest["summary"]["counts"] == {"answers.csv": len(frame)}
