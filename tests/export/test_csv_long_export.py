@@ -45,6 +45,8 @@ def exported():
         result = studykit("export", "--format", "csv-long", "--out", out, "--study", RECOVER, "--data", data)
         assert result.returncode == 0, result.stderr
         assert "1 participant exported as csv-long" in result.stdout, result.stdout
+        outcomes = studykit("export", "--format", "outcomes", "--out", work / "outcomes", "--study", RECOVER, "--data", data)
+        assert outcomes.returncode == 0, outcomes.stderr
         # Again over the previous export: replaced whole, same rows.
         again = studykit("export", "--format", "csv-long", "--out", out, "--study", RECOVER, "--data", data)
         assert again.returncode == 0, again.stderr
@@ -81,6 +83,17 @@ def test_every_answer_is_one_typed_row(exported):
     assert frame["answered_at"].str.endswith("+14:00").all() and times.notna().all()
     # Nothing twice: one row per (run, step, item, selection).
     assert not frame.duplicated(["run", "step", "item", "selection"]).any()
+
+
+def test_outcomes_read_back_typed(exported):
+    frame = pandas.read_csv(exported.parent / "outcomes" / "outcomes.csv", keep_default_na=False, na_values={"number": [""]},
+                            dtype={"value": "string", "units": "string", "kind": "string"})
+    assert list(frame.columns) == ["participant", "task", "occurrence", "event_start", "outcome", "kind", "value_type", "value",
+                                   "number", "units", "recorded_at"]
+    assert frame["occurrence"].dtype == "int64" and pandas.api.types.is_numeric_dtype(frame["number"])
+    pain = frame[(frame.task == "pain") & (frame.number == PAIN_ANSWER)]
+    assert len(pain) == 1 and pain.iloc[0].value_type == "integer", frame.to_string()
+    assert frame["event_start"].str.endswith("+14:00").all() and frame["recorded_at"].str.endswith("+14:00").all()
 
 
 def test_the_manifest_counts_the_rows(exported):

@@ -33,7 +33,8 @@ public struct CSVLongExporter: StudyExporter {
     public var format: StudyExportFormat { .csvLong }
 
     public func start(study: StudyDefinition, takenAt: Date, into folder: URL) throws -> any StudyExportStream {
-        Stream(file: try CSVFileWriter(creating: folder.appendingPathComponent(Self.fileName), header: Self.columns), format: format)
+        CSVExportStream(file: try CSVFileWriter(creating: folder.appendingPathComponent(Self.fileName), header: Self.columns),
+                        format: format, rows: Self.rows(of:))
     }
 
     /// The rows of one participant's runs, as written.
@@ -69,28 +70,6 @@ public struct CSVLongExporter: StudyExporter {
             }
         }
         return rows
-    }
-
-    private final class Stream: StudyExportStream {
-        let file: CSVFileWriter
-        let format: StudyExportFormat
-        var participantCount = 0
-
-        init(file: CSVFileWriter, format: StudyExportFormat) {
-            self.file = file
-            self.format = format
-        }
-
-        func add(_ participant: ParticipantExportData) throws {
-            for row in CSVLongExporter.rows(of: participant) { try file.write(row) }
-            participantCount += 1
-        }
-
-        func finish() throws -> StudyExportSummary {
-            try file.close()
-            return StudyExportSummary(format: format.rawValue, participantCount: participantCount,
-                                      counts: [CSVLongExporter.fileName: file.rowCount], issues: [])
-        }
     }
 }
 

@@ -8,4 +8,6 @@ public enum StudyExportFormat: String, Hashable, Sendable, CaseIterable {
     case fhir
     /// Every answer of every run as a row of one CSV file (``CSVLongExporter``).
     case csvLong = "csv-long"
+    /// Every value of every live outcome as a row of one CSV file (``CSVOutcomesExporter``).
+    case outcomes
 }
