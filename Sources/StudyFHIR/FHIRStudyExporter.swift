@@ -35,29 +35,45 @@ public struct FHIRStudyExporter: StudyExporter {
     /// ``StudyExportFormat/fhir``.
     public var format: StudyExportFormat { .fhir }
 
-    /// Gathers the participants, and writes their Bundles and NDJSON files when finished (the NDJSON files are one
-    /// per resource type over the whole study).
+    /// Writes each participant's Bundle and appends their resources to the NDJSON files as the participant comes.
     public func start(study: StudyDefinition, takenAt: Date, into folder: URL) throws -> any StudyExportStream {
-        SnapshotExportStream(study: study, takenAt: takenAt) { snapshot in try write(snapshot, into: folder) }
+        Stream(exporter: self, study: study, takenAt: takenAt, files: FHIRBulkDataStream(folder: folder))
     }
 
-    /// Writes the Bundles and NDJSON files of `snapshot` into `folder`.
-    public func write(_ snapshot: StudyExportSnapshot, into folder: URL) throws -> StudyExportSummary {
-        var all: [FHIRResource] = [], bundles: [FHIRResource] = [], issues: [StudyExportIssue] = []
-        for participant in snapshot.participants {
-            let exported = resources(of: participant, study: snapshot.study)
+    /// One export being written.
+    private final class Stream: StudyExportStream {
+        let exporter: FHIRStudyExporter
+        let study: StudyDefinition
+        let takenAt: Date
+        let files: FHIRBulkDataStream
+        var issues: [StudyExportIssue] = []
+        var bundleCount = 0
+
+        init(exporter: FHIRStudyExporter, study: StudyDefinition, takenAt: Date, files: FHIRBulkDataStream) {
+            self.exporter = exporter
+            self.study = study
+            self.takenAt = takenAt
+            self.files = files
+        }
+
+        func add(_ participant: ParticipantExportData) throws {
+            let exported = exporter.resources(of: participant, study: study)
             issues += exported.issues
-            guard !exported.resources.isEmpty else { continue }
+            guard !exported.resources.isEmpty else { return }
+            let bundle: FHIRResource
             do {
-                bundles.append(try FHIRBundleBuilder().collection(id: participant.participant.id, resources: exported.resources,
-                                                                  timestamp: snapshot.takenAt))
-                all += exported.resources
+                bundle = try FHIRBundleBuilder().collection(id: participant.participant.id, resources: exported.resources, timestamp: takenAt)
             } catch {
                 issues.append(StudyExportIssue(participantID: participant.participant.id, message: "left out: \(error)"))
+                return
             }
+            try files.append(exported.resources, bundle: bundle)
+            bundleCount += 1
         }
-        let counts = try FHIRBulkDataWriter(folder: folder).write(resources: all, bundles: bundles)
-        return StudyExportSummary(format: format.rawValue, participantCount: bundles.count, counts: counts, issues: issues)
+
+        func finish() throws -> StudyExportSummary {
+            StudyExportSummary(format: exporter.format.rawValue, participantCount: bundleCount, counts: try files.finish(), issues: issues)
+        }
     }
 
     /// The QuestionnaireResponses of a participant's completed runs of FHIR Questionnaire surveys, oldest first; a run

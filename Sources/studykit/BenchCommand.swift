@@ -11,7 +11,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Seconds to spend on each measurement.")
     var seconds: Double = 2
 
-    @Option(name: .customLong("only"), help: "Measure only these groups (repeatable): research, active-tasks, schedules, care-writes, care-reads, pages.")
+    @Option(name: .customLong("only"), help: "Measure only these groups (repeatable): research, active-tasks, schedules, care-writes, care-reads, pages, exports.")
     var groups: [BenchmarkGroup] = BenchmarkGroup.allCases
 
     func run() async throws {
@@ -27,6 +27,7 @@ struct BenchCommand: AsyncParsableCommand {
                 .run(writes: groups.contains(.careWrites), reads: groups.contains(.careReads))
         }
         if groups.contains(.pages) { rows += try PageBenchmarks(secondsPerMeasurement: seconds).run() }
+        if groups.contains(.exports) { rows += try await ExportBenchmarks().run() }
         BenchmarkTable.print(rows)
     }
 }
@@ -45,4 +46,6 @@ enum BenchmarkGroup: String, CaseIterable, ExpressibleByArgument {
     case careReads = "care-reads"
     /// The HTML of the home page and of a survey step page.
     case pages
+    /// `studykit export` in each format on 1,000 and 10,000 runs: time and peak memory.
+    case exports
 }

@@ -9,6 +9,8 @@ import Foundation
 /// ```swift
 /// let counts = try FHIRBulkDataWriter(folder: out).write(resources: all, bundles: bundles)   // ["Patient": 3, …]
 /// ```
+///
+/// ``FHIRBulkDataStream`` writes the same files participant by participant.
 public struct FHIRBulkDataWriter: Sendable {
     /// The folder written into; it must exist.
     public var folder: URL
@@ -26,20 +28,9 @@ public struct FHIRBulkDataWriter: Sendable {
     /// come (Foundation's errors name the file).
     @discardableResult
     public func write(resources: [FHIRResource], bundles: [FHIRResource]) throws -> [String: Int] {
-        var lines: [String: [String]] = [:]
-        for resource in resources { lines[resource.resourceType, default: []].append(resource.json.serialized()) }
-        for (type, typeLines) in lines {
-            let text = typeLines.joined(separator: "\n") + "\n"
-            try Data(text.utf8).write(to: folder.appendingPathComponent("\(type).ndjson"), options: .atomic)
-        }
-        if !bundles.isEmpty {
-            let bundleFolder = folder.appendingPathComponent(Self.bundleFolderName, isDirectory: true)
-            try FileManager.default.createDirectory(at: bundleFolder, withIntermediateDirectories: true)
-            for bundle in bundles {
-                try Data((bundle.json.serialized(pretty: true) + "\n").utf8)
-                    .write(to: bundleFolder.appendingPathComponent("\(bundle.id).json"), options: .atomic)
-            }
-        }
-        return lines.mapValues(\.count)
+        let stream = FHIRBulkDataStream(folder: folder)
+        try stream.append(resources)
+        for bundle in bundles { try stream.append([], bundle: bundle) }
+        return try stream.finish()
     }
 }

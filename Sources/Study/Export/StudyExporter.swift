@@ -4,8 +4,7 @@ import Foundation
 ///
 /// An export starts with ``start(study:takenAt:into:)``, gives the returned ``StudyExportStream`` each participant's
 /// data in turn, and finishes it: a table format writes each participant's rows as they come, so an export's memory is
-/// one participant's data however large the study. A format that needs the whole study together gathers the
-/// participants first (``SnapshotExportStream``). ``StudyExportFolder`` gives every format the same safe replacement
+/// one participant's data however large the study. ``StudyExportFolder`` gives every format the same safe replacement
 /// of the previous export.
 ///
 /// ```swift
@@ -37,26 +36,5 @@ extension StudyExporter {
         let stream = try start(study: snapshot.study, takenAt: snapshot.takenAt, into: folder)
         for participant in snapshot.participants { try stream.add(participant) }
         return try stream.finish()
-    }
-}
-
-/// A stream that keeps every participant and writes the study at once when finished: for formats whose files need
-/// the whole study together.
-public final class SnapshotExportStream: StudyExportStream {
-    private var snapshot: StudyExportSnapshot
-    private let write: (StudyExportSnapshot) throws -> StudyExportSummary
-
-    /// A stream that gathers the participants of `study` read at `takenAt`, and then calls `write` with them all.
-    public init(study: StudyDefinition, takenAt: Date, write: @escaping (StudyExportSnapshot) throws -> StudyExportSummary) {
-        snapshot = StudyExportSnapshot(study: study, participants: [], takenAt: takenAt)
-        self.write = write
-    }
-
-    public func add(_ participant: ParticipantExportData) throws {
-        snapshot.participants.append(participant)
-    }
-
-    public func finish() throws -> StudyExportSummary {
-        try write(snapshot)
     }
 }
