@@ -6,6 +6,7 @@ extension StudyExportFormat {
         switch self {
         case .fhir: FHIRStudyExporter()
         case .csvLong: CSVLongExporter()
+        case .csvWide: CSVWideExporter()
         case .outcomes: CSVOutcomesExporter()
         }
     }

@@ -17,7 +17,9 @@ struct ExportCommand: AsyncParsableCommand {
             --format fhir writes FHIR R4: participants/<id>.json (one Bundle each) and <ResourceType>.ndjson (one \
             resource per line, as FHIR Bulk Data). --format csv-long writes answers.csv: one row per answer of every \
             task run (participant, task, event, run, step, item, answer type, value, number, unit, time), written one \
-            participant at a time. The export replaces the previous one in --out whole; a folder that \
+            participant at a time; --format csv-wide writes wide/TASK.csv (one row per run, one column per question) \
+            and data-dictionary.csv in REDCap's layout; --format outcomes writes outcomes.csv (one row per outcome \
+            value). The export replaces the previous one in --out whole; a folder that \
             holds anything but a previous export is refused. What cannot be written exactly is listed as warnings.
             """
     )

@@ -47,6 +47,8 @@ def exported():
         assert "1 participant exported as csv-long" in result.stdout, result.stdout
         outcomes = studykit("export", "--format", "outcomes", "--out", work / "outcomes", "--study", RECOVER, "--data", data)
         assert outcomes.returncode == 0, outcomes.stderr
+        wide = studykit("export", "--format", "csv-wide", "--out", work / "wide", "--study", RECOVER, "--data", data)
+        assert wide.returncode == 0, wide.stderr
         # Again over the previous export: replaced whole, same rows.
         again = studykit("export", "--format", "csv-long", "--out", out, "--study", RECOVER, "--data", data)
         assert again.returncode == 0, again.stderr
@@ -94,6 +96,22 @@ def test_outcomes_read_back_typed(exported):
     pain = frame[(frame.task == "pain") & (frame.number == PAIN_ANSWER)]
     assert len(pain) == 1 and pain.iloc[0].value_type == "integer", frame.to_string()
     assert frame["event_start"].str.endswith("+14:00").all() and frame["recorded_at"].str.endswith("+14:00").all()
+
+
+def test_wide_files_read_back_typed_with_their_dictionary(exported):
+    folder = exported.parent / "wide"
+    dictionary = pandas.read_csv(folder / "data-dictionary.csv", dtype="string", keep_default_na=False)
+    assert list(dictionary.columns)[:5] == ["Variable / Field Name", "Form Name", "Section Header", "Field Type", "Field Label"]
+    assert len(dictionary.columns) == 18 and dictionary["Variable / Field Name"].is_unique
+    pain = pandas.read_csv(folder / "wide" / "pain.csv", dtype={"occurrence": "Int64"})
+    assert len(pain) == 1 and pain.iloc[0].painlevel == PAIN_ANSWER
+    assert pandas.api.types.is_integer_dtype(pain["painlevel"])
+    # Every column after the run's own is a variable of the dictionary, in the pain form.
+    described = set(dictionary[dictionary["Form Name"] == "pain"]["Variable / Field Name"])
+    assert {column.split("___")[0] for column in pain.columns[6:]} <= described
+    mood = pandas.read_csv(folder / "wide" / "mood.csv", dtype="string", keep_default_na=False)
+    assert [mood.iloc[0][f"phq9_{i}"] for i in range(1, 10)] == [LOINC_FREQUENCY[ordinal] for ordinal in PHQ9_ORDINALS]
+    assert mood.iloc[0]["phq9_total"] == "10"
 
 
 def test_the_manifest_counts_the_rows(exported):

@@ -365,7 +365,7 @@ extension Array where Element: ChoiceOption {
 
 extension ChoiceValue {
     /// Whether two values name the same choice: equal, or equal numbers whatever their JSON spelling (`2` and `2.0`).
-    func isSameChoice(as other: ChoiceValue) -> Bool {
+    public func isSameChoice(as other: ChoiceValue) -> Bool {
         if self == other { return true }
         if let lhs = numericValue, let rhs = other.numericValue { return lhs == rhs }
         return false

@@ -8,6 +8,9 @@ public enum StudyExportFormat: String, Hashable, Sendable, CaseIterable {
     case fhir
     /// Every answer of every run as a row of one CSV file (``CSVLongExporter``).
     case csvLong = "csv-long"
+    /// One row per task run and one column per question, a file per task, with a data dictionary in REDCap's layout
+    /// (``CSVWideExporter``).
+    case csvWide = "csv-wide"
     /// Every value of every live outcome as a row of one CSV file (``CSVOutcomesExporter``).
     case outcomes
 }
