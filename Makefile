@@ -3,10 +3,11 @@
 export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
 # Debian packages the build and tests need besides the Swift toolchain: GRDB links the system SQLite; consent PDFs
-# are printed by headless Chromium with CJK fonts, and the tests read them back with poppler's pdftotext and pdftoppm.
+# are printed by headless Chromium with CJK fonts, and the tests read them back with poppler's pdftotext and pdftoppm;
+# ZIPFoundation (the ZIP exports) links the system zlib.
 # The browser suite drives chromium through chromedriver with Selenium from PyPI (in .venv); `make bench` loads the
 # server with wrk.
-DEBIAN_PACKAGES := libsqlite3-dev chromium chromium-driver fonts-noto-cjk poppler-utils python3 python3-venv wrk
+DEBIAN_PACKAGES := libsqlite3-dev zlib1g-dev pkg-config chromium chromium-driver fonts-noto-cjk poppler-utils python3 python3-venv wrk
 VENV := .venv
 # axe-core (accessibility checks in the browser suite) comes from PyPI: axe-playwright-python carries axe.min.js.
 AXE_PACKAGE := axe-playwright-python==0.1.8

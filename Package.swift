@@ -42,6 +42,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // YAML study files (study.yaml): study teams write and review them by hand, and YAML takes comments.
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // ZIP archives of the consent and JSON exports (signed PDFs with their records, attached files), streamed to disk.
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         .target(name: "JSONDiagnostics"),
@@ -81,7 +83,8 @@ let package = Package(
         ),
         .target(
             name: "Study",
-            dependencies: ["Research", "ActiveTasks", "CareStore", "Consent", "JSONDiagnostics", "StudyKitEnvironment", .product(name: "Yams", package: "Yams")]
+            dependencies: ["Research", "ActiveTasks", "CareStore", "Consent", "JSONDiagnostics", "StudyKitEnvironment", .product(name: "Yams", package: "Yams"),
+                           .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         // A study's FHIR side: Questionnaires as surveys (a StudySurveyFormat), their calculators, and the FHIR export.
         .target(name: "StudyFHIR", dependencies: ["Study", "Interop", "Research", "CareStore", "Consent"]),
@@ -150,7 +153,8 @@ let package = Package(
         .testTarget(name: "StudykitCLITests", dependencies: ["studykit", "Study", "StudyFHIR", "StudySQLite", "CareStore", "CareStoreSQLite", "Consent",
                                                         .product(name: "GRDB", package: "GRDB.swift")]),
         // Conformance/ runs the study store's suite on every backend, the server's one SQLite file included.
-        .testTarget(name: "StudyTests", dependencies: ["StudyKitEnvironment", "JSONDiagnostics", "StudySQLite", "Study", "StudyFHIR", "Research", "CareStore", "Consent", "Interop"]),
+        .testTarget(name: "StudyTests", dependencies: ["StudyKitEnvironment", "JSONDiagnostics", "StudySQLite", "Study", "StudyFHIR", "Research", "CareStore", "Consent", "Interop",
+                                                    .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(
             name: "StudySQLiteTests",
             dependencies: ["StudyKitEnvironment", "Study", "StudyFHIR", "StudySQLite", "StudySQLiteCrashWriter", "Research", "Consent", "CareStore", "CareStoreSQLite",

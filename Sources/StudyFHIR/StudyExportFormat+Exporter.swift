@@ -8,6 +8,8 @@ extension StudyExportFormat {
         case .csvLong: CSVLongExporter()
         case .csvWide: CSVWideExporter()
         case .outcomes: CSVOutcomesExporter()
+        case .json: JSONExporter()
+        case .consents: ConsentsExporter()
         }
     }
 }

@@ -19,7 +19,9 @@ struct ExportCommand: AsyncParsableCommand {
             task run (participant, task, event, run, step, item, answer type, value, number, unit, time), written one \
             participant at a time; --format csv-wide writes wide/TASK.csv (one row per run, one column per question) \
             and data-dictionary.csv in REDCap's layout; --format outcomes writes outcomes.csv (one row per outcome \
-            value). The export replaces the previous one in --out whole; a folder that \
+            value); --format json writes runs, outcomes and participants as JSON lines and the attached files in \
+            files.zip; --format consents writes consents.zip (each sealed record and its PDF) and consents.csv. The \
+            export replaces the previous one in --out whole; a folder that \
             holds anything but a previous export is refused. What cannot be written exactly is listed as warnings.
             """
     )

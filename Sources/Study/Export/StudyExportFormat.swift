@@ -11,6 +11,10 @@ public enum StudyExportFormat: String, Hashable, Sendable, CaseIterable {
     /// One row per task run and one column per question, a file per task, with a data dictionary in REDCap's layout
     /// (``CSVWideExporter``).
     case csvWide = "csv-wide"
+    /// The data as StudyKit keeps it, as JSON lines, with the attached files in a ZIP (``JSONExporter``).
+    case json
+    /// The signed consent PDFs with their sealed records in a ZIP, and a list of them (``ConsentsExporter``).
+    case consents
     /// Every value of every live outcome as a row of one CSV file (``CSVOutcomesExporter``).
     case outcomes
 }

@@ -31,7 +31,7 @@ struct ExportBenchmarks {
         for runCount in Self.runCounts {
             let data = work.appendingPathComponent("data-\(runCount)", isDirectory: true)
             try await seed(data, study: study, participants: runCount / Self.runsPerParticipant)
-            for format in [StudyExportFormat.csvLong, .csvWide, .outcomes, .fhir] {
+            for format in [StudyExportFormat.csvLong, .csvWide, .outcomes, .json, .fhir] {
                 let out = work.appendingPathComponent("out-\(runCount)-\(format.rawValue)", isDirectory: true)
                 let measured = try Self.spawn([executable, "export", "--format", format.rawValue, "--out", out.path,
                                                "--study", studyFolder.path, "--data", data.path])

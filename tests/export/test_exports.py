@@ -1,11 +1,14 @@
-"""`studykit export --format csv-long` on a real data folder, read back the way a statistician reads it: a participant
+"""Every `studykit export` format on a real data folder, read back the way a statistician reads it: a participant
 in Kiritimati (UTC+14) enrols over HTTP, signs the Recover consent, answers the pain check and the PHQ-9 (a FHIR
-Questionnaire with a calculated total); the export, made while the server runs, is read with pandas and every
-answer the participant gave is found exactly once, with the right types."""
+Questionnaire with a calculated total); each export, made while the server runs, is read with pandas, json and
+zipfile: every answer the participant gave is found exactly once with the right types, and the exported consent record
+and PDF pass `studykit consent verify`."""
 import json
 import shutil
 import sys
 import tempfile
+import time
+import zipfile
 from pathlib import Path
 
 import pandas
@@ -42,6 +45,14 @@ def exported():
         alex.complete_onboarding()
         take_pain_check(alex)
         take_mood_check(alex)
+        # The consent PDF is printed in the background: the consents export should find it.
+        deadline = time.time() + 90
+        while not list((data / "consent-pdfs").glob("*.pdf")) and time.time() < deadline:
+            time.sleep(0.5)
+        assert list((data / "consent-pdfs").glob("*.pdf")), "the consent PDF was printed"
+        for format in ["json", "consents"]:
+            made = studykit("export", "--format", format, "--out", work / format, "--study", RECOVER, "--data", data)
+            assert made.returncode == 0, made.stderr
         result = studykit("export", "--format", "csv-long", "--out", out, "--study", RECOVER, "--data", data)
         assert result.returncode == 0, result.stderr
         assert "1 participant exported as csv-long" in result.stdout, result.stdout
@@ -57,6 +68,12 @@ def exported():
         process.wait(timeout=20)
     yield out
     shutil.rmtree(work, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def public_key(exported):
+    data = exported.parent / "data"
+    return studykit("consent", "key", "--data", data).stdout.strip()
 
 
 def test_every_answer_is_one_typed_row(exported):
@@ -112,6 +129,38 @@ def test_wide_files_read_back_typed_with_their_dictionary(exported):
     mood = pandas.read_csv(folder / "wide" / "mood.csv", dtype="string", keep_default_na=False)
     assert [mood.iloc[0][f"phq9_{i}"] for i in range(1, 10)] == [LOINC_FREQUENCY[ordinal] for ordinal in PHQ9_ORDINALS]
     assert mood.iloc[0]["phq9_total"] == "10"
+
+
+def test_json_lines_hold_the_runs_as_stored(exported):
+    folder = exported.parent / "json"
+    participants = [json.loads(line) for line in (folder / "participants.ndjson").read_text().splitlines()]
+    runs = [json.loads(line) for line in (folder / "runs.ndjson").read_text().splitlines()]
+    outcomes = [json.loads(line) for line in (folder / "outcomes.ndjson").read_text().splitlines()]
+    assert [p["timeZone"] for p in participants] == ["Pacific/Kiritimati"]
+    assert sorted(r["task"] for r in runs) == ["mood", "onboarding", "pain"] and all(r["state"] == "completed" for r in runs)
+    pain = next(r for r in runs if r["task"] == "pain")
+    level = next(item for step in pain["result"]["stepResults"] if step["identifier"] == "painLevel" for item in step["results"])
+    assert level == {"kind": "question", "identifier": "painLevel", "type": "scale", "answer": PAIN_ANSWER}
+    assert {o["task"] for o in outcomes} == {"onboarding", "pain", "mood"}
+    with zipfile.ZipFile(folder / "files.zip") as archive:
+        assert archive.testzip() is None and archive.namelist() == []  # the pain check and PHQ-9 attach no files
+
+
+def test_consents_zip_holds_each_record_and_pdf_that_verify(exported, public_key, tmp_path):
+    folder = exported.parent / "consents"
+    listed = pandas.read_csv(folder / "consents.csv", dtype="string", keep_default_na=False)
+    assert len(listed) == 1 and listed.iloc[0].kind == "consent" and listed.iloc[0].signers.startswith("Alex Morgan")
+    assert listed.iloc[0].signed_at.endswith("+14:00")
+    with zipfile.ZipFile(folder / "consents.zip") as archive:
+        assert archive.testzip() is None
+        record, pdf = f"{listed.iloc[0].participant}/{listed.iloc[0].record}.json", listed.iloc[0].pdf
+        assert sorted(archive.namelist()) == sorted([record, pdf])
+        archive.extractall(tmp_path)
+    data = exported.parent / "data"
+    # The record is the database's bytes, and the PDF the printed file's.
+    assert (tmp_path / pdf).read_bytes() == next((data / "consent-pdfs").glob("*.pdf")).read_bytes()
+    verified = studykit("consent", "verify", tmp_path / record, "--pdf", tmp_path / pdf, "--study", RECOVER, "--public-key", public_key)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
 
 
 def test_the_manifest_counts_the_rows(exported):

@@ -1,0 +1,67 @@
+import CareStore
+import Foundation
+import Research
+import Study
+import StudyFHIR
+import StudyKitEnvironment
+import Testing
+import ZIPFoundation
+
+/// `json`: runs as stored, one per line, and the files attached in runs in `files.zip`; a file the data folder lacks
+/// is reported, not invented.
+@Suite struct JSONExportTests {
+    let study: StudyDefinition
+    let clock = TestClock(wallTime(2026, 3, 8, 12, 0, in: Zones.newYork))
+    let uuids = CountingUUIDs()
+    let store: InMemoryStudyStore
+    let careStore: InMemoryCareStore
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("json-export-\(UUID().uuidString)", isDirectory: true)
+
+    init() throws {
+        study = try StudyLoader.load(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()])
+        let clock = self.clock, uuids = self.uuids
+        store = InMemoryStudyStore(environment: StudyKitEnvironment(now: { clock.now }, makeUUID: { uuids.make() }))
+        careStore = InMemoryCareStore(environment: StudyKitEnvironment(now: { clock.now }, makeUUID: { uuids.make() }))
+    }
+
+    @Test func runsAreLinesAndAttachedFilesAreInTheZIP() async throws {
+        defer { try? FileManager.default.removeItem(at: root) }
+        let data = root.appendingPathComponent("data", isDirectory: true)
+        let participant = try await store.enrol(invitationCode: nil, timeZone: Zones.newYork, language: "en")
+        let id = UUID(uuidString: "0A1B2C3D-0000-4000-8000-00000000000F")!
+        let photo = Data((0..<70_000).map { UInt8($0 % 251) }) // more than one chunk of the ZIP writer
+        let runFolder = StudyDataFolder.runFiles(in: data, participantID: participant.id).appendingPathComponent(id.uuidString, isDirectory: true)
+        try FileManager.default.createDirectory(at: runFolder, withIntermediateDirectories: true)
+        try photo.write(to: runFolder.appendingPathComponent("knee.jpg"))
+        let file = FileAnswer(fileName: "knee.jpg", contentType: "image/jpeg", byteCount: photo.count, sha256: String(repeating: "0", count: 64))
+        let result = TaskResult(identifier: "pain", taskRunUUID: id, startDate: clock.now, endDate: clock.now, stepResults: [
+            StepResult(identifier: "photo", startDate: clock.now, endDate: clock.now, results: [
+                .question(QuestionResult(identifier: "photo", type: .file, answer: .file(file))),
+                .file(FileResult(identifier: "photo", fileName: "knee.jpg", contentType: "image/jpeg", byteCount: photo.count)),
+                .file(FileResult(identifier: "photo", fileName: "lost.jpg", contentType: "image/jpeg", byteCount: 10)),
+            ]),
+        ])
+        try await store.saveRun(TaskRun(id: id, participantID: participant.id, taskID: "pain", occurrence: 1, state: .completed, result: result))
+        let clock = self.clock
+        let reader = StudyExportReader(study: study, store: store, careStore: careStore, dataFolder: data, now: { clock.now })
+        let out = root.appendingPathComponent("export", isDirectory: true)
+        let summary = try await StudyExportFolder(url: out).replace(with: JSONExporter(), reading: reader)
+
+        let lines = try String(contentsOf: out.appendingPathComponent(JSONExporter.runsName), encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1)
+        let line = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(line["id"] as? String == id.uuidString.lowercased() && line["task"] as? String == "pain" && line["occurrence"] as? Int == 1)
+        // The result is the one stored, in ResearchJSON's encoding: decoded back, it is equal.
+        let stored = try JSONSerialization.data(withJSONObject: try #require(line["result"]))
+        #expect(try ResearchJSON.decoder().decode(TaskResult.self, from: stored) == result)
+
+        let archive = try Archive(url: out.appendingPathComponent(JSONExporter.filesName), accessMode: .read)
+        let entries = Array(archive)
+        #expect(entries.map(\.path) == ["\(participant.id)/\(id.uuidString.lowercased())/knee.jpg"])
+        var extracted = Data()
+        _ = try archive.extract(try #require(entries.first)) { extracted.append($0) }
+        #expect(extracted == photo)
+        #expect(summary.issues.map(\.message) == ["run \(id.uuidString.lowercased()): the attached file lost.jpg is not in the data folder"])
+        #expect(summary.counts[JSONExporter.filesName] == 1 && summary.counts[JSONExporter.runsName] == 1)
+    }
+}
