@@ -11,8 +11,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 SOURCES = ROOT / "Sources"
 PORTABLE = ["JSONDiagnostics", "StudyKitEnvironment", "Research", "ActiveTasks", "CareStore", "Consent", "Study"]
 # What the portable modules may import: Foundation, the standard library's Synchronization, packages that build on
-# Apple's platforms, and each other. Glibc only where Darwin is the alternative (#if canImport).
-PORTABLE_IMPORTS = {"Foundation", "Synchronization", "Crypto", "Ink", "Yams", *PORTABLE}
+# Apple's platforms (ZIPFoundation uses Apple's Compression there, zlib on Linux), and each other. Glibc only where
+# Darwin is the alternative (#if canImport).
+PORTABLE_IMPORTS = {"Foundation", "Synchronization", "Crypto", "Ink", "Yams", "ZIPFoundation", *PORTABLE}
 HTTP_MODULES = re.compile(r"^(Hummingbird\w*|HTTPTypes|NIO\w*|MultipartKit)$")
 IMPORT = re.compile(r"^[ \t]*(?:@testable[ \t]+|package[ \t]+|public[ \t]+|internal[ \t]+)?import[ \t]+"
                     r"(?:(?:struct|class|enum|protocol|func|var|let|typealias)[ \t]+)?(\w+)", re.M)
