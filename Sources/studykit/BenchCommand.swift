@@ -46,6 +46,6 @@ enum BenchmarkGroup: String, CaseIterable, ExpressibleByArgument {
     case careReads = "care-reads"
     /// The HTML of the home page and of a survey step page.
     case pages
-    /// `studykit export` in each format on 1,000 and 10,000 runs: time and peak memory.
+    /// `studykit export` in each format on 1,000, 10,000 and 30,000 runs: time and peak memory.
     case exports
 }
