@@ -7,7 +7,6 @@ import json
 import shutil
 import sys
 import tempfile
-import time
 import zipfile
 from pathlib import Path
 
@@ -16,10 +15,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "interop"))
-sys.path.insert(0, str(ROOT / "tests" / "browser"))
 # The same server start-up, participant and answers as the FHIR export's test.
-from test_fhir_export import PAIN_ANSWER, PHQ9_ORDINALS, RECOVER, start_server, studykit, take_mood_check, take_pain_check  # noqa: E402
-from http_participant import Participant  # noqa: E402
+from test_fhir_export import PAIN_ANSWER, PHQ9_ORDINALS, RECOVER, answered_study, studykit  # noqa: E402
 
 # The PHQ-9's answers are LOINC's frequency answers: "Not at all" (0) to "Nearly every day" (3).
 LOINC_FREQUENCY = {0: "LA6568-5", 1: "LA6569-3", 2: "LA6570-1", 3: "LA6571-9"}
@@ -35,37 +32,19 @@ def read(path):
 
 @pytest.fixture(scope="module")
 def exported():
-    work = Path(tempfile.mkdtemp(prefix="studykit-csv-export-"))
-    data, out = work / "data", work / "csv"
-    process, base = start_server(data, work / "server.log")
-    try:
-        link = studykit("invite", "--study", RECOVER, "--data", data, "--base-url", base).stdout.split()[0]
-        alex = Participant(base)
-        alex.enrol(link, time_zone="Pacific/Kiritimati")
-        alex.complete_onboarding()
-        take_pain_check(alex)
-        take_mood_check(alex)
-        # The consent PDF is printed in the background: the consents export should find it.
-        deadline = time.time() + 90
-        while not list((data / "consent-pdfs").glob("*.pdf")) and time.time() < deadline:
-            time.sleep(0.5)
-        assert list((data / "consent-pdfs").glob("*.pdf")), "the consent PDF was printed"
-        for format in ["json", "consents"]:
-            made = studykit("export", "--format", format, "--out", work / format, "--study", RECOVER, "--data", data)
+    """Every format exported from one data folder while the server runs; yields the csv-long folder, beside the others."""
+    work = Path(tempfile.mkdtemp(prefix="studykit-exports-"))
+    out = work / "csv"
+    with answered_study(work) as data:
+        for format in ["json", "consents", "outcomes", "csv-wide"]:
+            made = studykit("export", "--format", format, "--out", work / format.removeprefix("csv-"), "--study", RECOVER, "--data", data)
             assert made.returncode == 0, made.stderr
         result = studykit("export", "--format", "csv-long", "--out", out, "--study", RECOVER, "--data", data)
         assert result.returncode == 0, result.stderr
         assert "1 participant exported as csv-long" in result.stdout, result.stdout
-        outcomes = studykit("export", "--format", "outcomes", "--out", work / "outcomes", "--study", RECOVER, "--data", data)
-        assert outcomes.returncode == 0, outcomes.stderr
-        wide = studykit("export", "--format", "csv-wide", "--out", work / "wide", "--study", RECOVER, "--data", data)
-        assert wide.returncode == 0, wide.stderr
         # Again over the previous export: replaced whole, same rows.
         again = studykit("export", "--format", "csv-long", "--out", out, "--study", RECOVER, "--data", data)
         assert again.returncode == 0, again.stderr
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
     yield out
     shutil.rmtree(work, ignore_errors=True)
 

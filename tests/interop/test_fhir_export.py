@@ -3,6 +3,7 @@
 with the fhir.resources R4B models, the R4 invariants it could break are evaluated with FHIRPath, and the consent's
 PDF and sealed record are checked byte for byte against the data folder and `studykit consent verify`."""
 import base64
+import contextlib
 import hashlib
 import json
 import os
@@ -156,12 +157,11 @@ def take_mood_check(participant):
     assert status == 303 and location.startswith("/?"), (status, location)
 
 
-@pytest.fixture(scope="module")
-def export():
-    """A data folder with one onboarded participant in Kiritimati who answered the pain check, exported while the
-    server runs. Yields (export folder, data folder, participant id)."""
-    work = Path(tempfile.mkdtemp(prefix="studykit-fhir-export-"))
-    data, out = work / "data", work / "fhir"
+@contextlib.contextmanager
+def answered_study(work):
+    """A server on a new data folder in `work`, with one participant in Kiritimati who signed the Recover consent (its
+    PDF printed) and answered the pain check and the PHQ-9. Yields the data folder while the server runs."""
+    data = work / "data"
     process, base = start_server(data, work / "server.log")
     try:
         link = studykit("invite", "--study", RECOVER, "--data", data, "--base-url", base).stdout.split()[0]
@@ -174,12 +174,22 @@ def export():
         while not list((data / "consent-pdfs").glob("*.pdf")) and time.time() < deadline:
             time.sleep(0.5)
         assert list((data / "consent-pdfs").glob("*.pdf")), "the consent PDF was printed"
-        result = studykit("export", "--format", "fhir", "--out", out, "--study", RECOVER, "--data", data)
-        assert result.returncode == 0, result.stderr
-        assert "1 participant exported as fhir" in result.stdout, result.stdout
+        yield data
     finally:
         process.terminate()
         process.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def export():
+    """A data folder with one onboarded participant in Kiritimati who answered the pain check, exported while the
+    server runs. Yields (export folder, data folder, participant id)."""
+    work = Path(tempfile.mkdtemp(prefix="studykit-fhir-export-"))
+    out = work / "fhir"
+    with answered_study(work) as data:
+        result = studykit("export", "--format", "fhir", "--out", out, "--study", RECOVER, "--data", data)
+        assert result.returncode == 0, result.stderr
+        assert "1 participant exported as fhir" in result.stdout, result.stdout
     participant = json.loads((out / "Patient.ndjson").read_text().splitlines()[0])["id"]
     yield out, data, participant
     shutil.rmtree(work, ignore_errors=True)
