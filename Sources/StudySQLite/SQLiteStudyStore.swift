@@ -504,11 +504,19 @@ enum Rows {
             throw SQLiteStudyStoreError(table: "taskRun", column: "state", value: stateName)
         }
         let id: UUID = row["id"]
+        // A run whose JSON was damaged in the file names itself, the column and the place in the JSON.
+        func readable<Value>(_ column: String, _ read: (Data) throws -> Value) throws -> Value? {
+            guard let json = row[column] as Data? else { return nil }
+            do {
+                return try read(json)
+            } catch let error as DecodingError {
+                throw SQLiteStudyStoreError(table: "taskRun", column: column, value: "run \(id.uuidString.lowercased())",
+                                            reason: TaskValidator.problem(from: error, in: json).description)
+            }
+        }
         var run = TaskRun(id: id, participantID: row["participantID"], taskID: row["taskID"], occurrence: row["occurrence"], state: state,
-                          restorationData: try (row["restorationData"] as Data?).map {
-                              try restorations.restorationData(of: id, json: $0, decoder: decoder)
-                          },
-                          result: try (row["result"] as Data?).map { try decoder.decode(TaskResult.self, from: $0) })
+                          restorationData: try readable("restorationData") { try restorations.restorationData(of: id, json: $0, decoder: decoder) },
+                          result: try readable("result") { try decoder.decode(TaskResult.self, from: $0) })
         run.createdAt = date(row["createdAt"])
         run.updatedAt = date(row["updatedAt"])
         return run

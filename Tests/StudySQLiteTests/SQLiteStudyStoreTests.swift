@@ -89,6 +89,31 @@ struct SQLiteStudyStoreTests {
         #expect(try await store.openRuns(participantID: participant.id).map(\.restorationData) == [updated])
     }
 
+    @Test func aRunWhoseJSONWasDamagedInTheFileNamesItselfAndThePlace() async throws {
+        let store = try SQLiteStudyStore.inMemory(environment: StudyKitEnvironment(now: { clock.now }, makeUUID: { UUID() }))
+        let participant = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
+        let (restoration, result) = try pausedRun()
+        let id = restoration.taskRunUUID
+        try await store.saveRun(TaskRun(id: id, participantID: participant.id, taskID: "pain", state: .completed, result: result))
+        let cases: [(json: String, reason: String)] = [
+            ("{\"identifier\": \"pain\", \"trunc", "malformed JSON: Unexpected end of file"),
+            ("{\"identifier\": \"pain\",\n \"taskRunUUID\": nope}", "malformed JSON: line 2, column"),
+            (#"{"identifier": "pain"}"#, "taskRunUUID: is required but missing"),
+        ]
+        for (json, reason) in cases {
+            try await store.database.write { db in
+                try db.execute(sql: "UPDATE taskRun SET result = ? WHERE id = ?", arguments: [Data(json.utf8), id])
+            }
+            do {
+                _ = try await store.runs(participantID: participant.id, taskID: nil)
+                Issue.record("a damaged result was read: \(json)")
+            } catch let error as SQLiteStudyStoreError {
+                #expect(error.description.hasPrefix("the taskRun.result of run \(id.uuidString.lowercased()) cannot be read: "), "\(error)")
+                #expect(error.description.contains(reason), "\(error)")
+            }
+        }
+    }
+
     @Test func consentRecordsCannotBeChangedEvenWithSQL() async throws {
         let store = try SQLiteStudyStore.inMemory(environment: StudyKitEnvironment(now: { clock.now }, makeUUID: { UUID() }))
         let participant = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")

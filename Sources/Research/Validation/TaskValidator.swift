@@ -268,7 +268,7 @@ public enum TaskValidator {
     }
 
     /// Turns a decoding error into a problem at its JSON path; malformed JSON gets its line and column.
-    static func problem(from error: DecodingError, in data: Data) -> TaskDefinitionError {
+    public static func problem(from error: DecodingError, in data: Data) -> TaskDefinitionError {
         switch error {
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             return TaskDefinitionError(path: "", message: "malformed JSON: \(JSONDiagnostics.describeSyntaxError(in: data))")
