@@ -147,6 +147,8 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 // Editing the data folder's databases under the server, as someone with sqlite3 would.
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // Opening the participant's copy of their data.
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         // The stores and the study module make data folders for `studykit export` to read.

@@ -4,12 +4,13 @@ import Hummingbird
 import NIOCore
 
 /// The participant's settings: language, a sign-in code for another device, the browsers signed in, the signed
-/// consent's PDF.
+/// consent's PDF, and a copy of everything the study holds about them.
 ///
 /// | Route | What it does |
 /// |---|---|
 /// | `GET /settings`, `POST /settings/language`, `POST /settings/signin-code` | settings |
 /// | `POST /settings/browsers/SESSION/sign-out` | sign another browser of the participant out |
+/// | `GET /settings/my-data.zip` | the participant's own copy of their data (``Study/ParticipantDataCopy``) |
 /// | `GET /consent.pdf` | the participant's signed consent |
 struct SettingsController {
     let service: StudyService
@@ -33,6 +34,14 @@ struct SettingsController {
             }
             try await service.signOut(sessionID: session, signedIn: context.signedIn)
             return Response.redirect(to: "/settings", type: .normal)
+        }
+        group.get("/settings/my-data.zip") { _, context in
+            let zip = try await service.participantDataCopy(signedIn: context.signedIn)
+            var headers = HTTPFields()
+            headers[.contentType] = "application/zip"
+            headers[.contentDisposition] = "attachment; filename=\"\(service.study.identifier)-my-data.zip\""
+            headers[.cacheControl] = "private, no-store"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: zip)))
         }
         group.get("/consent.pdf") { _, context in
             guard let pdf = try await service.consentPDF(signedIn: context.signedIn) else { throw StudyServerError(.conflict, .refusalConsentPrinting) }

@@ -73,7 +73,7 @@ extension StudyService {
         }
         let page = SettingsPage(participantLabel: participant.id, languages: languages, languageFormAction: "/settings/language",
                                 signInCode: code, signInCodeFormAction: "/settings/signin-code", consentPDF: consentPDF,
-                                browsers: browsers)
+                                browsers: browsers, myDataURL: "/settings/my-data.zip")
         return sitePages.settings(page, context: siteContext(language: participant.language, signedIn: signedIn))
     }
 
@@ -88,6 +88,15 @@ extension StudyService {
             throw StudyServerError(.conflict, .refusalConsentChanged)
         }
         return await pdfPrinter.pdf(of: latest)
+    }
+
+    /// Everything the study holds about the signed-in participant, as one ZIP of JSON and PDF (``ParticipantDataCopy``):
+    /// their runs with their results, outcomes, verified consent records with their PDFs, and attached files. Read from
+    /// the stores for this participant alone.
+    func participantDataCopy(signedIn: SignedIn) async throws -> Data {
+        let reader = StudyExportReader(study: study, store: store, careStore: careStore, dataFolder: configuration.dataFolder,
+                                       consentPublicKey: consentKey.publicKey, now: environment.now)
+        return try ParticipantDataCopy.zip(of: try await reader.data(of: signedIn.participant), at: environment.now())
     }
 
     /// The landing page of an invitation link.

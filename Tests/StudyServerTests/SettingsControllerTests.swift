@@ -7,6 +7,8 @@ import NIOCore
 import Study
 @testable import StudyServer
 import Testing
+import ZIPFoundation
+import Research
 
 /// The participant's settings over HTTP.
 @Suite("Settings routes")
@@ -30,6 +32,50 @@ struct SettingsControllerTests {
             #expect(changed.status == .seeOther)
         }
         #expect(try await service.store.participant(id: signedIn.participant.id)?.language == "ko")
+    }
+
+    @Test func aParticipantDownloadsTheirOwnDataAndNoOneElses() async throws {
+        let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))
+        let service = try Fixture.service(clock: clock)
+        let alex = try await Fixture.participant(of: service, zone: tokyo), sam = try await Fixture.participant(of: service, zone: .gmt)
+        func completedRun(of signedIn: StudyService.SignedIn, answer: String) async throws -> UUID {
+            let id = UUID()
+            let result = TaskResult(identifier: "pain", taskRunUUID: id, startDate: clock.now, endDate: clock.now, stepResults: [
+                StepResult(identifier: "notes", startDate: clock.now, endDate: clock.now,
+                           results: [.question(QuestionResult(identifier: "notes", type: .text, answer: .text(answer)))]),
+            ])
+            try await service.store.saveRun(TaskRun(id: id, participantID: signedIn.participant.id, taskID: "pain", occurrence: 0,
+                                                    state: .completed, result: result))
+            return id
+        }
+        let alexRun = try await completedRun(of: alex, answer: "Alex's knee")
+        let samRun = try await completedRun(of: sam, answer: "Sam's knee")
+        #expect(try await service.settingsPage(signedIn: alex).contains(#"<a href="/settings/my-data.zip" download>Download my data (ZIP)</a>"#))
+
+        let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
+        try await app.test(.router) { client in
+            let response = try await client.execute(uri: "/settings/my-data.zip", method: .get, headers: Fixture.headers(alex))
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "application/zip")
+            #expect(response.headers[.contentDisposition] == "attachment; filename=\"recover-my-data.zip\"")
+            #expect(response.headers[.cacheControl] == "private, no-store")
+            let archive = try Archive(data: Data(buffer: response.body), accessMode: .read)
+            func entry(_ path: String) throws -> String {
+                var data = Data()
+                _ = try archive.extract(try #require(archive[path], "\(path)")) { data.append($0) }
+                return String(decoding: data, as: UTF8.self)
+            }
+            #expect(try entry("participant.json").contains(alex.participant.id))
+            let runs = try entry("runs.json")
+            #expect(runs.contains(alexRun.uuidString.lowercased()) && runs.contains("Alex's knee"))
+            #expect(!runs.contains(samRun.uuidString.lowercased()) && !runs.contains("Sam's knee") && !runs.contains(sam.participant.id))
+            // The onboarding's outcome is Alex's own.
+            #expect(try entry("outcomes.json").contains("\"task\" : \"onboarding\""))
+
+            let anonymous = try await client.execute(uri: "/settings/my-data.zip", method: .get, headers: [:])
+            #expect(anonymous.status == .unauthorized)
+            #expect(anonymous.headers[.contentType] != "application/zip")
+        }
     }
 
     @Test func anotherBrowserIsSignedOutAtOnceButNotTheOneInUse() async throws {

@@ -1,6 +1,10 @@
 """Recover's onboarding in a real browser: the instructions, the name, a signature drawn with pointer events, the
-permissions and the completion; then the signed consent's PDF from settings, read back with pdftotext."""
+permissions and the completion; then the signed consent's PDF from settings, read back with pdftotext, and the
+participant's own copy of their data beside it."""
+import io
+import json
 import subprocess
+import zipfile
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -61,3 +65,17 @@ def test_the_signed_consent_pdf_downloads_from_settings_with_the_typed_name(serv
     assert "attachment" in headers["Content-Disposition"]
     text = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
     assert "Grace" in text and "Hopper" in text, text[-800:]
+
+    # The participant's own copy of their data, from the same page: the consent PDF just downloaded, its sealed record,
+    # and the onboarding's answers.
+    mine = browser.driver.find_element(By.CSS_SELECTOR, "main a[href='/settings/my-data.zip']")
+    assert mine.text == "Download my data (ZIP)" and mine.get_attribute("download") is not None
+    status, headers, body = me.fetch(mine.get_attribute("pathname"))
+    assert status == 200 and headers["Content-Type"] == "application/zip" and "attachment" in headers["Content-Disposition"]
+    with zipfile.ZipFile(io.BytesIO(body)) as archive:
+        names = archive.namelist()
+        pdfs = [name for name in names if name.startswith("consents/") and name.endswith(".pdf")]
+        assert len(pdfs) == 1 and archive.read(pdfs[0]) == pdf, names
+        assert pdfs[0].removesuffix(".pdf") + ".json" in names
+        runs = json.loads(archive.read("runs.json"))
+        assert [run["task"] for run in runs] == ["onboarding"] and '"Grace"' in archive.read("runs.json").decode()

@@ -57,6 +57,23 @@ public struct JSONExporter: StudyExporter {
         var outcome: Outcome
     }
 
+    /// The files a run's result names, each with where it is in the data folder (nil when it is not there).
+    static func attachedFiles(of run: TaskRun, in data: ParticipantExportData) -> [(fileName: String, source: URL?)] {
+        let files = run.result?.stepResults.flatMap(\.results).compactMap { item -> FileResult? in
+            if case .file(let file) = item { file } else { nil }
+        } ?? []
+        return files.map { file in
+            let source = data.runFilesFolder?.appendingPathComponent(run.id.uuidString, isDirectory: true).appendingPathComponent(file.fileName)
+            return (file.fileName, source.flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0 : nil })
+        }
+    }
+
+    /// A run's line in the JSON formats.
+    static func line(of run: TaskRun, participant: String) -> RunLine {
+        RunLine(id: run.id.uuidString.lowercased(), participant: participant, task: run.taskID, occurrence: run.occurrence,
+                state: run.state.rawValue, createdAt: run.createdAt, updatedAt: run.updatedAt, result: run.result)
+    }
+
     /// A file of JSON lines, written through a buffer.
     final class LineFile {
         let writer: BufferedFileWriter
@@ -96,18 +113,14 @@ public struct JSONExporter: StudyExporter {
                 ($0.createdAt ?? .distantPast, $0.id.uuidString) < ($1.createdAt ?? .distantPast, $1.id.uuidString)
             }
             for run in ordered {
-                try runs.write(RunLine(id: run.id.uuidString.lowercased(), participant: participant.id, task: run.taskID, occurrence: run.occurrence,
-                                       state: run.state.rawValue, createdAt: run.createdAt, updatedAt: run.updatedAt, result: run.result))
-                for file in run.result?.stepResults.flatMap(\.results).compactMap({ item -> FileResult? in
-                    if case .file(let file) = item { file } else { nil }
-                }) ?? [] {
-                    let source = data.runFilesFolder?.appendingPathComponent(run.id.uuidString, isDirectory: true).appendingPathComponent(file.fileName)
-                    guard let source, FileManager.default.fileExists(atPath: source.path) else {
+                try runs.write(JSONExporter.line(of: run, participant: participant.id))
+                for (fileName, source) in JSONExporter.attachedFiles(of: run, in: data) {
+                    guard let source else {
                         issues.append(StudyExportIssue(participantID: participant.id,
-                                                       message: "run \(run.id.uuidString.lowercased()): the attached file \(file.fileName) is not in the data folder"))
+                                                       message: "run \(run.id.uuidString.lowercased()): the attached file \(fileName) is not in the data folder"))
                         continue
                     }
-                    try files.addFile(at: source, as: "\(participant.id)/\(run.id.uuidString.lowercased())/\(file.fileName)")
+                    try files.addFile(at: source, as: "\(participant.id)/\(run.id.uuidString.lowercased())/\(fileName)")
                 }
             }
             for outcome in data.outcomes {

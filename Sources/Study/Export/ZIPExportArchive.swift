@@ -22,6 +22,16 @@ final class ZIPExportArchive {
         }
     }
 
+    /// A ZIP built in memory (for one participant's copy, served as it is made); ``data`` is the archive.
+    init(inMemoryAt date: Date) throws {
+        path = "(in memory)"
+        self.date = date
+        archive = try Archive(data: Data(), accessMode: .create)
+    }
+
+    /// The archive's bytes, for one built in memory; nil for one written to a file.
+    var data: Data? { archive.data }
+
     /// Adds `data` as the file `entryPath`, deflated unless `compress` is false (a PDF is compressed already).
     func add(_ data: Data, as entryPath: String, compress: Bool = true) throws {
         do {

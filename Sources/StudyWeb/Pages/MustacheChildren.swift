@@ -783,6 +783,18 @@ extension SettingsView: MustacheParent {
         case "signIn": self.signIn
         case "browsers": self.browsers
         case "consent": self.consent
+        case "myData": self.myData
+        default: nil
+        }
+    }
+}
+
+extension MyDataView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "heading": self.heading
+        case "intro": self.intro
+        case "download": self.download
         default: nil
         }
     }

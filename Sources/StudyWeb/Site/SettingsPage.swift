@@ -1,5 +1,5 @@
 /// The participant's settings page: who they are in the study, their language, a one-time code to sign in on
-/// another device, and their signed consent.
+/// another device, their signed consent, and a copy of their data.
 ///
 /// ```swift
 /// let page = SettingsPage(participantLabel: "P-0042",
@@ -77,12 +77,16 @@ public struct SettingsPage: Sendable {
     public var signInAddress: String
     /// The browsers signed in, newest first, the one showing the page among them; the section is left out when empty.
     public var browsers: [Browser]
+    /// Where the participant downloads a copy of everything the study holds about them (a ZIP file); nil leaves the
+    /// section out.
+    public var myDataURL: String?
 
     /// Creates a settings page; see the properties for each part.
     public init(participantLabel: String, languages: [Language], languageFormAction: String,
                 signInCode: (code: String, expiresText: String)?, signInCodeFormAction: String,
-                consentPDF: ConsentPDF, signInAddress: String = "/signin", browsers: [Browser] = []) {
+                consentPDF: ConsentPDF, signInAddress: String = "/signin", browsers: [Browser] = [], myDataURL: String? = nil) {
         self.browsers = browsers
+        self.myDataURL = myDataURL
         self.participantLabel = participantLabel
         self.languages = languages
         self.languageFormAction = languageFormAction

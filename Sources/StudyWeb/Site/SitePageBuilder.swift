@@ -263,9 +263,12 @@ struct SitePageBuilder {
                             current: browser.signOutFormAction == nil ? strings[.thisBrowser] : nil,
                             signOut: browser.signOutFormAction.map { SignOutView(action: $0, button: strings[.signOutBrowser]) })
             })
+        let myData = settings.myDataURL.map { url in
+            MyDataView(heading: strings[.myDataHeading], intro: strings[.myDataIntro], download: LinkView(href: url, label: strings[.myDataDownload]))
+        }
         let view = SettingsView(title: strings[.settings], participantHeading: strings[.participant],
                                 participantLabel: settings.participantLabel, language: language, signIn: signIn,
-                                browsers: browsers, consent: consent)
+                                browsers: browsers, consent: consent, myData: myData)
         return page(view, title: strings[.settings], current: Self.settingsPath)
     }
 

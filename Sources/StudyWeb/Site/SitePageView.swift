@@ -191,6 +191,14 @@ struct SettingsView {
     let signIn: SignInCodeView
     let browsers: BrowsersView?
     let consent: ConsentView?
+    let myData: MyDataView?
+}
+
+/// The settings section with the download of the participant's own copy of their data.
+struct MyDataView {
+    let heading: String
+    let intro: String
+    let download: LinkView
 }
 
 struct BrowsersView {

@@ -113,6 +113,8 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case browsersHeading, browsersIntro, browserDetails, thisBrowser, signOutBrowser
     /// The signed consent's heading, download link, and the notes while it is printed or when printing failed.
     case signedConsent, consentDownload, consentPending, consentFailed
+    /// The settings section where a participant downloads everything the study holds about them.
+    case myDataHeading, myDataIntro, myDataDownload
     /// The join page: "Join {study}", the time-zone field with its hint, and the button.
     case joinTitle, timeZone, timeZoneHint, joinStudy
     /// The sign-in page: heading (and button), explanation, and the code field's label.

@@ -1,0 +1,46 @@
+import Foundation
+import Research
+
+/// A participant's own copy of everything the study holds about them, as one ZIP of JSON and PDF: the right of
+/// access and portability that the phone frameworks leave to each team.
+///
+/// | Entry | What it holds |
+/// |---|---|
+/// | `participant.json` | their id, enrolment time, time zone and language |
+/// | `runs.json` | every task run with its whole result as stored (as the `json` export writes runs) |
+/// | `outcomes.json` | every live outcome, with its study task |
+/// | `consents/RECORD.json`, `consents/RECORD.pdf` | each verified consent or withdrawal record as stored, and its signed PDF |
+/// | `files/RUN/FILE` | the files attached in their runs |
+///
+/// ```swift
+/// let zip = try ParticipantDataCopy.zip(of: try await reader.data(of: participant), at: now)
+/// ```
+public enum ParticipantDataCopy {
+    /// The ZIP's bytes for `data`, its entries dated `date`. A file a run names but the data folder lacks is left out
+    /// (the run's result still names it).
+    public static func zip(of data: ParticipantExportData, at date: Date) throws -> Data {
+        let archive = try ZIPExportArchive(inMemoryAt: date)
+        let participant = data.participant
+        let encoder = ResearchJSON.encoder(pretty: true)
+        try archive.add(try encoder.encode(JSONExporter.ParticipantLine(id: participant.id, enrolledAt: participant.enrolledAt,
+                                                                        timeZone: participant.timeZone.identifier, language: participant.language)),
+                        as: "participant.json")
+        let runs = data.runs.sorted { ($0.createdAt ?? .distantPast, $0.id.uuidString) < ($1.createdAt ?? .distantPast, $1.id.uuidString) }
+        try archive.add(try encoder.encode(runs.map { JSONExporter.line(of: $0, participant: participant.id) }), as: "runs.json")
+        try archive.add(try encoder.encode(data.outcomes.map { outcome in
+            JSONExporter.OutcomeLine(participant: participant.id, task: data.taskVersion(of: outcome).flatMap(data.studyTaskID(of:)), outcome: outcome)
+        }), as: "outcomes.json")
+        for stored in data.consentRecords {
+            let name = "consents/\(stored.sealed.record.id.uuidString.lowercased())"
+            try archive.add(stored.sealedJSON, as: name + ".json")
+            if let pdf = data.consentPDFs[stored.id] { try archive.add(pdf, as: name + ".pdf", compress: false) }
+        }
+        for run in runs {
+            for case let (fileName, source?) in JSONExporter.attachedFiles(of: run, in: data) {
+                try archive.addFile(at: source, as: "files/\(run.id.uuidString.lowercased())/\(fileName)")
+            }
+        }
+        guard let bytes = archive.data else { throw StudyExportError.cannotWrite(path: "(in memory)", reason: "the ZIP was not built") }
+        return bytes
+    }
+}
