@@ -40,11 +40,8 @@ public struct CSVLongExporter: StudyExporter {
     /// The rows of one participant's runs, as written.
     public static func rows(of data: ParticipantExportData) -> [[String]] {
         let zone = data.participant.timeZone
-        let runs = data.runs.filter { $0.result != nil }.sorted {
-            ($0.createdAt ?? .distantPast, $0.id.uuidString) < ($1.createdAt ?? .distantPast, $1.id.uuidString)
-        }
         var rows: [[String]] = []
-        for run in runs {
+        for run in data.runsOldestFirst {
             guard let result = run.result else { continue }
             let runCells = [data.participant.id, run.taskID, run.occurrence.map(String.init) ?? "", run.id.uuidString.lowercased(),
                             run.state.rawValue]

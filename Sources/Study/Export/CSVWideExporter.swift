@@ -124,10 +124,7 @@ public struct CSVWideExporter: StudyExporter {
         func add(_ participant: ParticipantExportData) throws {
             participantCount += 1
             var dontKnow = 0, unplaced = 0
-            let runs = participant.runs.filter { $0.result != nil }.sorted {
-                ($0.createdAt ?? .distantPast, $0.id.uuidString) < ($1.createdAt ?? .distantPast, $1.id.uuidString)
-            }
-            for run in runs {
+            for run in participant.runsOldestFirst {
                 guard let result = run.result, let index = formIndex[run.taskID] else { continue }
                 let made = CSVWideExporter.row(of: run, result: result, participant: participant.participant, form: forms[index])
                 try files[index].write(made.row)

@@ -49,10 +49,8 @@ public struct ConsentsExporter: StudyExporter {
             for stored in data.consentRecords {
                 let record = stored.sealed.record
                 let name = "\(participant)/\(record.id.uuidString.lowercased())"
-                try archive.add(stored.sealedJSON, as: name + ".json")
                 var pdfEntry = ""
-                if let pdf = data.consentPDFs[stored.id] {
-                    try archive.add(pdf, as: name + ".pdf", compress: false)
+                if try archive.addConsentRecord(stored, of: data, as: name) {
                     pdfEntry = name + ".pdf"
                     pdfCount += 1
                 } else {

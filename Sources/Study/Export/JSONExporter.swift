@@ -109,10 +109,7 @@ public struct JSONExporter: StudyExporter {
             let participant = data.participant
             try participants.write(ParticipantLine(id: participant.id, enrolledAt: participant.enrolledAt, timeZone: participant.timeZone.identifier,
                                                    language: participant.language))
-            let ordered = data.runs.sorted {
-                ($0.createdAt ?? .distantPast, $0.id.uuidString) < ($1.createdAt ?? .distantPast, $1.id.uuidString)
-            }
-            for run in ordered {
+            for run in data.runsOldestFirst {
                 try runs.write(JSONExporter.line(of: run, participant: participant.id))
                 for (fileName, source) in JSONExporter.attachedFiles(of: run, in: data) {
                     guard let source else {

@@ -25,15 +25,13 @@ public enum ParticipantDataCopy {
         try archive.add(try encoder.encode(JSONExporter.ParticipantLine(id: participant.id, enrolledAt: participant.enrolledAt,
                                                                         timeZone: participant.timeZone.identifier, language: participant.language)),
                         as: "participant.json")
-        let runs = data.runs.sorted { ($0.createdAt ?? .distantPast, $0.id.uuidString) < ($1.createdAt ?? .distantPast, $1.id.uuidString) }
+        let runs = data.runsOldestFirst
         try archive.add(try encoder.encode(runs.map { JSONExporter.line(of: $0, participant: participant.id) }), as: "runs.json")
         try archive.add(try encoder.encode(data.outcomes.map { outcome in
             JSONExporter.OutcomeLine(participant: participant.id, task: data.taskVersion(of: outcome).flatMap(data.studyTaskID(of:)), outcome: outcome)
         }), as: "outcomes.json")
         for stored in data.consentRecords {
-            let name = "consents/\(stored.sealed.record.id.uuidString.lowercased())"
-            try archive.add(stored.sealedJSON, as: name + ".json")
-            if let pdf = data.consentPDFs[stored.id] { try archive.add(pdf, as: name + ".pdf", compress: false) }
+            try archive.addConsentRecord(stored, of: data, as: "consents/\(stored.sealed.record.id.uuidString.lowercased())")
         }
         for run in runs {
             for case let (fileName, source?) in JSONExporter.attachedFiles(of: run, in: data) {

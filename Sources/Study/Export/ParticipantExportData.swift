@@ -46,6 +46,11 @@ public struct ParticipantExportData: Sendable {
         StudyCareIdentifiers.studyTaskID(careTaskID: task.id, participant: participant.id)
     }
 
+    /// Their runs oldest first (by first save, then UUID): the order the CSV, JSON and own-copy exports write them in.
+    public var runsOldestFirst: [TaskRun] {
+        runs.sorted { ($0.createdAt ?? .distantPast, $0.id.uuidString) < ($1.createdAt ?? .distantPast, $1.id.uuidString) }
+    }
+
     /// The task version an outcome belongs to; nil when it is not among ``taskVersions``.
     public func taskVersion(of outcome: Outcome) -> CareTask? {
         taskVersions.first { $0.version.uuid == outcome.taskUUID }

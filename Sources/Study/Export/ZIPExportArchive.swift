@@ -45,6 +45,16 @@ final class ZIPExportArchive {
         entryCount += 1
     }
 
+    /// Adds a consent record of `data` as `name.json` (the sealed record as stored) and, when it was printed,
+    /// `name.pdf`; returns whether the PDF was there.
+    @discardableResult
+    func addConsentRecord(_ stored: StoredConsentRecord, of data: ParticipantExportData, as name: String) throws -> Bool {
+        try add(stored.sealedJSON, as: name + ".json")
+        guard let pdf = data.consentPDFs[stored.id] else { return false }
+        try add(pdf, as: name + ".pdf", compress: false)
+        return true
+    }
+
     /// Adds the file at `url` as `entryPath`, read in chunks.
     func addFile(at url: URL, as entryPath: String) throws {
         do {

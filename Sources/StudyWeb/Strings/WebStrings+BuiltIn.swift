@@ -842,7 +842,7 @@ extension WebStrings {
         "signedConsent": "Su consentimiento firmado",
         "consentDownload": "Descargar su consentimiento firmado (PDF)",
         "myDataHeading": "Sus datos",
-        "myDataIntro": "Una copia de todo lo que este estudio guarda sobre usted: sus respuestas, lo que registró, sus registros de consentimiento con sus PDF y los archivos que adjuntó, en JSON y PDF dentro de un archivo ZIP.",
+        "myDataIntro": "Una copia completa de lo que este estudio guarda sobre usted: sus respuestas, lo que registró, sus registros de consentimiento con sus PDF y los archivos que adjuntó, en JSON y PDF dentro de un archivo ZIP.",
         "myDataDownload": "Descargar mis datos (ZIP)",
         "consentPending": "Estamos preparando su consentimiento firmado. Vuelva a cargar esta página dentro de un minuto para descargarlo.",
         "consentFailed": "No se pudo imprimir su consentimiento firmado. Ya se ha avisado al equipo del estudio.",
