@@ -34,7 +34,7 @@ public final class SQLiteStudyStore: StudyStore {
     /// The GRDB connection: a `DatabasePool` for a file, a `DatabaseQueue` in memory. For maintenance such as backups
     /// and integrity checks; study data goes through the ``StudyStore`` methods.
     public let database: any DatabaseWriter
-    private let environment: StudyKitEnvironment
+    let environment: StudyKitEnvironment
     private let commits = Atomic<UInt64>(0)
     private let participantCommits = Mutex<[String: UInt64]>([:])
     /// Restoration data as last decoded or saved, by run: a post reads what the previous one saved.
@@ -144,13 +144,13 @@ public final class SQLiteStudyStore: StudyStore {
     /// Every read of this store is one statement, which SQLite runs in its own read transaction, on one snapshot of
     /// the file. So it is not wrapped in `BEGIN` and `COMMIT` (GRDB's `unsafeRead`: unsafe only for a body of several
     /// statements, which could see different snapshots); those two statements cost a quarter of a read.
-    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
         try database.unsafeRead(body)
     }
 
     /// Runs `body` in a write transaction and counts the commit in ``revision`` (and in ``revision(of:)`` of
     /// `participant`, whose pages show what it writes) before returning.
-    private func write<T: Sendable>(participant: String? = nil, _ body: @Sendable (Database) throws -> T) async throws -> T {
+    func write<T: Sendable>(participant: String? = nil, _ body: @Sendable (Database) throws -> T) async throws -> T {
         let value = try await database.write(body)
         commits.add(1, ordering: .releasing)
         if let participant { countChange(of: participant) }
@@ -466,8 +466,8 @@ public final class SQLiteStudyStore: StudyStore {
 
 // MARK: - Rows
 
-private func seconds(_ date: Date) -> Double { date.timeIntervalSinceReferenceDate }
-private func date(_ seconds: Double) -> Date { Date(timeIntervalSinceReferenceDate: seconds) }
+func seconds(_ date: Date) -> Double { date.timeIntervalSinceReferenceDate }
+func date(_ seconds: Double) -> Date { Date(timeIntervalSinceReferenceDate: seconds) }
 
 /// Reading rows back into values, and the checks writes share.
 enum Rows {

@@ -26,6 +26,9 @@ public enum StudyStoreMigrations {
         migrator.registerMigration("v2: consent records refuse INSERT OR REPLACE") { db in
             try db.execute(sql: consentRecordNoReplaceTrigger)
         }
+        migrator.registerMigration("v3: researchers, their password links and sessions") { db in
+            try createResearcherTables(db)
+        }
     }
 
     /// The triggers that keep consent records append-only, by name, with the SQL each was created with. The store
@@ -54,6 +57,36 @@ public enum StudyStoreMigrations {
 
     /// The names of the migrations, oldest first.
     public static var migrationNames: [String] { migrator.migrations }
+
+    private static func createResearcherTables(_ db: Database) throws {
+        try db.create(table: "researcher") { t in
+            t.primaryKey("id", .blob)
+            t.column("email", .text).notNull().unique()
+            t.column("role", .text).notNull()
+            t.column("createdAt", .double).notNull()
+            t.column("passwordHash", .text)
+            t.column("failedSignIns", .integer).notNull().defaults(to: 0)
+            t.column("lockedUntil", .double)
+            t.column("removedAt", .double)
+        }
+        try db.create(table: "researcherPasswordLink") { t in
+            t.primaryKey("tokenSHA256", .text)
+            t.column("researcherID", .blob).notNull().references("researcher")
+            t.column("createdAt", .double).notNull()
+            t.column("expiresAt", .double).notNull()
+            t.column("usedAt", .double)
+        }
+        try db.create(index: "researcherPasswordLink_on_researcherID", on: "researcherPasswordLink", columns: ["researcherID"])
+        try db.create(table: "researcherSession") { t in
+            t.primaryKey("id", .blob)
+            t.column("tokenSHA256", .text).notNull().unique()
+            t.column("researcherID", .blob).notNull().references("researcher")
+            t.column("createdAt", .double).notNull()
+            t.column("expiresAt", .double).notNull()
+            t.column("revokedAt", .double)
+        }
+        try db.create(index: "researcherSession_on_researcherID", on: "researcherSession", columns: ["researcherID"])
+    }
 
     private static func createTables(_ db: Database) throws {
         try db.create(table: "invitation") { t in

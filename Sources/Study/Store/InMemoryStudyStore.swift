@@ -9,7 +9,7 @@ import Synchronization
 /// let store = InMemoryStudyStore(environment: .live)
 /// ```
 public actor InMemoryStudyStore: StudyStore {
-    private let environment: StudyKitEnvironment
+    let environment: StudyKitEnvironment
     // Each change of the data is counted in `revision` as it is made.
     private var invitationsByHash: [String: Invitation] = [:] { didSet { countChange() } }
     private var participantsByID: [String: StudyParticipant] = [:] { didSet { countChange() } }
@@ -17,6 +17,10 @@ public actor InMemoryStudyStore: StudyStore {
     private var signInCodes: [String: (participantID: String, expiresAt: Date, used: Bool)] = [:] { didSet { countChange() } }
     private var runsByID: [UUID: TaskRun] = [:] { didSet { countChange() } }
     private var records: [StoredConsentRecord] = [] { didSet { countChange() } }
+    // The study team's accounts (InMemoryStudyStore+Researchers).
+    var researchersByID: [UUID: Researcher] = [:]
+    var researcherSessionsByHash: [String: ResearcherSession] = [:]
+    var passwordLinks: [String: (researcherID: UUID, expiresAt: Date, used: Bool)] = [:]
     private let changes = Atomic<UInt64>(0)
 
     /// How many changes were made to the data so far.

@@ -12,6 +12,12 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
     case inMemory, sqliteInMemory, sqliteFile, sqliteSharedWithCare
     var testDescription: String { rawValue }
 
+    /// The backend's store as the study team's accounts see it (every backend keeps them beside the study data).
+    func makeResearcherStore(_ clock: TestClock) throws -> any ResearcherStore {
+        guard let store = try makeStore(clock) as? any ResearcherStore else { throw ResearcherStoreError.invalidSetting("\(rawValue) keeps no researchers") }
+        return store
+    }
+
     func makeStore(_ clock: TestClock) throws -> any StudyStore {
         let environment = StudyKitEnvironment(now: { clock.now }, makeUUID: { UUID() })
         switch self {

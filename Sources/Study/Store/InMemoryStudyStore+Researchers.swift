@@ -1,0 +1,135 @@
+import Foundation
+
+extension InMemoryStudyStore: ResearcherStore {
+    /// Adds a researcher without a password.
+    public func addResearcher(email: String, role: ResearcherRole) throws -> Researcher {
+        if let problem = Researcher.problem(withEmail: email) { throw ResearcherStoreError.invalidEmail(problem) }
+        let email = Researcher.normalizedEmail(email)
+        guard !researchersByID.values.contains(where: { $0.email == email }) else { throw ResearcherStoreError.emailTaken(email) }
+        let researcher = Researcher(id: environment.makeUUID(), email: email, role: role, createdAt: environment.now())
+        researchersByID[researcher.id] = researcher
+        return researcher
+    }
+
+    /// Every researcher, by the time they were added.
+    public func researchers() -> [Researcher] {
+        researchersByID.values.sorted { ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString) }
+    }
+
+    /// The researcher with this id.
+    public func researcher(id: UUID) -> Researcher? { researchersByID[id] }
+
+    /// The researcher with this address.
+    public func researcher(email: String) -> Researcher? {
+        let email = Researcher.normalizedEmail(email)
+        return researchersByID.values.first { $0.email == email }
+    }
+
+    /// Changes a researcher's role.
+    public func setRole(_ role: ResearcherRole, researcherID: UUID) throws -> Researcher {
+        try change(researcherID) { $0.role = role }
+    }
+
+    /// Removes a researcher, ending their sessions and links.
+    public func removeResearcher(id: UUID) throws -> Researcher {
+        let now = environment.now()
+        let removed = try change(id) { researcher in researcher.removedAt = researcher.removedAt ?? now }
+        endSessionsAndLinks(of: id, at: now)
+        return removed
+    }
+
+    /// A one-time password link, replacing the researcher's earlier ones.
+    public func createPasswordLink(researcherID: UUID, lifetime: TimeInterval) throws -> IssuedPasswordLink {
+        guard lifetime > 0 else { throw ResearcherStoreError.invalidSetting("a link's lifetime must be more than 0 seconds") }
+        guard researchersByID[researcherID]?.removedAt == nil else { throw ResearcherStoreError.unknownResearcher(researcherID) }
+        passwordLinks = passwordLinks.filter { $0.value.researcherID != researcherID }
+        let token = StudySecrets.sessionToken(environment.randomBytes)
+        let expiresAt = environment.now().addingTimeInterval(lifetime)
+        passwordLinks[StudySecrets.tokenHash(token)] = (researcherID, expiresAt, false)
+        return IssuedPasswordLink(researcherID: researcherID, token: token, expiresAt: expiresAt)
+    }
+
+    /// The researcher a live link is for.
+    public func researcher(passwordLinkToken token: String) -> Researcher? {
+        guard let link = passwordLinks[StudySecrets.tokenHash(token)], !link.used, environment.now() < link.expiresAt,
+              let researcher = researchersByID[link.researcherID], researcher.removedAt == nil else { return nil }
+        return researcher
+    }
+
+    /// Uses up a live link and stores the password's hash.
+    public func setPassword(linkToken token: String, passwordHash: String) throws -> Researcher? {
+        guard let researcher = researcher(passwordLinkToken: token) else { return nil }
+        passwordLinks[StudySecrets.tokenHash(token)]?.used = true
+        endSessionsAndLinks(of: researcher.id, at: environment.now())
+        return try change(researcher.id) { researcher in
+            researcher.passwordHash = passwordHash
+            researcher.failedSignIns = 0
+            researcher.lockedUntil = nil
+        }
+    }
+
+    /// Counts a wrong password, locking the researcher out at the `lockAfter`th.
+    public func recordFailedSignIn(researcherID: UUID, lockAfter: Int, lockFor: TimeInterval) throws -> Researcher {
+        guard lockAfter > 0, lockFor > 0 else { throw ResearcherStoreError.invalidSetting("a lock-out needs a positive count and duration") }
+        let now = environment.now()
+        return try change(researcherID) { researcher in
+            researcher.failedSignIns += 1
+            if researcher.failedSignIns >= lockAfter {
+                researcher.failedSignIns = 0
+                researcher.lockedUntil = now.addingTimeInterval(lockFor)
+            }
+        }
+    }
+
+    /// Signs the researcher in.
+    public func createResearcherSession(researcherID: UUID, lifetime: TimeInterval) throws -> IssuedResearcherSession {
+        guard lifetime > 0 else { throw ResearcherStoreError.invalidSetting("a session's lifetime must be more than 0 seconds") }
+        guard researchersByID[researcherID]?.removedAt == nil else { throw ResearcherStoreError.unknownResearcher(researcherID) }
+        let now = environment.now()
+        _ = try change(researcherID) { $0.failedSignIns = 0 }
+        let token = StudySecrets.sessionToken(environment.randomBytes)
+        let session = ResearcherSession(id: environment.makeUUID(), researcherID: researcherID, createdAt: now,
+                                        expiresAt: now.addingTimeInterval(lifetime))
+        researcherSessionsByHash[StudySecrets.tokenHash(token)] = session
+        return IssuedResearcherSession(session: session, token: token)
+    }
+
+    /// The valid session of this token.
+    public func researcherSession(token: String) -> ResearcherSession? {
+        guard let session = researcherSessionsByHash[StudySecrets.tokenHash(token)], session.isValid(at: environment.now()),
+              researchersByID[session.researcherID]?.removedAt == nil else { return nil }
+        return session
+    }
+
+    /// Signs one session out.
+    public func revokeResearcherSession(id: UUID, researcherID: UUID) -> Bool {
+        guard let (hash, session) = researcherSessionsByHash.first(where: { $0.value.id == id && $0.value.researcherID == researcherID }) else {
+            return false
+        }
+        if session.revokedAt == nil { researcherSessionsByHash[hash]?.revokedAt = environment.now() }
+        return true
+    }
+
+    /// Signs the researcher out everywhere.
+    public func revokeResearcherSessions(researcherID: UUID) -> Int {
+        endSessionsAndLinks(of: researcherID, at: environment.now(), links: false)
+    }
+
+    @discardableResult
+    private func endSessionsAndLinks(of researcherID: UUID, at now: Date, links: Bool = true) -> Int {
+        var ended = 0
+        for (hash, session) in researcherSessionsByHash where session.researcherID == researcherID && session.isValid(at: now) {
+            researcherSessionsByHash[hash]?.revokedAt = now
+            ended += 1
+        }
+        if links { passwordLinks = passwordLinks.filter { $0.value.researcherID != researcherID } }
+        return ended
+    }
+
+    private func change(_ id: UUID, _ body: (inout Researcher) -> Void) throws -> Researcher {
+        guard var researcher = researchersByID[id] else { throw ResearcherStoreError.unknownResearcher(id) }
+        body(&researcher)
+        researchersByID[id] = researcher
+        return researcher
+    }
+}
