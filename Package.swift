@@ -44,6 +44,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // ZIP archives of the consent and JSON exports (signed PDFs with their records, attached files), streamed to disk.
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        // bcrypt for the study team's console passwords (HummingbirdBcrypt alone: a C bcrypt with no other dependency).
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
     ],
     targets: [
         .target(name: "JSONDiagnostics"),
@@ -107,6 +109,9 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                // NIOThreadPool: bcrypt runs off the request's executor.
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .executableTarget(

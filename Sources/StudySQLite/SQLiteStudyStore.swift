@@ -401,6 +401,15 @@ public final class SQLiteStudyStore: StudyStore {
         }
     }
 
+    /// All the participant's runs as summaries, most recently saved first, without their data.
+    public func runSummaries(participantID: String) async throws -> [TaskRunSummary] {
+        try read { db in
+            try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT \(Rows.summaryColumns) FROM taskRun WHERE participantID = ? ORDER BY updatedAt DESC, id DESC
+                """), arguments: [participantID]).map(Rows.taskRunSummary)
+        }
+    }
+
     // MARK: - Consent records
 
     /// Appends a sealed record with its PDF pending.

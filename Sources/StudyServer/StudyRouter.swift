@@ -13,6 +13,7 @@ import StudyWeb
 /// - ``TodayController``: today's page, starting the onboarding or a survey, ticking off an event.
 /// - ``RunController``: a run's steps.
 /// - ``SettingsController``: language, sign-in codes, browsers, the consent PDF.
+/// - ``ConsoleController``: the study team's console under `/console`, with its own sign-in and cookie.
 ///
 /// Every response passes ``StudyPageMiddleware`` (security headers; a refusal becomes a page in the participant's
 /// language; a form from another site is refused). In the participant's group, ``SessionMiddleware`` refuses a request
@@ -41,6 +42,7 @@ public enum StudyRouter {
         LiveUpdatesController(service: service).addRoutes(to: participant)
         RunController(service: service).addRoutes(to: participant)
         SettingsController(service: service).addRoutes(to: participant)
+        ConsoleController(service: service, secureCookies: secureCookies).addRoutes(to: router)
         return router
     }
 
@@ -48,13 +50,19 @@ public enum StudyRouter {
     /// Hummingbird's `request.cookies` finds it (each header split at ";", leading white space dropped, the name up to
     /// the first "=", an empty value none), read from the header's bytes without parsing every other cookie and its attributes.
     static func sessionToken(of request: Request) -> String? {
+        cookie(named: sessionCookie, of: request)
+    }
+
+    /// The value of the first cookie called `name` in the request's `Cookie` headers, read as ``sessionToken(of:)`` reads
+    /// the session's; nil when there is none or it is empty.
+    static func cookie(named name: String, of request: Request) -> String? {
         for header in request.headers[values: .cookie] {
             var utf8 = Substring(header).utf8[...]
             while !utf8.isEmpty {
                 let end = utf8.firstIndex(of: UInt8(ascii: ";")) ?? utf8.endIndex
                 var cookie = utf8[..<end]
                 while let first = cookie.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { cookie = cookie.dropFirst() }
-                if let equals = cookie.firstIndex(of: UInt8(ascii: "=")), cookie[..<equals].elementsEqual(sessionCookie.utf8) {
+                if let equals = cookie.firstIndex(of: UInt8(ascii: "=")), cookie[..<equals].elementsEqual(name.utf8) {
                     let value = cookie[cookie.index(after: equals)...]
                     return value.isEmpty ? nil : String(Substring(value)) // an empty value is no token, as for Hummingbird
                 }

@@ -17,6 +17,9 @@ public struct StudyServerConfiguration: Sendable {
     /// The IP addresses of the reverse proxies in front of the server, whose `X-Forwarded-For` header names the
     /// client (for the per-address limit on wrong sign-in codes); from any other peer the header is ignored.
     public var trustedProxies: Set<String>
+    /// bcrypt's cost for the console's passwords (log2 of its rounds, 4 to 31): 12 by default, about a quarter of a
+    /// second per sign-in; tests lower it.
+    public var passwordCost: UInt8
 
     /// What an acknowledged write survives.
     ///
@@ -35,7 +38,7 @@ public struct StudyServerConfiguration: Sendable {
 
     /// Creates a configuration; see the properties.
     public init(studyFolder: URL, dataFolder: URL, host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false,
-                durability: Durability = .processCrash, trustedProxies: Set<String> = []) {
+                durability: Durability = .processCrash, trustedProxies: Set<String> = [], passwordCost: UInt8 = 12) {
         self.studyFolder = studyFolder
         self.dataFolder = dataFolder
         self.host = host
@@ -43,6 +46,7 @@ public struct StudyServerConfiguration: Sendable {
         self.secureCookies = secureCookies
         self.durability = durability
         self.trustedProxies = trustedProxies
+        self.passwordCost = min(max(passwordCost, 4), 31)
     }
 
     /// Whether `text` is an IPv4 or IPv6 address as `X-Forwarded-For` and a connection's peer write it.

@@ -29,6 +29,10 @@ public final class StudyService: Sendable {
     let signer: RequestSigner
     let stepPages: StepPageRenderer
     let sitePages: SitePageRenderer
+    /// The study team's console pages.
+    let consolePages: ConsolePageRenderer
+    /// The study team's accounts and sign-in.
+    let researchers: ResearcherAccounts
     let consentKey: ConsentSigningKey
     let pdfPrinter: ConsentPDFPrinter
     /// Wakes the ``ConsentPDFPrintingService`` when a sealed record waits for its PDF.
@@ -102,6 +106,7 @@ public final class StudyService: Sendable {
         } catch {
             throw StudyServerStartError("cannot open \(folder.database.path): \(error)")
         }
+        researchers = ResearcherAccounts(store: data.sqliteStudyStore, cost: configuration.passwordCost)
         signer = try RequestSigner.load(dataFolder: folder, randomBytes: environment.randomBytes)
         do {
             consentKey = try ConsentKeyStore(dataDirectory: configuration.dataFolder).loadOrCreate()
@@ -111,6 +116,7 @@ public final class StudyService: Sendable {
         do {
             stepPages = try StepPageRenderer()
             sitePages = try SitePageRenderer()
+            consolePages = try ConsolePageRenderer()
         } catch {
             throw StudyServerStartError("page templates: \(error)")
         }

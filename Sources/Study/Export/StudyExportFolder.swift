@@ -62,6 +62,24 @@ public struct StudyExportFolder: Sendable {
         }
     }
 
+    /// Writes every file of the export (its manifest included) into a new ZIP file at `archive`, each entry named by its
+    /// path inside the folder and dated `date`; the files are read from disk one at a time, so memory does not grow
+    /// with the export. What the console hands a researcher who downloads an export.
+    public func zip(to archive: URL, date: Date) throws {
+        let zip = try ZIPExportArchive(creating: archive, date: date)
+        let root = url.path.hasSuffix("/") ? url.path : url.path + "/"
+        guard let files = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.isRegularFileKey]) else {
+            throw StudyExportError.cannotWrite(path: url.path, reason: "the export folder cannot be listed")
+        }
+        var paths: [URL] = []
+        for case let file as URL in files where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            paths.append(file.standardizedFileURL)
+        }
+        for file in paths.sorted(by: { $0.path < $1.path }) where file.path.hasPrefix(root) {
+            try zip.addFile(at: file, as: String(file.path.dropFirst(root.count)))
+        }
+    }
+
     /// A new, empty folder beside ``url`` to write the export into, once the folder is known to be replaceable.
     private func makeStaging() throws -> URL {
         try checkReplaceable()

@@ -85,6 +85,9 @@ public protocol StudyStore: Sendable {
     /// The participant's runs still in progress as summaries, most recently saved first: the runs of
     /// ``openRuns(participantID:)`` without their restoration data, which a store need not read or decode.
     func openRunSummaries(participantID: String) async throws -> [TaskRunSummary]
+    /// All the participant's runs as summaries, most recently saved first: what the console's enrolment page counts,
+    /// without reading any run's data.
+    func runSummaries(participantID: String) async throws -> [TaskRunSummary]
 
     // MARK: Consent records
 
@@ -117,6 +120,11 @@ extension StudyStore {
     /// The summaries of ``openRuns(participantID:)``: for a store that has no cheaper way to list them.
     public func openRunSummaries(participantID: String) async throws -> [TaskRunSummary] {
         try await openRuns(participantID: participantID).map(TaskRunSummary.init)
+    }
+
+    /// The summaries of ``runs(participantID:taskID:)``: for a store that has no cheaper way to list them.
+    public func runSummaries(participantID: String) async throws -> [TaskRunSummary] {
+        try await runs(participantID: participantID, taskID: nil).map(TaskRunSummary.init)
     }
 }
 

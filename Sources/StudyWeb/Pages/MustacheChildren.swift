@@ -1132,3 +1132,199 @@ extension ChartRowView: MustacheParent {
         }
     }
 }
+
+extension ConsoleContext: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "studyName": self.studyName
+        case "researcher": self.researcher
+        case "csrfToken": self.csrfToken
+        case "managesResearchers": self.managesResearchers
+        case "managesInvitations": self.managesInvitations
+        case "assets": self.assets
+        default: nil
+        }
+    }
+}
+
+extension ConsoleSignInView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "action": self.action
+        case "email": self.email
+        case "error": self.error
+        case "notice": self.notice
+        default: nil
+        }
+    }
+}
+
+extension ConsolePasswordView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "action": self.action
+        case "email": self.email
+        case "minimumLength": self.minimumLength
+        case "error": self.error
+        default: nil
+        }
+    }
+}
+
+extension ConsoleLinkView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "href": self.href
+        case "label": self.label
+        default: nil
+        }
+    }
+}
+
+extension ConsoleCountView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "label": self.label
+        case "value": self.value
+        default: nil
+        }
+    }
+}
+
+extension ConsoleParticipantRowView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "href": self.href
+        case "id": self.id
+        case "invitation": self.invitation
+        case "enrolled": self.enrolled
+        case "consent": self.consent
+        case "completedRuns": self.completedRuns
+        case "lastActivity": self.lastActivity
+        default: nil
+        }
+    }
+}
+
+extension ConsoleEnrolmentView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "counts": self.counts
+        case "participants": self.participants
+        case "hasParticipants": self.hasParticipants
+        case "exports": self.exports
+        default: nil
+        }
+    }
+}
+
+extension ConsoleConsentRecordView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "kind": self.kind
+        case "signedAt": self.signedAt
+        case "document": self.document
+        case "signers": self.signers
+        case "verified": self.verified
+        case "verification": self.verification
+        case "pdf": self.pdf
+        case "pdfNote": self.pdfNote
+        default: nil
+        }
+    }
+}
+
+extension ConsoleTableView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "caption": self.caption
+        case "headings": self.headings
+        case "rows": self.rows
+        case "isEmpty": self.isEmpty
+        case "empty": self.empty
+        default: nil
+        }
+    }
+}
+
+extension ConsoleRowView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "cells": self.cells
+        default: nil
+        }
+    }
+}
+
+extension ConsoleAdherenceDayView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "date": self.date
+        case "text": self.text
+        case "level": self.level
+        default: nil
+        }
+    }
+}
+
+extension ConsoleAdherenceWeekView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "days": self.days
+        default: nil
+        }
+    }
+}
+
+extension ConsoleRunView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "id": self.id
+        case "heading": self.heading
+        case "details": self.details
+        case "answers": self.answers
+        default: nil
+        }
+    }
+}
+
+extension ConsoleParticipantView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "id": self.id
+        case "facts": self.facts
+        case "problems": self.problems
+        case "consents": self.consents
+        case "hasConsents": self.hasConsents
+        case "weekdays": self.weekdays
+        case "adherence": self.adherence
+        case "runs": self.runs
+        case "hasRuns": self.hasRuns
+        case "outcomes": self.outcomes
+        default: nil
+        }
+    }
+}
+
+extension ConsoleMessageView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "title": self.title
+        case "text": self.text
+        case "link": self.link
+        default: nil
+        }
+    }
+}
+
+extension ConsoleAccountView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "email": self.email
+        case "role": self.role
+        case "signOutAction": self.signOutAction
+        case "signOutEverywhereAction": self.signOutEverywhereAction
+        default: nil
+        }
+    }
+}

@@ -226,6 +226,9 @@ struct StudyStoreConformanceTests {
         #expect(try await store.openRunSummaries(participantID: alice.id) == open.map(TaskRunSummary.init))
         #expect(try await store.openRunSummaries(participantID: alice.id).first?.occurrence == 4)
         #expect(try await store.openRunSummaries(participantID: bob.id).isEmpty)
+        // Every run's summary, in the order runs(participantID:taskID:) gives them.
+        #expect(try await store.runSummaries(participantID: alice.id) == store.runs(participantID: alice.id, taskID: nil).map(TaskRunSummary.init))
+        #expect(try await store.runSummaries(participantID: alice.id).count == 3)
         await #expect(throws: StudyStoreError.unknownParticipant("nobody")) {
             try await store.saveRun(TaskRun(id: UUID(), participantID: "nobody", taskID: "pain", state: .discarded))
         }

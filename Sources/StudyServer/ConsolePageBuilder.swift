@@ -1,0 +1,178 @@
+import CareStore
+import Consent
+import Foundation
+import Research
+import Study
+import StudyWeb
+
+/// The console's pages from the stores: the enrolment overview and a participant's page. A participant's answers
+/// and outcomes are the rows the CSV exports write (``CSVLongExporter/rows(of:)``, ``CSVOutcomesExporter/rows(of:)``),
+/// so the console and an export never disagree; consent records are verified as the page is made.
+struct ConsolePageBuilder {
+    let service: StudyService
+
+    /// How many weeks of adherence a participant's page shows.
+    static let adherenceWeeks = 4
+
+    /// The enrolment page: counts, one row per participant, and the exports.
+    func enrolment() async throws -> ConsoleEnrolmentView {
+        let store = service.store
+        let invitations = try await store.invitations()
+        let labels = Dictionary(invitations.map { ($0.id, $0.label ?? "") }, uniquingKeysWith: { first, _ in first })
+        let now = service.environment.now()
+        var rows: [ConsoleParticipantRowView] = []
+        var consented = 0, withdrawn = 0
+        for participant in try await store.participants() {
+            let records = try await store.consentRecords(participantID: participant.id)
+            let state = Self.consentState(records)
+            switch state {
+            case .consented: consented += 1
+            case .withdrawn: withdrawn += 1
+            case .none: break
+            }
+            let runs = try await store.runSummaries(participantID: participant.id)
+            let completed = runs.filter { $0.state == .completed }.count
+            let last = runs.compactMap(\.updatedAt).max()
+            let zone = participant.timeZone
+            rows.append(ConsoleParticipantRowView(
+                href: "/console/participants/" + URLPath.encoded(participant.id), id: participant.id,
+                invitation: participant.invitationID.map { labels[$0].map { $0.isEmpty ? "(no label)" : $0 } ?? "" } ?? "open enrolment",
+                enrolled: ISO8601.string(from: participant.enrolledAt, in: zone), consent: Self.text(of: state, zone: zone),
+                completedRuns: String(completed), lastActivity: last.map { ISO8601.string(from: $0, in: zone) } ?? "none"))
+        }
+        let unused = invitations.filter { $0.usedAt == nil && ($0.expiresAt.map { $0 > now } ?? true) }.count
+        let counts = [
+            ConsoleCountView(label: "Invitations not yet used", value: String(unused)),
+            ConsoleCountView(label: "Enrolled", value: String(rows.count)),
+            ConsoleCountView(label: "Consented", value: String(consented)),
+            ConsoleCountView(label: "Withdrawn", value: String(withdrawn)),
+        ]
+        let exports = StudyExportFormat.allCases.map { format in
+            ConsoleLinkView(href: "/console/exports/" + format.rawValue, label: Self.exportLabels[format] ?? format.rawValue)
+        }
+        return ConsoleEnrolmentView(counts: counts, participants: rows, exports: exports)
+    }
+
+    static let exportLabels: [StudyExportFormat: String] = [
+        .csvLong: "CSV, one row per answer (csv-long)",
+        .csvWide: "CSV, one row per run, with a REDCap data dictionary (csv-wide)",
+        .outcomes: "Outcomes CSV (outcomes)",
+        .json: "JSON lines, with attached files (json)",
+        .consents: "Signed consent PDFs with their records (consents)",
+        .fhir: "FHIR R4 bundles and NDJSON (fhir)",
+    ]
+
+    /// Where a participant's consent stands: their last record decides.
+    enum ConsentState {
+        case none
+        case consented(Date)
+        case withdrawn(Date)
+    }
+
+    static func consentState(_ records: [StoredConsentRecord]) -> ConsentState {
+        guard let last = records.last else { return .none }
+        return last.sealed.record.kind == .consent ? .consented(last.sealed.record.createdAt) : .withdrawn(last.sealed.record.createdAt)
+    }
+
+    private static func text(of state: ConsentState, zone: TimeZone) -> String {
+        switch state {
+        case .none: "not yet"
+        case .consented(let date): "consented " + ISO8601.string(from: date, in: zone)
+        case .withdrawn(let date): "withdrawn " + ISO8601.string(from: date, in: zone)
+        }
+    }
+
+    /// A participant's page: who they are, each consent record with its verification now, four weeks of adherence,
+    /// every run with its answers, and their outcomes.
+    func participant(_ participant: StudyParticipant) async throws -> ConsoleParticipantView {
+        let reader = StudyExportReader(study: service.study, store: service.store, careStore: service.careStore, dataFolder: service.configuration.dataFolder,
+                                       consentPublicKey: service.consentKey.publicKey, now: service.environment.now)
+        let data = try await reader.data(of: participant)
+        let zone = participant.timeZone
+        let records = try await service.store.consentRecords(participantID: participant.id)
+        let verifier = ConsentRecordVerifier(expectedPublicKey: service.consentKey.publicKey)
+        let consents = records.map { stored in
+            let record = stored.sealed.record
+            let original = record.withdrawal.flatMap { link in records.first { $0.id == link.originalRecordID }?.sealed }
+            let mismatches = verifier.mismatches(in: stored.sealed, original: original)
+            let pdf: ConsoleLinkView?, note: String?
+            switch stored.pdf {
+            case .stored, .file where mismatches.isEmpty:
+                pdf = ConsoleLinkView(href: "/console/participants/\(URLPath.encoded(participant.id))/consents/\(record.id.uuidString.lowercased())/pdf",
+                                      label: "Open the signed PDF")
+                note = nil
+            case .stored, .file: (pdf, note) = (nil, "The PDF is not served while the record does not verify.")
+            case .pending: (pdf, note) = (nil, "The PDF is being printed.")
+            case .failed(let reason): (pdf, note) = (nil, "Printing the PDF failed: \(reason)")
+            }
+            return ConsoleConsentRecordView(
+                kind: record.kind == .consent ? "Consent" : "Withdrawal", signedAt: ISO8601.string(from: record.createdAt, in: zone),
+                document: "\(record.documentIdentifier), version \(record.documentVersion), in \(record.language)",
+                signers: record.signatures.map { "\($0.givenName) \($0.familyName) (\($0.meaning))" }.joined(separator: ", "),
+                verified: mismatches.isEmpty,
+                verification: mismatches.isEmpty ? "Verified: sealed with the study's key and unchanged since."
+                    : "Does not verify: " + mismatches.map(\.description).joined(separator: "; "),
+                pdf: pdf, pdfNote: note)
+        }
+        let facts = [
+            ConsoleCountView(label: "Enrolled", value: ISO8601.string(from: participant.enrolledAt, in: zone)),
+            ConsoleCountView(label: "Time zone", value: zone.identifier),
+            ConsoleCountView(label: "Language", value: participant.language),
+            ConsoleCountView(label: "Consent", value: Self.text(of: Self.consentState(records), zone: zone)),
+        ]
+        return ConsoleParticipantView(id: participant.id, facts: facts, problems: data.problems.filter { !$0.contains("consent record") },
+                                      consents: consents, weekdays: weekdays, adherence: try await adherence(of: participant),
+                                      runs: runs(of: data), outcomes: outcomes(of: data))
+    }
+
+    private var weekdays: [String] { ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] }
+
+    /// The last ``adherenceWeeks`` weeks, Monday to Sunday in the participant's zone, as the care store computes them.
+    private func adherence(of participant: StudyParticipant) async throws -> [ConsoleAdherenceWeekView] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = participant.timeZone
+        calendar.firstWeekday = 2
+        let now = service.environment.now()
+        guard let thisWeek = calendar.dateInterval(of: .weekOfYear, for: now),
+              let start = calendar.date(byAdding: .weekOfYear, value: -(Self.adherenceWeeks - 1), to: thisWeek.start) else { return [] }
+        var query = CareQuery()
+        query.carePlanIDs = [StudyCareIdentifiers.carePlanID(participant: participant.id)]
+        let days = try await service.careStore.adherence(taskQuery: query, window: DateInterval(start: start, end: thisWeek.end), calendar: calendar)
+        let cells = days.map { day -> ConsoleAdherenceDayView in
+            let date = ISO8601.string(from: day.date, in: participant.timeZone).prefix(10)
+            if day.date > now { return ConsoleAdherenceDayView(date: String(date), text: "", level: "off") }
+            switch day.state {
+            case .noTasks: return ConsoleAdherenceDayView(date: String(date), text: "no tasks", level: "off")
+            case .noEvents: return ConsoleAdherenceDayView(date: String(date), text: "no events", level: "off")
+            case .progress(let share):
+                let percent = Int((share * 100).rounded())
+                return ConsoleAdherenceDayView(date: String(date), text: "\(percent) %", level: percent >= 100 ? "full" : percent > 0 ? "some" : "none")
+            }
+        }
+        return stride(from: 0, to: cells.count, by: 7).map { ConsoleAdherenceWeekView(days: Array(cells[$0..<min($0 + 7, cells.count)])) }
+    }
+
+    /// Each run, newest first, with the rows of its answers in the CSV long export.
+    private func runs(of data: ParticipantExportData) -> [ConsoleRunView] {
+        let zone = data.participant.timeZone
+        let titles = Dictionary(service.study.tasks.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
+        var answers: [String: [[String]]] = [:]
+        for row in CSVLongExporter.rows(of: data) { answers[row[3], default: []].append(Array(row[5...])) }
+        let headings = Array(CSVLongExporter.columns[5...])
+        return data.runsOldestFirst.reversed().map { run in
+            let id = run.id.uuidString.lowercased()
+            let title = run.taskID == StudyTaskDefinition.onboardingID ? "Onboarding" : titles[run.taskID] ?? run.taskID
+            let times = [run.createdAt.map { "started " + ISO8601.string(from: $0, in: zone) }, run.updatedAt.map { "last saved " + ISO8601.string(from: $0, in: zone) }]
+            return ConsoleRunView(id: id, heading: "\(title)\(run.occurrence.map { ", event \($0)" } ?? "") – \(run.state.rawValue)",
+                                  details: (["run \(id)"] + times.compactMap { $0 }).joined(separator: ", "),
+                                  answers: ConsoleTableView(caption: "Answers of run \(id)", headings: headings, rows: answers[id] ?? [],
+                                                            empty: run.result == nil ? "No answer yet." : "No answer in this run (signatures and files are in the JSON export)."))
+        }
+    }
+
+    /// The participant's outcomes, as the outcomes CSV writes them.
+    private func outcomes(of data: ParticipantExportData) -> ConsoleTableView {
+        ConsoleTableView(caption: "Outcomes", headings: Array(CSVOutcomesExporter.columns[1...]), rows: CSVOutcomesExporter.rows(of: data).map { Array($0[1...]) },
+                         empty: "No outcome yet.")
+    }
+}

@@ -1,0 +1,265 @@
+// The study team's console pages, as the `console-*` templates read them: finished texts and attribute values only,
+// made by the server (StudyServer's ConsoleController), every one HTML-escaped by the templates. Public, unlike the
+// participant pages' views, because the server builds them directly: the console has no second layer of page
+// descriptions.
+
+/// Who is signed in to the console and what the header offers them.
+public struct ConsoleContext: Sendable {
+    /// The study's name, in the header and the document title.
+    public var studyName: String
+    /// The signed-in researcher as the header names them ("ana@example.org · investigator"); nil before signing in.
+    public var researcher: String?
+    /// The CSRF token for every form; nil before signing in.
+    public var csrfToken: String?
+    /// Whether the header links to the researchers page (admins).
+    public var managesResearchers: Bool
+    /// Whether the header links to the invitations page (investigators and admins).
+    public var managesInvitations: Bool
+    /// How the stylesheet and script reach the browser.
+    public var assets: AssetDelivery
+
+    /// Creates a console context; see the properties.
+    public init(studyName: String, researcher: String?, csrfToken: String?, managesResearchers: Bool = false, managesInvitations: Bool = false,
+                assets: AssetDelivery = .inline) {
+        self.studyName = studyName
+        self.researcher = researcher
+        self.csrfToken = csrfToken
+        self.managesResearchers = managesResearchers
+        self.managesInvitations = managesInvitations
+        self.assets = assets
+    }
+}
+
+/// The console's sign-in form (email and password), with why the last try was refused.
+public struct ConsoleSignInView: Sendable {
+    public let action: String
+    public let email: String
+    public let error: String?
+    public let notice: String?
+
+    /// A sign-in page posting to `action`, its email field holding `email`.
+    public init(action: String, email: String = "", error: String? = nil, notice: String? = nil) {
+        self.action = action
+        self.email = email
+        self.error = error
+        self.notice = notice
+    }
+}
+
+/// The page a one-time link opens: a new password, twice.
+public struct ConsolePasswordView: Sendable {
+    public let action: String
+    public let email: String
+    public let minimumLength: Int
+    public let error: String?
+
+    /// A password page for `email`, posting to `action`.
+    public init(action: String, email: String, minimumLength: Int, error: String? = nil) {
+        self.action = action
+        self.email = email
+        self.minimumLength = minimumLength
+        self.error = error
+    }
+}
+
+/// A link with its text.
+public struct ConsoleLinkView: Sendable {
+    public let href: String
+    public let label: String
+
+    public init(href: String, label: String) {
+        self.href = href
+        self.label = label
+    }
+}
+
+/// A named number ("Consented: 12").
+public struct ConsoleCountView: Sendable {
+    public let label: String
+    public let value: String
+
+    public init(label: String, value: String) {
+        self.label = label
+        self.value = value
+    }
+}
+
+/// One participant's row on the enrolment page.
+public struct ConsoleParticipantRowView: Sendable {
+    public let href: String
+    public let id: String
+    public let invitation: String
+    public let enrolled: String
+    /// "Consented 2026-11-20 09:14", "Withdrawn …" or "Not yet".
+    public let consent: String
+    public let completedRuns: String
+    public let lastActivity: String
+
+    public init(href: String, id: String, invitation: String, enrolled: String, consent: String, completedRuns: String, lastActivity: String) {
+        self.href = href
+        self.id = id
+        self.invitation = invitation
+        self.enrolled = enrolled
+        self.consent = consent
+        self.completedRuns = completedRuns
+        self.lastActivity = lastActivity
+    }
+}
+
+/// The enrolment page: counts, each participant, the invitations, and the exports.
+public struct ConsoleEnrolmentView: Sendable {
+    public let counts: [ConsoleCountView]
+    public let participants: [ConsoleParticipantRowView]
+    public let hasParticipants: Bool
+    public let exports: [ConsoleLinkView]
+
+    public init(counts: [ConsoleCountView], participants: [ConsoleParticipantRowView], exports: [ConsoleLinkView]) {
+        self.counts = counts
+        self.participants = participants
+        hasParticipants = !participants.isEmpty
+        self.exports = exports
+    }
+}
+
+/// A consent record on a participant's page, with its live verification.
+public struct ConsoleConsentRecordView: Sendable {
+    public let kind: String
+    public let signedAt: String
+    public let document: String
+    public let signers: String
+    /// True when the record verifies against the study's key now.
+    public let verified: Bool
+    /// "Verified" or why not.
+    public let verification: String
+    public let pdf: ConsoleLinkView?
+    public let pdfNote: String?
+
+    public init(kind: String, signedAt: String, document: String, signers: String, verified: Bool, verification: String, pdf: ConsoleLinkView?,
+                pdfNote: String?) {
+        self.kind = kind
+        self.signedAt = signedAt
+        self.document = document
+        self.signers = signers
+        self.verified = verified
+        self.verification = verification
+        self.pdf = pdf
+        self.pdfNote = pdfNote
+    }
+}
+
+/// A table: its column headings and rows of cells.
+public struct ConsoleTableView: Sendable {
+    public let caption: String
+    public let headings: [String]
+    public let rows: [ConsoleRowView]
+    public let isEmpty: Bool
+    public let empty: String
+
+    public init(caption: String, headings: [String], rows: [[String]], empty: String) {
+        self.caption = caption
+        self.headings = headings
+        self.rows = rows.map(ConsoleRowView.init)
+        isEmpty = rows.isEmpty
+        self.empty = empty
+    }
+}
+
+/// A table row's cells.
+public struct ConsoleRowView: Sendable {
+    public let cells: [String]
+
+    public init(cells: [String]) { self.cells = cells }
+}
+
+/// A day of a participant's adherence calendar.
+public struct ConsoleAdherenceDayView: Sendable {
+    public let date: String
+    /// "80 %", "no events", "no tasks".
+    public let text: String
+    /// `full`, `some`, `none` or `off`.
+    public let level: String
+
+    public init(date: String, text: String, level: String) {
+        self.date = date
+        self.text = text
+        self.level = level
+    }
+}
+
+/// A week of the adherence calendar.
+public struct ConsoleAdherenceWeekView: Sendable {
+    public let days: [ConsoleAdherenceDayView]
+
+    public init(days: [ConsoleAdherenceDayView]) { self.days = days }
+}
+
+/// One run of a participant, with the answers it holds.
+public struct ConsoleRunView: Sendable {
+    public let id: String
+    public let heading: String
+    public let details: String
+    public let answers: ConsoleTableView
+
+    public init(id: String, heading: String, details: String, answers: ConsoleTableView) {
+        self.id = id
+        self.heading = heading
+        self.details = details
+        self.answers = answers
+    }
+}
+
+/// A participant's page: who they are, their consent records, adherence, runs with answers, and outcomes.
+public struct ConsoleParticipantView: Sendable {
+    public let id: String
+    public let facts: [ConsoleCountView]
+    public let problems: [String]
+    public let consents: [ConsoleConsentRecordView]
+    public let hasConsents: Bool
+    public let weekdays: [String]
+    public let adherence: [ConsoleAdherenceWeekView]
+    public let runs: [ConsoleRunView]
+    public let hasRuns: Bool
+    public let outcomes: ConsoleTableView
+
+    public init(id: String, facts: [ConsoleCountView], problems: [String], consents: [ConsoleConsentRecordView], weekdays: [String],
+                adherence: [ConsoleAdherenceWeekView], runs: [ConsoleRunView], outcomes: ConsoleTableView) {
+        self.id = id
+        self.facts = facts
+        self.problems = problems
+        self.consents = consents
+        hasConsents = !consents.isEmpty
+        self.weekdays = weekdays
+        self.adherence = adherence
+        self.runs = runs
+        hasRuns = !runs.isEmpty
+        self.outcomes = outcomes
+    }
+}
+
+/// A page with a title, a text and an optional link: refusals and confirmations.
+public struct ConsoleMessageView: Sendable {
+    public let title: String
+    public let text: String
+    public let link: ConsoleLinkView?
+
+    public init(title: String, text: String, link: ConsoleLinkView? = nil) {
+        self.title = title
+        self.text = text
+        self.link = link
+    }
+}
+
+/// The signed-in researcher's account page: who they are, and signing out here or everywhere.
+public struct ConsoleAccountView: Sendable {
+    public let email: String
+    public let role: String
+    public let signOutAction: String
+    public let signOutEverywhereAction: String
+
+    public init(email: String, role: String, signOutAction: String, signOutEverywhereAction: String) {
+        self.email = email
+        self.role = role
+        self.signOutAction = signOutAction
+        self.signOutEverywhereAction = signOutEverywhereAction
+    }
+}
