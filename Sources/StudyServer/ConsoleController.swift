@@ -45,7 +45,7 @@ struct ConsoleController {
         { request, context in
             let found = try await service.researchers.signedIn(token: StudyRouter.cookie(named: Self.cookie, of: request))
             try route.access.check(found?.researcher)
-            let csrf = found.map { service.signer.csrfToken(forSession: "console:" + $0.session.id.uuidString) }
+            let csrf = found.map { Self.csrfToken(of: $0.session, signer: service.signer) }
             var form: [String: [String]] = [:]
             if request.method == .post {
                 form = try await PostedForm.fields(of: request)
@@ -54,6 +54,12 @@ struct ConsoleController {
             return try await route.handler(ConsoleRequest(request: request, context: context, researcher: found?.researcher, session: found?.session,
                                                           csrfToken: csrf, form: form))
         }
+    }
+
+    /// The token every form of `session`'s pages carries: the server's HMAC of the session's id, which only this server
+    /// can make.
+    static func csrfToken(of session: ResearcherSession, signer: RequestSigner) -> String {
+        signer.csrfToken(forSession: "console:" + session.id.uuidString)
     }
 
     /// Every console route, with who may use it.

@@ -16,13 +16,7 @@ struct ConsentAuditTests {
     /// An onboarded participant with a consent record sealed by the server's key.
     private func consented(_ service: StudyService) async throws -> (StudyService.SignedIn, SealedConsentRecord) {
         let signedIn = try await Fixture.participant(of: service, zone: TimeZone(identifier: "Asia/Tokyo")!)
-        let signature = ConsentRecordSignature(identifier: "participant", meaning: "consent to participate", givenName: "Alex",
-                                               familyName: "Kim", drawing: nil, signedAt: Self.start, timeZone: .gmt)
-        let sealed = try ConsentRecorder(signingKey: service.consentKey).sealConsent(
-            participantIdentifier: signedIn.participant.id, studyIdentifier: "recover", studyName: "Recover",
-            documentIdentifier: "recover-consent", documentVersion: "1.0", language: "en", html: "<p>I agree.</p>",
-            signatures: [signature], answers: ["sharing": "shareWidely"])
-        try await service.store.appendConsentRecord(sealed)
+        let sealed = try await Fixture.consent(of: service, for: signedIn, at: Self.start)
         return (signedIn, sealed)
     }
 

@@ -30,7 +30,9 @@ enum ServerFixture {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let data = dataFolder ?? FileManager.default.temporaryDirectory.appendingPathComponent("home-cache-\(UUID().uuidString)")
-        let configuration = StudyServerConfiguration(studyFolder: root.appendingPathComponent("examples/studies/recover"), dataFolder: data)
+        // bcrypt at its lowest cost: the console's tests sign in many times.
+        let configuration = StudyServerConfiguration(studyFolder: root.appendingPathComponent("examples/studies/recover"), dataFolder: data,
+                                                     passwordCost: 4)
         return try StudyService(study: StudyServerApplication.loadStudy(configuration), configuration: configuration,
                                 environment: StudyKitEnvironment(now: { clock.now }, makeUUID: { UUID() }),
                                 pdfRenderer: NoPDF())
@@ -46,6 +48,19 @@ enum ServerFixture {
                 .recordCompletion(participantID: signedIn.participant.id, timeZone: zone)
         }
         return signedIn
+    }
+
+    /// A consent record for `signedIn`, sealed by the server's key at `date` and stored (its PDF pending).
+    @discardableResult
+    static func consent(of service: StudyService, for signedIn: StudyService.SignedIn, at date: Date) async throws -> SealedConsentRecord {
+        let signature = ConsentRecordSignature(identifier: "participant", meaning: "consent to participate", givenName: "Alex",
+                                               familyName: "Kim", drawing: nil, signedAt: date, timeZone: .gmt)
+        let sealed = try ConsentRecorder(signingKey: service.consentKey, environment: service.environment).sealConsent(
+            participantIdentifier: signedIn.participant.id, studyIdentifier: "recover", studyName: "Recover",
+            documentIdentifier: "recover-consent", documentVersion: "1.0", language: "en", html: "<p>I agree.</p>",
+            signatures: [signature], answers: ["sharing": "shareWidely"])
+        try await service.store.appendConsentRecord(sealed)
+        return sealed
     }
 
     /// Each card's title with the state class of its badge.
@@ -65,6 +80,15 @@ enum ServerFixture {
         if let signedIn { headers[.cookie] = "\(StudyRouter.sessionCookie)=\(signedIn.sessionToken)" }
         if form { headers[.contentType] = "application/x-www-form-urlencoded" }
         return headers
+    }
+
+    /// A researcher with `role` and a console session: their cookie header, and the CSRF field of their forms.
+    static func researcher(of service: StudyService, role: ResearcherRole, email: String? = nil) async throws
+        -> (researcher: Researcher, cookie: String, csrf: String) {
+        let researcher = try await service.researchers.store.addResearcher(email: email ?? "\(role.rawValue)-\(UUID().uuidString.prefix(8))@example.org", role: role)
+        let session = try await service.researchers.store.createResearcherSession(researcherID: researcher.id, lifetime: 3600)
+        let csrf = ConsoleController.csrfToken(of: session.session, signer: service.signer)
+        return (researcher, "\(ConsoleController.cookie)=\(session.token)", "_csrf=\(csrf.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
     }
 
     /// The CSRF field of `signedIn`'s forms.
