@@ -119,6 +119,8 @@ def page_label(facts):
         parts = facts["path"].split("/")
         if len(parts) > 2 and parts[1] in ("join", "tasks"):
             parts[2:] = ["…"]
+        elif len(parts) > 3 and parts[1] == "console" and parts[2] in ("password", "participants"):
+            parts[3:] = ["…"]
         label = "/".join(parts) or "/"
     if facts["lang"] and facts["lang"] != "en":
         label += f" [{facts['lang']}]"

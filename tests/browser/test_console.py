@@ -1,0 +1,116 @@
+"""The study team's console in a real browser: an investigator added with `studykit researcher add` sets a password
+from the printed link, signs in, finds the participant who just consented and answered, opens the signed consent's
+PDF (read back with pdftotext), and downloads the csv-long export, which holds the participant's last answer. Every
+console page is checked with axe-core and weighed like the participant's pages."""
+import csv
+import io
+import subprocess
+import urllib.request
+import zipfile
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import STUDYKIT
+from studypages import Participant
+
+
+def add_researcher(server, email, role):
+    out = subprocess.run([str(STUDYKIT), "researcher", "add", email, "--role", role, "--data", str(server.data), "--base-url", server.base],
+                         check=True, capture_output=True, text=True).stdout
+    return next(line.strip() for line in out.splitlines() if line.startswith("http"))
+
+
+def console_fetch(driver, server, path):
+    """GETs a console path outside the browser with its console cookie; returns (status, headers, body)."""
+    cookie = next(c for c in driver.get_cookies() if c["name"] == "studykit_console")
+    request = urllib.request.Request(server.base + path, headers={"Cookie": f"studykit_console={cookie['value']}"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return response.status, response.headers, response.read()
+
+
+def test_an_investigator_finds_who_just_consented_opens_their_pdf_and_exports_their_last_answer(server, browser, new_browser):
+    # The participant, on their phone: onboarding with a typed name, then today's pain check with pain 7.
+    me = Participant(server, browser).join()
+    me.complete_recover_onboarding(given="Katherine", family="Johnson", check_pages=False)
+    me.start_survey("Daily pain check")
+    me.choose("7")
+    me.next()
+    me.choose("Front of the knee")
+    me.next()
+    while me.driver.find_elements(By.CSS_SELECTOR, "form button[name=action][value=skip]"):
+        me.press("skip")
+    me.press_primary()
+    assert "Thank you. It is saved." in me.main_text()
+
+    # The investigator, on another device: the one-time link, a password, signing in.
+    link = add_researcher(server, "Investigator@Example.org", "investigator")
+    team = new_browser()
+    them = Participant(server, team)
+    them.open("/console")
+    assert them.path() == "/console/sign-in"
+    them.open(link)
+    assert them.page() == 200 and "For investigator@example.org." in them.main_text()
+    them.type_into("#password", "a quiet harbour at dawn")
+    them.type_into("#confirmation", "a quiet harbour at dusk")
+    team.driver.find_element(By.CSS_SELECTOR, "main button[type=submit]").click()
+    WebDriverWait(team.driver, 10).until(lambda _: "The two passwords are not the same." in them.main_text())
+    assert them.page() == 422
+    them.type_into("#password", "a quiet harbour at dawn")
+    them.type_into("#confirmation", "a quiet harbour at dawn")
+    team.driver.find_element(By.CSS_SELECTOR, "main button[type=submit]").click()
+    WebDriverWait(team.driver, 10).until(lambda _: them.path() == "/console/sign-in?notice=password-set")
+    assert them.page() == 200
+    them.type_into("#email", "investigator@example.org")
+    them.type_into("#password", "a quiet harbour at dawn")
+    team.driver.find_element(By.CSS_SELECTOR, "main button[type=submit]").click()
+    WebDriverWait(team.driver, 10).until(lambda _: them.path() == "/console")
+    assert them.page() == 200
+    main = them.main_text()
+    assert "Enrolled\n1" in main and "Consented\n1" in main
+
+    # The participant who just consented, and their page.
+    row = team.driver.find_element(By.CSS_SELECTOR, "main tbody tr")
+    assert "consented" in row.text
+    row.find_element(By.CSS_SELECTOR, "a").click()
+    WebDriverWait(team.driver, 10).until(lambda _: them.path().startswith("/console/participants/"))
+    assert them.h1().startswith("Participant ")
+    assert them.page() == 200
+    main = them.main_text()
+    assert "✓ Verified: sealed with the study's key and unchanged since." in main
+    assert "Signed by Katherine Johnson (consent to participate)" in main
+    assert "Daily pain check" in main and "painLevel" in main
+
+    # The PDF, once Chromium has printed it in the background.
+    def pdf_link(driver):
+        links = driver.find_elements(By.CSS_SELECTOR, "main a[href$='/pdf']")
+        if not links:
+            driver.refresh()
+        return links[0] if links else None
+
+    href = WebDriverWait(team.driver, 90, poll_frequency=0.5).until(pdf_link).get_attribute("pathname")
+    status, headers, pdf = console_fetch(team.driver, server, href)
+    assert status == 200 and headers["Content-Type"] == "application/pdf" and pdf.startswith(b"%PDF")
+    text = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
+    assert "Katherine" in text and "Johnson" in text, text[-800:]
+
+    # The csv-long export from the enrolment page: the participant's last answer is in it.
+    them.open("/console")
+    export = team.driver.find_element(By.CSS_SELECTOR, "main a[href='/console/exports/csv-long']")
+    assert export.get_attribute("download") is not None
+    status, headers, body = console_fetch(team.driver, server, "/console/exports/csv-long")
+    assert status == 200 and headers["Content-Type"] == "application/zip" and "attachment" in headers["Content-Disposition"]
+    with zipfile.ZipFile(io.BytesIO(body)) as archive:
+        rows = list(csv.DictReader(io.StringIO(archive.read("answers.csv").decode("utf-8"))))
+    pain = [r for r in rows if r["task"] == "pain" and r["item"] == "painLevel"]
+    assert len(pain) == 1 and pain[0]["number"] == "7", pain
+
+    # The account page, and signing out ends the console session while the participant's stays.
+    them.open("/console/account")
+    assert them.page() == 200 and "investigator@example.org" in them.main_text()
+    team.driver.find_element(By.CSS_SELECTOR, "main form[action='/console/sign-out'] button").click()
+    WebDriverWait(team.driver, 10).until(lambda _: them.path() == "/console/sign-in")
+    them.open("/console")
+    assert them.path() == "/console/sign-in"
+    me.open("/")
+    assert me.path() == "/"
