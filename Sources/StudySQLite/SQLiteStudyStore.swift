@@ -196,6 +196,19 @@ public final class SQLiteStudyStore: StudyStore {
         }
     }
 
+    /// Revokes an unused invitation.
+    public func revokeInvitation(id: UUID) async throws -> Invitation {
+        let now = seconds(environment.now())
+        return try await write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM invitation WHERE id = ?", arguments: [id]) else {
+                throw StudyStoreError.unknownInvitationID(id)
+            }
+            if let usedAt = try Rows.invitation(row).usedAt { throw StudyStoreError.invitationUsed(usedAt: usedAt) }
+            try db.execute(sql: "UPDATE invitation SET revokedAt = coalesce(revokedAt, ?) WHERE id = ? AND usedAt IS NULL", arguments: [now, id])
+            return try Rows.invitation(try Row.fetchOne(db, sql: "SELECT * FROM invitation WHERE id = ?", arguments: [id])!)
+        }
+    }
+
     // MARK: - Participants
 
     /// Enrols a new participant, using up the invitation in the same transaction.
@@ -488,7 +501,8 @@ enum Rows {
 
     static func invitation(_ row: Row) throws -> Invitation {
         Invitation(id: row["id"], codeSHA256: row["codeSHA256"], label: row["label"], createdAt: date(row["createdAt"]),
-                   expiresAt: (row["expiresAt"] as Double?).map(date), usedAt: (row["usedAt"] as Double?).map(date), usedBy: row["usedBy"])
+                   expiresAt: (row["expiresAt"] as Double?).map(date), usedAt: (row["usedAt"] as Double?).map(date), usedBy: row["usedBy"],
+                   revokedAt: (row["revokedAt"] as Double?).map(date))
     }
 
     static func participant(_ row: Row) throws -> StudyParticipant {
@@ -582,6 +596,7 @@ enum Rows {
             }
             let found = try invitation(row)
             if let usedAt = found.usedAt { throw StudyStoreError.invitationUsed(usedAt: usedAt) }
+            if let revokedAt = found.revokedAt { throw StudyStoreError.invitationRevoked(revokedAt: revokedAt) }
             if let expiresAt = found.expiresAt, now >= expiresAt { throw StudyStoreError.invitationExpired(expiresAt: expiresAt) }
             // The write lock serializes enrolments, and `usedAt IS NULL` makes the claim explicit.
             try db.execute(sql: "UPDATE invitation SET usedAt = ?, usedBy = ? WHERE id = ? AND usedAt IS NULL",

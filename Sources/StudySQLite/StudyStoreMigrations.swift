@@ -29,6 +29,9 @@ public enum StudyStoreMigrations {
         migrator.registerMigration("v3: researchers, their password links and sessions") { db in
             try createResearcherTables(db)
         }
+        migrator.registerMigration("v4: invitations can be revoked") { db in
+            try db.alter(table: "invitation") { t in t.add(column: "revokedAt", .double) }
+        }
     }
 
     /// The triggers that keep consent records append-only, by name, with the SQL each was created with. The store

@@ -89,6 +89,43 @@ struct ConsoleController {
                 try await consentPDF(request)
             },
             ConsoleRoute(.get, "/console/exports/:format", .permission(.exportData)) { request in try await export(request) },
+            ConsoleRoute(.get, "/console/invitations", .permission(.manageInvitations)) { request in
+                StudyRouter.html(service.consolePages.invitations(try await invitationsView(), context: context(request)))
+            },
+            ConsoleRoute(.post, "/console/invitations", .permission(.manageInvitations)) { request in try await createInvitations(request) },
+            ConsoleRoute(.post, "/console/invitations/:invitation/revoke", .permission(.manageInvitations)) { request in
+                guard let id = UUID(uuidString: try request.parameter("invitation")) else { throw ConsoleRefusal(.notFound, "No invitation has this id.") }
+                do {
+                    try await service.store.revokeInvitation(id: id)
+                } catch StudyStoreError.unknownInvitationID {
+                    throw ConsoleRefusal(.notFound, "No invitation has this id.")
+                } catch StudyStoreError.invitationUsed {
+                    throw ConsoleRefusal(.conflict, "This invitation was used already: its participant is enrolled. Record their withdrawal instead.")
+                }
+                return .redirect(to: ConsolePageRenderer.invitationsPath, type: .normal)
+            },
+            ConsoleRoute(.get, "/console/researchers", .permission(.manageResearchers)) { request in
+                StudyRouter.html(service.consolePages.researchers(try await researchersView(request), context: context(request)))
+            },
+            ConsoleRoute(.post, "/console/researchers", .permission(.manageResearchers)) { request in try await addResearcher(request) },
+            ConsoleRoute(.post, "/console/researchers/:researcher/role", .permission(.manageResearchers)) { request in
+                let (researcher, _) = try await otherResearcher(request)
+                guard let role = ResearcherRole(rawValue: request.field("role")) else {
+                    throw ConsoleRefusal(.unprocessableContent, "Choose a role: viewer, investigator or admin.")
+                }
+                try await service.researchers.store.setRole(role, researcherID: researcher.id)
+                return .redirect(to: ConsolePageRenderer.researchersPath, type: .normal)
+            },
+            ConsoleRoute(.post, "/console/researchers/:researcher/link", .permission(.manageResearchers)) { request in
+                let (researcher, _) = try await otherResearcher(request)
+                let link = try await service.researchers.store.createPasswordLink(researcherID: researcher.id, lifetime: ResearcherAccounts.linkLifetime)
+                return StudyRouter.html(service.consolePages.researchers(try await researchersView(request, newLink: (researcher.email, link)), context: context(request)))
+            },
+            ConsoleRoute(.post, "/console/researchers/:researcher/remove", .permission(.manageResearchers)) { request in
+                let (researcher, _) = try await otherResearcher(request)
+                try await service.researchers.store.removeResearcher(id: researcher.id)
+                return .redirect(to: ConsolePageRenderer.researchersPath, type: .normal)
+            },
             ConsoleRoute(.get, "/console/account", .signedIn) { request in
                 let researcher = try request.signedIn
                 let view = ConsoleAccountView(email: researcher.email, role: researcher.role.rawValue, signOutAction: "/console/sign-out",
@@ -227,10 +264,121 @@ struct ConsoleController {
         })
     }
 
+    // MARK: - Invitations
+
+    private func invitationsView(newLinks: [String] = [], error: String? = nil) async throws -> ConsoleInvitationsView {
+        let now = service.environment.now()
+        let rows = try await service.store.invitations().reversed().map { invitation in
+            let state: String
+            if let used = invitation.usedAt {
+                state = "used " + ISO8601.string(from: used, in: .gmt) + (invitation.usedBy.map { " by \($0)" } ?? "")
+            } else if let revoked = invitation.revokedAt {
+                state = "revoked " + ISO8601.string(from: revoked, in: .gmt)
+            } else if let expires = invitation.expiresAt, expires <= now {
+                state = "expired " + ISO8601.string(from: expires, in: .gmt)
+            } else {
+                state = "unused" + (invitation.expiresAt.map { ", expires " + ISO8601.string(from: $0, in: .gmt) } ?? "")
+            }
+            let label = invitation.label ?? ""
+            return ConsoleInvitationRowView(
+                label: label, created: ISO8601.string(from: invitation.createdAt, in: .gmt), state: state,
+                revoke: invitation.isUsable(at: now)
+                    ? ConsoleButtonView(action: "/console/invitations/\(invitation.id.uuidString.lowercased())/revoke", label: "Revoke",
+                                        context: label.isEmpty ? "the invitation made \(ISO8601.string(from: invitation.createdAt, in: .gmt))" : "the invitation '\(label)'")
+                    : nil)
+        }
+        return ConsoleInvitationsView(createAction: ConsolePageRenderer.invitationsPath, error: error, newLinks: newLinks, invitations: Array(rows))
+    }
+
+    /// Makes the links a post asks for and shows them once, or says what is wrong with the form.
+    private func createInvitations(_ request: ConsoleRequest) async throws -> Response {
+        let page = { (links: [String], error: String?) async throws -> Response in
+            StudyRouter.html(service.consolePages.invitations(try await invitationsView(newLinks: links, error: error), context: context(request)),
+                             status: error == nil ? .ok : .unprocessableContent)
+        }
+        guard let count = Int(request.field("count")), (1...200).contains(count) else { return try await page([], "Give a number of links from 1 to 200.") }
+        let label = request.field("label").trimmingCharacters(in: .whitespacesAndNewlines)
+        if label.count > 200 { return try await page([], "The label is longer than 200 characters.") }
+        if let scalar = FreeTextRules.forbiddenScalar(in: label, allowingLineBreaks: false) {
+            return try await page([], "The label holds \(FreeTextRules.describe(scalar)), which cannot be shown as typed.")
+        }
+        var expiresAt: Date?
+        let days = request.field("days").trimmingCharacters(in: .whitespaces)
+        if !days.isEmpty {
+            guard let number = Int(days), (1...3650).contains(number) else { return try await page([], "Give the days before the links expire as a number from 1 to 3650, or leave it empty.") }
+            expiresAt = service.environment.now().addingTimeInterval(TimeInterval(number) * 86_400)
+        }
+        let base = publicBase(of: request)
+        var links: [String] = []
+        for _ in 0..<count {
+            let issued = try await service.store.createInvitation(label: label.isEmpty ? nil : label, expiresAt: expiresAt)
+            links.append(base + "/join/" + issued.code)
+        }
+        return try await page(links, nil)
+    }
+
+    /// The address participants and researchers open, as this request reached the server.
+    private func publicBase(of request: ConsoleRequest) -> String {
+        (secureCookies ? "https://" : "http://") + (request.request.head.authority ?? "\(service.configuration.host):\(service.configuration.port)")
+    }
+
+    // MARK: - Researchers
+
+    private func researchersView(_ request: ConsoleRequest, newLink: (email: String, link: IssuedPasswordLink)? = nil, error: String? = nil)
+        async throws -> ConsoleResearchersView {
+        let me = try request.signedIn
+        let rows = try await service.researchers.store.researchers().map { researcher in
+            let path = "/console/researchers/\(researcher.id.uuidString.lowercased())"
+            let state = researcher.removedAt.map { "removed " + ISO8601.string(from: $0, in: .gmt) }
+                ?? (researcher.passwordHash == nil ? "no password yet" : researcher.isLocked(at: service.environment.now()) ? "locked out" : "active")
+            let editable = researcher.id != me.id && researcher.removedAt == nil
+            return ConsoleResearcherRowView(
+                email: researcher.email, role: researcher.role.rawValue, state: researcher.id == me.id ? state + " (you)" : state,
+                roleForm: editable ? ConsoleRoleFormView(action: path + "/role", id: "role-\(researcher.id.uuidString.lowercased())", context: researcher.email,
+                                                         options: ResearcherRole.allCases.map { ConsoleOptionView(value: $0.rawValue, label: $0.rawValue, selected: $0 == researcher.role) })
+                    : nil,
+                remove: editable ? ConsoleButtonView(action: path + "/remove", label: "Remove", context: researcher.email) : nil,
+                newLink: editable ? ConsoleButtonView(action: path + "/link", label: "New password link", context: "for " + researcher.email) : nil)
+        }
+        return ConsoleResearchersView(
+            addAction: ConsolePageRenderer.researchersPath, error: error,
+            newLink: newLink.map { ConsoleLinkView(href: publicBase(of: request) + "/console/password/" + $0.link.token, label: $0.email) },
+            roles: ResearcherRole.allCases.map { ConsoleOptionView(value: $0.rawValue, label: $0.rawValue, selected: $0 == .viewer) }, researchers: rows)
+    }
+
+    private func addResearcher(_ request: ConsoleRequest) async throws -> Response {
+        guard let role = ResearcherRole(rawValue: request.field("role")) else {
+            return StudyRouter.html(service.consolePages.researchers(try await researchersView(request, error: "Choose a role: viewer, investigator or admin."),
+                                                                     context: context(request)), status: .unprocessableContent)
+        }
+        do {
+            let researcher = try await service.researchers.store.addResearcher(email: request.field("email"), role: role)
+            let link = try await service.researchers.store.createPasswordLink(researcherID: researcher.id, lifetime: ResearcherAccounts.linkLifetime)
+            return StudyRouter.html(service.consolePages.researchers(try await researchersView(request, newLink: (researcher.email, link)), context: context(request)))
+        } catch let error as ResearcherStoreError {
+            let text = String(describing: error)
+            return StudyRouter.html(service.consolePages.researchers(try await researchersView(request, error: text.prefix(1).uppercased() + text.dropFirst() + "."),
+                                                                     context: context(request)), status: .unprocessableContent)
+        }
+    }
+
+    /// The researcher a route names, when it is not the one signed in (an admin does not change or remove
+    /// themselves: the study could be left without one) and not removed.
+    private func otherResearcher(_ request: ConsoleRequest) async throws -> (Researcher, Researcher) {
+        let me = try request.signedIn
+        guard let id = UUID(uuidString: try request.parameter("researcher")), let researcher = try await service.researchers.store.researcher(id: id),
+              researcher.removedAt == nil else {
+            throw ConsoleRefusal(.notFound, "No researcher has this id.")
+        }
+        guard researcher.id != me.id else { throw ConsoleRefusal(.conflict, "You cannot change or remove your own account here; ask another admin.") }
+        return (researcher, me)
+    }
+
     // MARK: - Pages
 
     private func context(_ request: ConsoleRequest) -> ConsoleContext {
         ConsoleContext(studyName: service.study.name, researcher: request.researcher.map { "\($0.email) · \($0.role.rawValue)" }, csrfToken: request.csrfToken,
-                       assets: .linked(basePath: "/assets"))
+                       managesResearchers: request.researcher?.role.allows(.manageResearchers) ?? false,
+                       managesInvitations: request.researcher?.role.allows(.manageInvitations) ?? false, assets: .linked(basePath: "/assets"))
     }
 }

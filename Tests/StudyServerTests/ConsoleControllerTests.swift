@@ -43,7 +43,7 @@ struct ConsoleControllerTests {
         let record = try await Fixture.consent(of: service, for: alex, at: clock.now).record.id
         try await service.store.setConsentPDF(.stored(Data("%PDF-1.7 test".utf8)), recordID: record, participantID: alex.participant.id)
         let routes = ConsoleController(service: service, secureCookies: false).routes()
-        #expect(routes.count == 11)
+        #expect(routes.count == 19)
         let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
         try await app.test(.router) { client in
             for route in routes {
@@ -66,11 +66,16 @@ struct ConsoleControllerTests {
                 let participant = try await client.execute(uri: path, method: route.method, headers: Fixture.headers(alex, form: route.method == .post),
                                                            body: ByteBuffer(string: Fixture.token(alex)))
                 if route.access != .anyone { #expect([.seeOther, .unauthorized].contains(participant.status), "\(route.path)") }
-                // Each role, with a fresh session (a sign-out route ends it).
+                // Each role, with a fresh session (a sign-out route ends it), on a fresh invitation and another researcher.
                 for role in ResearcherRole.allCases where route.access != .anyone {
                     let researcher = try await Fixture.researcher(of: service, role: role)
-                    let response = try await client.execute(uri: path, method: route.method, headers: headers(cookie: researcher.cookie, form: route.method == .post),
-                                                            body: ByteBuffer(string: researcher.csrf))
+                    let invitation = try await service.store.createInvitation(label: nil, expiresAt: nil).invitation.id
+                    let other = try await Fixture.researcher(of: service, role: .viewer).researcher.id
+                    let rolePath = path.replacingOccurrences(of: ":invitation", with: invitation.uuidString)
+                        .replacingOccurrences(of: ":researcher", with: other.uuidString)
+                    let fields = "&count=1&role=investigator&email=new-\(UUID().uuidString.prefix(8))%40example.org"
+                    let response = try await client.execute(uri: rolePath, method: route.method, headers: headers(cookie: researcher.cookie, form: route.method == .post),
+                                                            body: ByteBuffer(string: researcher.csrf + fields))
                     let allowed: Bool = switch route.access {
                     case .anyone, .signedIn: true
                     case .permission(let permission): role.allows(permission)
@@ -193,6 +198,98 @@ struct ConsoleControllerTests {
             #expect(archive["export.json"] != nil)
             let left = try FileManager.default.contentsOfDirectory(atPath: service.configuration.dataFolder.appendingPathComponent("console-exports").path)
             #expect(left.isEmpty, "the export's working folder is deleted once sent")
+        }
+    }
+}
+
+/// The investigators' and admins' pages: invitations made, shown once and revoked; researchers added, given a new
+/// link, changed and removed, never one's own account.
+@Suite("Console invitations and researchers")
+struct ConsoleTeamTests {
+    typealias Fixture = ServerFixture
+
+    private func form(_ cookie: String) -> HTTPFields {
+        var headers = HTTPFields()
+        headers[.cookie] = cookie
+        headers[.contentType] = "application/x-www-form-urlencoded"
+        return headers
+    }
+
+    @Test func anInvestigatorMakesLinksSeenOnceThatEnrolAndRevokesOneThatThenEnrolsNoOne() async throws {
+        let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))
+        let service = try Fixture.service(clock: clock)
+        let investigator = try await Fixture.researcher(of: service, role: .investigator)
+        let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
+        try await app.test(.router) { client in
+            for (fields, problem) in [("count=0", "Give a number of links from 1 to 200."), ("count=201", "Give a number of links from 1 to 200."),
+                                      ("count=2&days=0", "Give the days before the links expire"), ("count=1&label=a%E2%80%AEb", "The label holds")] {
+                let refused = try await client.execute(uri: "/console/invitations", method: .post, headers: form(investigator.cookie),
+                                                       body: ByteBuffer(string: investigator.csrf + "&" + fields))
+                #expect(refused.status == .unprocessableContent && String(buffer: refused.body).contains(problem), "\(fields)")
+            }
+            #expect(try await service.store.invitations().isEmpty, "a refused form makes no invitation")
+            let made = try await client.execute(uri: "/console/invitations", method: .post, headers: form(investigator.cookie),
+                                                body: ByteBuffer(string: investigator.csrf + "&count=3&label=Clinic+A&days=14"))
+            #expect(made.status == .ok)
+            let page = String(buffer: made.body)
+            let links = page.matches(of: #/<code>(http://[^<]+/join/([0-9A-Z]{26}))</code>/#).map { String($0.output.2) }
+            #expect(links.count == 3)
+            let invitations = try await service.store.invitations()
+            #expect(invitations.count == 3 && invitations.allSatisfy { $0.label == "Clinic A" && $0.expiresAt == Fixture.date("2026-03-18T01:00:00Z") })
+            let again = String(buffer: try await client.execute(uri: "/console/invitations", method: .get, headers: form(investigator.cookie)).body)
+            #expect(!links.contains { again.contains($0) }, "a link is shown once")
+
+            let revoke = try #require(try await service.store.invitation(code: links[0]))
+            let revoked = try await client.execute(uri: "/console/invitations/\(revoke.id.uuidString)/revoke", method: .post, headers: form(investigator.cookie),
+                                                   body: ByteBuffer(string: investigator.csrf))
+            #expect(revoked.status == .seeOther)
+            await #expect(throws: StudyRefusal.invitationUnusable) { _ = try await service.enrol(invitationCode: links[0], timeZone: .gmt, language: "en") }
+            _ = try await service.enrol(invitationCode: links[1], timeZone: .gmt, language: "en")
+            let used = try #require(try await service.store.invitation(code: links[1]))
+            let refused = try await client.execute(uri: "/console/invitations/\(used.id.uuidString)/revoke", method: .post, headers: form(investigator.cookie),
+                                                   body: ByteBuffer(string: investigator.csrf))
+            #expect(refused.status == .conflict)
+            let list = String(buffer: try await client.execute(uri: "/console/invitations", method: .get, headers: form(investigator.cookie)).body)
+            #expect(list.contains("revoked 2026-03-04T01:00:00Z") && list.contains("used 2026-03-04T01:00:00Z by "))
+        }
+    }
+
+    @Test func anAdminAddsResearchersWithALinkShownOnceChangesTheirRoleAndRemovesThemButNotThemselves() async throws {
+        let service = try Fixture.service(clock: Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z")))
+        let admin = try await Fixture.researcher(of: service, role: .admin, email: "admin@example.org")
+        let app = Application(router: StudyRouter.router(service: service, secureCookies: true))
+        try await app.test(.router) { client in
+            let added = try await client.execute(uri: "/console/researchers", method: .post, headers: form(admin.cookie),
+                                                 body: ByteBuffer(string: admin.csrf + "&email=Bo%40Example.org&role=investigator"))
+            #expect(added.status == .ok)
+            let token = try #require(String(buffer: added.body).firstMatch(of: #/<code>https://[^<]*/console/password/([A-Za-z0-9_-]{43})</code>/#)?.output.1)
+            let bo = try #require(try await service.researchers.store.researcher(email: "bo@example.org"))
+            let linked = try await service.researchers.store.researcher(passwordLinkToken: String(token))
+            #expect(bo.role == .investigator && linked?.id == bo.id)
+            let twice = try await client.execute(uri: "/console/researchers", method: .post, headers: form(admin.cookie),
+                                                 body: ByteBuffer(string: admin.csrf + "&email=bo%40example.org&role=viewer"))
+            #expect(twice.status == .unprocessableContent && String(buffer: twice.body).contains("A researcher with the address bo@example.org already exists."))
+
+            let changed = try await client.execute(uri: "/console/researchers/\(bo.id.uuidString)/role", method: .post, headers: form(admin.cookie),
+                                                   body: ByteBuffer(string: admin.csrf + "&role=admin"))
+            let boNow = try await service.researchers.store.researcher(id: bo.id)
+            #expect(changed.status == .seeOther && boNow?.role == .admin)
+            let mine = try await client.execute(uri: "/console/researchers/\(admin.researcher.id.uuidString)/role", method: .post, headers: form(admin.cookie),
+                                                body: ByteBuffer(string: admin.csrf + "&role=viewer"))
+            let adminNow = try await service.researchers.store.researcher(id: admin.researcher.id)
+            #expect(mine.status == .conflict && adminNow?.role == .admin)
+            let removeMe = try await client.execute(uri: "/console/researchers/\(admin.researcher.id.uuidString)/remove", method: .post,
+                                                    headers: form(admin.cookie), body: ByteBuffer(string: admin.csrf))
+            #expect(removeMe.status == .conflict)
+
+            let session = try await service.researchers.store.createResearcherSession(researcherID: bo.id, lifetime: 600)
+            let removed = try await client.execute(uri: "/console/researchers/\(bo.id.uuidString)/remove", method: .post, headers: form(admin.cookie),
+                                                   body: ByteBuffer(string: admin.csrf))
+            #expect(removed.status == .seeOther)
+            #expect(try await service.researchers.store.researcherSession(token: session.token) == nil, "a removed researcher is signed out at once")
+            let page = String(buffer: try await client.execute(uri: "/console/researchers", method: .get, headers: form(admin.cookie)).body)
+            #expect(page.contains("<td>bo@example.org</td><td>admin</td><td>removed 2026-03-04T01:00:00Z</td>"))
+            #expect(page.contains("<td>admin@example.org</td><td>admin</td><td>no password yet (you)</td>"), "no form to change oneself")
         }
     }
 }

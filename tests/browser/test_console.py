@@ -68,6 +68,8 @@ def test_an_investigator_finds_who_just_consented_opens_their_pdf_and_exports_th
     assert them.page() == 200
     main = them.main_text()
     assert "Enrolled\n1" in main and "Consented\n1" in main
+    nav = [a.text for a in team.driver.find_elements(By.CSS_SELECTOR, "header nav a")]
+    assert nav == ["Enrolment", "Invitations", "Account"], nav  # an investigator does not manage researchers
 
     # The participant who just consented, and their page.
     row = team.driver.find_element(By.CSS_SELECTOR, "main tbody tr")
@@ -105,6 +107,20 @@ def test_an_investigator_finds_who_just_consented_opens_their_pdf_and_exports_th
     pain = [r for r in rows if r["task"] == "pain" and r["item"] == "painLevel"]
     assert len(pain) == 1 and pain[0]["number"] == "7", pain
 
+    # Two invitation links for a new site, shown once; one revoked.
+    them.open("/console/invitations")
+    assert them.page() == 200
+    them.type_into("#count", "2")
+    them.type_into("#label", "Site B")
+    team.driver.find_element(By.CSS_SELECTOR, "main form[action='/console/invitations'] button[type=submit]").click()
+    WebDriverWait(team.driver, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "main ol.links code")) == 2)
+    assert them.page() == 200
+    links = [c.text for c in team.driver.find_elements(By.CSS_SELECTOR, "main ol.links code")]
+    assert all(link.startswith(server.base + "/join/") for link in links), links
+    team.driver.find_element(By.CSS_SELECTOR, "main td form button").click()
+    WebDriverWait(team.driver, 10).until(lambda _: "revoked" in them.main_text())
+    assert "Site B" in them.main_text()
+
     # The account page, and signing out ends the console session while the participant's stays.
     them.open("/console/account")
     assert them.page() == 200 and "investigator@example.org" in them.main_text()
@@ -114,3 +130,39 @@ def test_an_investigator_finds_who_just_consented_opens_their_pdf_and_exports_th
     assert them.path() == "/console/sign-in"
     me.open("/")
     assert me.path() == "/"
+
+
+def test_an_admin_adds_a_researcher_who_sets_a_password_and_signs_in(server, browser, new_browser):
+    link = add_researcher(server, "admin@example.org", "admin")
+    admin = Participant(server, browser)
+    admin.open(link)
+    admin.type_into("#password", "lighthouse keeper's log")
+    admin.type_into("#confirmation", "lighthouse keeper's log")
+    browser.driver.find_element(By.CSS_SELECTOR, "main button[type=submit]").click()
+    WebDriverWait(browser.driver, 10).until(lambda _: admin.path().startswith("/console/sign-in"))
+    admin.type_into("#email", "admin@example.org")
+    admin.type_into("#password", "lighthouse keeper's log")
+    browser.driver.find_element(By.CSS_SELECTOR, "main button[type=submit]").click()
+    WebDriverWait(browser.driver, 10).until(lambda _: admin.path() == "/console")
+    admin.open("/console/researchers")
+    assert admin.page() == 200
+    admin.type_into("#email", "viewer@example.org")
+    browser.driver.find_element(By.CSS_SELECTOR, "main form[action='/console/researchers'] button[type=submit]").click()
+    WebDriverWait(browser.driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "main section.card code"))
+    assert admin.page() == 200
+    new_link = browser.driver.find_element(By.CSS_SELECTOR, "main section.card code").text
+
+    viewer = Participant(server, new_browser())
+    viewer.open(new_link)
+    viewer.type_into("#password", "seven tired owls")
+    viewer.type_into("#confirmation", "seven tired owls")
+    viewer.driver.find_element(By.CSS_SELECTOR, "main button[type=submit]").click()
+    WebDriverWait(viewer.driver, 10).until(lambda _: viewer.path().startswith("/console/sign-in"))
+    viewer.type_into("#email", "viewer@example.org")
+    viewer.type_into("#password", "seven tired owls")
+    viewer.driver.find_element(By.CSS_SELECTOR, "main button[type=submit]").click()
+    WebDriverWait(viewer.driver, 10).until(lambda _: viewer.path() == "/console")
+    nav = [a.text for a in viewer.driver.find_elements(By.CSS_SELECTOR, "header nav a")]
+    assert nav == ["Enrolment", "Account"], nav
+    viewer.open("/console/researchers")
+    assert viewer.page() == 403 and "Your role (viewer) does not allow this" in viewer.main_text()

@@ -59,6 +59,15 @@ public actor InMemoryStudyStore: StudyStore {
         invitationsByHash[StudySecrets.codeHash(code)]
     }
 
+    /// Revokes an unused invitation.
+    public func revokeInvitation(id: UUID) throws -> Invitation {
+        guard var invitation = invitationsByHash.values.first(where: { $0.id == id }) else { throw StudyStoreError.unknownInvitationID(id) }
+        if let usedAt = invitation.usedAt { throw StudyStoreError.invitationUsed(usedAt: usedAt) }
+        invitation.revokedAt = invitation.revokedAt ?? environment.now()
+        invitationsByHash[invitation.codeSHA256] = invitation
+        return invitation
+    }
+
     /// Enrols a new participant, using up the invitation.
     public func enrol(invitationCode: String?, timeZone: TimeZone, language: String) throws -> StudyParticipant {
         let now = environment.now()
@@ -66,6 +75,7 @@ public actor InMemoryStudyStore: StudyStore {
         if let invitationCode {
             guard let found = invitationsByHash[StudySecrets.codeHash(invitationCode)] else { throw StudyStoreError.unknownInvitation }
             if let usedAt = found.usedAt { throw StudyStoreError.invitationUsed(usedAt: usedAt) }
+            if let revokedAt = found.revokedAt { throw StudyStoreError.invitationRevoked(revokedAt: revokedAt) }
             if let expiresAt = found.expiresAt, now >= expiresAt { throw StudyStoreError.invitationExpired(expiresAt: expiresAt) }
             invitation = found
         }

@@ -16,9 +16,12 @@ public struct Invitation: Hashable, Sendable, Identifiable {
     public var usedAt: Date?
     /// The participant who enrolled with it.
     public var usedBy: String?
+    /// When the study team revoked it (a link sent to the wrong address); nil while not revoked.
+    public var revokedAt: Date?
 
     /// Creates an invitation record.
-    public init(id: UUID, codeSHA256: String, label: String?, createdAt: Date, expiresAt: Date?, usedAt: Date? = nil, usedBy: String? = nil) {
+    public init(id: UUID, codeSHA256: String, label: String?, createdAt: Date, expiresAt: Date?, usedAt: Date? = nil, usedBy: String? = nil,
+                revokedAt: Date? = nil) {
         self.id = id
         self.codeSHA256 = codeSHA256
         self.label = label
@@ -26,11 +29,12 @@ public struct Invitation: Hashable, Sendable, Identifiable {
         self.expiresAt = expiresAt
         self.usedAt = usedAt
         self.usedBy = usedBy
+        self.revokedAt = revokedAt
     }
 
     /// Whether the code can still enrol someone at `date`.
     public func isUsable(at date: Date) -> Bool {
-        usedAt == nil && (expiresAt.map { date < $0 } ?? true)
+        usedAt == nil && revokedAt == nil && (expiresAt.map { date < $0 } ?? true)
     }
 }
 

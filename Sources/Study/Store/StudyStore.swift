@@ -26,13 +26,19 @@ public protocol StudyStore: Sendable {
     func invitations() async throws -> [Invitation]
     /// The invitation with this code (in any case, with or without dashes); nil when none has it.
     func invitation(code: String) async throws -> Invitation?
+    /// Revokes an unused invitation so that its code enrols no one; returns it as stored. Revoking one already revoked
+    /// keeps the first time. Throws ``StudyStoreError/unknownInvitationID(_:)``, or
+    /// ``StudyStoreError/invitationUsed(usedAt:)`` for one already used (its participant withdraws instead).
+    @discardableResult
+    func revokeInvitation(id: UUID) async throws -> Invitation
 
     // MARK: Participants
 
     /// Enrols a new participant now: with an invitation code, which is used up in the same transaction (a code enrols
     /// one participant, however many requests race for it), or with nil for open enrolment — the server passes nil only
     /// when the study's enrolment mode is ``EnrolmentMode/open``. Throws ``StudyStoreError/unknownInvitation``,
-    /// ``StudyStoreError/invitationUsed(usedAt:)`` or ``StudyStoreError/invitationExpired(expiresAt:)``.
+    /// ``StudyStoreError/invitationUsed(usedAt:)``, ``StudyStoreError/invitationExpired(expiresAt:)`` or
+    /// ``StudyStoreError/invitationRevoked(revokedAt:)``.
     func enrol(invitationCode: String?, timeZone: TimeZone, language: String) async throws -> StudyParticipant
     /// The participant with this id; nil when none has it.
     func participant(id: String) async throws -> StudyParticipant?

@@ -8,6 +8,10 @@ public enum StudyStoreError: Error, Hashable, Sendable, CustomStringConvertible 
     case invitationUsed(usedAt: Date)
     /// The invitation expired.
     case invitationExpired(expiresAt: Date)
+    /// The study team revoked the invitation.
+    case invitationRevoked(revokedAt: Date)
+    /// No invitation has this id.
+    case unknownInvitationID(UUID)
     /// No participant has this id.
     case unknownParticipant(String)
     /// The run id is taken by another participant's run, which this participant may not touch.
@@ -33,6 +37,8 @@ public enum StudyStoreError: Error, Hashable, Sendable, CustomStringConvertible 
         case .unknownInvitation: "no invitation has this code; check the link"
         case .invitationUsed(let date): "this invitation was already used (\(Self.format(date)))"
         case .invitationExpired(let date): "this invitation expired at \(Self.format(date))"
+        case .invitationRevoked(let date): "this invitation was revoked by the study team (\(Self.format(date)))"
+        case .unknownInvitationID(let id): "no invitation has the id \(id.uuidString)"
         case .unknownParticipant(let id): "no participant has the id '\(id)'"
         case .runOfAnotherParticipant(let run): "task run \(run.uuidString) cannot be saved: its id belongs to another participant's run"
         case .runFinished(let run, let state): "task run \(run.uuidString) is \(state.rawValue) and can no longer change"

@@ -77,7 +77,7 @@ public final class ParticipantWorkflow: Sendable {
             }
         } catch let error as StudyStoreError {
             switch error {
-            case .unknownInvitation, .invitationUsed, .invitationExpired: throw StudyRefusal.invitationUnusable
+            case .unknownInvitation, .invitationUsed, .invitationExpired, .invitationRevoked: throw StudyRefusal.invitationUnusable
             default: throw error
             }
         }

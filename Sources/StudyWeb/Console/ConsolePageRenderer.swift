@@ -17,7 +17,8 @@ public struct ConsolePageRenderer: Sendable {
                       accountPath = "/console/account"
 
     static let templateNames = TemplateLibrary.layoutNames + ["site", "console-table", "console-signin", "console-password", "console-home",
-                                                              "console-participant", "console-account", "console-message"]
+                                                              "console-participant", "console-account", "console-message",
+                                                              "console-button", "console-invitations", "console-researchers"]
 
     /// Parses the templates; throws ``StepPageError/template(_:_:)`` when one is missing or malformed (a build mistake).
     public init() throws(StepPageError) {
@@ -42,6 +43,16 @@ public struct ConsolePageRenderer: Sendable {
     /// A participant's page.
     public func participant(_ view: ConsoleParticipantView, context: ConsoleContext) -> String {
         render(view, title: "Participant \(view.id)", template: "console-participant", context: context)
+    }
+
+    /// The invitations page.
+    public func invitations(_ view: ConsoleInvitationsView, context: ConsoleContext) -> String {
+        render(view, title: "Invitations", template: "console-invitations", context: context, current: Self.invitationsPath)
+    }
+
+    /// The researchers page.
+    public func researchers(_ view: ConsoleResearchersView, context: ConsoleContext) -> String {
+        render(view, title: "Researchers", template: "console-researchers", context: context, current: Self.researchersPath)
     }
 
     /// The signed-in researcher's account page.

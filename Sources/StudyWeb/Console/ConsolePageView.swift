@@ -263,3 +263,119 @@ public struct ConsoleAccountView: Sendable {
         self.signOutEverywhereAction = signOutEverywhereAction
     }
 }
+
+/// A form of one button that posts (with the page's CSRF token), such as "Revoke".
+public struct ConsoleButtonView: Sendable {
+    public let action: String
+    public let label: String
+    /// What the button acts on, for screen readers ("Revoke the invitation 'clinic A'").
+    public let context: String
+
+    public init(action: String, label: String, context: String) {
+        self.action = action
+        self.label = label
+        self.context = context
+    }
+}
+
+/// An invitation on the invitations page.
+public struct ConsoleInvitationRowView: Sendable {
+    public let label: String
+    public let created: String
+    /// "unused, expires …", "used … by …", "revoked …", "expired …".
+    public let state: String
+    public let revoke: ConsoleButtonView?
+
+    public init(label: String, created: String, state: String, revoke: ConsoleButtonView?) {
+        self.label = label
+        self.created = created
+        self.state = state
+        self.revoke = revoke
+    }
+}
+
+/// The invitations page: the links just made (shown once), a form to make more, and every invitation.
+public struct ConsoleInvitationsView: Sendable {
+    public let createAction: String
+    public let error: String?
+    /// The links made by the last post, shown this once: only their digests are stored.
+    public let newLinks: [String]
+    public let hasNewLinks: Bool
+    public let invitations: [ConsoleInvitationRowView]
+    public let hasInvitations: Bool
+
+    public init(createAction: String, error: String? = nil, newLinks: [String] = [], invitations: [ConsoleInvitationRowView]) {
+        self.createAction = createAction
+        self.error = error
+        self.newLinks = newLinks
+        hasNewLinks = !newLinks.isEmpty
+        self.invitations = invitations
+        hasInvitations = !invitations.isEmpty
+    }
+}
+
+/// A researcher on the researchers page.
+public struct ConsoleResearcherRowView: Sendable {
+    public let email: String
+    public let role: String
+    public let state: String
+    /// The role form (other researchers only: an admin cannot lower their own role and lock everyone out).
+    public let roleForm: ConsoleRoleFormView?
+    public let remove: ConsoleButtonView?
+    public let newLink: ConsoleButtonView?
+
+    public init(email: String, role: String, state: String, roleForm: ConsoleRoleFormView?, remove: ConsoleButtonView?, newLink: ConsoleButtonView?) {
+        self.email = email
+        self.role = role
+        self.state = state
+        self.roleForm = roleForm
+        self.remove = remove
+        self.newLink = newLink
+    }
+}
+
+/// A form choosing a researcher's role.
+public struct ConsoleRoleFormView: Sendable {
+    public let action: String
+    public let id: String
+    public let context: String
+    public let options: [ConsoleOptionView]
+
+    public init(action: String, id: String, context: String, options: [ConsoleOptionView]) {
+        self.action = action
+        self.id = id
+        self.context = context
+        self.options = options
+    }
+}
+
+/// An option of a select.
+public struct ConsoleOptionView: Sendable {
+    public let value: String
+    public let label: String
+    public let selected: Bool
+
+    public init(value: String, label: String, selected: Bool) {
+        self.value = value
+        self.label = label
+        self.selected = selected
+    }
+}
+
+/// The researchers page (admins): every researcher, their role, a form to add one, and the one-time link just made.
+public struct ConsoleResearchersView: Sendable {
+    public let addAction: String
+    public let error: String?
+    /// The address and one-time link of the researcher just added or given a new link, shown this once.
+    public let newLink: ConsoleLinkView?
+    public let roles: [ConsoleOptionView]
+    public let researchers: [ConsoleResearcherRowView]
+
+    public init(addAction: String, error: String? = nil, newLink: ConsoleLinkView? = nil, roles: [ConsoleOptionView], researchers: [ConsoleResearcherRowView]) {
+        self.addAction = addAction
+        self.error = error
+        self.newLink = newLink
+        self.roles = roles
+        self.researchers = researchers
+    }
+}

@@ -1328,3 +1328,90 @@ extension ConsoleAccountView: MustacheParent {
         }
     }
 }
+
+extension ConsoleButtonView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "action": self.action
+        case "label": self.label
+        case "context": self.context
+        default: nil
+        }
+    }
+}
+
+extension ConsoleInvitationRowView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "label": self.label
+        case "created": self.created
+        case "state": self.state
+        case "revoke": self.revoke
+        default: nil
+        }
+    }
+}
+
+extension ConsoleInvitationsView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "createAction": self.createAction
+        case "error": self.error
+        case "newLinks": self.newLinks
+        case "hasNewLinks": self.hasNewLinks
+        case "invitations": self.invitations
+        case "hasInvitations": self.hasInvitations
+        default: nil
+        }
+    }
+}
+
+extension ConsoleResearcherRowView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "email": self.email
+        case "role": self.role
+        case "state": self.state
+        case "roleForm": self.roleForm
+        case "remove": self.remove
+        case "newLink": self.newLink
+        default: nil
+        }
+    }
+}
+
+extension ConsoleRoleFormView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "action": self.action
+        case "id": self.id
+        case "context": self.context
+        case "options": self.options
+        default: nil
+        }
+    }
+}
+
+extension ConsoleOptionView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "value": self.value
+        case "label": self.label
+        case "selected": self.selected
+        default: nil
+        }
+    }
+}
+
+extension ConsoleResearchersView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "addAction": self.addAction
+        case "error": self.error
+        case "newLink": self.newLink
+        case "roles": self.roles
+        case "researchers": self.researchers
+        default: nil
+        }
+    }
+}

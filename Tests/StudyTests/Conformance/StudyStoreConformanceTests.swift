@@ -60,6 +60,19 @@ struct StudyStoreConformanceTests {
         await #expect(throws: StudyStoreError.unknownInvitation) {
             _ = try await store.enrol(invitationCode: "NOT-A-CODE", timeZone: .gmt, language: "en")
         }
+        // A revoked invitation enrols no one; a used one cannot be revoked.
+        let revoked = try await store.createInvitation(label: "wrong address", expiresAt: nil)
+        let revokedAt = clock.now
+        #expect(try await store.revokeInvitation(id: revoked.invitation.id).revokedAt == revokedAt)
+        clock.advance(by: 5)
+        #expect(try await store.revokeInvitation(id: revoked.invitation.id).revokedAt == revokedAt, "the first revocation's time stays")
+        #expect(try await store.invitation(code: revoked.code)?.isUsable(at: clock.now) == false)
+        await #expect(throws: StudyStoreError.invitationRevoked(revokedAt: revokedAt)) {
+            _ = try await store.enrol(invitationCode: revoked.code, timeZone: .gmt, language: "en")
+        }
+        await #expect(throws: StudyStoreError.invitationUsed(usedAt: used.usedAt!)) { try await store.revokeInvitation(id: issued.invitation.id) }
+        let nothing = UUID()
+        await #expect(throws: StudyStoreError.unknownInvitationID(nothing)) { try await store.revokeInvitation(id: nothing) }
         let expiring = try await store.createInvitation(label: nil, expiresAt: clock.now.addingTimeInterval(60))
         clock.advance(by: 60)
         await #expect(throws: StudyStoreError.invitationExpired(expiresAt: expiring.invitation.expiresAt!)) {
@@ -68,7 +81,7 @@ struct StudyStoreConformanceTests {
         let open = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
         #expect(open.invitationID == nil)
         #expect(try await store.participants().map(\.id) == [participant.id, open.id])
-        #expect(try await store.invitations().count == 2)
+        #expect(try await store.invitations().count == 3)
         #expect(try await store.setLanguage("es", participantID: open.id).language == "es")
     }
 
