@@ -86,7 +86,9 @@ let package = Package(
         .target(
             name: "Study",
             dependencies: ["Research", "ActiveTasks", "CareStore", "Consent", "JSONDiagnostics", "StudyKitEnvironment", .product(name: "Yams", package: "Yams"),
-                           .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+                           .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                           // SHA-256 of the audit trail's hash chain.
+                           .product(name: "Crypto", package: "swift-crypto")]
         ),
         // A study's FHIR side: Questionnaires as surveys (a StudySurveyFormat), their calculators, and the FHIR export.
         .target(name: "StudyFHIR", dependencies: ["Study", "Interop", "Research", "CareStore", "Consent"]),

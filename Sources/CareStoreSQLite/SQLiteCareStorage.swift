@@ -76,6 +76,8 @@ public final class SQLiteCareStorage: CareStorage {
     /// The connections of reads on the calling thread, for a file in WAL mode; nil otherwise (reads then take one of
     /// the database's own readers).
     private let callingThreadReaders: CallingThreadReaders?
+    /// What wraps each write (see ``init(sharing:reads:aroundEachWrite:)``); nil for none.
+    private let aroundEachWrite: (@Sendable () -> @Sendable (Database, () throws -> Void) throws -> Void)?
 
     /// Storage in the SQLite file at `path`, created with its folder when missing, and migrated to the current
     /// schema when older. Its writes survive what `durability` says (a power loss, by default); its reads run as
@@ -104,14 +106,20 @@ public final class SQLiteCareStorage: CareStorage {
         self.database = database
         self.reads = .readerQueue
         callingThreadReaders = nil
+        aroundEachWrite = nil
     }
 
     /// Storage over a database that another owner opened, migrated and configured, holding the care store's tables
     /// (``CareStoreMigrations/register(in:)``) beside its own: the study server's one file, where a participant's
     /// action writes both schemas in one transaction. Nothing is created or migrated here.
-    public init(sharing database: any DatabaseWriter, reads: ReadExecution = .readerQueue) {
+    ///
+    /// `aroundEachWrite`, when given, is called in the writing task as each write begins, and the closure it returns runs
+    /// the write's work inside the transaction: how the file's owner tells its triggers who is writing (an audit trail).
+    public init(sharing database: any DatabaseWriter, reads: ReadExecution = .readerQueue,
+                aroundEachWrite: (@Sendable () -> @Sendable (Database, () throws -> Void) throws -> Void)? = nil) {
         self.database = database
         self.reads = reads
+        self.aroundEachWrite = aroundEachWrite
         callingThreadReaders = Self.callingThreadReaders(of: database, reads: reads)
     }
 
@@ -153,6 +161,7 @@ public final class SQLiteCareStorage: CareStorage {
         self.database = database
         self.reads = reads
         callingThreadReaders = Self.callingThreadReaders(of: database, reads: reads)
+        aroundEachWrite = nil
     }
 
     private static func configuration() -> Configuration {
@@ -203,7 +212,15 @@ public final class SQLiteCareStorage: CareStorage {
     /// when this returns.
     public func write<T: Sendable>(_ body: @escaping @Sendable (any CareStorageWriter) throws -> T) async throws -> T {
         // GRDB's write runs `body` in a transaction, commits when it returns, and rolls back when it throws.
-        try await database.write { db in try body(SQLiteCareTransaction(db)) }
+        guard let around = aroundEachWrite?() else {
+            return try await database.write { db in try body(SQLiteCareTransaction(db)) }
+        }
+        return try await database.write { db in
+            var result: T?
+            try around(db) { result = try body(SQLiteCareTransaction(db)) }
+            guard let result else { preconditionFailure("aroundEachWrite must run the write's work") }
+            return result
+        }
     }
 }
 

@@ -31,6 +31,8 @@ public final class SQLiteStudyDatabase: StudyDataStore {
     public let sqliteStudyStore: SQLiteStudyStore
     /// The care store over this file.
     public let sqliteCareStore: SQLiteCareStore
+    /// Who is writing, for the audit trail; nil for a file opened for reading.
+    let audit: SQLiteAuditTrail.WriteContext?
 
     /// The study store, for the workflow.
     public var studyStore: any StudyStore { sqliteStudyStore }
@@ -51,6 +53,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
                 t.column("mergedAt", .double).notNull()
             }
         }
+        migrator.registerMigration("joint v2: the audit trail") { db in try SQLiteAuditTrail.create(in: db) }
         return migrator
     }
 
@@ -62,17 +65,21 @@ public final class SQLiteStudyDatabase: StudyDataStore {
                             durability: SQLiteStudyStore.Durability = .powerLoss) throws {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try self.init(database: DatabasePool(path: url.path, configuration: SQLiteStudyStore.configuration(readOnly: false)), environment: environment,
-                      durability: durability, migrate: true)
+        let audit = SQLiteAuditTrail.WriteContext(now: environment.now)
+        try self.init(database: DatabasePool(path: url.path, configuration: SQLiteStudyStore.configuration(readOnly: false, audit: audit)),
+                      environment: environment, durability: durability, migrate: true, audit: audit)
         let problems = try sqliteStudyStore.appendOnlyProblems()
         if !problems.isEmpty { throw SQLiteStudyStoreOpenError.appendOnlyTriggers(path: url.path, problems: problems) }
+        let auditProblems = try database.read { db in try SQLiteAuditTrail.triggerProblems(in: db) }
+        if !auditProblems.isEmpty { throw SQLiteStudyStoreOpenError.auditTriggers(path: url.path, problems: auditProblems) }
     }
 
     /// An empty database in memory, for tests: the SQL of the file without the file.
     public static func inMemory(environment: StudyKitEnvironment = .live) throws
         -> SQLiteStudyDatabase {
-        try SQLiteStudyDatabase(database: DatabaseQueue(configuration: SQLiteStudyStore.configuration(readOnly: false)), environment: environment,
-                                durability: .powerLoss, migrate: true)
+        let audit = SQLiteAuditTrail.WriteContext(now: environment.now)
+        return try SQLiteStudyDatabase(database: DatabaseQueue(configuration: SQLiteStudyStore.configuration(readOnly: false, audit: audit)),
+                                       environment: environment, durability: .powerLoss, migrate: true, audit: audit)
     }
 
     /// The existing file at `path`, opened for reading only (nothing is created, migrated or written), as
@@ -114,7 +121,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
     }
 
     private init(database: any DatabaseWriter, environment: StudyKitEnvironment,
-                 durability: SQLiteStudyStore.Durability, migrate: Bool) throws {
+                 durability: SQLiteStudyStore.Durability, migrate: Bool, audit: SQLiteAuditTrail.WriteContext? = nil) throws {
         if migrate {
             // Set on the writer connection after GRDB's own set-up, which would otherwise override it: commits synced
             // to disk (FULL) or handed to the operating system (NORMAL); a 32 MiB page cache for outcome batches.
@@ -125,10 +132,14 @@ public final class SQLiteStudyDatabase: StudyDataStore {
             try Self.migrator.migrate(database)
         }
         self.database = database
-        sqliteStudyStore = SQLiteStudyStore(sharing: database, environment: environment)
+        self.audit = audit
+        sqliteStudyStore = SQLiteStudyStore(sharing: database, environment: environment, audit: audit)
         // A request's reads are a few indexed rows: on the request's own thread they cost less than the thread switches
         // of an asynchronous read.
-        sqliteCareStore = SQLiteCareStore(storage: SQLiteCareStorage(sharing: database, reads: .callingThread), environment: environment)
+        var aroundEachWrite: (@Sendable () -> @Sendable (Database, () throws -> Void) throws -> Void)?
+        if let audit { aroundEachWrite = { audit.aroundWrites() } }
+        sqliteCareStore = SQLiteCareStore(storage: SQLiteCareStorage(sharing: database, reads: .callingThread, aroundEachWrite: aroundEachWrite),
+                                          environment: environment)
     }
 
 
@@ -152,7 +163,9 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         let careStore = sqliteCareStore
         let keepsExisting = change.keepsExistingOutcomes
         let outcomes = change.outcomes, removedOutcomes = change.removedOutcomes
+        let audit = audit, source = AuditTrail.source
         let (committed, careChange) = try await database.write { db -> (CommittedParticipantChange, CareChange) in
+          try SQLiteAuditTrail.run(audit, as: source) {
             let savedRuns = try runs.map { try Rows.save($0, now: now, db) }
             let storedRecords = try records.map { try Rows.appendConsentRecord($0.0, json: $0.1, now: now, db) }
             try Self.requireCareTasks(of: outcomes, belongTo: participantID, db)
@@ -178,6 +191,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
             }
             return (CommittedParticipantChange(runs: savedRuns, consentRecords: storedRecords, outcomes: added, outcomesAlreadyRecorded: kept),
                     careChange)
+          }
         }
         sqliteStudyStore.didCommit(savedRuns: runs, participant: participantID)
         if !careChange.outcomeTaskIDs.isEmpty { careStore.announce(careChange) }
@@ -192,7 +206,9 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         let id = sqliteStudyStore.makeUUID().uuidString.lowercased()
         let hash = invitationCode.map(StudySecrets.codeHash)
         let careStore = sqliteCareStore
+        let audit = audit, source = AuditTrail.source
         let (participant, careChange) = try await database.write { db -> (StudyParticipant, CareChange) in
+          try SQLiteAuditTrail.run(audit, as: source) {
             let participant = try Rows.enrol(id: id, invitationHash: hash, timeZone: timeZone, language: language, now: now, db)
             var plan = try carePlan(participant)
             let writer = SQLiteCareStorage.writer(in: db)
@@ -211,6 +227,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
             for index in plan.contacts.indices { plan.contacts[index].carePlanUUID = stored.version.uuid }
             _ = try add(plan.contacts)
             return (participant, change)
+          }
         }
         sqliteStudyStore.didCommit(savedRuns: [], participant: id)
         careStore.announce(careChange)
@@ -296,7 +313,9 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         let busy = try old.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         try old.close()
         guard busy == 0 else { throw SQLiteStudyDatabaseMergeError.inUse(path: url.path) }
-        try database.writeWithoutTransaction { db in
+        let now = sqliteStudyStore.now
+        let source = AuditTrail.source
+        try database.writeWithoutTransaction { db in try SQLiteAuditTrail.run(audit, as: source) {
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM version LIMIT 1") == true {
                 throw SQLiteStudyDatabaseMergeError.careRowsPresent(path: url.path)
             }
@@ -307,13 +326,13 @@ public final class SQLiteStudyDatabase: StudyDataStore {
                     try db.execute(sql: "INSERT INTO main.\(table) SELECT * FROM legacyCare.\(table)")
                 }
                 try db.execute(sql: "INSERT INTO mergedFile (name, mergedAt) VALUES (?, ?)",
-                               arguments: [name, sqliteStudyStore.now.timeIntervalSinceReferenceDate])
+                               arguments: [name, now.timeIntervalSinceReferenceDate])
                 return .commit
             }
             // With synchronous = NORMAL the commit may be only in the WAL until a checkpoint: written through before the
             // old file is renamed, so that a power loss cannot keep the rename and lose the rows.
             _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(FULL)")
-        }
+        } }
     }
 }
 

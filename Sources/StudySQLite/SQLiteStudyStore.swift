@@ -83,14 +83,19 @@ public final class SQLiteStudyStore: StudyStore {
     private init(readingFrom database: DatabaseQueue, environment: StudyKitEnvironment) {
         self.database = database
         self.environment = environment
+        audit = nil
     }
 
     /// The store over a database that ``SQLiteStudyDatabase`` opened, migrated and configured, holding the care
     /// store's tables too: nothing is created, migrated or checked here.
-    init(sharing database: any DatabaseWriter, environment: StudyKitEnvironment) {
+    init(sharing database: any DatabaseWriter, environment: StudyKitEnvironment, audit: SQLiteAuditTrail.WriteContext?) {
         self.database = database
         self.environment = environment
+        self.audit = audit
     }
+
+    /// Who is writing, for the joint file's audit trail; nil for a file of its own (which keeps none).
+    private let audit: SQLiteAuditTrail.WriteContext?
 
     /// Counts a write committed by ``SQLiteStudyDatabase`` for this store's rows in ``revision``, and remembers the
     /// restoration data of the runs it saved, as the store's own writes do.
@@ -121,11 +126,16 @@ public final class SQLiteStudyStore: StudyStore {
         try StudyStoreMigrations.migrator.migrate(database)
         self.database = database
         self.environment = environment
+        audit = nil
     }
 
-    /// The connection settings of the study store's files, and of the joint file (``SQLiteStudyDatabase``).
-    static func configuration(readOnly: Bool = false) -> Configuration {
+    /// The connection settings of the study store's files, and of the joint file (``SQLiteStudyDatabase``), whose
+    /// connections get the audit trail's functions (`audit`).
+    static func configuration(readOnly: Bool = false, audit: SQLiteAuditTrail.WriteContext? = nil) -> Configuration {
         var configuration = Configuration()
+        if let audit {
+            configuration.prepareDatabase { db in SQLiteAuditTrail.registerFunctions(in: db, context: audit) }
+        }
         configuration.foreignKeysEnabled = true
         configuration.readonly = readOnly
         // A command-line tool writing while the server runs waits for the lock instead of failing at once.
@@ -151,7 +161,8 @@ public final class SQLiteStudyStore: StudyStore {
     /// Runs `body` in a write transaction and counts the commit in ``revision`` (and in ``revision(of:)`` of
     /// `participant`, whose pages show what it writes) before returning.
     func write<T: Sendable>(participant: String? = nil, _ body: @Sendable (Database) throws -> T) async throws -> T {
-        let value = try await database.write(body)
+        let audit = audit, source = AuditTrail.source
+        let value = try await database.write { db in try SQLiteAuditTrail.run(audit, as: source) { try body(db) } }
         commits.add(1, ordering: .releasing)
         if let participant { countChange(of: participant) }
         return value

@@ -7,6 +7,8 @@ public enum SQLiteStudyStoreOpenError: Error, Hashable, Sendable, CustomStringCo
 
     /// The triggers that keep consent records append-only are missing or changed: someone edited the database.
     case appendOnlyTriggers(path: String, problems: [String])
+    /// The triggers that write the audit trail, or keep it append-only, are missing or changed: someone edited the database.
+    case auditTriggers(path: String, problems: [String])
 
     /// The problem, naming the file.
     public var description: String {
@@ -18,6 +20,9 @@ public enum SQLiteStudyStoreOpenError: Error, Hashable, Sendable, CustomStringCo
             "\(path) was edited outside StudyKit: \(problems.joined(separator: "; ")). Consent records may have been changed or "
                 + "removed; restore the file from a backup, or check every record with `studykit export` and recreate the triggers "
                 + "(their SQL is in StudyStoreMigrations.consentRecordTriggers) before serving it again"
+        case .auditTriggers(let path, let problems):
+            "\(path) was edited outside StudyKit: \(problems.joined(separator: "; ")). Changes since may be missing from the audit trail; "
+                + "restore the file from a backup, or check it with `studykit audit verify` and recreate the triggers before serving it again"
         }
     }
 }

@@ -51,8 +51,13 @@ struct ConsoleController {
                 form = try await PostedForm.fields(of: request)
                 if route.access != .anyone, let csrf, !CSRFToken.isPosted(in: form, expected: csrf) { throw ConsoleRefusal.formToken }
             }
-            return try await route.handler(ConsoleRequest(request: request, context: context, researcher: found?.researcher, session: found?.session,
-                                                          csrfToken: csrf, form: form))
+            let console = ConsoleRequest(request: request, context: context, researcher: found?.researcher, session: found?.session, csrfToken: csrf,
+                                         form: form)
+            // What a researcher changes is theirs in the audit trail; before signing in, the console's (a lock-out, a password set).
+            let actor = found.map { "researcher \($0.researcher.email) (\($0.researcher.id.uuidString.lowercased()))" } ?? "console sign-in"
+            return try await AuditTrail.$source.withValue(AuditSource(actor: actor, reason: "\(route.method) \(route.path)")) {
+                try await route.handler(console)
+            }
         }
     }
 
@@ -240,8 +245,10 @@ struct ConsoleController {
         do {
             let reader = StudyExportReader(study: service.study, store: service.store, careStore: service.careStore, dataFolder: service.configuration.dataFolder,
                                            consentPublicKey: service.consentKey.publicKey, now: service.environment.now)
-            try await folder.replace(with: format.makeExporter(), reading: reader)
+            let summary = try await folder.replace(with: format.makeExporter(), reading: reader)
             try folder.zip(to: archive, date: now)
+            try await service.data.appendAudit(action: "export", entity: "study", entityID: format.rawValue, participantID: nil,
+                                               after: #"{"participants":\#(summary.participantCount)}"#)
             size = (try FileManager.default.attributesOfItem(atPath: archive.path)[.size] as? Int) ?? 0
         } catch {
             try? FileManager.default.removeItem(at: work)

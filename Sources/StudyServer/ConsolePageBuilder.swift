@@ -122,7 +122,7 @@ struct ConsolePageBuilder {
         ]
         return ConsoleParticipantView(id: participant.id, facts: facts, problems: data.problems.filter { !$0.contains("consent record") },
                                       consents: consents, weekdays: weekdays, adherence: try await adherence(of: participant),
-                                      runs: runs(of: data), outcomes: outcomes(of: data))
+                                      runs: runs(of: data), outcomes: outcomes(of: data), audit: try await audit(of: participant))
     }
 
     private var weekdays: [String] { ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] }
@@ -168,6 +168,19 @@ struct ConsolePageBuilder {
                                   answers: ConsoleTableView(caption: "Answers of run \(id)", headings: headings, rows: answers[id] ?? [],
                                                             empty: run.result == nil ? "No answer yet." : "No answer in this run (signatures and files are in the JSON export)."))
         }
+    }
+
+    /// How many rows of a participant's audit trail their page shows.
+    static let auditRows = 100
+
+    /// The newest rows of the audit trail of the participant's data.
+    private func audit(of participant: StudyParticipant) async throws -> ConsoleTableView {
+        let rows = try await service.data.auditEntries(participantID: participant.id, limit: Self.auditRows).map { entry in
+            [String(entry.sequence), ISO8601.string(from: entry.at, in: .gmt), entry.actor, "\(entry.action) \(entry.entity)", entry.entityID ?? "",
+             entry.reason ?? ""]
+        }
+        return ConsoleTableView(caption: "The newest \(Self.auditRows) changes at most; `studykit audit list` prints them all",
+                                headings: ["row", "when (UTC)", "who", "what", "which", "why"], rows: rows, empty: "No change recorded.")
     }
 
     /// The participant's outcomes, as the outcomes CSV writes them.

@@ -26,7 +26,10 @@ struct EnrolmentController {
             guard let zoneName = form["timeZone"]?.first, let zone = TimeZone(identifier: zoneName) else {
                 throw StudyServerError(.badRequest, .refusalChooseTimeZone)
             }
-            let token = try await service.enrol(invitationCode: code, timeZone: zone, language: StudyRouter.language(of: request, service: service))
+            let joining = AuditSource(actor: "participant joining with an invitation", reason: "POST /join/…")
+            let token = try await AuditTrail.$source.withValue(joining) {
+                try await service.enrol(invitationCode: code, timeZone: zone, language: StudyRouter.language(of: request, service: service))
+            }
             return signedInRedirect(token: token)
         }
         router.get("/signin") { request, _ in

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Study
 
 /// Guards the participant's routes, in one place for all of them: finds the participant of the request's session
 /// cookie (refusing the request, 401, when there is no valid session), and for a post reads the form and checks its
@@ -24,6 +25,8 @@ struct SessionMiddleware: RouterMiddleware {
             try signedIn.requireCSRFToken(in: form.fields)
             context.form = form
         }
-        return try await next(request, context)
+        // Whatever this request changes is the participant's doing in the audit trail.
+        let source = AuditSource(actor: "participant \(signedIn.participant.id)", reason: "\(request.method) \(request.uri.path)")
+        return try await AuditTrail.$source.withValue(source) { try await next(request, context) }
     }
 }

@@ -96,7 +96,10 @@ extension StudyService {
     func participantDataCopy(signedIn: SignedIn) async throws -> Data {
         let reader = StudyExportReader(study: study, store: store, careStore: careStore, dataFolder: configuration.dataFolder,
                                        consentPublicKey: consentKey.publicKey, now: environment.now)
-        return try ParticipantDataCopy.zip(of: try await reader.data(of: signedIn.participant), at: environment.now())
+        let copy = try ParticipantDataCopy.zip(of: try await reader.data(of: signedIn.participant), at: environment.now())
+        try await data.appendAudit(action: "export", entity: "participant's own copy", entityID: signedIn.participant.id,
+                                   participantID: signedIn.participant.id, after: #"{"bytes":\#(copy.count)}"#)
+        return copy
     }
 
     /// The landing page of an invitation link.

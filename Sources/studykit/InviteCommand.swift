@@ -50,9 +50,11 @@ struct InviteCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        for _ in 0..<count {
-            let issued = try await database.studyStore.createInvitation(label: label, expiresAt: nil)
-            print("\(base)/join/\(issued.code)")
+        try await AuditTrail.$source.withValue(StudyPaths.auditSource("invite")) {
+            for _ in 0..<count {
+                let issued = try await database.studyStore.createInvitation(label: label, expiresAt: nil)
+                print("\(base)/join/\(issued.code)")
+            }
         }
     }
 }

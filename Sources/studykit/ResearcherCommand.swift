@@ -58,6 +58,10 @@ struct ResearcherCommand: AsyncParsableCommand {
         @OptionGroup var place: Place
 
         func run() async throws {
+            try await AuditTrail.$source.withValue(StudyPaths.auditSource("researcher add")) { try await perform() }
+        }
+
+        private func perform() async throws {
             umask(0o077)
             let store = try place.open()
             do {
@@ -81,6 +85,10 @@ struct ResearcherCommand: AsyncParsableCommand {
         @OptionGroup var place: Place
 
         func run() async throws {
+            try await AuditTrail.$source.withValue(StudyPaths.auditSource("researcher link")) { try await perform() }
+        }
+
+        private func perform() async throws {
             umask(0o077)
             let store = try place.open()
             guard let researcher = try await store.researcher(email: email), researcher.removedAt == nil else {
@@ -115,6 +123,10 @@ struct ResearcherCommand: AsyncParsableCommand {
         @OptionGroup var place: Place
 
         func run() async throws {
+            try await AuditTrail.$source.withValue(StudyPaths.auditSource("researcher remove")) { try await perform() }
+        }
+
+        private func perform() async throws {
             let store = try place.open()
             guard let researcher = try await store.researcher(email: email) else {
                 FileHandle.standardError.write(Data("studykit researcher remove: no researcher has the address \(Researcher.normalizedEmail(email))\n".utf8))

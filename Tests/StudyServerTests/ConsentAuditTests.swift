@@ -30,7 +30,8 @@ struct ConsentAuditTests {
         let service = try Fixture.service(clock: Fixture.Clock(Self.start))
         let (signedIn, sealed) = try await consented(service)
         #expect(try await service.auditConsentRecords() == [])
-        try editStudyDatabase(of: service, "DROP TRIGGER consentRecord_no_update",
+        // An editor without StudyKit's functions must drop the audit trail's trigger too, or the update fails.
+        try editStudyDatabase(of: service, "DROP TRIGGER consentRecord_no_update", "DROP TRIGGER audit_consentRecord_update",
                               "UPDATE consentRecord SET sealedJSON = CAST(replace(CAST(sealedJSON AS TEXT), 'shareWidely', 'investigatorsOnly') AS BLOB)")
         let lines = try await service.auditConsentRecords()
         #expect(lines.count == 2, "\(lines)")
@@ -43,7 +44,8 @@ struct ConsentAuditTests {
     @Test func aRecordDeletedUnderTheServerIsReportedAsMissing() async throws {
         let service = try Fixture.service(clock: Fixture.Clock(Self.start))
         let (signedIn, _) = try await consented(service)
-        try editStudyDatabase(of: service, "DROP TRIGGER consentRecord_no_delete", "DELETE FROM consentPDF", "DELETE FROM consentRecord")
+        try editStudyDatabase(of: service, "DROP TRIGGER consentRecord_no_delete", "DROP TRIGGER audit_consentPDF_delete",
+                              "DROP TRIGGER audit_consentRecord_delete", "DELETE FROM consentPDF", "DELETE FROM consentRecord")
         #expect(try await service.auditConsentRecords()
             == ["participant \(signedIn.participant.id): completed the onboarding but has no valid consent record: one was removed "
                 + "from the database, failed verification, or was never stored"])

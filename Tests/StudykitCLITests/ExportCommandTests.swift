@@ -99,6 +99,7 @@ import Testing
         let outsider = try DatabaseQueue(path: data.appendingPathComponent("study.sqlite").path)
         try await outsider.write { db in
             try db.execute(sql: "DROP TRIGGER consentRecord_no_update")
+            try db.execute(sql: "DROP TRIGGER audit_consentRecord_update")
             let json: Data = try #require(try Data.fetchOne(db, sql: "SELECT sealedJSON FROM consentRecord"))
             let edited = String(decoding: json, as: UTF8.self).replacingOccurrences(of: "花子", with: "花江")
             try db.execute(sql: "UPDATE consentRecord SET sealedJSON = ?", arguments: [Data(edited.utf8)])
@@ -117,6 +118,7 @@ import Testing
 
         try await outsider.write { db in
             try db.execute(sql: "DROP TRIGGER consentRecord_no_delete")
+            try db.execute(sql: "DROP TRIGGER audit_consentPDF_delete; DROP TRIGGER audit_consentRecord_delete")
             try db.execute(sql: "DELETE FROM consentPDF")
             try db.execute(sql: "DELETE FROM consentRecord")
         }

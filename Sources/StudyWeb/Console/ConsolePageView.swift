@@ -220,9 +220,11 @@ public struct ConsoleParticipantView: Sendable {
     public let runs: [ConsoleRunView]
     public let hasRuns: Bool
     public let outcomes: ConsoleTableView
+    /// The newest rows of the audit trail of the participant's data.
+    public let audit: ConsoleTableView
 
     public init(id: String, facts: [ConsoleCountView], problems: [String], consents: [ConsoleConsentRecordView], weekdays: [String],
-                adherence: [ConsoleAdherenceWeekView], runs: [ConsoleRunView], outcomes: ConsoleTableView) {
+                adherence: [ConsoleAdherenceWeekView], runs: [ConsoleRunView], outcomes: ConsoleTableView, audit: ConsoleTableView) {
         self.id = id
         self.facts = facts
         self.problems = problems
@@ -233,6 +235,7 @@ public struct ConsoleParticipantView: Sendable {
         self.runs = runs
         hasRuns = !runs.isEmpty
         self.outcomes = outcomes
+        self.audit = audit
     }
 }
 

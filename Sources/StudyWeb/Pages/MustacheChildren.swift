@@ -1301,6 +1301,7 @@ extension ConsoleParticipantView: MustacheParent {
         case "runs": self.runs
         case "hasRuns": self.hasRuns
         case "outcomes": self.outcomes
+        case "audit": self.audit
         default: nil
         }
     }

@@ -1,0 +1,41 @@
+import Foundation
+import GRDB
+import Study
+
+extension SQLiteStudyDatabase: AuditTrailStore {
+    /// The participant's rows, newest first.
+    public func auditEntries(participantID: String, limit: Int) async throws -> [AuditEntry] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM auditLog WHERE participantID = ? ORDER BY sequence DESC LIMIT ?",
+                             arguments: [participantID, limit]).map(SQLiteAuditTrail.entry)
+        }
+    }
+
+    /// Every row in order, read a page at a time.
+    public func forEachAuditEntry(_ body: (AuditEntry) throws -> Bool) async throws {
+        var last: Int64 = 0
+        while true {
+            let after = last
+            let page = try await database.read { db in
+                try Row.fetchAll(db, sql: "SELECT * FROM auditLog WHERE sequence > ? ORDER BY sequence LIMIT 1000", arguments: [after])
+                    .map(SQLiteAuditTrail.entry)
+            }
+            for entry in page {
+                guard try body(entry) else { return }
+            }
+            guard let final = page.last else { return }
+            last = final.sequence
+        }
+    }
+
+    /// Appends a row for an action that changes no stored row, as the current ``AuditTrail/source``.
+    public func appendAudit(action: String, entity: String, entityID: String?, participantID: String?, after: String?) async throws {
+        let audit = audit, source = AuditTrail.source
+        try await database.write { db in
+            try SQLiteAuditTrail.run(audit, as: source) {
+                try db.execute(sql: SQLiteAuditTrail.append(action: action, entity: entity, entityID: "?", participantID: "?", before: "NULL", after: "?"),
+                               arguments: [entityID, participantID, after])
+            }
+        }
+    }
+}
