@@ -153,6 +153,19 @@ public struct FHIRStudyExporter: StudyExporter {
                 note("consent record \(record.id.uuidString.lowercased()) left out: \(error)")
             }
         }
+        for stored in data.consentRecords where stored.sealed.record.kind == .countersignature {
+            let record = stored.sealed.record
+            guard let original = record.countersignature?.originalRecordID, consentIDs.contains(original) else {
+                note("countersignature record \(record.id.uuidString.lowercased()) left out: the consent record it countersigns is not exported")
+                continue
+            }
+            do {
+                resources.append(try FHIRProvenanceBuilder().provenance(for: stored.sealed, sealedJSON: stored.sealedJSON,
+                                                                        participantSignatureIdentifiers: signatureIDs))
+            } catch {
+                note("countersignature record \(record.id.uuidString.lowercased()) left out: \(error)")
+            }
+        }
         for stored in withdrawals {
             let record = stored.sealed.record
             guard let original = record.withdrawal?.originalRecordID, consentIDs.contains(original) else {

@@ -87,8 +87,12 @@ struct ConsoleController {
             },
             ConsoleRoute(.get, "/console/participants/:participant", .permission(.readStudyData)) { request in
                 let participant = try await participant(request)
-                let view = try await ConsolePageBuilder(service: service).participant(participant)
+                let view = try await ConsolePageBuilder(service: service)
+                    .participant(participant, canCountersign: try request.signedIn.role.allows(.countersignConsent))
                 return StudyRouter.html(service.consolePages.participant(view, context: context(request)))
+            },
+            ConsoleRoute(.post, "/console/participants/:participant/consents/:record/countersign", .permission(.countersignConsent)) { request in
+                try await countersign(request)
             },
             ConsoleRoute(.get, "/console/participants/:participant/consents/:record/pdf", .permission(.readStudyData)) { request in
                 try await consentPDF(request)
@@ -215,7 +219,7 @@ struct ConsoleController {
             throw ConsoleRefusal(.notFound, "This participant has no consent record with this id.")
         }
         let records = try await service.store.consentRecords(participantID: participant.id)
-        let original = stored.sealed.record.withdrawal.flatMap { link in records.first { $0.id == link.originalRecordID }?.sealed }
+        let original = stored.linkedOriginal(among: records)
         let mismatches = ConsentRecordVerifier(expectedPublicKey: service.consentKey.publicKey).mismatches(in: stored.sealed, original: original)
         guard mismatches.isEmpty else {
             throw ConsoleRefusal(.conflict, "This record does not verify, so its PDF is not served: " + mismatches.map(\.description).joined(separator: "; "))
@@ -228,6 +232,28 @@ struct ConsoleController {
         headers[.cacheControl] = "no-store"
         headers[.contentDisposition] = "inline; filename=\"\(service.study.identifier)-\(participant.id)-\(id.uuidString.lowercased()).pdf\""
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: pdf)))
+    }
+
+    /// Countersigns a consent with the typed name, or shows the participant's page again saying why not.
+    private func countersign(_ request: ConsoleRequest) async throws -> Response {
+        let participant = try await participant(request)
+        guard let id = UUID(uuidString: try request.parameter("record")) else { throw ConsoleRefusal(.notFound, ConsentCountersigner.Problem.noSuchConsent.description) }
+        do {
+            guard request.field("confirm") == "yes" else { throw ConsentCountersigner.Problem.name("Confirm that you obtained the participant's consent.") }
+            _ = try await service.workflow.countersigner.countersign(recordID: id, of: participant, givenName: request.field("givenName"),
+                                                                     familyName: request.field("familyName"))
+        } catch let problem as ConsentCountersigner.Problem {
+            switch problem {
+            case .noSuchConsent: throw ConsoleRefusal(.notFound, problem.description)
+            case .name:
+                let view = try await ConsolePageBuilder(service: service).participant(participant, canCountersign: true,
+                                                                                      countersignError: (id, problem.description))
+                return StudyRouter.html(service.consolePages.participant(view, context: context(request)), status: .unprocessableContent)
+            case .alreadyCountersigned, .withdrawn, .notAsked, .doesNotVerify: throw ConsoleRefusal(.conflict, problem.description)
+            }
+        }
+        service.printConsentPDFs()
+        return .redirect(to: "/console/participants/" + URLPath.encoded(participant.id), type: .normal)
     }
 
     /// The study in `format`, exported into a folder under the data folder, zipped, streamed, and deleted.

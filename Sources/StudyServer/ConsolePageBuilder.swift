@@ -62,29 +62,37 @@ struct ConsolePageBuilder {
         .fhir: "FHIR R4 bundles and NDJSON (fhir)",
     ]
 
-    /// Where a participant's consent stands: their last record decides.
+    /// Where a participant's consent stands: their last consent record, and what refers to it.
     enum ConsentState {
         case none
-        case consented(Date)
+        case consented(Date, countersigned: Date?)
         case withdrawn(Date)
     }
 
     static func consentState(_ records: [StoredConsentRecord]) -> ConsentState {
-        guard let last = records.last else { return .none }
-        return last.sealed.record.kind == .consent ? .consented(last.sealed.record.createdAt) : .withdrawn(last.sealed.record.createdAt)
+        guard let last = records.last(where: { $0.sealed.record.kind == .consent }) else { return .none }
+        let referring = records.filter { $0.sealed.record.linkedRecordID == last.id }
+        if let withdrawal = referring.first(where: { $0.sealed.record.kind == .withdrawal }) { return .withdrawn(withdrawal.sealed.record.createdAt) }
+        return .consented(last.sealed.record.createdAt,
+                          countersigned: referring.first { $0.sealed.record.kind == .countersignature }?.sealed.record.createdAt)
     }
 
     private static func text(of state: ConsentState, zone: TimeZone) -> String {
         switch state {
         case .none: "not yet"
-        case .consented(let date): "consented " + ISO8601.string(from: date, in: zone)
+        case .consented(let date, let countersigned):
+            "consented " + ISO8601.string(from: date, in: zone) + (countersigned.map { ", countersigned " + ISO8601.string(from: $0, in: zone) } ?? "")
         case .withdrawn(let date): "withdrawn " + ISO8601.string(from: date, in: zone)
         }
     }
 
     /// A participant's page: who they are, each consent record with its verification now, four weeks of adherence,
     /// every run with its answers, and their outcomes.
-    func participant(_ participant: StudyParticipant) async throws -> ConsoleParticipantView {
+    ///
+    /// A consent that waits for the study team's countersignature shows the form to give it when `canCountersign`;
+    /// `countersignError` is the refusal of the last try, by record.
+    func participant(_ participant: StudyParticipant, canCountersign: Bool = false, countersignError: (record: UUID, message: String)? = nil)
+        async throws -> ConsoleParticipantView {
         let reader = StudyExportReader(study: service.study, store: service.store, careStore: service.careStore, dataFolder: service.configuration.dataFolder,
                                        consentPublicKey: service.consentKey.publicKey, now: service.environment.now)
         let data = try await reader.data(of: participant)
@@ -93,7 +101,7 @@ struct ConsolePageBuilder {
         let verifier = ConsentRecordVerifier(expectedPublicKey: service.consentKey.publicKey)
         let consents = records.map { stored in
             let record = stored.sealed.record
-            let original = record.withdrawal.flatMap { link in records.first { $0.id == link.originalRecordID }?.sealed }
+            let original = stored.linkedOriginal(among: records)
             let mismatches = verifier.mismatches(in: stored.sealed, original: original)
             let pdf: ConsoleLinkView?, note: String?
             switch stored.pdf {
@@ -105,14 +113,22 @@ struct ConsolePageBuilder {
             case .pending: (pdf, note) = (nil, "The PDF is being printed.")
             case .failed(let reason): (pdf, note) = (nil, "Printing the PDF failed: \(reason)")
             }
+            let awaits = mismatches.isEmpty && service.workflow.countersigner.awaitsCountersignature(stored, among: records)
+            let meaning = service.study.consentDocument(language: record.language).signatures.first(where: \.signedInConsole)?.meaning ?? ""
+            let id = record.id.uuidString.lowercased()
             return ConsoleConsentRecordView(
-                kind: record.kind == .consent ? "Consent" : "Withdrawal", signedAt: ISO8601.string(from: record.createdAt, in: zone),
+                kind: record.kind.rawValue.prefix(1).uppercased() + record.kind.rawValue.dropFirst(), signedAt: ISO8601.string(from: record.createdAt, in: zone),
                 document: "\(record.documentIdentifier), version \(record.documentVersion), in \(record.language)",
                 signers: record.signatures.map { "\($0.givenName) \($0.familyName) (\($0.meaning))" }.joined(separator: ", "),
                 verified: mismatches.isEmpty,
                 verification: mismatches.isEmpty ? "Verified: sealed with the study's key and unchanged since."
                     : "Does not verify: " + mismatches.map(\.description).joined(separator: "; "),
-                pdf: pdf, pdfNote: note)
+                pdf: pdf, pdfNote: note,
+                countersign: awaits && canCountersign
+                    ? ConsoleCountersignView(action: "/console/participants/\(URLPath.encoded(participant.id))/consents/\(id)/countersign", id: "cs-\(id)",
+                                             meaning: meaning, error: countersignError?.record == record.id ? countersignError?.message : nil)
+                    : nil,
+                awaiting: awaits && !canCountersign ? "Waits for an investigator's countersignature." : nil)
         }
         let facts = [
             ConsoleCountView(label: "Enrolled", value: ISO8601.string(from: participant.enrolledAt, in: zone)),

@@ -49,7 +49,7 @@ extension StudyService {
             SettingsPage.Language(code: code, name: Locale(identifier: code).localizedString(forIdentifier: code) ?? code,
                                   selected: code == participant.language)
         }
-        let latest = try await store.consentRecords(participantID: participant.id).last { $0.sealed.record.kind == .consent }
+        let latest = try await store.consentRecords(participantID: participant.id).latestSignedConsent
         let consentPDF: SettingsPage.ConsentPDF
         switch latest?.pdf {
         case nil: consentPDF = .none
@@ -77,11 +77,11 @@ extension StudyService {
         return sitePages.settings(page, context: siteContext(language: participant.language, signedIn: signedIn))
     }
 
-    /// The participant's latest signed consent as a PDF; nil while it is not printed.
+    /// The participant's latest signed consent as a PDF (countersigned, once the study team has); nil while it is not printed.
     func consentPDF(signedIn: SignedIn) async throws -> Data? {
-        guard let latest = try await store.consentRecords(participantID: signedIn.participant.id).last(where: { $0.sealed.record.kind == .consent })
-        else { throw StudyServerError(.notFound, .refusalNoConsentYet) }
-        let mismatches = ConsentRecordVerifier(expectedPublicKey: consentKey.publicKey).mismatches(in: latest.sealed)
+        let records = try await store.consentRecords(participantID: signedIn.participant.id)
+        guard let latest = records.latestSignedConsent else { throw StudyServerError(.notFound, .refusalNoConsentYet) }
+        let mismatches = ConsentRecordVerifier(expectedPublicKey: consentKey.publicKey).mismatches(in: latest.sealed, original: latest.linkedOriginal(among: records))
         guard mismatches.isEmpty else {
             FileHandle.standardError.write(Data(("consent record \(latest.id) of participant \(signedIn.participant.id) does not verify, so "
                 + "its PDF is not served: \(mismatches.map(\.description).joined(separator: "; "))\n").utf8))

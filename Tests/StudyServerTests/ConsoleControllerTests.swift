@@ -7,6 +7,7 @@ import Research
 import Study
 @testable import StudyServer
 import Testing
+import Consent
 import ZIPFoundation
 
 /// The study team's console over HTTP: who may reach each route, signing in and its lock-out, password links, and
@@ -43,7 +44,7 @@ struct ConsoleControllerTests {
         let record = try await Fixture.consent(of: service, for: alex, at: clock.now).record.id
         try await service.store.setConsentPDF(.stored(Data("%PDF-1.7 test".utf8)), recordID: record, participantID: alex.participant.id)
         let routes = ConsoleController(service: service, secureCookies: false).routes()
-        #expect(routes.count == 19)
+        #expect(routes.count == 20)
         let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
         try await app.test(.router) { client in
             for route in routes {
@@ -71,9 +72,14 @@ struct ConsoleControllerTests {
                     let researcher = try await Fixture.researcher(of: service, role: role)
                     let invitation = try await service.store.createInvitation(label: nil, expiresAt: nil).invitation.id
                     let other = try await Fixture.researcher(of: service, role: .viewer).researcher.id
-                    let rolePath = path.replacingOccurrences(of: ":invitation", with: invitation.uuidString)
+                    var rolePath = path.replacingOccurrences(of: ":invitation", with: invitation.uuidString)
                         .replacingOccurrences(of: ":researcher", with: other.uuidString)
-                    let fields = "&count=1&role=investigator&email=new-\(UUID().uuidString.prefix(8))%40example.org"
+                    if route.path.hasSuffix("/countersign") {
+                        // A consent of its own for each role: a consent is countersigned once.
+                        let fresh = try await Fixture.consent(of: service, for: alex, at: clock.now).record.id
+                        rolePath = rolePath.replacingOccurrences(of: record.uuidString, with: fresh.uuidString)
+                    }
+                    let fields = "&count=1&role=investigator&email=new-\(UUID().uuidString.prefix(8))%40example.org&givenName=Jamie&familyName=Lee&confirm=yes"
                     let response = try await client.execute(uri: rolePath, method: route.method, headers: headers(cookie: researcher.cookie, form: route.method == .post),
                                                             body: ByteBuffer(string: researcher.csrf + fields))
                     let allowed: Bool = switch route.access {
@@ -291,5 +297,72 @@ struct ConsoleTeamTests {
             #expect(page.contains("<td>bo@example.org</td><td>admin</td><td>removed 2026-03-04T01:00:00Z</td>"))
             #expect(page.contains("<td>admin@example.org</td><td>admin</td><td>no password yet (you)</td>"), "no form to change oneself")
         }
+    }
+}
+
+/// An investigator's countersignature of a consent: sealed as a record of its own, bound to the consent, with the
+/// whole document signed; given once; refused with a name that would not print as typed.
+@Suite("Console countersignature")
+struct ConsoleCountersignatureTests {
+    typealias Fixture = ServerFixture
+
+    private func form(_ cookie: String) -> HTTPFields {
+        var headers = HTTPFields()
+        headers[.cookie] = cookie
+        headers[.contentType] = "application/x-www-form-urlencoded"
+        return headers
+    }
+
+    @Test func anInvestigatorCountersignsOnceAndTheRecordVerifiesAgainstTheConsentItIsBoundTo() async throws {
+        let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))
+        let service = try Fixture.service(clock: clock)
+        let alex = try await Fixture.participant(of: service, zone: TimeZone(identifier: "Australia/Sydney")!)
+        let consent = try await Fixture.consent(of: service, for: alex, at: clock.now)
+        let investigator = try await Fixture.researcher(of: service, role: .investigator)
+        let viewer = try await Fixture.researcher(of: service, role: .viewer)
+        let page = "/console/participants/\(alex.participant.id)"
+        let action = "\(page)/consents/\(consent.record.id.uuidString.lowercased())/countersign"
+        let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
+        try await app.test(.router) { client in
+            let viewed = String(buffer: try await client.execute(uri: page, method: .get, headers: form(viewer.cookie)).body)
+            #expect(viewed.contains("Waits for an investigator&#39;s countersignature.") && !viewed.contains("action=\"\(action)\""))
+            let shown = String(buffer: try await client.execute(uri: page, method: .get, headers: form(investigator.cookie)).body)
+            #expect(shown.contains("action=\"\(action)\"") && shown.contains("Countersign (investigator countersignature)"))
+
+            clock.set(Fixture.date("2026-03-04T01:30:00Z"))
+            for (body, problem) in [("givenName=Jamie&familyName=Lee", "Confirm that you obtained the participant&#39;s consent."),
+                                    ("givenName=Ja%E2%80%AEmie&familyName=Lee&confirm=yes", "Your given name holds"),
+                                    ("givenName=&familyName=Lee&confirm=yes", "Type your given name.")] {
+                let refused = try await client.execute(uri: action, method: .post, headers: form(investigator.cookie),
+                                                       body: ByteBuffer(string: investigator.csrf + "&" + body))
+                #expect(refused.status == .unprocessableContent && String(buffer: refused.body).contains(problem), "\(body)")
+            }
+            #expect(try await service.store.consentRecords(participantID: alex.participant.id).count == 1, "a refused form seals nothing")
+            let signed = try await client.execute(uri: action, method: .post, headers: form(investigator.cookie),
+                                                  body: ByteBuffer(string: investigator.csrf + "&givenName=Jamie&familyName=Lee&confirm=yes"))
+            #expect(signed.status == .seeOther && signed.headers[.location] == page)
+            let again = try await client.execute(uri: action, method: .post, headers: form(investigator.cookie),
+                                                 body: ByteBuffer(string: investigator.csrf + "&givenName=Jamie&familyName=Lee&confirm=yes"))
+            #expect(again.status == .conflict && String(buffer: again.body).contains("countersigned already, at 2026-03-04T01:30:00Z"))
+            let after = String(buffer: try await client.execute(uri: page, method: .get, headers: form(investigator.cookie)).body)
+            #expect(after.contains("consented 2026-03-04T12:00:00+11:00, countersigned 2026-03-04T12:30:00+11:00"))
+            #expect(!after.contains("action=\"\(action)\""))
+        }
+        let records = try await service.store.consentRecords(participantID: alex.participant.id)
+        #expect(records.count == 2)
+        let countersignature = try #require(records.last)
+        let record = countersignature.sealed.record
+        #expect(record.kind == .countersignature && record.countersignature?.originalRecordID == consent.record.id)
+        #expect(record.signatures.map(\.identifier) == ["participant", "investigator"])
+        #expect(record.signatures.last?.givenName == "Jamie" && record.signatures.last?.signedAt == Fixture.date("2026-03-04T01:30:00Z"))
+        #expect(record.html.contains("Jamie Lee") && record.html.contains("Alex Kim"), "the whole document, both signed")
+        let verifier = ConsentRecordVerifier(expectedPublicKey: service.consentKey.publicKey)
+        #expect(verifier.mismatches(in: countersignature.sealed, original: consent).isEmpty)
+        #expect(records.latestSignedConsent?.id == record.id, "the participant's PDF is the countersigned one")
+        // Bound to its consent: checked against another consent, it does not verify.
+        let other = try await Fixture.consent(of: service, for: alex, at: clock.now)
+        #expect(verifier.mismatches(in: countersignature.sealed, original: other).map(\.name).contains("countersignature-record-id"))
+        let audit = try await service.data.auditEntries(participantID: alex.participant.id, limit: 10)
+        #expect(audit.contains { $0.entity == "consentRecord" && $0.actor.hasPrefix("researcher ") && $0.after?.contains("countersignature") == true })
     }
 }

@@ -8,11 +8,15 @@ import subprocess
 import urllib.request
 import zipfile
 
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import STUDYKIT
 from studypages import Participant
+
+# A wait that reads the page may meet the page being replaced by the one a click loads.
+NAVIGATING = (StaleElementReferenceException, NoSuchElementException)
 
 
 def add_researcher(server, email, role):
@@ -54,17 +58,17 @@ def test_an_investigator_finds_who_just_consented_opens_their_pdf_and_exports_th
     them.type_into("#password", "a quiet harbour at dawn")
     them.type_into("#confirmation", "a quiet harbour at dusk")
     team.driver.find_element(By.CSS_SELECTOR, "main button[type=submit]").click()
-    WebDriverWait(team.driver, 10).until(lambda _: "The two passwords are not the same." in them.main_text())
+    WebDriverWait(team.driver, 10, ignored_exceptions=NAVIGATING).until(lambda _: "The two passwords are not the same." in them.main_text())
     assert them.page() == 422
     them.type_into("#password", "a quiet harbour at dawn")
     them.type_into("#confirmation", "a quiet harbour at dawn")
     team.driver.find_element(By.CSS_SELECTOR, "main button[type=submit]").click()
-    WebDriverWait(team.driver, 10).until(lambda _: them.path() == "/console/sign-in?notice=password-set")
+    WebDriverWait(team.driver, 10, ignored_exceptions=NAVIGATING).until(lambda _: them.path() == "/console/sign-in?notice=password-set")
     assert them.page() == 200
     them.type_into("#email", "investigator@example.org")
     them.type_into("#password", "a quiet harbour at dawn")
     team.driver.find_element(By.CSS_SELECTOR, "main button[type=submit]").click()
-    WebDriverWait(team.driver, 10).until(lambda _: them.path() == "/console")
+    WebDriverWait(team.driver, 10, ignored_exceptions=NAVIGATING).until(lambda _: them.path() == "/console")
     assert them.page() == 200
     main = them.main_text()
     assert "Enrolled\n1" in main and "Consented\n1" in main
@@ -75,7 +79,7 @@ def test_an_investigator_finds_who_just_consented_opens_their_pdf_and_exports_th
     row = team.driver.find_element(By.CSS_SELECTOR, "main tbody tr")
     assert "consented" in row.text
     row.find_element(By.CSS_SELECTOR, "a").click()
-    WebDriverWait(team.driver, 10).until(lambda _: them.path().startswith("/console/participants/"))
+    WebDriverWait(team.driver, 10, ignored_exceptions=NAVIGATING).until(lambda _: them.path().startswith("/console/participants/"))
     assert them.h1().startswith("Participant ")
     assert them.page() == 200
     main = them.main_text()
@@ -96,6 +100,27 @@ def test_an_investigator_finds_who_just_consented_opens_their_pdf_and_exports_th
     text = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
     assert "Katherine" in text and "Johnson" in text, text[-800:]
 
+    # The countersignature Recover's consent asks for, typed by the investigator: sealed as a record of its own,
+    # whose PDF holds both names.
+    them.type_into("main form.countersign input[name=givenName]", "Dorothy")
+    them.type_into("main form.countersign input[name=familyName]", "Vaughan")
+    team.driver.find_element(By.CSS_SELECTOR, "main form.countersign input[name=confirm]").click()
+    team.driver.find_element(By.CSS_SELECTOR, "main form.countersign button[type=submit]").click()
+    WebDriverWait(team.driver, 10, ignored_exceptions=NAVIGATING).until(lambda _: "countersigned" in them.main_text())
+    assert them.page() == 200
+    assert "Countersignature" in them.main_text() and not team.driver.find_elements(By.CSS_SELECTOR, "main form.countersign")
+
+    def second_pdf_link(driver):
+        links = driver.find_elements(By.CSS_SELECTOR, "main a[href$='/pdf']")
+        if len(links) < 2:
+            driver.refresh()
+        return links[-1] if len(links) == 2 else None
+
+    href = WebDriverWait(team.driver, 90, poll_frequency=0.5).until(second_pdf_link).get_attribute("pathname")
+    status, headers, pdf = console_fetch(team.driver, server, href)
+    text = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
+    assert "Katherine" in text and "Dorothy" in text and "Vaughan" in text, text[-800:]
+
     # The csv-long export from the enrolment page: the participant's last answer is in it.
     them.open("/console")
     export = team.driver.find_element(By.CSS_SELECTOR, "main a[href='/console/exports/csv-long']")
@@ -113,19 +138,19 @@ def test_an_investigator_finds_who_just_consented_opens_their_pdf_and_exports_th
     them.type_into("#count", "2")
     them.type_into("#label", "Site B")
     team.driver.find_element(By.CSS_SELECTOR, "main form[action='/console/invitations'] button[type=submit]").click()
-    WebDriverWait(team.driver, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "main ol.links code")) == 2)
+    WebDriverWait(team.driver, 10, ignored_exceptions=NAVIGATING).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "main ol.links code")) == 2)
     assert them.page() == 200
     links = [c.text for c in team.driver.find_elements(By.CSS_SELECTOR, "main ol.links code")]
     assert all(link.startswith(server.base + "/join/") for link in links), links
     team.driver.find_element(By.CSS_SELECTOR, "main td form button").click()
-    WebDriverWait(team.driver, 10).until(lambda _: "revoked" in them.main_text())
+    WebDriverWait(team.driver, 10, ignored_exceptions=NAVIGATING).until(lambda _: "revoked" in them.main_text())
     assert "Site B" in them.main_text()
 
     # The account page, and signing out ends the console session while the participant's stays.
     them.open("/console/account")
     assert them.page() == 200 and "investigator@example.org" in them.main_text()
     team.driver.find_element(By.CSS_SELECTOR, "main form[action='/console/sign-out'] button").click()
-    WebDriverWait(team.driver, 10).until(lambda _: them.path() == "/console/sign-in")
+    WebDriverWait(team.driver, 10, ignored_exceptions=NAVIGATING).until(lambda _: them.path() == "/console/sign-in")
     them.open("/console")
     assert them.path() == "/console/sign-in"
     me.open("/")
@@ -139,16 +164,16 @@ def test_an_admin_adds_a_researcher_who_sets_a_password_and_signs_in(server, bro
     admin.type_into("#password", "lighthouse keeper's log")
     admin.type_into("#confirmation", "lighthouse keeper's log")
     browser.driver.find_element(By.CSS_SELECTOR, "main button[type=submit]").click()
-    WebDriverWait(browser.driver, 10).until(lambda _: admin.path().startswith("/console/sign-in"))
+    WebDriverWait(browser.driver, 10, ignored_exceptions=NAVIGATING).until(lambda _: admin.path().startswith("/console/sign-in"))
     admin.type_into("#email", "admin@example.org")
     admin.type_into("#password", "lighthouse keeper's log")
     browser.driver.find_element(By.CSS_SELECTOR, "main button[type=submit]").click()
-    WebDriverWait(browser.driver, 10).until(lambda _: admin.path() == "/console")
+    WebDriverWait(browser.driver, 10, ignored_exceptions=NAVIGATING).until(lambda _: admin.path() == "/console")
     admin.open("/console/researchers")
     assert admin.page() == 200
     admin.type_into("#email", "viewer@example.org")
     browser.driver.find_element(By.CSS_SELECTOR, "main form[action='/console/researchers'] button[type=submit]").click()
-    WebDriverWait(browser.driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "main section.card code"))
+    WebDriverWait(browser.driver, 10, ignored_exceptions=NAVIGATING).until(lambda d: d.find_elements(By.CSS_SELECTOR, "main section.card code"))
     assert admin.page() == 200
     new_link = browser.driver.find_element(By.CSS_SELECTOR, "main section.card code").text
 
@@ -157,11 +182,11 @@ def test_an_admin_adds_a_researcher_who_sets_a_password_and_signs_in(server, bro
     viewer.type_into("#password", "seven tired owls")
     viewer.type_into("#confirmation", "seven tired owls")
     viewer.driver.find_element(By.CSS_SELECTOR, "main button[type=submit]").click()
-    WebDriverWait(viewer.driver, 10).until(lambda _: viewer.path().startswith("/console/sign-in"))
+    WebDriverWait(viewer.driver, 10, ignored_exceptions=NAVIGATING).until(lambda _: viewer.path().startswith("/console/sign-in"))
     viewer.type_into("#email", "viewer@example.org")
     viewer.type_into("#password", "seven tired owls")
     viewer.driver.find_element(By.CSS_SELECTOR, "main button[type=submit]").click()
-    WebDriverWait(viewer.driver, 10).until(lambda _: viewer.path() == "/console")
+    WebDriverWait(viewer.driver, 10, ignored_exceptions=NAVIGATING).until(lambda _: viewer.path() == "/console")
     nav = [a.text for a in viewer.driver.find_elements(By.CSS_SELECTOR, "header nav a")]
     assert nav == ["Enrolment", "Account"], nav
     viewer.open("/console/researchers")

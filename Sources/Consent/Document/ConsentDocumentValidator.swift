@@ -111,6 +111,14 @@ public enum ConsentDocumentValidator {
                 report("\(path).dateFormat", "must not be empty; leave it out for the locale's medium date")
             }
             if signature.title != nil, isBlank(signature.title) { report("\(path).title", "must not be empty") }
+            if signature.signedInConsole {
+                if signature.requiresSignatureImage {
+                    report("\(path).requiresSignatureImage", "a signature given in the console is a typed name: set requiresSignatureImage to false")
+                }
+                if signature.isFilledIn {
+                    report("\(path).signedInConsole", "a signature given in the console is not pre-filled: remove givenName, familyName, signature and signedDate")
+                }
+            }
             if let drawing = signature.signature {
                 if !(drawing.width > 0 && drawing.height > 0) {
                     report("\(path).signature", "the drawing area must have a positive width and height (\(drawing.width) × \(drawing.height))")

@@ -33,6 +33,10 @@ public struct ConsentSignature: Hashable, Sendable {
     /// What signing means, recorded with the signature: ``consentToParticipate``,
     /// ``investigatorCountersignature`` or the study's own wording.
     public var meaning: String
+    /// Given later, in the study team's console, by an investigator who countersigns the participant's consent
+    /// (``ConsentRecordKind/countersignature``): the participant's flow neither asks for it nor waits for it. A typed
+    /// name, never a drawing (`requiresSignatureImage` must be false), and nothing pre-filled. Defaults to false.
+    public var signedInConsole: Bool
 
     /// The meaning of a participant's signature.
     public static let consentToParticipate = "consent to participate"
@@ -42,7 +46,7 @@ public struct ConsentSignature: Hashable, Sendable {
     /// Creates a signature; see the properties for each setting.
     public init(identifier: String, title: String? = nil, requiresName: Bool = true, requiresSignatureImage: Bool = true,
                 givenName: String? = nil, familyName: String? = nil, signature: Signature? = nil, signedDate: Date? = nil,
-                dateFormat: String? = nil, meaning: String) {
+                dateFormat: String? = nil, meaning: String, signedInConsole: Bool = false) {
         self.identifier = identifier
         self.title = title
         self.requiresName = requiresName
@@ -53,6 +57,7 @@ public struct ConsentSignature: Hashable, Sendable {
         self.signedDate = signedDate
         self.dateFormat = dateFormat
         self.meaning = meaning
+        self.signedInConsole = signedInConsole
     }
 
     /// Whether the signature carries a name, a drawing or a date: it was signed or pre-filled.
@@ -64,7 +69,7 @@ public struct ConsentSignature: Hashable, Sendable {
 extension ConsentSignature: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case identifier, title, requiresName, requiresSignatureImage, givenName, familyName, signature, signedDate
-        case dateFormat, meaning
+        case dateFormat, meaning, signedInConsole
     }
 
     /// Reads a signature; `identifier` and `meaning` are required, `requiresName` and `requiresSignatureImage`
@@ -81,6 +86,7 @@ extension ConsentSignature: Codable {
         signedDate = try c.decodeIfPresent(Date.self, forKey: .signedDate)
         dateFormat = try c.decodeIfPresent(String.self, forKey: .dateFormat)
         meaning = try c.decode(String.self, forKey: .meaning)
+        signedInConsole = try c.decodeIfPresent(Bool.self, forKey: .signedInConsole) ?? false
     }
 
     /// Writes the signature; `requiresName` and `requiresSignatureImage` only when false, pre-filled parts only when set.
@@ -96,5 +102,6 @@ extension ConsentSignature: Codable {
         try c.encodeIfPresent(signedDate, forKey: .signedDate)
         try c.encodeIfPresent(dateFormat, forKey: .dateFormat)
         try c.encode(meaning, forKey: .meaning)
+        if signedInConsole { try c.encode(true, forKey: .signedInConsole) }
     }
 }

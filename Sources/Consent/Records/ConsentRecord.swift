@@ -38,12 +38,14 @@ public struct ConsentRecord: Hashable, Sendable, Codable {
     public var createdAt: Date
     /// For a withdrawal: the record withdrawn, when and why; nil for a consent.
     public var withdrawal: ConsentWithdrawal?
+    /// For a countersignature, the consent record it countersigns; nil otherwise.
+    public var countersignature: ConsentCountersignature?
 
     /// Creates a record and computes ``htmlSHA256`` from `html`; `createdAt` is rounded to the millisecond.
     public init(id: UUID, kind: ConsentRecordKind, participantIdentifier: String, studyIdentifier: String, studyName: String,
                 documentIdentifier: String, documentVersion: String, language: String, html: String,
                 signatures: [ConsentRecordSignature], answers: [String: String], createdAt: Date,
-                withdrawal: ConsentWithdrawal? = nil) {
+                withdrawal: ConsentWithdrawal? = nil, countersignature: ConsentCountersignature? = nil) {
         self.id = id
         self.kind = kind
         self.participantIdentifier = participantIdentifier
@@ -58,9 +60,13 @@ public struct ConsentRecord: Hashable, Sendable, Codable {
         self.answers = answers
         self.createdAt = ConsentTimestamp.milliseconds(createdAt)
         self.withdrawal = withdrawal
+        self.countersignature = countersignature
     }
 
     /// The SHA-256 of ``html`` as it is now, which ``htmlSHA256`` must equal.
+    /// The consent record this one withdraws or countersigns; nil for a consent record.
+    public var linkedRecordID: UUID? { withdrawal?.originalRecordID ?? countersignature?.originalRecordID }
+
     public var computedHTMLSHA256: String { Self.sha256Hex(of: Data(html.utf8)) }
 
     /// The bytes the seal signs: the record's ``CanonicalJSON``.
@@ -76,7 +82,7 @@ public struct ConsentRecord: Hashable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case id, kind, participantIdentifier, studyIdentifier, studyName, documentIdentifier, documentVersion, language, html,
-             htmlSHA256, signatures, answers, createdAt, withdrawal
+             htmlSHA256, signatures, answers, createdAt, withdrawal, countersignature
     }
 
     /// Reads a record as written; ``htmlSHA256`` is taken as recorded, not recomputed, so that a changed
@@ -97,6 +103,7 @@ public struct ConsentRecord: Hashable, Sendable, Codable {
         answers = try container.decode([String: String].self, forKey: .answers)
         createdAt = try ConsentTimestamp.decode(from: container, forKey: .createdAt)
         withdrawal = try container.decodeIfPresent(ConsentWithdrawal.self, forKey: .withdrawal)
+        countersignature = try container.decodeIfPresent(ConsentCountersignature.self, forKey: .countersignature)
     }
 
     /// Writes the record with its instants as ``ConsentTimestamp`` strings.
@@ -116,5 +123,6 @@ public struct ConsentRecord: Hashable, Sendable, Codable {
         try container.encode(answers, forKey: .answers)
         try container.encode(ConsentTimestamp.string(from: createdAt), forKey: .createdAt)
         try container.encodeIfPresent(withdrawal, forKey: .withdrawal)
+        try container.encodeIfPresent(countersignature, forKey: .countersignature)
     }
 }

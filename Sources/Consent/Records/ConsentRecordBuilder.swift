@@ -60,7 +60,9 @@ public struct ConsentRecordBuilder: Sendable {
     /// pre-filled for an investigator), checked against what the document requires.
     private func recordSignatures(of document: ConsentDocument, timeZone: TimeZone) throws -> [ConsentRecordSignature] {
         var signatures: [ConsentRecordSignature] = []
-        for signature in document.signatures {
+        // A signature the study team gives later in the console is not the participant's to give: it is sealed in a
+        // countersignature record.
+        for signature in document.signatures where !(signature.signedInConsole && !signature.isFilledIn) {
             let hasName = !(signature.givenName ?? "").isEmpty || !(signature.familyName ?? "").isEmpty
             let hasDrawing = signature.signature.map { !$0.isEmpty } ?? false
             guard hasName || hasDrawing else {

@@ -23,8 +23,14 @@ public indirect enum ConsentRecordMismatch: Hashable, Sendable, CustomStringConv
     case withdrawalSealHash(linked: String, original: String)
     /// The withdrawal and the original disagree on who or what (participant, study, document).
     case withdrawalSubject(field: String, withdrawal: String, original: String)
-    /// The record given as the original is itself a withdrawal.
+    /// The record given as the original is not a consent record (a withdrawal or a countersignature).
     case originalIsWithdrawal
+    /// A countersignature without its link, or a link on a record of another kind.
+    case countersignatureLink(String)
+    /// The countersignature points to another record than the original given.
+    case countersignatureRecordID(linked: String, original: String)
+    /// The countersignature's hash of the original's seal is not the original's.
+    case countersignatureSealHash(linked: String, original: String)
     /// Something wrong with the original record itself.
     case original(ConsentRecordMismatch)
     /// The PDF's text does not show something the record holds (what, and the value looked for).
@@ -47,6 +53,9 @@ public indirect enum ConsentRecordMismatch: Hashable, Sendable, CustomStringConv
         case .withdrawalSealHash: "withdrawal-seal-hash"
         case .withdrawalSubject: "withdrawal-subject"
         case .originalIsWithdrawal: "original-kind"
+        case .countersignatureLink: "countersignature-link"
+        case .countersignatureRecordID: "countersignature-record-id"
+        case .countersignatureSealHash: "countersignature-seal-hash"
         case .original(let inner): "original." + inner.name
         case .pdfText: "pdf-text"
         case .pdfPage: "pdf-page"
@@ -68,7 +77,11 @@ public indirect enum ConsentRecordMismatch: Hashable, Sendable, CustomStringConv
         case .withdrawalSealHash(let linked, let original):
             "the withdrawal binds seal hash \(linked), the original's seal hashes to \(original)"
         case .withdrawalSubject(let field, let withdrawal, let original): "the withdrawal's \(field) is '\(withdrawal)', the original's '\(original)'"
-        case .originalIsWithdrawal: "the original given is itself a withdrawal record"
+        case .originalIsWithdrawal: "the original given is not a consent record"
+        case .countersignatureLink(let reason): reason
+        case .countersignatureRecordID(let linked, let original): "the countersignature points to record \(linked), not to \(original)"
+        case .countersignatureSealHash(let linked, let original):
+            "the countersignature binds seal hash \(linked), the original's seal hashes to \(original)"
         case .original(let inner): "original record: \(inner.description)"
         case .pdfText(let missing, let value): "the PDF's text does not show the \(missing) '\(value)'"
         case .pdfPage(let page, let reason): "page \(page) of the PDF: \(reason)"

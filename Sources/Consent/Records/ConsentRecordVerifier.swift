@@ -27,9 +27,14 @@ public struct ConsentRecordVerifier: Sendable {
         if computed != record.htmlSHA256 { problems.append(.htmlHash(recorded: record.htmlSHA256, computed: computed)) }
         problems += sealProblems(sealed)
         switch (record.kind, record.withdrawal) {
-        case (.consent, nil), (.withdrawal, .some): break
-        case (.consent, .some): problems.append(.withdrawalLink("a consent record carries a withdrawal link"))
+        case (.consent, nil), (.withdrawal, .some), (.countersignature, nil): break
+        case (.consent, .some), (.countersignature, .some): problems.append(.withdrawalLink("a \(record.kind.rawValue) record carries a withdrawal link"))
         case (.withdrawal, nil): problems.append(.withdrawalLink("the withdrawal record does not say which record it withdraws"))
+        }
+        switch (record.kind, record.countersignature) {
+        case (.countersignature, .some), (.consent, nil), (.withdrawal, nil): break
+        case (.countersignature, nil): problems.append(.countersignatureLink("the countersignature record does not say which record it countersigns"))
+        case (_, .some): problems.append(.countersignatureLink("a \(record.kind.rawValue) record carries a countersignature link"))
         }
         if let original {
             problems += mismatches(in: original).map { .original($0) }
@@ -59,6 +64,14 @@ public struct ConsentRecordVerifier: Sendable {
     private func linkProblems(withdrawal record: ConsentRecord, original: SealedConsentRecord) -> [ConsentRecordMismatch] {
         var problems = [ConsentRecordMismatch]()
         if original.record.kind != .consent { problems.append(.originalIsWithdrawal) }
+        if let link = record.countersignature {
+            if link.originalRecordID != original.record.id {
+                problems.append(.countersignatureRecordID(linked: link.originalRecordID.uuidString, original: original.record.id.uuidString))
+            }
+            if let hash = try? original.sealSHA256(), hash != link.originalSealSHA256 {
+                problems.append(.countersignatureSealHash(linked: link.originalSealSHA256, original: hash))
+            }
+        }
         if let link = record.withdrawal {
             if link.originalRecordID != original.record.id {
                 problems.append(.withdrawalRecordID(linked: link.originalRecordID.uuidString, original: original.record.id.uuidString))

@@ -42,6 +42,27 @@ public struct ConsentRecorder: Sendable {
     /// document that carries `original`'s id and seal hash. `html` is the withdrawal page shown, if any;
     /// `signatures` any signatures given to withdraw. Refuses an original that is itself a withdrawal or
     /// whose seal does not verify, so a withdrawal never points to a record that cannot be trusted.
+    /// Seals a countersignature of `original` (a consent record that verifies): `html` is the whole document with every
+    /// signature given, `countersignatures` the study team's; the record carries the original's signatures, then
+    /// these, and its answers.
+    public func sealCountersignature(of original: SealedConsentRecord, html: String,
+                                     countersignatures: [ConsentRecordSignature]) throws -> SealedConsentRecord {
+        guard original.record.kind == .consent else {
+            throw ConsentRecordError.notAConsentRecord(recordID: original.record.id.uuidString, kind: original.record.kind)
+        }
+        let problems = ConsentRecordVerifier().mismatches(in: original)
+        guard problems.isEmpty else {
+            throw ConsentRecordError.invalidOriginal(recordID: original.record.id.uuidString, mismatches: problems.map(\.description))
+        }
+        let source = original.record
+        let link = ConsentCountersignature(originalRecordID: source.id, originalSealSHA256: try original.sealSHA256())
+        return try seal(ConsentRecord(id: environment.makeUUID(), kind: .countersignature, participantIdentifier: source.participantIdentifier,
+                                      studyIdentifier: source.studyIdentifier, studyName: source.studyName,
+                                      documentIdentifier: source.documentIdentifier, documentVersion: source.documentVersion,
+                                      language: source.language, html: html, signatures: source.signatures + countersignatures,
+                                      answers: source.answers, createdAt: environment.now(), countersignature: link))
+    }
+
     public func sealWithdrawal(of original: SealedConsentRecord, reason: String?, html: String = "",
                                signatures: [ConsentRecordSignature] = [], answers: [String: String] = [:]) throws -> SealedConsentRecord {
         guard original.record.kind == .consent else {

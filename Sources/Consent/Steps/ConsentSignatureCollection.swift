@@ -14,6 +14,10 @@ enum ConsentSignatureCollection {
         if identifier.trimmingCharacters(in: .whitespaces).isEmpty {
             problems.append(ConsentDefinitionError(path: "identifier", message: "must not be empty"))
         }
+        if document.signature(withIdentifier: signatureIdentifier)?.signedInConsole == true {
+            problems.append(ConsentDefinitionError(path: "signature",
+                message: "signature '\(signatureIdentifier)' is given by the study team in the console, not by the participant in a step"))
+        }
         if document.signature(withIdentifier: signatureIdentifier) == nil {
             let known = document.signatures.map(\.identifier)
             let suggestion = JSONDiagnostics.closestKey(to: signatureIdentifier, among: known).map { "; did you mean '\($0)'?" }

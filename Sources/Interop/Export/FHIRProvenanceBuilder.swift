@@ -61,6 +61,15 @@ public struct FHIRProvenanceBuilder: Sendable {
             activity = .fields(["coding": [FHIRTerminology.reviseActivity.json], "text": "consent withdrawn"])
             reason = link.reason.map { [.fields(["text": .string($0)])] }
             signatureType = FHIRTerminology.authorSignature
+        case .countersignature:
+            guard let link = record.countersignature else {
+                throw .unsupportedRecord("countersignature record \(record.id.uuidString.lowercased()) names no consent record")
+            }
+            target = link.originalRecordID
+            occurred = FHIRDateFormat.instant(record.createdAt)
+            activity = .fields(["coding": [FHIRTerminology.reviseActivity.json], "text": "consent countersigned"])
+            reason = nil
+            signatureType = FHIRTerminology.verificationSignature
         }
 
         var agents: [FHIRJSON] = [.fields(["type": FHIRTerminology.authorAgent.codeableConcept, "who": patient])]

@@ -16,6 +16,10 @@ public enum FHIRTerminology {
     /// `Provenance.signature.type` of a consent record: ASTM E1762 "Consent Signature".
     public static let consentSignature = FHIRCoding(system: "urn:iso-astm:E1762-95:2013", code: "1.2.840.10065.1.12.1.7",
                                                     display: "Consent Signature")
+    /// `Provenance.signature.type` of a countersignature record: ASTM E1762 "Verification Signature" (the study team
+    /// confirming the consent was obtained).
+    public static let verificationSignature = FHIRCoding(system: "urn:iso-astm:E1762-95:2013", code: "1.2.840.10065.1.12.1.5",
+                                                         display: "Verification Signature")
     /// `Provenance.signature.type` of a withdrawal record: ASTM E1762 "Author's Signature" (the participant is the
     /// author of the withdrawal; E1762 has no withdrawal signature).
     public static let authorSignature = FHIRCoding(system: "urn:iso-astm:E1762-95:2013", code: "1.2.840.10065.1.12.1.1",

@@ -2,11 +2,11 @@ import Consent
 import Foundation
 import Research
 
-/// `consents`: every verified consent and withdrawal record with its signed PDF, in `consents.zip`
+/// `consents`: every verified consent, countersignature and withdrawal record with its signed PDF, in `consents.zip`
 /// (`PARTICIPANT/RECORD.json`, the sealed record byte for byte as the database holds it, which
 /// `studykit consent verify` checks, and `PARTICIPANT/RECORD.pdf`), and `consents.csv` listing them: participant,
 /// record, kind, document and version, language, signing time with the signer's offset, signers, the record it
-/// withdraws, and the PDF's entry in the ZIP (empty when it was not printed).
+/// countersigns or withdraws (`refers_to`), and the PDF's entry in the ZIP (empty when it was not printed).
 ///
 /// A record that does not verify against the study's key is left out and reported, as in every export
 /// (``StudyExportReader``); so is a record without a printed PDF, which is exported without one.
@@ -16,7 +16,7 @@ public struct ConsentsExporter: StudyExporter {
     /// The list of records written beside it.
     public static let listName = "consents.csv"
     /// The list's columns.
-    public static let columns = ["participant", "record", "kind", "document", "version", "language", "signed_at", "signers", "withdraws", "pdf"]
+    public static let columns = ["participant", "record", "kind", "document", "version", "language", "signed_at", "signers", "refers_to", "pdf"]
 
     /// Creates the exporter.
     public init() {}
@@ -62,7 +62,7 @@ public struct ConsentsExporter: StudyExporter {
                 let signers = record.signatures.map { [$0.givenName, $0.familyName].joined(separator: " ") }.joined(separator: "; ")
                 try list.write([participant, record.id.uuidString.lowercased(), record.kind.rawValue, record.documentIdentifier,
                                 record.documentVersion, record.language, signedAt, signers,
-                                record.withdrawal.map { $0.originalRecordID.uuidString.lowercased() } ?? "", pdfEntry])
+                                record.linkedRecordID.map { $0.uuidString.lowercased() } ?? "", pdfEntry])
             }
         }
 

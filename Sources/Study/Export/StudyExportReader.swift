@@ -114,7 +114,7 @@ public struct StudyExportReader: Sendable {
             problems.append("no consent signing key was found, so consent records are checked only against the keys they carry")
         }
         for stored in records {
-            let original = stored.sealed.record.withdrawal.flatMap { link in records.first { $0.id == link.originalRecordID }?.sealed }
+            let original = stored.linkedOriginal(among: records)
             let mismatches = verifier.mismatches(in: stored.sealed, original: original)
             if mismatches.isEmpty {
                 kept.append(stored)

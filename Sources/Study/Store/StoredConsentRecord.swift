@@ -25,6 +25,12 @@ public struct StoredConsentRecord: Hashable, Sendable, Identifiable {
     public var id: UUID { sealed.record.id }
     /// The participant who signed (or withdrew).
     public var participantID: String { sealed.record.participantIdentifier }
+
+    /// The record among `records` that this one withdraws or countersigns, sealed; nil for a consent record or when it
+    /// is not among them: what ``ConsentRecordVerifier/mismatches(in:original:)`` checks the link against.
+    public func linkedOriginal(among records: [StoredConsentRecord]) -> SealedConsentRecord? {
+        sealed.record.linkedRecordID.flatMap { id in records.first { $0.id == id }?.sealed }
+    }
 }
 
 /// Where a consent record's PDF stands.
@@ -51,5 +57,14 @@ public enum ConsentPDFState: Hashable, Sendable {
     public static func isSafeRelativePath(_ path: String) -> Bool {
         !path.isEmpty && !path.hasPrefix("/") && !path.contains("\\")
             && path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != ".." && $0 != "." }
+    }
+}
+
+extension Array where Element == StoredConsentRecord {
+    /// The participant's latest consent as the most complete signed document: its countersignature when the study
+    /// team gave one, else the consent record itself; nil before any consent. Records are in the store's order.
+    public var latestSignedConsent: StoredConsentRecord? {
+        guard let consent = last(where: { $0.sealed.record.kind == .consent }) else { return nil }
+        return last { $0.sealed.record.kind == .countersignature && $0.sealed.record.linkedRecordID == consent.id } ?? consent
     }
 }

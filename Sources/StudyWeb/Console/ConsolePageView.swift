@@ -133,9 +133,13 @@ public struct ConsoleConsentRecordView: Sendable {
     public let verification: String
     public let pdf: ConsoleLinkView?
     public let pdfNote: String?
+    /// The countersignature form, on a consent that waits for one, for a role that may give it.
+    public let countersign: ConsoleCountersignView?
+    /// That the consent waits for a countersignature, for a role that may not give it.
+    public let awaiting: String?
 
     public init(kind: String, signedAt: String, document: String, signers: String, verified: Bool, verification: String, pdf: ConsoleLinkView?,
-                pdfNote: String?) {
+                pdfNote: String?, countersign: ConsoleCountersignView? = nil, awaiting: String? = nil) {
         self.kind = kind
         self.signedAt = signedAt
         self.document = document
@@ -144,6 +148,25 @@ public struct ConsoleConsentRecordView: Sendable {
         self.verification = verification
         self.pdf = pdf
         self.pdfNote = pdfNote
+        self.countersign = countersign
+        self.awaiting = awaiting
+    }
+}
+
+/// The form that countersigns a consent: the countersigner's typed name and their confirmation.
+public struct ConsoleCountersignView: Sendable {
+    public let action: String
+    /// Makes the fields' ids unique on the page.
+    public let id: String
+    /// What signing means, as the document says it ("investigator countersignature").
+    public let meaning: String
+    public let error: String?
+
+    public init(action: String, id: String, meaning: String, error: String? = nil) {
+        self.action = action
+        self.id = id
+        self.meaning = meaning
+        self.error = error
     }
 }
 

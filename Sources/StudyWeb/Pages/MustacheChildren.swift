@@ -1229,6 +1229,20 @@ extension ConsoleConsentRecordView: MustacheParent {
         case "verification": self.verification
         case "pdf": self.pdf
         case "pdfNote": self.pdfNote
+        case "countersign": self.countersign
+        case "awaiting": self.awaiting
+        default: nil
+        }
+    }
+}
+
+extension ConsoleCountersignView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "action": self.action
+        case "id": self.id
+        case "meaning": self.meaning
+        case "error": self.error
         default: nil
         }
     }
