@@ -28,6 +28,12 @@ extension SQLiteStudyDatabase: AuditTrailStore {
         }
     }
 
+    /// What is wrong with the triggers that write the audit trail or keep it append-only: each one missing or changed.
+    /// Empty when all are in place; a writable open refuses a file with problems, and `studykit audit verify` reports them.
+    public func auditTriggerProblems() async throws -> [String] {
+        try await database.read { db in try SQLiteAuditTrail.triggerProblems(in: db) }
+    }
+
     /// Appends a row for an action that changes no stored row, as the current ``AuditTrail/source``.
     public func appendAudit(action: String, entity: String, entityID: String?, participantID: String?, after: String?) async throws {
         let audit = audit, source = AuditTrail.source

@@ -28,6 +28,11 @@ struct AuditCommand: AsyncParsableCommand {
 
         func run() async throws {
             let database = try AuditCommand.open(data)
+            let triggers = try await database.auditTriggerProblems()
+            if !triggers.isEmpty {
+                FileHandle.standardError.write(Data(("studykit audit verify: the database was edited outside StudyKit: " + triggers.joined(separator: "; ")
+                    + "; changes since may be missing from the audit trail\n").utf8))
+            }
             var count = 0
             var check = AuditChainCheck()
             var broken: AuditBreak?
@@ -40,6 +45,7 @@ struct AuditCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("studykit audit verify: the audit trail is broken at \(broken)\n".utf8))
                 throw ExitCode(1)
             }
+            if !triggers.isEmpty { throw ExitCode(1) }
             print("the audit trail holds: \(count) row\(count == 1 ? "" : "s"), each following the one before")
         }
     }
