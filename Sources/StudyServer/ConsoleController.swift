@@ -87,12 +87,16 @@ struct ConsoleController {
             },
             ConsoleRoute(.get, "/console/participants/:participant", .permission(.readStudyData)) { request in
                 let participant = try await participant(request)
+                let role = try request.signedIn.role
                 let view = try await ConsolePageBuilder(service: service)
-                    .participant(participant, canCountersign: try request.signedIn.role.allows(.countersignConsent))
+                    .participant(participant, canCountersign: role.allows(.countersignConsent), canRecordWithdrawal: role.allows(.recordWithdrawal))
                 return StudyRouter.html(service.consolePages.participant(view, context: context(request)))
             },
             ConsoleRoute(.post, "/console/participants/:participant/consents/:record/countersign", .permission(.countersignConsent)) { request in
                 try await countersign(request)
+            },
+            ConsoleRoute(.post, "/console/participants/:participant/withdraw", .permission(.recordWithdrawal)) { request in
+                try await recordWithdrawal(request)
             },
             ConsoleRoute(.get, "/console/participants/:participant/consents/:record/pdf", .permission(.readStudyData)) { request in
                 try await consentPDF(request)
@@ -253,6 +257,31 @@ struct ConsoleController {
             }
         }
         service.printConsentPDFs()
+        return .redirect(to: "/console/participants/" + URLPath.encoded(participant.id), type: .normal)
+    }
+
+    /// Records the participant's withdrawal with the reason given, or shows their page again saying why not.
+    private func recordWithdrawal(_ request: ConsoleRequest) async throws -> Response {
+        let participant = try await participant(request)
+        let reason = request.field("reason").trimmingCharacters(in: .whitespacesAndNewlines)
+        var problem: String?
+        if reason.isEmpty { problem = "Write the reason the participant gave, or how they told the team." }
+        if reason.count > 1000 { problem = "The reason is longer than 1000 characters." }
+        if let scalar = FreeTextRules.forbiddenScalar(in: reason, allowingLineBreaks: true) {
+            problem = "The reason holds \(FreeTextRules.describe(scalar)), which would not show as typed."
+        }
+        if let problem {
+            let view = try await ConsolePageBuilder(service: service).participant(participant, canCountersign: try request.signedIn.role.allows(.countersignConsent),
+                                                                                  canRecordWithdrawal: true, withdrawalError: problem)
+            return StudyRouter.html(service.consolePages.participant(view, context: context(request)), status: .unprocessableContent)
+        }
+        do {
+            try await service.workflow.withdrawal.withdraw(participant, reason: reason)
+        } catch StudyRefusal.withdrawn {
+            throw ConsoleRefusal(.conflict, "This participant has left the study already.")
+        } catch StudyRefusal.onboardingRequired {
+            throw ConsoleRefusal(.conflict, "This participant has not consented: there is nothing to withdraw.")
+        }
         return .redirect(to: "/console/participants/" + URLPath.encoded(participant.id), type: .normal)
     }
 

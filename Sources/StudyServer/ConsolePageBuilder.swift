@@ -91,8 +91,8 @@ struct ConsolePageBuilder {
     ///
     /// A consent that waits for the study team's countersignature shows the form to give it when `canCountersign`;
     /// `countersignError` is the refusal of the last try, by record.
-    func participant(_ participant: StudyParticipant, canCountersign: Bool = false, countersignError: (record: UUID, message: String)? = nil)
-        async throws -> ConsoleParticipantView {
+    func participant(_ participant: StudyParticipant, canCountersign: Bool = false, countersignError: (record: UUID, message: String)? = nil,
+                     canRecordWithdrawal: Bool = false, withdrawalError: String? = nil) async throws -> ConsoleParticipantView {
         let reader = StudyExportReader(study: service.study, store: service.store, careStore: service.careStore, dataFolder: service.configuration.dataFolder,
                                        consentPublicKey: service.consentKey.publicKey, now: service.environment.now)
         let data = try await reader.data(of: participant)
@@ -136,9 +136,13 @@ struct ConsolePageBuilder {
             ConsoleCountView(label: "Language", value: participant.language),
             ConsoleCountView(label: "Consent", value: Self.text(of: Self.consentState(records), zone: zone)),
         ]
-        return ConsoleParticipantView(id: participant.id, facts: facts, problems: data.problems.filter { !$0.contains("consent record") },
-                                      consents: consents, weekdays: weekdays, adherence: try await adherence(of: participant),
-                                      runs: runs(of: data), outcomes: outcomes(of: data), audit: try await audit(of: participant))
+        var view = ConsoleParticipantView(id: participant.id, facts: facts, problems: data.problems.filter { !$0.contains("consent record") },
+                                          consents: consents, weekdays: weekdays, adherence: try await adherence(of: participant),
+                                          runs: runs(of: data), outcomes: outcomes(of: data), audit: try await audit(of: participant))
+        if canRecordWithdrawal, case .consented = Self.consentState(records) {
+            view.withdraw = ConsoleWithdrawView(action: "/console/participants/\(URLPath.encoded(participant.id))/withdraw", error: withdrawalError)
+        }
+        return view
     }
 
     private var weekdays: [String] { ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] }

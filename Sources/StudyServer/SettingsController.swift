@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import Research
+import StudyWeb
 
 /// The participant's settings: language, a sign-in code for another device, the browsers signed in, the signed
 /// consent's PDF, and a copy of everything the study holds about them.
@@ -34,6 +36,22 @@ struct SettingsController {
             }
             try await service.signOut(sessionID: session, signedIn: context.signedIn)
             return Response.redirect(to: "/settings", type: .normal)
+        }
+        group.get("/settings/leave") { _, context in
+            guard try await service.canLeave(context.participant) else { return Response.redirect(to: "/settings", type: .normal) }
+            let strings = service.strings(language: context.participant.language)
+            let page = ConfirmPage(title: strings[.leaveConfirmTitle], text: strings[.leaveConfirmText], post: TaskCard.Post(action: "/settings/leave"),
+                                   confirm: strings[.leaveConfirm], cancelURL: "/settings", reasonField: ("reason", strings[.leaveReasonLabel]))
+            return StudyRouter.html(service.sitePages.confirm(page, context: service.siteContext(language: context.participant.language,
+                                                                                                signedIn: context.signedIn)))
+        }
+        group.post("/settings/leave") { _, context in
+            let reason = context.fields["reason"]?.first ?? ""
+            if reason.count > 1000 || FreeTextRules.forbiddenScalar(in: reason, allowingLineBreaks: true) != nil {
+                throw StudyServerError.malformed("The reason must be at most 1000 characters of text.")
+            }
+            try await service.workflow.withdrawal.withdraw(context.participant, reason: reason)
+            return Response.redirect(to: "/", type: .normal)
         }
         group.get("/settings/my-data.zip") { _, context in
             let zip = try await service.participantDataCopy(signedIn: context.signedIn)

@@ -77,6 +77,7 @@ public struct StudyServerError: Error, Hashable, Sendable, CustomStringConvertib
         case .runCannotBeResumed: self.init(.conflict, .refusalRunCannotBeResumed)
         case .staleStep: self.init(.conflict, .refusalStaleStep)
         case .consentCannotBeRecorded: self.init(.unprocessableContent, .refusalConsentCannotBeRecorded)
+        case .withdrawn: self.init(.forbidden, .refusalWithdrawn)
         }
     }
 }

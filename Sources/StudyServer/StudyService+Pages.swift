@@ -73,8 +73,15 @@ extension StudyService {
         }
         let page = SettingsPage(participantLabel: participant.id, languages: languages, languageFormAction: "/settings/language",
                                 signInCode: code, signInCodeFormAction: "/settings/signin-code", consentPDF: consentPDF,
-                                browsers: browsers, myDataURL: "/settings/my-data.zip")
+                                browsers: browsers, myDataURL: "/settings/my-data.zip",
+                                withdrawURL: try await canLeave(participant) ? "/settings/leave" : nil)
         return sitePages.settings(page, context: siteContext(language: participant.language, signedIn: signedIn))
+    }
+
+    /// Whether the participant has a consent to withdraw: consented, and not left yet.
+    func canLeave(_ participant: StudyParticipant) async throws -> Bool {
+        let records = try await store.consentRecords(participantID: participant.id)
+        return records.contains { $0.sealed.record.kind == .consent } && StudyWithdrawal.withdrawal(of: records) == nil
     }
 
     /// The participant's latest signed consent as a PDF (countersigned, once the study team has); nil while it is not printed.

@@ -44,7 +44,7 @@ struct ConsoleControllerTests {
         let record = try await Fixture.consent(of: service, for: alex, at: clock.now).record.id
         try await service.store.setConsentPDF(.stored(Data("%PDF-1.7 test".utf8)), recordID: record, participantID: alex.participant.id)
         let routes = ConsoleController(service: service, secureCookies: false).routes()
-        #expect(routes.count == 20)
+        #expect(routes.count == 21)
         let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
         try await app.test(.router) { client in
             for route in routes {
@@ -74,12 +74,18 @@ struct ConsoleControllerTests {
                     let other = try await Fixture.researcher(of: service, role: .viewer).researcher.id
                     var rolePath = path.replacingOccurrences(of: ":invitation", with: invitation.uuidString)
                         .replacingOccurrences(of: ":researcher", with: other.uuidString)
+                    if route.path.hasSuffix("/withdraw") {
+                        // A participant of its own for each role: a consent is withdrawn once.
+                        let leaving = try await Fixture.participant(of: service, zone: .gmt)
+                        try await Fixture.consent(of: service, for: leaving, at: clock.now)
+                        rolePath = rolePath.replacingOccurrences(of: alex.participant.id, with: leaving.participant.id)
+                    }
                     if route.path.hasSuffix("/countersign") {
                         // A consent of its own for each role: a consent is countersigned once.
                         let fresh = try await Fixture.consent(of: service, for: alex, at: clock.now).record.id
                         rolePath = rolePath.replacingOccurrences(of: record.uuidString, with: fresh.uuidString)
                     }
-                    let fields = "&count=1&role=investigator&email=new-\(UUID().uuidString.prefix(8))%40example.org&givenName=Jamie&familyName=Lee&confirm=yes"
+                    let fields = "&count=1&role=investigator&email=new-\(UUID().uuidString.prefix(8))%40example.org&givenName=Jamie&familyName=Lee&confirm=yes&reason=moving+abroad"
                     let response = try await client.execute(uri: rolePath, method: route.method, headers: headers(cookie: researcher.cookie, form: route.method == .post),
                                                             body: ByteBuffer(string: researcher.csrf + fields))
                     let allowed: Bool = switch route.access {
@@ -339,10 +345,10 @@ struct ConsoleCountersignatureTests {
             }
             #expect(try await service.store.consentRecords(participantID: alex.participant.id).count == 1, "a refused form seals nothing")
             let signed = try await client.execute(uri: action, method: .post, headers: form(investigator.cookie),
-                                                  body: ByteBuffer(string: investigator.csrf + "&givenName=Jamie&familyName=Lee&confirm=yes"))
+                                                  body: ByteBuffer(string: investigator.csrf + "&givenName=Jamie&familyName=Lee&confirm=yes&reason=moving+abroad"))
             #expect(signed.status == .seeOther && signed.headers[.location] == page)
             let again = try await client.execute(uri: action, method: .post, headers: form(investigator.cookie),
-                                                 body: ByteBuffer(string: investigator.csrf + "&givenName=Jamie&familyName=Lee&confirm=yes"))
+                                                 body: ByteBuffer(string: investigator.csrf + "&givenName=Jamie&familyName=Lee&confirm=yes&reason=moving+abroad"))
             #expect(again.status == .conflict && String(buffer: again.body).contains("countersigned already, at 2026-03-04T01:30:00Z"))
             let after = String(buffer: try await client.execute(uri: page, method: .get, headers: form(investigator.cookie)).body)
             #expect(after.contains("consented 2026-03-04T12:00:00+11:00, countersigned 2026-03-04T12:30:00+11:00"))

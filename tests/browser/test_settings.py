@@ -1,4 +1,5 @@
-"""Settings in a real browser: switching to Japanese, and signing in on a second device with a one-time code."""
+"""Settings in a real browser: switching to Japanese, signing in on a second device with a one-time code, and leaving
+the study."""
 import json
 
 from selenium.webdriver.common.by import By
@@ -63,3 +64,21 @@ def test_a_sign_in_code_signs_in_a_second_device(server, new_browser):
     assert laptop.status() == 422
     assert "This code is not valid" in laptop.field("#code-err").text
     laptop.page()
+
+
+def test_leaving_the_study_from_settings_stops_the_tasks_and_keeps_the_participants_copy(server, browser):
+    me = Participant(server, browser).join()
+    me.complete_recover_onboarding(check_pages=False)
+    me.open("/settings")
+    click_to_navigate(me.driver, me.field("section[aria-labelledby=leave-title] a.button"))
+    assert me.path() == "/settings/leave" and me.h1() == "Leave the study?"
+    assert me.page() == 200
+    me.type_into("#reason", "Moving abroad")
+    click_to_navigate(me.driver, me.field("main form button[type=submit]"))
+    assert me.path() == "/" and me.h1() == "You have left the study"
+    assert me.page() == 200
+    me.open("/settings")
+    assert not me.driver.find_elements(By.CSS_SELECTOR, "section[aria-labelledby=leave-title]")
+    assert me.driver.find_elements(By.CSS_SELECTOR, "main a[href='/settings/my-data.zip']")
+    me.open("/tasks/pain/0")
+    assert me.page() == 403 and "You have left this study" in me.main_text()

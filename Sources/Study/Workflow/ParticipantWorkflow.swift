@@ -36,6 +36,8 @@ public final class ParticipantWorkflow: Sendable {
     /// Participants known to have finished onboarding: an outcome is never taken back, so once seen it is kept and
     /// the gate asks the care store no more.
     private let onboardedParticipants = Mutex<Set<String>>([])
+    /// Whether each participant is withdrawn, with the study store's revision of them it was read at (``StudyWithdrawal``).
+    let withdrawals = Mutex<[String: (revision: UInt64, withdrawn: Bool)]>([:])
     /// The calculator launched for each participant (``TaskCalculator/launched(for:)``), made on their first run and again
     /// once their onboarding is recorded (which gives their name and the answers ``StudyPatientFields`` reads).
     private let launchedCalculators = Mutex<[String: any TaskCalculator]>([:])
@@ -122,6 +124,7 @@ public final class ParticipantWorkflow: Sendable {
     /// only once) and the schedule (an event of the participant's own plan, started, not yet done).
     @discardableResult
     public func check(_ action: Action, for participant: StudyParticipant) async throws -> CareEvent? {
+        if try await withdrawal.isWithdrawn(participant) { throw StudyRefusal.withdrawn }
         let onboarded = try await isOnboarded(participant)
         switch action {
         case .startOnboarding:
@@ -327,6 +330,7 @@ public final class ParticipantWorkflow: Sendable {
     public func applyStep<Problems: Sendable>(to runID: UUID, for participant: StudyParticipant,
                                               _ apply: @escaping @Sendable (inout TaskSession) throws -> Problems?) async throws
         -> StepApplication<Problems> {
+        if try await withdrawal.isWithdrawn(participant) { throw StudyRefusal.withdrawn }
         let claimed = Mutex(false)
         let calculator = try await calculator(for: participant)
         let outcome: (saved: TaskRun?, value: PostedStep<Problems>)?

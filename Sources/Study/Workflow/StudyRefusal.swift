@@ -41,6 +41,8 @@ public enum StudyRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     case staleStep(UUID)
     /// The finished onboarding cannot be sealed into a consent record; the reason is technical.
     case consentCannotBeRecorded(reason: String)
+    /// The participant has left the study: no new data is taken from them.
+    case withdrawn
 
     /// The refusal in English, for logs and tests.
     public var description: String {
@@ -63,6 +65,7 @@ public enum StudyRefusal: Error, Hashable, Sendable, CustomStringConvertible {
         case .runCannotBeResumed(let run, let reason): "run \(run.uuidString.lowercased()) cannot be resumed: \(reason)"
         case .staleStep(let run): "the answers were for another step of run \(run.uuidString.lowercased())"
         case .consentCannotBeRecorded(let reason): "the consent cannot be recorded: \(reason)"
+        case .withdrawn: "the participant has left the study"
         }
     }
 }

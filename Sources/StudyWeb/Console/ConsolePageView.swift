@@ -153,6 +153,17 @@ public struct ConsoleConsentRecordView: Sendable {
     }
 }
 
+/// The form that records a participant's withdrawal, with the reason they gave.
+public struct ConsoleWithdrawView: Sendable {
+    public let action: String
+    public let error: String?
+
+    public init(action: String, error: String? = nil) {
+        self.action = action
+        self.error = error
+    }
+}
+
 /// The form that countersigns a consent: the countersigner's typed name and their confirmation.
 public struct ConsoleCountersignView: Sendable {
     public let action: String
@@ -245,6 +256,8 @@ public struct ConsoleParticipantView: Sendable {
     public let outcomes: ConsoleTableView
     /// The newest rows of the audit trail of the participant's data.
     public let audit: ConsoleTableView
+    /// The form recording the participant's withdrawal, for a role that may, while their consent stands.
+    public var withdraw: ConsoleWithdrawView?
 
     public init(id: String, facts: [ConsoleCountView], problems: [String], consents: [ConsoleConsentRecordView], weekdays: [String],
                 adherence: [ConsoleAdherenceWeekView], runs: [ConsoleRunView], outcomes: ConsoleTableView, audit: ConsoleTableView) {

@@ -784,6 +784,18 @@ extension SettingsView: MustacheParent {
         case "browsers": self.browsers
         case "consent": self.consent
         case "myData": self.myData
+        case "leave": self.leave
+        default: nil
+        }
+    }
+}
+
+extension LeaveView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "heading": self.heading
+        case "intro": self.intro
+        case "link": self.link
         default: nil
         }
     }
@@ -999,8 +1011,19 @@ extension ConfirmView: MustacheParent {
         case "title": self.title
         case "paragraphs": self.paragraphs
         case "confirm": self.confirm
+        case "reason": self.reason
         case "cancelHref": self.cancelHref
         case "cancel": self.cancel
+        default: nil
+        }
+    }
+}
+
+extension ReasonFieldView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "label": self.label
         default: nil
         }
     }
@@ -1236,6 +1259,16 @@ extension ConsoleConsentRecordView: MustacheParent {
     }
 }
 
+extension ConsoleWithdrawView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "action": self.action
+        case "error": self.error
+        default: nil
+        }
+    }
+}
+
 extension ConsoleCountersignView: MustacheParent {
     public func child(named name: String) -> Any? {
         switch name {
@@ -1316,6 +1349,7 @@ extension ConsoleParticipantView: MustacheParent {
         case "hasRuns": self.hasRuns
         case "outcomes": self.outcomes
         case "audit": self.audit
+        case "withdraw": self.withdraw
         default: nil
         }
     }

@@ -16,9 +16,13 @@ public struct ConfirmPage: Sendable {
     public var confirm: String
     /// Where "Cancel" leads.
     public var cancelURL: String
+    /// A text field the form also posts (its name and label), such as why the participant leaves; nil for none.
+    public var reasonField: (name: String, label: String)?
 
     /// Creates a confirmation page; see the properties.
-    public init(title: String, text: String, post: TaskCard.Post, confirm: String, cancelURL: String) {
+    public init(title: String, text: String, post: TaskCard.Post, confirm: String, cancelURL: String,
+                reasonField: (name: String, label: String)? = nil) {
+        self.reasonField = reasonField
         self.title = title
         self.text = text
         self.post = post

@@ -80,11 +80,16 @@ public struct SettingsPage: Sendable {
     /// Where the participant downloads a copy of everything the study holds about them (a ZIP file); nil leaves the
     /// section out.
     public var myDataURL: String?
+    /// Where the participant asks to leave the study (a page that confirms); nil leaves the section out (before their
+    /// consent, or once they have left).
+    public var withdrawURL: String?
 
     /// Creates a settings page; see the properties for each part.
     public init(participantLabel: String, languages: [Language], languageFormAction: String,
                 signInCode: (code: String, expiresText: String)?, signInCodeFormAction: String,
-                consentPDF: ConsentPDF, signInAddress: String = "/signin", browsers: [Browser] = [], myDataURL: String? = nil) {
+                consentPDF: ConsentPDF, signInAddress: String = "/signin", browsers: [Browser] = [], myDataURL: String? = nil,
+                withdrawURL: String? = nil) {
+        self.withdrawURL = withdrawURL
         self.browsers = browsers
         self.myDataURL = myDataURL
         self.participantLabel = participantLabel

@@ -230,6 +230,7 @@ struct SitePageBuilder {
     func confirm(_ confirm: ConfirmPage) -> SitePageView<ConfirmView> {
         let view = ConfirmView(title: confirm.title, paragraphs: paragraphs(confirm.text),
                                confirm: ConfirmFormView(action: confirm.post.action, fields: hiddenFields(confirm.post.fields), label: confirm.confirm),
+                               reason: confirm.reasonField.map { ReasonFieldView(name: $0.name, label: $0.label) },
                                cancelHref: confirm.cancelURL, cancel: strings[.cancel])
         return page(view, title: confirm.title, current: Self.homePath)
     }
@@ -266,9 +267,12 @@ struct SitePageBuilder {
         let myData = settings.myDataURL.map { url in
             MyDataView(heading: strings[.myDataHeading], intro: strings[.myDataIntro], download: LinkView(href: url, label: strings[.myDataDownload]))
         }
+        let leave = settings.withdrawURL.map { url in
+            LeaveView(heading: strings[.leaveHeading], intro: strings[.leaveIntro], link: LinkView(href: url, label: strings[.leaveButton]))
+        }
         let view = SettingsView(title: strings[.settings], participantHeading: strings[.participant],
                                 participantLabel: settings.participantLabel, language: language, signIn: signIn,
-                                browsers: browsers, consent: consent, myData: myData)
+                                browsers: browsers, consent: consent, myData: myData, leave: leave)
         return page(view, title: strings[.settings], current: Self.settingsPath)
     }
 

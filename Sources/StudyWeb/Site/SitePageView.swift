@@ -192,6 +192,14 @@ struct SettingsView {
     let browsers: BrowsersView?
     let consent: ConsentView?
     let myData: MyDataView?
+    let leave: LeaveView?
+}
+
+/// The settings section that leads to leaving the study.
+struct LeaveView {
+    let heading: String
+    let intro: String
+    let link: LinkView
 }
 
 /// The settings section with the download of the participant's own copy of their data.
@@ -322,8 +330,15 @@ struct ConfirmView {
     let title: String
     let paragraphs: [String]
     let confirm: ConfirmFormView
+    /// A text the participant may add (why they leave); nil for none.
+    let reason: ReasonFieldView?
     let cancelHref: String
     let cancel: String
+}
+
+struct ReasonFieldView {
+    let name: String
+    let label: String
 }
 
 struct ConfirmFormView {

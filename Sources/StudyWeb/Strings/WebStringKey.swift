@@ -115,6 +115,9 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case signedConsent, consentDownload, consentPending, consentFailed
     /// The settings section where a participant downloads everything the study holds about them.
     case myDataHeading, myDataIntro, myDataDownload
+    // Leaving the study: the settings section, its confirmation page, and the page after.
+    case leaveHeading, leaveIntro, leaveButton, leaveConfirmTitle, leaveConfirmText, leaveReasonLabel, leaveConfirm
+    case leftTitle, leftNotice
     /// The join page: "Join {study}", the time-zone field with its hint, and the button.
     case joinTitle, timeZone, timeZoneHint, joinStudy
     /// The sign-in page: heading (and button), explanation, and the code field's label.
@@ -141,7 +144,7 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     /// Refusals about a task run.
     case refusalNoSuchRun, refusalRunEnded, refusalRunCannotBeResumed, refusalStaleStep
     /// Refusals about the signed consent.
-    case refusalConsentCannotBeRecorded, refusalNoConsentYet, refusalConsentPrinting, refusalConsentChanged
+    case refusalConsentCannotBeRecorded, refusalNoConsentYet, refusalConsentPrinting, refusalConsentChanged, refusalWithdrawn
     /// The server's own failure.
     case refusalServerError
 }
