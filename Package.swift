@@ -46,6 +46,11 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         // bcrypt for the study team's console passwords (HummingbirdBcrypt alone: a C bcrypt with no other dependency).
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        // The REST API under /api/v1, written OpenAPI-first: the generator's build plugin turns the checked-in
+        // Sources/StudyServerAPI/openapi.yaml into types and a server protocol; Hummingbird serves it.
+        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
     ],
     targets: [
         .target(name: "JSONDiagnostics"),
@@ -102,7 +107,7 @@ let package = Package(
         .target(
             name: "StudyServer",
             dependencies: ["StudyKitEnvironment", 
-                "Research", "CareStore", "CareStoreSQLite", "Consent", "ConsentPrinting", "StudyWeb", "Study", "StudyFHIR", "StudySQLite",
+                "Research", "CareStore", "CareStoreSQLite", "Consent", "ConsentPrinting", "StudyWeb", "Study", "StudyFHIR", "StudySQLite", "JSONDiagnostics",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -112,9 +117,19 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                "StudyServerAPI",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 // NIOThreadPool: bcrypt runs off the request's executor.
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
+        ),
+        // The API's types and server protocol, generated at build time from openapi.yaml (nothing generated is committed).
+        .target(
+            name: "StudyServerAPI",
+            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            resources: [.copy("openapi.yaml")],
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
         .executableTarget(
             name: "studykit",

@@ -291,37 +291,14 @@ struct ConsoleController {
             throw ConsoleRefusal(.notFound, "There is no export format '\(try request.parameter("format"))'; the formats are "
                 + StudyExportFormat.allCases.map(\.rawValue).joined(separator: ", ") + ".")
         }
-        let now = service.environment.now()
-        let work = service.configuration.dataFolder.appendingPathComponent("console-exports", isDirectory: true)
-            .appendingPathComponent(service.environment.makeUUID().uuidString.lowercased(), isDirectory: true)
-        let folder = StudyExportFolder(url: work.appendingPathComponent(format.rawValue, isDirectory: true))
-        let archive = work.appendingPathComponent("export.zip")
-        let size: Int
-        do {
-            let reader = StudyExportReader(study: service.study, store: service.store, careStore: service.careStore, dataFolder: service.configuration.dataFolder,
-                                           consentPublicKey: service.consentKey.publicKey, now: service.environment.now)
-            let summary = try await folder.replace(with: format.makeExporter(), reading: reader)
-            try folder.zip(to: archive, date: now)
-            try await service.data.appendAudit(action: "export", entity: "study", entityID: format.rawValue, participantID: nil,
-                                               after: #"{"participants":\#(summary.participantCount)}"#)
-            size = (try FileManager.default.attributesOfItem(atPath: archive.path)[.size] as? Int) ?? 0
-        } catch {
-            try? FileManager.default.removeItem(at: work)
-            throw error
-        }
+        let archive = try await service.exportArchive(format: format)
         var headers = HTTPFields()
         headers[.contentType] = "application/zip"
         headers[.cacheControl] = "no-store"
-        headers[.contentLength] = String(size)
-        let day = ISO8601.string(from: now, in: .gmt).prefix(10)
-        headers[.contentDisposition] = "attachment; filename=\"\(service.study.identifier)-\(format.rawValue)-\(day).zip\""
+        headers[.contentLength] = String(archive.size)
+        headers[.contentDisposition] = "attachment; filename=\"\(archive.fileName)\""
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            defer { try? FileManager.default.removeItem(at: work) }
-            let handle = try FileHandle(forReadingFrom: archive)
-            defer { try? handle.close() }
-            while let chunk = try handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
-                try await writer.write(ByteBuffer(bytes: chunk))
-            }
+            for try await chunk in try archive.chunks() { try await writer.write(ByteBuffer(bytes: chunk)) }
             try await writer.finish(nil)
         })
     }

@@ -87,7 +87,7 @@ struct StudyPageMiddleware: RouterMiddleware {
         return .serverError
     }
 
-    private static let logger = Logger(label: "studykit")
+    static let logger = Logger(label: "studykit")
 
     /// The refusal's page, in the signed-in participant's language, or else the browser's preferred one.
     private func page(for error: StudyServerError, request: Request) async -> Response {

@@ -3,6 +3,8 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import Study
+import OpenAPIHummingbird
+import StudyServerAPI
 import StudyWeb
 
 /// The study server's routes over a ``StudyService``: one controller per area, the participant's routes in a group
@@ -43,7 +45,25 @@ public enum StudyRouter {
         RunController(service: service).addRoutes(to: participant)
         SettingsController(service: service).addRoutes(to: participant)
         ConsoleController(service: service, secureCookies: secureCookies).addRoutes(to: router)
+        addAPI(to: router, service: service)
         return router
+    }
+
+    /// The REST API under `/api/v1`: the operations of `StudyServerAPI/openapi.yaml` (``APIHandler``) behind
+    /// ``APIMiddleware``, and the document itself at `/api/v1/openapi.yaml`.
+    static func addAPI(to router: Router<StudyRequestContext>, service: StudyService) {
+        router.get("/api/v1/openapi.yaml") { _, _ in
+            guard let document = OpenAPIDocument.yaml else { throw StudyServerError.serverError }
+            var headers = HTTPFields()
+            headers[.contentType] = "application/yaml"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: document)))
+        }
+        let api = router.group().add(middleware: APIMiddleware(service: service))
+        do {
+            try APIHandler(service: service).registerHandlers(on: api, serverURL: URL(string: "/api/v1")!)
+        } catch {
+            preconditionFailure("the API's routes are fixed by its document: \(error)")
+        }
     }
 
     /// The session token the request's `Cookie` headers carry: the value of the first `studykit_session` cookie, as

@@ -1,0 +1,339 @@
+import CareStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import OpenAPIRuntime
+import Research
+import Study
+import StudyServerAPI
+import StudyWeb
+
+/// Who the request of an API call is from, found by ``APIMiddleware`` from its bearer token before the handler runs.
+struct APICaller: Sendable {
+    /// The participant of a participant's token.
+    var participant: StudyService.SignedIn?
+    /// The researcher of a researcher's token.
+    var researcher: Researcher?
+    /// The client's address, for the limits on wrong codes and passwords.
+    var client: String
+
+    @TaskLocal static var current = APICaller(client: "unknown")
+}
+
+/// A refusal of an API call: its status, a stable code and a message in English (the `Error` schema).
+struct APIFailure: Error, Sendable {
+    let status: Int
+    let code: String
+    let message: String
+
+    static let notSignedIn = APIFailure(status: 401, code: "not-signed-in", message: "Send a participant's bearer token (POST /participant/sessions).")
+    static let notAResearcher = APIFailure(status: 401, code: "not-signed-in", message: "Send a researcher's bearer token (POST /researcher/sessions).")
+
+    var body: Components.Schemas._Error { .init(code: code, message: message) }
+
+    /// A workflow's or the server's refusal, with the status the web pages give it.
+    init(_ error: StudyServerError) {
+        status = Int(error.status.code)
+        code = "\(error.message)".replacingOccurrences(of: "refusal", with: "").kebabCased
+        message = error.description
+    }
+
+    init(status: Int, code: String, message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+}
+
+extension String {
+    /// `NoSuchEvent` → `no-such-event`.
+    var kebabCased: String {
+        var out = ""
+        for character in self {
+            if character.isUppercase, !out.isEmpty { out += "-" }
+            out += character.lowercased()
+        }
+        return out
+    }
+}
+
+/// The REST API's operations (`APIProtocol`, generated from `StudyServerAPI/openapi.yaml`), each through the same
+/// workflow and checks as the web pages. Every refusal is an `Error` body with the status the document lists for the
+/// operation.
+struct APIHandler: APIProtocol {
+    let service: StudyService
+
+    /// Runs `body` for the caller's participant, mapping refusals to `APIFailure`.
+    private func participant() throws(APIFailure) -> StudyService.SignedIn {
+        guard let signedIn = APICaller.current.participant else { throw .notSignedIn }
+        return signedIn
+    }
+
+    /// `body`, its refusals as `APIFailure`s (anything else is the server's fault and thrown as it is).
+    private func refusing<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let failure as APIFailure {
+            throw failure
+        } catch let refusal as StudyRefusal {
+            throw APIFailure(StudyServerError(refusal))
+        } catch let error as StudyServerError {
+            throw APIFailure(error)
+        } catch let error as StudyStoreError {
+            switch error {
+            case .unknownInvitation, .invitationUsed, .invitationExpired, .invitationRevoked:
+                throw APIFailure(status: 404, code: "invitation-unusable", message: "\(error)")
+            default: throw error
+            }
+        }
+    }
+
+    /// `failure` as one of an operation's documented responses, via `make`; a status the operation does not document
+    /// becomes a 500 (a mistake in this file, which the API tests would show).
+    private func output<Output>(_ failure: APIFailure, _ make: (Int, Components.Schemas._Error) -> Output?) throws -> Output {
+        guard let output = make(failure.status, failure.body) else {
+            throw APIFailure(status: 500, code: "server-error", message: "\(failure.code): \(failure.message)")
+        }
+        return output
+    }
+
+    // MARK: - Participants
+
+    func participantSignIn(_ input: Operations.ParticipantSignIn.Input) async throws -> Operations.ParticipantSignIn.Output {
+        do {
+            guard case .json(let body) = input.body else { throw APIFailure(status: 400, code: "bad-request", message: "Send JSON.") }
+            let token: String
+            switch (body.invitationCode, body.signInCode) {
+            case (let code?, nil):
+                guard let zoneName = body.timeZone, let zone = TimeZone(identifier: zoneName) else {
+                    throw APIFailure(status: 422, code: "choose-time-zone", message: "Give `timeZone`, an IANA time zone such as Europe/Berlin.")
+                }
+                let language = body.language ?? service.study.defaultLanguage
+                guard service.study.languages.contains(language) else {
+                    throw APIFailure(status: 422, code: "choose-language", message: "`language` must be one of " + service.study.languages.joined(separator: ", ") + ".")
+                }
+                token = try await refusing {
+                    try await AuditTrail.$source.withValue(AuditSource(actor: "participant joining with an invitation", reason: "POST /api/v1/participant/sessions")) {
+                        try await service.enrol(invitationCode: code, timeZone: zone, language: language)
+                    }
+                }
+            case (nil, let code?):
+                guard let found = try await refusing({ try await service.signIn(code: code, from: APICaller.current.client) }) else {
+                    throw APIFailure(status: 404, code: "sign-in-code-invalid", message: "This sign-in code is unknown, used or expired.")
+                }
+                token = found
+            default:
+                throw APIFailure(status: 400, code: "bad-request", message: "Give exactly one of `invitationCode` and `signInCode`.")
+            }
+            guard let signedIn = try await service.signedIn(sessionToken: token), let session = try await service.store.session(token: token) else {
+                throw APIFailure(status: 500, code: "server-error", message: "the new session was not found")
+            }
+            return .created(.init(body: .json(.init(token: token, participantID: signedIn.participant.id, expiresAt: session.expiresAt))))
+        } catch let failure as APIFailure {
+            return try output(failure) { status, error in
+                switch status {
+                case 400: .badRequest(.init(body: .json(error)))
+                case 403: .forbidden(.init(body: .json(error)))
+                case 404: .notFound(.init(body: .json(error)))
+                case 422: .unprocessableContent(.init(body: .json(error)))
+                case 429: .tooManyRequests(.init(body: .json(error)))
+                default: nil
+                }
+            }
+        }
+    }
+
+    func getParticipant(_ input: Operations.GetParticipant.Input) async throws -> Operations.GetParticipant.Output {
+        do {
+            let participant = try participant().participant
+            let onboarded = try await service.workflow.isOnboarded(participant)
+            let withdrawn = try await service.workflow.withdrawal.isWithdrawn(participant)
+            return .ok(.init(body: .json(.init(id: participant.id, language: participant.language, timeZone: participant.timeZone.identifier,
+                                               enrolledAt: participant.enrolledAt, onboarded: onboarded, withdrawn: withdrawn))))
+        } catch let failure as APIFailure {
+            return try output(failure) { status, error in
+                switch status {
+                case 401: .unauthorized(.init(body: .json(error)))
+                case 403: .forbidden(.init(body: .json(error)))
+                default: nil
+                }
+            }
+        }
+    }
+
+    /// The most days one call of `listEvents` returns.
+    static let maximumDays = 31
+
+    func listEvents(_ input: Operations.ListEvents.Input) async throws -> Operations.ListEvents.Output {
+        do {
+            let participant = try participant().participant
+            let calendar = service.workflow.calendar(for: participant)
+            let from: Date, to: Date
+            do {
+                from = try DailyPageBuilder.date(ofParameter: input.query.from, in: calendar)
+                to = try DailyPageBuilder.date(ofParameter: input.query.to, in: calendar)
+            } catch {
+                throw APIFailure(status: 400, code: "bad-request", message: "`from` and `to` must be dates written YYYY-MM-DD between the years 1900 and 2200.")
+            }
+            let days = calendar.dateComponents([.day], from: calendar.startOfDay(for: from), to: calendar.startOfDay(for: to)).day ?? 0
+            guard days >= 0, days < Self.maximumDays else {
+                throw APIFailure(status: 400, code: "bad-request", message: "`to` must be on or after `from`, at most \(Self.maximumDays - 1) days later.")
+            }
+            if try await service.workflow.withdrawal.isWithdrawn(participant) { throw APIFailure(StudyServerError(StudyRefusal.withdrawn)) }
+            guard try await service.workflow.isOnboarded(participant) else { throw APIFailure(StudyServerError(StudyRefusal.onboardingRequired)) }
+            var events: [Components.Schemas.Event] = []
+            for offset in 0...days {
+                guard let date = calendar.date(byAdding: .day, value: offset, to: from) else { continue }
+                let feed = try await service.workflow.dailyPage(containing: date, for: participant).day
+                for card in feed.cards {
+                    for event in card.events {
+                        events.append(.init(task: card.taskID, title: card.title, card: card.kind.rawValue, occurrence: event.occurrence,
+                                            start: event.start, end: event.end, open: event.isOpen, done: event.isDone,
+                                            values: event.values.map(Self.value)))
+                    }
+                }
+            }
+            return .ok(.init(body: .json(.init(events: events))))
+        } catch let failure as APIFailure {
+            return try output(failure) { status, error in
+                switch status {
+                case 400: .badRequest(.init(body: .json(error)))
+                case 401: .unauthorized(.init(body: .json(error)))
+                case 403: .forbidden(.init(body: .json(error)))
+                default: nil
+                }
+            }
+        }
+    }
+
+    private static func value(_ value: OutcomeValue) -> Components.Schemas.OutcomeValue {
+        let (type, number, text): (Components.Schemas.OutcomeValue._TypePayload, Double?, String?) = switch value.value {
+        case .integer(let integer): (.integer, Double(integer), nil)
+        case .double(let double): (.double, double, nil)
+        case .boolean(let yes): (.boolean, nil, yes ? "true" : "false")
+        case .text(let text): (.text, nil, text)
+        case .date(let date): (.date, nil, ISO8601.string(from: date, in: .gmt))
+        case .binary(let data): (.binary, nil, data.base64EncodedString())
+        }
+        return .init(kind: value.kind, _type: type, number: number, text: text, units: value.units, createdAt: value.createdDate)
+    }
+
+    func changeOutcome(_ input: Operations.ChangeOutcome.Input) async throws -> Operations.ChangeOutcome.Output {
+        do {
+            let signedIn = try participant()
+            guard case .json(let change) = input.body else { throw APIFailure(status: 400, code: "bad-request", message: "Send JSON.") }
+            let task = input.path.task, occurrence = input.path.occurrence
+            let workflow = service.workflow, participant = signedIn.participant
+            let source = AuditSource(actor: "participant \(participant.id)", reason: "POST /api/v1/participant/events/\(task)/\(occurrence)/outcome")
+            try await refusing {
+                try await AuditTrail.$source.withValue(source) {
+                    switch change.action {
+                    case .done: try await workflow.record(taskID: task, occurrence: occurrence, for: participant)
+                    case .undo: try await workflow.removeOutcome(taskID: task, occurrence: occurrence, for: participant)
+                    case .log: try await workflow.log(taskID: task, occurrence: occurrence, for: participant)
+                    case .deleteLog:
+                        guard let at = change.loggedAt else {
+                            throw APIFailure(status: 422, code: "logged-at-required", message: "`deleteLog` needs `loggedAt`, the time of the entry to delete.")
+                        }
+                        try await workflow.deleteLogEntry(taskID: task, occurrence: occurrence, loggedAt: at, for: participant)
+                    case .value:
+                        guard let value = change.value else {
+                            throw APIFailure(status: 422, code: "value-required", message: "`value` needs `value`, the number to add.")
+                        }
+                        try await workflow.enter(value, taskID: task, occurrence: occurrence, for: participant)
+                    }
+                }
+            }
+            return .noContent(.init())
+        } catch let failure as APIFailure {
+            return try output(failure) { status, error in
+                switch status {
+                case 400: .badRequest(.init(body: .json(error)))
+                case 401: .unauthorized(.init(body: .json(error)))
+                case 403: .forbidden(.init(body: .json(error)))
+                case 404: .notFound(.init(body: .json(error)))
+                case 409: .conflict(.init(body: .json(error)))
+                case 422: .unprocessableContent(.init(body: .json(error)))
+                default: nil
+                }
+            }
+        }
+    }
+
+    func getConsentPDF(_ input: Operations.GetConsentPDF.Input) async throws -> Operations.GetConsentPDF.Output {
+        do {
+            let signedIn = try participant()
+            guard let pdf = try await refusing({ try await service.consentPDF(signedIn: signedIn) }) else {
+                throw APIFailure(StudyServerError(.conflict, .refusalConsentPrinting))
+            }
+            return .ok(.init(body: .pdf(HTTPBody(pdf))))
+        } catch let failure as APIFailure {
+            return try output(failure) { status, error in
+                switch status {
+                case 401: .unauthorized(.init(body: .json(error)))
+                case 403: .forbidden(.init(body: .json(error)))
+                case 404: .notFound(.init(body: .json(error)))
+                case 409: .conflict(.init(body: .json(error)))
+                default: nil
+                }
+            }
+        }
+    }
+
+    // MARK: - Researchers
+
+    func researcherSignIn(_ input: Operations.ResearcherSignIn.Input) async throws -> Operations.ResearcherSignIn.Output {
+        do {
+            guard case .json(let body) = input.body else { throw APIFailure(status: 400, code: "bad-request", message: "Send JSON.") }
+            let result = try await AuditTrail.$source.withValue(AuditSource(actor: "console sign-in", reason: "POST /api/v1/researcher/sessions")) {
+                try await service.researchers.signIn(email: body.email, password: body.password, from: APICaller.current.client, at: service.environment.now())
+            }
+            switch result {
+            case .signedIn(let issued):
+                guard let researcher = try await service.researchers.store.researcher(id: issued.session.researcherID) else {
+                    throw APIFailure(status: 500, code: "server-error", message: "the researcher was not found")
+                }
+                return .created(.init(body: .json(.init(token: issued.token, expiresAt: issued.session.expiresAt, role: .init(rawValue: researcher.role.rawValue) ?? .viewer))))
+            case .refused:
+                throw APIFailure(status: 401, code: "wrong-email-or-password", message: "The email address or the password is wrong.")
+            case .paused(let until):
+                throw APIFailure(status: 429, code: "too-many-sign-ins",
+                                 message: "Too many wrong passwords: signing in is paused" + (until.map { " until " + ISO8601.string(from: $0, in: .gmt) } ?? "") + ".")
+            }
+        } catch let failure as APIFailure {
+            return try output(failure) { status, error in
+                switch status {
+                case 400: .badRequest(.init(body: .json(error)))
+                case 401: .unauthorized(.init(body: .json(error)))
+                case 429: .tooManyRequests(.init(body: .json(error)))
+                default: nil
+                }
+            }
+        }
+    }
+
+    func exportStudy(_ input: Operations.ExportStudy.Input) async throws -> Operations.ExportStudy.Output {
+        do {
+            guard let researcher = APICaller.current.researcher else { throw APIFailure.notAResearcher }
+            guard researcher.role.allows(.exportData) else {
+                throw APIFailure(status: 403, code: "forbidden", message: "Your role (\(researcher.role.rawValue)) may not export.")
+            }
+            guard let format = StudyExportFormat(rawValue: input.path.format.rawValue) else {
+                throw APIFailure(status: 400, code: "bad-request", message: "Unknown export format.")
+            }
+            let source = AuditSource(actor: "researcher \(researcher.email) (\(researcher.id.uuidString.lowercased()))", reason: "GET /api/v1/exports/\(format.rawValue)")
+            let archive = try await AuditTrail.$source.withValue(source) { try await service.exportArchive(format: format) }
+            let chunks = try archive.chunks().map { ArraySlice([UInt8]($0)) }
+            return .ok(.init(body: .applicationZip(HTTPBody(chunks, length: .known(Int64(archive.size)), iterationBehavior: .single))))
+        } catch let failure as APIFailure {
+            return try output(failure) { status, error in
+                switch status {
+                case 400: .badRequest(.init(body: .json(error)))
+                case 401: .unauthorized(.init(body: .json(error)))
+                case 403: .forbidden(.init(body: .json(error)))
+                default: nil
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import OpenAPIRuntime
+import JSONDiagnostics
+import Study
+
+/// Guards the REST API's routes in one place: finds the caller of the request's bearer token (a participant's session
+/// or a researcher's) for the handlers (``APICaller``), and turns every refusal, and any body the generated code cannot
+/// read, into the JSON `Error` body with its status. Cookies are not read here: a browser's session does not open the
+/// API, so the API needs no CSRF token.
+struct APIMiddleware: RouterMiddleware {
+    typealias Context = StudyRequestContext
+    let service: StudyService
+
+    /// The largest JSON body accepted.
+    static let maximumBody = 64 * 1024
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var request = request
+        do {
+            if request.method == .post {
+                // Read whole (within the limit) and checked as JSON two readers cannot read differently: a duplicate
+                // key, a lone surrogate or a control character is refused, where a decoder would take one silently.
+                let body = try await request.body.collect(upTo: Self.maximumBody)
+                if body.readableBytes > 0 {
+                    do {
+                        _ = try JSONTree(data: Data(buffer: body))
+                    } catch {
+                        throw APIFailure(status: 400, code: "bad-request", message: "The body is not JSON one reading alone allows: \(error)")
+                    }
+                }
+                request.body = .init(buffer: body)
+            }
+            var caller = APICaller(client: ClientAddress.resolve(peer: context.remoteAddress, forwardedFor: request.headers[HTTPField.Name("X-Forwarded-For")!],
+                                                                 trustedProxies: service.configuration.trustedProxies))
+            if let token = Self.bearerToken(of: request) {
+                if let participant = try await service.signedIn(sessionToken: token) {
+                    caller.participant = participant
+                } else if let researcher = try await service.researchers.signedIn(token: token) {
+                    caller.researcher = researcher.researcher
+                }
+            }
+            return try await APICaller.$current.withValue(caller) { try await next(request, context) }
+        } catch let failure as APIFailure {
+            return Self.json(failure)
+        } catch let error as ServerError {
+            if let failure = error.underlyingError as? APIFailure { return Self.json(failure) }
+            // The generated code could not read the request (a body that is not the schema's JSON, a missing or
+            // malformed parameter): the client's fault. Anything after the input was read is the server's.
+            if error.operationInput == nil {
+                return Self.json(APIFailure(status: 400, code: "bad-request", message: "The request could not be read: \(error.causeDescription)."))
+            }
+            StudyPageMiddleware.logger.error("\(request.method) \(request.uri.path) failed: \(String(describing: error))")
+            return Self.json(APIFailure(status: 500, code: "server-error", message: "The server failed; the error is logged."))
+        } catch let error as HTTPError {
+            return Self.json(APIFailure(status: Int(error.status.code), code: "bad-request", message: error.body ?? "\(error.status)"))
+        } catch is NIOTooManyBytesError {
+            return Self.json(APIFailure(status: 413, code: "too-large", message: "The body is too large."))
+        }
+    }
+
+    /// The token of an `Authorization: Bearer TOKEN` header.
+    static func bearerToken(of request: Request) -> String? {
+        guard let header = request.headers[.authorization] else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+
+    /// `failure` as its status with the JSON `Error` body.
+    static func json(_ failure: APIFailure) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        headers[.cacheControl] = "no-store"
+        let body = (try? JSONEncoder().encode(["code": failure.code, "message": failure.message])) ?? Data()
+        return Response(status: HTTPResponse.Status(code: failure.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
