@@ -36,6 +36,7 @@ extension SQLiteStudyStore: ResearcherStore {
     }
 
     /// Changes a researcher's role.
+    @discardableResult
     public func setRole(_ role: ResearcherRole, researcherID: UUID) async throws -> Researcher {
         try await write { db in
             try db.execute(sql: "UPDATE researcher SET role = ? WHERE id = ?", arguments: [role.rawValue, researcherID])
@@ -44,6 +45,7 @@ extension SQLiteStudyStore: ResearcherStore {
     }
 
     /// Removes a researcher, ending their sessions and links.
+    @discardableResult
     public func removeResearcher(id: UUID) async throws -> Researcher {
         let now = seconds(environment.now())
         return try await write { db in
@@ -93,6 +95,7 @@ extension SQLiteStudyStore: ResearcherStore {
     }
 
     /// Counts a wrong password, locking the researcher out at the `lockAfter`th.
+    @discardableResult
     public func recordFailedSignIn(researcherID: UUID, lockAfter: Int, lockFor: TimeInterval) async throws -> Researcher {
         guard lockAfter > 0, lockFor > 0 else { throw ResearcherStoreError.invalidSetting("a lock-out needs a positive count and duration") }
         let until = seconds(environment.now().addingTimeInterval(lockFor))
@@ -134,6 +137,7 @@ extension SQLiteStudyStore: ResearcherStore {
     }
 
     /// Signs one session out.
+    @discardableResult
     public func revokeResearcherSession(id: UUID, researcherID: UUID) async throws -> Bool {
         let now = seconds(environment.now())
         return try await write { db in
@@ -144,6 +148,7 @@ extension SQLiteStudyStore: ResearcherStore {
     }
 
     /// Signs the researcher out everywhere.
+    @discardableResult
     public func revokeResearcherSessions(researcherID: UUID) async throws -> Int {
         let now = seconds(environment.now())
         return try await write { db in

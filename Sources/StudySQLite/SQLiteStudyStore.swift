@@ -452,6 +452,12 @@ public final class SQLiteStudyStore: StudyStore {
         """
 
     /// The participant's records, oldest first.
+    public func consentRecordCount(participantID: String) async throws -> Int {
+        try read { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM consentRecord WHERE participantID = ?"), arguments: [participantID]) ?? 0
+        }
+    }
+
     public func consentRecords(participantID: String) async throws -> [StoredConsentRecord] {
         try read { db in
             try Row.fetchAll(db, sql: "\(Self.recordSelect) WHERE r.participantID = ? ORDER BY r.storedAt, r.rowid",

@@ -105,11 +105,14 @@ struct ConsolePageBuilder {
             let mismatches = verifier.mismatches(in: stored.sealed, original: original)
             let pdf: ConsoleLinkView?, note: String?
             switch stored.pdf {
-            case .stored, .file where mismatches.isEmpty:
-                pdf = ConsoleLinkView(href: "/console/participants/\(URLPath.encoded(participant.id))/consents/\(record.id.uuidString.lowercased())/pdf",
-                                      label: "Open the signed PDF")
-                note = nil
-            case .stored, .file: (pdf, note) = (nil, "The PDF is not served while the record does not verify.")
+            case .stored, .file:
+                if mismatches.isEmpty {
+                    pdf = ConsoleLinkView(href: "/console/participants/\(URLPath.encoded(participant.id))/consents/\(record.id.uuidString.lowercased())/pdf",
+                                          label: "Open the signed PDF")
+                    note = nil
+                } else {
+                    (pdf, note) = (nil, "The PDF is not served while the record does not verify.")
+                }
             case .pending: (pdf, note) = (nil, "The PDF is being printed.")
             case .failed(let reason): (pdf, note) = (nil, "Printing the PDF failed: \(reason)")
             }

@@ -31,6 +31,12 @@ extension StudyService {
                                           studyRevision: store.revision(of: participant.id),
                                           careRevision: changeFeed.latest(of: participant.id))
         if notice == nil, let page = homePages.page(session: signedIn.sessionToken, source: source, now: now) { return page }
+        // A participant who left sees that instead of their tasks (a withdrawal is a write of theirs: no kept page outlives it).
+        if try await workflow.withdrawal.isWithdrawn(participant) {
+            let strings = strings(language: participant.language)
+            return messagePage(language: participant.language, signedIn: signedIn, title: strings[.leftTitle], text: strings[.leftNotice],
+                               link: (strings[.settings], "/settings"))
+        }
         let (feed, week) = try await workflow.dailyPage(containing: date ?? now, for: participant, at: now)
         let dayParameter = dayAsked ?? dateTexts.text(feed.day.start, .dayParameter, calendar: calendar)
         let builder = DailyPageBuilder(participant: participant, calendar: calendar, strings: strings(language: participant.language),

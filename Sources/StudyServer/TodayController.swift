@@ -23,11 +23,6 @@ struct TodayController {
 
     func addRoutes(to group: RouterGroup<ParticipantRequestContext>) {
         group.get("/") { request, context in
-            if try await service.workflow.withdrawal.isWithdrawn(context.participant) {
-                let strings = service.strings(language: context.participant.language)
-                return StudyRouter.html(service.messagePage(language: context.participant.language, signedIn: context.signedIn, title: strings[.leftTitle],
-                                                            text: strings[.leftNotice], link: (strings[.settings], "/settings")))
-            }
             let notice = request.uri.queryParameters.get("notice").flatMap { noticeText(named: String($0), language: context.participant.language) }
             let date = try request.uri.queryParameters.get("day").map { try day($0, for: context) }
             return StudyRouter.html(try await service.homePage(signedIn: context.signedIn, date: date, notice: notice))

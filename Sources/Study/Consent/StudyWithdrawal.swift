@@ -15,14 +15,22 @@ import Synchronization
 public struct StudyWithdrawal: Sendable {
     let workflow: ParticipantWorkflow
 
-    /// Whether the participant's latest consent is withdrawn. Kept per participant while the study store's
-    /// `revision(of:)` stays the same (a consent record appended changes it), so a page asks the store once.
+    /// Whether the participant's latest consent is withdrawn. Kept per participant: while the study store's
+    /// `revision(of:)` of them stays the same nothing is read (a page view); when it moved (a post), one count of their
+    /// consent records says whether any was appended (records are only appended); only then are they read.
     public func isWithdrawn(_ participant: StudyParticipant) async throws -> Bool {
-        let revision = workflow.data.studyStore.revision(of: participant.id)
-        if let kept = workflow.withdrawals.withLock({ $0[participant.id] }), kept.revision == revision { return kept.withdrawn }
-        let records = try await workflow.data.studyStore.consentRecords(participantID: participant.id)
+        let store = workflow.data.studyStore
+        let revision = store.revision(of: participant.id)
+        let kept = workflow.withdrawals.withLock { $0[participant.id] }
+        if let kept, kept.revision == revision { return kept.withdrawn }
+        let count = try await store.consentRecordCount(participantID: participant.id)
+        if let kept, kept.records == count {
+            workflow.withdrawals.withLock { $0[participant.id] = (revision, count, kept.withdrawn) }
+            return kept.withdrawn
+        }
+        let records = try await store.consentRecords(participantID: participant.id)
         let withdrawn = Self.withdrawal(of: records) != nil
-        workflow.withdrawals.withLock { $0[participant.id] = (revision, withdrawn) }
+        workflow.withdrawals.withLock { $0[participant.id] = (revision, records.count, withdrawn) }
         return withdrawn
     }
 

@@ -26,11 +26,13 @@ extension InMemoryStudyStore: ResearcherStore {
     }
 
     /// Changes a researcher's role.
+    @discardableResult
     public func setRole(_ role: ResearcherRole, researcherID: UUID) throws -> Researcher {
         try change(researcherID) { $0.role = role }
     }
 
     /// Removes a researcher, ending their sessions and links.
+    @discardableResult
     public func removeResearcher(id: UUID) throws -> Researcher {
         let now = environment.now()
         let removed = try change(id) { researcher in researcher.removedAt = researcher.removedAt ?? now }
@@ -69,6 +71,7 @@ extension InMemoryStudyStore: ResearcherStore {
     }
 
     /// Counts a wrong password, locking the researcher out at the `lockAfter`th.
+    @discardableResult
     public func recordFailedSignIn(researcherID: UUID, lockAfter: Int, lockFor: TimeInterval) throws -> Researcher {
         guard lockAfter > 0, lockFor > 0 else { throw ResearcherStoreError.invalidSetting("a lock-out needs a positive count and duration") }
         let now = environment.now()
@@ -102,6 +105,7 @@ extension InMemoryStudyStore: ResearcherStore {
     }
 
     /// Signs one session out.
+    @discardableResult
     public func revokeResearcherSession(id: UUID, researcherID: UUID) -> Bool {
         guard let (hash, session) = researcherSessionsByHash.first(where: { $0.value.id == id && $0.value.researcherID == researcherID }) else {
             return false
@@ -111,6 +115,7 @@ extension InMemoryStudyStore: ResearcherStore {
     }
 
     /// Signs the researcher out everywhere.
+    @discardableResult
     public func revokeResearcherSessions(researcherID: UUID) -> Int {
         endSessionsAndLinks(of: researcherID, at: environment.now(), links: false)
     }

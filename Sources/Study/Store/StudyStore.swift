@@ -103,6 +103,9 @@ public protocol StudyStore: Sendable {
     func appendConsentRecord(_ sealed: SealedConsentRecord) async throws -> StoredConsentRecord
     /// The participant's consent records, oldest first.
     func consentRecords(participantID: String) async throws -> [StoredConsentRecord]
+    /// How many consent records the participant has: records are only ever appended, so what was read of them stays
+    /// current while this stays the same (a cheap check before each post, without reading any record).
+    func consentRecordCount(participantID: String) async throws -> Int
     /// The participant's record with this id; nil when they have none.
     func consentRecord(id: UUID, participantID: String) async throws -> StoredConsentRecord?
     /// Sets the state of a record's PDF (printed, stored as bytes or as a file; or failed).
@@ -126,6 +129,11 @@ extension StudyStore {
     /// The summaries of ``openRuns(participantID:)``: for a store that has no cheaper way to list them.
     public func openRunSummaries(participantID: String) async throws -> [TaskRunSummary] {
         try await openRuns(participantID: participantID).map(TaskRunSummary.init)
+    }
+
+    /// The count of ``consentRecords(participantID:)``: for a store that has no cheaper way to count them.
+    public func consentRecordCount(participantID: String) async throws -> Int {
+        try await consentRecords(participantID: participantID).count
     }
 
     /// The summaries of ``runs(participantID:taskID:)``: for a store that has no cheaper way to list them.

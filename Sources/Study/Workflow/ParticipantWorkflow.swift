@@ -36,8 +36,9 @@ public final class ParticipantWorkflow: Sendable {
     /// Participants known to have finished onboarding: an outcome is never taken back, so once seen it is kept and
     /// the gate asks the care store no more.
     private let onboardedParticipants = Mutex<Set<String>>([])
-    /// Whether each participant is withdrawn, with the study store's revision of them it was read at (``StudyWithdrawal``).
-    let withdrawals = Mutex<[String: (revision: UInt64, withdrawn: Bool)]>([:])
+    /// Whether each participant is withdrawn, with the store's revision of them and their count of consent records when
+    /// it was last checked (``StudyWithdrawal``).
+    let withdrawals = Mutex<[String: (revision: UInt64, records: Int, withdrawn: Bool)]>([:])
     /// The calculator launched for each participant (``TaskCalculator/launched(for:)``), made on their first run and again
     /// once their onboarding is recorded (which gives their name and the answers ``StudyPatientFields`` reads).
     private let launchedCalculators = Mutex<[String: any TaskCalculator]>([:])
