@@ -165,33 +165,33 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         let outcomes = change.outcomes, removedOutcomes = change.removedOutcomes
         let audit = audit, source = AuditTrail.source
         let (committed, careChange) = try await database.write { db -> (CommittedParticipantChange, CareChange) in
-          try SQLiteAuditTrail.run(audit, as: source) {
-            let savedRuns = try runs.map { try Rows.save($0, now: now, db) }
-            let storedRecords = try records.map { try Rows.appendConsentRecord($0.0, json: $0.1, now: now, db) }
-            try Self.requireCareTasks(of: outcomes, belongTo: participantID, db)
-            let writer = SQLiteCareStorage.writer(in: db)
-            var added: [Outcome] = [], kept: [Outcome] = []
-            var careChange = CareChange()
-            if !removedOutcomes.isEmpty {
-                let (removed, change) = try careStore.deleteOutcomes(removedOutcomes, in: writer)
-                // Checked on the outcomes as stored: an outcome of someone else's task rolls the whole change back.
-                try Self.requireCareTasks(of: removed, belongTo: participantID, db)
-                careChange.outcomeTaskIDs.formUnion(change.outcomeTaskIDs)
-            }
-            for outcome in outcomes {
-                do {
-                    // One at a time, so that an event done already (two tabs) keeps its outcome and refuses only this
-                    // one: the checks run before the outcome is written, so a refused outcome leaves nothing behind.
-                    let (stored, change) = try careStore.addOutcomes([outcome], in: writer)
-                    added += stored
+            try SQLiteAuditTrail.run(audit, as: source) {
+                let savedRuns = try runs.map { try Rows.save($0, now: now, db) }
+                let storedRecords = try records.map { try Rows.appendConsentRecord($0.0, json: $0.1, now: now, db) }
+                try Self.requireCareTasks(of: outcomes, belongTo: participantID, db)
+                let writer = SQLiteCareStorage.writer(in: db)
+                var added: [Outcome] = [], kept: [Outcome] = []
+                var careChange = CareChange()
+                if !removedOutcomes.isEmpty {
+                    let (removed, change) = try careStore.deleteOutcomes(removedOutcomes, in: writer)
+                    // Checked on the outcomes as stored: an outcome of someone else's task rolls the whole change back.
+                    try Self.requireCareTasks(of: removed, belongTo: participantID, db)
                     careChange.outcomeTaskIDs.formUnion(change.outcomeTaskIDs)
-                } catch CareStoreError.outcomeExists where keepsExisting {
-                    kept.append(outcome)
                 }
+                for outcome in outcomes {
+                    do {
+                        // One at a time, so that an event done already (two tabs) keeps its outcome and refuses only this
+                        // one: the checks run before the outcome is written, so a refused outcome leaves nothing behind.
+                        let (stored, change) = try careStore.addOutcomes([outcome], in: writer)
+                        added += stored
+                        careChange.outcomeTaskIDs.formUnion(change.outcomeTaskIDs)
+                    } catch CareStoreError.outcomeExists where keepsExisting {
+                        kept.append(outcome)
+                    }
+                }
+                return (CommittedParticipantChange(runs: savedRuns, consentRecords: storedRecords, outcomes: added, outcomesAlreadyRecorded: kept),
+                        careChange)
             }
-            return (CommittedParticipantChange(runs: savedRuns, consentRecords: storedRecords, outcomes: added, outcomesAlreadyRecorded: kept),
-                    careChange)
-          }
         }
         sqliteStudyStore.didCommit(savedRuns: runs, participant: participantID)
         if !careChange.outcomeTaskIDs.isEmpty { careStore.announce(careChange) }
@@ -208,26 +208,26 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         let careStore = sqliteCareStore
         let audit = audit, source = AuditTrail.source
         let (participant, careChange) = try await database.write { db -> (StudyParticipant, CareChange) in
-          try SQLiteAuditTrail.run(audit, as: source) {
-            let participant = try Rows.enrol(id: id, invitationHash: hash, timeZone: timeZone, language: language, now: now, db)
-            var plan = try carePlan(participant)
-            let writer = SQLiteCareStorage.writer(in: db)
-            var change = CareChange()
-            func add<Entity: VersionedEntity>(_ entities: [Entity]) throws -> [Entity] {
-                let (added, addedChange) = try careStore.add(entities, in: writer)
-                change.entities.merge(addedChange.entities) { $0.union($1) }
-                return added
+            try SQLiteAuditTrail.run(audit, as: source) {
+                let participant = try Rows.enrol(id: id, invitationHash: hash, timeZone: timeZone, language: language, now: now, db)
+                var plan = try carePlan(participant)
+                let writer = SQLiteCareStorage.writer(in: db)
+                var change = CareChange()
+                func add<Entity: VersionedEntity>(_ entities: [Entity]) throws -> [Entity] {
+                    let (added, addedChange) = try careStore.add(entities, in: writer)
+                    change.entities.merge(addedChange.entities) { $0.union($1) }
+                    return added
+                }
+                let patient = try add([plan.patient])[0]
+                plan.carePlan.patientUUID = patient.version.uuid
+                let stored = try add([plan.carePlan])[0]
+                var tasks = plan.allTasks
+                for index in tasks.indices { tasks[index].carePlanUUID = stored.version.uuid }
+                _ = try add(tasks)
+                for index in plan.contacts.indices { plan.contacts[index].carePlanUUID = stored.version.uuid }
+                _ = try add(plan.contacts)
+                return (participant, change)
             }
-            let patient = try add([plan.patient])[0]
-            plan.carePlan.patientUUID = patient.version.uuid
-            let stored = try add([plan.carePlan])[0]
-            var tasks = plan.allTasks
-            for index in tasks.indices { tasks[index].carePlanUUID = stored.version.uuid }
-            _ = try add(tasks)
-            for index in plan.contacts.indices { plan.contacts[index].carePlanUUID = stored.version.uuid }
-            _ = try add(plan.contacts)
-            return (participant, change)
-          }
         }
         sqliteStudyStore.didCommit(savedRuns: [], participant: id)
         careStore.announce(careChange)
