@@ -153,30 +153,19 @@ public struct FHIRStudyExporter: StudyExporter {
                 note("consent record \(record.id.uuidString.lowercased()) left out: \(error)")
             }
         }
-        for stored in data.consentRecords where stored.sealed.record.kind == .countersignature {
+        // A countersignature or a withdrawal is a Provenance of the Consent it refers to, when that is exported.
+        for stored in data.consentRecords where stored.sealed.record.kind != .consent {
             let record = stored.sealed.record
-            guard let original = record.countersignature?.originalRecordID, consentIDs.contains(original) else {
-                note("countersignature record \(record.id.uuidString.lowercased()) left out: the consent record it countersigns is not exported")
+            let name = "\(record.kind.rawValue) record \(record.id.uuidString.lowercased())"
+            guard let original = record.linkedRecordID, consentIDs.contains(original) else {
+                note("\(name) left out: the consent record it refers to is not exported")
                 continue
             }
             do {
                 resources.append(try FHIRProvenanceBuilder().provenance(for: stored.sealed, sealedJSON: stored.sealedJSON,
                                                                         participantSignatureIdentifiers: signatureIDs))
             } catch {
-                note("countersignature record \(record.id.uuidString.lowercased()) left out: \(error)")
-            }
-        }
-        for stored in withdrawals {
-            let record = stored.sealed.record
-            guard let original = record.withdrawal?.originalRecordID, consentIDs.contains(original) else {
-                note("withdrawal record \(record.id.uuidString.lowercased()) left out: the consent record it withdraws is not exported")
-                continue
-            }
-            do {
-                resources.append(try FHIRProvenanceBuilder().provenance(for: stored.sealed, sealedJSON: stored.sealedJSON,
-                                                                        participantSignatureIdentifiers: signatureIDs))
-            } catch {
-                note("withdrawal record \(record.id.uuidString.lowercased()) left out: \(error)")
+                note("\(name) left out: \(error)")
             }
         }
 

@@ -17,12 +17,7 @@ struct ConsoleControllerTests {
     typealias Fixture = ServerFixture
     let tokyo = TimeZone(identifier: "Asia/Tokyo")!
 
-    private func headers(cookie: String?, form: Bool = false) -> HTTPFields {
-        var headers = HTTPFields()
-        if let cookie { headers[.cookie] = cookie }
-        if form { headers[.contentType] = "application/x-www-form-urlencoded" }
-        return headers
-    }
+    private func headers(cookie: String?, form: Bool = false) -> HTTPFields { Fixture.consoleForm(cookie, form: form) }
 
     /// A participant with a completed pain check whose answer is `notes`.
     private func participantWithAnswer(_ service: StudyService, clock: Fixture.Clock, notes: String) async throws -> (StudyService.SignedIn, UUID) {
@@ -220,12 +215,7 @@ struct ConsoleControllerTests {
 struct ConsoleTeamTests {
     typealias Fixture = ServerFixture
 
-    private func form(_ cookie: String) -> HTTPFields {
-        var headers = HTTPFields()
-        headers[.cookie] = cookie
-        headers[.contentType] = "application/x-www-form-urlencoded"
-        return headers
-    }
+    private func form(_ cookie: String) -> HTTPFields { Fixture.consoleForm(cookie) }
 
     @Test func anInvestigatorMakesLinksSeenOnceThatEnrolAndRevokesOneThatThenEnrolsNoOne() async throws {
         let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))
@@ -312,12 +302,7 @@ struct ConsoleTeamTests {
 struct ConsoleCountersignatureTests {
     typealias Fixture = ServerFixture
 
-    private func form(_ cookie: String) -> HTTPFields {
-        var headers = HTTPFields()
-        headers[.cookie] = cookie
-        headers[.contentType] = "application/x-www-form-urlencoded"
-        return headers
-    }
+    private func form(_ cookie: String) -> HTTPFields { Fixture.consoleForm(cookie) }
 
     @Test func anInvestigatorCountersignsOnceAndTheRecordVerifiesAgainstTheConsentItIsBoundTo() async throws {
         let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))

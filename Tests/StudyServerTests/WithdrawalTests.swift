@@ -68,12 +68,7 @@ struct WithdrawalTests {
         try await Fixture.consent(of: service, for: sam, at: clock.now)
         let investigator = try await Fixture.researcher(of: service, role: .investigator)
         let viewer = try await Fixture.researcher(of: service, role: .viewer)
-        @Sendable func form(_ cookie: String) -> HTTPFields {
-            var headers = HTTPFields()
-            headers[.contentType] = "application/x-www-form-urlencoded"
-            headers[.cookie] = cookie
-            return headers
-        }
+        @Sendable func form(_ cookie: String) -> HTTPFields { Fixture.consoleForm(cookie) }
         let action = "/console/participants/\(sam.participant.id)/withdraw"
         let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
         try await app.test(.router) { client in

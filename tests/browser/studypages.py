@@ -246,6 +246,18 @@ class Participant:
                 return
         raise AssertionError(f"no card {title!r} on {self.main_text()}")
 
+    def take_pain_check(self, level):
+        """Recover's daily pain check from its card on home, as a participant takes it on the phone: pain `level`, the
+        front of the knee, every optional step skipped; ends on the page after it."""
+        self.start_survey("Daily pain check")
+        self.choose(str(level))
+        self.next()
+        self.choose("Front of the knee")
+        self.next()
+        while self.driver.find_elements(By.CSS_SELECTOR, "form button[name=action][value=skip]"):
+            self.press("skip")
+        self.press_primary()
+
     def advance_to(self, target):
         """Moves through the survey to step `target` the quickest way: Skip where a step allows it, otherwise the
         least a step needs (a signature, an answer to a required scale), otherwise Next."""

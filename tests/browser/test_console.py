@@ -25,6 +25,20 @@ def add_researcher(server, email, role):
     return next(line.strip() for line in out.splitlines() if line.startswith("http"))
 
 
+def set_password_and_sign_in(person, link, email, password):
+    """Opens a researcher's one-time link, sets `password`, and signs in with it; ends on the console's home."""
+    driver = person.driver
+    person.open(link)
+    person.type_into("#password", password)
+    person.type_into("#confirmation", password)
+    driver.find_element(By.CSS_SELECTOR, "main button[type=submit]").click()
+    WebDriverWait(driver, 10, ignored_exceptions=NAVIGATING).until(lambda _: person.path().startswith("/console/sign-in"))
+    person.type_into("#email", email)
+    person.type_into("#password", password)
+    driver.find_element(By.CSS_SELECTOR, "main button[type=submit]").click()
+    WebDriverWait(driver, 10, ignored_exceptions=NAVIGATING).until(lambda _: person.path() == "/console")
+
+
 def console_fetch(driver, server, path):
     """GETs a console path outside the browser with its console cookie; returns (status, headers, body)."""
     cookie = next(c for c in driver.get_cookies() if c["name"] == "studykit_console")
@@ -37,14 +51,7 @@ def test_an_investigator_finds_who_just_consented_opens_their_pdf_and_exports_th
     # The participant, on their phone: onboarding with a typed name, then today's pain check with pain 7.
     me = Participant(server, browser).join()
     me.complete_recover_onboarding(given="Katherine", family="Johnson", check_pages=False)
-    me.start_survey("Daily pain check")
-    me.choose("7")
-    me.next()
-    me.choose("Front of the knee")
-    me.next()
-    while me.driver.find_elements(By.CSS_SELECTOR, "form button[name=action][value=skip]"):
-        me.press("skip")
-    me.press_primary()
+    me.take_pain_check(7)
     assert "Thank you. It is saved." in me.main_text()
 
     # The investigator, on another device: the one-time link, a password, signing in.
@@ -160,15 +167,7 @@ def test_an_investigator_finds_who_just_consented_opens_their_pdf_and_exports_th
 def test_an_admin_adds_a_researcher_who_sets_a_password_and_signs_in(server, browser, new_browser):
     link = add_researcher(server, "admin@example.org", "admin")
     admin = Participant(server, browser)
-    admin.open(link)
-    admin.type_into("#password", "lighthouse keeper's log")
-    admin.type_into("#confirmation", "lighthouse keeper's log")
-    browser.driver.find_element(By.CSS_SELECTOR, "main button[type=submit]").click()
-    WebDriverWait(browser.driver, 10, ignored_exceptions=NAVIGATING).until(lambda _: admin.path().startswith("/console/sign-in"))
-    admin.type_into("#email", "admin@example.org")
-    admin.type_into("#password", "lighthouse keeper's log")
-    browser.driver.find_element(By.CSS_SELECTOR, "main button[type=submit]").click()
-    WebDriverWait(browser.driver, 10, ignored_exceptions=NAVIGATING).until(lambda _: admin.path() == "/console")
+    set_password_and_sign_in(admin, link, "admin@example.org", "lighthouse keeper's log")
     admin.open("/console/researchers")
     assert admin.page() == 200
     admin.type_into("#email", "viewer@example.org")
@@ -178,15 +177,7 @@ def test_an_admin_adds_a_researcher_who_sets_a_password_and_signs_in(server, bro
     new_link = browser.driver.find_element(By.CSS_SELECTOR, "main section.card code").text
 
     viewer = Participant(server, new_browser())
-    viewer.open(new_link)
-    viewer.type_into("#password", "seven tired owls")
-    viewer.type_into("#confirmation", "seven tired owls")
-    viewer.driver.find_element(By.CSS_SELECTOR, "main button[type=submit]").click()
-    WebDriverWait(viewer.driver, 10, ignored_exceptions=NAVIGATING).until(lambda _: viewer.path().startswith("/console/sign-in"))
-    viewer.type_into("#email", "viewer@example.org")
-    viewer.type_into("#password", "seven tired owls")
-    viewer.driver.find_element(By.CSS_SELECTOR, "main button[type=submit]").click()
-    WebDriverWait(viewer.driver, 10, ignored_exceptions=NAVIGATING).until(lambda _: viewer.path() == "/console")
+    set_password_and_sign_in(viewer, new_link, "viewer@example.org", "seven tired owls")
     nav = [a.text for a in viewer.driver.find_elements(By.CSS_SELECTOR, "header nav a")]
     assert nav == ["Enrolment", "Account"], nav
     viewer.open("/console/researchers")

@@ -124,14 +124,7 @@ def test_cards_record_undo_and_log_and_the_ring_follows(day_one, browser):
     me.page()
 
     # The pain check from its card: Begin, answer, and the card says when it was completed.
-    me.start_survey("Daily pain check")
-    me.choose("3")
-    me.next()
-    me.choose("Front of the knee")
-    me.next()
-    while me.driver.find_elements(By.CSS_SELECTOR, "form button[name=action][value=skip]"):
-        me.press("skip")
-    me.press_primary()
+    me.take_pain_check(3)
     assert re.search(r"Completed at 9:0\d PM", card(me, "Daily pain check").text.replace("\u202f", " "))
     assert ring_label(me, today).endswith(": 25% done")
 
@@ -264,14 +257,7 @@ def test_a_second_window_follows_every_change_within_a_second_without_reloading(
     mark_page(driver)
     driver.switch_to.window(phone)
     before = ring_label(me, today)
-    me.start_survey("Daily pain check")
-    me.choose("3")
-    me.next()
-    me.choose("Front of the knee")
-    me.next()
-    while driver.find_elements(By.CSS_SELECTOR, "form button[name=action][value=skip]"):
-        me.press("skip")
-    me.press_primary()
+    me.take_pain_check(3)
     completed = ring_label(me, today)
     assert "Completed at" in card(me, "Daily pain check").text and completed != before
     on_laptop(lambda: "Completed at" in card(me, "Daily pain check").text and ring_label(me, today) == completed,

@@ -26,14 +26,7 @@ def test_onboarding_with_a_drawn_signature_opens_the_home_page(server, browser):
     me.page()
 
     # Then the day's survey, as a participant takes it on the phone: pain 4, the front of the knee, no notes.
-    me.start_survey("Daily pain check")
-    me.choose("4")
-    me.next()
-    me.choose("Front of the knee")
-    me.next()
-    while me.driver.find_elements(By.CSS_SELECTOR, "form button[name=action][value=skip]"):
-        me.press("skip")
-    me.press_primary()
+    me.take_pain_check(4)
     main = me.main_text()
     assert "Thank you. It is saved." in main
     card = [c for c in browser.driver.find_elements(By.CSS_SELECTOR, "main li.card") if "Daily pain check" in c.text][0]

@@ -91,6 +91,14 @@ enum ServerFixture {
         return (researcher, "\(ConsoleController.cookie)=\(session.token)", "_csrf=\(csrf.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
     }
 
+    /// A console request's headers: the researcher's cookie, and a form's content type.
+    static func consoleForm(_ cookie: String?, form: Bool = true) -> HTTPFields {
+        var headers = HTTPFields()
+        if let cookie { headers[.cookie] = cookie }
+        if form { headers[.contentType] = "application/x-www-form-urlencoded" }
+        return headers
+    }
+
     /// The CSRF field of `signedIn`'s forms.
     static func token(_ signedIn: StudyService.SignedIn) -> String {
         "_csrf=\(signedIn.csrfToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
