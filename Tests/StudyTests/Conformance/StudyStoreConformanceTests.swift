@@ -388,6 +388,9 @@ struct StudyStoreConformanceTests {
         #expect(ConsentRecordVerifier().mismatches(in: records[0].sealed).isEmpty)
         #expect(try await store.consentRecords(participantID: bob.id).isEmpty)
         #expect(try await store.consentRecord(id: consent.record.id, participantID: bob.id) == nil)
+        // The count every post checks before reading any record.
+        #expect(try await store.consentRecordCount(participantID: alice.id) == 2)
+        #expect(try await store.consentRecordCount(participantID: bob.id) == 0)
 
         #expect(try await store.consentRecordsAwaitingPDF().count == 2)
         try await store.setConsentPDF(.stored(Data("%PDF-1.7".utf8)), recordID: consent.record.id, participantID: alice.id)
