@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdBcrypt
 import NIOPosix
 import Study
+import Synchronization
 
 /// The study team's sign-in, without HTTP: passwords checked with bcrypt (off the request's executor), a lock-out
 /// after repeated wrong passwords, setting a password from a one-time link, and finding the researcher of a console
@@ -27,13 +28,13 @@ final class ResearcherAccounts: Sendable {
     static let maximumPasswordBytes = 72
     /// Wrong passwords limited per client address and server-wide, before any account's own count.
     let attempts = SignInAttemptLimiter()
-    /// A hash to check unknown addresses against, so that they take as long as known ones.
-    private let decoy: String
+    /// A hash to check unknown addresses against, so that they take as long as known ones: made at the first sign-in
+    /// that needs it, not at every start of the server (bcrypt at cost 12 takes a quarter of a second).
+    private let decoy = Mutex<String?>(nil)
 
     init(store: any ResearcherStore, cost: UInt8) {
         self.store = store
         self.cost = cost
-        decoy = Bcrypt.hash("studykit decoy password", cost: cost)
     }
 
     /// What a sign-in came to.
@@ -51,7 +52,9 @@ final class ResearcherAccounts: Sendable {
         let researcher = try await store.researcher(email: email)
         if let researcher, researcher.isLocked(at: now) { return .paused(until: researcher.lockedUntil) }
         let hash = researcher.flatMap { $0.removedAt == nil ? $0.passwordHash : nil }
-        let matches = try await Self.verify(password, hash: hash ?? decoy)
+        let checked: String
+        if let hash { checked = hash } else { checked = try await decoyHash() }
+        let matches = try await Self.verify(password, hash: checked)
         guard let researcher, hash != nil, matches else {
             attempts.recordFailure(from: client, at: now)
             if let researcher, researcher.removedAt == nil {
@@ -89,6 +92,15 @@ final class ResearcherAccounts: Sendable {
         guard let token, !token.isEmpty, let session = try await store.researcherSession(token: token),
               let researcher = try await store.researcher(id: session.researcherID), researcher.removedAt == nil else { return nil }
         return (researcher, session)
+    }
+
+    /// The decoy hash, made off the request's executor the first time (two first sign-ins at once may both make one).
+    private func decoyHash() async throws -> String {
+        if let kept = decoy.withLock({ $0 }) { return kept }
+        let cost = cost
+        let made = try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash("studykit decoy password", cost: cost) }
+        decoy.withLock { $0 = $0 ?? made }
+        return made
     }
 
     private static func verify(_ password: String, hash: String) async throws -> Bool {

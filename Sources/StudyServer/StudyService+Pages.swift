@@ -55,7 +55,9 @@ extension StudyService {
             SettingsPage.Language(code: code, name: Locale(identifier: code).localizedString(forIdentifier: code) ?? code,
                                   selected: code == participant.language)
         }
-        let latest = try await store.consentRecords(participantID: participant.id).latestSignedConsent
+        // Read once: the PDF's state and whether the participant may still leave both come from these records.
+        let records = try await store.consentRecords(participantID: participant.id)
+        let latest = records.latestSignedConsent
         let consentPDF: SettingsPage.ConsentPDF
         switch latest?.pdf {
         case nil: consentPDF = .none
@@ -80,14 +82,18 @@ extension StudyService {
         let page = SettingsPage(participantLabel: participant.id, languages: languages, languageFormAction: "/settings/language",
                                 signInCode: code, signInCodeFormAction: "/settings/signin-code", consentPDF: consentPDF,
                                 browsers: browsers, myDataURL: "/settings/my-data.zip",
-                                withdrawURL: try await canLeave(participant) ? "/settings/leave" : nil)
+                                withdrawURL: Self.canLeave(records) ? "/settings/leave" : nil)
         return sitePages.settings(page, context: siteContext(language: participant.language, signedIn: signedIn))
     }
 
     /// Whether the participant has a consent to withdraw: consented, and not left yet.
     func canLeave(_ participant: StudyParticipant) async throws -> Bool {
-        let records = try await store.consentRecords(participantID: participant.id)
-        return records.contains { $0.sealed.record.kind == .consent } && StudyWithdrawal.withdrawal(of: records) == nil
+        Self.canLeave(try await store.consentRecords(participantID: participant.id))
+    }
+
+    /// Whether the participant whose consent records these are has a consent to withdraw.
+    static func canLeave(_ records: [StoredConsentRecord]) -> Bool {
+        records.contains { $0.sealed.record.kind == .consent } && StudyWithdrawal.withdrawal(of: records) == nil
     }
 
     /// The participant's latest signed consent as a PDF (countersigned, once the study team has); nil while it is not printed.
