@@ -8,14 +8,20 @@ SWIFT ?= swift
 # The browser suite drives chromium through chromedriver with Selenium from PyPI (in .venv); `make bench` loads the
 # server with wrk.
 DEBIAN_PACKAGES := libsqlite3-dev zlib1g-dev pkg-config chromium chromium-driver fonts-noto-cjk poppler-utils python3 python3-venv wrk
+# Only the tests need R: tests/export reads every CSV export back with base R's read.csv, as a statistician would, so
+# `make test` installs it and `make run` does not.
+TEST_DEBIAN_PACKAGES := r-base-core
 VENV := .venv
 # axe-core (accessibility checks in the browser suite) comes from PyPI: axe-playwright-python carries axe.min.js.
 AXE_PACKAGE := axe-playwright-python==0.1.8
 
-.PHONY: run test bench deps
+.PHONY: run test bench deps test-deps
 
 deps:
 	@scripts/install-deps $(DEBIAN_PACKAGES)
+
+test-deps:
+	@scripts/install-deps $(DEBIAN_PACKAGES) $(TEST_DEBIAN_PACKAGES)
 
 $(VENV)/.installed: tests/requirements.txt
 	python3 -m venv $(VENV)
@@ -31,7 +37,7 @@ run: deps
 	@.build/debug/studykit invite --study examples/studies/recover --data data --base-url http://127.0.0.1:8080
 	.build/debug/studykit serve --study examples/studies/recover --data data
 
-test: deps $(VENV)/.installed
+test: test-deps $(VENV)/.installed
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	$(VENV)/bin/pytest -q tests

@@ -1,10 +1,13 @@
 """Every `studykit export` format on a real data folder, read back the way a statistician reads it: a participant
 in Kiritimati (UTC+14) enrols over HTTP, signs the Recover consent, answers the pain check and the PHQ-9 (a FHIR
 Questionnaire with a calculated total); each export, made while the server runs, is read with pandas, json and
-zipfile: every answer the participant gave is found exactly once with the right types, and the exported consent record
-and PDF pass `studykit consent verify`."""
+zipfile, and every CSV again with base R's read.csv (`read_exports.R`): every answer the participant gave is found
+exactly once with the right types, and the exported consent record and PDF pass `studykit consent verify`."""
+import csv
 import json
+import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import zipfile
@@ -146,3 +149,100 @@ def test_the_manifest_counts_the_rows(exported):
     manifest = json.loads((exported / "export.json").read_text())
     frame = read(exported / "answers.csv")
     assert manifest["format"] == "csv-long" and manifest["summary"]["counts"] == {"answers.csv": len(frame)}
+
+
+# Every CSV the exports write, by path under the export folders.
+CSV_FILES = ["consents/consents.csv", "csv/answers.csv", "outcomes/outcomes.csv", "wide/data-dictionary.csv",
+             "wide/wide/checkin.csv", "wide/wide/mood.csv", "wide/wide/onboarding.csv", "wide/wide/pain.csv",
+             "wide/wide/weekly.csv"]
+TIME_COLUMNS = {"answered_at", "event_start", "recorded_at", "signed_at", "started_at", "ended_at"}
+
+
+def as_text(path):
+    """A CSV's cells as they are written, with its header."""
+    with open(path, encoding="utf-8", newline="") as file:
+        header = next(csv.reader(file))
+    return header, pandas.read_csv(path, dtype="string", keep_default_na=False)
+
+
+@pytest.fixture(scope="module")
+def read_in_r(exported, tmp_path_factory):
+    """Every CSV the exports wrote, read by base R (read_exports.R): per file, the rows R read, each column's class, how
+    many values of each time column R parsed, and the data frame as R read it, written back as text."""
+    if shutil.which("Rscript") is None:
+        pytest.skip("Rscript is not installed: apt-get install r-base-core (make test installs it)")
+    folder = exported.parent
+    files = sorted(str(path.relative_to(folder)) for name in ["csv", "outcomes", "consents", "wide", "json"]
+                   for path in (folder / name).rglob("*.csv"))
+    assert files == CSV_FILES
+    out = tmp_path_factory.mktemp("read-in-r")
+    # In a UTF-8 locale, as a statistician's R runs: in the C locale R writes what it read back with <U+00E9> escapes.
+    result = subprocess.run(["Rscript", ROOT / "tests" / "export" / "read_exports.R", out, *files], cwd=folder,
+                            capture_output=True, text=True, timeout=120, env={**os.environ, "LC_ALL": "C.UTF-8"})
+    assert result.returncode == 0 and result.stderr == "", result.stderr  # a warning of R's fails too (say a last line cut short)
+    read = {file: {"class": {}, "times": {}, "frame": pandas.read_csv(out / f"{i}.csv", dtype="string", keep_default_na=False)}
+            for i, file in enumerate(files, start=1)}
+    for line in result.stdout.splitlines():
+        kind, file, *rest = line.split("\t")
+        if kind == "rows":
+            read[file]["rows"] = int(rest[0])
+        else:
+            read[file][kind][rest[0]] = int(rest[1]) if kind == "times" else rest[1]
+    return read
+
+
+def test_r_reads_every_csv_as_written_and_as_pandas(exported, read_in_r):
+    for file, read in read_in_r.items():
+        header, cells = as_text(exported.parent / file)
+        assert read["rows"] == len(pandas.read_csv(exported.parent / file)), file
+        # The same names (no byte-order mark, nothing renamed to make an R name) and every cell as written: no quoting,
+        # number or encoding trouble; a non-ASCII answer would have to come back as it was.
+        assert list(read["class"]) == header and list(read["frame"].columns) == header, file
+        assert read["frame"].equals(cells), f"{file}: R read\n{read['frame'].to_string()}\nthe file has\n{cells.to_string()}"
+        # A column R reads as logical is one with nothing in it (a header-only file, an unanswered question).
+        for column, kind in read["class"].items():
+            assert kind != "logical" or (cells[column] == "").all(), (file, column)
+        # Every time is text with the participant's +14:00, and R parses each one.
+        for column in TIME_COLUMNS & set(header):
+            assert read["class"][column] in {"character", "logical"} and read["times"][column] == len(cells), (file, column)
+            assert cells[column].str.endswith("+14:00").all(), (file, column)
+
+
+def test_r_reads_answers_and_outcomes_typed(read_in_r):
+    answers = read_in_r["csv/answers.csv"]
+    # `number` holds whole numbers only here, which R reads as integer (pandas as float64, for its missing values).
+    assert answers["class"]["occurrence"] == answers["class"]["selection"] == "integer"
+    assert answers["class"]["number"] in {"integer", "numeric"}
+    text = set(COLUMNS) - {"occurrence", "selection", "number", "unit", "detail"}  # unit and detail are empty throughout
+    assert {answers["class"][column] for column in text} == {"character"}
+    frame = answers["frame"]
+    pain = frame[(frame.task == "pain") & (frame.item == "painLevel")]
+    assert len(pain) == 1 and pain.iloc[0].number == str(PAIN_ANSWER) and pain.iloc[0].value == str(PAIN_ANSWER)
+    assert pain.iloc[0].occurrence != ""
+    assert len(frame[(frame.task == "mood") & (frame.number == "10")]) == 1
+    assert (frame[frame.task == "onboarding"].occurrence == "").all()  # no event: NA in R
+    outcomes = read_in_r["outcomes/outcomes.csv"]
+    assert outcomes["class"]["occurrence"] == "integer" and outcomes["class"]["number"] in {"integer", "numeric"}
+    assert {outcomes["class"][column] for column in ["task", "kind", "value_type", "value", "units"]} == {"character"}
+    frame = outcomes["frame"]
+    pain = frame[(frame.task == "pain") & (frame.number == str(PAIN_ANSWER))]
+    assert len(pain) == 1 and pain.iloc[0].value_type == "integer" and pain.iloc[0].units == "NRS"
+
+
+def test_r_reads_the_wide_files_their_dictionary_and_the_consents_typed(read_in_r):
+    dictionary = read_in_r["wide/data-dictionary.csv"]
+    assert len(dictionary["class"]) == 18 and set(dictionary["class"].values()) == {"character"}
+    assert dictionary["frame"]["Variable / Field Name"].is_unique
+    pain = read_in_r["wide/wide/pain.csv"]
+    assert pain["class"]["painlevel"] == "integer" and pain["class"]["occurrence"] == "integer"
+    assert pain["rows"] == 1 and pain["frame"].iloc[0].painlevel == str(PAIN_ANSWER)
+    mood = read_in_r["wide/wide/mood.csv"]
+    assert mood["class"]["phq9_total"] == "integer" and mood["frame"].iloc[0].phq9_total == "10"
+    assert [mood["class"][f"phq9_{i}"] for i in range(1, 10)] == ["character"] * 9
+    assert [mood["frame"].iloc[0][f"phq9_{i}"] for i in range(1, 10)] == [LOINC_FREQUENCY[ordinal] for ordinal in PHQ9_ORDINALS]
+    onboarding = read_in_r["wide/wide/onboarding.csv"]
+    assert onboarding["class"]["occurrence"] == "integer" and onboarding["class"]["givenname"] == "character"
+    assert list(onboarding["frame"].iloc[0][["givenname", "familyname"]]) == ["Alex", "Morgan"]
+    consents = read_in_r["consents/consents.csv"]
+    assert consents["class"]["version"] == "character" and consents["frame"].iloc[0].version == "1.0"
+    assert consents["rows"] == 1 and consents["frame"].iloc[0].signers == "Alex Morgan"
