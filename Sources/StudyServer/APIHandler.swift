@@ -260,6 +260,120 @@ struct APIHandler: APIProtocol {
         }
     }
 
+    // MARK: - Runs
+
+    func startRun(_ input: Operations.StartRun.Input) async throws -> Operations.StartRun.Output {
+        do {
+            let participant = try participant().participant
+            guard case .json(let body) = input.body else { throw APIFailure(status: 400, code: "bad-request", message: "Send JSON.") }
+            let source = AuditSource(actor: "participant \(participant.id)", reason: "POST /api/v1/participant/runs")
+            let run = try await refusing {
+                let id = try await AuditTrail.$source.withValue(source) {
+                    try await service.startRun(taskID: body.task, occurrence: body.occurrence, for: participant)
+                }
+                return try await runBody(id, of: participant)
+            }
+            return .created(.init(body: .json(run)))
+        } catch let failure as APIFailure {
+            return try output(failure) { status, error in
+                switch status {
+                case 400: .badRequest(.init(body: .json(error)))
+                case 401: .unauthorized(.init(body: .json(error)))
+                case 403: .forbidden(.init(body: .json(error)))
+                case 404: .notFound(.init(body: .json(error)))
+                case 409: .conflict(.init(body: .json(error)))
+                default: nil
+                }
+            }
+        }
+    }
+
+    func getRun(_ input: Operations.GetRun.Input) async throws -> Operations.GetRun.Output {
+        do {
+            let participant = try participant().participant
+            let runID = try Self.runID(input.path.run)
+            return .ok(.init(body: .json(try await refusing { try await runBody(runID, of: participant) })))
+        } catch let failure as APIFailure {
+            return try output(failure) { status, error in
+                switch status {
+                case 400: .badRequest(.init(body: .json(error)))
+                case 401: .unauthorized(.init(body: .json(error)))
+                case 403: .forbidden(.init(body: .json(error)))
+                case 404: .notFound(.init(body: .json(error)))
+                default: nil
+                }
+            }
+        }
+    }
+
+    func postStep(_ input: Operations.PostStep.Input) async throws -> Operations.PostStep.Output {
+        do {
+            let participant = try participant().participant
+            let runID = try Self.runID(input.path.run)
+            guard case .json(let body) = input.body else { throw APIFailure(status: 400, code: "bad-request", message: "Send JSON.") }
+            // The web form's vocabulary: the step and the button pressed beside the step's own fields.
+            var form = body.fields?.additionalProperties ?? [:]
+            for reserved in [StepSubmission.stepFieldName, StepSubmission.actionFieldName, StepSubmission.csrfFieldName] where form[reserved] != nil {
+                throw APIFailure(status: 400, code: "bad-request", message: "`fields` may not hold `\(reserved)`: give the step and the action beside them.")
+            }
+            form[StepSubmission.stepFieldName] = [body.step]
+            form[StepSubmission.actionFieldName] = [body.action.rawValue]
+            let source = AuditSource(actor: "participant \(participant.id)", reason: "POST /api/v1/participant/runs/\(runID.uuidString.lowercased())/steps")
+            let applied = try await refusing {
+                try await AuditTrail.$source.withValue(source) { try await service.apply(form, to: runID, for: participant).1 }
+            }
+            switch applied {
+            case .refused(_, let problems):
+                let strings = service.strings(language: participant.language)
+                return .unprocessableContent(.init(body: .json(.init(
+                    code: "answers-not-accepted", message: "Some answers are missing or not acceptable; nothing was stored.",
+                    problems: .init(additionalProperties: problems.mapValues { $0.text(in: strings) })))))
+            case .beingFinished:
+                throw APIFailure(status: 409, code: "run-being-finished", message: "The run is being finished by another request.")
+            case .saved, .finished:
+                return .ok(.init(body: .json(try await refusing { try await runBody(runID, of: participant) })))
+            }
+        } catch let failure as APIFailure {
+            return try output(failure) { status, error in
+                switch status {
+                case 400: .badRequest(.init(body: .json(error)))
+                case 401: .unauthorized(.init(body: .json(error)))
+                case 403: .forbidden(.init(body: .json(error)))
+                case 404: .notFound(.init(body: .json(error)))
+                case 409: .conflict(.init(body: .json(error)))
+                default: nil
+                }
+            }
+        }
+    }
+
+    /// A run id from a path; a malformed one is no run of the caller's (404), as on the web pages.
+    private static func runID(_ text: String) throws(APIFailure) -> UUID {
+        guard let id = UUID(uuidString: text) else { throw APIFailure(StudyServerError(.notFound, .refusalNoSuchRun)) }
+        return id
+    }
+
+    /// The participant's run `runID` as the `Run` schema: with its current step and that step's fields while it is in
+    /// progress.
+    private func runBody(_ runID: UUID, of participant: StudyParticipant) async throws -> Components.Schemas.Run {
+        let (run, session) = try await service.workflow.run(runID, for: participant)
+        let step = session.flatMap { session in session.currentStep.map { step in
+            Components.Schemas.Step(identifier: step.identifier, _type: step.kind.type.rawValue, title: step.title, text: step.text,
+                                    detail: step.detailText, optional: step.isOptional, canGoBack: session.canGoBack,
+                                    fields: StepForm(step: step, locale: session.locale, timeZone: session.timeZone, allowsTypedSignature: true)
+                                        .fields.map(Self.field))
+        } }
+        return .init(id: run.id.uuidString.lowercased(), task: run.taskID, occurrence: run.occurrence,
+                     state: .init(rawValue: run.state.rawValue) ?? .inProgress, step: step)
+    }
+
+    private static func field(_ field: StepForm.Field) -> Components.Schemas.StepField {
+        .init(name: field.name, question: field.question, input: .init(rawValue: field.input.rawValue) ?? .text, label: field.label,
+              optional: field.isOptional,
+              choices: field.choices.isEmpty ? nil : field.choices.map { .init(number: $0.number, text: $0.text, exclusive: $0.isExclusive) },
+              unit: field.unit, minimum: field.minimum, maximum: field.maximum)
+    }
+
     func getConsentPDF(_ input: Operations.GetConsentPDF.Input) async throws -> Operations.GetConsentPDF.Output {
         do {
             let signedIn = try participant()

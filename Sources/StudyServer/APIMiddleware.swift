@@ -16,6 +16,9 @@ struct APIMiddleware: RouterMiddleware {
 
     /// The largest JSON body accepted.
     static let maximumBody = 64 * 1024
+    /// The largest body of a step's answers, as large as the web form's: an active step's measurements and a drawn
+    /// signature are posted there.
+    static let maximumStepBody = PostedForm.maximumBody
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var request = request
@@ -23,7 +26,8 @@ struct APIMiddleware: RouterMiddleware {
             if request.method == .post {
                 // Read whole (within the limit) and checked as JSON two readers cannot read differently: a duplicate
                 // key, a lone surrogate or a control character is refused, where a decoder would take one silently.
-                let body = try await request.body.collect(upTo: Self.maximumBody)
+                let limit = request.uri.path.hasSuffix("/steps") ? Self.maximumStepBody : Self.maximumBody
+                let body = try await request.body.collect(upTo: limit)
                 if body.readableBytes > 0 {
                     do {
                         _ = try JSONTree(data: Data(buffer: body))

@@ -53,9 +53,32 @@ extension StudyService {
     /// Applies a posted step form (its CSRF token checked by ``SessionMiddleware``): all or nothing. A form with problems shows the step again (422) with them; an
     /// accepted one is saved before the answer goes back, then leads to the next step, or home when the run ends.
     func post(_ form: [String: [String]], files: [String: UploadedFile] = [:], to runID: UUID, signedIn: SignedIn) async throws -> RunResponse {
+        let (submission, applied) = try await apply(form, files: files, to: runID, for: signedIn.participant)
+        let context = pageContext(runID: runID, signedIn: signedIn)
+        switch applied {
+        case .refused(let session, let errors):
+            return .page(status: 422, html: try stepPages.render(session: session, context: context, errors: errors, submitted: submission),
+                         isolated: Self.isActive(session))
+        case .saved:
+            return .redirect(context.formAction)
+        case .beingFinished, .finished(.discarded):
+            // The first of two posts of the last step is finishing the run: the second goes where the first will.
+            return .redirect("/")
+        case .finished(.onboarding):
+            return .redirect("/?notice=onboarded")
+        case .finished(.survey):
+            return .redirect("/?notice=done")
+        }
+    }
+
+    /// Applies a posted step (a web form, or the REST API's fields in the same names) to the participant's run
+    /// through the workflow, all or nothing; starts printing the consent PDFs when it completes the onboarding.
+    /// Returns the submission as read, for a page that shows it again with its problems.
+    func apply(_ form: [String: [String]], files: [String: UploadedFile] = [:], to runID: UUID,
+               for participant: StudyParticipant) async throws -> (StepSubmission, ParticipantWorkflow.StepApplication<[String: FieldProblem]>) {
         let submission: StepSubmission
         do { submission = try StepSubmission(form: form, files: files) } catch { throw StudyServerError.malformed("\(error)") }
-        let applied = try await workflow.applyStep(to: runID, for: signedIn.participant) { session -> [String: FieldProblem]? in
+        let applied = try await workflow.applyStep(to: runID, for: participant) { session -> [String: FieldProblem]? in
             let result: StepSubmissionResult
             do {
                 result = try submission.apply(to: &session, allowsTypedSignature: true)
@@ -72,22 +95,8 @@ extension StudyService {
             }
             return result.errors.isEmpty ? nil : result.errors
         }
-        let context = pageContext(runID: runID, signedIn: signedIn)
-        switch applied {
-        case .refused(let session, let errors):
-            return .page(status: 422, html: try stepPages.render(session: session, context: context, errors: errors, submitted: submission),
-                         isolated: Self.isActive(session))
-        case .saved:
-            return .redirect(context.formAction)
-        case .beingFinished, .finished(.discarded):
-            // The first of two posts of the last step is finishing the run: the second goes where the first will.
-            return .redirect("/")
-        case .finished(.onboarding):
-            printConsentPDFs()
-            return .redirect("/?notice=onboarded")
-        case .finished(.survey):
-            return .redirect("/?notice=done")
-        }
+        if case .finished(.onboarding) = applied { printConsentPDFs() }
+        return (submission, applied)
     }
 
     /// Whether the run's current step is an active step.

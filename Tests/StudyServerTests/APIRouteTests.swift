@@ -34,6 +34,9 @@ struct APIRouteTests {
             (.get, "/api/v1/participant/events?from=2026-03-04&to=2026-03-05", nil, 401, 200, 401),
             (.post, "/api/v1/participant/events/symptoms/0/outcome", #"{"action":"log"}"#, 401, 204, 401),
             (.get, "/api/v1/participant/consent.pdf", nil, 401, 409, 401),
+            (.post, "/api/v1/participant/runs", #"{"task":"pain","occurrence":1}"#, 401, 201, 401),
+            (.get, "/api/v1/participant/runs/9b2f0c5e-8d1a-4c3b-9e7f-2a6d4b8c1e05", nil, 401, 404, 401),
+            (.post, "/api/v1/participant/runs/9b2f0c5e-8d1a-4c3b-9e7f-2a6d4b8c1e05/steps", #"{"step":"painLevel","action":"next"}"#, 401, 404, 401),
             (.get, "/api/v1/exports/outcomes", nil, 401, 401, 200),
             (.post, "/api/v1/participant/sessions", #"{"signInCode":"AAAA-AAAA"}"#, 404, 404, 404),
             (.post, "/api/v1/researcher/sessions", #"{"email":"v@example.org","password":"wrong password here"}"#, 401, 401, 401),
@@ -51,6 +54,74 @@ struct APIRouteTests {
                     }
                 }
             }
+        }
+    }
+
+    /// The pain check answered through the API: the step's fields as the web form names them, an answer out of range
+    /// refused with the question's problem and nothing stored, then the run completed and its event done; another
+    /// participant's token finds no such run.
+    @Test func aSurveyIsAnsweredStepByStepThroughTheSameChecksAsTheWebForm() async throws {
+        let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))
+        let service = try Fixture.service(clock: clock)
+        let alex = try await Fixture.participant(of: service, zone: .gmt)
+        let sam = try await Fixture.participant(of: service, zone: .gmt)
+        try await Fixture.consent(of: service, for: alex, at: clock.now)
+        clock.set(Fixture.date("2026-03-04T20:00:00Z"))
+        let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
+        try await app.test(.router) { client in
+            func call(_ method: HTTPRequest.Method, _ path: String, _ body: String? = nil, as token: String) async throws -> (Int, [String: Any]) {
+                let response = try await client.execute(uri: "/api/v1" + path, method: method, headers: headers(token, json: body != nil),
+                                                        body: body.map { ByteBuffer(string: $0) })
+                let json = (try? JSONSerialization.jsonObject(with: Data(buffer: response.body))) as? [String: Any] ?? [:]
+                return (Int(response.status.code), json)
+            }
+            let (started, run) = try await call(.post, "/participant/runs", #"{"task":"pain","occurrence":0}"#, as: alex.sessionToken)
+            #expect(started == 201, "\(run)")
+            let id = try #require(run["id"] as? String)
+            let step = try #require(run["step"] as? [String: Any])
+            #expect(step["identifier"] as? String == "painLevel" && step["type"] as? String == "question")
+            let fields = try #require(step["fields"] as? [[String: Any]])
+            #expect(fields.count == 1 && fields[0]["name"] as? String == "q0" && fields[0]["input"] as? String == "number")
+            #expect(fields[0]["minimum"] as? Double == 0 && fields[0]["maximum"] as? Double == 10)
+
+            // Out of the scale's range: the question's problem, and the run stays on the step.
+            let (refused, problems) = try await call(.post, "/participant/runs/\(id)/steps",
+                                                     #"{"step":"painLevel","action":"next","fields":{"q0":["11"]}}"#, as: alex.sessionToken)
+            #expect(refused == 422 && problems["code"] as? String == "answers-not-accepted")
+            #expect((problems["problems"] as? [String: String])?.keys.sorted() == ["painLevel"], "\(problems)")
+            let (_, unchanged) = try await call(.get, "/participant/runs/\(id)", as: alex.sessionToken)
+            #expect((unchanged["step"] as? [String: Any])?["identifier"] as? String == "painLevel")
+            // A field the step does not have is the client's mistake.
+            let (unknown, _) = try await call(.post, "/participant/runs/\(id)/steps",
+                                              #"{"step":"painLevel","action":"next","fields":{"q7":["1"]}}"#, as: alex.sessionToken)
+            #expect(unknown == 400)
+            // Another participant's token: no such run, and nothing moves.
+            let (other, _) = try await call(.post, "/participant/runs/\(id)/steps",
+                                            #"{"step":"painLevel","action":"next","fields":{"q0":["3"]}}"#, as: sam.sessionToken)
+            #expect(other == 404)
+
+            let (moved, next) = try await call(.post, "/participant/runs/\(id)/steps",
+                                               #"{"step":"painLevel","action":"next","fields":{"q0":["3"]}}"#, as: alex.sessionToken)
+            #expect(moved == 200)
+            let location = try #require(next["step"] as? [String: Any])
+            #expect(location["identifier"] as? String == "painLocation" && location["canGoBack"] as? Bool == true)
+            let choiceFields = try #require(location["fields"] as? [[String: Any]])
+            #expect(choiceFields.map { $0["name"] as? String } == ["q0", "q0-other5"])
+            #expect(choiceFields[0]["input"] as? String == "choices")
+            #expect((choiceFields[0]["choices"] as? [[String: Any]])?.map { $0["text"] as? String }.first == "Front of the knee")
+            // A stale step (the one answered already) is refused as a conflict.
+            let (stale, _) = try await call(.post, "/participant/runs/\(id)/steps",
+                                            #"{"step":"painLevel","action":"next","fields":{"q0":["4"]}}"#, as: alex.sessionToken)
+            #expect(stale == 409)
+            _ = try await call(.post, "/participant/runs/\(id)/steps", #"{"step":"painLocation","action":"next","fields":{"q0":["1","3"]}}"#, as: alex.sessionToken)
+            _ = try await call(.post, "/participant/runs/\(id)/steps", #"{"step":"notes","action":"skip"}"#, as: alex.sessionToken)
+            let (finished, done) = try await call(.post, "/participant/runs/\(id)/steps", #"{"step":"done","action":"next"}"#, as: alex.sessionToken)
+            #expect(finished == 200 && done["state"] as? String == "completed" && done["step"] == nil, "\(done)")
+
+            let (_, events) = try await call(.get, "/participant/events?from=2026-03-04&to=2026-03-04", as: alex.sessionToken)
+            let pain = (events["events"] as? [[String: Any]])?.first { $0["task"] as? String == "pain" }
+            #expect(pain?["done"] as? Bool == true)
+            #expect((pain?["values"] as? [[String: Any]])?.first?["number"] as? Double == 3)
         }
     }
 }
