@@ -4,13 +4,13 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
 # Debian packages the build and tests need besides the Swift toolchain: GRDB links the system SQLite; consent PDFs
 # are printed by headless Chromium with CJK fonts, and the tests read them back with poppler's pdftotext and pdftoppm;
-# ZIPFoundation (the ZIP exports) links the system zlib.
+# ZIPFoundation (the ZIP exports) links the system zlib; the console draws invitation QR codes with libqrencode.
 # The browser suite drives chromium through chromedriver with Selenium from PyPI (in .venv); `make bench` loads the
 # server with wrk.
-DEBIAN_PACKAGES := libsqlite3-dev zlib1g-dev pkg-config chromium chromium-driver fonts-noto-cjk poppler-utils python3 python3-venv wrk
-# Only the tests need R: tests/export reads every CSV export back with base R's read.csv, as a statistician would, so
-# `make test` installs it and `make run` does not.
-TEST_DEBIAN_PACKAGES := r-base-core
+DEBIAN_PACKAGES := libsqlite3-dev zlib1g-dev libqrencode-dev pkg-config chromium chromium-driver fonts-noto-cjk poppler-utils python3 python3-venv wrk
+# Only the tests need R and zbar: tests/export reads every CSV export back with base R's read.csv, as a statistician
+# would, and the QR codes are read back with zbar's zbarimg; `make test` installs them and `make run` does not.
+TEST_DEBIAN_PACKAGES := r-base-core zbar-tools
 VENV := .venv
 # axe-core (accessibility checks in the browser suite) comes from PyPI: axe-playwright-python carries axe.min.js.
 AXE_PACKAGE := axe-playwright-python==0.1.8

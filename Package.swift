@@ -117,13 +117,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                "StudyServerAPI",
+                "StudyServerAPI", "QRCodes",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 // NIOThreadPool: bcrypt runs off the request's executor.
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // libqrencode from Debian (libqrencode-dev), which the console's printable invitations draw their QR codes with.
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        // QR codes as SVG, from libqrencode's modules.
+        .target(name: "QRCodes", dependencies: ["CQRencode"]),
+        .testTarget(name: "QRCodesTests", dependencies: ["QRCodes"]),
         // The API's types and server protocol, generated at build time from openapi.yaml (nothing generated is committed).
         .target(
             name: "StudyServerAPI",

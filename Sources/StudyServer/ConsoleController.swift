@@ -2,6 +2,7 @@ import Consent
 import Foundation
 import HTTPTypes
 import Hummingbird
+import QRCodes
 import NIOCore
 import Research
 import Study
@@ -306,6 +307,10 @@ struct ConsoleController {
     // MARK: - Invitations
 
     private func invitationsView(newLinks: [String] = [], error: String? = nil) async throws -> ConsoleInvitationsView {
+        // A link is a few dozen bytes: far within what a QR code holds (a failure here is the server's fault).
+        let shown = try newLinks.enumerated().map { index, link in
+            ConsoleNewLinkView(link: link, qrSVG: try QRCode(encoding: link).svg(title: "QR code of invitation link \(index + 1)"))
+        }
         let now = service.environment.now()
         let rows = try await service.store.invitations().reversed().map { invitation in
             let state: String
@@ -326,7 +331,7 @@ struct ConsoleController {
                                         context: label.isEmpty ? "the invitation made \(ISO8601.string(from: invitation.createdAt, in: .gmt))" : "the invitation '\(label)'")
                     : nil)
         }
-        return ConsoleInvitationsView(createAction: ConsolePageRenderer.invitationsPath, error: error, newLinks: newLinks, invitations: Array(rows))
+        return ConsoleInvitationsView(createAction: ConsolePageRenderer.invitationsPath, error: error, newLinks: shown, invitations: Array(rows))
     }
 
     /// Makes the links a post asks for and shows them once, or says what is wrong with the form.

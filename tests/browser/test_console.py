@@ -2,6 +2,7 @@
 from the printed link, signs in, finds the participant who just consented and answered, opens the signed consent's
 PDF (read back with pdftotext), and downloads the csv-long export, which holds the participant's last answer. Every
 console page is checked with axe-core and weighed like the participant's pages."""
+import base64
 import csv
 import io
 import subprocess
@@ -47,7 +48,7 @@ def console_fetch(driver, server, path):
         return response.status, response.headers, response.read()
 
 
-def test_an_investigator_finds_who_just_consented_opens_their_pdf_and_exports_their_last_answer(server, browser, new_browser):
+def test_an_investigator_finds_who_just_consented_opens_their_pdf_and_exports_their_last_answer(server, browser, new_browser, tmp_path):
     # The participant, on their phone: onboarding with a typed name, then today's pain check with pain 7.
     me = Participant(server, browser).join()
     me.complete_recover_onboarding(given="Katherine", family="Johnson", check_pages=False)
@@ -149,6 +150,19 @@ def test_an_investigator_finds_who_just_consented_opens_their_pdf_and_exports_th
     assert them.page() == 200
     links = [c.text for c in team.driver.find_elements(By.CSS_SELECTOR, "main ol.links code")]
     assert all(link.startswith(server.base + "/join/") for link in links), links
+    # Each link's QR code, as the screen shows it, reads back as that link (zbar's decoder, from Debian's zbar-tools).
+    codes = team.driver.find_elements(By.CSS_SELECTOR, "main ol.links svg")
+    assert len(codes) == 2
+    for number, (code, link) in enumerate(zip(codes, links)):
+        image = tmp_path / f"invitation-{number}.png"
+        image.write_bytes(code.screenshot_as_png)
+        decoded = subprocess.run(["zbarimg", "--raw", "--quiet", str(image)], capture_output=True)
+        assert decoded.returncode == 0 and decoded.stdout.decode().strip() == link, decoded
+    # Printed, the page is the new links alone: not the form, nor the list of every invitation.
+    printed = subprocess.run(["pdftotext", "-", "-"], input=base64.b64decode(team.driver.print_page()), capture_output=True,
+                             check=True).stdout.decode()
+    assert all(link in printed.replace("\n", "") for link in links) and "Make invitation links" not in printed, printed
+    assert "Every invitation" not in printed
     team.driver.find_element(By.CSS_SELECTOR, "main td form button").click()
     WebDriverWait(team.driver, 10, ignored_exceptions=NAVIGATING).until(lambda _: "revoked" in them.main_text())
     assert "Site B" in them.main_text()

@@ -333,17 +333,31 @@ public struct ConsoleInvitationRowView: Sendable {
     }
 }
 
-/// The invitations page: the links just made (shown once), a form to make more, and every invitation.
+/// A link just made, with its QR code to print beside it.
+public struct ConsoleNewLinkView: Sendable {
+    /// The invitation link.
+    public let link: String
+    /// The link's QR code as an SVG image made by the server (inserted as it is).
+    public let qrSVG: String
+
+    public init(link: String, qrSVG: String) {
+        self.link = link
+        self.qrSVG = qrSVG
+    }
+}
+
+/// The invitations page: the links just made (shown once, each with its QR code, and printable), a form to make more,
+/// and every invitation.
 public struct ConsoleInvitationsView: Sendable {
     public let createAction: String
     public let error: String?
     /// The links made by the last post, shown this once: only their digests are stored.
-    public let newLinks: [String]
+    public let newLinks: [ConsoleNewLinkView]
     public let hasNewLinks: Bool
     public let invitations: [ConsoleInvitationRowView]
     public let hasInvitations: Bool
 
-    public init(createAction: String, error: String? = nil, newLinks: [String] = [], invitations: [ConsoleInvitationRowView]) {
+    public init(createAction: String, error: String? = nil, newLinks: [ConsoleNewLinkView] = [], invitations: [ConsoleInvitationRowView]) {
         self.createAction = createAction
         self.error = error
         self.newLinks = newLinks
