@@ -162,12 +162,17 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         let now = sqliteStudyStore.now
         let careStore = sqliteCareStore
         let keepsExisting = change.keepsExistingOutcomes
-        let outcomes = change.outcomes, removedOutcomes = change.removedOutcomes
+        let outcomes = change.outcomes, removedOutcomes = change.removedOutcomes, deletedRuns = change.deletedRunIDs
         let audit = audit, source = AuditTrail.source
         let (committed, careChange) = try await database.write { db -> (CommittedParticipantChange, CareChange) in
             try SQLiteAuditTrail.run(audit, as: source) {
                 let savedRuns = try runs.map { try Rows.save($0, now: now, db) }
                 let storedRecords = try records.map { try Rows.appendConsentRecord($0.0, json: $0.1, now: now, db) }
+                for run in deletedRuns {
+                    try db.execute(sql: "DELETE FROM taskRun WHERE id = ? AND participantID = ?", arguments: [run, participantID])
+                    // A run that is not the participant's (or not stored) rolls the whole change back.
+                    guard db.changesCount == 1 else { throw StudyStoreError.noRunToDelete(run: run) }
+                }
                 try Self.requireCareTasks(of: outcomes, belongTo: participantID, db)
                 let writer = SQLiteCareStorage.writer(in: db)
                 var added: [Outcome] = [], kept: [Outcome] = []

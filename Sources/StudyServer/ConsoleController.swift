@@ -271,13 +271,19 @@ struct ConsoleController {
         if let scalar = FreeTextRules.forbiddenScalar(in: reason, allowingLineBreaks: true) {
             problem = "The reason holds \(FreeTextRules.describe(scalar)), which would not show as typed."
         }
+        // Where the participant chooses what happens to their data, the investigator records their choice.
+        var data: WithdrawnData?
+        if service.study.withdrawal == .participantChooses {
+            data = WithdrawnData(rawValue: request.field("data"))
+            if data == nil, problem == nil { problem = "Choose what the participant asked for their data: keep it or delete it." }
+        }
         if let problem {
             let view = try await ConsolePageBuilder(service: service).participant(participant, canCountersign: try request.signedIn.role.allows(.countersignConsent),
                                                                                   canRecordWithdrawal: true, withdrawalError: problem)
             return StudyRouter.html(service.consolePages.participant(view, context: context(request)), status: .unprocessableContent)
         }
         do {
-            try await service.workflow.withdrawal.withdraw(participant, reason: reason)
+            try await service.workflow.withdrawal.withdraw(participant, reason: reason, data: data)
         } catch StudyRefusal.withdrawn {
             throw ConsoleRefusal(.conflict, "This participant has left the study already.")
         } catch StudyRefusal.onboardingRequired {

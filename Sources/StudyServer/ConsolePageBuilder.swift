@@ -143,7 +143,13 @@ struct ConsolePageBuilder {
                                           consents: consents, weekdays: weekdays, adherence: try await adherence(of: participant),
                                           runs: runs(of: data), outcomes: outcomes(of: data), audit: try await audit(of: participant))
         if canRecordWithdrawal, case .consented = Self.consentState(records) {
-            view.withdraw = ConsoleWithdrawView(action: "/console/participants/\(URLPath.encoded(participant.id))/withdraw", error: withdrawalError)
+            let rule: String? = switch service.study.withdrawal {
+            case .keep: "What was collected stays, as the study's consent says."
+            case .delete: "Their answers and outcomes are deleted, as the study's rule says; the consent records stay."
+            case .participantChooses: nil
+            }
+            view.withdraw = ConsoleWithdrawView(action: "/console/participants/\(URLPath.encoded(participant.id))/withdraw", error: withdrawalError,
+                                                dataRule: rule, asksDataChoice: service.study.withdrawal == .participantChooses)
         }
         return view
     }

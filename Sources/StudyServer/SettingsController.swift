@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import Research
+import Study
 import StudyWeb
 
 /// The participant's settings: language, a sign-in code for another device, the browsers signed in, the signed
@@ -39,18 +40,22 @@ struct SettingsController {
         }
         group.get("/settings/leave") { _, context in
             guard try await service.canLeave(context.participant) else { return Response.redirect(to: "/settings", type: .normal) }
-            let strings = service.strings(language: context.participant.language)
-            let page = ConfirmPage(title: strings[.leaveConfirmTitle], text: strings[.leaveConfirmText], post: TaskCard.Post(action: "/settings/leave"),
-                                   confirm: strings[.leaveConfirm], cancelURL: "/settings", reasonField: ("reason", strings[.leaveReasonLabel]))
-            return StudyRouter.html(service.sitePages.confirm(page, context: service.siteContext(language: context.participant.language,
-                                                                                                signedIn: context.signedIn)))
+            return leavePage(context)
         }
         group.post("/settings/leave") { _, context in
             let reason = context.fields["reason"]?.first ?? ""
             if reason.count > 1000 || FreeTextRules.forbiddenScalar(in: reason, allowingLineBreaks: true) != nil {
                 throw StudyServerError.malformed("The reason must be at most 1000 characters of text.")
             }
-            try await service.workflow.withdrawal.withdraw(context.participant, reason: reason)
+            // Where the study lets the participant choose what happens to their data, leaving needs the choice.
+            var data: WithdrawnData?
+            if service.study.withdrawal == .participantChooses {
+                guard let chosen = context.fields["data"]?.first.flatMap(WithdrawnData.init(rawValue:)) else {
+                    return leavePage(context, choiceError: service.strings(language: context.participant.language)[.leaveDataChoiceRequired])
+                }
+                data = chosen
+            }
+            try await service.workflow.withdrawal.withdraw(context.participant, reason: reason, data: data)
             return Response.redirect(to: "/", type: .normal)
         }
         group.get("/settings/my-data.zip") { _, context in
@@ -69,5 +74,27 @@ struct SettingsController {
             headers[.cacheControl] = "private, no-store"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: pdf)))
         }
+    }
+
+    /// The page that asks before the participant leaves: what leaving does, what happens to their data as the study
+    /// decides it or the choice the study offers (with `choiceError` after a post without it, 422), and why (optional).
+    private func leavePage(_ context: ParticipantRequestContext, choiceError: String? = nil) -> Response {
+        let strings = service.strings(language: context.participant.language)
+        var text = strings[.leaveConfirmText]
+        var choice: ConfirmPage.Choice?
+        switch service.study.withdrawal {
+        case .keep: text += "\n" + strings[.leaveDataKept]
+        case .delete: text += "\n" + strings[.leaveDataDeleted]
+        case .participantChooses:
+            choice = ConfirmPage.Choice(name: "data", legend: strings[.leaveDataChoice],
+                                        options: [(WithdrawnData.keep.rawValue, strings[.leaveDataChoiceKeep]),
+                                                  (WithdrawnData.delete.rawValue, strings[.leaveDataChoiceDelete])], error: choiceError)
+        }
+        let page = ConfirmPage(title: strings[.leaveConfirmTitle], text: text, post: TaskCard.Post(action: "/settings/leave"),
+                               confirm: strings[.leaveConfirm], cancelURL: "/settings", reasonField: ("reason", strings[.leaveReasonLabel]),
+                               choice: choice)
+        return StudyRouter.html(service.sitePages.confirm(page, context: service.siteContext(language: context.participant.language,
+                                                                                             signedIn: context.signedIn)),
+                                status: choiceError == nil ? .ok : .unprocessableContent)
     }
 }

@@ -1,3 +1,4 @@
+import CareStore
 import Consent
 import Foundation
 import HTTPTypes
@@ -94,5 +95,105 @@ struct WithdrawalTests {
         #expect(try await service.workflow.withdrawal.isWithdrawn(sam.participant))
         let record = try #require(try await service.store.consentRecords(participantID: sam.participant.id).last?.sealed.record)
         #expect(record.withdrawal?.reason == "Told the nurse by phone")
+    }
+
+    /// A participant's symptom log (an outcome), a pain run in progress with a file, and the onboarding gate's outcome.
+    private func dataOf(_ signedIn: StudyService.SignedIn, in service: StudyService) async throws -> UUID {
+        let participant = signedIn.participant
+        try await service.workflow.log(taskID: "symptoms", occurrence: 0, for: participant)
+        let run = try await service.workflow.startRun(taskID: "pain", occurrence: 1, for: participant)
+        _ = try #require(service.workflow.runFiles(for: participant)).write(Data("a recording".utf8), named: "voice.m4a", ofRun: run)
+        return run
+    }
+
+    /// The participant's live outcomes by study task id.
+    private func outcomeTasks(of signedIn: StudyService.SignedIn, in service: StudyService) async throws -> [String] {
+        var query = OutcomeQuery()
+        query.taskIDs = Set((["onboarding"] + service.study.tasks.map(\.id)).map { StudyCareIdentifiers.taskID(participant: signedIn.participant.id, task: $0) })
+        let tasks = try await service.careStore.fetch(CareTask.self, query: CareQuery())
+        let names = Dictionary(tasks.map { ($0.uuid, $0.id.split(separator: "/").last.map(String.init) ?? $0.id) }, uniquingKeysWith: { first, _ in first })
+        return try await service.careStore.fetchOutcomes(query: query).compactMap { names[$0.taskUUID] }.sorted()
+    }
+
+    /// Where the study lets each participant choose: leaving asks what happens to their data, refuses to go on without
+    /// an answer, and then keeps or deletes it as they chose, in the transaction of the withdrawal; the consent, the
+    /// withdrawal and the onboarding's gate stay, and the audit trail says why the data went.
+    @Test func whereTheParticipantChoosesTheirDataIsKeptOrDeletedAsTheyChose() async throws {
+        let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))
+        let service = try Fixture.service(clock: clock, withdrawal: .participantChooses)
+        let ana = try await Fixture.participant(of: service, zone: .gmt)
+        let ben = try await Fixture.participant(of: service, zone: .gmt)
+        for signedIn in [ana, ben] { try await Fixture.consent(of: service, for: signedIn, at: clock.now) }
+        clock.set(Fixture.date("2026-03-05T03:00:00Z")) // the day after enrolment, when Recover's symptom log starts
+        let anaRun = try await dataOf(ana, in: service)
+        let benRun = try await dataOf(ben, in: service)
+        let files = try #require(service.workflow.runFiles(for: ana.participant))
+        #expect(try await outcomeTasks(of: ana, in: service) == ["onboarding", "symptoms"])
+
+        let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
+        try await app.test(.router) { client in
+            let confirm = String(buffer: try await client.execute(uri: "/settings/leave", method: .get, headers: Fixture.headers(ana)).body)
+            #expect(confirm.contains("What should happen to what you have given so far?"))
+            #expect(confirm.contains("name=\"data\" value=\"keep\" required") && confirm.contains("name=\"data\" value=\"delete\" required"))
+            let unanswered = try await client.execute(uri: "/settings/leave", method: .post, headers: Fixture.headers(ana, form: true),
+                                                      body: ByteBuffer(string: Fixture.token(ana) + "&reason="))
+            #expect(unanswered.status == .unprocessableContent && String(buffer: unanswered.body).contains("Choose what should happen to what you have given."))
+            #expect(try await service.store.consentRecords(participantID: ana.participant.id).count == 1)
+
+            let deleted = try await client.execute(uri: "/settings/leave", method: .post, headers: Fixture.headers(ana, form: true),
+                                                   body: ByteBuffer(string: Fixture.token(ana) + "&data=delete&reason="))
+            #expect(deleted.status == .seeOther)
+            let kept = try await client.execute(uri: "/settings/leave", method: .post, headers: Fixture.headers(ben, form: true),
+                                                body: ByteBuffer(string: Fixture.token(ben) + "&data=keep&reason="))
+            #expect(kept.status == .seeOther)
+        }
+        // Ana: the consent and the withdrawal stay, with the onboarding's gate; the run, its file and the log are gone.
+        #expect(try await service.store.consentRecords(participantID: ana.participant.id).map(\.sealed.record.kind) == [.consent, .withdrawal])
+        #expect(try await service.store.runs(participantID: ana.participant.id, taskID: nil).isEmpty)
+        #expect(try await outcomeTasks(of: ana, in: service) == ["onboarding"])
+        #expect(!FileManager.default.fileExists(atPath: try #require(files.location(ofRun: anaRun))))
+        #expect(try await service.workflow.isOnboarded(ana.participant))
+        let trail = try await service.data.auditEntries(participantID: ana.participant.id, limit: 20)
+        let deletions = trail.filter { $0.reason?.contains("the participant's data deleted (the participant's choice)") == true }
+        #expect(Set(deletions.map(\.entity)).isSuperset(of: ["taskRun", "consentRecord", "outcome"]), "\(trail.map { ($0.entity, $0.reason) })")
+        // Ben kept his: all of it is there.
+        #expect(try await service.store.runs(participantID: ben.participant.id, taskID: nil).map(\.id) == [benRun])
+        #expect(try await outcomeTasks(of: ben, in: service) == ["onboarding", "symptoms"])
+        #expect(try await service.workflow.withdrawal.isWithdrawn(ben.participant))
+        // A caller that does not give the participant's choice is refused before anything is stored.
+        let cy = try await Fixture.participant(of: service, zone: .gmt)
+        try await Fixture.consent(of: service, for: cy, at: clock.now)
+        await #expect(throws: StudyWithdrawalError.choiceRequired) { try await service.workflow.withdrawal.withdraw(cy.participant, reason: nil) }
+        #expect(try await service.store.consentRecords(participantID: cy.participant.id).count == 1)
+    }
+
+    /// Where the study's rule deletes the data, an investigator recording a withdrawal is told so and the data goes;
+    /// nobody may choose otherwise.
+    @Test func whereTheStudyDeletesTheDataAnInvestigatorsRecordDeletesIt() async throws {
+        let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))
+        let service = try Fixture.service(clock: clock, withdrawal: .delete)
+        let dee = try await Fixture.participant(of: service, zone: .gmt)
+        try await Fixture.consent(of: service, for: dee, at: clock.now)
+        clock.set(Fixture.date("2026-03-05T03:00:00Z"))
+        _ = try await dataOf(dee, in: service)
+        await #expect(throws: StudyWithdrawalError.notOffered(.keep, policy: .delete)) {
+            try await service.workflow.withdrawal.withdraw(dee.participant, reason: nil, data: .keep)
+        }
+        let investigator = try await Fixture.researcher(of: service, role: .investigator)
+        let page = "/console/participants/\(dee.participant.id)"
+        let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
+        try await app.test(.router) { client in
+            let shown = String(buffer: try await client.execute(uri: page, method: .get, headers: Fixture.consoleForm(investigator.cookie)).body)
+            #expect(shown.contains("Their answers and outcomes are deleted, as the study&#39;s rule says") || shown.contains("Their answers and outcomes are deleted, as the study's rule says"))
+            #expect(!shown.contains("name=\"data\""))
+            let recorded = try await client.execute(uri: page + "/withdraw", method: .post, headers: Fixture.consoleForm(investigator.cookie),
+                                                    body: ByteBuffer(string: investigator.csrf + "&reason=Asked+by+letter"))
+            #expect(recorded.status == .seeOther)
+        }
+        #expect(try await service.store.runs(participantID: dee.participant.id, taskID: nil).isEmpty)
+        #expect(try await outcomeTasks(of: dee, in: service) == ["onboarding"])
+        let trail = try await service.data.auditEntries(participantID: dee.participant.id, limit: 20)
+        #expect(trail.contains { $0.entity == "taskRun" && $0.reason?.hasSuffix("withdrawal: the participant's data deleted (the study's rule)") == true },
+                "\(trail.map { ($0.entity, $0.reason) })")
     }
 }

@@ -399,6 +399,7 @@ struct StudyLoaderTests {
             consent: {document: ../../consent/recover-consent.json}
             onboarding: onboarding.json
             enrolment: {mode: invite}
+            withdrawal: {data: erase}
             tasks:
               - id: onboarding
                 title: Clash
@@ -413,11 +414,12 @@ struct StudyLoaderTests {
             return try problems(in: folder)
         }
         let expected = [
-            "study.yaml: langauges: unknown key 'langauges'; did you mean 'languages'? (known keys: identifier, name, languages, theme, consent, onboarding, strings, enrolment, valueSets, tasks, contacts, charts, feed, patient)",
+            "study.yaml: langauges: unknown key 'langauges'; did you mean 'languages'? (known keys: identifier, name, languages, theme, consent, onboarding, strings, enrolment, withdrawal, valueSets, tasks, contacts, charts, feed, patient)",
             "study.yaml: languages: is required but missing",
             "study.yaml: identifier: 'bad id' may hold only letters, digits, '-' and '_', starting with a letter or digit",
             ##"study.yaml: theme.tint: 'red' is not a colour written as #RRGGBB, such as "#0A66C2""##,
             "study.yaml: enrolment.mode: 'invite' is not one of invitation, open",
+            "study.yaml: withdrawal.data: 'erase' is not one of keep, delete, participantChooses",
             "study.yaml: tasks[0].id: 'onboarding' is the study's onboarding task; give this task another id",
             "study.yaml: tasks[0].schedule[0]: a schedule element has exactly one of daily, weekly, once or sameAs (found daily and weekly)",
             "study.yaml: tasks[1].outcome: an outcome mapping reads survey answers or active task measures; this task has neither",

@@ -1,3 +1,4 @@
+import CareStore
 import Consent
 import Foundation
 import Synchronization
@@ -5,11 +6,13 @@ import Synchronization
 /// Leaving the study: the participant from their settings, or an investigator recording it with a reason. It seals a
 /// withdrawal record bound to the participant's consent (the consent record never changes) and from then on the
 /// workflow refuses new data from the participant (``StudyRefusal/withdrawn``): no task starts, no answer or card is
-/// recorded. What was collected before stays, as Recover's consent says; the participant keeps their sign-in, their
-/// consent PDF and the download of their own data.
+/// recorded. What was collected before stays or is deleted as the study's ``StudyWithdrawalPolicy`` says (or, where
+/// the study lets them choose, as the participant chose); the participant keeps their sign-in, their consent PDF and
+/// the download of what the study still holds about them.
 ///
 /// ```swift
-/// try await workflow.withdrawal.withdraw(participant, reason: "moving abroad")
+/// try await workflow.withdrawal.withdraw(participant, reason: "moving abroad")                 // as the study decides
+/// try await workflow.withdrawal.withdraw(participant, reason: nil, data: .delete)              // the participant's choice
 /// try await workflow.withdrawal.isWithdrawn(participant)   // true
 /// ```
 public struct StudyWithdrawal: Sendable {
@@ -40,20 +43,79 @@ public struct StudyWithdrawal: Sendable {
         return records.last { $0.sealed.record.kind == .withdrawal && $0.sealed.record.linkedRecordID == consent.id }
     }
 
-    /// Withdraws the participant's latest consent, now, with `reason` (nil or empty for none given). Throws
-    /// ``StudyRefusal/withdrawn`` when it is withdrawn already and ``StudyRefusal/onboardingRequired`` when there is no
-    /// consent to withdraw.
+    /// Withdraws the participant's latest consent, now, with `reason` (nil or empty for none given), and keeps or
+    /// deletes what they gave: as the study decides, or as `data` says where the study lets the participant choose.
+    ///
+    /// Deleting removes, in the same transaction as the sealed withdrawal, every run of theirs but the onboarding's
+    /// (which holds their consent) and every live outcome of their care tasks but the onboarding gate's; then the
+    /// files of the deleted runs. Throws ``StudyRefusal/withdrawn`` when it is withdrawn already,
+    /// ``StudyRefusal/onboardingRequired`` when there is no consent to withdraw, and ``StudyWithdrawalError`` when
+    /// `data` is missing where the participant chooses or differs from what the study decides.
     @discardableResult
-    public func withdraw(_ participant: StudyParticipant, reason: String?) async throws -> StoredConsentRecord {
-        let records = try await workflow.data.studyStore.consentRecords(participantID: participant.id)
+    public func withdraw(_ participant: StudyParticipant, reason: String?, data: WithdrawnData? = nil) async throws -> StoredConsentRecord {
+        let policy = workflow.study.withdrawal
+        let disposition: WithdrawnData
+        switch (policy.decided, data) {
+        case (let decided?, nil): disposition = decided
+        case (let decided?, let asked?):
+            guard decided == asked else { throw StudyWithdrawalError.notOffered(asked, policy: policy) }
+            disposition = decided
+        case (nil, let asked?): disposition = asked
+        case (nil, nil): throw StudyWithdrawalError.choiceRequired
+        }
+        let store = workflow.data.studyStore
+        let records = try await store.consentRecords(participantID: participant.id)
         guard let consent = records.last(where: { $0.sealed.record.kind == .consent }) else { throw StudyRefusal.onboardingRequired }
         if Self.withdrawal(of: records) != nil { throw StudyRefusal.withdrawn }
         let reason = reason?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let sealed = try ConsentRecorder(signingKey: workflow.consentKey, environment: workflow.environment)
-            .sealWithdrawal(of: consent.sealed, reason: reason?.isEmpty == false ? reason : nil)
-        let stored = try await workflow.data.studyStore.appendConsentRecord(sealed)
+        var change = ParticipantChange(participantID: participant.id)
+        change.consentRecords = [try ConsentRecorder(signingKey: workflow.consentKey, environment: workflow.environment)
+            .sealWithdrawal(of: consent.sealed, reason: reason?.isEmpty == false ? reason : nil)]
+        if disposition == .delete {
+            change.deletedRunIDs = try await store.runSummaries(participantID: participant.id)
+                .filter { $0.taskID != StudyTaskDefinition.onboardingID }.map(\.id)
+            var outcomes = OutcomeQuery()
+            outcomes.taskIDs = Set(workflow.study.tasks.map(\.id).filter { $0 != StudyTaskDefinition.onboardingID }
+                .map { StudyCareIdentifiers.taskID(participant: participant.id, task: $0) })
+            change.removedOutcomes = try await workflow.data.careStore.fetchOutcomes(query: outcomes)
+        }
+        // The audit trail's rows of a deletion say why the data went, beside who asked.
+        var source = AuditTrail.source
+        if disposition == .delete {
+            let why = "withdrawal: the participant's data deleted (" + (policy == .delete ? "the study's rule" : "the participant's choice") + ")"
+            source.reason = [source.reason, why].compactMap { $0 }.joined(separator: "; ")
+        }
+        let committed = try await AuditTrail.$source.withValue(source) { try await workflow.data.commit(change) }
         workflow.withdrawals.withLock { $0[participant.id] = nil }
+        // The files go once the runs that refer to them are gone (a disk that refuses fails the call, after the withdrawal
+        // is stored: the error is seen, never ignored).
+        if let files = workflow.runFiles(for: participant) {
+            for run in change.deletedRunIDs {
+                guard let folder = files.location(ofRun: run), FileManager.default.fileExists(atPath: folder) else { continue }
+                try FileManager.default.removeItem(atPath: folder)
+            }
+        }
+        guard let stored = committed.consentRecords.first else { throw StudyWithdrawalError.notStored }
         return stored
+    }
+}
+
+/// Why a withdrawal was not recorded: a caller's mistake, not the participant's (the pages offer only what the
+/// study's ``StudyWithdrawalPolicy`` allows).
+public enum StudyWithdrawalError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The study lets the participant choose what happens to their data, and no choice was given.
+    case choiceRequired
+    /// The study decides what happens to the data, and another choice was asked for.
+    case notOffered(WithdrawnData, policy: StudyWithdrawalPolicy)
+    /// The store committed the change without the withdrawal record.
+    case notStored
+
+    public var description: String {
+        switch self {
+        case .choiceRequired: "the study lets the participant choose whether their data is kept or deleted, and no choice was given"
+        case .notOffered(let asked, let policy): "the study's withdrawal rule is '\(policy.rawValue)', so '\(asked.rawValue)' cannot be chosen"
+        case .notStored: "the withdrawal record was not stored"
+        }
     }
 }
 

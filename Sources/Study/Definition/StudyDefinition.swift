@@ -22,6 +22,8 @@ public struct StudyDefinition: Hashable, Sendable {
     public var theme: StudyTheme
     /// How participants join.
     public var enrolment: EnrolmentMode
+    /// What happens to a participant's data when they leave.
+    public var withdrawal: StudyWithdrawalPolicy
     /// The consent document for each of ``languages``: its translation when the study has one, else the main document.
     public var consentDocuments: [String: ConsentDocument]
     /// The onboarding task for each of ``languages``, its consent steps expanded against that language's document,
@@ -61,6 +63,7 @@ public struct StudyDefinition: Hashable, Sendable {
 
     /// Creates a study from its parts; ``StudyLoader`` builds them from a folder.
     public init(identifier: String, name: String, languages: [String], theme: StudyTheme, enrolment: EnrolmentMode,
+                withdrawal: StudyWithdrawalPolicy = .keep,
                 consentDocuments: [String: ConsentDocument], onboardingTasks: [String: ConsentTask], onboardingTaskData: Data,
                 tasks: [StudyTaskDefinition], surveys: [String: ResearchTask], localizedSurveys: [String: [String: ResearchTask]] = [:],
                 questionnaires: [String: Data] = [:], valueSets: [String: Data] = [:],
@@ -72,6 +75,7 @@ public struct StudyDefinition: Hashable, Sendable {
         self.languages = languages
         self.theme = theme
         self.enrolment = enrolment
+        self.withdrawal = withdrawal
         self.consentDocuments = consentDocuments
         self.onboardingTasks = onboardingTasks
         self.onboardingTaskData = onboardingTaskData

@@ -77,8 +77,8 @@ private struct Loader {
         self.surveyFormats = surveyFormats
     }
 
-    static let topKeys = ["identifier", "name", "languages", "theme", "consent", "onboarding", "strings", "enrolment", "valueSets", "tasks",
-                          "contacts", "charts", "feed", "patient"]
+    static let topKeys = ["identifier", "name", "languages", "theme", "consent", "onboarding", "strings", "enrolment", "withdrawal", "valueSets",
+                          "tasks", "contacts", "charts", "feed", "patient"]
     static let taskKeys = ["id", "title", "instructions", "impactsAdherence", "survey", "active", "outcome", "code", "card", "lateEntry", "value",
                            "schedule"]
     static let codingKeys = ["system", "code", "display"]
@@ -110,6 +110,12 @@ private struct Loader {
            let mode = reader.choice(pairs.first { $0.key == "mode" }?.value, path: "enrolment.mode", allowed: EnrolmentMode.allCases.map(\.rawValue)) {
             enrolment = EnrolmentMode(rawValue: mode) ?? .invitation
         }
+        var withdrawal = StudyWithdrawalPolicy.keep
+        if let pairs = reader.object(value("withdrawal"), path: "withdrawal", known: ["data"], required: ["data"]),
+           let data = reader.choice(pairs.first { $0.key == "data" }?.value, path: "withdrawal.data",
+                                    allowed: StudyWithdrawalPolicy.allCases.map(\.rawValue)) {
+            withdrawal = StudyWithdrawalPolicy(rawValue: data) ?? .keep
+        }
         var strings = StudyStrings()
         if let path = reader.string(value("strings"), path: "strings"), let data = readFile(path, reference: "strings", reader: &reader) {
             strings = readStrings(data, file: path, languages: languages ?? [])
@@ -140,7 +146,7 @@ private struct Loader {
         let patientFields = readPatientFields(value("patient"), onboarding: onboarding?.tasks ?? [:], reader: &reader)
 
         guard let identifier, let name, let languages, let documents, let onboarding else { return nil }
-        return StudyDefinition(identifier: identifier, name: name, languages: languages, theme: theme, enrolment: enrolment,
+        return StudyDefinition(identifier: identifier, name: name, languages: languages, theme: theme, enrolment: enrolment, withdrawal: withdrawal,
                                consentDocuments: documents, onboardingTasks: onboarding.tasks, onboardingTaskData: onboarding.data,
                                tasks: tasks, surveys: surveys, localizedSurveys: localizedSurveys, questionnaires: questionnaires, valueSets: valueSets, contacts: contacts, charts: charts,
                                feed: feed, images: feedReader.images, strings: strings,

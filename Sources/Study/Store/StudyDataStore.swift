@@ -44,6 +44,8 @@ public struct ParticipantChange: Sendable {
     public var outcomes: [Outcome] = []
     /// Outcomes to remove (a survey withdrawn from its card), checked as ``CareStore/deleteOutcomes(_:)`` checks them.
     public var removedOutcomes: [Outcome] = []
+    /// Runs to delete with their results (a participant who leaves and whose data is deleted): each must be theirs.
+    public var deletedRunIDs: [UUID] = []
     /// What to do with an outcome whose event has one already (the same survey finished in two tabs at once): by
     /// default the first outcome stands and the rest of the change is stored; with false the whole change is refused.
     public var keepsExistingOutcomes = true

@@ -16,6 +16,8 @@ public enum StudyStoreError: Error, Hashable, Sendable, CustomStringConvertible 
     case unknownParticipant(String)
     /// The run id is taken by another participant's run, which this participant may not touch.
     case runOfAnotherParticipant(run: UUID)
+    /// A run to delete is not one of the participant's stored runs.
+    case noRunToDelete(run: UUID)
     /// The run is completed or discarded, and a finished run never changes.
     case runFinished(run: UUID, state: TaskRunState)
     /// The run was saved for another task.
@@ -41,6 +43,7 @@ public enum StudyStoreError: Error, Hashable, Sendable, CustomStringConvertible 
         case .unknownInvitationID(let id): "no invitation has the id \(id.uuidString)"
         case .unknownParticipant(let id): "no participant has the id '\(id)'"
         case .runOfAnotherParticipant(let run): "task run \(run.uuidString) cannot be saved: its id belongs to another participant's run"
+        case .noRunToDelete(let run): "task run \(run.uuidString) cannot be deleted: the participant has no such run"
         case .runFinished(let run, let state): "task run \(run.uuidString) is \(state.rawValue) and can no longer change"
         case .runTaskChanged(let run, let stored, let given): "task run \(run.uuidString) is a run of '\(stored)', not of '\(given)'"
         case .invalidRun(let run, let reason): "task run \(run.uuidString): \(reason)"

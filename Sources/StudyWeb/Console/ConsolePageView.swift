@@ -153,14 +153,21 @@ public struct ConsoleConsentRecordView: Sendable {
     }
 }
 
-/// The form that records a participant's withdrawal, with the reason they gave.
+/// The form that records a participant's withdrawal, with the reason they gave and, where the study lets them
+/// choose, what they chose for their data.
 public struct ConsoleWithdrawView: Sendable {
     public let action: String
     public let error: String?
+    /// What happens to the data, as the study decides it ("What was collected stays."); nil when the participant chooses.
+    public let dataRule: String?
+    /// Whether the form asks what the participant chose for their data (keep or delete).
+    public let asksDataChoice: Bool
 
-    public init(action: String, error: String? = nil) {
+    public init(action: String, error: String? = nil, dataRule: String?, asksDataChoice: Bool) {
         self.action = action
         self.error = error
+        self.dataRule = dataRule
+        self.asksDataChoice = asksDataChoice
     }
 }
 

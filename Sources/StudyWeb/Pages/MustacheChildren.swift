@@ -1012,8 +1012,32 @@ extension ConfirmView: MustacheParent {
         case "paragraphs": self.paragraphs
         case "confirm": self.confirm
         case "reason": self.reason
+        case "choice": self.choice
         case "cancelHref": self.cancelHref
         case "cancel": self.cancel
+        default: nil
+        }
+    }
+}
+
+extension ConfirmChoiceView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "legend": self.legend
+        case "options": self.options
+        case "error": self.error
+        default: nil
+        }
+    }
+}
+
+extension ConfirmOptionView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": self.id
+        case "value": self.value
+        case "label": self.label
         default: nil
         }
     }
@@ -1264,6 +1288,8 @@ extension ConsoleWithdrawView: MustacheParent {
         switch name {
         case "action": self.action
         case "error": self.error
+        case "dataRule": self.dataRule
+        case "asksDataChoice": self.asksDataChoice
         default: nil
         }
     }
@@ -1396,6 +1422,16 @@ extension ConsoleInvitationRowView: MustacheParent {
         case "created": self.created
         case "state": self.state
         case "revoke": self.revoke
+        default: nil
+        }
+    }
+}
+
+extension ConsoleNewLinkView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "link": self.link
+        case "qrSVG": self.qrSVG
         default: nil
         }
     }

@@ -231,6 +231,11 @@ struct SitePageBuilder {
         let view = ConfirmView(title: confirm.title, paragraphs: paragraphs(confirm.text),
                                confirm: ConfirmFormView(action: confirm.post.action, fields: hiddenFields(confirm.post.fields), label: confirm.confirm),
                                reason: confirm.reasonField.map { ReasonFieldView(name: $0.name, label: $0.label) },
+                               choice: confirm.choice.map { choice in
+                                   ConfirmChoiceView(name: choice.name, legend: choice.legend, options: choice.options.enumerated().map { index, option in
+                                       ConfirmOptionView(id: "\(choice.name)-\(index + 1)", value: option.value, label: option.label)
+                                   }, error: choice.error)
+                               },
                                cancelHref: confirm.cancelURL, cancel: strings[.cancel])
         return page(view, title: confirm.title, current: Self.homePath)
     }

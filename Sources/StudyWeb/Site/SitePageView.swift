@@ -332,8 +332,23 @@ struct ConfirmView {
     let confirm: ConfirmFormView
     /// A text the participant may add (why they leave); nil for none.
     let reason: ReasonFieldView?
+    /// A choice the participant must make (what happens to their data); nil for none.
+    let choice: ConfirmChoiceView?
     let cancelHref: String
     let cancel: String
+}
+
+struct ConfirmChoiceView {
+    let name: String
+    let legend: String
+    let options: [ConfirmOptionView]
+    let error: String?
+}
+
+struct ConfirmOptionView {
+    let id: String
+    let value: String
+    let label: String
 }
 
 struct ReasonFieldView {

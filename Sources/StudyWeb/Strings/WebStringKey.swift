@@ -117,6 +117,8 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case myDataHeading, myDataIntro, myDataDownload
     // Leaving the study: the settings section, its confirmation page, and the page after.
     case leaveHeading, leaveIntro, leaveButton, leaveConfirmTitle, leaveConfirmText, leaveReasonLabel, leaveConfirm
+    /// What happens to the data on leaving: the sentence of a study that keeps it or deletes it, or the choice it offers.
+    case leaveDataKept, leaveDataDeleted, leaveDataChoice, leaveDataChoiceKeep, leaveDataChoiceDelete, leaveDataChoiceRequired
     case leftTitle, leftNotice
     /// The join page: "Join {study}", the time-zone field with its hint, and the button.
     case joinTitle, timeZone, timeZoneHint, joinStudy

@@ -26,14 +26,16 @@ enum ServerFixture {
     }
 
     /// Recover on a fresh data folder, with every clock set to `clock`.
-    static func service(clock: Clock, dataFolder: URL? = nil) throws -> StudyService {
+    static func service(clock: Clock, dataFolder: URL? = nil, withdrawal: StudyWithdrawalPolicy? = nil) throws -> StudyService {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let data = dataFolder ?? FileManager.default.temporaryDirectory.appendingPathComponent("home-cache-\(UUID().uuidString)")
         // bcrypt at its lowest cost: the console's tests sign in many times.
         let configuration = StudyServerConfiguration(studyFolder: root.appendingPathComponent("examples/studies/recover"), dataFolder: data,
                                                      passwordCost: 4)
-        return try StudyService(study: StudyServerApplication.loadStudy(configuration), configuration: configuration,
+        var study = try StudyServerApplication.loadStudy(configuration)
+        if let withdrawal { study.withdrawal = withdrawal }
+        return try StudyService(study: study, configuration: configuration,
                                 environment: StudyKitEnvironment(now: { clock.now }, makeUUID: { UUID() }),
                                 pdfRenderer: NoPDF())
     }
