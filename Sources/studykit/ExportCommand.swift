@@ -13,7 +13,8 @@ struct ExportCommand: AsyncParsableCommand {
         commandName: "export",
         abstract: "Export a study's data (participants, consents, care plans, outcomes) into a folder.",
         discussion: """
-            Reads the data folder that `studykit serve` writes, without changing it (it may run beside the server). \
+            Reads the data folder that `studykit serve` writes (it may run beside the server), and appends one row to \
+            its audit trail saying who exported what, as the console's exports do; nothing else in it changes. \
             --format fhir writes FHIR R4: participants/<id>.json (one Bundle each) and <ResourceType>.ndjson (one \
             resource per line, as FHIR Bulk Data). --format csv-long writes answers.csv: one row per answer of every \
             task run (participant, task, event, run, step, item, answer type, value, number, unit, time), written one \
@@ -88,6 +89,17 @@ struct ExportCommand: AsyncParsableCommand {
         }
         for issue in summary.issues {
             FileHandle.standardError.write(Data("warning: \(issue)\n".utf8))
+        }
+        // Every export is in the audit trail, as the console's are. A database that cannot take the row (a read-only
+        // copy, one whose triggers were removed) still exports, for whoever has to look into it, and says so.
+        do {
+            let database = try SQLiteStudyDatabase(path: try StudyDataFolder(url: dataFolder).database.path)
+            try await AuditTrail.$source.withValue(StudyPaths.auditSource("export --format \(format.rawValue) --out \(out)")) {
+                try await database.appendAudit(action: "export", entity: "study", entityID: format.rawValue, participantID: nil,
+                                               after: #"{"participants":\#(summary.participantCount)}"#)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("warning: the export is not in the audit trail: \(error)\n".utf8))
         }
         let counts = summary.counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         print("\(out): \(summary.participantCount) participant\(summary.participantCount == 1 ? "" : "s") exported as \(summary.format)"

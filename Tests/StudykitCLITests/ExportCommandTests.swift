@@ -70,11 +70,17 @@ import Testing
         #expect(result.stderr.contains("no FHIR R4 Observation value fits: a binary value (1 bytes)"), "\(result.stderr)")
         let after = try Self.contents(of: data)
         let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
-        // The databases and every other file are as they were. SQLite's coordination files of a WAL database (-wal, -shm)
-        // are made again by any connection, a read-only one too; the -wal gets no content.
-        #expect(changed.allSatisfy { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }, "the data folder is read, not written; changed: \(changed)")
-        #expect(changed.filter { $0.hasSuffix("-wal") }.allSatisfy { after[$0]?.isEmpty ?? true }, "\(changed)")
+        // Only the database changed (its file, or SQLite's -wal and -shm beside it), and only by the export's audit row.
+        #expect(changed.allSatisfy { $0.hasPrefix("study.sqlite") }, "only the audit trail is written; changed: \(changed)")
         #expect(before["study.sqlite"] != nil && before.keys.contains { $0.hasPrefix("consent-pdfs/") })
+        let database = try SQLiteStudyDatabase(path: data.appendingPathComponent("study.sqlite").path)
+        var trail: [AuditEntry] = []
+        try await database.forEachAuditEntry { trail.append($0); return true }
+        let export = try #require(trail.last, "the export's row is the last one appended")
+        #expect(export.action == "export" && export.entity == "study" && export.entityID == "fhir" && export.after == #"{"participants":1}"#)
+        #expect(export.actor.hasPrefix("command line: studykit export --format fhir --out "), "\(export.actor)")
+        let verified = try StudykitProcess.run(["audit", "verify", "--data", data.path])
+        #expect(verified.status == 0, "\(verified.stderr)")
 
         let bundle = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("participants/\(participant).json"))) as? [String: Any]
         #expect(bundle?["resourceType"] as? String == "Bundle")
