@@ -358,10 +358,11 @@ struct APIHandler: APIProtocol {
     private func runBody(_ runID: UUID, of participant: StudyParticipant) async throws -> Components.Schemas.Run {
         let (run, session) = try await service.workflow.run(runID, for: participant)
         let step = session.flatMap { session in session.currentStep.map { step in
-            Components.Schemas.Step(identifier: step.identifier, _type: step.kind.type.rawValue, title: step.title, text: step.text,
-                                    detail: step.detailText, optional: step.isOptional, canGoBack: session.canGoBack,
-                                    fields: StepForm(step: step, locale: session.locale, timeZone: session.timeZone, allowsTypedSignature: true)
-                                        .fields.map(Self.field))
+            let html: String? = if case .webContent(let content) = step.kind { content.html } else { nil }
+            return Components.Schemas.Step(identifier: step.identifier, _type: step.kind.type.rawValue, title: step.title, text: step.text,
+                                           detail: step.detailText, html: html, optional: step.isOptional, canGoBack: session.canGoBack,
+                                           fields: StepForm(step: step, locale: session.locale, timeZone: session.timeZone, allowsTypedSignature: true)
+                                               .fields.map(Self.field))
         } }
         return .init(id: run.id.uuidString.lowercased(), task: run.taskID, occurrence: run.occurrence,
                      state: .init(rawValue: run.state.rawValue) ?? .inProgress, step: step)

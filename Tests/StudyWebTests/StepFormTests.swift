@@ -31,6 +31,19 @@ struct StepFormTests {
         #expect(seen > 30)
     }
 
+    /// As the session checks Next: a question step's answer is required, its "other" text and "I don't know" are not.
+    @Test func aQuestionStepsAnswerIsRequiredForNextAndItsExtrasAreNot() throws {
+        let task = try ResearchTask(identifier: "where", steps: [
+            Step(identifier: "location", kind: .question(.textChoice(TextChoiceFormat(style: .multiple, choices: [
+                TextChoice(text: "Knee", value: "knee"),
+                TextChoice(text: "Elsewhere", value: "other", other: OtherChoice()),
+            ]))), title: "Where?", isOptional: true),
+        ])
+        let form = StepForm(step: try #require(task.steps.first), locale: Locale(identifier: "en"), timeZone: .gmt, allowsTypedSignature: false)
+        #expect(form.fields.map(\.name) == ["q0", "q0-other2"])
+        #expect(form.fields.map(\.isOptional) == [false, true])
+    }
+
     @Test func compositeAnswersAreDescribedPartByPart() throws {
         let task = try ResearchTask(identifier: "body", steps: [
             Step(identifier: "measures", kind: .form(FormContent(items: [

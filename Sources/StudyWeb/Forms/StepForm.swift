@@ -67,7 +67,8 @@ public struct StepForm: Sendable {
         /// What the participant reads beside it: the form item's text, the permission's title; nil for a question
         /// step's single field, whose text is the step's.
         public let label: String?
-        /// Whether the step may go on without it.
+        /// Whether Next may leave it empty. A question step's answer is needed for Next (an optional step is left
+        /// unanswered with Skip); a form item says for itself.
         public let isOptional: Bool
         /// The choices of a `choice` or `choices` field, in order.
         public let choices: [Choice]
@@ -89,7 +90,10 @@ public struct StepForm: Sendable {
         if case .form(let form) = step.kind {
             for item in form.items { if let identifier = item.identifier, let text = item.text { labels[identifier] = text } }
         }
-        let optional = Dictionary(StepFields.askedQuestions(of: step).map { ($0.identifier, $0.isOptional) }, uniquingKeysWith: { first, _ in first })
+        // As in ResearchKit, Next on a question step needs its answer (an optional step is left with Skip); a form's
+        // items say each for themselves.
+        var optional = Dictionary(StepFields.askedQuestions(of: step).map { ($0.identifier, $0.isOptional) }, uniquingKeysWith: { first, _ in first })
+        if case .question = step.kind { optional[step.identifier] = false }
         var fields: [Field] = []
         for question in page.questions {
             let isOptional = optional[question.identifier] ?? true
@@ -157,8 +161,13 @@ public struct StepForm: Sendable {
         case .text: fields = [field(question.name, .text)]
         case .file: fields = [field(question.name, .file)]
         }
-        for option in question.options where option.other != nil { fields.append(field(question.otherName(option.number), .text)) }
-        if let dontKnow = question.dontKnowName { fields.append(field(dontKnow, .dontKnow)) }
+        // An "other" text and "I don't know" are never needed: the choice or the answer is.
+        func extra(_ name: String, _ input: Input) -> Field {
+            Field(name: name, question: question.identifier, input: input, label: label, isOptional: true, choices: [], unit: nil,
+                  minimum: nil, maximum: nil)
+        }
+        for option in question.options where option.other != nil { fields.append(extra(question.otherName(option.number), .text)) }
+        if let dontKnow = question.dontKnowName { fields.append(extra(dontKnow, .dontKnow)) }
         return fields
     }
 }
