@@ -26,7 +26,8 @@ struct ContactsController {
         // A featured card's article: the study's Markdown made safe (raw HTML in it is shown as text).
         group.get("/articles/:article") { _, context in
             let id = try context.parameters.require("article")
-            guard let card = service.study.feed.first(where: { $0.id == id }), case .featured(let markdown) = card.content else {
+            guard let card = service.study.localized(context.participant.language).feed.first(where: { $0.id == id }),
+                  case .featured(let markdown) = card.content else {
                 throw StudyServerError.noSuchPage
             }
             let page = ArticlePage(title: card.title, imageURL: card.image.map(AssetController.imageURL),

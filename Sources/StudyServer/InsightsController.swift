@@ -18,11 +18,12 @@ struct InsightsController {
             let now = service.environment.now()
             let date = try request.uri.queryParameters.get("day").map { try DailyPageBuilder.date(ofParameter: $0, in: calendar) } ?? now
             var charts: [InsightsPage.Chart] = []
-            for chart in service.study.charts {
+            let studyCharts = service.study.localized(participant.language).charts
+            for chart in studyCharts {
                 charts.append(Self.chart(try await service.workflow.chart(chart, containing: date, for: participant), participant: participant,
                                          calendar: calendar))
             }
-            let byMonth = !service.study.charts.isEmpty && service.study.charts.allSatisfy { $0.period == .month }
+            let byMonth = !studyCharts.isEmpty && studyCharts.allSatisfy { $0.period == .month }
             let unit: Calendar.Component = byMonth ? .month : .weekOfYear
             let current = calendar.dateInterval(of: unit, for: date) ?? DateInterval(start: date, duration: 7 * 86_400)
             let url = { (day: Date) in "/insights?day=" + DailyPageBuilder.parameter(of: day, in: calendar) }

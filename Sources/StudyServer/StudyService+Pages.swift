@@ -9,7 +9,7 @@ import StudyWeb
 extension StudyService {
     /// The context of site pages for a participant (or, signed out, for a language).
     func siteContext(language: String, signedIn: SignedIn?) -> SiteContext {
-        SiteContext(strings: strings(language: language), csrfToken: signedIn?.csrfToken, studyName: study.name,
+        SiteContext(strings: strings(language: language), csrfToken: signedIn?.csrfToken, studyName: study.localized(language).name,
                     themeTint: study.theme.tint, assets: .linked(basePath: "/assets"), navigation: signedIn != nil,
                     hasInsights: !study.charts.isEmpty, logoURL: logoURL)
     }
@@ -40,7 +40,7 @@ extension StudyService {
         let (feed, week) = try await workflow.dailyPage(containing: date ?? now, for: participant, at: now)
         let dayParameter = dayAsked ?? dateTexts.text(feed.day.start, .dayParameter, calendar: calendar)
         let builder = DailyPageBuilder(participant: participant, calendar: calendar, strings: strings(language: participant.language),
-                                       dayParameter: dayParameter, contentCards: contentCards, dates: dateTexts)
+                                       dayParameter: dayParameter, contentCards: contentCards(language: participant.language), dates: dateTexts)
         let page = sitePages.home(builder.page(feed, week: week, notice: notice),
                                   context: siteContext(language: participant.language, signedIn: signedIn))
         if notice == nil { homePages.keep(page, session: signedIn.sessionToken, source: source, validUntil: feed.changesAt, now: now) }

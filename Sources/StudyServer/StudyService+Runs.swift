@@ -25,7 +25,7 @@ extension StudyService {
     /// The page context of a run's step pages.
     private func pageContext(runID: UUID, signedIn: SignedIn) -> PageContext {
         PageContext(strings: strings(language: signedIn.participant.language), csrfToken: signedIn.csrfToken,
-                    formAction: "/runs/\(runID.uuidString.lowercased())", studyName: study.name, themeTint: study.theme.tint,
+                    formAction: "/runs/\(runID.uuidString.lowercased())", studyName: study.localized(signedIn.participant.language).name, themeTint: study.theme.tint,
                     allowsTypedSignature: true, assets: .linked(basePath: "/assets"))
     }
 

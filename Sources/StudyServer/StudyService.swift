@@ -47,7 +47,8 @@ public final class StudyService: Sendable {
     /// Each session's home page as last made, served again while nothing on it can have changed.
     let homePages = HomePageCache()
     /// The study's cards that are not tasks, as today's page shows them: made once, since the study does not change.
-    let contentCards: [ContentCard]
+    /// The daily page's cards that are not tasks, in each of the study's languages.
+    let contentCardsByLanguage: [String: [ContentCard]]
     /// The URL of the study's logo, if it has one (the same on every page).
     let logoURL: String?
     /// Dates as participants' pages write them, formatted once.
@@ -131,7 +132,8 @@ public final class StudyService: Sendable {
         }
         workflow = ParticipantWorkflow(study: study, data: data, environment: environment, consentKey: consentKey, calculator: calculator,
                                        dataFolder: folder)
-        contentCards = study.feed.map(DailyPageBuilder.contentCard)
+        contentCardsByLanguage = Dictionary(study.languages.map { ($0, study.localized($0).feed.map(DailyPageBuilder.contentCard)) },
+                                            uniquingKeysWith: { first, _ in first })
         logoURL = study.theme.logo.map(AssetController.imageURL)
         webStrings = Dictionary(uniqueKeysWithValues: study.languages.map { ($0, WebStrings(language: $0, overrides: study.strings.web)) })
         // Every committed care write is published at once, before the write returns: the participant's cached pages
@@ -240,5 +242,10 @@ public final class StudyService: Sendable {
     /// Asks the ``ConsentPDFPrintingService`` to print the records waiting for their PDFs.
     func printConsentPDFs() {
         pdfWakeUp.yield()
+    }
+
+    /// The daily page's cards that are not tasks, as a participant reading `language` sees them.
+    func contentCards(language: String) -> [ContentCard] {
+        contentCardsByLanguage[study.supportedLanguage(for: language) ?? study.defaultLanguage] ?? []
     }
 }

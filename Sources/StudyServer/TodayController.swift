@@ -69,7 +69,7 @@ struct TodayController {
             let calendar = workflow.calendar(for: context.participant)
             let day = try request.uri.queryParameters.get("day").map { DailyPageBuilder.parameter(of: try self.day($0, for: context), in: calendar) }
             let strings = service.strings(language: context.participant.language)
-            let title = service.study.task(id: task)?.title ?? task
+            let title = service.study.localized(context.participant.language).task(id: task)?.title ?? task
             let page = ConfirmPage(title: strings.format(.withdrawTitle, ["task": title]), text: strings[.withdrawText],
                                    post: TaskCard.Post(action: "/tasks/" + URLPath.encoded(task) + "/" + String(occurrence) + "/withdraw",
                                                        fields: day.map { ["day": $0] } ?? [:]),

@@ -37,7 +37,7 @@ struct ValidateCommand: ParsableCommand {
         do {
             let study = try StudyLoader.load(folder: URL(fileURLWithPath: folder, isDirectory: true), surveyFormats: [FHIRSurveyFormat()])
             let tasks = study.tasks.count, languages = study.languages.count
-            for note in study.notes { print("\(note.file): \(note.path): note: \(note.message)") }
+            for note in study.notes { print([note.file, note.path, "note", note.message].filter { !$0.isEmpty }.joined(separator: ": ")) }
             print("\(folder): valid (\(study.identifier): \(tasks) task\(tasks == 1 ? "" : "s"), \(languages) language\(languages == 1 ? "" : "s"))")
             return true
         } catch {

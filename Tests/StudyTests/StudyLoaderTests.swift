@@ -414,7 +414,7 @@ struct StudyLoaderTests {
             return try problems(in: folder)
         }
         let expected = [
-            "study.yaml: langauges: unknown key 'langauges'; did you mean 'languages'? (known keys: identifier, name, languages, theme, consent, onboarding, strings, enrolment, withdrawal, valueSets, tasks, contacts, charts, feed, patient)",
+            "study.yaml: langauges: unknown key 'langauges'; did you mean 'languages'? (known keys: identifier, name, languages, theme, consent, onboarding, strings, enrolment, withdrawal, translation, valueSets, tasks, contacts, charts, feed, patient)",
             "study.yaml: languages: is required but missing",
             "study.yaml: identifier: 'bad id' may hold only letters, digits, '-' and '_', starting with a letter or digit",
             ##"study.yaml: theme.tint: 'red' is not a colour written as #RRGGBB, such as "#0A66C2""##,
@@ -505,6 +505,7 @@ struct StudyLoaderTests {
             try FileManager.default.removeItem(at: folder.appendingPathComponent("study.yaml"))
             try """
             {"identifier": "recover", "name": "Recover", "languages": ["en", "ja", "zh-Hans", "ko", "es"], "theme": {"tint": "#C8472B"},
+             "translation": {"fallback": ["ja", "zh-Hans", "ko", "es"]},
              "consent": {"document": "../../consent/recover-consent.json",
                          "translations": {"ja": "../../consent/recover-consent.ja.json", "zh-Hans": "../../consent/recover-consent.zh-Hans.json"}},
              "onboarding": "onboarding.json", "strings": "strings.yaml", "enrolment": {"mode": "invitation"},

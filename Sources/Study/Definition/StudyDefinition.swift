@@ -58,8 +58,14 @@ public struct StudyDefinition: Hashable, Sendable {
     /// Which onboarding answers give the participant's birth date and gender to FHIR Questionnaires' `%patient`.
     public var patientFields: StudyPatientFields
     /// What the study's surveys in other standards left aside without changing what is asked or how answers are
-    /// checked (a FHIR Questionnaire's notes), each with its file and path; `studykit validate` prints them.
+    /// checked (a FHIR Questionnaire's notes), and the texts a fallback language leaves in the first language, each
+    /// with its file and path; `studykit validate` prints them.
     public var notes: [StudyProblem]
+    /// The study in each of its other languages that has translations (`translations/LANG.yaml`, or a FHIR
+    /// Questionnaire's own): the same tasks, schedules and ids, with that language's texts. See ``localized(_:)``.
+    public var translations: [String: StudyDefinition] = [:]
+    /// The onboarding task file with each translated language's texts put in, by language.
+    public var localizedOnboardingData: [String: Data] = [:]
 
     /// Creates a study from its parts; ``StudyLoader`` builds them from a folder.
     public init(identifier: String, name: String, languages: [String], theme: StudyTheme, enrolment: EnrolmentMode,
@@ -128,8 +134,16 @@ public struct StudyDefinition: Hashable, Sendable {
     public func onboardingTask(language: String, context: ConsentContext) throws(TaskValidationFailure) -> ConsentTask {
         var context = context
         context.strings = strings.consent
-        context.language = supportedLanguage(for: language) ?? defaultLanguage
-        return try ConsentTaskLoader.load(taskData: onboardingTaskData, document: consentDocument(language: language), context: context)
+        let chosen = supportedLanguage(for: language) ?? defaultLanguage
+        context.language = chosen
+        return try ConsentTaskLoader.load(taskData: localizedOnboardingData[chosen] ?? onboardingTaskData,
+                                          document: consentDocument(language: language), context: context)
+    }
+
+    /// The study as a participant reading `language` sees it: its translation into that language when it has one (task
+    /// titles and instructions, contacts, charts, the daily page's cards, its name), else the study as written.
+    public func localized(_ language: String) -> StudyDefinition {
+        translations[supportedLanguage(for: language) ?? language] ?? self
     }
 
     /// The task definition with id `id`; nil when the study has none.

@@ -43,12 +43,60 @@ public enum StudyLoader {
     /// Survey files in another standard are read by the first of `surveyFormats` that recognizes them (StudyFHIR's
     /// `FHIRSurveyFormat` for FHIR Questionnaires); a Questionnaire no format reads is a problem naming the file.
     public static func load(folder: URL, surveyFormats: [any StudySurveyFormat] = []) throws(StudyValidationFailure) -> StudyDefinition {
-        var loader = Loader(folder: folder.standardizedFileURL, surveyFormats: surveyFormats)
-        guard let study = loader.load(), loader.problems.isEmpty else {
-            var seen = Set<StudyProblem>()
-            throw StudyValidationFailure(problems: loader.problems.filter { seen.insert($0).inserted })
-        }
+        let folder = folder.standardizedFileURL
+        var loader = Loader(folder: folder, surveyFormats: surveyFormats)
+        guard var study = loader.load(), loader.problems.isEmpty else { throw failure(loader.problems) }
+        try translate(&study, folder: folder, surveyFormats: surveyFormats, documents: loader.documents, fallback: loader.fallbackLanguages)
         return study
+    }
+
+    /// Every text participants read in the study in `folder`, in its first language, with its file, key and a note:
+    /// what a translator translates. The study's files must be valid; its translations are neither needed nor checked.
+    public static func texts(folder: URL, surveyFormats: [any StudySurveyFormat] = []) throws(StudyValidationFailure)
+        -> (study: StudyDefinition, texts: [StudyText]) {
+        var loader = Loader(folder: folder.standardizedFileURL, surveyFormats: surveyFormats)
+        guard let study = loader.load(), loader.problems.isEmpty else { throw failure(loader.problems) }
+        return (study, loader.documents.flatMap { StudyTextCatalog.texts(in: $0.tree, file: $0.file, kind: $0.kind) })
+    }
+
+    private static func failure(_ problems: [StudyProblem]) -> StudyValidationFailure {
+        var seen = Set<StudyProblem>()
+        return StudyValidationFailure(problems: problems.filter { seen.insert($0).inserted })
+    }
+
+    /// Checks the study's translations against the texts of its `documents` and gives `study` its other languages:
+    /// for each with any translation, the study loaded again with its texts put in, whose onboarding and surveys the
+    /// study then offers in that language (see ``StudyDefinition/localized(_:)``).
+    private static func translate(_ study: inout StudyDefinition, folder: URL, surveyFormats: [any StudySurveyFormat],
+                                  documents: [Loader.Document], fallback: [String]) throws(StudyValidationFailure) {
+        let texts = documents.flatMap { StudyTextCatalog.texts(in: $0.tree, file: $0.file, kind: $0.kind) }
+        let others = Array(study.languages.dropFirst())
+        var embedded: [String: [String: [String: String]]] = [:]
+        for document in documents where document.kind == .questionnaire {
+            for language in others {
+                let found = StudyTextCatalog.embeddedTranslations(in: document.tree, language: language)
+                if !found.isEmpty { embedded[language, default: [:]][document.file] = found }
+            }
+        }
+        let (translations, readProblems) = StudyTranslations.read(folder: folder)
+        let (problems, notes) = StudyTranslations.check(translations, texts: texts, languages: study.languages, fallback: Set(fallback),
+                                                        embedded: embedded)
+        guard readProblems.isEmpty, problems.isEmpty else { throw failure(readProblems + problems) }
+        study.notes += notes
+        for language in others where translations.texts[language]?.isEmpty == false || embedded[language] != nil {
+            var loader = Loader(folder: folder, surveyFormats: surveyFormats)
+            loader.translation = (language, translations.texts[language] ?? [:])
+            guard let localized = loader.load(), loader.problems.isEmpty else {
+                // The files loaded without these texts: what goes wrong comes from the translations.
+                throw failure(loader.problems.map { StudyProblem(file: $0.file, path: $0.path, message: "in \(language): " + $0.message) })
+            }
+            study.translations[language] = localized
+            study.onboardingTasks[language] = localized.onboardingTasks[language]
+            study.localizedOnboardingData[language] = localized.onboardingTaskData
+            for (task, survey) in localized.surveys where study.localizedSurveys[task]?[language] == nil {
+                study.localizedSurveys[task, default: [:]][language] = survey
+            }
+        }
     }
 }
 
@@ -72,13 +120,22 @@ private struct Loader {
     /// The survey formats besides StudyKit's task JSON.
     let surveyFormats: [any StudySurveyFormat]
 
+    /// A document whose texts participants read, as it is in the study folder.
+    typealias Document = (file: String, tree: JSONTree, kind: StudyTextCatalog.DocumentKind)
+    /// The documents read so far, untranslated: the study file, the onboarding, the surveys.
+    var documents: [Document] = []
+    /// The language this load puts in, with its texts by file and key; nil for the study's own (first) language.
+    var translation: (language: String, texts: [String: [String: String]])?
+    /// The languages whose missing translations are notes rather than problems (`translation.fallback`).
+    var fallbackLanguages: [String] = []
+
     init(folder: URL, surveyFormats: [any StudySurveyFormat]) {
         self.folder = folder
         self.surveyFormats = surveyFormats
     }
 
-    static let topKeys = ["identifier", "name", "languages", "theme", "consent", "onboarding", "strings", "enrolment", "withdrawal", "valueSets",
-                          "tasks", "contacts", "charts", "feed", "patient"]
+    static let topKeys = ["identifier", "name", "languages", "theme", "consent", "onboarding", "strings", "enrolment", "withdrawal", "translation",
+                          "valueSets", "tasks", "contacts", "charts", "feed", "patient"]
     static let taskKeys = ["id", "title", "instructions", "impactsAdherence", "survey", "active", "outcome", "code", "card", "lateEntry", "value",
                            "schedule"]
     static let codingKeys = ["system", "code", "display"]
@@ -88,7 +145,9 @@ private struct Loader {
     static let identifierPattern = DocumentReader.identifierPattern
 
     mutating func load() -> StudyDefinition? {
-        guard let (fileName, root) = readStudyFile() else { return nil }
+        guard let (fileName, source) = readStudyFile() else { return nil }
+        documents.append((fileName, source, .study))
+        let root = translation.map { StudyTextCatalog.translating(source, kind: .study, with: $0.texts[fileName] ?? [:]) } ?? source
         var reader = DocumentReader(file: fileName)
         defer { problems += reader.problems }
         guard let top = reader.object(root, path: "", known: Self.topKeys,
@@ -110,6 +169,16 @@ private struct Loader {
            let mode = reader.choice(pairs.first { $0.key == "mode" }?.value, path: "enrolment.mode", allowed: EnrolmentMode.allCases.map(\.rawValue)) {
             enrolment = EnrolmentMode(rawValue: mode) ?? .invitation
         }
+        if let pairs = reader.object(value("translation"), path: "translation", known: ["fallback"]),
+           let list = reader.array(pairs.first { $0.key == "fallback" }?.value, path: "translation.fallback") {
+            for (index, element) in list.enumerated() {
+                guard let language = reader.string(element, path: "translation.fallback[\(index)]") else { continue }
+                if let languages, !languages.dropFirst().contains(language) {
+                    reader.report("translation.fallback[\(index)]", "'\(language)' is not one of the study's languages after the first")
+                }
+                fallbackLanguages.append(language)
+            }
+        }
         var withdrawal = StudyWithdrawalPolicy.keep
         if let pairs = reader.object(value("withdrawal"), path: "withdrawal", known: ["data"], required: ["data"]),
            let data = reader.choice(pairs.first { $0.key == "data" }?.value, path: "withdrawal.data",
@@ -124,7 +193,8 @@ private struct Loader {
 
         var onboarding: (data: Data, tasks: [String: ConsentTask])?
         if let path = reader.string(value("onboarding"), path: "onboarding"),
-           let data = readFile(path, reference: "onboarding", reader: &reader), let documents, let languages {
+           let read = readFile(path, reference: "onboarding", reader: &reader), let documents, let languages {
+            let data = translatable(read, file: path, kind: .task)
             onboarding = loadOnboarding(data, file: path, documents: documents, languages: languages, strings: strings)
         }
 
@@ -597,12 +667,30 @@ private struct Loader {
         return StudyValueEntry(kind: kind, units: units, minimum: minimum, maximum: maximum)
     }
 
+    /// Notes `data` (a JSON document of `file`) among the documents with texts, and returns it with this load's
+    /// language put in: the translations of the study's files, and for a FHIR Questionnaire those it carries itself in
+    /// `translation` extensions where the files have none. A document that is not JSON is returned as it is, for its
+    /// reader to report.
+    mutating func translatable(_ data: Data, file: String, kind: StudyTextCatalog.DocumentKind) -> Data {
+        guard let tree = try? StudyDocumentParser.parseJSON(data) else { return data }
+        documents.append((file, tree, kind))
+        guard let translation else { return data }
+        var texts = kind == .questionnaire ? StudyTextCatalog.embeddedTranslations(in: tree, language: translation.language) : [:]
+        texts.merge(translation.texts[file] ?? [:]) { _, file in file }
+        guard !texts.isEmpty, let translated = try? JSONEncoder().encode(StudyTextCatalog.translating(tree, kind: kind, with: texts)) else {
+            return data
+        }
+        return translated
+    }
+
     /// The survey at `file`, loaded once however many tasks use it; its problems are reported in its own file.
     mutating func loadSurvey(_ file: String, reference: String, reader: inout DocumentReader) -> ResearchTask? {
         if let cached = surveyCache[file] { return cached }
         var survey: ResearchTask?
-        if let data = readFile(file, reference: reference, reader: &reader) {
-            if let format = surveyFormats.first(where: { $0.recognizes(data) }) {
+        if let read = readFile(file, reference: reference, reader: &reader) {
+            let format = surveyFormats.first { $0.recognizes(read) }
+            let data = translatable(read, file: file, kind: format == nil ? .task : .questionnaire)
+            if let format {
                 survey = importSurvey(data, format: format, file: file)
             } else if Self.isFHIRQuestionnaire(data) {
                 problems.append(StudyProblem(file: file, path: "", message: "a FHIR Questionnaire, and this study was loaded without a survey format "

@@ -671,8 +671,14 @@ public final class ParticipantWorkflow: Sendable {
                 isOpen: scheduled.start <= now && Self.isOpen(scheduled, allowsLateEntry: allowsLateEntry, today: today),
                 resumes: openRuns.contains { $0.taskID == taskID && $0.occurrence == scheduled.occurrence }))
         }
-        let cards = study.tasks.compactMap { definition -> DayFeed.Card? in
-            guard let events = byTask[definition.id], !events.isEmpty else { return nil }
+        // The participant's language: the cards' titles and instructions, and each event's text (as stored in their care
+        // plan, in the study's first language) as that language words it.
+        let localized = study.localized(participant.language)
+        let cards = zip(study.tasks, localized.tasks).compactMap { source, definition -> DayFeed.Card? in
+            guard var events = byTask[definition.id], !events.isEmpty else { return nil }
+            let texts = Dictionary(zip(source.schedule, definition.schedule).compactMap { pair in pair.0.text.map { ($0, pair.1.text ?? $0) } },
+                                   uniquingKeysWith: { first, _ in first })
+            if !texts.isEmpty { for index in events.indices { events[index].text = events[index].text.map { texts[$0] ?? $0 } } }
             return DayFeed.Card(taskID: definition.id, title: definition.title, instructions: definition.instructions,
                                 kind: definition.cardKind(eventsThatDay: events.count), impactsAdherence: definition.impactsAdherence,
                                 valueEntry: definition.valueEntry, events: events)
@@ -741,9 +747,17 @@ public final class ParticipantWorkflow: Sendable {
         var query = CareQuery()
         query.ids = Set(study.contacts.map { StudyCareIdentifiers.contactID(participant: participant.id, contact: $0.id) })
         let stored = try await data.careStore.fetch(Contact.self, query: query)
+        // What the stored contact says in words (title, role, organization) as the participant's language says it.
+        let localized = study.localized(participant.language).contacts
         return study.contacts.compactMap { definition in
             let id = StudyCareIdentifiers.contactID(participant: participant.id, contact: definition.id)
-            return stored.first { $0.id == id }.map { (definition.id, $0) }
+            guard var contact = stored.first(where: { $0.id == id }) else { return nil }
+            if let words = localized.first(where: { $0.id == definition.id }) {
+                contact.title = words.title ?? contact.title
+                contact.role = words.role ?? contact.role
+                contact.organization = words.organization ?? contact.organization
+            }
+            return (definition.id, contact)
         }
     }
 
