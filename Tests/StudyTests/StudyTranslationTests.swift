@@ -154,4 +154,31 @@ struct StudyTranslationTests {
             #expect(firstItem("en") == "Little interest or pleasure in doing things")
         }
     }
+
+    /// Hostile translators' files: a DTD (a billion laughs, an external entity), a file cut short, a translation
+    /// that would turn the text around it, a catalog key without its file.
+    @Test func hostileTranslatorFilesAreRefusedWithTheirLines() throws {
+        let doctype = Data("""
+            <?xml version="1.0"?>
+            <!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY xxe SYSTEM "file:///etc/passwd">]>
+            <xliff version="1.2"><file original="study.yaml" target-language="ja"><body><trans-unit id="name"><source>Recover</source><target>&b;&xxe;</target></trans-unit></body></file></xliff>
+            """.utf8)
+        #expect(throws: TranslatorFileError(line: 2, key: nil, message: "an XLIFF file has no DOCTYPE: its entities are not read")) {
+            try TranslatorFile.read(doctype, format: .xliff)
+        }
+        let cut = Data("<xliff version=\"1.2\"><file original=\"study.yaml\" target-language=\"ja\"><body>\n<trans-unit id=\"name\"><source>Recover</source><target>R</tar".utf8)
+        #expect(throws: TranslatorFileError.self) { try TranslatorFile.read(cut, format: .xliff) }
+        do { _ = try TranslatorFile.read(cut, format: .xliff) } catch { #expect(error.line == 2, "\(error)") }
+        let catalog = Data(#"{"sourceLanguage": "en", "version": "1.0", "strings": {\#n"name": {"localizations": {"ja": {"stringUnit": {"state": "translated", "value": "x"}}}}}}"#.utf8)
+        do { _ = try TranslatorFile.read(catalog, format: .xcstrings); Issue.record("a key without its file was read") } catch {
+            #expect(error.line == 2 && error.key == "name", "\(error)")
+        }
+
+        let texts = try StudyLoader.texts(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()]).texts
+        let bidi = TranslatorFile.Unit(file: "study.yaml", key: "name", source: "Recover", target: "Re\u{202E}cover", line: 7)
+        #expect(throws: TranslatorImportFailure(errors: [TranslatorFileError(line: 7, key: "study.yaml#name",
+                                                                             message: "holds U+202E RIGHT-TO-LEFT OVERRIDE, which would not show as written")])) {
+            try StudyTranslations().importing([bidi], language: "ja", texts: texts, languages: ["en", "ja"])
+        }
+    }
 }

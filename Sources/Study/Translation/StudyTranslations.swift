@@ -1,5 +1,6 @@
 import Foundation
 import JSONDiagnostics
+import Research
 
 /// A study folder's translations: `translations/LANG.yaml` for each of the study's languages but the first, each a
 /// mapping of the study's files to mappings of their text keys (``StudyTextCatalog``) to the language's texts.
@@ -31,7 +32,7 @@ public struct StudyTranslations: Hashable, Sendable {
 
     /// Reads every `translations/*.yaml` of `folder`, with a problem for each file that is not a mapping of files to
     /// mappings of keys to texts. A missing folder is no translations.
-    static func read(folder: URL) -> (StudyTranslations, [StudyProblem]) {
+    public static func read(folder: URL) -> (StudyTranslations, [StudyProblem]) {
         let directory = folder.appendingPathComponent(folderName, isDirectory: true)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return (StudyTranslations(), []) }
         var translations = StudyTranslations()
@@ -80,6 +81,14 @@ public struct StudyTranslations: Hashable, Sendable {
         return (translations, problems)
     }
 
+    /// Why `text` cannot be shown as written (a control character, a bidirectional override or isolate that would
+    /// turn the text around it), as ``FreeTextRules`` keeps them out of answers; nil when it can.
+    static func unshowable(_ text: String) -> String? {
+        FreeTextRules.forbiddenScalar(in: text, allowingLineBreaks: true).map {
+            "holds \(FreeTextRules.describe($0)), which would not show as written"
+        }
+    }
+
     /// The placeholders of `text` that a translation must keep: `%@`, `%d`, `%1$@`, `%%` and `{name}`, in order.
     public static func placeholders(in text: String) -> [String] {
         let pattern = #"%(?:\d+\$)?[@dDiufFeEgGsScCxXo]|%%|\{[A-Za-z_][A-Za-z0-9_]*\}"#
@@ -118,6 +127,9 @@ public struct StudyTranslations: Hashable, Sendable {
                         problems.append(StudyProblem(file: file, path: source + "#" + key, message: "'\(source)' has no text at '\(key)'\(hint)"))
                         continue
                     }
+                    if let problem = Self.unshowable(translated) {
+                        problems.append(StudyProblem(file: file, path: source + "#" + key, message: problem))
+                    }
                     let expected = placeholders(in: text.source).sorted(), found = placeholders(in: translated).sorted()
                     if expected != found {
                         problems.append(StudyProblem(file: file, path: source + "#" + key,
@@ -142,4 +154,74 @@ public struct StudyTranslations: Hashable, Sendable {
         }
         return (problems, notes)
     }
+
+    /// `language`'s translations with those of a translators' file put in (a unit without a translation keeps what
+    /// there was). Every unit must name a text the study has, with the source it has now and the same placeholders;
+    /// otherwise nothing is taken and each fault is listed with its line and key.
+    public func importing(_ units: [TranslatorFile.Unit], language: String, texts: [StudyText], languages: [String])
+        throws(TranslatorImportFailure) -> [String: [String: String]] {
+        guard languages.dropFirst().contains(language) else {
+            throw TranslatorImportFailure(errors: [TranslatorFileError(line: nil, key: nil, message: languages.first == language
+                ? "'\(language)' is the study's first language, which its own files are written in"
+                : "'\(language)' is not one of the study's languages (\(languages.joined(separator: ", ")))")])
+        }
+        var sources: [String: [String: StudyText]] = [:]
+        for text in texts { sources[text.file, default: [:]][text.key] = text }
+        var merged = self.texts[language] ?? [:]
+        var errors: [TranslatorFileError] = []
+        for unit in units {
+            let name = unit.file + "#" + unit.key
+            guard let text = sources[unit.file]?[unit.key] else {
+                errors.append(TranslatorFileError(line: unit.line, key: name, message: "the study has no such text"))
+                continue
+            }
+            if let source = unit.source, source != text.source {
+                errors.append(TranslatorFileError(line: unit.line, key: name,
+                                                  message: "the source text has changed since the file was made: it now reads '\(text.source)'"))
+                continue
+            }
+            guard let target = unit.target, !target.isEmpty else { continue }
+            if let problem = Self.unshowable(target) {
+                errors.append(TranslatorFileError(line: unit.line, key: name, message: problem))
+                continue
+            }
+            let expected = Self.placeholders(in: text.source).sorted(), found = Self.placeholders(in: target).sorted()
+            guard expected == found else {
+                errors.append(TranslatorFileError(line: unit.line, key: name, message: "the placeholders \(found) differ from the source's \(expected)"))
+                continue
+            }
+            merged[unit.file, default: [:]][unit.key] = target
+        }
+        guard errors.isEmpty else { throw TranslatorImportFailure(errors: errors) }
+        return merged
+    }
+
+    /// A translations file's YAML: the study's files in the order of `texts`, each text's key and translation in
+    /// that order too, every string double-quoted (YAML reads JSON's escapes), so that the same texts make the same file.
+    public static func yaml(_ translations: [String: [String: String]], texts: [StudyText], language: String) -> String {
+        func quoted(_ text: String) -> String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .withoutEscapingSlashes
+            return (try? encoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+        }
+        var out = "# The study's texts in \(language), by file and key (README, \"Translating a study\").\n"
+        var files: [String] = []
+        for text in texts where !files.contains(text.file) && translations[text.file]?.isEmpty == false { files.append(text.file) }
+        for file in files {
+            out += quoted(file) + ":\n"
+            for text in texts where text.file == file {
+                if let translated = translations[file]?[text.key] { out += "  " + quoted(text.key) + ": " + quoted(translated) + "\n" }
+            }
+        }
+        return out
+    }
+}
+
+/// Why a translators' file was not imported: every fault found, each with its line and key.
+public struct TranslatorImportFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    public var errors: [TranslatorFileError]
+
+    public init(errors: [TranslatorFileError]) { self.errors = errors }
+
+    public var description: String { errors.map(\.description).joined(separator: "\n") }
 }
