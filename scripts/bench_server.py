@@ -95,8 +95,10 @@ def post_run(server, participants, script, args):
     may end after a Next), where the next run's script starts."""
     result = wrk(server.base + participants[0][1], args.seconds, args.connections, script=str(script))
     for _, run, csrf, participant in participants:
-        if Participant.form_state(participant.page(run)[2])[1] != "painLevel":
-            assert participant.request("POST", run, {"_csrf": csrf, "_step": "painLocation", "action": "back"})[0] == 303
+        step = Participant.form_state(participant.page(run)[2])[1]
+        if step != "painLevel":
+            status, _, body = participant.request("POST", run, {"_csrf": csrf, "_step": step, "action": "back"})
+            assert status == 303, f"{run} on step {step}: back answered {status}: {body[:400]}"
     return result
 
 

@@ -11,7 +11,19 @@ extension StudyService {
     func siteContext(language: String, signedIn: SignedIn?) -> SiteContext {
         SiteContext(strings: strings(language: language), csrfToken: signedIn?.csrfToken, studyName: study.localized(language).name,
                     themeTint: study.theme.tint, assets: .linked(basePath: "/assets"), navigation: signedIn != nil,
-                    hasInsights: !study.charts.isEmpty, logoURL: logoURL)
+                    hasInsights: !study.charts.isEmpty, logoURL: logoURL, languageNotice: languageNotice(language))
+    }
+
+    /// What a page in `language` says when the study's own texts may show in its first language there (a language the
+    /// study lets fall back, with texts untranslated); nil when they do not.
+    func languageNotice(_ language: String) -> String? {
+        let chosen = study.supportedLanguage(for: language) ?? study.defaultLanguage
+        guard study.untranslatedLanguages.contains(chosen) else { return nil }
+        let locale = Locale(identifier: chosen)
+        return strings(language: chosen).format(.languageFallbackNotice, [
+            "language": locale.localizedString(forLanguageCode: chosen) ?? chosen,
+            "source": locale.localizedString(forLanguageCode: study.defaultLanguage) ?? study.defaultLanguage,
+        ])
     }
 
     /// The daily page of the day containing `date` (today when nil): only the onboarding card until onboarding is

@@ -26,7 +26,8 @@ extension StudyService {
     private func pageContext(runID: UUID, signedIn: SignedIn) -> PageContext {
         PageContext(strings: strings(language: signedIn.participant.language), csrfToken: signedIn.csrfToken,
                     formAction: "/runs/\(runID.uuidString.lowercased())", studyName: study.localized(signedIn.participant.language).name, themeTint: study.theme.tint,
-                    allowsTypedSignature: true, assets: .linked(basePath: "/assets"))
+                    allowsTypedSignature: true, assets: .linked(basePath: "/assets"),
+                    languageNotice: languageNotice(signedIn.participant.language))
     }
 
     /// The current step's page, or home when the run has ended.

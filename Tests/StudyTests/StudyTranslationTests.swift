@@ -60,7 +60,8 @@ struct StudyTranslationTests {
                          "study.yaml#contacts[physio].role", "study.yaml#charts[recovery].series[0].legend",
                          "onboarding.json#steps[welcome].title", "surveys/pain.json#steps[painLevel].answerFormat.minimumDescription",
                          "surveys/pain.json#steps[painLocation].answerFormat.choices[front].text",
-                         "surveys/phq9.json#item[phq9].item[phq9-1].text", "surveys/phq9.json#title"] {
+                         "surveys/phq9.json#item[phq9].item[phq9-1].text", "surveys/phq9.json#title",
+                         "surveys/phq9.json#contained[phq9-frequency].compose.include[0].concept[LA6568-5].display"] {
             #expect(keys.contains(expected), "\(expected) in \(keys.sorted().prefix(80))")
         }
         // Ids, codes and settings are not texts: a task's id, a LOINC code's display, a contact's name.
@@ -143,6 +144,8 @@ struct StudyTranslationTests {
                   {"url": "http://hl7.org/fhir/StructureDefinition/translation",
                   "extension": [{"url": "lang", "valueCode": "es"}, {"url": "content", "valueString": "Poco interés o placer en hacer cosas"}]}]}
                 """#)
+            try StudyFixtures.edit("surveys/phq9.json", in: folder, replacing: #""display": "Not at all""#,
+                                   with: #""display": "Not at all", "designation": [{"language": "ko", "value": "전혀 없음"}]"#)
             try write(["surveys/phq9.json": ["item[phq9].item[phq9-1].text": "Poco interés o gusto por hacer las cosas"]], language: "es", in: folder)
             let study = try load(folder)
             func firstItem(_ language: String) -> String? {
@@ -150,6 +153,13 @@ struct StudyTranslationTests {
                 return form.items.first { $0.identifier == "phq9-1" }?.text
             }
             #expect(firstItem("ko") == "일을 하는 것에 대한 흥미나 재미가 거의 없음")
+            // The answers of the ValueSet the Questionnaire contains: a concept's designation in the language.
+            guard case .form(let form)? = study.survey(taskID: "mood", language: "ko")?.steps.first?.kind,
+                  case .textChoice(let format)? = form.items.first(where: { $0.identifier == "phq9-1" })?.answerFormat else {
+                Issue.record("phq9-1 is not a choice item")
+                return
+            }
+            #expect(format.choices.first?.text == "전혀 없음")
             #expect(firstItem("es") == "Poco interés o gusto por hacer las cosas", "the study's own file wins")
             #expect(firstItem("en") == "Little interest or pleasure in doing things")
         }

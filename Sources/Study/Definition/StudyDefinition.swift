@@ -66,6 +66,9 @@ public struct StudyDefinition: Hashable, Sendable {
     public var translations: [String: StudyDefinition] = [:]
     /// The onboarding task file with each translated language's texts put in, by language.
     public var localizedOnboardingData: [String: Data] = [:]
+    /// The languages the study lets fall back that have texts without a translation: their pages say that some of
+    /// the study shows in its first language.
+    public var untranslatedLanguages: Set<String> = []
 
     /// Creates a study from its parts; ``StudyLoader`` builds them from a folder.
     public init(identifier: String, name: String, languages: [String], theme: StudyTheme, enrolment: EnrolmentMode,

@@ -72,7 +72,7 @@ public enum StudyLoader {
         let texts = documents.flatMap { StudyTextCatalog.texts(in: $0.tree, file: $0.file, kind: $0.kind) }
         let others = Array(study.languages.dropFirst())
         var embedded: [String: [String: [String: String]]] = [:]
-        for document in documents where document.kind == .questionnaire {
+        for document in documents where document.kind == .questionnaire || document.kind == .valueSet {
             for language in others {
                 let found = StudyTextCatalog.embeddedTranslations(in: document.tree, language: language)
                 if !found.isEmpty { embedded[language, default: [:]][document.file] = found }
@@ -83,6 +83,9 @@ public enum StudyLoader {
                                                         embedded: embedded)
         guard readProblems.isEmpty, problems.isEmpty else { throw failure(readProblems + problems) }
         study.notes += notes
+        study.untranslatedLanguages = Set(others.filter { language in
+            texts.contains { translations.texts[language]?[$0.file]?[$0.key] == nil && embedded[language]?[$0.file]?[$0.key] == nil }
+        })
         for language in others where translations.texts[language]?.isEmpty == false || embedded[language] != nil {
             var loader = Loader(folder: folder, surveyFormats: surveyFormats)
             loader.translation = (language, translations.texts[language] ?? [:])
@@ -675,7 +678,8 @@ private struct Loader {
         guard let tree = try? StudyDocumentParser.parseJSON(data) else { return data }
         documents.append((file, tree, kind))
         guard let translation else { return data }
-        var texts = kind == .questionnaire ? StudyTextCatalog.embeddedTranslations(in: tree, language: translation.language) : [:]
+        var texts = kind == .questionnaire || kind == .valueSet
+            ? StudyTextCatalog.embeddedTranslations(in: tree, language: translation.language) : [:]
         texts.merge(translation.texts[file] ?? [:]) { _, file in file }
         guard !texts.isEmpty, let translated = try? JSONEncoder().encode(StudyTextCatalog.translating(tree, kind: kind, with: texts)) else {
             return data
@@ -726,7 +730,8 @@ private struct Loader {
         guard value != nil, let list = reader.array(value, path: "valueSets") else { return }
         for (index, element) in list.enumerated() {
             let path = "valueSets[\(index)]"
-            guard let file = reader.string(element, path: path), let data = readFile(file, reference: path, reader: &reader) else { continue }
+            guard let file = reader.string(element, path: path), let read = readFile(file, reference: path, reader: &reader) else { continue }
+            let data = translatable(read, file: file, kind: .valueSet)
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
             guard object?["resourceType"] as? String == "ValueSet", let url = object?["url"] as? String else {
                 problems.append(StudyProblem(file: file, path: object == nil ? "" : "url",

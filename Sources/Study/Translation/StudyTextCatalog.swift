@@ -31,6 +31,8 @@ public enum StudyTextCatalog {
         case task
         /// A FHIR Questionnaire.
         case questionnaire
+        /// A FHIR ValueSet the study's Questionnaires take answers from.
+        case valueSet
     }
 
     /// The keys whose string values are texts, with the translator's note, by document kind.
@@ -46,10 +48,11 @@ public enum StudyTextCatalog {
                  "legend": "a chart's legend", "label": "a label", "organization": "an organization's name"],
         .questionnaire: ["title": "the questionnaire's title", "text": "an item's text", "display": "an answer's text",
                          "valueString": "an answer's text"],
+        .valueSet: ["display": "an answer's text"],
     ]
 
     /// The keys of list elements that name them in a text's key, in order of preference.
-    static let elementNames = ["id", "identifier", "linkId", "value"]
+    static let elementNames = ["id", "identifier", "linkId", "value", "code"]
 
     /// Every text of `tree` (a document of `file`) in document order.
     public static func texts(in tree: JSONTree, file: String, kind: DocumentKind) -> [StudyText] {
@@ -100,11 +103,21 @@ public enum StudyTextCatalog {
         case (.study, "name"): return depth == 0 ? "the study's name" : nil
         case (.questionnaire, "title"): return depth == 0 ? textKeys[kind]?[key] : nil
         case (.questionnaire, "text"): return path.hasSuffix("]") && path.contains("item[") ? textKeys[kind]?[key] : nil
-        case (.questionnaire, "display"): return path.hasSuffix(".valueCoding") && path.contains("answerOption[") ? textKeys[kind]?[key] : nil
+        case (.questionnaire, "display"):
+            // An answer option's coding, or a concept of a ValueSet the Questionnaire contains (its answers).
+            let answer = path.hasSuffix(".valueCoding") && path.contains("answerOption[")
+            return answer || (path.contains("contained[") && Self.isConcept(path)) ? textKeys[kind]?[key] : nil
+        case (.valueSet, "display"): return Self.isConcept(path) ? textKeys[kind]?[key] : nil
         case (.questionnaire, "valueString"): return path.hasSuffix("]") && path.split(separator: ".").last?.hasPrefix("answerOption[") == true
             ? textKeys[kind]?[key] : nil
         default: return textKeys[kind]?[key]
         }
+    }
+
+    /// Whether `path` is a ValueSet's concept (`compose.include[…].concept[…]`) or expansion entry (`contains[…]`).
+    private static func isConcept(_ path: String) -> Bool {
+        guard let last = path.split(separator: ".").last else { return false }
+        return last.hasPrefix("concept[") || last.hasPrefix("contains[")
     }
 
     /// How a list element is named in a key: by its `id`, `identifier`, `linkId` or a choice's `value` when it has a
@@ -135,6 +148,15 @@ public enum StudyTextCatalog {
     private static func collectEmbedded(_ tree: JSONTree, path: String, depth: Int, language: String, into found: inout [String: String]) {
         switch tree {
         case .object(let members):
+            // A ValueSet concept carries its other languages as designations with a language.
+            if isConcept(path), case .array(let designations)? = tree["designation"] {
+                for designation in designations {
+                    guard case .string(let code)? = designation["language"], case .string(let value)? = designation["value"],
+                          matches(code.lowercased(), language) else { continue }
+                    found[path + ".display"] = value
+                    break
+                }
+            }
             for member in members {
                 let key = path.isEmpty ? member.key : path + "." + member.key
                 if member.key.hasPrefix("_"), note(of: String(member.key.dropFirst()), in: path, at: depth, kind: .questionnaire) != nil,
@@ -156,7 +178,6 @@ public enum StudyTextCatalog {
     /// The `content` of the `translation` extension into `language` on a primitive's element, if it has one.
     private static func translation(in element: JSONTree, language: String) -> String? {
         guard case .array(let extensions)? = element["extension"] else { return nil }
-        let primary = language.split(separator: "-").first.map(String.init) ?? language
         for entry in extensions where entry["url"] == .string(translationExtension) {
             guard case .array(let parts)? = entry["extension"] else { continue }
             var lang: String?, content: String?
@@ -165,9 +186,16 @@ public enum StudyTextCatalog {
                 if part["url"] == .string("content"), case .string(let text)? = part["valueString"] { content = text }
             }
             guard let lang, let content else { continue }
-            let theirs = lang.split(separator: "-").first.map(String.init) ?? lang
-            if lang == language || lang == primary || theirs == language { return content }
+            if matches(lang, language) { return content }
         }
         return nil
+    }
+
+    /// Whether a FHIR language code (lowercased) is `language`, its primary subtag (`zh` for `zh-hans`), or the other
+    /// way round.
+    private static func matches(_ code: String, _ language: String) -> Bool {
+        let primary = language.split(separator: "-").first.map(String.init) ?? language
+        let theirs = code.split(separator: "-").first.map(String.init) ?? code
+        return code == language || code == primary || theirs == language
     }
 }

@@ -508,6 +508,7 @@ extension PageShell: MustacheParent {
         case "cssURL": self.cssURL
         case "jsURL": self.jsURL
         case "skipLink": self.skipLink
+        case "languageNotice": self.languageNotice
         default: nil
         }
     }

@@ -25,11 +25,15 @@ public struct PageContext: Sendable {
     /// Turns a URL from the task (an image, a video) into one the browser can load; relative URLs are relative
     /// to the task file, which only the server knows how to serve. Defaults to the URL as written.
     public var resolveURL: @Sendable (String) -> String
+    /// What the page says at its top when the task's texts may show in another language than the page's (a
+    /// language the study lets fall back); nil when they do not.
+    public var languageNotice: String?
 
     /// Creates a page context; see the properties for each setting.
     public init(strings: WebStrings, csrfToken: String, formAction: String, studyName: String? = nil, themeTint: String? = nil,
                 allowsTypedSignature: Bool = false, assets: AssetDelivery = .inline,
-                resolveURL: @escaping @Sendable (String) -> String = { $0 }) {
+                resolveURL: @escaping @Sendable (String) -> String = { $0 }, languageNotice: String? = nil) {
+        self.languageNotice = languageNotice
         self.strings = strings
         self.csrfToken = csrfToken
         self.formAction = formAction

@@ -12,13 +12,17 @@ struct PageShell {
     let jsURL: String?
     /// The text of the "skip to content" link before the header; nil for pages whose header holds no links.
     let skipLink: String?
+    /// What the page says when the study's own texts on it may be in another language; nil when they are not.
+    let languageNotice: String?
 
     /// The frame of a page in `language` titled `documentTitle`; `themeTint` is used only when it is a hex colour.
-    init(language: String, documentTitle: String, themeTint: String?, assets: AssetDelivery, skipLink: String? = nil) {
+    init(language: String, documentTitle: String, themeTint: String?, assets: AssetDelivery, skipLink: String? = nil,
+         languageNotice: String? = nil) {
         self.lang = language
         self.documentTitle = documentTitle
         self.tint = Self.validatedTint(themeTint)
         self.skipLink = skipLink
+        self.languageNotice = languageNotice
         switch assets {
         case .inline:
             inlineCSS = WebAssets.stylesheet

@@ -44,7 +44,8 @@ struct StepPageBuilder {
         var table: [String: String] = [:]
         for key in WebStringKey.allCases { table[key.rawValue] = strings[key] }
         return StepPageView(
-            shell: PageShell(language: strings.language, documentTitle: documentTitle, themeTint: context.themeTint, assets: context.assets),
+            shell: PageShell(language: strings.language, documentTitle: documentTitle, themeTint: context.themeTint, assets: context.assets,
+                             languageNotice: context.languageNotice),
             studyName: context.studyName,
             progress: session.progress.map { progress in
                 ProgressView(text: strings.format(.stepProgress, ["current": progress.current, "total": progress.total]),

@@ -25,10 +25,15 @@ public struct SiteContext: Sendable {
     public var hasInsights: Bool
     /// The study's logo, shown before its name in the header; nil for none.
     public var logoURL: String?
+    /// What the page says at its top when the study's own texts may show in another language than the page's (a
+    /// language the study lets fall back); nil when they do not.
+    public var languageNotice: String?
 
     /// Creates a site page context; see the properties for each setting.
     public init(strings: WebStrings, csrfToken: String?, studyName: String, themeTint: String? = nil,
-                assets: AssetDelivery = .inline, navigation: Bool, hasInsights: Bool = false, logoURL: String? = nil) {
+                assets: AssetDelivery = .inline, navigation: Bool, hasInsights: Bool = false, logoURL: String? = nil,
+                languageNotice: String? = nil) {
+        self.languageNotice = languageNotice
         self.strings = strings
         self.csrfToken = csrfToken
         self.studyName = studyName

@@ -19,6 +19,7 @@ final class SiteFrameCache: Sendable {
         let cssURL: String?
         let jsURL: String?
         let skipLink: String?
+        let languageNotice: String?
         let studyName: String
         let logoURL: String?
         let navigation: NavigationView?
@@ -31,6 +32,7 @@ final class SiteFrameCache: Sendable {
             cssURL = shell.cssURL
             jsURL = shell.jsURL
             skipLink = shell.skipLink
+            languageNotice = shell.languageNotice
             studyName = header.studyName
             logoURL = header.logoURL
             navigation = header.navigation

@@ -25,7 +25,8 @@ struct SitePageBuilder {
         ].compactMap { $0 }) : nil
         return SitePageView(
             shell: PageShell(language: strings.language, documentTitle: documentTitle, themeTint: context.themeTint,
-                             assets: context.assets, skipLink: context.navigation ? strings[.skipToContent] : nil),
+                             assets: context.assets, skipLink: context.navigation ? strings[.skipToContent] : nil,
+                             languageNotice: context.languageNotice),
             siteHeader: SiteHeaderView(studyName: context.studyName, logoURL: context.logoURL, navigation: navigation),
             csrf: context.csrfToken.map { CSRFFieldView(name: StepSubmission.csrfFieldName, token: $0) },
             page: content)

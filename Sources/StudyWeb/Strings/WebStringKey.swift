@@ -120,6 +120,8 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     /// What happens to the data on leaving: the sentence of a study that keeps it or deletes it, or the choice it offers.
     case leaveDataKept, leaveDataDeleted, leaveDataChoice, leaveDataChoiceKeep, leaveDataChoiceDelete, leaveDataChoiceRequired
     case leftTitle, leftNotice
+    /// At the top of a page whose study texts may show in the study's first language: "{language}", "{source}".
+    case languageFallbackNotice
     /// The join page: "Join {study}", the time-zone field with its hint, and the button.
     case joinTitle, timeZone, timeZoneHint, joinStudy
     /// The sign-in page: heading (and button), explanation, and the code field's label.

@@ -25,14 +25,26 @@ enum ServerFixture {
         func renderPDF(html: String, footer: ConsentPDFFooter) async throws -> Data { throw NotPrinted() }
     }
 
-    /// Recover on a fresh data folder, with every clock set to `clock`.
-    static func service(clock: Clock, dataFolder: URL? = nil, withdrawal: StudyWithdrawalPolicy? = nil) throws -> StudyService {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+    /// The package's folder.
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// A copy of the example studies in a new temporary folder (Recover's consent documents are a folder up from it),
+    /// and Recover's folder in it.
+    static func recoverCopy() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("recover-copy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: repository.appendingPathComponent("examples"), to: root.appendingPathComponent("examples"))
+        return root.appendingPathComponent("examples/studies/recover")
+    }
+
+    /// Recover (or the study in `studyFolder`) on a fresh data folder, with every clock set to `clock`.
+    static func service(clock: Clock, dataFolder: URL? = nil, withdrawal: StudyWithdrawalPolicy? = nil,
+                        studyFolder: URL? = nil) throws -> StudyService {
         let data = dataFolder ?? FileManager.default.temporaryDirectory.appendingPathComponent("home-cache-\(UUID().uuidString)")
         // bcrypt at its lowest cost: the console's tests sign in many times.
-        let configuration = StudyServerConfiguration(studyFolder: root.appendingPathComponent("examples/studies/recover"), dataFolder: data,
-                                                     passwordCost: 4)
+        let configuration = StudyServerConfiguration(studyFolder: studyFolder ?? repository.appendingPathComponent("examples/studies/recover"),
+                                                     dataFolder: data, passwordCost: 4)
         var study = try StudyServerApplication.loadStudy(configuration)
         if let withdrawal { study.withdrawal = withdrawal }
         return try StudyService(study: study, configuration: configuration,
