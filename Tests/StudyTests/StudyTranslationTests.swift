@@ -61,7 +61,8 @@ struct StudyTranslationTests {
                          "onboarding.json#steps[welcome].title", "surveys/pain.json#steps[painLevel].answerFormat.minimumDescription",
                          "surveys/pain.json#steps[painLocation].answerFormat.choices[front].text",
                          "surveys/phq9.json#item[phq9].item[phq9-1].text", "surveys/phq9.json#title",
-                         "surveys/phq9.json#contained[phq9-frequency].compose.include[0].concept[LA6568-5].display"] {
+                         "surveys/phq9.json#contained[phq9-frequency].compose.include[0].concept[LA6568-5].display",
+                         "articles/first-weeks.md#markdown"] {
             #expect(keys.contains(expected), "\(expected) in \(keys.sorted().prefix(80))")
         }
         // Ids, codes and settings are not texts: a task's id, a LOINC code's display, a contact's name.
@@ -75,12 +76,20 @@ struct StudyTranslationTests {
             try StudyFixtures.edit("study.yaml", in: folder, replacing: "  fallback: []", with: "  fallback: [ja]")
             try write(["study.yaml": ["name": "リカバー", "tasks[pain].title": "毎日の痛みチェック", "contacts[physio].role": "膝のリハビリを担当"],
                        "surveys/pain.json": ["steps[painLevel].title": "痛み", "steps[painLocation].answerFormat.choices[front].text": "膝の前側"],
-                       "onboarding.json": ["steps[welcome].title": "Recover へようこそ"]], language: "ja", in: folder)
+                       "onboarding.json": ["steps[welcome].title": "Recover へようこそ"],
+                       "articles/first-weeks.md": ["markdown": "# 手術後の最初の数週間\n\n毎日少しずつ動かしましょう。"]], language: "ja", in: folder)
             let study = try load(folder)
             let ja = study.localized("ja")
             #expect(ja.name == "リカバー" && study.name == "Recover" && study.localized("en").name == "Recover")
             #expect(ja.task(id: "pain")?.title == "毎日の痛みチェック" && study.task(id: "pain")?.title == "Daily pain check")
             #expect(ja.contacts.first { $0.id == "physio" }?.role == "膝のリハビリを担当")
+            // A featured card's article: the whole Markdown in the language.
+            if case .featured(let markdown)? = ja.feed.first(where: { $0.id == "firstWeeks" })?.content {
+                #expect(markdown.hasPrefix("# 手術後の最初の数週間"))
+            } else { Issue.record("firstWeeks is not a featured card") }
+            if case .featured(let markdown)? = study.feed.first(where: { $0.id == "firstWeeks" })?.content {
+                #expect(!markdown.contains("手術後"))
+            }
             let pain = try #require(study.survey(taskID: "pain", language: "ja"))
             #expect(pain.steps.first?.title == "痛み" && study.survey(taskID: "pain", language: "en")?.steps.first?.title == "Pain")
             if case .question(.textChoice(let format)) = pain.steps[1].kind {

@@ -212,8 +212,20 @@ private struct Loader {
         let contacts = readContacts(value("contacts"), reader: &reader)
         let charts = StudyChartReader.read(value("charts"), tasks: tasks, reader: &reader)
         let files = self // readFile reads only the folder; a copy keeps the closure off this mutating loader
-        var feedReader = StudyFeedReader(folder: folder) { path, reference, reader in files.readFile(path, reference: reference, reader: &reader) }
+        // A featured card's article is one text: its translation is the whole Markdown in that language.
+        let articles = translation?.texts
+        var feedReader = StudyFeedReader(folder: folder) { path, reference, reader in
+            let read = files.readFile(path, reference: reference, reader: &reader)
+            guard read != nil, let translated = articles?[path]?[StudyTextCatalog.articleKey] else { return read }
+            return Data(translated.utf8)
+        }
         let feed = feedReader.read(value("feed"), reader: &reader)
+        for card in (value("feed").flatMap { tree -> [JSONTree]? in if case .array(let cards) = tree { cards } else { nil } } ?? []) {
+            guard case .string(let path)? = card["article"], StudyLoader.oversizedFileSize(folder.appendingPathComponent(path)) == nil,
+                  let data = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path),
+                  let markdown = String(data: data, encoding: .utf8) else { continue }
+            self.documents.append((path, .object([JSONTree.Member(key: StudyTextCatalog.articleKey, value: .string(markdown))]), .article))
+        }
         if let logo = themeLogo(value("theme")) { theme.logo = feedReader.readImage(logo, path: "theme.logo", reader: &reader) }
 
         let patientFields = readPatientFields(value("patient"), onboarding: onboarding?.tasks ?? [:], reader: &reader)

@@ -33,7 +33,12 @@ public enum StudyTextCatalog {
         case questionnaire
         /// A FHIR ValueSet the study's Questionnaires take answers from.
         case valueSet
+        /// A featured card's article: its whole Markdown is one text, keyed ``articleKey``.
+        case article
     }
+
+    /// The key of an article's one text.
+    public static let articleKey = "markdown"
 
     /// The keys whose string values are texts, with the translator's note, by document kind.
     static let textKeys: [DocumentKind: [String: String]] = [
@@ -49,6 +54,7 @@ public enum StudyTextCatalog {
         .questionnaire: ["title": "the questionnaire's title", "text": "an item's text", "display": "an answer's text",
                          "valueString": "an answer's text"],
         .valueSet: ["display": "an answer's text"],
+        .article: [articleKey: "an article in Markdown: keep its headings, lists and links"],
     ]
 
     /// The keys of list elements that name them in a text's key, in order of preference.
