@@ -54,7 +54,7 @@ struct StringsCommandTests {
 
         // Korean no longer falls back: the study is valid with every Korean text, and shows no note for Korean.
         try String(contentsOf: study.appendingPathComponent("study.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "fallback: [ja, zh-Hans, ko, es]", with: "fallback: [ja, zh-Hans, es]")
+            .replacingOccurrences(of: "fallback: [zh-Hans, ko, es]", with: "fallback: [zh-Hans, es]")
             .write(to: study.appendingPathComponent("study.yaml"), atomically: true, encoding: .utf8)
         let valid = try StudykitProcess.run(["validate", study.path])
         #expect(valid.status == 0 && !valid.stdout.contains("translations/ko.yaml"), "\(valid.stdout)")

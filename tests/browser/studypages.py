@@ -183,12 +183,13 @@ class Participant:
 
     # Recover's onboarding
 
-    def complete_recover_onboarding(self, given="Ada", family="Lovelace", check_pages=True):
+    def complete_recover_onboarding(self, given="Ada", family="Lovelace", check_pages=True, welcome="Welcome to Recover"):
         """Takes Recover's whole onboarding from home: the two instructions, the name, the consent with a drawn
-        signature, the permissions and the completion; ends on home."""
+        signature, the permissions and the completion; ends on home. `welcome` is the first step's title in the
+        participant's language."""
         check = self.page if check_pages else (lambda: 200)
         click_to_navigate(self.driver, self.driver.find_element(By.CSS_SELECTOR, "main a.button[href='/onboarding']"))
-        assert self.step() == "welcome" and self.h1() == "Welcome to Recover"
+        assert self.step() == "welcome" and self.h1() == welcome
         check()
         self.next()
         assert self.step() == "informedConsent"

@@ -30,7 +30,7 @@ def test_switching_to_japanese_turns_every_page_japanese(server, browser):
     me.open("/onboarding")
     assert me.button("next").text == "次へ"
     me.open("/")
-    me.complete_recover_onboarding(given="花子", family="山田")
+    me.complete_recover_onboarding(given="花子", family="山田", welcome="Recover へようこそ")
     assert me.consent_heading == json.loads((ROOT / "examples/consent/recover-consent.ja.json").read_text())["title"]
     assert "ありがとうございます。同意書への署名が完了しました。タスクは下にあります。" in me.main_text()
     me.page()

@@ -35,7 +35,13 @@ enum ServerFixture {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("recover-copy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: repository.appendingPathComponent("examples"), to: root.appendingPathComponent("examples"))
-        return root.appendingPathComponent("examples/studies/recover")
+        // Without Recover's translations and with every language falling back: a test writes the texts it needs.
+        let recover = root.appendingPathComponent("examples/studies/recover")
+        try FileManager.default.removeItem(at: recover.appendingPathComponent("translations"))
+        let file = recover.appendingPathComponent("study.yaml")
+        try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "  fallback: [zh-Hans, ko, es]", with: "  fallback: [ja, zh-Hans, ko, es]")
+            .write(to: file, atomically: true, encoding: .utf8)
+        return recover
     }
 
     /// Recover (or the study in `studyFolder`) on a fresh data folder, with every clock set to `clock`.

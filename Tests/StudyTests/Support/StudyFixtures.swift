@@ -22,7 +22,16 @@ enum StudyFixtures {
         try FileManager.default.createDirectory(at: root.appendingPathComponent("examples"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: examples.appendingPathComponent("consent"), to: root.appendingPathComponent("examples/consent"))
         try FileManager.default.copyItem(at: examples.appendingPathComponent("studies"), to: root.appendingPathComponent("examples/studies"))
-        return try body(root.appendingPathComponent("examples/studies/recover"))
+        let recover = root.appendingPathComponent("examples/studies/recover")
+        try untranslate(recover)
+        return try body(recover)
+    }
+
+    /// Takes Recover's translations out of a copy and lets every language fall back, so that a test may change the
+    /// study's texts and tasks freely (the translations would then name texts the copy no longer has, or miss new ones).
+    static func untranslate(_ recover: URL) throws {
+        try? FileManager.default.removeItem(at: recover.appendingPathComponent("translations"))
+        try edit("study.yaml", in: recover, replacing: "  fallback: [zh-Hans, ko, es]", with: "  fallback: [ja, zh-Hans, ko, es]")
     }
 
     /// Replaces `old` with `new` in `file` of `folder`; fails the test when `old` is not there.
