@@ -468,6 +468,9 @@ struct StudyLoaderTests {
         }
         // A question mark in text, and an asterisk in a value, are not keys.
         #expect(try StudyDocumentParser.parseYAML("name: \"Why?\"\ntext: 5 * 3\n")["text"] == .string("5 * 3"))
+        // Markdown's bold before a colon, in a quoted string of a document with aliases, is text too (a translated article).
+        let markdown = "base: &b x\nalso: *b\narticle: \"- **Exercise**: three times a day\"\n"
+        #expect(try StudyDocumentParser.parseYAML(markdown)["article"] == .string("- **Exercise**: three times a day"))
     }
 
     @Test func anAliasUsedOnceOrTwiceStillReads() throws {

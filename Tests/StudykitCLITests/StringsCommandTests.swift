@@ -10,7 +10,13 @@ struct StringsCommandTests {
     private func recoverCopy() throws -> (root: URL, study: URL) {
         let root = try StudykitProcess.temporaryFolder()
         try FileManager.default.copyItem(at: StudykitProcess.packageRoot.appendingPathComponent("examples"), to: root.appendingPathComponent("examples"))
-        return (root, root.appendingPathComponent("examples/studies/recover"))
+        // Untranslated, every language falling back: the tests translate it.
+        let study = root.appendingPathComponent("examples/studies/recover")
+        try FileManager.default.removeItem(at: study.appendingPathComponent("translations"))
+        try String(contentsOf: study.appendingPathComponent("study.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "  fallback: [ko, es]", with: "  fallback: [ja, zh-Hans, ko, es]")
+            .write(to: study.appendingPathComponent("study.yaml"), atomically: true, encoding: .utf8)
+        return (root, study)
     }
 
     private func translations(_ study: URL, _ language: String) -> String? {
@@ -21,25 +27,25 @@ struct StringsCommandTests {
     func anUntouchedFileChangesNothingAndATranslatedOneIsTaken(format: String) throws {
         let (root, study) = try recoverCopy()
         defer { try? FileManager.default.removeItem(at: root) }
-        let file = root.appendingPathComponent("ko.\(format)").path
-        let exported = try StudykitProcess.run(["strings", "export", "--study", study.path, "--language", "ko", "--format", format, "--out", file])
-        #expect(exported.status == 0 && exported.stdout.hasSuffix("texts, 0 translated into ko\n"), "\(exported.stderr)")
-        let untouched = try StudykitProcess.run(["strings", "import", file, "--study", study.path, "--language", "ko"])
-        #expect(untouched.status == 0 && untouched.stdout.hasPrefix("translations/ko.yaml: unchanged"), "\(untouched.stdout)\(untouched.stderr)")
-        #expect(translations(study, "ko") == nil)
+        let file = root.appendingPathComponent("zh-Hans.\(format)").path
+        let exported = try StudykitProcess.run(["strings", "export", "--study", study.path, "--language", "zh-Hans", "--format", format, "--out", file])
+        #expect(exported.status == 0 && exported.stdout.hasSuffix("texts, 0 translated into zh-Hans\n"), "\(exported.stderr)")
+        let untouched = try StudykitProcess.run(["strings", "import", file, "--study", study.path, "--language", "zh-Hans"])
+        #expect(untouched.status == 0 && untouched.stdout.hasPrefix("translations/zh-Hans.yaml: unchanged"), "\(untouched.stdout)\(untouched.stderr)")
+        #expect(translations(study, "zh-Hans") == nil)
 
-        // A translator translates every text ("번역: " before the English stands in for the Korean).
+        // A translator translates every text ("翻译：" before the English stands in for the Chinese).
         var text = try String(contentsOfFile: file, encoding: .utf8)
         if format == "xliff" {
             let regex = try NSRegularExpression(pattern: #"(<source>)(.*?)(</source>\n)"#, options: [.dotMatchesLineSeparators])
-            text = regex.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "$1$2$3        <target>번역: $2</target>\n")
+            text = regex.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "$1$2$3        <target>翻译：$2</target>\n")
         } else {
             var catalog = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
             var strings = try #require(catalog["strings"] as? [String: [String: Any]])
             for (key, var entry) in strings {
                 var localizations = try #require(entry["localizations"] as? [String: Any])
                 let source = try #require(((localizations["en"] as? [String: Any])?["stringUnit"] as? [String: Any])?["value"] as? String)
-                localizations["ko"] = ["stringUnit": ["state": "translated", "value": "번역: " + source]]
+                localizations["zh-Hans"] = ["stringUnit": ["state": "translated", "value": "翻译：" + source]]
                 entry["localizations"] = localizations
                 strings[key] = entry
             }
@@ -48,22 +54,22 @@ struct StringsCommandTests {
         }
         try text.write(toFile: file, atomically: true, encoding: .utf8)
         let imported = try StudykitProcess.run(["strings", "import", file, "--study", study.path])
-        #expect(imported.status == 0 && imported.stdout.contains("translated into ko"), "\(imported.stdout)\(imported.stderr)")
-        let yaml = try #require(translations(study, "ko"))
-        #expect(yaml.contains(#""tasks[pain].title": "번역: Daily pain check""#), "\(yaml.prefix(600))")
+        #expect(imported.status == 0 && imported.stdout.contains("translated into zh-Hans"), "\(imported.stdout)\(imported.stderr)")
+        let yaml = try #require(translations(study, "zh-Hans"))
+        #expect(yaml.contains(#""tasks[pain].title": "翻译：Daily pain check""#), "\(yaml.prefix(600))")
 
-        // Korean no longer falls back: the study is valid with every Korean text, and shows no note for Korean.
+        // Chinese no longer falls back: the study is valid with every Chinese text, and shows no note for Chinese.
         try String(contentsOf: study.appendingPathComponent("study.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "fallback: [zh-Hans, ko, es]", with: "fallback: [zh-Hans, es]")
+            .replacingOccurrences(of: "fallback: [ja, zh-Hans, ko, es]", with: "fallback: [ja, ko, es]")
             .write(to: study.appendingPathComponent("study.yaml"), atomically: true, encoding: .utf8)
         let valid = try StudykitProcess.run(["validate", study.path])
-        #expect(valid.status == 0 && !valid.stdout.contains("translations/ko.yaml"), "\(valid.stdout)")
+        #expect(valid.status == 0 && !valid.stdout.contains("translations/zh-Hans.yaml"), "\(valid.stdout)")
         // Exported again and imported again: the same file.
         let again = root.appendingPathComponent("again.\(format)").path
-        #expect(try StudykitProcess.run(["strings", "export", "--study", study.path, "--language", "ko", "--format", format, "--out", again]).status == 0)
+        #expect(try StudykitProcess.run(["strings", "export", "--study", study.path, "--language", "zh-Hans", "--format", format, "--out", again]).status == 0)
         let reimported = try StudykitProcess.run(["strings", "import", again, "--study", study.path])
-        #expect(reimported.stdout.hasPrefix("translations/ko.yaml: unchanged"), "\(reimported.stdout)\(reimported.stderr)")
-        #expect(translations(study, "ko") == yaml)
+        #expect(reimported.stdout.hasPrefix("translations/zh-Hans.yaml: unchanged"), "\(reimported.stdout)\(reimported.stderr)")
+        #expect(translations(study, "zh-Hans") == yaml)
     }
 
     @Test func aBrokenPlaceholderAnUnknownKeyAndAnOldSourceAreRefusedWithTheirLines() throws {

@@ -12,7 +12,8 @@ SOURCES = ROOT / "Sources"
 PORTABLE = ["JSONDiagnostics", "StudyKitEnvironment", "Research", "ActiveTasks", "CareStore", "Consent", "Study"]
 # What the portable modules may import: Foundation, the standard library's Synchronization, packages that build on
 # Apple's platforms (ZIPFoundation uses Apple's Compression there, zlib on Linux), and each other. Glibc only where
-# Darwin is the alternative (#if canImport).
+# Darwin is the alternative (#if canImport); FoundationXML only behind #if canImport(FoundationXML): it is where Linux
+# keeps XMLParser, which Apple's platforms have in Foundation itself.
 PORTABLE_IMPORTS = {"Foundation", "Synchronization", "Crypto", "Ink", "Yams", "ZIPFoundation", *PORTABLE}
 HTTP_MODULES = re.compile(r"^(Hummingbird\w*|HTTPTypes|NIO\w*|MultipartKit)$")
 IMPORT = re.compile(r"^[ \t]*(?:@testable[ \t]+|package[ \t]+|public[ \t]+|internal[ \t]+)?import[ \t]+"
@@ -36,6 +37,9 @@ def test_portable_modules_import_only_what_ios_has():
                 if name in ("Glibc", "Darwin"):
                     if "#if canImport(Glibc)" not in text or "import Darwin" not in text:
                         found.append(f"{path.relative_to(ROOT)}: imports {name} without the other platform's alternative")
+                elif name == "FoundationXML":
+                    if "#if canImport(FoundationXML)" not in text:
+                        found.append(f"{path.relative_to(ROOT)}: imports FoundationXML, which Apple's platforms do not have, unguarded")
                 elif name not in PORTABLE_IMPORTS:
                     found.append(f"{path.relative_to(ROOT)}: imports {name}")
             # Child processes do not exist on iOS: printing with Chromium lives in ConsentPrinting.

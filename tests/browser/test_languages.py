@@ -20,7 +20,7 @@ STUDY = yaml.safe_load((RECOVER / "study.yaml").read_text())
 # The languages Recover is translated into: those after the first that it does not let fall back.
 TRANSLATED = [language for language in STUDY["languages"][1:] if language not in STUDY.get("translation", {}).get("fallback", [])]
 # Each language's name as Recover's settings page lists it.
-NAMES = {"ja": "日本語", "zh-Hans": "中文（简体）", "ko": "한국어", "es": "español"}
+NAMES = {"ja": "日本語", "zh-Hans": "简体中文", "ko": "한국어", "es": "español"}
 
 # Every text node a person sees: visible, not in a script or style, trimmed.
 _VISIBLE_TEXTS = """

@@ -45,7 +45,9 @@ enum StudyDocumentParser {
     /// from the text. No study file needs them; plain keys, and aliases as values, stay allowed.
     static func aliasKeyLine(in text: String) -> Int? {
         guard text.contains("*"), text.firstMatch(of: /(?m)(^|[\s\[{,:?-])\*[^\s,\[\]{}]/) != nil else { return nil }
-        guard let match = text.firstMatch(of: /(?m)((^|[\s\[{,?])\*[^\s,\[\]{}:]+[ \t]*:(\s|$))|((^|[\s\[{,])\?([ \t]|$))/) else {
+        // A key starts a line (after its indentation, and a sequence's `- `) or follows `{`, `,` or `? `: text inside a
+        // scalar, such as Markdown's `**bold**: …` in a quoted string, is not a key.
+        guard let match = text.firstMatch(of: /(?m)((^[ \t]*(-[ \t]+)?|[\[{,?][ \t]*)\*[^\s,\[\]{}:]+[ \t]*:(\s|$))|((^[ \t]*(-[ \t]+)?|[\[{,][ \t]*)\?([ \t]|$))/) else {
             return nil
         }
         // The match may begin with the line break before the key.

@@ -79,12 +79,21 @@ public enum StudyLoader {
             }
         }
         let (translations, readProblems) = StudyTranslations.read(folder: folder)
-        let (problems, notes) = StudyTranslations.check(translations, texts: texts, languages: study.languages, fallback: Set(fallback),
+        var (problems, notes) = StudyTranslations.check(translations, texts: texts, languages: study.languages, fallback: Set(fallback),
                                                         embedded: embedded)
+        // The consent document is the study's too: a language without its own (consent.translations) shows the first
+        // language's, which only a language that may fall back allows.
+        let withoutConsent = others.filter { study.consentDocuments[$0]?.language != $0 }
+        for language in withoutConsent {
+            let problem = StudyProblem(file: "study.yaml", path: "consent.translations",
+                                       message: "has no \(language) consent document, so \(language) readers get the \(study.defaultLanguage) one")
+            if fallback.contains(language) { notes.append(problem) } else { problems.append(problem) }
+        }
         guard readProblems.isEmpty, problems.isEmpty else { throw failure(readProblems + problems) }
         study.notes += notes
         study.untranslatedLanguages = Set(others.filter { language in
-            texts.contains { translations.texts[language]?[$0.file]?[$0.key] == nil && embedded[language]?[$0.file]?[$0.key] == nil }
+            withoutConsent.contains(language)
+                || texts.contains { translations.texts[language]?[$0.file]?[$0.key] == nil && embedded[language]?[$0.file]?[$0.key] == nil }
         })
         for language in others where translations.texts[language]?.isEmpty == false || embedded[language] != nil {
             var loader = Loader(folder: folder, surveyFormats: surveyFormats)
