@@ -19,10 +19,11 @@ struct StudyLoaderTests {
         #expect(study.enrolment == .invitation)
         #expect(study.tasks.map(\.id) == ["exercises", "pain", "weekly", "checkIn", "mood", "medication", "symptoms", "icing"])
 
-        // Consent: each language its own document; ko and es fall back to the main (English) one.
+        // Consent: each language its own document; a language the study does not declare gets the main (English) one.
         #expect(study.consentDocument(language: "ja").language == "ja")
         #expect(study.consentDocument(language: "zh-Hans").language == "zh-Hans")
-        #expect(study.consentDocument(language: "ko").language == "en")
+        #expect(study.consentDocument(language: "ko").language == "ko" && study.consentDocument(language: "es").language == "es")
+        #expect(study.consentDocument(language: "fr").language == "en")
         #expect(study.consentDocument(language: "ja-JP").language == "ja")
 
         // Onboarding: the code-along's five steps, the consent document step expanded into name and document.
@@ -510,7 +511,8 @@ struct StudyLoaderTests {
             {"identifier": "recover", "name": "Recover", "languages": ["en", "ja", "zh-Hans", "ko", "es"], "theme": {"tint": "#C8472B"},
              "translation": {"fallback": ["ja", "zh-Hans", "ko", "es"]},
              "consent": {"document": "../../consent/recover-consent.json",
-                         "translations": {"ja": "../../consent/recover-consent.ja.json", "zh-Hans": "../../consent/recover-consent.zh-Hans.json"}},
+                         "translations": {"ja": "../../consent/recover-consent.ja.json", "zh-Hans": "../../consent/recover-consent.zh-Hans.json",
+                                          "ko": "../../consent/recover-consent.ko.json", "es": "../../consent/recover-consent.es.json"}},
              "onboarding": "onboarding.json", "strings": "strings.yaml", "enrolment": {"mode": "invitation"},
              "tasks": [
                {"id": "exercises", "title": "Knee exercises", "instructions": "Ten straight-leg raises, ten heel slides and ten quad sets with your operated leg. Tick each session when you have done it.",

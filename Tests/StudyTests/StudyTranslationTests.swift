@@ -21,7 +21,9 @@ struct StudyTranslationTests {
     private func japaneseOnly(_ folder: URL) throws {
         try StudyFixtures.edit("study.yaml", in: folder, replacing: "languages: [en, ja, zh-Hans, ko, es]", with: "languages: [en, ja]")
         try StudyFixtures.edit("study.yaml", in: folder, replacing: "  fallback: [ja, zh-Hans, ko, es]", with: "  fallback: []")
-        try StudyFixtures.edit("study.yaml", in: folder, replacing: "    zh-Hans: ../../consent/recover-consent.zh-Hans.json\n", with: "")
+        for language in ["zh-Hans", "ko", "es"] {
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: "    \(language): ../../consent/recover-consent.\(language).json\n", with: "")
+        }
     }
 
     /// `text` as a double-quoted YAML string (JSON's escapes, which YAML reads too).

@@ -14,7 +14,7 @@ struct StringsCommandTests {
         let study = root.appendingPathComponent("examples/studies/recover")
         try FileManager.default.removeItem(at: study.appendingPathComponent("translations"))
         try String(contentsOf: study.appendingPathComponent("study.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "  fallback: [ko, es]", with: "  fallback: [ja, zh-Hans, ko, es]")
+            .replacingOccurrences(of: "languages: [en, ja, zh-Hans, ko, es]\n", with: "languages: [en, ja, zh-Hans, ko, es]\ntranslation:\n  fallback: [ja, zh-Hans, ko, es]\n")
             .write(to: study.appendingPathComponent("study.yaml"), atomically: true, encoding: .utf8)
         return (root, study)
     }

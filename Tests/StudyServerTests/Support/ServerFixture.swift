@@ -39,7 +39,8 @@ enum ServerFixture {
         let recover = root.appendingPathComponent("examples/studies/recover")
         try FileManager.default.removeItem(at: recover.appendingPathComponent("translations"))
         let file = recover.appendingPathComponent("study.yaml")
-        try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "  fallback: [ko, es]", with: "  fallback: [ja, zh-Hans, ko, es]")
+        try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "languages: [en, ja, zh-Hans, ko, es]\n",
+                                                                                      with: "languages: [en, ja, zh-Hans, ko, es]\ntranslation:\n  fallback: [ja, zh-Hans, ko, es]\n")
             .write(to: file, atomically: true, encoding: .utf8)
         return recover
     }

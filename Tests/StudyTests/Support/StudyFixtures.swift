@@ -31,7 +31,8 @@ enum StudyFixtures {
     /// study's texts and tasks freely (the translations would then name texts the copy no longer has, or miss new ones).
     static func untranslate(_ recover: URL) throws {
         try? FileManager.default.removeItem(at: recover.appendingPathComponent("translations"))
-        try edit("study.yaml", in: recover, replacing: "  fallback: [ko, es]", with: "  fallback: [ja, zh-Hans, ko, es]")
+        try edit("study.yaml", in: recover, replacing: "languages: [en, ja, zh-Hans, ko, es]\n",
+                 with: "languages: [en, ja, zh-Hans, ko, es]\ntranslation:\n  fallback: [ja, zh-Hans, ko, es]\n")
     }
 
     /// Replaces `old` with `new` in `file` of `folder`; fails the test when `old` is not there.
