@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import JSONDiagnostics
+import Research
 
 /// The files translators' tools read and write (Xcode, Weblate, Crowdin, Phrase): XLIFF 1.2 and Apple's String
 /// Catalog. Each of a study's texts is one unit, named by its file and key, with its source, the language's
@@ -74,10 +75,11 @@ public enum TranslatorFile {
         var files: [String] = []
         for text in texts where !files.contains(text.file) { files.append(text.file) }
         for file in files {
-            out += "  <file original=\"\(escaped(file))\" source-language=\"\(escaped(sourceLanguage))\" target-language=\"\(escaped(language))\" datatype=\"plaintext\">\n"
+            out += "  <file original=\"\(escaped(file, attribute: true))\" source-language=\"\(escaped(sourceLanguage, attribute: true))\" "
+                + "target-language=\"\(escaped(language, attribute: true))\" datatype=\"plaintext\">\n"
             out += "    <body>\n"
             for text in texts where text.file == file {
-                out += "      <trans-unit id=\"\(escaped(text.key))\" xml:space=\"preserve\">\n"
+                out += "      <trans-unit id=\"\(escaped(text.key, attribute: true))\" xml:space=\"preserve\">\n"
                 out += "        <source>\(escaped(text.source))</source>\n"
                 if let target = translations[file]?[text.key] { out += "        <target state=\"translated\">\(escaped(target))</target>\n" }
                 out += "        <note>\(escaped(text.note))</note>\n"
@@ -89,21 +91,13 @@ public enum TranslatorFile {
         return Data(out.utf8)
     }
 
-    private static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
-            case "\t": out += "&#9;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+    /// `text` for XML: HTML's escapes (which XML reads too) for element text; an attribute also keeps its line breaks
+    /// and tabs, which XML would otherwise read as spaces.
+    private static func escaped(_ text: String, attribute: Bool = false) -> String {
+        let escaped = HTMLEscaping.escape(text)
+        guard attribute else { return escaped }
+        return escaped.replacingOccurrences(of: "\n", with: "&#10;").replacingOccurrences(of: "\r", with: "&#13;")
+            .replacingOccurrences(of: "\t", with: "&#9;")
     }
 
     private static func readXLIFF(_ data: Data) throws(TranslatorFileError) -> (language: String?, units: [Unit]) {
