@@ -87,7 +87,7 @@ struct StudyLoaderTests {
         let study = try StudyLoader.load(folder: StudyFixtures.recoverClassic, surveyFormats: [FHIRSurveyFormat()])
         #expect(study.identifier == "recover-classic")
         #expect(study.enrolment == .open)
-        #expect(study.languages == ["en", "ja", "zh-Hans"])
+        #expect(study.languages == ["en", "ja", "zh-Hans", "ko", "es"])
         for language in study.languages {
             let onboarding = study.onboardingTask(language: language)
             #expect(onboarding.consentSteps.map(\.type) == ["visualConsent", "consentSharing", "consentReview"])
@@ -104,7 +104,8 @@ struct StudyLoaderTests {
         #expect(study.language(forPreferences: ["zh-CN"]) == "zh-Hans")
         #expect(study.language(forPreferences: ["zh-TW"]) == "en")
         #expect(study.language(forPreferences: ["en-GB"]) == "en")
-        #expect(study.supportedLanguage(for: "ko") == nil)
+        #expect(study.supportedLanguage(for: "ko-KR") == "ko")
+        #expect(study.supportedLanguage(for: "fr") == nil)
     }
 
     /// Loads `folder`, which must fail, and returns its problems as `file: path: message` lines.
