@@ -146,7 +146,10 @@ public struct StudyDefinition: Hashable, Sendable {
     /// The study as a participant reading `language` sees it: its translation into that language when it has one (task
     /// titles and instructions, contacts, charts, the daily page's cards, its name), else the study as written.
     public func localized(_ language: String) -> StudyDefinition {
-        translations[supportedLanguage(for: language) ?? language] ?? self
+        // Every page asks, most often with a participant's language as stored (one of the study's): looked up directly.
+        if translations.isEmpty { return self }
+        if let translated = translations[language] { return translated }
+        return translations[supportedLanguage(for: language) ?? language] ?? self
     }
 
     /// The task definition with id `id`; nil when the study has none.

@@ -46,7 +46,8 @@ public enum StudyLoader {
         let folder = folder.standardizedFileURL
         var loader = Loader(folder: folder, surveyFormats: surveyFormats)
         guard var study = loader.load(), loader.problems.isEmpty else { throw failure(loader.problems) }
-        try translate(&study, folder: folder, surveyFormats: surveyFormats, documents: loader.documents, fallback: loader.fallbackLanguages)
+        try translate(&study, folder: folder, surveyFormats: surveyFormats, documents: loader.documents, texts: loader.texts,
+                      fallback: loader.fallbackLanguages)
         return study
     }
 
@@ -56,7 +57,7 @@ public enum StudyLoader {
         -> (study: StudyDefinition, texts: [StudyText]) {
         var loader = Loader(folder: folder.standardizedFileURL, surveyFormats: surveyFormats)
         guard let study = loader.load(), loader.problems.isEmpty else { throw failure(loader.problems) }
-        return (study, loader.documents.flatMap { StudyTextCatalog.texts(in: $0.tree, file: $0.file, kind: $0.kind) })
+        return (study, loader.texts)
     }
 
     private static func failure(_ problems: [StudyProblem]) -> StudyValidationFailure {
@@ -68,8 +69,7 @@ public enum StudyLoader {
     /// for each with any translation, the study loaded again with its texts put in, whose onboarding and surveys the
     /// study then offers in that language (see ``StudyDefinition/localized(_:)``).
     private static func translate(_ study: inout StudyDefinition, folder: URL, surveyFormats: [any StudySurveyFormat],
-                                  documents: [Loader.Document], fallback: [String]) throws(StudyValidationFailure) {
-        let texts = documents.flatMap { StudyTextCatalog.texts(in: $0.tree, file: $0.file, kind: $0.kind) }
+                                  documents: [Loader.Document], texts: [StudyText], fallback: [String]) throws(StudyValidationFailure) {
         let others = Array(study.languages.dropFirst())
         var embedded: [String: [String: [String: String]]] = [:]
         for document in documents where document.kind == .questionnaire || document.kind == .valueSet {
@@ -136,6 +136,8 @@ private struct Loader {
     typealias Document = (file: String, tree: JSONTree, kind: StudyTextCatalog.DocumentKind)
     /// The documents read so far, untranslated: the study file, the onboarding, the surveys.
     var documents: [Document] = []
+    /// Every text of the documents read so far, in document order.
+    var texts: [StudyText] { documents.flatMap { StudyTextCatalog.texts(in: $0.tree, file: $0.file, kind: $0.kind) } }
     /// The language this load puts in, with its texts by file and key; nil for the study's own (first) language.
     var translation: (language: String, texts: [String: [String: String]])?
     /// The languages whose missing translations are notes rather than problems (`translation.fallback`).

@@ -81,12 +81,23 @@ public struct StudyTranslations: Hashable, Sendable {
         return (translations, problems)
     }
 
-    /// Why `text` cannot be shown as written (a control character, a bidirectional override or isolate that would
-    /// turn the text around it), as ``FreeTextRules`` keeps them out of answers; nil when it can.
-    static func unshowable(_ text: String) -> String? {
-        FreeTextRules.forbiddenScalar(in: text, allowingLineBreaks: true).map {
-            "holds \(FreeTextRules.describe($0)), which would not show as written"
+    /// What is wrong with `translated` as the translation of `source`, the translations file's checks and an
+    /// import's alike: a character that cannot be shown as written (a control character, a bidirectional override or
+    /// isolate that would turn the text around it, as ``FreeTextRules`` keeps them out of answers), and placeholders
+    /// other than the source's.
+    static func problems(translating source: String, as translated: String) -> [String] {
+        var problems: [String] = []
+        if let scalar = FreeTextRules.forbiddenScalar(in: translated, allowingLineBreaks: true) {
+            problems.append("holds \(FreeTextRules.describe(scalar)), which would not show as written")
         }
+        let expected = placeholders(in: source).sorted(), found = placeholders(in: translated).sorted()
+        if expected != found { problems.append("the placeholders \(found) differ from the source's \(expected)") }
+        return problems
+    }
+
+    /// `text` as a JSON string, which YAML's double-quoted strings read too.
+    static func quoted(_ text: String) -> String {
+        (try? ResearchJSON.encoder(pretty: false).encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
     }
 
     /// The placeholders of `text` that a translation must keep: `%@`, `%d`, `%1$@`, `%%` and `{name}`, in order.
@@ -127,13 +138,8 @@ public struct StudyTranslations: Hashable, Sendable {
                         problems.append(StudyProblem(file: file, path: source + "#" + key, message: "'\(source)' has no text at '\(key)'\(hint)"))
                         continue
                     }
-                    if let problem = Self.unshowable(translated) {
-                        problems.append(StudyProblem(file: file, path: source + "#" + key, message: problem))
-                    }
-                    let expected = placeholders(in: text.source).sorted(), found = placeholders(in: translated).sorted()
-                    if expected != found {
-                        problems.append(StudyProblem(file: file, path: source + "#" + key,
-                                                     message: "the placeholders \(found) differ from the source's \(expected) ('\(text.source)')"))
+                    problems += Self.problems(translating: text.source, as: translated).map {
+                        StudyProblem(file: file, path: source + "#" + key, message: $0)
                     }
                 }
             }
@@ -181,13 +187,9 @@ public struct StudyTranslations: Hashable, Sendable {
                 continue
             }
             guard let target = unit.target, !target.isEmpty else { continue }
-            if let problem = Self.unshowable(target) {
-                errors.append(TranslatorFileError(line: unit.line, key: name, message: problem))
-                continue
-            }
-            let expected = Self.placeholders(in: text.source).sorted(), found = Self.placeholders(in: target).sorted()
-            guard expected == found else {
-                errors.append(TranslatorFileError(line: unit.line, key: name, message: "the placeholders \(found) differ from the source's \(expected)"))
+            let problems = Self.problems(translating: text.source, as: target)
+            guard problems.isEmpty else {
+                errors += problems.map { TranslatorFileError(line: unit.line, key: name, message: $0) }
                 continue
             }
             merged[unit.file, default: [:]][unit.key] = target
@@ -199,11 +201,6 @@ public struct StudyTranslations: Hashable, Sendable {
     /// A translations file's YAML: the study's files in the order of `texts`, each text's key and translation in
     /// that order too, every string double-quoted (YAML reads JSON's escapes), so that the same texts make the same file.
     public static func yaml(_ translations: [String: [String: String]], texts: [StudyText], language: String) -> String {
-        func quoted(_ text: String) -> String {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .withoutEscapingSlashes
-            return (try? encoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
-        }
         var out = "# The study's texts in \(language), by file and key (README, \"Translating a study\").\n"
         var files: [String] = []
         for text in texts where !files.contains(text.file) && translations[text.file]?.isEmpty == false { files.append(text.file) }

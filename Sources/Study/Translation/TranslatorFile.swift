@@ -206,9 +206,7 @@ public enum TranslatorFile {
                                        JSONTree.Member(key: "strings", value: .object(strings)),
                                        JSONTree.Member(key: "version", value: .string("1.0"))])
         // Keys sorted, as Xcode writes catalogs: the same texts give the same file.
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return ((try? encoder.encode(catalog)) ?? Data()) + Data("\n".utf8)
+        return ((try? ResearchJSON.encoder().encode(catalog)) ?? Data()) + Data("\n".utf8)
     }
 
     private static func stringUnit(_ value: String) -> JSONTree {
@@ -255,10 +253,7 @@ public enum TranslatorFile {
 
     /// The line of `key`'s first appearance as a JSON string in `text` (1 when it cannot be found).
     private static func line(of key: String, in text: String) -> Int {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        let quoted = (try? encoder.encode(key)).map { String(decoding: $0, as: UTF8.self) } ?? key
-        guard let range = text.range(of: quoted) else { return 1 }
+        guard let range = text.range(of: StudyTranslations.quoted(key)) else { return 1 }
         return text[..<range.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
     }
 }

@@ -673,12 +673,16 @@ public final class ParticipantWorkflow: Sendable {
         }
         // The participant's language: the cards' titles and instructions, and each event's text (as stored in their care
         // plan, in the study's first language) as that language words it.
-        let localized = study.localized(participant.language)
+        // (A participant reading the first language reads the texts as stored: nothing to look up on this hot path.)
+        let translated = participant.language != study.defaultLanguage
+        let localized = translated ? study.localized(participant.language) : study
         let cards = zip(study.tasks, localized.tasks).compactMap { source, definition -> DayFeed.Card? in
             guard var events = byTask[definition.id], !events.isEmpty else { return nil }
-            let texts = Dictionary(zip(source.schedule, definition.schedule).compactMap { pair in pair.0.text.map { ($0, pair.1.text ?? $0) } },
-                                   uniquingKeysWith: { first, _ in first })
-            if !texts.isEmpty { for index in events.indices { events[index].text = events[index].text.map { texts[$0] ?? $0 } } }
+            if translated {
+                let texts = Dictionary(zip(source.schedule, definition.schedule).compactMap { pair in pair.0.text.map { ($0, pair.1.text ?? $0) } },
+                                       uniquingKeysWith: { first, _ in first })
+                if !texts.isEmpty { for index in events.indices { events[index].text = events[index].text.map { texts[$0] ?? $0 } } }
+            }
             return DayFeed.Card(taskID: definition.id, title: definition.title, instructions: definition.instructions,
                                 kind: definition.cardKind(eventsThatDay: events.count), impactsAdherence: definition.impactsAdherence,
                                 valueEntry: definition.valueEntry, events: events)
