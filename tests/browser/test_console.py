@@ -9,7 +9,7 @@ import subprocess
 import urllib.request
 import zipfile
 
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -17,7 +17,9 @@ from conftest import STUDYKIT
 from studypages import Participant
 
 # A wait that reads the page may meet the page being replaced by the one a click loads.
-NAVIGATING = (StaleElementReferenceException, NoSuchElementException)
+# What reading a page that is being replaced may raise: its elements gone, or (seen once on CI) a node Chromium's
+# inspector no longer has in the document ("Node with given id does not belong to the document").
+NAVIGATING = (StaleElementReferenceException, NoSuchElementException, WebDriverException)
 
 
 def add_researcher(server, email, role):
