@@ -22,15 +22,15 @@ struct StepSubmissionTests {
     }
 
     /// The message the format itself gives for `text`: the server must show exactly that.
-    func formatMessage(_ step: String, item: String? = nil, _ text: String) throws -> String {
+    func formatMessage(_ step: String, item: String? = nil, _ text: String) throws -> AnswerValidationError {
         let format = try #require(try Fixtures.everyFormat().step(withIdentifier: step)?.answerFormat(forItem: item))
         do {
             _ = try format.answer(fromText: text, locale: Locale(identifier: "en_US_POSIX"), timeZone: tokyo)
         } catch {
-            return error.message
+            return error
         }
         Issue.record("'\(text)' is valid for \(step)")
-        return ""
+        return .study("")
     }
 
     @Test func choiceFormatsReadTheirNumbers() throws {
@@ -49,14 +49,14 @@ struct StepSubmissionTests {
     }
 
     @Test func choiceProblemsAreShownAndStoreNothing() throws {
-        #expect(try post("symptoms", ["q0": ["1", "5"]]).result.errors["symptoms"] == .message("“None of these” can’t be combined with other answers."))
-        #expect(try post("symptoms", ["q0": ["4"]]).result.errors["symptoms"] == .message("Type your answer for “Something else”."))
+        #expect(try post("symptoms", ["q0": ["1", "5"]]).result.errors["symptoms"] == .answer(AnswerValidationError(.exclusiveChoice, ["choice": .text("None of these")])))
+        #expect(try post("symptoms", ["q0": ["4"]]).result.errors["symptoms"] == .answer(AnswerValidationError(.otherTextRequired, ["choice": .text("Something else")])))
         #expect(try post("mobility", ["q0": ["9"]]).result.errors["mobility"] == .builtIn(.notAChoice))
         #expect(try post("mobility", ["q0": ["two"]]).result.errors["mobility"] == .builtIn(.notAChoice))
         #expect(try post("sleptWell", ["q0": ["maybe"]]).result.errors["sleptWell"] == .builtIn(.notAChoice))
         #expect(try post("walkingTime", ["q0-p1": ["2"]]).result.errors["walkingTime"] == .builtIn(.chooseEveryList))
-        #expect(try post("pain", ["q0": ["11"]]).result.errors["pain"] == .message(try formatMessage("pain", "11")))
-        #expect(try post("stairsConfidence", ["q0": ["65"]]).result.errors["stairsConfidence"] == .message(try formatMessage("stairsConfidence", "65")))
+        #expect(try post("pain", ["q0": ["11"]]).result.errors["pain"] == .answer(try formatMessage("pain", "11")))
+        #expect(try post("stairsConfidence", ["q0": ["65"]]).result.errors["stairsConfidence"] == .answer(try formatMessage("stairsConfidence", "65")))
     }
 
     @Test func typedFormatsGoThroughResearchsTextParser() throws {
@@ -81,20 +81,20 @@ struct StepSubmissionTests {
     }
 
     @Test func typedProblemsShowTheFormatsOwnMessage() throws {
-        #expect(try post("steps", ["q0": ["12.5"]]).result.errors["steps"] == .message(try formatMessage("steps", "12.5")))
-        #expect(try post("temperature", ["q0": ["45"]]).result.errors["temperature"] == .message(try formatMessage("temperature", "45")))
-        #expect(try post("temperature", ["q0": ["warm"]]).result.errors["temperature"] == .message(try formatMessage("temperature", "warm")))
-        #expect(try post("usualActivity", ["q0": ["150"]]).result.errors["usualActivity"] == .message(try formatMessage("usualActivity", "150%")))
-        #expect(try post("surgeryDate", ["q0": ["2024-12-31"]]).result.errors["surgeryDate"] == .message(try formatMessage("surgeryDate", "2024-12-31")))
-        #expect(try post("bedtime", ["q0": ["25:00"]]).result.errors["bedtime"] == .message(try formatMessage("bedtime", "25:00")))
-        #expect(try post("icing", ["q0-m": ["7"]]).result.errors["icing"] == .message(try formatMessage("icing", "7m")))
+        #expect(try post("steps", ["q0": ["12.5"]]).result.errors["steps"] == .answer(try formatMessage("steps", "12.5")))
+        #expect(try post("temperature", ["q0": ["45"]]).result.errors["temperature"] == .answer(try formatMessage("temperature", "45")))
+        #expect(try post("temperature", ["q0": ["warm"]]).result.errors["temperature"] == .answer(try formatMessage("temperature", "warm")))
+        #expect(try post("usualActivity", ["q0": ["150"]]).result.errors["usualActivity"] == .answer(try formatMessage("usualActivity", "150%")))
+        #expect(try post("surgeryDate", ["q0": ["2024-12-31"]]).result.errors["surgeryDate"] == .answer(try formatMessage("surgeryDate", "2024-12-31")))
+        #expect(try post("bedtime", ["q0": ["25:00"]]).result.errors["bedtime"] == .answer(try formatMessage("bedtime", "25:00")))
+        #expect(try post("icing", ["q0-m": ["7"]]).result.errors["icing"] == .answer(try formatMessage("icing", "7m")))
         #expect(try post("nickname", ["q0": [String(repeating: "x", count: 41)]]).result.errors["nickname"]
-            == .message(try formatMessage("nickname", String(repeating: "x", count: 41))))
+            == .answer(try formatMessage("nickname", String(repeating: "x", count: 41))))
         #expect(try post("studyCode", ["q0": ["kne-42"]]).result.errors["studyCode"]
-            == .message("A study code is three capital letters, a hyphen and four digits, for example KNE-0420."))
-        #expect(try post("email", ["q0": ["hanako@"]]).result.errors["email"] == .message(try formatMessage("email", "hanako@")))
+            == .answer(.study("A study code is three capital letters, a hyphen and four digits, for example KNE-0420.")))
+        #expect(try post("email", ["q0": ["hanako@"]]).result.errors["email"] == .answer(try formatMessage("email", "hanako@")))
         #expect(try post("clinic", ["q0-address": ["Home"], "q0-lat": ["95"], "q0-lon": ["10"]]).result.errors["clinic"]
-            == .message(try formatMessage("clinic", "Home @ 95, 10")))
+            == .answer(try formatMessage("clinic", "Home @ 95, 10")))
         #expect(try post("clinic", ["q0-lat": ["35"]]).result.errors["clinic"] != nil)
     }
 
@@ -192,7 +192,7 @@ struct StepSubmissionTests {
         }
         let outside = #"{"width":100,"height":50,"strokes":[[{"x":150,"y":10,"t":0}]]}"#
         #expect(try Fixtures.post(&session, "next", ["signature": [outside]]).errors["signature"]
-            == .message("The signature has points outside its drawing area."))
+            == .answer(AnswerValidationError(.signatureOutsideArea)))
         #expect(throws: StepSubmissionError.unknownField("signature-name")) {
             try Fixtures.post(&session, "next", ["signature-name": ["Hanako Yamada"]])
         }

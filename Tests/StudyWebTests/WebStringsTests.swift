@@ -1,4 +1,5 @@
 import Foundation
+import Research
 import Testing
 @testable import StudyWeb
 
@@ -42,6 +43,17 @@ struct WebStringsTests {
         #expect(strings.text("welcome") == "ようこそ")
         #expect(strings.text("nothing") == nil)
         #expect(WebStrings(language: "fr", overrides: ["en": ["done": "Finish"]])[.done] == "Finish")
+    }
+
+    @Test func anAnswersRefusalReadsInThePagesLanguageAndAStudyMayRewordIt() {
+        let refusal = FieldProblem.answer(AnswerValidationError(.numberRange, ["minimum": .number(0), "maximum": .number(10)]))
+        #expect(refusal.text(in: WebStrings(language: "en")) == "Enter a number from 0 to 10.")
+        #expect(refusal.text(in: WebStrings(language: "ja-JP")) == AnswerValidationError(.numberRange, ["minimum": .number(0), "maximum": .number(10)]).message(in: "ja"))
+        #expect(refusal.text(in: WebStrings(language: "ja")) != "Enter a number from 0 to 10.")
+        let reworded = WebStrings(language: "ja", overrides: ["ja": [WebStrings.answerKey("numberRange"): "{minimum}〜{maximum}の数字でお答えください。"]])
+        #expect(refusal.text(in: reworded) == "0〜10の数字でお答えください。")
+        #expect(FieldProblem.answer(AnswerValidationError(.chooseAnswer)).text(in: reworded) == AnswerValidationError(.chooseAnswer).message(in: "ja"),
+                "the messages the study leaves are the built-in ones")
     }
 
     @Test func placeholdersAreFilled() {

@@ -89,8 +89,15 @@ def test_a_participant_reading_a_translated_language_meets_no_english(server, br
         step = me.step()
         check(f"onboarding step {step}")
         if step == "consent.name":
-            me.type_into("#q0", "花子")
+            # A name with a hidden direction override is refused by the server's validation, in the page's language.
+            me.driver.execute_script("arguments[0].value = arguments[1]", me.field("#q0"), "花子\u202e")
             me.type_into("#q1", "山田")
+            me.press_primary()
+            assert me.step() == "consent.name"
+            refusal = me.errors().get("q0-err", "")
+            assert "U+202E" in refusal and not refusal.startswith("Remove"), f"{language}: the refusal is {refusal!r}"
+            check("onboarding step consent.name refused")
+            me.type_into("#q0", "花子")
         elif me.driver.find_elements(By.CSS_SELECTOR, ".sig canvas"):
             canvas = me.field(".sig canvas")
             WebDriverWait(me.driver, WAIT).until(lambda d: canvas.is_displayed())

@@ -52,9 +52,9 @@ extension AgeFormat: AnswerFormatRules {
 
     func validate(_ answer: Answer) throws(AnswerValidationError) {
         guard case .number(let value) = answer else { throw wrongKindError }
-        guard AnswerNumbers.fits(value, fractionDigits: 0) else { throw AnswerValidationError("Enter a whole number.") }
+        guard AnswerNumbers.fits(value, fractionDigits: 0) else { throw AnswerValidationError(.enterWholeNumber) }
         guard value >= Decimal(minimumAge), value <= Decimal(maximumAge) else {
-            throw AnswerValidationError("Enter an age from \(minimumAge) to \(maximumAge).")
+            throw AnswerValidationError(.ageRange, ["minimum": .integer(minimumAge), "maximum": .integer(maximumAge)])
         }
     }
 

@@ -50,7 +50,7 @@ struct ValidationQuestion: AnswerFormatQuestion {
 
     func ask<Rules: AnswerFormatRules>(_ rules: Rules) -> AnswerValidationError? {
         if case .dontKnow = answer {
-            return rules.dontKnow == nil ? AnswerValidationError("This question has no “I don’t know” answer.") : nil
+            return rules.dontKnow == nil ? AnswerValidationError(.noDontKnow) : nil
         }
         guard answer.kind == kind else { return rules.wrongKindError }
         do {

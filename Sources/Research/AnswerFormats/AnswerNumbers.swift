@@ -21,7 +21,26 @@ enum AnswerNumbers {
 
     /// "Use at most 2 digits after the decimal point."
     static func fractionDigitsError(_ digits: Int) -> AnswerValidationError {
-        AnswerValidationError("Use at most \(digitsPhrase(digits)) after the decimal point.")
+        AnswerValidationError(.fractionDigits, ["count": .integer(digits)])
+    }
+
+    /// The messages of a quantity out of its bounds: between both, at least the minimum, at most the maximum.
+    struct RangeKeys {
+        let between: AnswerValidationError.Key
+        let atLeast: AnswerValidationError.Key
+        let atMost: AnswerValidationError.Key
+        static let number = RangeKeys(between: .numberRange, atLeast: .numberAtLeast, atMost: .numberAtMost)
+    }
+
+    /// Throws the message of `keys` that fits the bounds when `value` lies outside them: "Enter a number from 0 to 10.".
+    static func checkBounds(_ value: Decimal, minimum: Decimal?, maximum: Decimal?, _ keys: RangeKeys) throws(AnswerValidationError) {
+        guard !isWithin(value, minimum: minimum, maximum: maximum) else { return }
+        switch (minimum, maximum) {
+        case let (minimum?, maximum?): throw AnswerValidationError(keys.between, ["minimum": .number(minimum), "maximum": .number(maximum)])
+        case let (minimum?, nil): throw AnswerValidationError(keys.atLeast, ["minimum": .number(minimum)])
+        case let (nil, maximum?): throw AnswerValidationError(keys.atMost, ["maximum": .number(maximum)])
+        case (nil, nil): return
+        }
     }
 
     /// A double as a decimal, through its shortest spelling (0.1 stays 0.1); nil when not finite.

@@ -18,7 +18,7 @@ public struct BooleanFormat: Hashable, Sendable, Codable {
 
 extension BooleanFormat: AnswerFormatRules {
     static let jsonKeys: Set<String> = ["yesText", "noText", "dontKnow"]
-    var wrongKindError: AnswerValidationError { AnswerValidationError("This question takes a yes or no answer.") }
+    var wrongKindError: AnswerValidationError { AnswerValidationError(.takesYesOrNo) }
 
     func addConstructionProblems(to problems: inout FormatProblems) {
         if let yes = yesText, yes.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
@@ -45,9 +45,9 @@ extension BooleanFormat: AnswerFormatRules {
         if ["yes", "y", "true", "1"].contains(typed) { return .boolean(true) }
         if ["no", "n", "false", "2"].contains(typed) { return .boolean(false) }
         if yesText != nil || noText != nil {
-            throw AnswerValidationError("Answer “\(yesText ?? "Yes")” or “\(noText ?? "No")”.")
+            throw AnswerValidationError(.answerYesOrNoWords, ["yes": yesText.map { .text($0) } ?? .phrase(.yes), "no": noText.map { .text($0) } ?? .phrase(.no)])
         }
-        throw AnswerValidationError("Answer yes or no.")
+        throw AnswerValidationError(.answerYesOrNo)
     }
 
     func hint(in context: TextInputContext) -> String {

@@ -227,7 +227,7 @@ extension OneOfAListRules {
 
 extension AnswerValidationError {
     /// The refusal of an answer that is not a choice, by a format whose answer is one.
-    static let takesAChoice = AnswerValidationError("This question takes a choice from the list.")
+    static let takesAChoice = AnswerValidationError(.takesChoice)
 }
 
 /// The rules of a list of choices, which every format built on one shares: choice formats, value pickers, text scales.
@@ -274,30 +274,30 @@ extension Array where Element: ChoiceOption {
     /// Checks a selection: each chosen once and among the choices, one only unless `multiple`, an exclusive choice
     /// alone, text only with an "other" choice (and there when it is required).
     func validate(_ selections: [ChoiceSelection], multiple: Bool) throws(AnswerValidationError) {
-        guard !selections.isEmpty else { throw AnswerValidationError("Choose an answer.") }
+        guard !selections.isEmpty else { throw AnswerValidationError(.chooseAnswer) }
         var chosen: [Element] = []
         for selection in selections {
             guard let option = first(where: { $0.value.isSameChoice(as: selection.value) }) else {
-                throw AnswerValidationError("That answer is not one of the choices.")
+                throw AnswerValidationError(.notAChoice)
             }
             guard !chosen.contains(where: { $0.value.isSameChoice(as: option.value) }) else {
-                throw AnswerValidationError("Choose each answer only once.")
+                throw AnswerValidationError(.chooseEachOnce)
             }
             chosen.append(option)
         }
-        if !multiple, chosen.count > 1 { throw AnswerValidationError("Choose only one answer.") }
+        if !multiple, chosen.count > 1 { throw AnswerValidationError(.chooseOnlyOne) }
         if chosen.count > 1, let exclusive = chosen.first(where: \.exclusive) {
-            throw AnswerValidationError("“\(exclusive.text)” can’t be combined with other answers.")
+            throw AnswerValidationError(.exclusiveChoice, ["choice": .text(exclusive.text)])
         }
         for (selection, option) in zip(selections, chosen) {
             let hasText = selection.text.map { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } ?? false
             if let other = option.other {
-                if other.textRequired, !hasText { throw AnswerValidationError("Type your answer for “\(option.text)”.") }
+                if other.textRequired, !hasText { throw AnswerValidationError(.otherTextRequired, ["choice": .text(option.text)]) }
                 if let text = selection.text {
                     try FreeTextRules.check(text, allowingLineBreaks: false, maximumLength: FreeTextRules.maximumOtherTextLength)
                 }
             } else if hasText {
-                throw AnswerValidationError("“\(option.text)” doesn’t take any text.")
+                throw AnswerValidationError(.otherTextNotTaken, ["choice": .text(option.text)])
             }
         }
     }
@@ -327,7 +327,7 @@ extension Array where Element: ChoiceOption {
             }
             for word in part.split(whereSeparator: \.isWhitespace).map(String.init) {
                 guard let match = option(named: word) else {
-                    throw AnswerValidationError("“\(word)” is not one of the choices. Type a number from 1 to \(count).")
+                    throw AnswerValidationError(.unknownChoiceTyped, ["text": .text(String(word)), "count": .integer(count)])
                 }
                 found.append(match)
             }
@@ -337,7 +337,7 @@ extension Array where Element: ChoiceOption {
 
     /// The selection typed: references to choices, and an "other" choice's words after a colon (`3: my own words`).
     func selections(fromText text: String) throws(AnswerValidationError) -> [ChoiceSelection] {
-        guard !isEmpty else { throw AnswerValidationError("This question has no choices.") }
+        guard !isEmpty else { throw AnswerValidationError(.noChoices) }
         if let match = option(named: text) { return [ChoiceSelection(match.value)] }
         if contains(where: { $0.other != nil }), let colon = text.firstIndex(of: ":") {
             let chosen = try options(referencedBy: String(text[..<colon]))

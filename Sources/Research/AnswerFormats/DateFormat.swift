@@ -71,7 +71,7 @@ struct DateFormatRules: AnswerFormatRules {
     var dontKnow: DontKnowOption? { format.dontKnow }
 
     var wrongKindError: AnswerValidationError {
-        AnswerValidationError(includesTime ? "This question takes a date and time." : "This question takes a date.")
+        AnswerValidationError(includesTime ? .takesDateAndTime : .takesDate)
     }
 
     func addConstructionProblems(to problems: inout FormatProblems) {
@@ -98,24 +98,23 @@ struct DateFormatRules: AnswerFormatRules {
     func validate(_ answer: Answer) throws(AnswerValidationError) {
         guard case .date(let value) = answer else { throw wrongKindError }
         guard value.includesTime == includesTime else {
-            throw AnswerValidationError(includesTime ? "Enter a date and a time." : "Enter a date without a time.")
+            throw AnswerValidationError(includesTime ? .enterDateAndTime : .enterDateWithoutTime)
         }
-        let noun = includesTime ? "a date and time" : "a date"
         if includesTime {
             if let minimum = format.minimum, value.date < minimum {
-                throw AnswerValidationError("Choose \(noun) on or after \(DateFormat.dateTimePhrase(minimum, in: value.timeZone)).")
+                throw AnswerValidationError(.dateTimeOnOrAfter, ["date": .dateTime(minimum, value.timeZone)])
             }
             if let maximum = format.maximum, value.date > maximum {
-                throw AnswerValidationError("Choose \(noun) on or before \(DateFormat.dateTimePhrase(maximum, in: value.timeZone)).")
+                throw AnswerValidationError(.dateTimeOnOrBefore, ["date": .dateTime(maximum, value.timeZone)])
             }
         } else {
             // Days are compared as days: the answer's day where it was given, the bound's day in UTC.
             let day = DateFormat.utcDay(of: value.date, in: value.timeZone)
             if let minimum = format.minimum, day < DateFormat.startOfUTCDay(minimum) {
-                throw AnswerValidationError("Choose \(noun) on or after \(DateFormat.dayPhrase(minimum, in: .gmt)).")
+                throw AnswerValidationError(.dateOnOrAfter, ["date": .day(minimum)])
             }
             if let maximum = format.maximum, day > DateFormat.startOfUTCDay(maximum) {
-                throw AnswerValidationError("Choose \(noun) on or before \(DateFormat.dayPhrase(maximum, in: .gmt)).")
+                throw AnswerValidationError(.dateOnOrBefore, ["date": .day(maximum)])
             }
         }
     }
@@ -145,11 +144,11 @@ struct DateFormatRules: AnswerFormatRules {
 
     /// `YYYY-MM-DD`: that day at its start in `timeZone`.
     static func day(_ text: String, timeZone: TimeZone, calendar: Calendar.Identifier) throws(AnswerValidationError) -> DateAnswer {
-        guard let parts = ISO8601.day(from: text) else { throw AnswerValidationError("Enter a date as YYYY-MM-DD.") }
+        guard let parts = ISO8601.day(from: text) else { throw AnswerValidationError(.enterDateFormat) }
         let gregorian = DateFormat.gregorian(in: timeZone)
         let components = DateComponents(year: parts.year, month: parts.month, day: parts.day)
         guard components.isValidDate(in: gregorian), let date = gregorian.date(from: components) else {
-            throw AnswerValidationError("There is no such date as \(text).")
+            throw AnswerValidationError(.noSuchDate, ["text": .text(text)])
         }
         return DateAnswer(date: date, timeZone: timeZone, calendar: calendar, includesTime: false)
     }
@@ -162,17 +161,17 @@ struct DateFormatRules: AnswerFormatRules {
         let parts = text.split(maxSplits: 1, whereSeparator: { $0 == " " || $0 == "T" })
         guard parts.count == 2, let day = ISO8601.day(from: String(parts[0])),
               let time = TimeOfDay(parsing: String(parts[1]).trimmingCharacters(in: .whitespaces)) else {
-            throw AnswerValidationError("Enter a date and time as YYYY-MM-DD HH:MM.")
+            throw AnswerValidationError(.enterDateTimeFormat)
         }
         let gregorian = DateFormat.gregorian(in: timeZone)
         let components = DateComponents(year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute, second: time.second)
         guard DateComponents(year: day.year, month: day.month, day: day.day).isValidDate(in: gregorian),
               let date = gregorian.date(from: components) else {
-            throw AnswerValidationError("There is no such date as \(parts[0]).")
+            throw AnswerValidationError(.noSuchDate, ["text": .text(String(parts[0]))])
         }
         let back = gregorian.dateComponents([.year, .month, .day, .hour, .minute], from: date)
         guard back.year == day.year, back.month == day.month, back.day == day.day, back.hour == time.hour, back.minute == time.minute else {
-            throw AnswerValidationError("\(text) does not exist in the time zone \(timeZone.identifier): the clocks change then.")
+            throw AnswerValidationError(.timeSkippedByClockChange, ["text": .text(text), "zone": .text(timeZone.identifier)])
         }
         return DateAnswer(date: date, timeZone: timeZone, calendar: calendar, includesTime: true)
     }
@@ -205,22 +204,6 @@ extension DateFormat {
 
     /// The start of the UTC day of `date`; a date format's bounds are the UTC days they fall on.
     static func startOfUTCDay(_ date: Date) -> Date { utcDay(of: date, in: .gmt) }
-
-    private static let monthNames = ["January", "February", "March", "April", "May", "June", "July",
-                                     "August", "September", "October", "November", "December"]
-
-    /// "1 March 2026": the gregorian day of `date` in `timeZone`, in plain English whatever the locale.
-    static func dayPhrase(_ date: Date, in timeZone: TimeZone) -> String {
-        let parts = gregorian(in: timeZone).dateComponents([.year, .month, .day], from: date)
-        let month = parts.month.map { monthNames[($0 - 1) % 12] } ?? ""
-        return "\(parts.day ?? 1) \(month) \(parts.year ?? 0)"
-    }
-
-    /// "1 March 2026, 08:30": the day and 24-hour time of `date` in `timeZone`.
-    static func dateTimePhrase(_ date: Date, in timeZone: TimeZone) -> String {
-        let parts = gregorian(in: timeZone).dateComponents([.hour, .minute], from: date)
-        return dayPhrase(date, in: timeZone) + String(format: ", %02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
-    }
 
     /// `2026-03-01 08:30` in `timeZone`.
     static func dateTimeText(_ date: Date, in timeZone: TimeZone) -> String {

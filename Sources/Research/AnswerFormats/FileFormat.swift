@@ -61,7 +61,7 @@ public struct FileFormat: Hashable, Sendable, Codable {
 extension FileFormat: AnswerFormatRules {
     static let jsonKeys: Set<String> = ["allowedContentTypes", "maximumBytes"]
 
-    var wrongKindError: AnswerValidationError { AnswerValidationError("This question takes a file.") }
+    var wrongKindError: AnswerValidationError { AnswerValidationError(.takesFile) }
 
     func addConstructionProblems(to problems: inout FormatProblems) {
         if maximumBytes < 1 || maximumBytes > Self.largestMaximumBytes {
@@ -77,19 +77,19 @@ extension FileFormat: AnswerFormatRules {
 
     func validate(_ answer: Answer) throws(AnswerValidationError) {
         guard case .file(let file) = answer else { throw wrongKindError }
-        guard file.byteCount > 0 else { throw AnswerValidationError("The file is empty; choose another.") }
+        guard file.byteCount > 0 else { throw AnswerValidationError(.fileEmpty) }
         guard file.byteCount <= maximumBytes else {
-            throw AnswerValidationError("Choose a file of at most \(Self.sizeDescription(maximumBytes)).")
+            throw AnswerValidationError(.fileTooLarge, ["size": .text(Self.sizeDescription(maximumBytes))])
         }
         guard accepts(contentType: file.contentType) else {
-            throw AnswerValidationError("Choose a file of one of these types: \(allowedContentTypes.joined(separator: ", ")).")
+            throw AnswerValidationError(.fileTypeNotAllowed, ["types": .text(allowedContentTypes.joined(separator: ", "))])
         }
     }
 
     /// Text cannot carry a file: it is attached with ``TaskSession/attachFile(_:title:contentType:for:)``, which writes
     /// it to the run's folder.
     func answer(fromText trimmed: String, typed: String, in context: TextInputContext) throws(AnswerValidationError) -> Answer {
-        throw AnswerValidationError("Attach a file to answer this question.")
+        throw AnswerValidationError(.attachFile)
     }
 
     func hint(in context: TextInputContext) -> String {

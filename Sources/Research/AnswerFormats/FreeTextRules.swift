@@ -23,10 +23,10 @@ public enum FreeTextRules {
     /// tabs) only where `allowingLineBreaks`.
     public static func check(_ text: String, allowingLineBreaks: Bool, maximumLength: Int) throws(AnswerValidationError) {
         if let scalar = forbiddenScalar(in: text, allowingLineBreaks: allowingLineBreaks) {
-            throw AnswerValidationError("Remove the invisible character \(describe(scalar)) from your answer: \(reason(for: scalar)).")
+            throw AnswerValidationError(.invisibleCharacter, ["character": .text(describe(scalar)), "reason": .phrase(reason(for: scalar))])
         }
         if text.count > maximumLength {
-            throw AnswerValidationError("Enter at most \(maximumLength) \(maximumLength == 1 ? "character" : "characters").")
+            throw AnswerValidationError(.textTooLong, ["count": .integer(maximumLength)])
         }
     }
 
@@ -51,12 +51,12 @@ public enum FreeTextRules {
         return name.map { "\(code) \($0)" } ?? code
     }
 
-    private static func reason(for scalar: Unicode.Scalar) -> String {
+    private static func reason(for scalar: Unicode.Scalar) -> AnswerValidationError.Key {
         switch scalar.value {
-        case 0x202A...0x202E, 0x2066...0x2069: "it changes the direction text is shown in, so it would read differently than it is stored"
-        case 0x0A, 0x0D, 0x2028, 0x2029: "this answer takes a single line"
-        case 0x09: "this answer takes a single line without tabs"
-        default: "control characters cannot be stored in an answer"
+        case 0x202A...0x202E, 0x2066...0x2069: .reasonChangesDirection
+        case 0x0A, 0x0D, 0x2028, 0x2029: .reasonSingleLine
+        case 0x09: .reasonNoTabs
+        default: .reasonControlCharacter
         }
     }
 }

@@ -32,7 +32,7 @@ extension HeightFormat: AnswerFormatRules {
     static let jsonKeys: Set<String> = ["measurementSystem", "minimum", "maximum", "dontKnow"]
 
     var unit: String? { "cm" }
-    var wrongKindError: AnswerValidationError { AnswerValidationError("This question takes a height.") }
+    var wrongKindError: AnswerValidationError { AnswerValidationError(.takesHeight) }
 
     func addConstructionProblems(to problems: inout FormatProblems) {
         BodyMeasurement.addBoundsProblems(minimum: minimum, maximum: maximum, unit: "cm", to: &problems)
@@ -40,7 +40,7 @@ extension HeightFormat: AnswerFormatRules {
 
     func validate(_ answer: Answer) throws(AnswerValidationError) {
         guard case .number(let value) = answer else { throw wrongKindError }
-        try BodyMeasurement.validate(value, noun: "a height", unit: "cm", minimum: minimum, maximum: maximum)
+        try BodyMeasurement.validate(value, .height, minimum: minimum, maximum: maximum)
     }
 
     private static let centimetresPerInch = Decimal(string: "2.54", locale: TextInput.posix) ?? 2.54
@@ -56,19 +56,17 @@ extension HeightFormat: AnswerFormatRules {
         if let match = text.wholeMatch(of: #/(?<n>[0-9]+(?:\.[0-9]*)?)\s*(?<unit>cm|m)?/#) {
             if match.unit == "m" { return .number(value(match.n) * 100) }
             if match.unit == "cm" || !usCustomary { return .number(value(match.n)) }
-            throw AnswerValidationError("Enter feet and inches, like 5' 8\", or inches, like 68 in.")
+            throw AnswerValidationError(.enterFeetAndInches)
         }
         if let match = text.wholeMatch(of: #/(?<n>[0-9]+(?:\.[0-9]*)?)\s*(?:"|in|inch|inches)/#) {
             return .number(AnswerNumbers.rounded(value(match.n) * Self.centimetresPerInch, fractionDigits: 2))
         }
         if let match = text.wholeMatch(of: #/(?<ft>[0-9]+)\s*(?:'|ft|feet|foot)\s*(?:(?<inch>[0-9]+(?:\.[0-9]*)?)\s*(?:"|in|inch|inches)?)?/#) {
             let inches = match.inch.map(value) ?? 0
-            guard inches < 12 else { throw AnswerValidationError("Enter inches from 0 to 11.") }
+            guard inches < 12 else { throw AnswerValidationError(.inchesRange) }
             return .number(AnswerNumbers.rounded((value(match.ft) * 12 + inches) * Self.centimetresPerInch, fractionDigits: 2))
         }
-        throw AnswerValidationError(usCustomary
-            ? "Enter a height in feet and inches, like 5' 8\"."
-            : "Enter a height in centimetres, like 172.")
+        throw AnswerValidationError(usCustomary ? .enterHeightInFeet : .enterHeightInCentimetres)
     }
 
     func hint(in context: TextInputContext) -> String {

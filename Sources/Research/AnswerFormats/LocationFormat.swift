@@ -17,26 +17,26 @@ public struct LocationFormat: Hashable, Sendable, Codable {
 extension LocationFormat: AnswerFormatRules {
     static let jsonKeys: Set<String> = ["useCurrentLocation"]
 
-    var wrongKindError: AnswerValidationError { AnswerValidationError("This question takes a place.") }
+    var wrongKindError: AnswerValidationError { AnswerValidationError(.takesPlace) }
 
     func addConstructionProblems(to problems: inout FormatProblems) {}
 
     func validate(_ answer: Answer) throws(AnswerValidationError) {
         guard case .location(let value) = answer else { throw wrongKindError }
         guard (value.latitude == nil) == (value.longitude == nil) else {
-            throw AnswerValidationError("Enter both latitude and longitude.")
+            throw AnswerValidationError(.enterLatitudeAndLongitude)
         }
         if let latitude = value.latitude, !(latitude.isFinite && (-90...90).contains(latitude)) {
-            throw AnswerValidationError("Enter a latitude from -90 to 90.")
+            throw AnswerValidationError(.latitudeRange)
         }
         if let longitude = value.longitude, !(longitude.isFinite && (-180...180).contains(longitude)) {
-            throw AnswerValidationError("Enter a longitude from -180 to 180.")
+            throw AnswerValidationError(.longitudeRange)
         }
         if let address = value.address {
             try FreeTextRules.check(address, allowingLineBreaks: true, maximumLength: FreeTextRules.maximumAddressLength)
         }
         let hasAddress = value.address.map { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } ?? false
-        guard hasAddress || value.latitude != nil else { throw AnswerValidationError("Enter an address or a position.") }
+        guard hasAddress || value.latitude != nil else { throw AnswerValidationError(.enterAddressOrPosition) }
     }
 
     /// `address`, `address @ 52.52, 13.40` or `52.52, 13.40`.
@@ -46,7 +46,7 @@ extension LocationFormat: AnswerFormatRules {
             let address = trimmed[..<at].trimmingCharacters(in: .whitespacesAndNewlines)
             guard let match = trimmed[trimmed.index(after: at)...].wholeMatch(of: coordinates),
                   let latitude = Double(match.lat), let longitude = Double(match.lon) else {
-                throw AnswerValidationError("Enter the position as latitude, longitude, like 52.52, 13.40.")
+                throw AnswerValidationError(.enterPositionFormat)
             }
             return .location(LocationAnswer(address: address.isEmpty ? nil : address, latitude: latitude, longitude: longitude))
         }

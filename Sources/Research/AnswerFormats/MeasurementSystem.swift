@@ -30,11 +30,17 @@ enum BodyMeasurement {
         }
     }
 
-    /// Checks a measurement in `unit`: "Enter a height greater than 0 cm.", "Enter a weight from 40 to 200 kg.".
-    static func validate(_ value: Decimal, noun: String, unit: String, minimum: Decimal?, maximum: Decimal?) throws(AnswerValidationError) {
-        guard value > 0 else { throw AnswerValidationError("Enter \(noun) greater than 0 \(unit).") }
-        guard AnswerNumbers.isWithin(value, minimum: minimum, maximum: maximum) else {
-            throw AnswerValidationError("Enter \(AnswerNumbers.rangePhrase(noun: noun, minimum: minimum, maximum: maximum, unit: unit)).")
-        }
+    /// The messages of one measurement: more than 0, between its bounds, at least, at most.
+    struct Messages {
+        let positive: AnswerValidationError.Key
+        let range: AnswerNumbers.RangeKeys
+        static let height = Messages(positive: .heightPositive, range: .init(between: .heightRange, atLeast: .heightAtLeast, atMost: .heightAtMost))
+        static let weight = Messages(positive: .weightPositive, range: .init(between: .weightRange, atLeast: .weightAtLeast, atMost: .weightAtMost))
+    }
+
+    /// Checks a measurement: "Enter a height greater than 0 cm.", "Enter a weight from 40 to 200 kg.".
+    static func validate(_ value: Decimal, _ messages: Messages, minimum: Decimal?, maximum: Decimal?) throws(AnswerValidationError) {
+        guard value > 0 else { throw AnswerValidationError(messages.positive) }
+        try AnswerNumbers.checkBounds(value, minimum: minimum, maximum: maximum, messages.range)
     }
 }

@@ -88,10 +88,8 @@ extension NumericFormat: AnswerFormatRules {
     func validate(_ answer: Answer) throws(AnswerValidationError) {
         guard case .number(let value) = answer else { throw wrongKindError }
         let digits = style == .integer ? 0 : maximumFractionDigits.map { max(0, $0) }
-        if digits == 0, !AnswerNumbers.fits(value, fractionDigits: 0) { throw AnswerValidationError("Enter a whole number.") }
-        if !AnswerNumbers.isWithin(value, minimum: minimum, maximum: maximum) {
-            throw AnswerValidationError("Enter \(AnswerNumbers.rangePhrase(noun: "a number", minimum: minimum, maximum: maximum, unit: nil)).")
-        }
+        if digits == 0, !AnswerNumbers.fits(value, fractionDigits: 0) { throw AnswerValidationError(.enterWholeNumber) }
+        try AnswerNumbers.checkBounds(value, minimum: minimum, maximum: maximum, .number)
         if let digits, !AnswerNumbers.fits(value, fractionDigits: digits) { throw AnswerNumbers.fractionDigitsError(digits) }
     }
 

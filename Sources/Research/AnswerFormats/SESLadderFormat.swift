@@ -30,7 +30,7 @@ extension SESLadderFormat: AnswerFormatRules {
     /// How many rungs an SES ladder may have.
     static let rungCounts: ClosedRange<Int> = 2...20
 
-    var wrongKindError: AnswerValidationError { AnswerValidationError("This question takes a rung of the ladder.") }
+    var wrongKindError: AnswerValidationError { AnswerValidationError(.takesRung) }
 
     func addConstructionProblems(to problems: inout FormatProblems) {
         let counts = Self.rungCounts
@@ -42,7 +42,7 @@ extension SESLadderFormat: AnswerFormatRules {
     func validate(_ answer: Answer) throws(AnswerValidationError) {
         guard case .number(let value) = answer else { throw wrongKindError }
         guard AnswerNumbers.fits(value, fractionDigits: 0), value >= 1, value <= Decimal(numberOfRungs) else {
-            throw AnswerValidationError("Choose a rung from 1 to \(numberOfRungs).")
+            throw AnswerValidationError(.rungRange, ["count": .integer(numberOfRungs)])
         }
     }
 

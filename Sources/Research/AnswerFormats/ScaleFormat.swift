@@ -152,13 +152,12 @@ extension ScaleFormat: AnswerFormatRules {
 
     func validate(_ answer: Answer) throws(AnswerValidationError) {
         guard case .number(let value) = answer else { throw wrongKindError }
-        guard AnswerNumbers.fits(value, fractionDigits: 0) else { throw AnswerValidationError("Enter a whole number.") }
-        guard value >= Decimal(minimum), value <= Decimal(maximum) else {
-            throw AnswerValidationError("Enter a number from \(minimum) to \(maximum).")
-        }
+        guard AnswerNumbers.fits(value, fractionDigits: 0) else { throw AnswerValidationError(.enterWholeNumber) }
+        let bounds: [String: AnswerValidationError.Value] = ["minimum": .integer(minimum), "maximum": .integer(maximum)]
+        guard value >= Decimal(minimum), value <= Decimal(maximum) else { throw AnswerValidationError(.numberRange, bounds) }
         let (offset, overflow) = NSDecimalNumber(decimal: value).intValue.subtractingReportingOverflow(minimum)
         if step > 1, !overflow, offset % step != 0 {
-            throw AnswerValidationError("Enter a number from \(minimum) to \(maximum), in steps of \(step).")
+            throw AnswerValidationError(.numberRangeInSteps, bounds.merging(["step": .integer(step)]) { old, _ in old })
         }
     }
 
@@ -215,8 +214,11 @@ extension ContinuousScaleFormat: AnswerFormatRules {
         guard case .number(let value) = answer else { throw wrongKindError }
         if let minimum = AnswerNumbers.decimal(minimum), let maximum = AnswerNumbers.decimal(maximum),
            value < minimum || value > maximum {
-            let percentages = percentStyle ? " (\(minimum * 100)% to \(maximum * 100)%)" : ""
-            throw AnswerValidationError("Enter a number from \(minimum) to \(maximum)\(percentages).")
+            var bounds: [String: AnswerValidationError.Value] = ["minimum": .number(minimum), "maximum": .number(maximum)]
+            guard percentStyle else { throw AnswerValidationError(.numberRange, bounds) }
+            bounds["minimumPercent"] = .number(minimum * 100)
+            bounds["maximumPercent"] = .number(maximum * 100)
+            throw AnswerValidationError(.percentRange, bounds)
         }
         // With percent style the digits count in the percentage shown (25 % of a 0–1 scale needs none),
         // as ResearchKit's slider shows them.
@@ -224,9 +226,9 @@ extension ContinuousScaleFormat: AnswerFormatRules {
         let shown = percentStyle ? value * 100 : value
         guard AnswerNumbers.fits(shown, fractionDigits: digits) else {
             if percentStyle {
-                throw AnswerValidationError(digits == 0 ? "Enter a whole percentage." : "Use at most \(AnswerNumbers.digitsPhrase(digits)) after the decimal point of the percentage.")
+                throw digits == 0 ? AnswerValidationError(.enterWholePercentage) : AnswerValidationError(.percentFractionDigits, ["count": .integer(digits)])
             }
-            throw digits == 0 ? AnswerValidationError("Enter a whole number.") : AnswerNumbers.fractionDigitsError(digits)
+            throw digits == 0 ? AnswerValidationError(.enterWholeNumber) : AnswerNumbers.fractionDigitsError(digits)
         }
     }
 
@@ -262,5 +264,5 @@ extension ContinuousScaleFormat: AnswerFormatRules {
 
 extension AnswerValidationError {
     /// The refusal of an answer that is not a number, by a format whose answer is a plain number.
-    static let takesANumber = AnswerValidationError("This question takes a number.")
+    static let takesANumber = AnswerValidationError(.takesNumber)
 }

@@ -57,7 +57,7 @@ extension TextFormat: AnswerFormatRules {
         "maximumLength", "multipleLines", "validationPattern", "invalidMessage", "placeholder", "defaultValue", "dontKnow",
     ]
 
-    var wrongKindError: AnswerValidationError { AnswerValidationError("This question takes text.") }
+    var wrongKindError: AnswerValidationError { AnswerValidationError(.takesText) }
 
     func addConstructionProblems(to problems: inout FormatProblems) {
         if let length = maximumLength, length < 1 {
@@ -99,16 +99,16 @@ extension TextFormat: AnswerFormatRules {
 
     func validate(_ answer: Answer) throws(AnswerValidationError) {
         guard case .text(let value) = answer else { throw wrongKindError }
-        guard !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw AnswerValidationError("Enter some text.") }
+        guard !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw AnswerValidationError(.enterSomeText) }
         if !multipleLines, value.contains(where: \.isNewline) {
-            throw AnswerValidationError("Enter a single line of text.")
+            throw AnswerValidationError(.enterSingleLine)
         }
         try FreeTextRules.check(value, allowingLineBreaks: multipleLines, maximumLength: maximumLength ?? FreeTextRules.defaultMaximumLength)
         // A pattern that does not compile is a construction problem, refused when the study loads; it rejects nothing here.
         if let pattern = validationPattern, !pattern.isEmpty, (try? CompiledPatterns.regex(pattern)) != nil,
            !CompiledPatterns.wholeMatch(pattern, value) {
             let message = invalidMessage?.trimmingCharacters(in: .whitespacesAndNewlines)
-            throw AnswerValidationError(message?.isEmpty == false ? message! : "Check the format of your answer.")
+            throw message.flatMap { $0.isEmpty ? nil : AnswerValidationError.study($0) } ?? AnswerValidationError(.checkTextFormat)
         }
     }
 
@@ -127,14 +127,14 @@ extension TextFormat: AnswerFormatRules {
 extension EmailFormat: AnswerFormatRules {
     static let jsonKeys: Set<String> = ["placeholder"]
 
-    var wrongKindError: AnswerValidationError { AnswerValidationError("This question takes an email address.") }
+    var wrongKindError: AnswerValidationError { AnswerValidationError(.takesEmail) }
 
     func addConstructionProblems(to problems: inout FormatProblems) {}
 
     func validate(_ answer: Answer) throws(AnswerValidationError) {
         guard case .text(let value) = answer else { throw wrongKindError }
         try FreeTextRules.check(value, allowingLineBreaks: false, maximumLength: FreeTextRules.maximumEmailLength)
-        guard Self.isEmailAddress(value) else { throw AnswerValidationError("Enter a valid email address.") }
+        guard Self.isEmailAddress(value) else { throw AnswerValidationError(.enterValidEmail) }
     }
 
     /// An address is stored without surrounding white space.

@@ -48,7 +48,7 @@ enum TextInput {
     /// A typed number, or the participant's reason why it is none: "Enter a whole number." or "Enter a number.".
     static func number(_ text: String, separator: String, whole: Bool) throws(AnswerValidationError) -> Decimal {
         guard let value = decimal(text, separator: separator) else {
-            throw AnswerValidationError(whole ? "Enter a whole number." : "Enter a number.")
+            throw AnswerValidationError(whole ? .enterWholeNumber : .enterNumber)
         }
         return value
     }

@@ -36,7 +36,7 @@ extension TimeIntervalFormat: AnswerFormatRules {
     static let stepMinuteCounts: ClosedRange<Int> = 1...30
 
     var unit: String? { "s" }
-    var wrongKindError: AnswerValidationError { AnswerValidationError("This question takes a duration.") }
+    var wrongKindError: AnswerValidationError { AnswerValidationError(.takesDuration) }
 
     func addConstructionProblems(to problems: inout FormatProblems) {
         if !maximum.isFinite || maximum <= 0 {
@@ -59,13 +59,11 @@ extension TimeIntervalFormat: AnswerFormatRules {
     func validate(_ answer: Answer) throws(AnswerValidationError) {
         guard case .timeInterval(let value) = answer else { throw wrongKindError }
         guard value.isFinite, value >= 0, value <= maximum else {
-            throw AnswerValidationError("Enter a duration from 0 min to \(Self.durationPhrase(maximum)).")
+            throw AnswerValidationError(.durationRange, ["maximum": .text(Self.durationPhrase(maximum))])
         }
         let step = Double(max(1, stepMinutes) * 60)
         guard value.truncatingRemainder(dividingBy: step) == 0 else {
-            throw AnswerValidationError(stepMinutes <= 1
-                ? "Enter a whole number of minutes."
-                : "Enter a duration in steps of \(stepMinutes) min.")
+            throw stepMinutes <= 1 ? AnswerValidationError(.enterWholeMinutes) : AnswerValidationError(.durationInSteps, ["step": .integer(stepMinutes)])
         }
     }
 
@@ -82,7 +80,7 @@ extension TimeIntervalFormat: AnswerFormatRules {
             let seconds = match.s.flatMap { Double($0) } ?? 0
             return .timeInterval(hours * 3600 + minutes * 60 + seconds)
         }
-        throw AnswerValidationError("Enter a duration like 1h 30m, 90m or 1:30.")
+        throw AnswerValidationError(.enterDurationFormat)
     }
 
     func hint(in context: TextInputContext) -> String {

@@ -16,7 +16,7 @@ public struct TimeOfDayFormat: Hashable, Sendable, Codable {
 extension TimeOfDayFormat: AnswerFormatRules {
     static let jsonKeys: Set<String> = ["defaultValue", "dontKnow"]
 
-    var wrongKindError: AnswerValidationError { AnswerValidationError("This question takes a time of day.") }
+    var wrongKindError: AnswerValidationError { AnswerValidationError(.takesTimeOfDay) }
 
     /// Whether a time of day has hours 0–23 and minutes and seconds 0–59.
     static func isValid(_ time: TimeOfDay) -> Bool {
@@ -31,11 +31,11 @@ extension TimeOfDayFormat: AnswerFormatRules {
 
     func validate(_ answer: Answer) throws(AnswerValidationError) {
         guard case .timeOfDay(let value) = answer else { throw wrongKindError }
-        guard Self.isValid(value) else { throw AnswerValidationError("Enter a valid time of day.") }
+        guard Self.isValid(value) else { throw AnswerValidationError(.enterValidTimeOfDay) }
     }
 
     func answer(fromText trimmed: String, typed: String, in context: TextInputContext) throws(AnswerValidationError) -> Answer {
-        guard let time = TimeOfDay(parsing: trimmed) else { throw AnswerValidationError("Enter a time as HH:MM.") }
+        guard let time = TimeOfDay(parsing: trimmed) else { throw AnswerValidationError(.enterTimeFormat) }
         return .timeOfDay(time)
     }
 

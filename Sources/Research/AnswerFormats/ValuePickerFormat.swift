@@ -50,7 +50,7 @@ extension MultipleValuePickerFormat: AnswerFormatRules {
     static let jsonKeys: Set<String> = ["pickers", "separator"]
     var choiceValues: [ChoiceValue] { pickers.flatMap(\.choiceValues) }
 
-    var wrongKindError: AnswerValidationError { AnswerValidationError("This question takes one value from each list.") }
+    var wrongKindError: AnswerValidationError { AnswerValidationError(.takesValueFromEachList) }
 
     func addConstructionProblems(to problems: inout FormatProblems) {
         if pickers.count < 2 {
@@ -64,10 +64,10 @@ extension MultipleValuePickerFormat: AnswerFormatRules {
     func validate(_ answer: Answer) throws(AnswerValidationError) {
         guard case .components(let values) = answer else { throw wrongKindError }
         guard values.count == pickers.count else {
-            throw AnswerValidationError("Choose one value in each of the \(pickers.count) lists.")
+            throw AnswerValidationError(.chooseInEachList, ["count": .integer(pickers.count)])
         }
         for (value, picker) in zip(values, pickers) where !picker.choices.contains(where: { $0.value.isSameChoice(as: value) }) {
-            throw AnswerValidationError("That answer is not one of the choices.")
+            throw AnswerValidationError(.notAChoice)
         }
     }
 
@@ -78,12 +78,12 @@ extension MultipleValuePickerFormat: AnswerFormatRules {
             parts = trimmed.split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init)
         }
         guard parts.count == pickers.count else {
-            throw AnswerValidationError("Type one value for each of the \(pickers.count) lists, separated by commas.")
+            throw AnswerValidationError(.typeValueForEachList, ["count": .integer(pickers.count)])
         }
         var values: [ChoiceValue] = []
         for (index, (part, picker)) in zip(parts, pickers).enumerated() {
             guard let option = picker.choices.option(named: part) else {
-                throw AnswerValidationError("“\(part)” is not one of the choices in list \(index + 1). Type a number from 1 to \(picker.choices.count).")
+                throw AnswerValidationError(.unknownPickerValueTyped, ["text": .text(String(part)), "list": .integer(index + 1), "count": .integer(picker.choices.count)])
             }
             values.append(option.value)
         }

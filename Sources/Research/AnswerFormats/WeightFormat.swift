@@ -57,7 +57,7 @@ extension WeightFormat: AnswerFormatRules {
     static let jsonKeys: Set<String> = ["measurementSystem", "precision", "minimum", "maximum", "defaultValue", "dontKnow"]
 
     var unit: String? { "kg" }
-    var wrongKindError: AnswerValidationError { AnswerValidationError("This question takes a weight.") }
+    var wrongKindError: AnswerValidationError { AnswerValidationError(.takesWeight) }
 
     func addConstructionProblems(to problems: inout FormatProblems) {
         BodyMeasurement.addBoundsProblems(minimum: minimum, maximum: maximum, unit: "kg", to: &problems)
@@ -78,10 +78,10 @@ extension WeightFormat: AnswerFormatRules {
 
     func validate(_ answer: Answer) throws(AnswerValidationError) {
         guard case .number(let value) = answer else { throw wrongKindError }
-        try BodyMeasurement.validate(value, noun: "a weight", unit: "kg", minimum: minimum, maximum: maximum)
+        try BodyMeasurement.validate(value, .weight, minimum: minimum, maximum: maximum)
         let digits = precision.maximumFractionDigits
         guard AnswerNumbers.fits(value, fractionDigits: digits) else {
-            throw digits == 0 ? AnswerValidationError("Enter a whole number of kilograms.") : AnswerNumbers.fractionDigitsError(digits)
+            throw digits == 0 ? AnswerValidationError(.enterWholeKilograms) : AnswerNumbers.fractionDigitsError(digits)
         }
     }
 
@@ -94,16 +94,16 @@ extension WeightFormat: AnswerFormatRules {
         func value(_ digits: Substring) -> Decimal { Decimal(string: String(digits), locale: TextInput.posix) ?? 0 }
         if let match = text.wholeMatch(of: #/(?<n>[0-9]+(?:\.[0-9]*)?)\s*(?<unit>kg|kgs|kilos?|kilograms?)?/#) {
             if match.unit != nil || !usCustomary { return .number(value(match.n)) }
-            throw AnswerValidationError("Enter pounds, like 150 lb.")
+            throw AnswerValidationError(.enterPounds)
         }
         if let match = text.wholeMatch(of: #/(?:(?<lb>[0-9]+(?:\.[0-9]*)?)\s*(?:lb|lbs|pounds?))?\s*(?:(?<oz>[0-9]+(?:\.[0-9]*)?)\s*(?:oz|ounces?))?/#),
            match.lb != nil || match.oz != nil {
             let ounces = match.oz.map(value) ?? 0
-            guard match.lb == nil || ounces < 16 else { throw AnswerValidationError("Enter ounces from 0 to 15.") }
+            guard match.lb == nil || ounces < 16 else { throw AnswerValidationError(.ouncesRange) }
             let pounds = (match.lb.map(value) ?? 0) + ounces / 16
             return .number(AnswerNumbers.rounded(pounds * Self.kilogramsPerPound, fractionDigits: precision.maximumFractionDigits))
         }
-        throw AnswerValidationError(usCustomary ? "Enter a weight in pounds, like 150 lb." : "Enter a weight in kilograms, like 72.")
+        throw AnswerValidationError(usCustomary ? .enterWeightInPounds : .enterWeightInKilograms)
     }
 
     func hint(in context: TextInputContext) -> String {

@@ -361,11 +361,11 @@ public struct TaskSession: Sendable {
     public mutating func sign(_ signature: Signature) throws(TaskSessionError) {
         guard let step = currentStep else { throw .finished(finishReason ?? .completed) }
         guard needsSignature(step) else { throw .notAllowed("step '\(step.identifier)' does not ask for a signature") }
-        guard !signature.isEmpty else { throw .invalidAnswer(item: "signature", AnswerValidationError("Sign in the box before continuing.")) }
+        guard !signature.isEmpty else { throw .invalidAnswer(item: "signature", AnswerValidationError(.signatureRequired)) }
         let bad = signature.strokes.joined().first { !$0.x.isFinite || !$0.y.isFinite || !$0.t.isFinite
             || $0.x < 0 || $0.y < 0 || $0.x > signature.width || $0.y > signature.height || $0.t < 0 }
         if bad != nil || !(signature.width > 0 && signature.height > 0) {
-            throw .invalidAnswer(item: "signature", AnswerValidationError("The signature has points outside its drawing area."))
+            throw .invalidAnswer(item: "signature", AnswerValidationError(.signatureOutsideArea))
         }
         current.signature = SignatureResult(identifier: step.identifier, signature: signature, signedDate: environment.now())
     }

@@ -158,7 +158,7 @@ public struct StepSubmission: Sendable {
                 do {
                     try session.attachFile(file.data, title: file.fileName, contentType: file.contentType, for: question.identifier)
                 } catch {
-                    if case .invalidAnswer(_, let problem) = error { errors[question.identifier] = .message(problem.message) }
+                    if case .invalidAnswer(_, let problem) = error { errors[question.identifier] = .answer(problem) }
                     else { throw .refused(error) }
                 }
                 continue
@@ -171,7 +171,7 @@ public struct StepSubmission: Sendable {
                 case .problem(let key): errors[question.identifier] = .builtIn(key)
                 }
             } catch {
-                if case .invalidAnswer(_, let problem) = error { errors[question.identifier] = .message(problem.message) }
+                if case .invalidAnswer(_, let problem) = error { errors[question.identifier] = .answer(problem) }
                 else { throw .refused(error) }
             }
         }
@@ -202,7 +202,7 @@ public struct StepSubmission: Sendable {
             do {
                 try session.sign(signature)
             } catch {
-                if case .invalidAnswer(_, let problem) = error { errors[Self.signatureFieldName] = .message(problem.message) }
+                if case .invalidAnswer(_, let problem) = error { errors[Self.signatureFieldName] = .answer(problem) }
                 else { throw .refused(error) }
             }
         }

@@ -23,7 +23,7 @@ struct StepPageBuilder {
         self.errors = errors
         self.posted = posted
         self.fields = StepFields(step: step, locale: session.locale, timeZone: session.timeZone)
-        self.displayLocale = Locale(identifier: context.strings.language)
+        self.displayLocale = context.strings.locale
     }
 
     func build() -> StepPageView {

@@ -18,6 +18,8 @@ public struct WebStrings: Sendable {
     public let language: String
     /// The languages searched for each key, most specific first, ending with `en`.
     public let fallbackChain: [String]
+    /// The locale of ``language``, for the dates and numbers a text names.
+    public let locale: Locale
     /// Every key's text as ``text(_:)`` finds it, worked out once: a page looks up dozens of texts.
     private let table: [String: String]
 
@@ -35,10 +37,21 @@ public struct WebStrings: Sendable {
         // whatever comes later replaces what came before.
         var table: [String: String] = [:]
         for tag in fallbackChain.reversed() {
+            if let answers = Self.answerMessages[tag] { table.merge(answers) { _, new in new } }
             if let builtIn = Self.builtIn[tag] { table.merge(builtIn) { _, new in new } }
             if let own = normalized[tag] { table.merge(own) { _, new in new } }
         }
         self.table = table
+        self.locale = Locale(identifier: language)
+    }
+
+    /// The key under which the pages look up a message of Research's ``AnswerValidationMessages``, and a study may
+    /// override it: `answer.numberRange`.
+    public static func answerKey(_ key: String) -> String { "answer." + key }
+
+    /// Research's answer messages by language, under their ``answerKey(_:)``.
+    private static let answerMessages: [String: [String: String]] = AnswerValidationMessages.tables.mapValues { table in
+        Dictionary(uniqueKeysWithValues: table.map { (answerKey($0.key), $0.value) })
     }
 
     /// The text for a built-in key; always found, since English has every key.

@@ -251,7 +251,7 @@ struct AnswerFormatTextInputTests {
     @Test func dateBoundsApplyToTheTypedDay() {
         let format = AnswerFormat.date(DateFormat(minimum: ISO8601.date(from: "2026-03-01T00:00:00Z")))
         #expect(answer(format, "2026-03-01", timeZone: zone("Pacific/Kiritimati")) != nil)
-        #expect(refusal(format, "2026-02-28", timeZone: zone("Pacific/Kiritimati")) == "Choose a date on or after 1 March 2026.")
+        #expect(refusal(format, "2026-02-28", timeZone: zone("Pacific/Kiritimati")) == "Choose a date on or after March 1, 2026.")
     }
 
     @Test func malformedDates() {

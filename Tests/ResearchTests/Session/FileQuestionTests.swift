@@ -53,13 +53,13 @@ struct FileQuestionTests {
         let output = folder()
         defer { try? FileManager.default.removeItem(at: output) }
         var session = try TaskSession(task: task(), environment: clock.environment(), files: FolderRunFileStore(folder: output))
-        #expect(throws: TaskSessionError.invalidAnswer(item: "photo", AnswerValidationError("Choose a file of at most 10 bytes."))) {
+        #expect(throws: TaskSessionError.invalidAnswer(item: "photo", AnswerValidationError(.fileTooLarge, ["size": .text("10 bytes")]))) {
             try session.attachFile(Data(count: 11), title: "big.png", contentType: "image/png")
         }
-        #expect(throws: TaskSessionError.invalidAnswer(item: "photo", AnswerValidationError("Choose a file of one of these types: image/*."))) {
+        #expect(throws: TaskSessionError.invalidAnswer(item: "photo", AnswerValidationError(.fileTypeNotAllowed, ["types": .text("image/*")]))) {
             try session.attachFile(Data("%PDF".utf8), title: "letter.pdf", contentType: "application/pdf")
         }
-        #expect(throws: TaskSessionError.invalidAnswer(item: "photo", AnswerValidationError("The file is empty; choose another."))) {
+        #expect(throws: TaskSessionError.invalidAnswer(item: "photo", AnswerValidationError(.fileEmpty))) {
             try session.attachFile(Data(), title: "empty.png", contentType: "image/png")
         }
         #expect(files(in: output).isEmpty)
