@@ -110,6 +110,8 @@ public struct StudyDefinition: Hashable, Sendable {
     /// or `-`): the study language on its fallback chain (`zh-Hans-CN` → `zh-Hans`, `ja-JP` → `ja`; `zh-CN` →
     /// `zh-Hans`), or nil when the study does not offer it.
     public func supportedLanguage(for requested: String) -> String? {
+        // A study language as the study writes it (a participant's stored language) is its own answer: every page asks.
+        if languages.contains(requested) { return requested }
         let tag = ConsentStrings.normalize(requested)
         let isEnglish = tag.split(separator: "-").first == "en"
         // Every chain ends in English; only a request for English should land there.
