@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import Research
 import Study
 @testable import StudyServer
 import Testing
@@ -89,6 +90,15 @@ struct APIRouteTests {
                                                      #"{"step":"painLevel","action":"next","fields":{"q0":["11"]}}"#, as: alex.sessionToken)
             #expect(refused == 422 && problems["code"] as? String == "answers-not-accepted")
             #expect((problems["problems"] as? [String: String])?.keys.sorted() == ["painLevel"], "\(problems)")
+            #expect((problems["problems"] as? [String: String])?["painLevel"] == "Enter a number from 0 to 10.", "\(problems)")
+            // A participant reading Korean is told in Korean, as Research words the refusal in that language.
+            _ = try await service.setLanguage("ko", for: alex.participant)
+            let (_, inKorean) = try await call(.post, "/participant/runs/\(id)/steps",
+                                               #"{"step":"painLevel","action":"next","fields":{"q0":["11"]}}"#, as: alex.sessionToken)
+            let korean = AnswerValidationError(.numberRange, ["minimum": .integer(0), "maximum": .integer(10)]).message(in: "ko")
+            #expect((inKorean["problems"] as? [String: String])?["painLevel"] == korean, "\(inKorean)")
+            #expect(korean != "Enter a number from 0 to 10.")
+            _ = try await service.setLanguage("en", for: alex.participant)
             let (_, unchanged) = try await call(.get, "/participant/runs/\(id)", as: alex.sessionToken)
             #expect((unchanged["step"] as? [String: Any])?["identifier"] as? String == "painLevel")
             // A field the step does not have is the client's mistake.
