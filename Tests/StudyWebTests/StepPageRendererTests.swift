@@ -217,3 +217,29 @@ struct StepPageContentTests {
         #expect(!done.contains("Step "), "a trailing completion step has no progress")
     }
 }
+
+@Suite("Answers on a review step")
+struct ReviewAnswerLanguageTests {
+    /// An age and a ladder's rung, answered, then a review of both.
+    static let task = #"""
+    {"identifier": "about", "steps": [
+      {"type": "question", "identifier": "age", "title": "Age", "answerFormat": {"type": "age", "minimumAge": 0, "maximumAge": 110}},
+      {"type": "question", "identifier": "ladder", "title": "Ladder", "answerFormat": {"type": "sesLadder", "numberOfRungs": 10}},
+      {"type": "review", "identifier": "review", "title": "Check"}
+    ]}
+    """#
+
+    @Test(arguments: [("en", "42 years", "1 year", "3 of 10"), ("ja", "42 歳", "1 歳", "10 段中 3 段目"),
+                      ("es", "42 años", "1 año", "3 de 10"), ("ko", "42세", "1세", "10단 중 3단")])
+    func areWordedInThePagesLanguage(language: String, age: String, oneYear: String, rung: String) throws {
+        for (years, shown) in [("42", age), ("1", oneYear)] {
+            var session = try Fixtures.session(TaskValidator.load(Data(Self.task.utf8)))
+            try Fixtures.post(&session, "next", ["q0": [years]])
+            try Fixtures.post(&session, "next", ["q0": ["3"]])
+            #expect(session.currentStep?.identifier == "review")
+            let html = try Fixtures.render(session, language)
+            #expect(html.contains("<dd>\(shown)</dd>"), "\(language): \(PageChecks.matches("(<dd>[^<]*</dd>)", in: html))")
+            #expect(html.contains("<dd>\(rung)</dd>"), "\(language): \(PageChecks.matches("(<dd>[^<]*</dd>)", in: html))")
+        }
+    }
+}

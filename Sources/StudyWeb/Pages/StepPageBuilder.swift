@@ -333,7 +333,7 @@ struct StepPageBuilder {
     }
 
     /// An answer for people, in the page's language where the web runner has the words (yes and no, "I don't know",
-    /// dates); otherwise as Research shows it.
+    /// dates, ages, a ladder's rungs); otherwise as Research shows it.
     private func display(_ answer: Answer, format: AnswerFormat) -> String {
         switch (format, answer) {
         case (_, .dontKnow):
@@ -347,6 +347,11 @@ struct StepPageBuilder {
             formatter.dateStyle = .medium
             formatter.timeStyle = value.includesTime ? .short : .none
             return formatter.string(from: value.date)
+        case (.age, .number(let value)):
+            // An age is a whole number of years, as Research checks it.
+            return strings.format(value == 1 ? .answerAgeOne : .answerAge, ["age": "\(value)"])
+        case (.sesLadder(let f), .number(let value)):
+            return strings.format(.answerRung, ["rung": "\(value)", "rungs": f.numberOfRungs])
         default:
             return format.display(answer, locale: displayLocale)
         }

@@ -39,6 +39,8 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case allow, doNotAllow
     /// A review step's notes for unanswered and skipped steps, and its heading for a signature.
     case notAnswered, skipped, signature
+    /// An age answer as a review shows it ("{age} years"; the singular for 1), and a ladder's rung ("{rung} of {rungs}").
+    case answerAge, answerAgeOne, answerRung
     /// Shown in place of a calculated value (a score) that could not be computed.
     case calculationFailed
     /// A wait step's message.
