@@ -129,6 +129,37 @@ struct StudyLoaderTests {
         }
     }
 
+    /// The web app's strings are the study team's words on every page: a hidden direction override or control
+    /// character is refused, and a reworded answer message must name a message and only the values it has.
+    @Test func webStringsAreCheckedWhereTheyRewordAnAnswerMessage() throws {
+        let lines = try StudyFixtures.withRecoverCopy { folder in
+            try Data("""
+            web:
+              en:
+                home.greeting: "Welcome \\u202Eback"
+                answer.numberRange: "Between {low} and {maximum}, please."
+                answer.numberRang: "Between {minimum} and {maximum}."
+                answer.chooseAnswer: "Choose one of {count}."
+              ja:
+                answer.numberRange: "{minimum}〜{maximum}の数字でお答えください。"
+            """.utf8).write(to: folder.appendingPathComponent("strings.yaml"))
+            return try problems(in: folder)
+        }
+        #expect(lines == [
+            "strings.yaml: web.en.home.greeting: holds U+202E RIGHT-TO-LEFT OVERRIDE, which would not show as written",
+            "strings.yaml: web.en.answer.numberRange: names {low}, which the message does not have (it has {minimum}, {maximum})",
+            "strings.yaml: web.en.answer.numberRang: is no answer message; did you mean 'answer.numberRange'?",
+            "strings.yaml: web.en.answer.chooseAnswer: names {count}, which the message does not have (it names no values)",
+        ], "\(lines)")
+        let study = try StudyFixtures.withRecoverCopy { folder in
+            try Data("web:\n  ja:\n    answer.numberRange: \"{minimum}〜{maximum}\"\n    answer.enterNumber: 数字を入れてください\n".utf8)
+                .write(to: folder.appendingPathComponent("strings.yaml"))
+            return try StudyLoader.load(folder: folder, surveyFormats: [FHIRSurveyFormat()])
+        }
+        #expect(study.strings.web["ja"]?["answer.numberRange"] == "{minimum}〜{maximum}")
+        #expect(study.strings.web["ja"]?["answer.enterNumber"] == "数字を入れてください", "a message may leave out its values, or have none")
+    }
+
     @Test func aBrokenStudyNamesEveryProblemWithItsFileAndPath() throws {
         let lines = try StudyFixtures.withRecoverCopy { folder in
             try StudyFixtures.edit("study.yaml", in: folder, replacing: "ja: ../../consent/recover-consent.ja.json", with: "ja: ../../consent/missing.ja.json")

@@ -12,6 +12,18 @@ public enum AnswerValidationMessages {
     /// What follows a key for the wording of a count of one: `textTooLong.one`.
     public static let singularSuffix = ".one"
 
+    /// What comes before a key where the web pages look a message up, and a study's strings file rewords it:
+    /// `answer.numberRange`.
+    public static let webKeyPrefix = "answer."
+
+    /// The message key a web string key names (`answer.numberRange` → `numberRange`); nil for any other web key.
+    public static func answerKey(ofWebKey key: String) -> String? {
+        key.hasPrefix(webKeyPrefix) ? String(key.dropFirst(webKeyPrefix.count)) : nil
+    }
+
+    /// Every key of the English table, a singular wording's among them.
+    public static var keys: [String] { tables["en"].map { Array($0.keys).sorted() } ?? [] }
+
     private static let english: [String: String] = [
         "signatureRequired": "Sign in the box before continuing.",
         "signatureOutsideArea": "The signature has points outside its drawing area.",

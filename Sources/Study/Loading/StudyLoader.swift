@@ -446,9 +446,29 @@ private struct Loader {
                 }
                 for entry in entries {
                     let (key, text) = (entry.key, entry.value)
-                    if let text = reader.string(text, path: "web.\(language).\(key)") {
-                        strings.web[ConsentStrings.normalize(language), default: [:]][key] = text
+                    let path = "web.\(language).\(key)"
+                    guard let text = reader.string(text, path: path) else { continue }
+                    if let scalar = FreeTextRules.forbiddenScalar(in: text, allowingLineBreaks: true) {
+                        reader.report(path, "holds \(FreeTextRules.describe(scalar)), which would not show as written")
+                        continue
                     }
+                    if let answerKey = AnswerValidationMessages.answerKey(ofWebKey: key) {
+                        // A reworded refusal may leave out what its message names, but not name what it does not have.
+                        let keys = AnswerValidationMessages.keys
+                        guard let source = AnswerValidationMessages.tables["en"]?[answerKey] else {
+                            let hint = JSONDiagnostics.closestKey(to: answerKey, among: keys).map { "; did you mean '\(AnswerValidationMessages.webKeyPrefix)\($0)'?" } ?? ""
+                            reader.report(path, "is no answer message\(hint)")
+                            continue
+                        }
+                        let named = StudyTranslations.placeholders(in: source)
+                        let unknown = Set(StudyTranslations.placeholders(in: text)).subtracting(named)
+                        if !unknown.isEmpty {
+                            let has = named.isEmpty ? "it names no values" : "it has " + named.joined(separator: ", ")
+                            reader.report(path, "names \(unknown.sorted().joined(separator: ", ")), which the message does not have (\(has))")
+                            continue
+                        }
+                    }
+                    strings.web[ConsentStrings.normalize(language), default: [:]][key] = text
                 }
             }
         }

@@ -47,7 +47,7 @@ public struct WebStrings: Sendable {
 
     /// The key under which the pages look up a message of Research's ``AnswerValidationMessages``, and a study may
     /// override it: `answer.numberRange`.
-    public static func answerKey(_ key: String) -> String { "answer." + key }
+    public static func answerKey(_ key: String) -> String { AnswerValidationMessages.webKeyPrefix + key }
 
     /// Research's answer messages by language, under their ``answerKey(_:)``.
     private static let answerMessages: [String: [String: String]] = AnswerValidationMessages.tables.mapValues { table in
