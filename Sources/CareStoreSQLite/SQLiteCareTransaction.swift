@@ -62,7 +62,11 @@ struct SQLiteCareTransaction: CareStorageWriter {
     /// that nothing is kept and every read goes to the versions themselves.
     func versionsRevision() throws -> Int64? {
         do {
-            return try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM versionRevision WHERE id = 1"))
+            // Read on every page's care read: stepped directly (SQLiteStatementAccess). A value that is no integer keeps nothing.
+            var revision: Int64?
+            try SQLiteStatementAccess.rows(of: db.cachedStatement(sql: "SELECT value FROM versionRevision WHERE id = 1"), in: db,
+                                           bind: { _ in }) { row in revision = row.int(0).map(Int64.init) }
+            return revision
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
             if try !db.tableExists("versionRevision") { return nil }
             throw error
@@ -96,8 +100,10 @@ struct SQLiteCareTransaction: CareStorageWriter {
     func liveOutcomes(in ranges: [UUID: ClosedRange<Int>]) throws -> [Outcome] {
         var outcomes: [Outcome] = []
         for group in Self.rangeGroups(ranges) {
-            try appendOutcomes(from: db.cachedStatement(sql: Self.liveOutcomesSQL(count: group.tasks.count)), arguments: group.arguments,
-                               to: &outcomes)
+            let statement = try db.cachedStatement(sql: Self.liveOutcomesSQL(count: group.count))
+            try appendOutcomes(to: &outcomes) { row in
+                try SQLiteStatementAccess.rows(of: statement, in: db, bind: { Self.bind(group, to: &$0) }, row)
+            }
         }
         return outcomes
     }
@@ -116,16 +122,21 @@ struct SQLiteCareTransaction: CareStorageWriter {
     private static let liveOutcomesStatements = KeptValues<Int, String>(capacity: rangesPerStatement)
 
     /// The task versions of `ranges` in groups of at most ``rangesPerStatement`` (in any order: each appears in one
-    /// group only), each group with its arguments: each task version's UUID, then the first and the last occurrence
-    /// of its range.
-    private static func rangeGroups(_ ranges: [UUID: ClosedRange<Int>]) -> [(tasks: [UUID], arguments: StatementArguments)] {
+    /// group only).
+    private static func rangeGroups(_ ranges: [UUID: ClosedRange<Int>]) -> [ArraySlice<(key: UUID, value: ClosedRange<Int>)>] {
         let entries = Array(ranges)
         return stride(from: 0, to: entries.count, by: rangesPerStatement).map { start in
-            let group = entries[start..<min(entries.count, start + rangesPerStatement)]
-            var values: [(any DatabaseValueConvertible)?] = []
-            values.reserveCapacity(3 * group.count)
-            for (task, range) in group { values += [task, range.lowerBound, range.upperBound] }
-            return (group.map(\.key), StatementArguments(values))
+            entries[start..<min(entries.count, start + rangesPerStatement)]
+        }
+    }
+
+    /// Binds a group of ``rangeGroups(_:)`` as its statements name them: each task version's UUID, then the first and
+    /// the last occurrence of its range.
+    private static func bind(_ group: ArraySlice<(key: UUID, value: ClosedRange<Int>)>, to binder: inout SQLiteStatementAccess.Binder) {
+        for (task, range) in group {
+            binder.bind(task)
+            binder.bind(Int64(range.lowerBound))
+            binder.bind(Int64(range.upperBound))
         }
     }
 
@@ -134,10 +145,16 @@ struct SQLiteCareTransaction: CareStorageWriter {
         for group in Self.rangeGroups(ranges) {
             // One SELECT per task version, joined by UNION ALL: each is answered from the index of live outcomes
             // alone, and names its task version by its place in the group rather than by a UUID read per row.
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: Self.liveEventsSQL(count: group.tasks.count)), arguments: group.arguments)
-            while let row = try rows.next() {
-                let index = try row.decode(Int.self, atIndex: 0)
-                events.append((group.tasks[index], try row.decode(Int.self, atIndex: 1)))
+            let statement = try db.cachedStatement(sql: Self.liveEventsSQL(count: group.count))
+            try SQLiteStatementAccess.rows(of: statement, in: db, bind: { Self.bind(group, to: &$0) }) { row in
+                // The place is the statement's own constant; the occurrence is the table's, checked as any column read.
+                guard let place = row.int(0), group.indices.contains(group.startIndex + place) else {
+                    throw SQLiteCareStorageError(table: "outcome", column: "taskUUID", value: "\(row.value(0))")
+                }
+                guard let occurrence = row.int(1) else {
+                    throw SQLiteCareStorageError(table: "outcome", column: "occurrenceIndex", value: "\(row.value(1))")
+                }
+                events.append((group[group.startIndex + place].key, occurrence))
             }
         }
         return events
@@ -229,7 +246,7 @@ struct SQLiteCareTransaction: CareStorageWriter {
         return versions
     }
 
-    /// An outcome's columns and its values', in the order ``appendOutcomes(from:arguments:to:)`` reads them.
+    /// An outcome's columns and its values', in the order ``appendOutcomes(to:rows:)`` reads them.
     private static let outcomeColumns = """
         o.uuid, o.taskUUID, o.occurrenceIndex, o.createdDate, o.deletedDate, o.timeZone, o.remoteID, o.source, o.details,
         v.position, v.type, v.value, v.kind, v.units, v.createdDate
@@ -243,7 +260,8 @@ struct SQLiteCareTransaction: CareStorageWriter {
         var outcomes: [Outcome] = []
         for (statement, arguments) in try query.statements(in: db, selecting: Self.outcomeColumns, from: Self.outcomeTables,
                                                             orderBy: Self.outcomeOrder) {
-            try appendOutcomes(from: statement, arguments: arguments, to: &outcomes)
+            try statement.setArguments(arguments)
+            try appendOutcomes(to: &outcomes) { row in try SQLiteStatementAccess.rows(ofBound: statement, in: db, row) }
         }
         return outcomes
     }
@@ -259,24 +277,40 @@ struct SQLiteCareTransaction: CareStorageWriter {
         return zone
     }
 
-    /// Appends the outcomes of a statement that selects ``outcomeColumns`` in ``outcomeOrder``.
-    private func appendOutcomes(from statement: Statement, arguments: StatementArguments, to outcomes: inout [Outcome]) throws {
+    /// Appends the outcomes of the rows `rows` gives (each selecting ``outcomeColumns``, in ``outcomeOrder``): it runs
+    /// a statement and calls its body for each row. A value of the wrong kind in any column (a database edited by
+    /// hand) is refused with its table and column, as GRDB's decoding would refuse it.
+    private func appendOutcomes(to outcomes: inout [Outcome],
+                                rows: ((SQLiteStatementAccess.Columns) throws -> Void) throws -> Void) throws {
         var currentUUID: UUID?
-        let rows = try Row.fetchCursor(statement, arguments: arguments)
-        while let row = try rows.next() {
-            let outcomeUUID = try uuid(row, 0, "outcome", "uuid")
+        try rows { row in
+            func refuse(_ table: String, _ column: String, _ index: Int32) -> SQLiteCareStorageError {
+                SQLiteCareStorageError(table: table, column: column, value: "\(row.value(index))")
+            }
+            func date(_ index: Int32, _ table: String, _ column: String) throws -> Date? {
+                guard !row.isNull(index) else { return nil }
+                guard let seconds = row.number(index) else { throw refuse(table, column, index) }
+                return Date(timeIntervalSinceReferenceDate: seconds)
+            }
+            func text(_ index: Int32, _ table: String, _ column: String) throws -> String? {
+                guard !row.isNull(index) else { return nil }
+                guard let text = row.text(index) else { throw refuse(table, column, index) }
+                return text
+            }
+            guard let outcomeUUID = row.uuid(0) else { throw refuse("outcome", "uuid", 0) }
             if outcomeUUID != currentUUID {
                 currentUUID = outcomeUUID
-                let zoneName = try row.decode(String.self, atIndex: 5)
+                guard let taskUUID = row.uuid(1) else { throw refuse("outcome", "taskUUID", 1) }
+                guard let occurrence = row.int(2) else { throw refuse("outcome", "occurrenceIndex", 2) }
+                guard let zoneName = try text(5, "outcome", "timeZone") else { throw refuse("outcome", "timeZone", 5) }
                 guard let zone = Self.timeZone(named: zoneName) else {
                     throw SQLiteCareStorageError(table: "outcome", column: "timeZone", value: zoneName)
                 }
-                var outcome = Outcome(taskUUID: try uuid(row, 1, "outcome", "taskUUID"), occurrenceIndex: try row.decode(Int.self, atIndex: 2),
-                                      values: [], uuid: outcomeUUID, timeZone: zone,
-                                      remoteID: try row.decode(String?.self, atIndex: 6), source: try row.decode(String?.self, atIndex: 7))
-                outcome.createdDate = try row.decode(Double?.self, atIndex: 3).map(Date.init(timeIntervalSinceReferenceDate:))
-                outcome.deletedDate = try row.decode(Double?.self, atIndex: 4).map(Date.init(timeIntervalSinceReferenceDate:))
-                if let details = try row.decode(String?.self, atIndex: 8) {
+                var outcome = Outcome(taskUUID: taskUUID, occurrenceIndex: occurrence, values: [], uuid: outcomeUUID, timeZone: zone,
+                                      remoteID: try text(6, "outcome", "remoteID"), source: try text(7, "outcome", "source"))
+                outcome.createdDate = try date(3, "outcome", "createdDate")
+                outcome.deletedDate = try date(4, "outcome", "deletedDate")
+                if let details = try text(8, "outcome", "details") {
                     guard let decoded = OutcomeDetails(json: details) else {
                         throw SQLiteCareStorageError(table: "outcome", column: "details", value: details)
                     }
@@ -284,13 +318,14 @@ struct SQLiteCareTransaction: CareStorageWriter {
                 }
                 outcomes.append(outcome)
             }
-            guard let type = try row.decode(String?.self, atIndex: 10) else { continue } // an outcome without values
-            guard let value = OutcomeValueColumns.value(type: type, stored: row[11]) else {
-                throw SQLiteCareStorageError(table: "outcomeValue", column: "value", value: "\(type): \(row[11] as DatabaseValue)")
+            guard let type = try text(10, "outcomeValue", "type") else { return } // an outcome without values
+            let stored = row.value(11)
+            guard let value = OutcomeValueColumns.value(type: type, stored: stored) else {
+                throw SQLiteCareStorageError(table: "outcomeValue", column: "value", value: "\(type): \(stored)")
             }
             outcomes[outcomes.count - 1].values.append(OutcomeValue(
-                value, kind: try row.decode(String?.self, atIndex: 12), units: try row.decode(String?.self, atIndex: 13),
-                createdDate: try row.decode(Double?.self, atIndex: 14).map(Date.init(timeIntervalSinceReferenceDate:))))
+                value, kind: try text(12, "outcomeValue", "kind"), units: try text(13, "outcomeValue", "units"),
+                createdDate: try date(14, "outcomeValue", "createdDate")))
         }
     }
 

@@ -113,6 +113,38 @@ struct SQLiteCareStorageTests {
         }
     }
 
+    /// A database edited by hand under the store: a value of the wrong kind in a column is refused with its table
+    /// and column, by the reads behind the daily page (stepped directly) as by the others, never read as 0 or "".
+    @Test func aValueOfTheWrongKindEditedIntoTheFileIsRefusedWithItsColumn() async throws {
+        try await withTemporaryDatabase { database in
+            let storage = try SQLiteCareStorage(path: database.path, reads: .callingThread)
+            let task = UUID()
+            let outcome = Fixture.outcome(task: task, occurrence: 3)
+            try await storage.write { try $0.insert(outcome) }
+            #expect(try await storage.read { try $0.liveOutcomeEvents(in: [task: 0...5]) }.map(\.occurrenceIndex) == [3])
+            #expect(try await storage.read { try $0.liveOutcomes(in: [task: 0...5]) }.map(\.uuid) == [outcome.uuid])
+            for (column, value, sql) in [("occurrenceIndex", "'three'", "UPDATE outcome SET occurrenceIndex = 'three'"),
+                                         ("timeZone", "42", "UPDATE outcome SET timeZone = 42"),
+                                         ("createdDate", "yesterday", "UPDATE outcome SET createdDate = 'yesterday'")] {
+                try await storage.database.write { db in try db.execute(sql: sql) }
+                let problem = SQLiteCareStorageError.self
+                await #expect(throws: problem, "\(column) = \(value)") {
+                    _ = try await storage.read { try $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false) }
+                }
+                do {
+                    _ = try await storage.read { try $0.liveOutcomes(in: [task: Int.min...Int.max]) }
+                    // Text sorts after every number in SQLite, so an occurrence edited into text falls outside any range.
+                    if column != "occurrenceIndex" { Issue.record("\(column) = \(value) was read") }
+                } catch let error as SQLiteCareStorageError {
+                    #expect(error.table == "outcome" && error.column == column, "\(error)")
+                }
+                try await storage.database.write { db in
+                    try db.execute(sql: "UPDATE outcome SET occurrenceIndex = 3, timeZone = 'Europe/Berlin', createdDate = 1.5")
+                }
+            }
+        }
+    }
+
     // MARK: - Large sets
 
     @Test func setsLargerThanSQLiteVariableLimit() async throws {

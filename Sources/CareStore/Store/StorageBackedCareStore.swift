@@ -667,11 +667,13 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
                                         progress: EventProgress(targets: event.targetValues, outcome: outcome)))
             }
         }
-        return result.sorted {
+        // Sorted in place: an event holds its whole task, and a sorted copy would copy every one.
+        result.sort {
             $0.scheduleEvent.start == $1.scheduleEvent.start
                 ? ($0.task.id == $1.task.id ? $0.scheduleEvent.occurrence < $1.scheduleEvent.occurrence : $0.task.id < $1.task.id)
                 : $0.scheduleEvent.start < $1.scheduleEvent.start
         }
+        return result
     }
 
     /// The start and progress of each event `scheduled` for each span. Events without targets only need to know

@@ -656,7 +656,9 @@ public final class ParticipantWorkflow: Sendable {
         var byTask: [String: [DayFeed.Event]] = [:]
         // The study task of each care task, found once per care task rather than once per event.
         var studyTasks: [String: (id: String, allowsLateEntry: Bool)?] = [:]
-        for event in events.sorted(by: { ($0.scheduleEvent.start, $0.scheduleEvent.occurrence) < ($1.scheduleEvent.start, $1.scheduleEvent.occurrence) }) {
+        // The events as they come (an event holds its whole task: no sorted copy of them); each card's are put in order
+        // of start below.
+        for event in events {
             let studyTask = studyTasks[event.task.id] ?? {
                 let found = StudyCareIdentifiers.studyTaskID(careTaskID: event.task.id, participant: participant.id)
                     .flatMap { id in study.task(id: id).map { (id: id, allowsLateEntry: $0.allowsLateEntry) } }
@@ -678,6 +680,8 @@ public final class ParticipantWorkflow: Sendable {
         let localized = translated ? study.localized(participant.language) : study
         let cards = zip(study.tasks, localized.tasks).compactMap { source, definition -> DayFeed.Card? in
             guard var events = byTask[definition.id], !events.isEmpty else { return nil }
+            let inOrder: (DayFeed.Event, DayFeed.Event) -> Bool = { ($0.start, $0.occurrence) < ($1.start, $1.occurrence) }
+            if zip(events, events.dropFirst()).contains(where: { inOrder($1, $0) }) { events.sort(by: inOrder) }
             if translated {
                 let texts = Dictionary(zip(source.schedule, definition.schedule).compactMap { pair in pair.0.text.map { ($0, pair.1.text ?? $0) } },
                                        uniquingKeysWith: { first, _ in first })
