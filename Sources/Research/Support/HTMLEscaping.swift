@@ -16,18 +16,33 @@ public enum HTMLEscaping {
             var escaped: [UInt8] = []
             escaped.reserveCapacity(bytes.count + 16)
             escaped.append(contentsOf: bytes[..<first])
-            for byte in bytes[first...] {
-                switch byte {
-                case UInt8(ascii: "&"): escaped.append(contentsOf: "&amp;".utf8)
-                case UInt8(ascii: "<"): escaped.append(contentsOf: "&lt;".utf8)
-                case UInt8(ascii: ">"): escaped.append(contentsOf: "&gt;".utf8)
-                case UInt8(ascii: "\""): escaped.append(contentsOf: "&quot;".utf8)
-                case UInt8(ascii: "'"): escaped.append(contentsOf: "&#39;".utf8)
-                default: escaped.append(byte)
-                }
-            }
+            appendEscaping(bytes[first...], to: &escaped)
             return String(decoding: escaped, as: UTF8.self)
         } ?? text
+    }
+
+    /// Appends `text`'s UTF-8, escaped as ``escape(_:)`` escapes it, to `html`: for a writer that builds a page as
+    /// bytes, without a string made for each text.
+    public static func append(escaping text: String, to html: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            guard let first = bytes.firstIndex(where: needsEscaping) else { return html.append(contentsOf: bytes) }
+            html.append(contentsOf: bytes[..<first])
+            appendEscaping(bytes[first...], to: &html)
+        }
+    }
+
+    private static func appendEscaping(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, to escaped: inout [UInt8]) {
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "&"): escaped.append(contentsOf: "&amp;".utf8)
+            case UInt8(ascii: "<"): escaped.append(contentsOf: "&lt;".utf8)
+            case UInt8(ascii: ">"): escaped.append(contentsOf: "&gt;".utf8)
+            case UInt8(ascii: "\""): escaped.append(contentsOf: "&quot;".utf8)
+            case UInt8(ascii: "'"): escaped.append(contentsOf: "&#39;".utf8)
+            default: escaped.append(byte)
+            }
+        }
     }
 
     private static func needsEscaping(_ byte: UInt8) -> Bool {
