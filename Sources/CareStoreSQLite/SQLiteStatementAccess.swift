@@ -15,8 +15,8 @@ enum SQLiteStatementAccess {
     static func rows(of statement: Statement, in db: Database, bind: (inout Binder) -> Void,
                      _ row: (Columns) throws -> Void) throws {
         let raw = statement.sqliteStatement
+        // Every parameter is bound below; the reset only ends a run GRDB may have left unfinished.
         sqlite3_reset(raw)
-        sqlite3_clear_bindings(raw)
         defer {
             sqlite3_reset(raw)
             sqlite3_clear_bindings(raw)

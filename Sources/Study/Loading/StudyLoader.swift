@@ -448,15 +448,14 @@ private struct Loader {
                     let (key, text) = (entry.key, entry.value)
                     let path = "web.\(language).\(key)"
                     guard let text = reader.string(text, path: path) else { continue }
-                    if let scalar = FreeTextRules.forbiddenScalar(in: text, allowingLineBreaks: true) {
-                        reader.report(path, "holds \(FreeTextRules.describe(scalar)), which would not show as written")
+                    if let problem = StudyTranslations.unshowable(text) {
+                        reader.report(path, problem)
                         continue
                     }
                     if let answerKey = AnswerValidationMessages.answerKey(ofWebKey: key) {
                         // A reworded refusal may leave out what its message names, but not name what it does not have.
-                        let keys = AnswerValidationMessages.keys
                         guard let source = AnswerValidationMessages.tables["en"]?[answerKey] else {
-                            let hint = JSONDiagnostics.closestKey(to: answerKey, among: keys).map { "; did you mean '\(AnswerValidationMessages.webKeyPrefix)\($0)'?" } ?? ""
+                            let hint = JSONDiagnostics.closestKey(to: answerKey, among: AnswerValidationMessages.keys).map { "; did you mean '\(AnswerValidationMessages.webKeyPrefix)\($0)'?" } ?? ""
                             reader.report(path, "is no answer message\(hint)")
                             continue
                         }

@@ -87,12 +87,16 @@ public struct StudyTranslations: Hashable, Sendable {
     /// other than the source's.
     static func problems(translating source: String, as translated: String) -> [String] {
         var problems: [String] = []
-        if let scalar = FreeTextRules.forbiddenScalar(in: translated, allowingLineBreaks: true) {
-            problems.append("holds \(FreeTextRules.describe(scalar)), which would not show as written")
-        }
+        if let problem = unshowable(translated) { problems.append(problem) }
         let expected = placeholders(in: source).sorted(), found = placeholders(in: translated).sorted()
         if expected != found { problems.append("the placeholders \(found) differ from the source's \(expected)") }
         return problems
+    }
+
+    /// Why `text`, a study's text shown on a page, cannot be shown as written: it holds a control character or a
+    /// bidirectional override or isolate (as ``FreeTextRules`` keeps them out of answers); nil when it can.
+    static func unshowable(_ text: String) -> String? {
+        FreeTextRules.forbiddenScalar(in: text, allowingLineBreaks: true).map { "holds \(FreeTextRules.describe($0)), which would not show as written" }
     }
 
     /// `text` as a JSON string, which YAML's double-quoted strings read too.
