@@ -35,7 +35,8 @@ final class HomePageCache: Sendable {
         let source: Source
         /// The first moment the page would read differently with the same data.
         let validUntil: Date
-        let page: String
+        /// The page as UTF-8, as it is sent.
+        let page: [UInt8]
         /// When it was kept, in the order of keeping: the oldest go first when the cache is full.
         let order: UInt64
     }
@@ -57,7 +58,7 @@ final class HomePageCache: Sendable {
     }
 
     /// The page kept for this session, when it was made from `source` and is still true at `now`.
-    func page(session: String, source: Source, now: Date) -> String? {
+    func page(session: String, source: Source, now: Date) -> [UInt8]? {
         state.withLock { state in
             guard let entry = state.entries[session], entry.source == source, now < entry.validUntil else {
                 state.misses += 1
@@ -69,7 +70,7 @@ final class HomePageCache: Sendable {
     }
 
     /// Keeps `page` for this session. When the cache is full, pages out of date go first, then the oldest quarter.
-    func keep(_ page: String, session: String, source: Source, validUntil: Date, now: Date) {
+    func keep(_ page: [UInt8], session: String, source: Source, validUntil: Date, now: Date) {
         state.withLock { state in
             if state.entries[session] == nil, state.entries.count >= capacity {
                 state.entries = state.entries.filter { now < $0.value.validUntil }

@@ -94,10 +94,19 @@ public enum StudyRouter {
 
     /// An HTML page that is never cached.
     static func html(_ page: String, status: HTTPResponse.Status = .ok) -> Response {
+        html(body: ByteBuffer(string: page), status: status)
+    }
+
+    /// An HTML page written as UTF-8 bytes (the daily page).
+    static func html(_ page: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
+        html(body: ByteBuffer(bytes: page), status: status)
+    }
+
+    private static func html(body: ByteBuffer, status: HTTPResponse.Status) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
     }
 
     /// An HTML page served cross-origin isolated (`Cross-Origin-Opener-Policy: same-origin` with

@@ -32,7 +32,7 @@ extension StudyService {
     ///
     /// The page is kept per session and day and served again until a store commits a write or the time turns an
     /// event's state or the participant's day (see ``HomePageCache``); a page with a notice is made each time.
-    func homePage(signedIn: SignedIn, date: Date?, notice: String?) async throws -> String {
+    func homePage(signedIn: SignedIn, date: Date?, notice: String?) async throws -> [UInt8] {
         let participant = signedIn.participant
         let now = environment.now()
         let calendar = workflow.calendar(for: participant)
@@ -46,15 +46,15 @@ extension StudyService {
         // A participant who left sees that instead of their tasks (a withdrawal is a write of theirs: no kept page outlives it).
         if try await workflow.withdrawal.isWithdrawn(participant) {
             let strings = strings(language: participant.language)
-            return messagePage(language: participant.language, signedIn: signedIn, title: strings[.leftTitle], text: strings[.leftNotice],
-                               link: (strings[.settings], "/settings"))
+            return Array(messagePage(language: participant.language, signedIn: signedIn, title: strings[.leftTitle], text: strings[.leftNotice],
+                                     link: (strings[.settings], "/settings")).utf8)
         }
         let (feed, week) = try await workflow.dailyPage(containing: date ?? now, for: participant, at: now)
         let dayParameter = dayAsked ?? dateTexts.text(feed.day.start, .dayParameter, calendar: calendar)
         let builder = DailyPageBuilder(participant: participant, calendar: calendar, strings: strings(language: participant.language),
                                        dayParameter: dayParameter, contentCards: contentCards(language: participant.language), dates: dateTexts)
-        let page = sitePages.home(builder.page(feed, week: week, notice: notice),
-                                  context: siteContext(language: participant.language, signedIn: signedIn))
+        let page = sitePages.homeUTF8(builder.page(feed, week: week, notice: notice),
+                                      context: siteContext(language: participant.language, signedIn: signedIn))
         if notice == nil { homePages.keep(page, session: signedIn.sessionToken, source: source, validUntil: feed.changesAt, now: now) }
         return page
     }

@@ -13,10 +13,18 @@ struct DailyPageHTML {
 
     /// The HTML of `view`, its forms carrying `csrf`.
     static func write(_ view: HomeView, csrf: CSRFFieldView?) -> String {
+        var html: [UInt8] = []
+        write(view, csrf: csrf, to: &html)
+        return String(decoding: html, as: UTF8.self)
+    }
+
+    /// Appends the HTML of `view`, its forms carrying `csrf`, to `html` as UTF-8.
+    static func write(_ view: HomeView, csrf: CSRFFieldView?, to html: inout [UInt8]) {
         var writer = DailyPageHTML(csrf: csrf)
-        writer.html.reserveCapacity(8_192)
+        swap(&writer.html, &html)
+        writer.html.reserveCapacity(writer.html.count + 8_192)
         writer.page(view)
-        return String(decoding: writer.html, as: UTF8.self)
+        swap(&writer.html, &html)
     }
 
     private init(csrf: CSRFFieldView?) {

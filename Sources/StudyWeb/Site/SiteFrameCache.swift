@@ -39,10 +39,10 @@ final class SiteFrameCache: Sendable {
         }
     }
 
-    /// The frame's HTML before the content and after it.
+    /// The frame's HTML before the content and after it, as UTF-8.
     struct Frame: Sendable {
-        let before: String
-        let after: String
+        let before: [UInt8]
+        let after: [UInt8]
     }
 
     /// Most frames kept at once.
@@ -59,7 +59,7 @@ final class SiteFrameCache: Sendable {
         if let frame = frames[key] { return frame }
         let parts = render().split(separator: Self.marker, omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
-        let frame = Frame(before: String(parts[0]), after: String(parts[1]))
+        let frame = Frame(before: Array(parts[0].utf8), after: Array(parts[1].utf8))
         frames.keep(frame, for: key)
         return frame
     }

@@ -33,10 +33,14 @@ struct SitePageBuilder {
     }
 
     func home(_ home: HomePage) -> SitePageView<DailyPageMarkup> {
-        let view = homeView(home)
-        let page = page(view, title: view.title, current: Self.homePath)
+        let page = homeFrame(homeView(home))
         return SitePageView(shell: page.shell, siteHeader: page.siteHeader, csrf: page.csrf,
-                            page: DailyPageMarkup(html: DailyPageHTML.write(view, csrf: page.csrf)))
+                            page: DailyPageMarkup(html: DailyPageHTML.write(page.page, csrf: page.csrf)))
+    }
+
+    /// The daily page's view model in its site frame: the frame's parts and the CSRF field its forms carry.
+    func homeFrame(_ view: HomeView) -> SitePageView<HomeView> {
+        page(view, title: view.title, current: Self.homePath)
     }
 
     /// The daily page's view model, which ``DailyPageHTML`` writes.

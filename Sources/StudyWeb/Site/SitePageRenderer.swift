@@ -30,13 +30,28 @@ public struct SitePageRenderer: Sendable {
     /// The home page: the day, then today's task cards with their state and action, or only the onboarding card
     /// while onboarding is required; a notice, when given, is announced politely.
     public func home(_ page: HomePage, context: SiteContext) -> String {
-        let view = SitePageBuilder(context: context).home(page)
+        String(decoding: homeUTF8(page, context: context), as: UTF8.self)
+    }
+
+    /// The home page as ``home(_:context:)`` writes it, as the UTF-8 bytes a server sends: the page made afresh after
+    /// each of a participant's actions is written once, frame and content, with no string made of it on the way.
+    public func homeUTF8(_ page: HomePage, context: SiteContext) -> [UInt8] {
+        let builder = SitePageBuilder(context: context)
+        let view = builder.homeFrame(builder.homeView(page))
         let frame = frames.frame(for: SiteFrameCache.Key(shell: view.shell, header: view.siteHeader)) {
             render(SitePageView(shell: view.shell, siteHeader: view.siteHeader, csrf: nil,
                                 page: DailyPageMarkup(html: SiteFrameCache.marker)), template: "home")
         }
-        guard let frame else { return render(view, template: "home") }
-        return frame.before + view.page.html + frame.after
+        guard let frame else {
+            let content = DailyPageMarkup(html: DailyPageHTML.write(view.page, csrf: view.csrf))
+            return Array(render(SitePageView(shell: view.shell, siteHeader: view.siteHeader, csrf: view.csrf, page: content), template: "home").utf8)
+        }
+        var html: [UInt8] = []
+        html.reserveCapacity(frame.before.count + 8_192 + frame.after.count)
+        html.append(contentsOf: frame.before)
+        DailyPageHTML.write(view.page, csrf: view.csrf, to: &html)
+        html.append(contentsOf: frame.after)
+        return html
     }
 
     /// The home page through the templates alone, frame included, as ``home(_:context:)`` would write it without the
