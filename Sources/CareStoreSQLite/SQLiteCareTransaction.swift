@@ -108,14 +108,17 @@ struct SQLiteCareTransaction: CareStorageWriter {
         return outcomes
     }
 
-    /// The statement of ``liveOutcomes(in:)`` for `count` task versions, bound as ``rangeGroups(_:)`` binds them:
-    /// (taskUUID = ? AND occurrenceIndex BETWEEN ? AND ?) OR …, which SQLite answers with one lookup of the index of
-    /// live outcomes per task version.
+    /// The statement of ``liveOutcomes(in:)`` for `count` task versions, bound as ``rangeGroups(_:)`` binds them: one
+    /// SELECT per task version, joined by UNION ALL, each answered by one search of the index of live outcomes. There
+    /// is no ORDER BY, which made SQLite gather the matching rows, read them, then sort them all in a temporary
+    /// B-tree: each outcome's rows still come together, its values in order of position, since the left table of a
+    /// LEFT JOIN is always SQLite's outer loop and `outcomeValue`'s primary key is (outcomeID, position); the
+    /// outcomes of one task version come in order of occurrence.
     static func liveOutcomesSQL(count: Int) -> String {
         liveOutcomesStatements.value(for: count) {
-            "SELECT " + outcomeColumns + " FROM " + outcomeTables + " WHERE o.deletedDate IS NULL AND ("
-                + repeatElement("(o.taskUUID = ? AND o.occurrenceIndex BETWEEN ? AND ?)", count: count).joined(separator: " OR ")
-                + ") ORDER BY " + outcomeOrder
+            repeatElement("SELECT " + outcomeColumns + " FROM " + outcomeTables
+                            + " WHERE o.taskUUID = ? AND o.occurrenceIndex BETWEEN ? AND ? AND o.deletedDate IS NULL", count: count)
+                .joined(separator: " UNION ALL ")
         }
     }
 
