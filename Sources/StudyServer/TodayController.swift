@@ -23,8 +23,9 @@ struct TodayController {
 
     func addRoutes(to group: RouterGroup<ParticipantRequestContext>) {
         group.get("/") { request, context in
-            let notice = request.uri.queryParameters.get("notice").flatMap { noticeText(named: String($0), language: context.participant.language) }
-            let date = try request.uri.queryParameters.get("day").map { try day($0, for: context) }
+            let query = request.uri.queryParameters
+            let notice = query.get("notice").flatMap { noticeText(named: String($0), language: context.participant.language) }
+            let date = try query.get("day").map { try day($0, for: context) }
             return StudyRouter.html(try await service.homePage(signedIn: context.signedIn, date: date, notice: notice))
         }
         group.get("/onboarding") { _, context in

@@ -24,9 +24,12 @@ public enum StudyCareIdentifiers {
 
     /// The study task id of a care task of `participant`; nil when the care task belongs to someone else.
     public static func studyTaskID(careTaskID: String, participant: String) -> String? {
-        let prefix = "\(participant)/"
-        guard careTaskID.hasPrefix(prefix) else { return nil }
-        return String(careTaskID.dropFirst(prefix.count))
+        // Compared as UTF-8, as ids are: no Unicode rules to apply on every card of every page.
+        let id = careTaskID.utf8, owner = participant.utf8
+        guard id.count > owner.count, id.starts(with: owner) else { return nil }
+        let slash = id.index(id.startIndex, offsetBy: owner.count)
+        guard id[slash] == UInt8(ascii: "/") else { return nil }
+        return String(Substring(id[id.index(after: slash)...]))
     }
 
     /// The participant whose care entity has the id `careID` (any of the ids above): the part before the first `/`.

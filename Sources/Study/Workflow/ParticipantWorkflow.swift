@@ -676,20 +676,22 @@ public final class ParticipantWorkflow: Sendable {
         // The participant's language: the cards' titles and instructions, and each event's text (as stored in their care
         // plan, in the study's first language) as that language words it.
         // (A participant reading the first language reads the texts as stored: nothing to look up on this hot path.)
+        // The tasks are read in place, by index: a task definition copied whole for each card retains every text it holds.
         let translated = participant.language != study.defaultLanguage
-        let localized = translated ? study.localized(participant.language) : study
-        let cards = zip(study.tasks, localized.tasks).compactMap { source, definition -> DayFeed.Card? in
-            guard var events = byTask[definition.id], !events.isEmpty else { return nil }
+        let sources = study.tasks
+        let tasks = translated ? study.localized(participant.language).tasks : sources
+        let cards = tasks.indices.compactMap { task -> DayFeed.Card? in
+            guard var events = byTask[tasks[task].id], !events.isEmpty else { return nil }
             let inOrder: (DayFeed.Event, DayFeed.Event) -> Bool = { ($0.start, $0.occurrence) < ($1.start, $1.occurrence) }
             if zip(events, events.dropFirst()).contains(where: { inOrder($1, $0) }) { events.sort(by: inOrder) }
             if translated {
-                let texts = Dictionary(zip(source.schedule, definition.schedule).compactMap { pair in pair.0.text.map { ($0, pair.1.text ?? $0) } },
+                let texts = Dictionary(zip(sources[task].schedule, tasks[task].schedule).compactMap { pair in pair.0.text.map { ($0, pair.1.text ?? $0) } },
                                        uniquingKeysWith: { first, _ in first })
                 if !texts.isEmpty { for index in events.indices { events[index].text = events[index].text.map { texts[$0] ?? $0 } } }
             }
-            return DayFeed.Card(taskID: definition.id, title: definition.title, instructions: definition.instructions,
-                                kind: definition.cardKind(eventsThatDay: events.count), impactsAdherence: definition.impactsAdherence,
-                                valueEntry: definition.valueEntry, events: events)
+            return DayFeed.Card(taskID: tasks[task].id, title: tasks[task].title, instructions: tasks[task].instructions,
+                                kind: tasks[task].cardKind(eventsThatDay: events.count), impactsAdherence: tasks[task].impactsAdherence,
+                                valueEntry: tasks[task].valueEntry, events: events)
         }.sorted { ($0.events[0].start, $0.taskID) < ($1.events[0].start, $1.taskID) }
         return DayFeed(day: day, today: today, now: now, onboarding: .completed, cards: cards)
     }

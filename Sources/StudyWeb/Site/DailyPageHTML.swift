@@ -31,7 +31,12 @@ struct DailyPageHTML {
         self.csrf = csrf
     }
 
-    private mutating func raw(_ text: String) { html.append(contentsOf: text.utf8) }
+    /// Markup written as it is: a literal's bytes are copied straight from the binary.
+    private mutating func raw(_ text: StaticString) {
+        html.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+    /// A whole number, in digits.
+    private mutating func number(_ value: Int) { html.append(contentsOf: String(value).utf8) }
     private mutating func text(_ text: String) { HTMLEscaping.append(escaping: text, to: &html) }
 
     private mutating func page(_ view: HomeView) {
@@ -58,7 +63,7 @@ struct DailyPageHTML {
             if day.selected { raw(" aria-current=\"date\"") }
             raw(" aria-label=\""); text(day.label); raw("\"><span>"); text(day.weekday)
             raw("</span><svg viewBox=\"0 0 36 36\" aria-hidden=\"true\"><circle r=\"15\" cx=\"18\" cy=\"18\"/>")
-            raw("<circle class=\"p\" r=\"15\" cx=\"18\" cy=\"18\" pathLength=\"100\" stroke-dasharray=\"\(day.dash) 100\"/></svg><b>")
+            raw("<circle class=\"p\" r=\"15\" cx=\"18\" cy=\"18\" pathLength=\"100\" stroke-dasharray=\""); number(day.dash); raw(" 100\"/></svg><b>")
             text(day.number); raw("</b></a></li>\n")
         }
         raw("</ol>\n<p class=\"weeknav\">")
@@ -68,9 +73,9 @@ struct DailyPageHTML {
         raw("</p></nav>\n")
     }
 
-    private mutating func link(_ link: LinkView, rel: String? = nil, before: String = "", after: String = "") {
+    private mutating func link(_ link: LinkView, rel: StaticString? = nil, before: StaticString = "", after: StaticString = "") {
         raw("<a href=\""); text(link.href); raw("\"")
-        if let rel { raw(" rel=\"\(rel)\"") }
+        if let rel { raw(" rel=\""); raw(rel); raw("\"") }
         raw(">"); raw(before); text(link.label); raw(after); raw("</a>")
     }
 
@@ -100,13 +105,13 @@ struct DailyPageHTML {
         raw("\n</li>\n")
     }
 
-    private mutating func buttonLink(_ link: CardLinkView, classes: String) {
-        raw("<a class=\"\(classes)\" href=\""); text(link.href); raw("\">"); text(link.label)
+    private mutating func buttonLink(_ link: CardLinkView, classes: StaticString) {
+        raw("<a class=\""); raw(classes); raw("\" href=\""); text(link.href); raw("\">"); text(link.label)
         raw("<span class=\"vh\"> "); text(link.context); raw("</span></a>")
     }
 
-    private mutating func controls(_ list: EventListView, listClass: String) {
-        raw("<ul class=\"\(listClass)\">")
+    private mutating func controls(_ list: EventListView, listClass: StaticString) {
+        raw("<ul class=\""); raw(listClass); raw("\">")
         for event in list.events {
             raw("<li>")
             if let button = event.button {
@@ -119,9 +124,9 @@ struct DailyPageHTML {
         raw("</ul>")
     }
 
-    private mutating func form(action: String, fields: [HiddenFieldView], classes: String? = nil) {
+    private mutating func form(action: String, fields: [HiddenFieldView], classes: StaticString? = nil) {
         raw("<form method=\"post\" action=\""); text(action); raw("\"")
-        if let classes { raw(" class=\"\(classes)\"") }
+        if let classes { raw(" class=\""); raw(classes); raw("\"") }
         raw(">")
         if let csrf { raw("<input type=\"hidden\" name=\""); text(csrf.name); raw("\" value=\""); text(csrf.token); raw("\">") }
         for field in fields {
@@ -138,7 +143,7 @@ struct DailyPageHTML {
 
     private mutating func value(_ value: ValueView) {
         raw("<p class=\"amount\">"); text(value.text); raw("</p>")
-        if let percent = value.percent { raw("<div class=\"bar\"><span style=\"width:\(percent)%\"></span></div>") }
+        if let percent = value.percent { raw("<div class=\"bar\"><span style=\"width:"); number(percent); raw("%\"></span></div>") }
         if let entry = value.entry {
             raw("\n")
             form(action: entry.action, fields: entry.fields, classes: "entry")

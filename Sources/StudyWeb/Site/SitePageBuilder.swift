@@ -157,7 +157,9 @@ struct SitePageBuilder {
     }
 
     private func hiddenFields(_ fields: [String: String]) -> [HiddenFieldView] {
-        fields.sorted { $0.key < $1.key }.map { HiddenFieldView(name: $0.key, value: $0.value) }
+        // Most forms have one field (the day): nothing to sort.
+        if fields.count == 1, let (name, value) = fields.first { return [HiddenFieldView(name: name, value: value)] }
+        return fields.sorted { $0.key < $1.key }.map { HiddenFieldView(name: $0.key, value: $0.value) }
     }
 
     func contacts(_ contacts: ContactsPage) -> SitePageView<ContactsView> {
