@@ -113,6 +113,44 @@ struct SQLiteCareStorageTests {
         }
     }
 
+    /// The day's outcomes are read with one SELECT per task version and no ORDER BY: each outcome still comes whole
+    /// with its values in order of position, though several task versions' outcomes were written interleaved and in
+    /// reverse, and though positions edited by hand under the store no longer follow the order the rows were written in.
+    @Test func liveOutcomesComeWholeWithTheirValuesInOrderOfPosition() async throws {
+        let storage = try SQLiteCareStorage.inMemory()
+        let tasks = (0..<3).map { _ in UUID() }
+        var outcomes: [Outcome] = []
+        for occurrence in 0..<4 {
+            for (index, task) in tasks.enumerated() {
+                var outcome = Fixture.outcome(task: task, occurrence: occurrence)
+                outcome.values = (0..<4).map { OutcomeValue(.text("\(index)-\(occurrence)-\($0)"), kind: "k\($0)") }
+                outcomes.append(outcome)
+            }
+        }
+        let written = outcomes
+        try await storage.write { writer in for outcome in written.reversed() { try writer.insert(outcome) } }
+        let ranges = Dictionary(uniqueKeysWithValues: tasks.map { ($0, 1...3) })
+        func read() async throws -> [Outcome] {
+            let live = try await storage.read { try $0.liveOutcomes(in: ranges) }
+            #expect(Set(live.map(\.uuid)).count == live.count, "an outcome came in more than one piece")
+            for task in tasks { #expect(live.filter { $0.taskUUID == task }.map(\.occurrenceIndex) == [1, 2, 3]) }
+            // The same as the read that orders its rows.
+            let ordered = try await storage.read { try $0.outcomes(taskUUIDs: Set(tasks), occurrences: 1...3, includeDeleted: false) }
+            #expect(live.byUUID == ordered.byUUID)
+            return live
+        }
+        let expected = outcomes.filter { $0.occurrenceIndex >= 1 }
+        #expect(try await read().byUUID == expected.byUUID)
+
+        try await storage.database.write { db in try db.execute(sql: "UPDATE outcomeValue SET position = 10 - position") }
+        let reversed = expected.map { outcome in
+            var outcome = outcome
+            outcome.values.reverse()
+            return outcome
+        }
+        #expect(try await read().byUUID == reversed.byUUID)
+    }
+
     /// A database edited by hand under the store: a value of the wrong kind in a column is refused with its table
     /// and column, by the reads behind the daily page (stepped directly) as by the others, never read as 0 or "".
     @Test func aValueOfTheWrongKindEditedIntoTheFileIsRefusedWithItsColumn() async throws {
