@@ -97,7 +97,7 @@ def post_run(server, participants, script, args):
     for _, run, csrf, participant in participants:
         # A post wrk sent as it stopped may still be answered after the step is read here: the Back then names a step
         # the run has left (409), and the step is read again.
-        for attempt in range(20):
+        for _ in range(20):
             step = Participant.form_state(participant.page(run)[2])[1]
             if step == "painLevel":
                 break

@@ -113,7 +113,7 @@ struct DailyPageBuilder {
             let entries = logged.sorted { $0.at < $1.at }.map { entry -> TaskCard.LogEntry in
                 let milliseconds = Int64((entry.at.timeIntervalSince1970 * 1000).rounded())
                 return TaskCard.LogEntry(timeText: time(entry.at),
-                                         delete: entry.event.isOpen ? post(card, entry.event, "log/delete", "at", String(milliseconds)) : nil)
+                                         delete: entry.event.isOpen ? post(card, entry.event, "log/delete", field: ("at", String(milliseconds))) : nil)
             }
             body = .log(post: target.map { post(card, $0, "log") }, entries: entries)
         case .numericProgress, .labeledValue:
@@ -140,14 +140,12 @@ struct DailyPageBuilder {
         post(card, event, event.outcome == nil ? "done" : "undo")
     }
 
-    /// A post to the event's `action`, naming the day it came from.
-    private func post(_ card: DayFeed.Card, _ event: DayFeed.Event, _ action: String) -> TaskCard.Post {
-        TaskCard.Post(action: eventPath(card, event) + "/" + action, fields: ["day": dayParameter])
-    }
-
-    /// A post to the event's `action` with one more field, naming the day it came from.
-    private func post(_ card: DayFeed.Card, _ event: DayFeed.Event, _ action: String, _ name: String, _ value: String) -> TaskCard.Post {
-        TaskCard.Post(action: eventPath(card, event) + "/" + action, fields: ["day": dayParameter, name: value])
+    /// A post to the event's `action`, naming the day it came from, and `field` when given.
+    private func post(_ card: DayFeed.Card, _ event: DayFeed.Event, _ action: String,
+                      field: (name: String, value: String)? = nil) -> TaskCard.Post {
+        var fields = ["day": dayParameter]
+        if let field { fields[field.name] = field.value }
+        return TaskCard.Post(action: eventPath(card, event) + "/" + action, fields: fields)
     }
 
     private func eventPath(_ card: DayFeed.Card, _ event: DayFeed.Event) -> String {

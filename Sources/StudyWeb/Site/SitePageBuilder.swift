@@ -33,9 +33,13 @@ struct SitePageBuilder {
     }
 
     func home(_ home: HomePage) -> SitePageView<DailyPageMarkup> {
-        let page = homeFrame(homeView(home))
-        return SitePageView(shell: page.shell, siteHeader: page.siteHeader, csrf: page.csrf,
-                            page: DailyPageMarkup(html: DailyPageHTML.write(page.page, csrf: page.csrf)))
+        markup(homeFrame(homeView(home)))
+    }
+
+    /// The daily page in its frame with its content written to HTML, for the `home` template.
+    func markup(_ page: SitePageView<HomeView>) -> SitePageView<DailyPageMarkup> {
+        SitePageView(shell: page.shell, siteHeader: page.siteHeader, csrf: page.csrf,
+                     page: DailyPageMarkup(html: DailyPageHTML.write(page.page, csrf: page.csrf)))
     }
 
     /// The daily page's view model in its site frame: the frame's parts and the CSRF field its forms carry.
@@ -157,9 +161,7 @@ struct SitePageBuilder {
     }
 
     private func hiddenFields(_ fields: [String: String]) -> [HiddenFieldView] {
-        // Most forms have one field (the day): nothing to sort.
-        if fields.count == 1, let (name, value) = fields.first { return [HiddenFieldView(name: name, value: value)] }
-        return fields.sorted { $0.key < $1.key }.map { HiddenFieldView(name: $0.key, value: $0.value) }
+        fields.sorted { $0.key < $1.key }.map { HiddenFieldView(name: $0.key, value: $0.value) }
     }
 
     func contacts(_ contacts: ContactsPage) -> SitePageView<ContactsView> {

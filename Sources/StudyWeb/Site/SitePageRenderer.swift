@@ -42,10 +42,7 @@ public struct SitePageRenderer: Sendable {
             render(SitePageView(shell: view.shell, siteHeader: view.siteHeader, csrf: nil,
                                 page: DailyPageMarkup(html: SiteFrameCache.marker)), template: "home")
         }
-        guard let frame else {
-            let content = DailyPageMarkup(html: DailyPageHTML.write(view.page, csrf: view.csrf))
-            return Array(render(SitePageView(shell: view.shell, siteHeader: view.siteHeader, csrf: view.csrf, page: content), template: "home").utf8)
-        }
+        guard let frame else { return Array(render(builder.markup(view), template: "home").utf8) }
         var html: [UInt8] = []
         html.reserveCapacity(frame.before.count + 8_192 + frame.after.count)
         html.append(contentsOf: frame.before)
