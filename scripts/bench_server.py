@@ -16,7 +16,12 @@ own, and each share is the median over the rounds of the row's rate against the 
 2-core machine the speed of both drifts by ±10 % from one minute to the next, and a share taken from runs minutes
 apart measured that drift as much as the page.
 
-Usage: scripts/bench_server.py [--seconds N] [--rounds N] [--connections N]"""
+Last, the database's bytes per acknowledged write, audit trail included (target ≤ 1 KB): participants answer their pain
+check step by step (Next, Back, a changed answer, Next…), each post a write the server acknowledges, and the growth of
+the used pages of study.sqlite (read through SQLite, the write-ahead log included) is divided by the posts.
+`--storage-only` runs only that (any build: `STUDYKIT=.build/debug/studykit`).
+
+Usage: scripts/bench_server.py [--seconds N] [--rounds N] [--connections N] [--storage-only]"""
 import argparse
 import datetime
 import os
@@ -24,6 +29,7 @@ import re
 import selectors
 import shutil
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -195,13 +201,67 @@ def live_updates(server, history, extra_streams):
     return samples[len(samples) // 2], samples[int(len(samples) * 0.99) - 1], per_stream
 
 
+def used_bytes(database):
+    """The bytes of `database`'s used pages as SQLite sees them (the write-ahead log included), and its audit trail's
+    rows and bytes."""
+    connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    try:
+        page_size, pages, free = (connection.execute(f"PRAGMA {name}").fetchone()[0] for name in ("page_size", "page_count", "freelist_count"))
+        rows, audit = connection.execute(
+            "SELECT count(*), coalesce(sum(length(actor) + length(action) + length(entity) + coalesce(length(entityID), 0) + "
+            "coalesce(length(participantID), 0) + coalesce(length(before), 0) + coalesce(length(after), 0) + coalesce(length(reason), 0) + "
+            "length(previousHash) + length(hash) + 16), 0) FROM auditLog").fetchone()
+        return (pages - free) * page_size, rows, audit
+    finally:
+        connection.close()
+
+
+def storage_per_write(participants=3, posts=300):
+    """Database bytes per acknowledged write: each participant answers the pain check's first step, goes back, answers
+    again with another level, … (`posts` posts in all, each acknowledged with 303), on a fresh data folder."""
+    work = Path(tempfile.mkdtemp(prefix="studykit-storage-"))
+    server = start_server(ROOT / "examples" / "studies" / "recover", work / "data")
+    try:
+        runs = []
+        for _ in range(participants):
+            participant = Participant(server.base)
+            participant.enrol(server.invite()[0])
+            participant.complete_onboarding()
+            home = participant.page("/")[2]
+            run = participant.start_task(re.search(r'href="(/tasks/pain/\d+)"', home).group(1))
+            runs.append((participant, run, Participant.form_state(participant.page(run)[2])[0]))
+        database = work / "data" / "study.sqlite"
+        before, rows_before, audit_before = used_bytes(database)
+        acknowledged = 0
+        for index in range(posts):
+            participant, run, csrf = runs[index % participants]
+            step = index // participants
+            fields = {"_csrf": csrf, "_step": "painLevel", "action": "next", "q0": str(step % 11)} if step % 2 == 0 else \
+                {"_csrf": csrf, "_step": "painLocation", "action": "back"}
+            status, _, body = participant.request("POST", run, fields)
+            if status != 303:
+                raise SystemExit(f"post {index} answered {status}: {body[:300]}")
+            acknowledged += 1
+        after, rows_after, audit_after = used_bytes(database)
+        rows = rows_after - rows_before
+        print(f"database growth per acknowledged write: {(after - before) / acknowledged:.0f} bytes (target ≤ 1024), over {acknowledged} "
+              f"step posts; audit trail {rows} rows, {(audit_after - audit_before) / max(rows, 1):.0f} bytes of text each, "
+              f"{(audit_after - audit_before) / acknowledged:.0f} per write")
+    finally:
+        server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=int, default=4, help="length of each wrk run")
     parser.add_argument("--rounds", type=int, default=5, help="rounds of every run; shares are medians over them")
     parser.add_argument("--connections", type=int, default=4)
     parser.add_argument("--streams", type=int, default=1000)
+    parser.add_argument("--storage-only", action="store_true", help="measure only the database's bytes per acknowledged write")
     args = parser.parse_args()
+    if args.storage_only:
+        return storage_per_write()
     if not shutil.which("wrk"):
         raise SystemExit("wrk is not installed: apt-get install wrk (make bench installs it)")
     work = Path(tempfile.mkdtemp(prefix="studykit-bench-"))
@@ -284,6 +344,7 @@ def main():
     finally:
         server.stop()
         shutil.rmtree(work, ignore_errors=True)
+    storage_per_write()
 
 
 if __name__ == "__main__":

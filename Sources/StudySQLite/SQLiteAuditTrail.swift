@@ -8,32 +8,64 @@ import Synchronization
 /// invitations, runs, consent records and their PDFs, researchers, the care store's tasks, outcomes and their values)
 /// appends a row to `auditLog`, by a trigger, in the same transaction as the change, whoever writes it. Each row holds
 /// who (``AuditTrail/source``, installed by the store as each write begins), when (the store's clock), what (the
-/// table and the row's key), the row before and after as JSON, why, and the hash chain (``AuditTrail/hash(previousHash:of:)``).
+/// table and the row's key), the row before and after as JSON (for an update, only the columns that changed; an
+/// update that changes nothing appends nothing), why, and the hash chain (``AuditTrail/hash(previousHash:of:key:)``,
+/// keyed with the data folder's ``AuditKey``).
 ///
 /// The triggers call functions this type registers on every connection of the store: a program without them (`sqlite3`)
-/// cannot change an audited table at all, and `auditLog` itself refuses UPDATE and DELETE. Large or secret columns
-/// appear as their SHA-256 (a run's restoration data, a PDF's bytes, a password's hash).
+/// cannot change an audited table at all, and `auditLog` itself refuses UPDATE and DELETE. A program that registers
+/// look-alike functions can, but without the key its rows do not verify. What participants gave (a run's result and
+/// restoration data, outcome values and details) appears only as its keyed digest (``AuditTrail/digest(of:key:)``), so
+/// deleting their data leaves nothing of it readable here; other large or secret columns as their SHA-256 (a PDF's
+/// bytes, a password's hash). After each commit that appends rows, the new end of the chain is anchored outside the
+/// database (``SQLiteAuditAnchorFile``).
 enum SQLiteAuditTrail {
     /// Who is writing now on the writer connection: installed at the start of each write transaction by the store
-    /// method that runs it, and cleared at its end, so that a write by other code is never put on someone else.
+    /// method that runs it, and cleared at its end, so that a write by other code is never put on someone else. Holds
+    /// the trail's key and its anchor file once the database is open (``install(key:anchor:)``).
     final class WriteContext: Sendable {
         private let current = Mutex<AuditSource?>(nil)
+        private let keying = Mutex<(key: AuditKey, anchor: SQLiteAuditAnchorFile?)?>(nil)
         let now: @Sendable () -> Date
 
         init(now: @escaping @Sendable () -> Date) { self.now = now }
 
-        /// Runs `body` (a write's work, on the writer) with `source` as who is writing.
-        func run<T>(as source: AuditSource, _ body: () throws -> T) rethrows -> T {
+        /// Sets the trail's key and anchor file, once the database they belong to is open.
+        func install(key: AuditKey, anchor: SQLiteAuditAnchorFile?) {
+            keying.withLock { $0 = (key, anchor) }
+        }
+
+        /// The anchor file's location; nil without one.
+        var anchorURL: URL? { keying.withLock { $0?.anchor?.url } }
+        /// The database file whose trail is anchored; nil without an anchor.
+        var databaseURL: URL? { keying.withLock { $0?.anchor?.database } }
+
+        /// The trail's key; the triggers' functions fail without one, so nothing is written unkeyed.
+        var key: AuditKey {
+            get throws {
+                guard let key = keying.withLock({ $0?.key }) else { throw SQLiteAuditTrailError.keyNotLoaded }
+                return key
+            }
+        }
+
+        /// Runs `body` (a write's work, on the writer, in `db`) with `source` as who is writing; once the transaction
+        /// commits, its new end of the chain is anchored.
+        func run<T>(as source: AuditSource, in db: Database, _ body: () throws -> T) throws -> T {
+            let anchor = keying.withLock { $0?.anchor }
+            // An anchor that could not be written after an earlier commit is written before anything more is.
+            try anchor?.writePending()
             current.withLock { $0 = source }
             defer { current.withLock { $0 = nil } }
-            return try body()
+            let value = try body()
+            try anchor?.anchor(after: db)
+            return value
         }
 
         /// The calling task's source (read here), as a wrapper of a write's work, for storage that runs its own
         /// transactions (the care store's).
         func aroundWrites() -> @Sendable (Database, () throws -> Void) throws -> Void {
             let source = AuditTrail.source
-            return { _, body in try self.run(as: source, body) }
+            return { db, body in try self.run(as: source, in: db, body) }
         }
 
         var source: AuditSource {
@@ -41,10 +73,10 @@ enum SQLiteAuditTrail {
         }
     }
 
-    /// Runs `body` with `source` as who is writing, when the file keeps an audit trail (`context`).
-    static func run<T>(_ context: WriteContext?, as source: AuditSource, _ body: () throws -> T) rethrows -> T {
+    /// Runs `body` with `source` as who is writing in `db`, when the file keeps an audit trail (`context`).
+    static func run<T>(_ context: WriteContext?, as source: AuditSource, in db: Database, _ body: () throws -> T) throws -> T {
         guard let context else { return try body() }
-        return try context.run(as: source, body)
+        return try context.run(as: source, in: db, body)
     }
 
     /// Registers the trigger's functions on a connection.
@@ -60,7 +92,18 @@ enum SQLiteAuditTrail {
                 if let integer = Int64.fromDatabaseValue(value) { return String(integer) }
                 return String.fromDatabaseValue(value) ?? value.description
             }
-            return AuditTrail.hash(previousHash: texts[0] ?? "", of: Array(texts[1...]))
+            return AuditTrail.hash(previousHash: texts[0] ?? "", of: Array(texts[1...]), key: try context.key)
+        })
+        db.add(function: DatabaseFunction("studykit_audit_digest", argumentCount: 1, pure: true) { values in
+            guard !values[0].isNull else { return nil }
+            let bytes: Data = switch values[0].storage {
+            case .blob(let data): data
+            case .string(let text): Data(text.utf8)
+            case .int64(let integer): Data(String(integer).utf8)
+            case .double(let double): Data(String(double).utf8)
+            case .null: Data()
+            }
+            return AuditTrail.digest(of: bytes, key: try context.key)
         })
         db.add(function: DatabaseFunction("studykit_sha256", argumentCount: 1, pure: true) { values in
             guard !values[0].isNull else { return nil }
@@ -72,61 +115,76 @@ enum SQLiteAuditTrail {
         })
     }
 
-    /// A table whose changes are audited: its key, whose data a row is, and each column as the JSON shows it (`P` stands
-    /// for `NEW` or `OLD`).
+    /// A table whose changes are audited: its key, whose data a row is, and each column as the JSON shows it.
     struct Table {
         let name: String
         let key: String
         let participant: String
-        let columns: [(String, String)]
+        let columns: [Column]
+    }
+
+    /// A column of an audited table: its name in the JSON, the stored column whose change it shows, and how it is shown
+    /// (`P` stands for `NEW` or `OLD`).
+    struct Column {
+        let name: String
+        let column: String
+        let shown: String
+
+        init(_ name: String, _ shown: (String) -> String, of column: String? = nil) {
+            self.name = name
+            self.column = column ?? name
+            self.shown = shown(column ?? name)
+        }
     }
 
     static func uuid(_ column: String) -> String { "lower(hex(P.\(column)))" }
     static func text(_ column: String) -> String { "CAST(P.\(column) AS TEXT)" }
     static func digest(_ column: String) -> String { "studykit_sha256(P.\(column))" }
+    /// What a participant gave, as its keyed digest.
+    static func keyed(_ column: String) -> String { "studykit_audit_digest(P.\(column))" }
     static func plain(_ column: String) -> String { "P.\(column)" }
 
     static let tables: [Table] = [
         Table(name: "participant", key: "P.id", participant: "P.id", columns: [
-            ("id", plain("id")), ("patientID", plain("patientID")), ("timeZone", plain("timeZone")), ("language", plain("language")),
-            ("enrolledAt", plain("enrolledAt")), ("invitationID", uuid("invitationID")),
+            Column("id", plain), Column("patientID", plain), Column("timeZone", plain), Column("language", plain),
+            Column("enrolledAt", plain), Column("invitationID", uuid),
         ]),
         Table(name: "invitation", key: uuid("id"), participant: "P.usedBy", columns: [
-            ("id", uuid("id")), ("label", plain("label")), ("createdAt", plain("createdAt")), ("expiresAt", plain("expiresAt")),
-            ("usedAt", plain("usedAt")), ("usedBy", plain("usedBy")), ("revokedAt", plain("revokedAt")),
+            Column("id", uuid), Column("label", plain), Column("createdAt", plain), Column("expiresAt", plain),
+            Column("usedAt", plain), Column("usedBy", plain), Column("revokedAt", plain),
         ]),
         Table(name: "taskRun", key: uuid("id"), participant: "P.participantID", columns: [
-            ("id", uuid("id")), ("participantID", plain("participantID")), ("taskID", plain("taskID")), ("occurrence", plain("occurrence")),
-            ("state", plain("state")), ("restorationDataSHA256", digest("restorationData")), ("result", text("result")),
-            ("createdAt", plain("createdAt")), ("updatedAt", plain("updatedAt")),
+            Column("id", uuid), Column("participantID", plain), Column("taskID", plain), Column("occurrence", plain),
+            Column("state", plain), Column("restorationDataHMAC", keyed, of: "restorationData"), Column("resultHMAC", keyed, of: "result"),
+            Column("createdAt", plain), Column("updatedAt", plain),
         ]),
         Table(name: "consentRecord", key: uuid("id"), participant: "P.participantID", columns: [
-            ("id", uuid("id")), ("participantID", plain("participantID")), ("kind", plain("kind")), ("sealedJSON", text("sealedJSON")),
-            ("storedAt", plain("storedAt")),
+            Column("id", uuid), Column("participantID", plain), Column("kind", plain), Column("sealedJSON", text),
+            Column("storedAt", plain),
         ]),
         Table(name: "consentPDF", key: uuid("recordID"), participant: "(SELECT participantID FROM consentRecord WHERE id = P.recordID)", columns: [
-            ("recordID", uuid("recordID")), ("state", plain("state")), ("pdfSHA256", digest("pdf")), ("path", plain("path")),
-            ("failure", plain("failure")), ("updatedAt", plain("updatedAt")),
+            Column("recordID", uuid), Column("state", plain), Column("pdfSHA256", digest, of: "pdf"), Column("path", plain),
+            Column("failure", plain), Column("updatedAt", plain),
         ]),
         Table(name: "researcher", key: uuid("id"), participant: "NULL", columns: [
-            ("id", uuid("id")), ("email", plain("email")), ("role", plain("role")), ("createdAt", plain("createdAt")),
-            ("passwordHashSHA256", digest("passwordHash")), ("failedSignIns", plain("failedSignIns")), ("lockedUntil", plain("lockedUntil")),
-            ("removedAt", plain("removedAt")),
+            Column("id", uuid), Column("email", plain), Column("role", plain), Column("createdAt", plain),
+            Column("passwordHashSHA256", digest, of: "passwordHash"), Column("failedSignIns", plain), Column("lockedUntil", plain),
+            Column("removedAt", plain),
         ]),
         Table(name: "version", key: uuid("uuid"), participant: "studykit_participant_of(P.id)", columns: [
-            ("uuid", uuid("uuid")), ("kind", plain("kind")), ("id", plain("id")), ("effectiveDate", plain("effectiveDate")),
-            ("deletedDate", plain("deletedDate")), ("previousVersionUUID", uuid("previousVersionUUID")), ("nextVersionUUID", uuid("nextVersionUUID")),
-            ("payload", text("payload")),
+            Column("uuid", uuid), Column("kind", plain), Column("id", plain), Column("effectiveDate", plain),
+            Column("deletedDate", plain), Column("previousVersionUUID", uuid), Column("nextVersionUUID", uuid),
+            Column("payload", text),
         ]),
         Table(name: "outcome", key: uuid("uuid"), participant: "studykit_participant_of((SELECT id FROM version WHERE uuid = P.taskUUID))", columns: [
-            ("uuid", uuid("uuid")), ("taskUUID", uuid("taskUUID")), ("occurrenceIndex", plain("occurrenceIndex")), ("createdDate", plain("createdDate")),
-            ("deletedDate", plain("deletedDate")), ("timeZone", plain("timeZone")), ("source", plain("source")), ("details", plain("details")),
+            Column("uuid", uuid), Column("taskUUID", uuid), Column("occurrenceIndex", plain), Column("createdDate", plain),
+            Column("deletedDate", plain), Column("timeZone", plain), Column("source", plain), Column("detailsHMAC", keyed, of: "details"),
         ]),
         Table(name: "outcomeValue", key: "(SELECT lower(hex(uuid)) FROM outcome WHERE id = P.outcomeID) || '#' || P.position",
               participant: "studykit_participant_of((SELECT v.id FROM outcome o JOIN version v ON v.uuid = o.taskUUID WHERE o.id = P.outcomeID))", columns: [
-            ("outcome", "(SELECT lower(hex(uuid)) FROM outcome WHERE id = P.outcomeID)"), ("position", plain("position")), ("type", plain("type")),
-            ("value", "CASE WHEN typeof(P.value) = 'blob' THEN studykit_sha256(P.value) ELSE P.value END"), ("kind", plain("kind")),
-            ("units", plain("units")), ("createdDate", plain("createdDate")),
+            Column("outcome", { _ in "(SELECT lower(hex(uuid)) FROM outcome WHERE id = P.outcomeID)" }, of: "outcomeID"), Column("position", plain),
+            Column("type", plain), Column("valueHMAC", keyed, of: "value"), Column("kind", plain), Column("units", plain),
+            Column("createdDate", plain),
         ]),
     ]
 
@@ -147,20 +205,28 @@ enum SQLiteAuditTrail {
     /// `text` as an SQL string literal.
     private static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
 
-    /// The triggers that audit `table`, by name.
+    /// The triggers that audit `table`, by name. An insert shows the row after, a delete the row before, and an update
+    /// only the columns it changed, before and after; an update that changes no column appends nothing.
     static func triggers(of table: Table) -> [String: String] {
         func json(_ row: String) -> String {
-            "json_object(" + table.columns.map { "'\($0.0)', " + $0.1.replacingOccurrences(of: "P.", with: "\(row).") }.joined(separator: ", ") + ")"
+            "json_object(" + table.columns.map { "'\($0.name)', " + $0.shown.replacingOccurrences(of: "P.", with: "\(row).") }.joined(separator: ", ") + ")"
+        }
+        func changed(_ column: Column) -> String { "OLD.\(column.column) IS NOT NEW.\(column.column)" }
+        func changedJSON(_ row: String) -> String {
+            "(SELECT json_group_object(k, v) FROM (" + table.columns.map { column in
+                "SELECT '\(column.name)' AS k, " + column.shown.replacingOccurrences(of: "P.", with: "\(row).") + " AS v WHERE " + changed(column)
+            }.joined(separator: " UNION ALL ") + "))"
         }
         func body(_ action: String, row: String, before: String, after: String) -> String {
             append(action: action, entity: table.name, entityID: table.key.replacingOccurrences(of: "P.", with: "\(row)."),
                    participantID: table.participant.replacingOccurrences(of: "P.", with: "\(row)."), before: before, after: after)
         }
+        let anyChange = table.columns.map(changed).joined(separator: " OR ")
         return [
             "audit_\(table.name)_insert": "CREATE TRIGGER audit_\(table.name)_insert AFTER INSERT ON \(table.name) BEGIN "
                 + body("insert", row: "NEW", before: "NULL", after: json("NEW")) + "; END",
-            "audit_\(table.name)_update": "CREATE TRIGGER audit_\(table.name)_update AFTER UPDATE ON \(table.name) BEGIN "
-                + body("update", row: "NEW", before: json("OLD"), after: json("NEW")) + "; END",
+            "audit_\(table.name)_update": "CREATE TRIGGER audit_\(table.name)_update AFTER UPDATE ON \(table.name) WHEN \(anyChange) BEGIN "
+                + body("update", row: "NEW", before: changedJSON("OLD"), after: changedJSON("NEW")) + "; END",
             "audit_\(table.name)_delete": "CREATE TRIGGER audit_\(table.name)_delete AFTER DELETE ON \(table.name) BEGIN "
                 + body("delete", row: "OLD", before: json("OLD"), after: "NULL") + "; END",
         ]
@@ -197,6 +263,25 @@ enum SQLiteAuditTrail {
         for sql in allTriggers.sorted(by: { $0.key < $1.key }).map(\.value) { try db.execute(sql: sql) }
     }
 
+    /// Replaces the audited tables' triggers with the current ones (a migration: an update shows only what it changed,
+    /// participants' answers appear as keyed digests).
+    static func recreateTableTriggers(in db: Database) throws {
+        for table in tables {
+            for (name, sql) in triggers(of: table).sorted(by: { $0.key < $1.key }) {
+                try db.execute(sql: "DROP TRIGGER IF EXISTS \(name)")
+                try db.execute(sql: sql)
+            }
+        }
+    }
+
+    /// The last row of the trail, read in `db`: its sequence and hash; (0, "") for an empty trail.
+    static func head(_ db: Database) throws -> (sequence: Int64, hash: String) {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT sequence, hash FROM auditLog ORDER BY sequence DESC LIMIT 1")) else {
+            return (0, "")
+        }
+        return (row["sequence"], row["hash"])
+    }
+
     /// What is wrong with the trail's triggers: each missing or not as created. Empty when all are in place.
     static func triggerProblems(in db: Database) throws -> [String] {
         let rows = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'audit%'")
@@ -215,3 +300,15 @@ enum SQLiteAuditTrail {
     }
 }
 
+
+/// Why the audit trail could not be written.
+enum SQLiteAuditTrailError: Error, CustomStringConvertible {
+    /// A write reached the triggers before the database installed the trail's key.
+    case keyNotLoaded
+
+    var description: String {
+        switch self {
+        case .keyNotLoaded: "the audit trail's key is not loaded: nothing is written without it"
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import Consent
 import Foundation
 import GRDB
 import Study
@@ -38,10 +39,37 @@ extension SQLiteStudyDatabase: AuditTrailStore {
     public func appendAudit(action: String, entity: String, entityID: String?, participantID: String?, after: String?) async throws {
         let audit = audit, source = AuditTrail.source
         try await database.write { db in
-            try SQLiteAuditTrail.run(audit, as: source) {
+            try SQLiteAuditTrail.run(audit, as: source, in: db) {
                 try db.execute(sql: SQLiteAuditTrail.append(action: action, entity: entity, entityID: "?", participantID: "?", before: "NULL", after: "?"),
                                arguments: [entityID, participantID, after])
             }
         }
+    }
+}
+
+extension SQLiteStudyDatabase {
+    /// The check of the audit trail of the database file `database`: every row keyed with its data folder's key
+    /// (`DATA/keys/audit-trail-key`) from where the trail was keyed, and the trail reaching its latest anchor
+    /// (`DATA/study.audit-anchor.json` beside `DATA/study.sqlite`), signed by `publicKey` (by default the folder's own signing key; give the server's
+    /// public key, as `studykit consent key` prints it, to check a copy of a data folder with no keys of its own).
+    ///
+    /// ```swift
+    /// let check = try SQLiteStudyDatabase.auditChainCheck(database: data.appendingPathComponent("study.sqlite"))
+    /// if let problem = try await database.verifyAuditTrail(check) { print(problem) }
+    /// ```
+    ///
+    /// Throws ``SQLiteAuditAnchorError`` when the anchor or the key is missing, or the anchor is not signed by that key.
+    public static func auditChainCheck(database: URL, publicKey: ConsentPublicKey? = nil) throws -> AuditChainCheck {
+        try SQLiteAuditKeying.verification(database: database, publicKey: publicKey)
+    }
+
+    /// Checks this database's trail as ``auditChainCheck(database:publicKey:)`` does for its file (in memory:
+    /// every row keyed with its own key, nothing anchored): nil when it holds, else where it first breaks.
+    public func verifyAuditTrail() async throws -> AuditBreak? {
+        guard let audit else { throw SQLiteAuditAnchorError.anchorMissing(path: "(a database opened for reading: use auditChainCheck(database:))") }
+        if let file = audit.databaseURL {
+            return try await verifyAuditTrail(try Self.auditChainCheck(database: file))
+        }
+        return try await verifyAuditTrail(AuditChainCheck(key: try audit.key, anchor: nil))
     }
 }

@@ -33,6 +33,8 @@ public final class SQLiteStudyDatabase: StudyDataStore {
     public let sqliteCareStore: SQLiteCareStore
     /// Who is writing, for the audit trail; nil for a file opened for reading.
     let audit: SQLiteAuditTrail.WriteContext?
+    /// The audit trail's anchor file (`DATA/study.audit-anchor.json`) of a file opened for writing; nil in memory or read-only.
+    public var auditAnchorURL: URL? { audit?.anchorURL }
 
     /// The study store, for the workflow.
     public var studyStore: any StudyStore { sqliteStudyStore }
@@ -54,6 +56,12 @@ public final class SQLiteStudyDatabase: StudyDataStore {
             }
         }
         migrator.registerMigration("joint v2: the audit trail") { db in try SQLiteAuditTrail.create(in: db) }
+        migrator.registerMigration("joint v3: a withdrawn participant's runs and outcomes refused in the file") { db in
+            try SQLiteWithdrawalGuard.create(in: db)
+        }
+        migrator.registerMigration("joint v4: audit rows show what an update changed, and participants' data as keyed digests") { db in
+            try SQLiteAuditTrail.recreateTableTriggers(in: db)
+        }
         return migrator
     }
 
@@ -65,6 +73,8 @@ public final class SQLiteStudyDatabase: StudyDataStore {
                             durability: SQLiteStudyStore.Durability = .powerLoss) throws {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        // An empty file (made owner-only by the server before it opens it) is as new as a missing one.
+        let isNew = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0) == 0
         let audit = SQLiteAuditTrail.WriteContext(now: environment.now)
         try self.init(database: DatabasePool(path: url.path, configuration: SQLiteStudyStore.configuration(readOnly: false, audit: audit)),
                       environment: environment, durability: durability, migrate: true, audit: audit)
@@ -72,12 +82,21 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         if !problems.isEmpty { throw SQLiteStudyStoreOpenError.appendOnlyTriggers(path: url.path, problems: problems) }
         let auditProblems = try database.read { db in try SQLiteAuditTrail.triggerProblems(in: db) }
         if !auditProblems.isEmpty { throw SQLiteStudyStoreOpenError.auditTriggers(path: url.path, problems: auditProblems) }
+        // The trail's key and anchor live beside the file, outside it: DATA/keys/ and DATA/study.audit-anchor.json.
+        let head = try database.read { db in try SQLiteAuditTrail.head(db) }
+        let database = self.database
+        let keying = try SQLiteAuditKeying.open(database: url, isNew: isNew, head: head, hashOfRow: { sequence in
+            try database.read { db in try String.fetchOne(db, sql: "SELECT hash FROM auditLog WHERE sequence = ?", arguments: [sequence]) }
+        }, now: environment.now)
+        audit.install(key: keying.key, anchor: keying.anchor)
     }
 
     /// An empty database in memory, for tests: the SQL of the file without the file.
     public static func inMemory(environment: StudyKitEnvironment = .live) throws
         -> SQLiteStudyDatabase {
         let audit = SQLiteAuditTrail.WriteContext(now: environment.now)
+        // A trail that lives only as long as the process: a key of its own, nothing to anchor.
+        audit.install(key: try AuditKey(rawRepresentation: Data(environment.randomBytes(AuditKey.byteCount))), anchor: nil)
         return try SQLiteStudyDatabase(database: DatabaseQueue(configuration: SQLiteStudyStore.configuration(readOnly: false, audit: audit)),
                                        environment: environment, durability: .powerLoss, migrate: true, audit: audit)
     }
@@ -128,6 +147,8 @@ public final class SQLiteStudyDatabase: StudyDataStore {
             try database.writeWithoutTransaction { db in
                 try db.execute(sql: durability == .powerLoss ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
                 try db.execute(sql: "PRAGMA cache_size = -32768")
+                // Deleted rows (a participant's data deleted on withdrawal) are overwritten with zeros, not left in free space.
+                try db.execute(sql: "PRAGMA secure_delete = ON")
             }
             try Self.migrator.migrate(database)
         }
@@ -137,7 +158,15 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         // A request's reads are a few indexed rows: on the request's own thread they cost less than the thread switches
         // of an asynchronous read.
         var aroundEachWrite: (@Sendable () -> @Sendable (Database, () throws -> Void) throws -> Void)?
-        if let audit { aroundEachWrite = { audit.aroundWrites() } }
+        if let audit {
+            aroundEachWrite = {
+                let around = audit.aroundWrites()
+                // A care write refused by the file because its participant has withdrawn reads as the workflow's refusal.
+                return { db, body in
+                    do { try around(db, body) } catch { throw SQLiteWithdrawalGuard.refusal(for: error) }
+                }
+            }
+        }
         sqliteCareStore = SQLiteCareStore(storage: SQLiteCareStorage(sharing: database, reads: .callingThread, aroundEachWrite: aroundEachWrite),
                                           environment: environment)
     }
@@ -164,43 +193,90 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         let keepsExisting = change.keepsExistingOutcomes
         let outcomes = change.outcomes, removedOutcomes = change.removedOutcomes, deletedRuns = change.deletedRunIDs
         let audit = audit, source = AuditTrail.source
-        let (committed, careChange) = try await database.write { db -> (CommittedParticipantChange, CareChange) in
-            try SQLiteAuditTrail.run(audit, as: source) {
-                let savedRuns = try runs.map { try Rows.save($0, now: now, db) }
-                let storedRecords = try records.map { try Rows.appendConsentRecord($0.0, json: $0.1, now: now, db) }
-                for run in deletedRuns {
-                    try db.execute(sql: "DELETE FROM taskRun WHERE id = ? AND participantID = ?", arguments: [run, participantID])
-                    // A run that is not the participant's (or not stored) rolls the whole change back.
-                    guard db.changesCount == 1 else { throw StudyStoreError.noRunToDelete(run: run) }
-                }
-                try Self.requireCareTasks(of: outcomes, belongTo: participantID, db)
-                let writer = SQLiteCareStorage.writer(in: db)
-                var added: [Outcome] = [], kept: [Outcome] = []
-                var careChange = CareChange()
-                if !removedOutcomes.isEmpty {
-                    let (removed, change) = try careStore.deleteOutcomes(removedOutcomes, in: writer)
-                    // Checked on the outcomes as stored: an outcome of someone else's task rolls the whole change back.
-                    try Self.requireCareTasks(of: removed, belongTo: participantID, db)
-                    careChange.outcomeTaskIDs.formUnion(change.outcomeTaskIDs)
-                }
-                for outcome in outcomes {
-                    do {
-                        // One at a time, so that an event done already (two tabs) keeps its outcome and refuses only this
-                        // one: the checks run before the outcome is written, so a refused outcome leaves nothing behind.
-                        let (stored, change) = try careStore.addOutcomes([outcome], in: writer)
-                        added += stored
-                        careChange.outcomeTaskIDs.formUnion(change.outcomeTaskIDs)
-                    } catch CareStoreError.outcomeExists where keepsExisting {
-                        kept.append(outcome)
+        let withdrawal = change.withdrawal
+        let (committed, careChange) = try await SQLiteWithdrawalGuard.refusingWithdrawn {
+            try await database.write { db -> (CommittedParticipantChange, CareChange) in
+                try SQLiteAuditTrail.run(audit, as: source, in: db) {
+                    var careChange = CareChange()
+                    var deleted = deletedRuns
+                    // A withdrawal is decided here, in the transaction that stores it: refused when one is stored already, and
+                    // what it deletes is what is stored now. Its deletions come before its record, after which the file
+                    // refuses every new row of the participant's (SQLiteWithdrawalGuard).
+                    if let withdrawal {
+                        if try SQLiteWithdrawalGuard.isWithdrawn(participantID, db) { throw StudyRefusal.withdrawn }
+                        if withdrawal.deletesData {
+                            deleted += try Self.runIDs(of: participantID, keeping: withdrawal.keptRunTaskIDs, db)
+                            careChange.outcomeTaskIDs = try Self.eraseOutcomes(ofCareTasks: withdrawal.deletedOutcomeTaskIDs, db)
+                        }
                     }
+                    for run in deleted {
+                        try db.execute(sql: "DELETE FROM taskRun WHERE id = ? AND participantID = ?", arguments: [run, participantID])
+                        // A run that is not the participant's (or not stored) rolls the whole change back.
+                        guard db.changesCount == 1 else { throw StudyStoreError.noRunToDelete(run: run) }
+                    }
+                    let savedRuns = try runs.map { try Rows.save($0, now: now, db) }
+                    try Self.requireCareTasks(of: outcomes, belongTo: participantID, db)
+                    let writer = SQLiteCareStorage.writer(in: db)
+                    var added: [Outcome] = [], kept: [Outcome] = []
+                    if !removedOutcomes.isEmpty {
+                        let (removed, change) = try careStore.deleteOutcomes(removedOutcomes, in: writer)
+                        // Checked on the outcomes as stored: an outcome of someone else's task rolls the whole change back.
+                        try Self.requireCareTasks(of: removed, belongTo: participantID, db)
+                        careChange.outcomeTaskIDs.formUnion(change.outcomeTaskIDs)
+                    }
+                    for outcome in outcomes {
+                        do {
+                            // One at a time, so that an event done already (two tabs) keeps its outcome and refuses only this
+                            // one: the checks run before the outcome is written, so a refused outcome leaves nothing behind.
+                            let (stored, change) = try careStore.addOutcomes([outcome], in: writer)
+                            added += stored
+                            careChange.outcomeTaskIDs.formUnion(change.outcomeTaskIDs)
+                        } catch CareStoreError.outcomeExists where keepsExisting {
+                            kept.append(outcome)
+                        }
+                    }
+                    // Records last: a withdrawal's record closes the participant's data only once its deletions are done.
+                    let storedRecords = try records.map { try Rows.appendConsentRecord($0.0, json: $0.1, now: now, db) }
+                    return (CommittedParticipantChange(runs: savedRuns, consentRecords: storedRecords, outcomes: added,
+                                                       outcomesAlreadyRecorded: kept, deletedRunIDs: deleted),
+                            careChange)
                 }
-                return (CommittedParticipantChange(runs: savedRuns, consentRecords: storedRecords, outcomes: added, outcomesAlreadyRecorded: kept),
-                        careChange)
             }
         }
         sqliteStudyStore.didCommit(savedRuns: runs, participant: participantID)
         if !careChange.outcomeTaskIDs.isEmpty { careStore.announce(careChange) }
+        // What was deleted leaves no copy in the write-ahead log: its frames are moved into the file (whose deleted
+        // cells secure_delete zeroed) and the log is emptied, as far as readers allow now; else at the next checkpoint.
+        if withdrawal?.deletesData == true { try await checkpointAndTruncateLog() }
         return committed
+    }
+
+    /// The ids of the participant's runs but those of `keptTaskIDs`.
+    private static func runIDs(of participantID: String, keeping keptTaskIDs: Set<String>, _ db: Database) throws -> [UUID] {
+        try Row.fetchAll(db, sql: "SELECT id, taskID FROM taskRun WHERE participantID = ? ORDER BY createdAt, id", arguments: [participantID])
+            .filter { !keptTaskIDs.contains($0["taskID"]) }.map { $0["id"] }
+    }
+
+    /// Deletes every outcome of every version of the care tasks `taskIDs`, live or replaced, with its values (not a
+    /// care store's deletion, which keeps the row marked deleted): what a withdrawal with deletion asks. Returns the
+    /// task ids whose outcomes changed.
+    private static func eraseOutcomes(ofCareTasks taskIDs: Set<String>, _ db: Database) throws -> Set<String> {
+        guard !taskIDs.isEmpty else { return [] }
+        let ids = Array(taskIDs.sorted())
+        let list = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        let outcomes = "SELECT o.id FROM outcome o JOIN version v ON v.uuid = o.taskUUID WHERE v.kind = 'task' AND v.id IN (\(list))"
+        let changed = try String.fetchAll(db, sql: "SELECT DISTINCT v.id FROM outcome o JOIN version v ON v.uuid = o.taskUUID "
+                                            + "WHERE v.kind = 'task' AND v.id IN (\(list))", arguments: StatementArguments(ids))
+        // The values first, while their outcome still names them in the audit trail's rows.
+        try db.execute(sql: "DELETE FROM outcomeValue WHERE outcomeID IN (\(outcomes))", arguments: StatementArguments(ids))
+        try db.execute(sql: "DELETE FROM outcome WHERE id IN (\(outcomes))", arguments: StatementArguments(ids))
+        return Set(changed)
+    }
+
+    /// Moves the write-ahead log into the file and truncates it to nothing (`wal_checkpoint(TRUNCATE)`); a reader that
+    /// holds an older snapshot leaves it for the next checkpoint.
+    func checkpointAndTruncateLog() async throws {
+        try await database.writeWithoutTransaction { db in _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     /// Enrols a participant with their care plan in one transaction (see ``StudyDataStore/enrol(invitationCode:timeZone:language:carePlan:)``):
@@ -213,7 +289,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         let careStore = sqliteCareStore
         let audit = audit, source = AuditTrail.source
         let (participant, careChange) = try await database.write { db -> (StudyParticipant, CareChange) in
-            try SQLiteAuditTrail.run(audit, as: source) {
+            try SQLiteAuditTrail.run(audit, as: source, in: db) {
                 let participant = try Rows.enrol(id: id, invitationHash: hash, timeZone: timeZone, language: language, now: now, db)
                 var plan = try carePlan(participant)
                 let writer = SQLiteCareStorage.writer(in: db)
@@ -320,7 +396,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         guard busy == 0 else { throw SQLiteStudyDatabaseMergeError.inUse(path: url.path) }
         let now = sqliteStudyStore.now
         let source = AuditTrail.source
-        try database.writeWithoutTransaction { db in try SQLiteAuditTrail.run(audit, as: source) {
+        try database.writeWithoutTransaction { db in try SQLiteAuditTrail.run(audit, as: source, in: db) {
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM version LIMIT 1") == true {
                 throw SQLiteStudyDatabaseMergeError.careRowsPresent(path: url.path)
             }

@@ -162,7 +162,9 @@ public final class SQLiteStudyStore: StudyStore {
     /// `participant`, whose pages show what it writes) before returning.
     func write<T: Sendable>(participant: String? = nil, _ body: @Sendable (Database) throws -> T) async throws -> T {
         let audit = audit, source = AuditTrail.source
-        let value = try await database.write { db in try SQLiteAuditTrail.run(audit, as: source) { try body(db) } }
+        let value = try await SQLiteWithdrawalGuard.refusingWithdrawn {
+            try await database.write { db in try SQLiteAuditTrail.run(audit, as: source, in: db) { try body(db) } }
+        }
         commits.add(1, ordering: .releasing)
         if let participant { countChange(of: participant) }
         return value
@@ -489,8 +491,12 @@ public final class SQLiteStudyStore: StudyStore {
             case .file(let relativePath): path = relativePath
             case .failed(let reason): failure = reason
             }
-            try db.execute(sql: "INSERT OR REPLACE INTO consentPDF (recordID, state, pdf, path, failure, updatedAt) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [recordID, state.name, pdf, path, failure, now])
+            // An upsert, not INSERT OR REPLACE (a delete without delete triggers and an insert): the audit trail shows an update.
+            try db.execute(sql: """
+                INSERT INTO consentPDF (recordID, state, pdf, path, failure, updatedAt) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (recordID) DO UPDATE SET state = excluded.state, pdf = excluded.pdf, path = excluded.path, failure = excluded.failure,
+                    updatedAt = excluded.updatedAt
+                """, arguments: [recordID, state.name, pdf, path, failure, now])
         }
     }
 
@@ -584,8 +590,8 @@ enum Rows {
         return try save(encoded, replacing: existing, now: now, db)
     }
 
-    /// Checks `encoded` against the stored run it replaces (its summary, nil for a new run) and writes it; returns the
-    /// run as stored, with its dates.
+    /// Checks `encoded` against the stored run it replaces (its summary, nil for a new run) and writes it (an update of
+    /// the stored row, which the audit trail shows as one); returns the run as stored, with its dates.
     static func save(_ encoded: EncodedRun, replacing existing: TaskRunSummary?, now: Date, _ db: Database) throws -> TaskRun {
         let run = encoded.run
         try run.checkSave(replacing: existing.map {
@@ -596,8 +602,11 @@ enum Rows {
         stored.createdAt = existing?.createdAt ?? now
         stored.updatedAt = now
         try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO taskRun (id, participantID, taskID, occurrence, state, restorationData, result, createdAt, updatedAt)
+            INSERT INTO taskRun (id, participantID, taskID, occurrence, state, restorationData, result, createdAt, updatedAt)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET participantID = excluded.participantID, taskID = excluded.taskID, occurrence = excluded.occurrence,
+                state = excluded.state, restorationData = excluded.restorationData, result = excluded.result, createdAt = excluded.createdAt,
+                updatedAt = excluded.updatedAt
             """).execute(arguments: [run.id, run.participantID, run.taskID, run.occurrence, run.state.rawValue, encoded.restoration,
                                      encoded.result, seconds(stored.createdAt!), seconds(now)])
         return stored

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Consent
 import Foundation
 import Study
 import StudySQLite
@@ -10,43 +11,64 @@ struct AuditCommand: AsyncParsableCommand {
         abstract: "Check or list the audit trail of a data folder.",
         discussion: """
             Every change of study data (participants, invitations, runs, consent records and PDFs, researchers, care tasks, \
-            outcomes) is a row of the trail, written in the same transaction as the change, with who, when, the row before \
-            and after, why, and the hash of the row before.
+            outcomes) is a row of the trail, written in the same transaction as the change, with who, when, what changed \
+            (participants' answers as keyed digests), why, and a hash of the row before keyed with DATA/keys/audit-trail-key. \
+            After every commit the end of the trail is anchored in DATA/study.audit-anchor.json, signed with the server's key.
             """,
         subcommands: [Verify.self, List.self]
     )
 
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check the audit trail's hash chain; name the first row that does not hold.",
-            discussion: "Exits 0 when every row holds, 1 when one does not (naming it), 2 when the data folder cannot be read.")
+            abstract: "Check the audit trail's keyed hash chain and its anchor; name the first row that does not hold.",
+            discussion: """
+                Every row must hash, with the data folder's audit key, to what it stores and follow the row before, and the trail \
+                must reach the row its latest anchor (DATA/study.audit-anchor.json) names, with the hash the anchor names; the anchor \
+                must be signed by the server's key. Exits 0 when all of this holds, 1 when it does not (naming the first row or \
+                the anchor at fault), 2 when the data folder cannot be read.
+                """)
 
         @Option(help: "The data folder the server uses.", completion: .directory)
         var data: String = "data"
 
-        func validate() throws { try StudyPaths.check(data: data) }
+        @Option(name: .customLong("public-key"), help: "The server's public key (base64, as studykit consent key prints it) the anchor must be signed with; by default the data folder's own signing key.")
+        var publicKey: String?
+
+        func validate() throws {
+            try StudyPaths.check(data: data)
+            if let publicKey { _ = try ConsentPublicKey(base64: publicKey) }
+        }
 
         func run() async throws {
             let database = try AuditCommand.open(data)
+            let check: AuditChainCheck
+            do {
+                check = try SQLiteStudyDatabase.auditChainCheck(database: try StudyDataFolder(path: data).database,
+                                                                publicKey: try publicKey.map(ConsentPublicKey.init(base64:)))
+            } catch {
+                FileHandle.standardError.write(Data("studykit audit verify: \(error)\n".utf8))
+                throw ExitCode(1)
+            }
             let triggers = try await database.auditTriggerProblems()
             if !triggers.isEmpty {
                 FileHandle.standardError.write(Data(("studykit audit verify: the database was edited outside StudyKit: " + triggers.joined(separator: "; ")
                     + "; changes since may be missing from the audit trail\n").utf8))
             }
-            var count = 0
-            var check = AuditChainCheck()
+            var chain = check
             var broken: AuditBreak?
             try await database.forEachAuditEntry { entry in
-                broken = check.next(entry)
-                if broken == nil { count += 1 }
+                broken = chain.next(entry)
                 return broken == nil
             }
+            broken = broken ?? chain.finish()
+            let count = chain.rowsChecked
             if let broken {
                 FileHandle.standardError.write(Data("studykit audit verify: the audit trail is broken at \(broken)\n".utf8))
                 throw ExitCode(1)
             }
             if !triggers.isEmpty { throw ExitCode(1) }
-            print("the audit trail holds: \(count) row\(count == 1 ? "" : "s"), each following the one before")
+            print("the audit trail holds: \(count) row\(count == 1 ? "" : "s"), each following the one before with the trail's key, "
+                + "up to and past its anchor")
         }
     }
 

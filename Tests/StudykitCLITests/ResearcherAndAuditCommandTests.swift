@@ -23,7 +23,14 @@ struct ResearcherAndAuditCommandTests {
         #expect(try StudykitProcess.run(["invite", "--count", "2", "--data", data]).status == 0)
 
         let verified = try StudykitProcess.run(["audit", "verify", "--data", data])
-        #expect(verified.status == 0 && verified.stdout == "the audit trail holds: 3 rows, each following the one before\n", "\(verified.stderr)")
+        #expect(verified.status == 0 && verified.stdout == "the audit trail holds: 3 rows, each following the one before with the trail's key, "
+                + "up to and past its anchor\n", "\(verified.stderr)")
+        // A copy checked against the server's published public key: the right key passes, another key's is refused.
+        let published = try StudykitProcess.run(["consent", "key", "--data", data]).stdout
+        let publicKey = try #require(published.firstMatch(of: #/[A-Za-z0-9+\/]{43}=/#)).output
+        #expect(try StudykitProcess.run(["audit", "verify", "--data", data, "--public-key", String(publicKey)]).status == 0)
+        let other = try StudykitProcess.run(["audit", "verify", "--data", data, "--public-key", "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo="])
+        #expect(other.status == 1 && other.stderr.contains("it is signed by another key"), "\(other.stderr)")
 
         let file = folder.appendingPathComponent("data/study.sqlite").path
         let outsider = try DatabaseQueue(path: file)
@@ -37,7 +44,8 @@ struct ResearcherAndAuditCommandTests {
         let broken = try StudykitProcess.run(["audit", "verify", "--data", data])
         #expect(broken.status == 1)
         #expect(broken.stderr.contains("the database was edited outside StudyKit: the trigger auditLog_no_update is missing"))
-        #expect(broken.stderr.contains("the audit trail is broken at row 2: its content was changed"), "\(broken.stderr)")
+        #expect(broken.stderr.contains("the audit trail is broken at row 2: it was not written by StudyKit with this trail's key, or its content was changed since"),
+                "\(broken.stderr)")
         // A writable open refuses the file.
         let refused = try StudykitProcess.run(["invite", "--data", data])
         #expect(refused.status == 1 && refused.stderr.contains("the trigger auditLog_no_update is missing"), "\(refused.stderr)")

@@ -33,7 +33,36 @@ public struct ConsentKeyStore: Sendable {
 
     /// The stored key, or nil when there is none yet.
     public func load() throws -> ConsentSigningKey? {
-        let path = keyFile.path
+        guard let data = try loadSecret(at: keyFile, byteCount: 32, what: "an Ed25519 key file") else { return nil }
+        do {
+            return try ConsentSigningKey(rawRepresentation: data)
+        } catch {
+            throw ConsentKeyError.corruptKeyFile(path: keyFile.path, reason: "not an Ed25519 key: \(error)")
+        }
+    }
+
+    /// The stored key, creating and storing a new one when there is none.
+    public func loadOrCreate() throws -> ConsentSigningKey {
+        if let key = try load() { return key }
+        let stored = try storeSecret(ConsentSigningKey.generate().rawRepresentation, at: keyFile, byteCount: 32, what: "an Ed25519 key file")
+        return try ConsentSigningKey(rawRepresentation: stored)
+    }
+
+    /// Another secret of the server's kept beside the signing key: `DATA/keys/NAME`, `byteCount` bytes, owner-only.
+    /// Nil when there is none yet; an error naming the file when it is open to others or of another size.
+    public func loadSecret(named name: String, byteCount: Int) throws -> Data? {
+        try loadSecret(at: keysDirectory.appendingPathComponent(name), byteCount: byteCount, what: "the file \(name)")
+    }
+
+    /// Stores `secret` as `DATA/keys/NAME` when there is no such file yet, created whole or not at all; returns the
+    /// secret stored, which is another process's when it stored one first.
+    @discardableResult
+    public func storeSecret(named name: String, _ secret: Data) throws -> Data {
+        try storeSecret(secret, at: keysDirectory.appendingPathComponent(name), byteCount: secret.count, what: "the file \(name)")
+    }
+
+    private func loadSecret(at file: URL, byteCount: Int, what: String) throws -> Data? {
+        let path = file.path
         var info = stat()
         guard stat(path, &info) == 0 else {
             if errno == ENOENT { return nil }
@@ -47,40 +76,35 @@ public struct ConsentKeyStore: Sendable {
         }
         let data: Data
         do {
-            data = try Data(contentsOf: keyFile)
+            data = try Data(contentsOf: file)
         } catch {
             throw ConsentKeyError.fileSystem(path: path, reason: "cannot read the key: \(error.localizedDescription)")
         }
-        guard data.count == 32 else {
-            throw ConsentKeyError.corruptKeyFile(path: path, reason: "\(data.count) bytes, an Ed25519 key file holds 32")
+        guard data.count == byteCount else {
+            throw ConsentKeyError.corruptKeyFile(path: path, reason: "\(data.count) bytes, \(what) holds \(byteCount)")
         }
-        do {
-            return try ConsentSigningKey(rawRepresentation: data)
-        } catch {
-            throw ConsentKeyError.corruptKeyFile(path: path, reason: "not an Ed25519 key: \(error)")
-        }
+        return data
     }
 
-    /// The stored key, creating and storing a new one when there is none.
-    public func loadOrCreate() throws -> ConsentSigningKey {
-        if let key = try load() { return key }
+    /// Writes `secret` to a temporary file and links it into place, so that a crash never leaves half a key and two
+    /// processes starting at once end up with the same one; returns what is stored.
+    private func storeSecret(_ secret: Data, at file: URL, byteCount: Int, what: String) throws -> Data {
         try createKeysDirectory()
-        let key = ConsentSigningKey.generate()
-        let temporary = keysDirectory.appendingPathComponent(".consent-signing-key.\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp").path
+        let temporary = keysDirectory.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp").path
         defer { unlink(temporary) }
-        try writeNewFile(at: temporary, contents: key.rawRepresentation)
-        if link(temporary, keyFile.path) != 0 {
+        try writeNewFile(at: temporary, contents: secret)
+        if link(temporary, file.path) != 0 {
             guard errno == EEXIST else {
-                throw ConsentKeyError.fileSystem(path: keyFile.path, reason: "cannot store the key: \(String(cString: strerror(errno)))")
+                throw ConsentKeyError.fileSystem(path: file.path, reason: "cannot store the key: \(String(cString: strerror(errno)))")
             }
             // Another process stored its key first; use that one.
-            guard let existing = try load() else {
-                throw ConsentKeyError.fileSystem(path: keyFile.path, reason: "the key file vanished while it was being created")
+            guard let existing = try loadSecret(at: file, byteCount: byteCount, what: what) else {
+                throw ConsentKeyError.fileSystem(path: file.path, reason: "the key file vanished while it was being created")
             }
             return existing
         }
         syncDirectory(keysDirectory.path)
-        return key
+        return secret
     }
 
     private func createKeysDirectory() throws {

@@ -47,8 +47,9 @@ public struct StudyWithdrawal: Sendable {
     /// deletes what they gave: as the study decides, or as `data` says where the study lets the participant choose.
     ///
     /// Deleting removes, in the same transaction as the sealed withdrawal, every run of theirs but the onboarding's
-    /// (which holds their consent) and every live outcome of their care tasks but the onboarding gate's; then the
-    /// files of the deleted runs. Throws ``StudyRefusal/withdrawn`` when it is withdrawn already,
+    /// (which holds their consent) and every outcome of their care tasks but the onboarding gate's, with its values
+    /// (the store removes the rows, and keeps in its audit trail only digests of what they held); then the files of the
+    /// deleted runs. Two withdrawals at once record one: the other is refused as ``StudyRefusal/withdrawn``. Throws ``StudyRefusal/withdrawn`` when it is withdrawn already,
     /// ``StudyRefusal/onboardingRequired`` when there is no consent to withdraw, and ``StudyWithdrawalError`` when
     /// `data` is missing where the participant chooses or differs from what the study decides.
     @discardableResult
@@ -63,22 +64,20 @@ public struct StudyWithdrawal: Sendable {
         case (nil, let asked?): disposition = asked
         case (nil, nil): throw StudyWithdrawalError.choiceRequired
         }
-        let store = workflow.data.studyStore
-        let records = try await store.consentRecords(participantID: participant.id)
+        let records = try await workflow.data.studyStore.consentRecords(participantID: participant.id)
         guard let consent = records.last(where: { $0.sealed.record.kind == .consent }) else { throw StudyRefusal.onboardingRequired }
         if Self.withdrawal(of: records) != nil { throw StudyRefusal.withdrawn }
         let reason = reason?.trimmingCharacters(in: .whitespacesAndNewlines)
         var change = ParticipantChange(participantID: participant.id)
         change.consentRecords = [try ConsentRecorder(signingKey: workflow.consentKey, environment: workflow.environment)
             .sealWithdrawal(of: consent.sealed, reason: reason?.isEmpty == false ? reason : nil)]
-        if disposition == .delete {
-            change.deletedRunIDs = try await store.runSummaries(participantID: participant.id)
-                .filter { $0.taskID != StudyTaskDefinition.onboardingID }.map(\.id)
-            var outcomes = OutcomeQuery()
-            outcomes.taskIDs = Set(workflow.study.tasks.map(\.id).filter { $0 != StudyTaskDefinition.onboardingID }
-                .map { StudyCareIdentifiers.taskID(participant: participant.id, task: $0) })
-            change.removedOutcomes = try await workflow.data.careStore.fetchOutcomes(query: outcomes)
-        }
+        // What goes is found in the transaction that records the withdrawal (a run started a moment before is deleted
+        // with the rest), and that transaction refuses a second withdrawal; from its commit on, the store refuses every
+        // new run and outcome of theirs.
+        let careTasks = workflow.study.tasks.map(\.id).filter { $0 != StudyTaskDefinition.onboardingID }
+            .map { StudyCareIdentifiers.taskID(participant: participant.id, task: $0) }
+        change.withdrawal = ParticipantChange.Withdrawal(deletesData: disposition == .delete, keptRunTaskIDs: [StudyTaskDefinition.onboardingID],
+                                                         deletedOutcomeTaskIDs: disposition == .delete ? Set(careTasks) : [])
         // The audit trail's rows of a deletion say why the data went, beside who asked.
         var source = AuditTrail.source
         if disposition == .delete {
@@ -90,7 +89,7 @@ public struct StudyWithdrawal: Sendable {
         // The files go once the runs that refer to them are gone (a disk that refuses fails the call, after the withdrawal
         // is stored: the error is seen, never ignored).
         if let files = workflow.runFiles(for: participant) {
-            for run in change.deletedRunIDs {
+            for run in committed.deletedRunIDs {
                 guard let folder = files.location(ofRun: run), FileManager.default.fileExists(atPath: folder) else { continue }
                 try FileManager.default.removeItem(atPath: folder)
             }

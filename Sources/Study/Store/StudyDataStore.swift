@@ -49,6 +49,30 @@ public struct ParticipantChange: Sendable {
     /// What to do with an outcome whose event has one already (the same survey finished in two tabs at once): by
     /// default the first outcome stands and the rest of the change is stored; with false the whole change is refused.
     public var keepsExistingOutcomes = true
+    /// The participant leaving the study, with ``consentRecords`` holding the sealed withdrawal: whether they have
+    /// left already, and which of their data goes, are decided inside the change's transaction, so that nothing they
+    /// write meanwhile (an outcome, a run started in another tab) outlives the withdrawal, and a second withdrawal
+    /// (another tab, an investigator at the same moment) is refused as ``StudyRefusal/withdrawn``.
+    public var withdrawal: Withdrawal?
+
+    /// What a withdrawal deletes with it, decided in the transaction that records it.
+    public struct Withdrawal: Hashable, Sendable {
+        /// Whether the participant's data is deleted with the withdrawal; false keeps everything.
+        public var deletesData: Bool
+        /// The study tasks whose runs are kept when the data is deleted (the onboarding's, which holds the consent).
+        public var keptRunTaskIDs: Set<String>
+        /// The care tasks whose outcomes are deleted, every outcome ever stored on them with its values (earlier, replaced
+        /// ones too), not only marked deleted.
+        public var deletedOutcomeTaskIDs: Set<String>
+
+        /// A withdrawal that deletes (`deletesData`) the runs of every task but `keptRunTaskIDs` and the outcomes of
+        /// `deletedOutcomeTaskIDs`.
+        public init(deletesData: Bool, keptRunTaskIDs: Set<String> = [], deletedOutcomeTaskIDs: Set<String> = []) {
+            self.deletesData = deletesData
+            self.keptRunTaskIDs = keptRunTaskIDs
+            self.deletedOutcomeTaskIDs = deletedOutcomeTaskIDs
+        }
+    }
 
     /// An empty change for the participant `participantID`.
     public init(participantID: String) {
@@ -66,12 +90,16 @@ public struct CommittedParticipantChange: Sendable {
     public var outcomes: [Outcome]
     /// The outcomes not added because their event had one already (see ``ParticipantChange/keepsExistingOutcomes``).
     public var outcomesAlreadyRecorded: [Outcome]
+    /// The runs deleted: those the change named and those its ``ParticipantChange/withdrawal`` deleted.
+    public var deletedRunIDs: [UUID]
 
     /// Creates a description of a committed change.
-    public init(runs: [TaskRun], consentRecords: [StoredConsentRecord], outcomes: [Outcome], outcomesAlreadyRecorded: [Outcome]) {
+    public init(runs: [TaskRun], consentRecords: [StoredConsentRecord], outcomes: [Outcome], outcomesAlreadyRecorded: [Outcome],
+                deletedRunIDs: [UUID] = []) {
         self.runs = runs
         self.consentRecords = consentRecords
         self.outcomes = outcomes
         self.outcomesAlreadyRecorded = outcomesAlreadyRecorded
+        self.deletedRunIDs = deletedRunIDs
     }
 }

@@ -1,0 +1,196 @@
+import Consent
+import Foundation
+import GRDB
+import Study
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The audit trail's anchor outside the database (`DATA/study.audit-anchor.json`, an ``AuditAnchor``): rewritten, signed
+/// with the server's key, after every commit that appends to the trail, before the write returns.
+///
+/// The file is replaced whole (a temporary file renamed into place) and not synced: a power loss may leave the
+/// previous anchor, which still holds (it names an earlier row). An anchor that cannot be written (a full disk) is
+/// written again before the next write, which fails with the reason if it still cannot be. Two processes writing
+/// the same file (a command while the server runs) may leave the anchor of the one that finished last, which may
+/// name an earlier row than the other wrote: an anchor proves the trail up to its row, never less.
+final class SQLiteAuditAnchorFile: Sendable {
+    /// The anchor file.
+    let url: URL
+    /// The database file whose trail it anchors.
+    let database: URL
+    private let signingKey: ConsentSigningKey
+    private let keyedFromSequence: Int64
+    private let now: @Sendable () -> Date
+    /// The row last anchored by this process, and an anchor still to write after a failure.
+    private let state: Mutex<(written: Int64, pending: (sequence: Int64, hash: String)?)>
+
+    init(url: URL, database: URL, signingKey: ConsentSigningKey, keyedFromSequence: Int64, written: Int64, now: @escaping @Sendable () -> Date) {
+        self.url = url
+        self.database = database
+        self.signingKey = signingKey
+        self.keyedFromSequence = keyedFromSequence
+        self.now = now
+        state = Mutex((written, nil))
+    }
+
+    /// Anchors the end of the trail as `db`'s transaction leaves it, once that transaction commits (at once when `db` is
+    /// not in a transaction, whose work is committed already).
+    func anchor(after db: Database) throws {
+        let head = try SQLiteAuditTrail.head(db)
+        guard head.sequence > state.withLock({ $0.written }) else { return }
+        guard db.isInsideTransaction else { return record(head) }
+        db.afterNextTransaction(onCommit: { _ in self.record(head) })
+    }
+
+    /// Writes an anchor that failed before; throws when it still cannot be written.
+    func writePending() throws {
+        guard let pending = state.withLock({ $0.pending }) else { return }
+        try store(pending)
+    }
+
+    /// Stores an anchor of `head`, or keeps it to write before the next write when it cannot be stored now.
+    private func record(_ head: (sequence: Int64, hash: String)) {
+        do {
+            try store(head)
+        } catch {
+            state.withLock { if $0.pending.map({ $0.sequence < head.sequence }) ?? true { $0.pending = head } }
+        }
+    }
+
+    private func store(_ head: (sequence: Int64, hash: String)) throws {
+        let anchor = try AuditAnchor.signed(sequence: head.sequence, hash: head.hash, keyedFromSequence: keyedFromSequence, at: now(), key: signingKey)
+        try Self.replace(url, with: try anchor.jsonData())
+        state.withLock { state in
+            state.written = max(state.written, head.sequence)
+            if let pending = state.pending, pending.sequence <= head.sequence { state.pending = nil }
+        }
+    }
+
+    /// Replaces the file at `url` with `data`: written to a temporary file beside it (owner-only), then renamed.
+    static func replace(_ url: URL, with data: Data, sync: Bool = false) throws {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard descriptor >= 0 else { throw SQLiteAuditAnchorError.cannotWrite(path: url.path, reason: String(cString: strerror(errno))) }
+        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let synced = !sync || fsync(descriptor) == 0
+        close(descriptor)
+        guard written == data.count, synced, rename(temporary, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw SQLiteAuditAnchorError.cannotWrite(path: url.path, reason: reason)
+        }
+    }
+}
+
+/// The audit trail's key and anchor of a data folder, set up when its database is opened for writing, and read back
+/// to verify the trail.
+enum SQLiteAuditKeying {
+    /// The key and the anchor file of the database file `database` (created by this open when `isNew`), whose trail
+    /// ends at `head`. A database without an anchor, new or written before the trail was keyed, gets its first anchor,
+    /// naming `head` with every later row keyed (and the data folder its key, when it has none yet); one with an anchor
+    /// but no key yet gets its key when no row was written after that anchor. Any other state (an existing database
+    /// without an anchor in a folder whose key exists, rows keyed with a key that is gone, an anchor that is not the
+    /// server's or that the trail does not reach) is refused, naming what to check.
+    static func open(database: URL, isNew: Bool, head: (sequence: Int64, hash: String), hashOfRow: (Int64) throws -> String?,
+                     now: @escaping @Sendable () -> Date) throws -> (key: AuditKey, anchor: SQLiteAuditAnchorFile) {
+        let folder = database.deletingLastPathComponent()
+        let keys = ConsentKeyStore(dataDirectory: folder)
+        let signingKey = try keys.loadOrCreate()
+        let anchorURL = folder.appendingPathComponent(AuditAnchor.fileName(forDatabase: database.lastPathComponent))
+        var anchor = try readAnchor(at: anchorURL)
+        var rawKey = try keys.loadSecret(named: AuditKey.fileName, byteCount: AuditKey.byteCount)
+        switch (anchor, rawKey) {
+        case (nil, let existing) where existing == nil || isNew:
+            // Anchor first: a crash before the key is stored leaves an anchor with no row after it, which the next open keys.
+            let first = try AuditAnchor.signed(sequence: head.sequence, hash: head.hash, keyedFromSequence: head.sequence + 1, at: now(), key: signingKey)
+            try SQLiteAuditAnchorFile.replace(anchorURL, with: try first.jsonData(), sync: true)
+            anchor = first
+            rawKey = try existing ?? keys.storeSecret(named: AuditKey.fileName, newKey())
+        case (let found?, nil):
+            guard head.sequence < found.keyedFromSequence else { throw SQLiteAuditAnchorError.keyMissing(path: keys.keysDirectory.appendingPathComponent(AuditKey.fileName).path) }
+            rawKey = try keys.storeSecret(named: AuditKey.fileName, newKey())
+        case (nil, _):
+            throw SQLiteAuditAnchorError.anchorMissing(path: anchorURL.path)
+        case (_?, _?):
+            break
+        }
+        guard let anchor, let rawKey else { throw SQLiteAuditAnchorError.anchorMissing(path: anchorURL.path) }
+        if let problem = anchor.problem(expecting: signingKey.publicKey) {
+            throw SQLiteAuditAnchorError.anchorRefused(path: anchorURL.path, problem: problem)
+        }
+        if head.sequence < anchor.sequence {
+            throw SQLiteAuditAnchorError.anchorRefused(path: anchorURL.path, problem: "it names row \(anchor.sequence), and the trail ends at row "
+                + "\(head.sequence): rows were removed from its end")
+        }
+        if anchor.sequence > 0, let stored = try hashOfRow(anchor.sequence), stored != anchor.hash {
+            throw SQLiteAuditAnchorError.anchorRefused(path: anchorURL.path, problem: "it names row \(anchor.sequence) with the hash "
+                + "\(anchor.hash.prefix(12))…, and that row's hash is \(stored.prefix(12))…: the trail was rewritten")
+        }
+        let key = try AuditKey(rawRepresentation: rawKey)
+        return (key, SQLiteAuditAnchorFile(url: anchorURL, database: database, signingKey: signingKey, keyedFromSequence: anchor.keyedFromSequence,
+                                           written: anchor.sequence, now: now))
+    }
+
+    /// What `studykit audit verify` checks the trail of the database file `database` with: its data folder's key, its
+    /// latest anchor and the public key the anchor must be signed with (the data folder's own by default). Throws
+    /// ``SQLiteAuditAnchorError`` when either file is missing or the anchor is not signed by `publicKey`.
+    static func verification(database: URL, publicKey: ConsentPublicKey?) throws -> AuditChainCheck {
+        let folder = database.deletingLastPathComponent()
+        let keys = ConsentKeyStore(dataDirectory: folder)
+        let anchorURL = folder.appendingPathComponent(AuditAnchor.fileName(forDatabase: database.lastPathComponent))
+        guard let anchor = try readAnchor(at: anchorURL) else { throw SQLiteAuditAnchorError.anchorMissing(path: anchorURL.path) }
+        guard let rawKey = try keys.loadSecret(named: AuditKey.fileName, byteCount: AuditKey.byteCount) else {
+            throw SQLiteAuditAnchorError.keyMissing(path: keys.keysDirectory.appendingPathComponent(AuditKey.fileName).path)
+        }
+        guard let expected = try publicKey ?? keys.load()?.publicKey else {
+            throw SQLiteAuditAnchorError.anchorRefused(path: anchorURL.path, problem: "there is no signing key in \(keys.keysDirectory.path) to check it with; "
+                + "give the server's public key (studykit consent key prints it)")
+        }
+        if let problem = anchor.problem(expecting: expected) { throw SQLiteAuditAnchorError.anchorRefused(path: anchorURL.path, problem: problem) }
+        return AuditChainCheck(key: try AuditKey(rawRepresentation: rawKey), anchor: anchor)
+    }
+
+    private static func readAnchor(at url: URL) throws -> AuditAnchor? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        do {
+            return try AuditAnchor(jsonData: try Data(contentsOf: url))
+        } catch {
+            throw SQLiteAuditAnchorError.anchorRefused(path: url.path, problem: "\(error)")
+        }
+    }
+
+    private static func newKey() -> Data {
+        var generator = SystemRandomNumberGenerator()
+        return Data((0..<AuditKey.byteCount).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+}
+
+/// Why the audit trail's anchor or key cannot be used: the trail cannot be shown to be whole.
+public enum SQLiteAuditAnchorError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The anchor file cannot be written.
+    case cannotWrite(path: String, reason: String)
+    /// The data folder has the trail's key but no anchor: the anchor was removed.
+    case anchorMissing(path: String)
+    /// Rows were keyed with a key that is no longer in the data folder.
+    case keyMissing(path: String)
+    /// The anchor is not the server's, or the trail does not reach it.
+    case anchorRefused(path: String, problem: String)
+
+    public var description: String {
+        switch self {
+        case .cannotWrite(let path, let reason): "the audit trail's anchor \(path) cannot be written: \(reason)"
+        case .anchorMissing(let path):
+            "the audit trail's anchor \(path) is missing, and the trail was anchored before: it may have been cut or rewritten. "
+                + "Restore the anchor from a backup, then run studykit audit verify"
+        case .keyMissing(let path):
+            "the audit trail's key \(path) is missing, and rows were written with it: restore it from a backup (the trail cannot be "
+                + "verified or continued without it)"
+        case .anchorRefused(let path, let problem):
+            "the audit trail's anchor \(path) does not hold: \(problem). Run studykit audit verify for the first row that does not"
+        }
+    }
+}
