@@ -16,9 +16,10 @@ own, and each share is the median over the rounds of the row's rate against the 
 2-core machine the speed of both drifts by ±10 % from one minute to the next, and a share taken from runs minutes
 apart measured that drift as much as the page.
 
-Last, the database's bytes per acknowledged write, audit trail included (target ≤ 1 KB): participants answer their pain
-check step by step (Next, Back, a changed answer, Next…), each post a write the server acknowledges, and the growth of
-the used pages of study.sqlite (read through SQLite, the write-ahead log included) is divided by the posts.
+Last, the database's bytes per acknowledged write, audit trail included (target ≤ 1 KB): participants take their pain
+check again and again (started, answered, an answer changed, completed, taken back from the card), each request a write
+the server acknowledges, and the growth of the used pages of study.sqlite (read through SQLite, the write-ahead log
+included) is divided by the writes.
 `--storage-only` runs only that (any build: `STUDYKIT=.build/debug/studykit`).
 
 Usage: scripts/bench_server.py [--seconds N] [--rounds N] [--connections N] [--storage-only]"""
@@ -216,37 +217,50 @@ def used_bytes(database):
         connection.close()
 
 
-def storage_per_write(participants=3, posts=300):
-    """Database bytes per acknowledged write: each participant answers the pain check's first step, goes back, answers
-    again with another level, … (`posts` posts in all, each acknowledged with 303), on a fresh data folder."""
+def storage_per_write(participants=3, cycles=12):
+    """Database bytes per acknowledged write, on a fresh data folder: each participant takes their pain check again and
+    again (`cycles` times): the run started, the level answered, Back, another level (a changed answer), the location,
+    a note, the last step (the run completed with its outcome), then the survey taken back from its card, which opens
+    the event again. Every one of those requests is a write the server acknowledges (303)."""
     work = Path(tempfile.mkdtemp(prefix="studykit-storage-"))
     server = start_server(ROOT / "examples" / "studies" / "recover", work / "data")
     try:
-        runs = []
+        people = []
         for _ in range(participants):
             participant = Participant(server.base)
             participant.enrol(server.invite()[0])
             participant.complete_onboarding()
-            home = participant.page("/")[2]
-            run = participant.start_task(re.search(r'href="(/tasks/pain/\d+)"', home).group(1))
-            runs.append((participant, run, Participant.form_state(participant.page(run)[2])[0]))
+            task = re.search(r'href="(/tasks/pain/\d+)"', participant.page("/")[2]).group(1)
+            people.append((participant, task))
         database = work / "data" / "study.sqlite"
         before, rows_before, audit_before = used_bytes(database)
         acknowledged = 0
-        for index in range(posts):
-            participant, run, csrf = runs[index % participants]
-            step = index // participants
-            fields = {"_csrf": csrf, "_step": "painLevel", "action": "next", "q0": str(step % 11)} if step % 2 == 0 else \
-                {"_csrf": csrf, "_step": "painLocation", "action": "back"}
-            status, _, body = participant.request("POST", run, fields)
+
+        def post(participant, path, fields):
+            nonlocal acknowledged
+            status, location, body = participant.request("POST", path, fields)
             if status != 303:
-                raise SystemExit(f"post {index} answered {status}: {body[:300]}")
+                raise SystemExit(f"POST {path} {fields.get('_step', '')} answered {status}: {body[:300]}")
             acknowledged += 1
+            return location
+
+        for cycle in range(cycles):
+            for participant, task in people:
+                run = participant.start_task(task)
+                acknowledged += 1
+                csrf = Participant.form_state(participant.page(run)[2])[0]
+                for step, fields in [("painLevel", {"action": "next", "q0": str(cycle % 11)}), ("painLocation", {"action": "back"}),
+                                     ("painLevel", {"action": "next", "q0": str((cycle + 3) % 11)}),
+                                     ("painLocation", {"action": "skip"}),
+                                     ("notes", {"action": "next", "q0": f"stiff in the morning, cycle {cycle}"}),
+                                     ("done", {"action": "next"})]:
+                    post(participant, run, {"_csrf": csrf, "_step": step, **fields})
+                post(participant, task + "/withdraw", {"_csrf": csrf})
         after, rows_after, audit_after = used_bytes(database)
         rows = rows_after - rows_before
         print(f"database growth per acknowledged write: {(after - before) / acknowledged:.0f} bytes (target ≤ 1024), over {acknowledged} "
-              f"step posts; audit trail {rows} rows, {(audit_after - audit_before) / max(rows, 1):.0f} bytes of text each, "
-              f"{(audit_after - audit_before) / acknowledged:.0f} per write")
+              f"writes (pain checks started, answered, changed, completed and taken back); audit trail {rows} rows, "
+              f"{(audit_after - audit_before) / max(rows, 1):.0f} bytes of text each, {(audit_after - audit_before) / acknowledged:.0f} per write")
     finally:
         server.stop()
         shutil.rmtree(work, ignore_errors=True)

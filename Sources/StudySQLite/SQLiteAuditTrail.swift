@@ -123,17 +123,20 @@ enum SQLiteAuditTrail {
         let columns: [Column]
     }
 
-    /// A column of an audited table: its name in the JSON, the stored column whose change it shows, and how it is shown
-    /// (`P` stands for `NEW` or `OLD`).
+    /// A column of an audited table: its name in the JSON, the stored column whose change it shows, how it is shown
+    /// (`P` stands for `NEW` or `OLD`), and whether an update shows it: a row's own time of change (`updatedAt`) is
+    /// the audit row's time, so an update leaves it out (an insert and a delete show it).
     struct Column {
         let name: String
         let column: String
         let shown: String
+        let isUpdateTime: Bool
 
-        init(_ name: String, _ shown: (String) -> String, of column: String? = nil) {
+        init(_ name: String, _ shown: (String) -> String, of column: String? = nil, isUpdateTime: Bool = false) {
             self.name = name
             self.column = column ?? name
             self.shown = shown(column ?? name)
+            self.isUpdateTime = isUpdateTime
         }
     }
 
@@ -156,7 +159,7 @@ enum SQLiteAuditTrail {
         Table(name: "taskRun", key: uuid("id"), participant: "P.participantID", columns: [
             Column("id", uuid), Column("participantID", plain), Column("taskID", plain), Column("occurrence", plain),
             Column("state", plain), Column("restorationDataHMAC", keyed, of: "restorationData"), Column("resultHMAC", keyed, of: "result"),
-            Column("createdAt", plain), Column("updatedAt", plain),
+            Column("createdAt", plain), Column("updatedAt", plain, isUpdateTime: true),
         ]),
         Table(name: "consentRecord", key: uuid("id"), participant: "P.participantID", columns: [
             Column("id", uuid), Column("participantID", plain), Column("kind", plain), Column("sealedJSON", text),
@@ -164,7 +167,7 @@ enum SQLiteAuditTrail {
         ]),
         Table(name: "consentPDF", key: uuid("recordID"), participant: "(SELECT participantID FROM consentRecord WHERE id = P.recordID)", columns: [
             Column("recordID", uuid), Column("state", plain), Column("pdfSHA256", digest, of: "pdf"), Column("path", plain),
-            Column("failure", plain), Column("updatedAt", plain),
+            Column("failure", plain), Column("updatedAt", plain, isUpdateTime: true),
         ]),
         Table(name: "researcher", key: uuid("id"), participant: "NULL", columns: [
             Column("id", uuid), Column("email", plain), Column("role", plain), Column("createdAt", plain),
@@ -212,8 +215,9 @@ enum SQLiteAuditTrail {
             "json_object(" + table.columns.map { "'\($0.name)', " + $0.shown.replacingOccurrences(of: "P.", with: "\(row).") }.joined(separator: ", ") + ")"
         }
         func changed(_ column: Column) -> String { "OLD.\(column.column) IS NOT NEW.\(column.column)" }
+        let updated = table.columns.filter { !$0.isUpdateTime }
         func changedJSON(_ row: String) -> String {
-            "(SELECT json_group_object(k, v) FROM (" + table.columns.map { column in
+            "(SELECT json_group_object(k, v) FROM (" + updated.map { column in
                 "SELECT '\(column.name)' AS k, " + column.shown.replacingOccurrences(of: "P.", with: "\(row).") + " AS v WHERE " + changed(column)
             }.joined(separator: " UNION ALL ") + "))"
         }
@@ -221,7 +225,7 @@ enum SQLiteAuditTrail {
             append(action: action, entity: table.name, entityID: table.key.replacingOccurrences(of: "P.", with: "\(row)."),
                    participantID: table.participant.replacingOccurrences(of: "P.", with: "\(row)."), before: before, after: after)
         }
-        let anyChange = table.columns.map(changed).joined(separator: " OR ")
+        let anyChange = updated.map(changed).joined(separator: " OR ")
         return [
             "audit_\(table.name)_insert": "CREATE TRIGGER audit_\(table.name)_insert AFTER INSERT ON \(table.name) BEGIN "
                 + body("insert", row: "NEW", before: "NULL", after: json("NEW")) + "; END",

@@ -233,9 +233,9 @@ struct AuditTrailTests {
         #expect(try fields(changed.before)["restorationDataHMAC"] as? String != fields(changed.after)["restorationDataHMAC"] as? String)
         let completed = run[6], takenBack = run[7]
         #expect(try fields(completed.before)["state"] as? String == "inProgress" && fields(completed.after)["state"] as? String == "completed")
-        #expect(try (fields(completed.after)["resultHMAC"] as? String)?.count == 64)
+        #expect(try (fields(completed.after)["resultHMAC"] as? String)?.count == 32)
         #expect(try fields(takenBack.before)["state"] as? String == "completed" && fields(takenBack.after)["state"] as? String == "withdrawn")
-        #expect(try fields(takenBack.before).keys.sorted() == ["state", "updatedAt"] || fields(takenBack.before).keys.sorted() == ["state"])
+        #expect(try fields(takenBack.before).keys.sorted() == ["state"], "the run's own time of change is the audit row's")
         let outcome = try #require(try await every(service).last { $0.entity == "outcome" && $0.action == "update" })
         #expect(try fields(outcome.before)["deletedDate"] is NSNull && fields(outcome.after)["deletedDate"] as? Double != nil)
         #expect(try await service.data.verifyAuditTrail() == nil)
