@@ -154,7 +154,7 @@ enum SQLiteAuditKeying {
         return AuditChainCheck(key: try AuditKey(rawRepresentation: rawKey), anchor: anchor)
     }
 
-    private static func readAnchor(at url: URL) throws -> AuditAnchor? {
+    static func readAnchor(at url: URL) throws -> AuditAnchor? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         do {
             return try AuditAnchor(jsonData: try Data(contentsOf: url))
@@ -192,5 +192,53 @@ public enum SQLiteAuditAnchorError: Error, Hashable, Sendable, CustomStringConve
         case .anchorRefused(let path, let problem):
             "the audit trail's anchor \(path) does not hold: \(problem). Run studykit audit verify for the first row that does not"
         }
+    }
+}
+
+extension SQLiteAuditKeying {
+    /// Anchors the trail of the database file `database` afresh where it ends now, after checking every row with the
+    /// data folder's key: for a study team that restored the database from a backup (older than its anchor) or lost the
+    /// anchor, and knows why. Refuses a trail that does not hold row by row (the key would then bless an edit), and a
+    /// folder without its key. Returns the anchor replaced (nil when there was none) and the new one; the caller then
+    /// records the re-anchoring in the trail itself.
+    static func reanchor(database: URL, now: Date) throws -> (previous: AuditAnchor?, anchor: AuditAnchor) {
+        let folder = database.deletingLastPathComponent()
+        let keys = ConsentKeyStore(dataDirectory: folder)
+        guard let rawKey = try keys.loadSecret(named: AuditKey.fileName, byteCount: AuditKey.byteCount) else {
+            throw SQLiteAuditAnchorError.keyMissing(path: keys.keysDirectory.appendingPathComponent(AuditKey.fileName).path)
+        }
+        let key = try AuditKey(rawRepresentation: rawKey)
+        guard let signingKey = try keys.load() else {
+            throw SQLiteAuditAnchorError.cannotWrite(path: folder.path, reason: "there is no signing key in \(keys.keysDirectory.path)")
+        }
+        let anchorURL = folder.appendingPathComponent(AuditAnchor.fileName(forDatabase: database.lastPathComponent))
+        let previous = try? readAnchor(at: anchorURL)
+        // Rows written before the trail was keyed come first: each row is checked keyed, and else unkeyed while no keyed
+        // row has been seen; the chain must hold throughout.
+        var keyedFrom: Int64?
+        var last: (sequence: Int64, hash: String) = (0, "")
+        let file = try DatabaseQueue(path: database.path, configuration: SQLiteStudyStore.configuration(readOnly: true))
+        defer { try? file.close() }
+        try file.read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM auditLog ORDER BY sequence")
+            while let row = try rows.next() {
+                let entry = SQLiteAuditTrail.entry(row)
+                guard entry.sequence == last.sequence + 1, entry.previousHash == last.hash else {
+                    throw SQLiteAuditAnchorError.anchorRefused(path: anchorURL.path, problem: "the trail itself does not hold at row \(entry.sequence) "
+                        + "(a row removed or out of order): it is not anchored again; run studykit audit verify")
+                }
+                if AuditTrail.hash(previousHash: entry.previousHash, of: entry.hashedFields, key: key) == entry.hash {
+                    keyedFrom = keyedFrom ?? entry.sequence
+                } else if keyedFrom != nil || AuditTrail.hash(previousHash: entry.previousHash, of: entry.hashedFields) != entry.hash {
+                    throw SQLiteAuditAnchorError.anchorRefused(path: anchorURL.path, problem: "row \(entry.sequence) was not written by StudyKit with "
+                        + "this trail's key, or was changed since: it is not anchored again; run studykit audit verify")
+                }
+                last = (entry.sequence, entry.hash)
+            }
+        }
+        let anchor = try AuditAnchor.signed(sequence: last.sequence, hash: last.hash, keyedFromSequence: keyedFrom ?? last.sequence + 1,
+                                            at: now, key: signingKey)
+        try SQLiteAuditAnchorFile.replace(anchorURL, with: try anchor.jsonData(), sync: true)
+        return (previous, anchor)
     }
 }

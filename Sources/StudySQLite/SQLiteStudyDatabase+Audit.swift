@@ -2,6 +2,7 @@ import Consent
 import Foundation
 import GRDB
 import Study
+import StudyKitEnvironment
 
 extension SQLiteStudyDatabase: AuditTrailStore {
     /// The participant's rows, newest first.
@@ -71,5 +72,30 @@ extension SQLiteStudyDatabase {
             return try await verifyAuditTrail(try Self.auditChainCheck(database: file))
         }
         return try await verifyAuditTrail(AuditChainCheck(key: try audit.key, anchor: nil))
+    }
+}
+
+extension SQLiteStudyDatabase {
+    /// Anchors the trail of the file at `path` afresh where it ends now, for a study team that restored the database from
+    /// a backup older than its anchor, or lost the anchor, and knows why: every row is checked with the data folder's key
+    /// first (a trail that does not hold row by row is refused), the new anchor written, and then a row of the trail
+    /// records it, as the current ``AuditTrail/source``, with `reason` and the anchor it replaced.
+    ///
+    /// ```swift
+    /// let replaced = try await SQLiteStudyDatabase.reanchorAuditTrail(path: "data/study.sqlite", reason: "restored from the backup of 2026-11-27")
+    /// ```
+    @discardableResult
+    public static func reanchorAuditTrail(path: String, reason: String, environment: StudyKitEnvironment = .live) async throws -> AuditAnchor? {
+        let (previous, anchor) = try SQLiteAuditKeying.reanchor(database: URL(fileURLWithPath: path), now: environment.now())
+        let database = try SQLiteStudyDatabase(path: path, environment: environment)
+        var record: [String: Any] = ["reason": reason, "anchoredAt": anchor.sequence]
+        if let previous { record["replaced"] = ["sequence": previous.sequence, "hash": previous.hash, "writtenAt": previous.writtenAt] }
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+        var source = AuditTrail.source
+        source.reason = [source.reason, reason].compactMap { $0 }.joined(separator: "; ")
+        try await AuditTrail.$source.withValue(source) {
+            try await database.appendAudit(action: "reanchor", entity: "auditTrail", entityID: nil, participantID: nil, after: json)
+        }
+        return previous
     }
 }

@@ -15,7 +15,7 @@ struct AuditCommand: AsyncParsableCommand {
             (participants' answers as keyed digests), why, and a hash of the row before keyed with DATA/keys/audit-trail-key. \
             After every commit the end of the trail is anchored in DATA/study.audit-anchor.json, signed with the server's key.
             """,
-        subcommands: [Verify.self, List.self]
+        subcommands: [Verify.self, List.self, Reanchor.self]
     )
 
     struct Verify: AsyncParsableCommand {
@@ -69,6 +69,43 @@ struct AuditCommand: AsyncParsableCommand {
             if !triggers.isEmpty { throw ExitCode(1) }
             print("the audit trail holds: \(count) row\(count == 1 ? "" : "s"), each following the one before with the trail's key, "
                 + "up to and past its anchor")
+        }
+    }
+
+    struct Reanchor: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Anchor the audit trail afresh where it ends now, after restoring the database from a backup or losing the anchor.",
+            discussion: """
+                Every row is checked with the data folder's key first: a trail that does not hold row by row is refused. The new \
+                anchor is written, and a row of the trail records the re-anchoring with the reason given and the anchor it \
+                replaced. Rows cut off by the restore are not brought back: say in the reason why they are gone. Stop the server first.
+                """)
+
+        @Option(help: "Why the trail is anchored again (for example: restored from the backup of 2026-11-27).")
+        var reason: String
+
+        @Option(help: "The data folder the server uses.", completion: .directory)
+        var data: String = "data"
+
+        func validate() throws {
+            try StudyPaths.check(data: data)
+            let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !reason.isEmpty, reason.count <= 1000, !reason.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }) else {
+                throw ValidationError("--reason must be 1 to 1000 characters of text, without control or bidirectional characters")
+            }
+        }
+
+        func run() async throws {
+            do {
+                let path = try StudyDataFolder(path: data).database.path
+                let replaced = try await AuditTrail.$source.withValue(StudyPaths.auditSource("audit reanchor")) {
+                    try await SQLiteStudyDatabase.reanchorAuditTrail(path: path, reason: reason.trimmingCharacters(in: .whitespacesAndNewlines))
+                }
+                print("the audit trail is anchored again" + (replaced.map { " (the anchor it replaced named row \($0.sequence), written at \($0.writtenAt))" } ?? ""))
+            } catch {
+                FileHandle.standardError.write(Data("studykit audit reanchor: \(error)\n".utf8))
+                throw ExitCode(1)
+            }
         }
     }
 

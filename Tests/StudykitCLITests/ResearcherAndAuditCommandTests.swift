@@ -50,4 +50,45 @@ struct ResearcherAndAuditCommandTests {
         let refused = try StudykitProcess.run(["invite", "--data", data])
         #expect(refused.status == 1 && refused.stderr.contains("the trigger auditLog_no_update is missing"), "\(refused.stderr)")
     }
+
+    /// A database restored from a backup older than its anchor: the server and the commands refuse it, naming the anchor;
+    /// `audit reanchor` with a reason checks every row with the key, anchors it afresh and records why in the trail;
+    /// a trail with an edited row is not anchored again.
+    @Test func aDatabaseRestoredFromABackupIsRefusedUntilReanchoredWithAReason() throws {
+        let folder = try StudykitProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data").path
+        #expect(try StudykitProcess.run(["researcher", "add", "ana@example.org", "--role", "admin", "--data", data]).status == 0)
+        let file = folder.appendingPathComponent("data/study.sqlite").path
+        let backup = folder.appendingPathComponent("backup.sqlite").path
+        try DatabaseQueue(path: file).backup(to: try DatabaseQueue(path: backup))
+        #expect(try StudykitProcess.run(["invite", "--count", "2", "--data", data]).status == 0)
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }
+        try FileManager.default.copyItem(atPath: backup, toPath: file)
+
+        let refused = try StudykitProcess.run(["invite", "--data", data])
+        #expect(refused.status == 1 && refused.stderr.contains("rows were removed from its end"), "\(refused.stderr)")
+        let unverified = try StudykitProcess.run(["audit", "verify", "--data", data])
+        #expect(unverified.status == 1 && unverified.stderr.contains("were removed"), "\(unverified.stderr)")
+        let noReason = try StudykitProcess.run(["audit", "reanchor", "--reason", " ", "--data", data])
+        #expect(noReason.status != 0)
+        let reanchored = try StudykitProcess.run(["audit", "reanchor", "--reason", "restored from the backup of 2026-11-27", "--data", data])
+        #expect(reanchored.status == 0 && reanchored.stdout.contains("the anchor it replaced named row 3"), "\(reanchored.stdout) \(reanchored.stderr)")
+        let verified = try StudykitProcess.run(["audit", "verify", "--data", data])
+        #expect(verified.status == 0, "\(verified.stderr)")
+        let row = try DatabaseQueue(path: file).read { db in
+            try Row.fetchOne(db, sql: "SELECT action, entity, after, reason FROM auditLog ORDER BY sequence DESC LIMIT 1")
+        }
+        #expect(row?["action"] == "reanchor" && (row?["after"] as String?)?.contains(#""replaced":{"hash""#) == true)
+        #expect((row?["reason"] as String?)?.contains("restored from the backup of 2026-11-27") == true)
+        #expect(try StudykitProcess.run(["invite", "--data", data]).status == 0, "the folder is usable again")
+
+        // An edited row is never blessed by a new anchor.
+        try DatabaseQueue(path: file).write { db in
+            try db.execute(sql: "DROP TRIGGER auditLog_no_update")
+            try db.execute(sql: "UPDATE auditLog SET actor = 'someone else' WHERE sequence = 1")
+        }
+        let tampered = try StudykitProcess.run(["audit", "reanchor", "--reason", "hide it", "--data", data])
+        #expect(tampered.status == 1 && tampered.stderr.contains("row 1 was not written by StudyKit with this trail's key"), "\(tampered.stderr)")
+    }
 }

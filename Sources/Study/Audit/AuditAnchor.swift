@@ -63,8 +63,12 @@ public struct AuditAnchor: Hashable, Sendable, Codable {
     public init(jsonData data: Data) throws {
         do {
             self = try JSONDecoder().decode(AuditAnchor.self, from: data)
+        } catch DecodingError.keyNotFound(let key, _) {
+            throw AuditAnchorError.unreadable(reason: "it has no \(key.stringValue)")
+        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
+            throw AuditAnchorError.unreadable(reason: "\(context.codingPath.map(\.stringValue).joined(separator: ".")) is not what an anchor holds there")
         } catch {
-            throw AuditAnchorError.unreadable(reason: "\(error)")
+            throw AuditAnchorError.unreadable(reason: "it is not JSON (cut short, or written by something else)")
         }
     }
 
