@@ -283,7 +283,7 @@ struct ConsoleController {
             return StudyRouter.html(service.consolePages.participant(view, context: context(request)), status: .unprocessableContent)
         }
         do {
-            try await service.workflow.withdrawal.withdraw(participant, reason: reason, data: data)
+            try await service.withdraw(participant, reason: reason, data: data)
         } catch StudyRefusal.withdrawn {
             throw ConsoleRefusal(.conflict, "This participant has left the study already.")
         } catch StudyRefusal.onboardingRequired {
