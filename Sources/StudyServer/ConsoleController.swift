@@ -54,7 +54,7 @@ struct ConsoleController {
             }
             let console = ConsoleRequest(request: request, context: context, researcher: found?.researcher, session: found?.session, csrfToken: csrf,
                                          form: form)
-            // What a researcher changes is theirs in the audit trail; before signing in, the console's (a lock-out, a password set).
+            // What a researcher changes is theirs in the audit trail; before signing in, the console's (a password set).
             let actor = found.map { "researcher \($0.researcher.email) (\($0.researcher.id.uuidString.lowercased()))" } ?? "console sign-in"
             return try await AuditTrail.$source.withValue(AuditSource(actor: actor, reason: "\(route.method) \(route.path)")) {
                 try await route.handler(console)

@@ -33,8 +33,8 @@ public protocol ResearcherStore: Sendable {
     func createPasswordLink(researcherID: UUID, lifetime: TimeInterval) async throws -> IssuedPasswordLink
     /// The researcher a live link is for (not used, not expired, not replaced, researcher not removed); nil otherwise.
     func researcher(passwordLinkToken token: String) async throws -> Researcher?
-    /// Uses up a live link and stores the password's hash; every session of the researcher ends and a lock-out is
-    /// lifted. Nil when the link is not live.
+    /// Uses up a live link and stores the password's hash; every session of the researcher ends (and a lock-out left
+    /// by a file from before study store migration v5 is lifted). Nil when the link is not live.
     func setPassword(linkToken token: String, passwordHash: String) async throws -> Researcher?
 
     /// Counts a wrong password tried for `email` (a researcher's address or not: both are counted alike) from the
@@ -77,7 +77,7 @@ public enum ResearcherStoreError: Error, Hashable, Sendable, CustomStringConvert
     case invalidEmail(String)
     /// No researcher has this id.
     case unknownResearcher(UUID)
-    /// A lifetime or lock-out setting that is not positive.
+    /// A lifetime or pause setting that is not positive.
     case invalidSetting(String)
 
     /// What went wrong, in plain English.
