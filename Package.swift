@@ -172,6 +172,8 @@ let package = Package(
             dependencies: ["StudyKitEnvironment", 
                 "StudyServer", .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                // Raw connections that hold server-sent event streams open.
+                .product(name: "NIOPosix", package: "swift-nio"),
                 // Editing the data folder's databases under the server, as someone with sqlite3 would.
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // Opening the participant's copy of their data.

@@ -94,34 +94,71 @@ extension SQLiteStudyStore: ResearcherStore {
         }
     }
 
-    /// Counts a wrong password, locking the researcher out at the `lockAfter`th.
+    /// Counts a wrong password for `email` from `client`, pausing the two together at the `pauseAfter`th.
     @discardableResult
-    public func recordFailedSignIn(researcherID: UUID, lockAfter: Int, lockFor: TimeInterval) async throws -> Researcher {
-        guard lockAfter > 0, lockFor > 0 else { throw ResearcherStoreError.invalidSetting("a lock-out needs a positive count and duration") }
-        let until = seconds(environment.now().addingTimeInterval(lockFor))
+    public func recordFailedSignIn(email: String, client: String, pauseAfter: Int, pauseFor: TimeInterval) async throws -> Date? {
+        guard pauseAfter > 0, pauseFor > 0 else { throw ResearcherStoreError.invalidSetting("a pause needs a positive count and duration") }
+        let now = environment.now()
+        let email = Researcher.normalizedEmail(email)
+        let account = StudySecrets.tokenHash(email)
         return try await write { db in
+            // Tallies that say nothing any more go first (one that holds news for a researcher waits for them).
             try db.execute(sql: """
-                UPDATE researcher SET
-                    lockedUntil = CASE WHEN failedSignIns + 1 >= ? THEN ? ELSE lockedUntil END,
-                    failedSignIns = CASE WHEN failedSignIns + 1 >= ? THEN 0 ELSE failedSignIns + 1 END
-                WHERE id = ?
-                """, arguments: [lockAfter, until, lockAfter, researcherID])
-            return try ResearcherRows.require(researcherID, db)
+                DELETE FROM consoleSignInFailure
+                WHERE coalesce(pausedUntil, 0) <= ? AND coalesce(lastFailedAt, 0) < ? AND (researcherID IS NULL OR unseen = 0)
+                """, arguments: [seconds(now), seconds(now) - pauseFor])
+            let researcherID = try UUID.fetchOne(db, sql: "SELECT id FROM researcher WHERE email = ?", arguments: [email])
+            var tally = try Row.fetchOne(db, sql: "SELECT * FROM consoleSignInFailure WHERE emailSHA256 = ? AND client = ?",
+                                         arguments: [account, client]).map(ResearcherRows.tally) ?? SignInFailureTally()
+            let paused = tally.recordFailure(at: now, pauseAfter: pauseAfter, pauseFor: pauseFor)
+            try db.execute(sql: """
+                INSERT INTO consoleSignInFailure (emailSHA256, client, researcherID, failures, pausedUntil, unseen, firstUnseenAt, lastFailedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (emailSHA256, client) DO UPDATE SET researcherID = excluded.researcherID, failures = excluded.failures,
+                    pausedUntil = excluded.pausedUntil, unseen = excluded.unseen, firstUnseenAt = excluded.firstUnseenAt,
+                    lastFailedAt = excluded.lastFailedAt
+                """, arguments: [account, client, researcherID, tally.failures, tally.pausedUntil.map(seconds), tally.unseen,
+                                 tally.firstUnseenAt.map(seconds), tally.lastFailedAt.map(seconds)])
+            return paused
         }
     }
 
-    /// Signs the researcher in.
-    public func createResearcherSession(researcherID: UUID, lifetime: TimeInterval) async throws -> IssuedResearcherSession {
+    /// Until when signing in as `email` from `client` is paused.
+    public func signInPause(email: String, client: String) async throws -> Date? {
+        let arguments: StatementArguments = [StudySecrets.tokenHash(Researcher.normalizedEmail(email)), client, seconds(environment.now())]
+        return try read { db in
+            try Double.fetchOne(db, sql: "SELECT pausedUntil FROM consoleSignInFailure WHERE emailSHA256 = ? AND client = ? AND pausedUntil > ?",
+                                arguments: arguments).map(date)
+        }
+    }
+
+    /// Signs the researcher in, handing them the wrong passwords tried for their address since their last sign-in.
+    public func createResearcherSession(researcherID: UUID, lifetime: TimeInterval, client: String?) async throws -> IssuedResearcherSession {
         guard lifetime > 0 else { throw ResearcherStoreError.invalidSetting("a session's lifetime must be more than 0 seconds") }
         let now = environment.now()
         let token = StudySecrets.sessionToken(environment.randomBytes)
-        let session = ResearcherSession(id: environment.makeUUID(), researcherID: researcherID, createdAt: now, expiresAt: now.addingTimeInterval(lifetime))
-        try await write { db in
-            guard try ResearcherRows.require(researcherID, db).removedAt == nil else { throw ResearcherStoreError.unknownResearcher(researcherID) }
-            try db.execute(sql: "UPDATE researcher SET failedSignIns = 0 WHERE id = ?", arguments: [researcherID])
-            try db.execute(sql: "INSERT INTO researcherSession (id, tokenSHA256, researcherID, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [session.id, StudySecrets.tokenHash(token), researcherID, seconds(now), seconds(session.expiresAt)])
+        let id = environment.makeUUID(), expiresAt = now.addingTimeInterval(lifetime)
+        let failedSignInsBefore = try await write { db in
+            let researcher = try ResearcherRows.require(researcherID, db)
+            guard researcher.removedAt == nil else { throw ResearcherStoreError.unknownResearcher(researcherID) }
+            let account = StudySecrets.tokenHash(researcher.email)
+            let tallies = try Row.fetchAll(db, sql: "SELECT * FROM consoleSignInFailure WHERE emailSHA256 = ?", arguments: [account])
+                .map(ResearcherRows.tally)
+            let failures = SignInFailureTally.unseen(in: tallies)
+            try db.execute(sql: "UPDATE consoleSignInFailure SET unseen = 0, firstUnseenAt = NULL WHERE emailSHA256 = ? AND unseen > 0",
+                           arguments: [account])
+            if let client {
+                try db.execute(sql: "DELETE FROM consoleSignInFailure WHERE emailSHA256 = ? AND client = ?", arguments: [account, client])
+            }
+            try db.execute(sql: """
+                INSERT INTO researcherSession (id, tokenSHA256, researcherID, createdAt, expiresAt, failedSignInsBefore, firstFailedSignInBefore,
+                                               lastFailedSignInBefore, failedSignInClientsBefore)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [id, StudySecrets.tokenHash(token), researcherID, seconds(now), seconds(expiresAt),
+                                 failures?.count ?? 0, failures.map { seconds($0.first) }, failures.map { seconds($0.last) }, failures?.clients ?? 0])
+            return failures
         }
+        let session = ResearcherSession(id: id, researcherID: researcherID, createdAt: now, expiresAt: expiresAt, failedSignInsBefore: failedSignInsBefore)
         return IssuedResearcherSession(session: session, token: token)
     }
 
@@ -178,8 +215,18 @@ private enum ResearcherRows {
     }
 
     static func session(_ row: Row) throws -> ResearcherSession {
-        ResearcherSession(id: row["id"], researcherID: row["researcherID"], createdAt: date(row["createdAt"]), expiresAt: date(row["expiresAt"]),
-                          revokedAt: (row["revokedAt"] as Double?).map(date))
+        var failures: FailedSignIns?
+        let count: Int = row["failedSignInsBefore"]
+        if count > 0, let first = row["firstFailedSignInBefore"] as Double?, let last = row["lastFailedSignInBefore"] as Double? {
+            failures = FailedSignIns(count: count, first: date(first), last: date(last), clients: row["failedSignInClientsBefore"])
+        }
+        return ResearcherSession(id: row["id"], researcherID: row["researcherID"], createdAt: date(row["createdAt"]), expiresAt: date(row["expiresAt"]),
+                                 revokedAt: (row["revokedAt"] as Double?).map(date), failedSignInsBefore: failures)
+    }
+
+    static func tally(_ row: Row) -> SignInFailureTally {
+        SignInFailureTally(failures: row["failures"], pausedUntil: (row["pausedUntil"] as Double?).map(date), unseen: row["unseen"],
+                           firstUnseenAt: (row["firstUnseenAt"] as Double?).map(date), lastFailedAt: (row["lastFailedAt"] as Double?).map(date))
     }
 
     static func require(_ id: UUID, _ db: Database) throws -> Researcher {

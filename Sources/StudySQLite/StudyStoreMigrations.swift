@@ -32,6 +32,9 @@ public enum StudyStoreMigrations {
         migrator.registerMigration("v4: invitations can be revoked") { db in
             try db.alter(table: "invitation") { t in t.add(column: "revokedAt", .double) }
         }
+        migrator.registerMigration("v5: console sign-in failures per address tried and client address") { db in
+            try createSignInFailureTable(db)
+        }
     }
 
     /// The triggers that keep consent records append-only, by name, with the SQL each was created with. The store
@@ -89,6 +92,30 @@ public enum StudyStoreMigrations {
             t.column("revokedAt", .double)
         }
         try db.create(index: "researcherSession_on_researcherID", on: "researcherSession", columns: ["researcherID"])
+    }
+
+    /// Wrong console passwords per address tried (its SHA-256: a password typed into it is never kept) and client
+    /// address, with the researcher the address was theirs when counted; and, on each session, what its researcher
+    /// is told of the wrong passwords before it. Not study data, so not audited: a flood of wrong passwords writes no
+    /// audit rows, and the researcher rows (which are audited) are not touched by one.
+    private static func createSignInFailureTable(_ db: Database) throws {
+        try db.create(table: "consoleSignInFailure") { t in
+            t.column("emailSHA256", .text).notNull()
+            t.column("client", .text).notNull()
+            t.column("researcherID", .blob)
+            t.column("failures", .integer).notNull()
+            t.column("pausedUntil", .double)
+            t.column("unseen", .integer).notNull()
+            t.column("firstUnseenAt", .double)
+            t.column("lastFailedAt", .double)
+            t.primaryKey(["emailSHA256", "client"])
+        }
+        try db.alter(table: "researcherSession") { t in
+            t.add(column: "failedSignInsBefore", .integer).notNull().defaults(to: 0)
+            t.add(column: "firstFailedSignInBefore", .double)
+            t.add(column: "lastFailedSignInBefore", .double)
+            t.add(column: "failedSignInClientsBefore", .integer).notNull().defaults(to: 0)
+        }
     }
 
     private static func createTables(_ db: Database) throws {

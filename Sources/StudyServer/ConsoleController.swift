@@ -14,7 +14,7 @@ import StudyWeb
 ///
 /// | Route | Who | What it does |
 /// |---|---|---|
-/// | `GET`, `POST /console/sign-in` | anyone | the sign-in form; a right password sets the console cookie |
+/// | `GET`, `POST /console/sign-in` | anyone | the sign-in form; a right password sets the console cookie (see ``ResearcherAccounts`` for pauses) |
 /// | `GET`, `POST /console/password/TOKEN` | anyone with a live link | sets the researcher's password |
 /// | `GET /console` | read | enrolment: counts, each participant, exports |
 /// | `GET /console/participants/ID` | read | a participant's consent records, adherence, runs with answers, outcomes |
@@ -54,7 +54,7 @@ struct ConsoleController {
             }
             let console = ConsoleRequest(request: request, context: context, researcher: found?.researcher, session: found?.session, csrfToken: csrf,
                                          form: form)
-            // What a researcher changes is theirs in the audit trail; before signing in, the console's (a lock-out, a password set).
+            // What a researcher changes is theirs in the audit trail; before signing in, the console's (a password set).
             let actor = found.map { "researcher \($0.researcher.email) (\($0.researcher.id.uuidString.lowercased()))" } ?? "console sign-in"
             return try await AuditTrail.$source.withValue(AuditSource(actor: actor, reason: "\(route.method) \(route.path)")) {
                 try await route.handler(console)
@@ -84,7 +84,9 @@ struct ConsoleController {
             },
             ConsoleRoute(.post, "/console/password/:token", .anyone) { request in try await setPassword(request) },
             ConsoleRoute(.get, "/console", .permission(.readStudyData)) { request in
-                StudyRouter.html(service.consolePages.enrolment(try await ConsolePageBuilder(service: service).enrolment(), context: context(request)))
+                var view = try await ConsolePageBuilder(service: service).enrolment()
+                view.signInNotice = request.session?.failedSignInsBefore.map(Self.signInNotice)
+                return StudyRouter.html(service.consolePages.enrolment(view, context: context(request)))
             },
             ConsoleRoute(.get, "/console/participants/:participant", .permission(.readStudyData)) { request in
                 let participant = try await participant(request)
@@ -177,9 +179,19 @@ struct ConsoleController {
             return page("The email address or the password is wrong.", .unprocessableContent)
         case .paused(let until):
             let when = until.map { " until " + ISO8601.string(from: $0, in: .gmt) } ?? " for a while"
-            return page("Too many wrong passwords: signing in is paused\(when). A researcher who forgot their password can get a new link from an admin.",
+            return page("Too many wrong passwords: signing in from here is paused\(when). A researcher who forgot their password can get a new link from an admin.",
                         .tooManyRequests)
         }
+    }
+
+    /// What the console's first page after signing in tells the researcher of the wrong passwords tried for their
+    /// address since they last signed in.
+    static func signInNotice(_ failures: FailedSignIns) -> String {
+        let tries = failures.count == 1 ? "1 wrong password was" : "\(failures.count) wrong passwords were"
+        let clients = failures.clients == 1 ? "1 network address" : "\(failures.clients) network addresses"
+        let when = failures.count == 1 ? "at " + ISO8601.string(from: failures.last, in: .gmt)
+            : "the first at \(ISO8601.string(from: failures.first, in: .gmt)), the last at \(ISO8601.string(from: failures.last, in: .gmt))"
+        return "Since you last signed in, \(tries) tried for your email address from \(clients), \(when). If they were not yours, tell an admin of the study."
     }
 
     private func setPassword(_ request: ConsoleRequest) async throws -> Response {
@@ -283,7 +295,7 @@ struct ConsoleController {
             return StudyRouter.html(service.consolePages.participant(view, context: context(request)), status: .unprocessableContent)
         }
         do {
-            try await service.workflow.withdrawal.withdraw(participant, reason: reason, data: data)
+            try await service.withdraw(participant, reason: reason, data: data)
         } catch StudyRefusal.withdrawn {
             throw ConsoleRefusal(.conflict, "This participant has left the study already.")
         } catch StudyRefusal.onboardingRequired {
@@ -380,7 +392,7 @@ struct ConsoleController {
         let rows = try await service.researchers.store.researchers().map { researcher in
             let path = "/console/researchers/\(researcher.id.uuidString.lowercased())"
             let state = researcher.removedAt.map { "removed " + ISO8601.string(from: $0, in: .gmt) }
-                ?? (researcher.passwordHash == nil ? "no password yet" : researcher.isLocked(at: service.environment.now()) ? "locked out" : "active")
+                ?? (researcher.passwordHash == nil ? "no password yet" : "active")
             let editable = researcher.id != me.id && researcher.removedAt == nil
             return ConsoleResearcherRowView(
                 email: researcher.email, role: researcher.role.rawValue, state: researcher.id == me.id ? state + " (you)" : state,

@@ -4,20 +4,31 @@ import NIOPosix
 import Study
 import Synchronization
 
-/// The study team's sign-in, without HTTP: passwords checked with bcrypt (off the request's executor), a lock-out
+/// The study team's sign-in, without HTTP: passwords checked with bcrypt (off the request's executor), sign-in paused
 /// after repeated wrong passwords, setting a password from a one-time link, and finding the researcher of a console
 /// cookie.
 ///
-/// A wrong address and a wrong password get the same answer in about the same time (an unknown address is checked
-/// against a hash of the same cost), so the sign-in form does not tell who has an account.
+/// An address that is no researcher's and a wrong password get the same answer, by the same steps: an unknown
+/// address is checked against a decoy hash of the same cost, and its wrong passwords are counted and paused exactly
+/// like a real account's. So neither the answer (status, page) nor its time tells who has an account.
+///
+/// Wrong passwords are counted per address tried and client address together
+/// (``ResearcherStore/recordFailedSignIn(email:client:pauseAfter:pauseFor:)``, rows in the study's database, so that
+/// every server process over it counts alike): the ``pauseAfter``th within ``pauseFor`` of the one before pauses
+/// signing in as that address from that client for ``pauseFor``. A stranger guessing one researcher's password from
+/// one place pauses only themselves: the researcher still signs in from anywhere else. Before that, wrong passwords
+/// are limited per client address and server-wide (``attempts``, this process's memory), so that one place cannot
+/// try many accounts quickly either. The researcher is told, on the console's first page after signing in, how many
+/// wrong passwords were tried for their address since their last sign-in, and when
+/// (``Study/ResearcherSession/failedSignInsBefore``).
 final class ResearcherAccounts: Sendable {
     let store: any ResearcherStore
     /// bcrypt's cost (log2 of its rounds): 12 on a server, lower in tests.
     let cost: UInt8
-    /// Wrong passwords in a row that lock an account.
-    let lockAfter = 5
-    /// How long a lock-out lasts.
-    let lockFor: TimeInterval = 15 * 60
+    /// Wrong passwords for one address from one client that pause signing in as it from there.
+    let pauseAfter = 5
+    /// How long a pause lasts, and how long a wrong password counts toward one.
+    let pauseFor: TimeInterval = 15 * 60
     /// How long a console session lasts.
     static let sessionLifetime: TimeInterval = 12 * 3600
     /// How long a password link works.
@@ -26,7 +37,7 @@ final class ResearcherAccounts: Sendable {
     static let minimumPasswordLength = 12
     /// The longest password accepted, in UTF-8 bytes: bcrypt reads no further, and a longer one would be cut unseen.
     static let maximumPasswordBytes = 72
-    /// Wrong passwords limited per client address and server-wide, before any account's own count.
+    /// Wrong passwords limited per client address and server-wide, before any count per address tried.
     let attempts = SignInAttemptLimiter()
     /// A hash to check unknown addresses against, so that they take as long as known ones: made at the first sign-in
     /// that needs it, not at every start of the server (bcrypt at cost 12 takes a quarter of a second).
@@ -42,28 +53,28 @@ final class ResearcherAccounts: Sendable {
         case signedIn(IssuedResearcherSession)
         /// Wrong address or password (or an account without a password yet, or removed).
         case refused
-        /// Too many wrong passwords for this account, or from this address.
+        /// Too many wrong passwords for this address from this client (with until when), or from this client at all.
         case paused(until: Date?)
     }
 
     /// Checks `password` for `email` from `client` at `now`.
     func signIn(email: String, password: String, from client: String, at now: Date) async throws -> SignInResult {
         guard attempts.allowsAttempt(from: client, at: now) else { return .paused(until: nil) }
+        if let until = try await store.signInPause(email: email, client: client) { return .paused(until: until) }
         let researcher = try await store.researcher(email: email)
-        if let researcher, researcher.isLocked(at: now) { return .paused(until: researcher.lockedUntil) }
         let hash = researcher.flatMap { $0.removedAt == nil ? $0.passwordHash : nil }
         let checked: String
         if let hash { checked = hash } else { checked = try await decoyHash() }
         let matches = try await Self.verify(password, hash: checked)
         guard let researcher, hash != nil, matches else {
+            // The same steps whether or not the address is a researcher's.
             attempts.recordFailure(from: client, at: now)
-            if let researcher, researcher.removedAt == nil {
-                let after = try await store.recordFailedSignIn(researcherID: researcher.id, lockAfter: lockAfter, lockFor: lockFor)
-                if after.isLocked(at: now) { return .paused(until: after.lockedUntil) }
+            if let until = try await store.recordFailedSignIn(email: email, client: client, pauseAfter: pauseAfter, pauseFor: pauseFor) {
+                return .paused(until: until)
             }
             return .refused
         }
-        return .signedIn(try await store.createResearcherSession(researcherID: researcher.id, lifetime: Self.sessionLifetime))
+        return .signedIn(try await store.createResearcherSession(researcherID: researcher.id, lifetime: Self.sessionLifetime, client: client))
     }
 
     /// Why `password` (typed twice) cannot be a password for `researcher`, or nil when it can.

@@ -55,7 +55,7 @@ struct SettingsController {
                 }
                 data = chosen
             }
-            try await service.workflow.withdrawal.withdraw(context.participant, reason: reason, data: data)
+            try await service.withdraw(context.participant, reason: reason, data: data)
             return Response.redirect(to: "/", type: .normal)
         }
         group.get("/settings/my-data.zip") { _, context in

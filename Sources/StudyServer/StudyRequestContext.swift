@@ -31,12 +31,15 @@ struct ParticipantRequestContext: ChildRequestContext {
     let signedIn: StudyService.SignedIn
     /// The posted form, read and checked; nil for a request that posts none.
     var form: PostedForm?
+    /// The connection's peer; nil when the request did not come over a socket (tests).
+    let remoteAddress: SocketAddress?
 
     init(context: StudyRequestContext) throws {
         guard let signedIn = context.signedIn else { throw StudyServerError.notSignedIn }
         coreContext = context.coreContext
         self.signedIn = signedIn
         form = context.form
+        remoteAddress = context.remoteAddress
     }
 
     /// The participant.

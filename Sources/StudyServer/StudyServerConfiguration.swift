@@ -15,11 +15,16 @@ public struct StudyServerConfiguration: Sendable {
     /// What an answer (or any other write) the server has acknowledged survives; ``Durability/processCrash`` by default.
     public var durability: Durability
     /// The IP addresses of the reverse proxies in front of the server, whose `X-Forwarded-For` header names the
-    /// client (for the per-address limit on wrong sign-in codes); from any other peer the header is ignored.
+    /// client (for the per-address limits on wrong sign-in codes and passwords and on live-update streams); from any
+    /// other peer the header is ignored.
     public var trustedProxies: Set<String>
     /// bcrypt's cost for the console's passwords (log2 of its rounds, 4 to 31): 12 by default, about a quarter of a
     /// second per sign-in; tests lower it.
     public var passwordCost: UInt8
+    /// How often a quiet live-update stream (`GET /events`) sends a comment, which keeps proxies from closing it, and
+    /// checks that its session and participant still stand: 25 seconds by default. A stream whose client closes the
+    /// connection ends at once, whatever this is.
+    public var liveUpdateHeartbeat: Duration = .seconds(25)
 
     /// What an acknowledged write survives.
     ///

@@ -58,6 +58,8 @@ public final class StudyService: Sendable {
     /// Which participants' care data changed, for their cached and open pages (``HomePageCache``,
     /// ``LiveUpdatesController``); fed by the care store's commit observer.
     let changeFeed = InProcessParticipantChangeFeed()
+    /// The live-update streams open, bounded per session and client address; a sign-out or a withdrawal ends theirs.
+    let liveStreams = LiveStreamRegistry()
     /// This run of the server, in live-update event ids: a browser that saw an id of another run refreshes.
     let bootID: String
 
@@ -188,6 +190,22 @@ public final class StudyService: Sendable {
             throw StudyServerError(.notFound, .refusalNoSuchBrowser)
         }
         forgetSessions(of: signedIn.participant.id)
+        liveStreams.end(session: sessionID, because: .signedOut)
+    }
+
+    /// Records that the participant leaves the study (``StudyWithdrawal/withdraw(_:reason:data:)``), and ends their
+    /// open live-update streams: from then on the server sends them nothing new.
+    func withdraw(_ participant: StudyParticipant, reason: String?, data: WithdrawnData?) async throws {
+        try await workflow.withdrawal.withdraw(participant, reason: reason, data: data)
+        liveStreams.end(participant: participant.id, because: .withdrawn)
+    }
+
+    /// Whether a live-update stream of `signedIn` may go on: its session is still valid (as ``signedIn(sessionToken:)``
+    /// finds it, asking the store again at least every ``sessionRecheckInterval``) and the participant's consent
+    /// records, read from the store (another process may have recorded a withdrawal), hold no withdrawal.
+    func isStillLive(_ signedIn: SignedIn) async throws -> Bool {
+        guard try await self.signedIn(sessionToken: signedIn.sessionToken)?.sessionID == signedIn.sessionID else { return false }
+        return StudyWithdrawal.withdrawal(of: try await store.consentRecords(participantID: signedIn.participant.id)) == nil
     }
 
     /// Forgets the remembered sessions of a participant whose details changed.

@@ -10,7 +10,7 @@ import Testing
 import Consent
 import ZIPFoundation
 
-/// The study team's console over HTTP: who may reach each route, signing in and its lock-out, password links, and
+/// The study team's console over HTTP: who may reach each route, signing in and its pause, password links, and
 /// what the pages and exports hold.
 @Suite("Console routes")
 struct ConsoleControllerTests {
@@ -117,7 +117,7 @@ struct ConsoleControllerTests {
         }
     }
 
-    @Test func aPasswordLinkSetsAPasswordOnceAndTheFifthWrongPasswordLocksTheAccountForAQuarterOfAnHour() async throws {
+    @Test func aPasswordLinkSetsAPasswordOnceAndTheFifthWrongPasswordPausesThatAddressFromThatClientForAQuarterOfAnHour() async throws {
         let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))
         let service = try Fixture.service(clock: clock)
         let ana = try await service.researchers.store.addResearcher(email: "ana@example.org", role: .investigator)
@@ -160,9 +160,9 @@ struct ConsoleControllerTests {
             for _ in 2...4 { _ = try await post("/console/sign-in", "email=ana%40example.org&password=wrong+horse+battery") }
             let fifth = try await post("/console/sign-in", "email=ana%40example.org&password=wrong+horse+battery")
             #expect(fifth.status == .tooManyRequests)
-            #expect(String(buffer: fifth.body).contains("signing in is paused until 2026-03-04T01:15:00Z"))
+            #expect(String(buffer: fifth.body).contains("signing in from here is paused until 2026-03-04T01:15:00Z"))
             let right = try await post("/console/sign-in", "email=ana%40example.org&password=correct+horse+battery")
-            #expect(right.status == .tooManyRequests && right.headers[.setCookie] == nil, "the right password waits out the lock-out too")
+            #expect(right.status == .tooManyRequests && right.headers[.setCookie] == nil, "the right password from the same client waits out the pause too")
             clock.set(Fixture.date("2026-03-04T01:15:00Z"))
             let later = try await post("/console/sign-in", "email=ana%40example.org&password=correct+horse+battery")
             #expect(later.status == .seeOther && later.headers[.setCookie] != nil)

@@ -13,9 +13,12 @@ public struct Researcher: Hashable, Sendable, Identifiable {
     public var createdAt: Date
     /// The bcrypt hash of their password; nil until they set one from their link.
     public var passwordHash: String?
-    /// Wrong passwords since the last sign-in or lock-out.
+    /// Wrong passwords since the last sign-in or lock-out, as files from before study store migration v5 counted
+    /// them per account; no longer written (``ResearcherStore/recordFailedSignIn(email:client:pauseAfter:pauseFor:)``
+    /// counts per address and client together, so a stranger cannot lock a researcher out).
     public var failedSignIns: Int
-    /// Until when signing in is refused after too many wrong passwords; nil when not locked.
+    /// Until when signing in was refused, as files from before study store migration v5 locked whole accounts; no
+    /// longer written or obeyed.
     public var lockedUntil: Date?
     /// When an admin removed them; nil while they may sign in.
     public var removedAt: Date?
@@ -32,9 +35,6 @@ public struct Researcher: Hashable, Sendable, Identifiable {
         self.lockedUntil = lockedUntil
         self.removedAt = removedAt
     }
-
-    /// Whether a wrong-password lock-out is in force at `date`.
-    public func isLocked(at date: Date) -> Bool { lockedUntil.map { date < $0 } ?? false }
 
     /// An email address as it is stored and looked up: trimmed and lower-cased, so that `Ana@Example.org ` and
     /// `ana@example.org` are one researcher.

@@ -13,14 +13,18 @@ public struct ResearcherSession: Hashable, Sendable, Identifiable {
     public var expiresAt: Date
     /// When the session was signed out; nil while valid.
     public var revokedAt: Date?
+    /// The wrong passwords tried for the researcher's address between their previous sign-in and this one; nil for
+    /// none.
+    public var failedSignInsBefore: FailedSignIns?
 
     /// Creates a session record.
-    public init(id: UUID, researcherID: UUID, createdAt: Date, expiresAt: Date, revokedAt: Date? = nil) {
+    public init(id: UUID, researcherID: UUID, createdAt: Date, expiresAt: Date, revokedAt: Date? = nil, failedSignInsBefore: FailedSignIns? = nil) {
         self.id = id
         self.researcherID = researcherID
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.revokedAt = revokedAt
+        self.failedSignInsBefore = failedSignInsBefore
     }
 
     /// Whether the session signs its researcher in at `date`.

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The study team's accounts: researchers, the one-time links that set their passwords, their wrong-password count
-/// and lock-out, and their sessions. Passwords never reach the store: the server hashes them (bcrypt) and hands over
+/// The study team's accounts: researchers, the one-time links that set their passwords, the wrong passwords tried
+/// per address and client, and their sessions. Passwords never reach the store: the server hashes them (bcrypt) and hands over
 /// the hash; links and session tokens are kept as SHA-256 digests (``StudySecrets``).
 ///
 /// ```swift
@@ -33,16 +33,25 @@ public protocol ResearcherStore: Sendable {
     func createPasswordLink(researcherID: UUID, lifetime: TimeInterval) async throws -> IssuedPasswordLink
     /// The researcher a live link is for (not used, not expired, not replaced, researcher not removed); nil otherwise.
     func researcher(passwordLinkToken token: String) async throws -> Researcher?
-    /// Uses up a live link and stores the password's hash; every session of the researcher ends and a lock-out is
-    /// lifted. Nil when the link is not live.
+    /// Uses up a live link and stores the password's hash; every session of the researcher ends (and a lock-out left
+    /// by a file from before study store migration v5 is lifted). Nil when the link is not live.
     func setPassword(linkToken token: String, passwordHash: String) async throws -> Researcher?
 
-    /// Counts a wrong password: at the `lockAfter`th in a row the researcher is locked out for `lockFor` seconds and
-    /// the count starts again. Returns the researcher as stored after it.
+    /// Counts a wrong password tried for `email` (a researcher's address or not: both are counted alike) from the
+    /// client address `client`. Counts are kept per address tried and client address together, so that a stranger
+    /// guessing from one place cannot keep the researcher out from another: at the `pauseAfter`th wrong password
+    /// within `pauseFor` seconds of the one before, signing in as `email` from `client` is paused for `pauseFor`
+    /// seconds and the count starts again. Returns until when it is paused, when this wrong password paused it.
+    ///
+    /// The address tried is kept only as its SHA-256, never in the clear (someone may type a password into it).
     @discardableResult
-    func recordFailedSignIn(researcherID: UUID, lockAfter: Int, lockFor: TimeInterval) async throws -> Researcher
-    /// Signs the researcher in: a session of `lifetime` seconds; the wrong-password count goes back to zero.
-    func createResearcherSession(researcherID: UUID, lifetime: TimeInterval) async throws -> IssuedResearcherSession
+    func recordFailedSignIn(email: String, client: String, pauseAfter: Int, pauseFor: TimeInterval) async throws -> Date?
+    /// Until when signing in as `email` from `client` is paused after wrong passwords; nil when it is not.
+    func signInPause(email: String, client: String) async throws -> Date?
+    /// Signs the researcher in from `client` (nil when unknown): a session of `lifetime` seconds, which carries the
+    /// wrong passwords tried for their address since their previous sign-in (``ResearcherSession/failedSignInsBefore``);
+    /// from then on those are no longer news, and `client`'s own count for their address starts again.
+    func createResearcherSession(researcherID: UUID, lifetime: TimeInterval, client: String?) async throws -> IssuedResearcherSession
     /// The valid session of this token, of a researcher not removed; nil otherwise.
     func researcherSession(token: String) async throws -> ResearcherSession?
     /// Signs one session out; false when the researcher has no such session.
@@ -53,6 +62,13 @@ public protocol ResearcherStore: Sendable {
     func revokeResearcherSessions(researcherID: UUID) async throws -> Int
 }
 
+extension ResearcherStore {
+    /// Signs the researcher in from a client address not known (the command line, tests).
+    public func createResearcherSession(researcherID: UUID, lifetime: TimeInterval) async throws -> IssuedResearcherSession {
+        try await createResearcherSession(researcherID: researcherID, lifetime: lifetime, client: nil)
+    }
+}
+
 /// Why a researcher store refused a request.
 public enum ResearcherStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Someone already has this address.
@@ -61,7 +77,7 @@ public enum ResearcherStoreError: Error, Hashable, Sendable, CustomStringConvert
     case invalidEmail(String)
     /// No researcher has this id.
     case unknownResearcher(UUID)
-    /// A lifetime or lock-out setting that is not positive.
+    /// A lifetime or pause setting that is not positive.
     case invalidSetting(String)
 
     /// What went wrong, in plain English.

@@ -65,34 +65,49 @@ extension InMemoryStudyStore: ResearcherStore {
         endSessionsAndLinks(of: researcher.id, at: environment.now())
         return try change(researcher.id) { researcher in
             researcher.passwordHash = passwordHash
-            researcher.failedSignIns = 0
-            researcher.lockedUntil = nil
         }
     }
 
-    /// Counts a wrong password, locking the researcher out at the `lockAfter`th.
+    /// Counts a wrong password for `email` from `client`, pausing the two together at the `pauseAfter`th.
     @discardableResult
-    public func recordFailedSignIn(researcherID: UUID, lockAfter: Int, lockFor: TimeInterval) throws -> Researcher {
-        guard lockAfter > 0, lockFor > 0 else { throw ResearcherStoreError.invalidSetting("a lock-out needs a positive count and duration") }
+    public func recordFailedSignIn(email: String, client: String, pauseAfter: Int, pauseFor: TimeInterval) throws -> Date? {
+        guard pauseAfter > 0, pauseFor > 0 else { throw ResearcherStoreError.invalidSetting("a pause needs a positive count and duration") }
         let now = environment.now()
-        return try change(researcherID) { researcher in
-            researcher.failedSignIns += 1
-            if researcher.failedSignIns >= lockAfter {
-                researcher.failedSignIns = 0
-                researcher.lockedUntil = now.addingTimeInterval(lockFor)
-            }
+        let account = StudySecrets.tokenHash(Researcher.normalizedEmail(email))
+        let researchers = Set(researchersByID.values.map { StudySecrets.tokenHash($0.email) })
+        for (tried, tallies) in signInFailures {
+            signInFailures[tried] = tallies.filter { !$0.value.isSpent(at: now, pauseFor: pauseFor, isResearchers: researchers.contains(tried)) }
         }
+        var tally = signInFailures[account]?[client] ?? SignInFailureTally()
+        let paused = tally.recordFailure(at: now, pauseAfter: pauseAfter, pauseFor: pauseFor)
+        signInFailures[account, default: [:]][client] = tally
+        return paused
     }
 
-    /// Signs the researcher in.
-    public func createResearcherSession(researcherID: UUID, lifetime: TimeInterval) throws -> IssuedResearcherSession {
+    /// Until when signing in as `email` from `client` is paused.
+    public func signInPause(email: String, client: String) -> Date? {
+        let tally = signInFailures[StudySecrets.tokenHash(Researcher.normalizedEmail(email))]?[client]
+        return tally.flatMap { $0.isPaused(at: environment.now()) ? $0.pausedUntil : nil }
+    }
+
+    /// Signs the researcher in, handing them the wrong passwords tried for their address since their last sign-in.
+    public func createResearcherSession(researcherID: UUID, lifetime: TimeInterval, client: String?) throws -> IssuedResearcherSession {
         guard lifetime > 0 else { throw ResearcherStoreError.invalidSetting("a session's lifetime must be more than 0 seconds") }
-        guard researchersByID[researcherID]?.removedAt == nil else { throw ResearcherStoreError.unknownResearcher(researcherID) }
+        guard let researcher = researchersByID[researcherID], researcher.removedAt == nil else { throw ResearcherStoreError.unknownResearcher(researcherID) }
         let now = environment.now()
-        _ = try change(researcherID) { $0.failedSignIns = 0 }
+        let account = StudySecrets.tokenHash(researcher.email)
+        let failures = SignInFailureTally.unseen(in: Array((signInFailures[account] ?? [:]).values))
+        if var tallies = signInFailures[account] {
+            for client in tallies.keys {
+                tallies[client]?.unseen = 0
+                tallies[client]?.firstUnseenAt = nil
+            }
+            if let client { tallies[client] = nil }
+            signInFailures[account] = tallies.isEmpty ? nil : tallies
+        }
         let token = StudySecrets.sessionToken(environment.randomBytes)
         let session = ResearcherSession(id: environment.makeUUID(), researcherID: researcherID, createdAt: now,
-                                        expiresAt: now.addingTimeInterval(lifetime))
+                                        expiresAt: now.addingTimeInterval(lifetime), failedSignInsBefore: failures)
         researcherSessionsByHash[StudySecrets.tokenHash(token)] = session
         return IssuedResearcherSession(session: session, token: token)
     }

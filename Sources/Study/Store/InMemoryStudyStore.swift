@@ -21,6 +21,8 @@ public actor InMemoryStudyStore: StudyStore {
     var researchersByID: [UUID: Researcher] = [:]
     var researcherSessionsByHash: [String: ResearcherSession] = [:]
     var passwordLinks: [String: (researcherID: UUID, expiresAt: Date, used: Bool)] = [:]
+    /// Wrong passwords per SHA-256 of the address tried, then per client address.
+    var signInFailures: [String: [String: SignInFailureTally]] = [:]
     private let changes = Atomic<UInt64>(0)
 
     /// How many changes were made to the data so far.

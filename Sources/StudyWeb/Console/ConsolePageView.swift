@@ -112,6 +112,8 @@ public struct ConsoleEnrolmentView: Sendable {
     public let participants: [ConsoleParticipantRowView]
     public let hasParticipants: Bool
     public let exports: [ConsoleLinkView]
+    /// What the researcher is told of the wrong passwords tried for their address before they signed in; nil for none.
+    public var signInNotice: String?
 
     public init(counts: [ConsoleCountView], participants: [ConsoleParticipantRowView], exports: [ConsoleLinkView]) {
         self.counts = counts

@@ -1261,6 +1261,7 @@ extension ConsoleEnrolmentView: MustacheParent {
         case "participants": self.participants
         case "hasParticipants": self.hasParticipants
         case "exports": self.exports
+        case "signInNotice": self.signInNotice
         default: nil
         }
     }

@@ -46,12 +46,14 @@ enum ServerFixture {
     }
 
     /// Recover (or the study in `studyFolder`) on a fresh data folder, with every clock set to `clock`.
+    /// `trustedProxies` are the peers whose `X-Forwarded-For` names the client; `heartbeat` is the live-update streams'.
     static func service(clock: Clock, dataFolder: URL? = nil, withdrawal: StudyWithdrawalPolicy? = nil,
-                        studyFolder: URL? = nil) throws -> StudyService {
+                        studyFolder: URL? = nil, trustedProxies: Set<String> = [], heartbeat: Duration? = nil) throws -> StudyService {
         let data = dataFolder ?? FileManager.default.temporaryDirectory.appendingPathComponent("home-cache-\(UUID().uuidString)")
         // bcrypt at its lowest cost: the console's tests sign in many times.
-        let configuration = StudyServerConfiguration(studyFolder: studyFolder ?? repository.appendingPathComponent("examples/studies/recover"),
-                                                     dataFolder: data, passwordCost: 4)
+        var configuration = StudyServerConfiguration(studyFolder: studyFolder ?? repository.appendingPathComponent("examples/studies/recover"),
+                                                     dataFolder: data, trustedProxies: trustedProxies, passwordCost: 4)
+        if let heartbeat { configuration.liveUpdateHeartbeat = heartbeat }
         var study = try StudyServerApplication.loadStudy(configuration)
         if let withdrawal { study.withdrawal = withdrawal }
         return try StudyService(study: study, configuration: configuration,

@@ -54,22 +54,56 @@ struct ResearcherStoreConformanceTests {
         await #expect(throws: ResearcherStoreError.self) { _ = try await store.createPasswordLink(researcherID: ana.id, lifetime: 0) }
     }
 
-    @Test(arguments: Backend.allCases) func theFifthWrongPasswordLocksTheResearcherOutAndASignInClearsTheCount(_ backend: Backend) async throws {
+    @Test(arguments: Backend.allCases) func theFifthWrongPasswordPausesOnlyThatAddressFromThatClientAndAnUnknownAddressAlike(_ backend: Backend) async throws {
+        let store = try backend.makeResearcherStore(clock)
+        _ = try await store.addResearcher(email: "ana@example.org", role: .viewer)
+        for email in ["Ana@Example.org", "nobody@example.org"] {
+            for _ in 1...4 { #expect(try await store.recordFailedSignIn(email: email, client: "192.0.2.1", pauseAfter: 5, pauseFor: 900) == nil) }
+            #expect(try await store.signInPause(email: email, client: "192.0.2.1") == nil)
+            let until = try await store.recordFailedSignIn(email: email, client: "192.0.2.1", pauseAfter: 5, pauseFor: 900)
+            #expect(until == clock.now.addingTimeInterval(900), "the fifth pauses \(email)")
+            #expect(try await store.signInPause(email: email.lowercased(), client: "192.0.2.1") == until)
+            #expect(try await store.signInPause(email: email, client: "198.51.100.7") == nil, "another client is not paused")
+        }
+        #expect(try await store.signInPause(email: "bo@example.org", client: "192.0.2.1") == nil, "another address from the client is not paused")
+        clock.advance(by: 900)
+        #expect(try await store.signInPause(email: "ana@example.org", client: "192.0.2.1") == nil, "a pause ends")
+
+        // Wrong passwords further apart than a pause do not add up to one.
+        for _ in 1...10 {
+            #expect(try await store.recordFailedSignIn(email: "bo@example.org", client: "192.0.2.1", pauseAfter: 5, pauseFor: 900) == nil)
+            clock.advance(by: 901)
+        }
+        await #expect(throws: ResearcherStoreError.self) { try await store.recordFailedSignIn(email: "a@example.org", client: "x", pauseAfter: 0, pauseFor: 900) }
+    }
+
+    @Test(arguments: Backend.allCases) func aSignInTellsOfTheWrongPasswordsSinceTheLastOneOnceAndRestartsItsOwnClientsCount(_ backend: Backend) async throws {
         let store = try backend.makeResearcherStore(clock)
         let ana = try await store.addResearcher(email: "ana@example.org", role: .viewer)
-        for count in 1...4 {
-            let after = try await store.recordFailedSignIn(researcherID: ana.id, lockAfter: 5, lockFor: 900)
-            #expect(after.failedSignIns == count && after.lockedUntil == nil && !after.isLocked(at: clock.now))
-        }
-        _ = try await store.createResearcherSession(researcherID: ana.id, lifetime: 600)
-        #expect(try await store.researcher(id: ana.id)?.failedSignIns == 0, "signing in starts the count again")
-        for _ in 1...4 { try await store.recordFailedSignIn(researcherID: ana.id, lockAfter: 5, lockFor: 900) }
-        let locked = try await store.recordFailedSignIn(researcherID: ana.id, lockAfter: 5, lockFor: 900)
-        #expect(locked.lockedUntil == clock.now.addingTimeInterval(900) && locked.failedSignIns == 0)
-        #expect(locked.isLocked(at: clock.now.addingTimeInterval(899)) && !locked.isLocked(at: clock.now.addingTimeInterval(900)))
+        let first = clock.now
+        for _ in 1...3 { try await store.recordFailedSignIn(email: "ana@example.org", client: "192.0.2.1", pauseAfter: 5, pauseFor: 900) }
+        clock.advance(by: 60)
+        for _ in 1...4 { try await store.recordFailedSignIn(email: "ana@example.org", client: "198.51.100.7", pauseAfter: 5, pauseFor: 900) }
+        let last = clock.now
+        try await store.recordFailedSignIn(email: "bo@example.org", client: "192.0.2.1", pauseAfter: 5, pauseFor: 900)
+        clock.advance(by: 60)
 
-        let link = try await store.createPasswordLink(researcherID: ana.id, lifetime: 600)
-        #expect(try await store.setPassword(linkToken: link.token, passwordHash: "$2b$04$new")?.lockedUntil == nil, "a new password lifts a lock-out")
+        let session = try await store.createResearcherSession(researcherID: ana.id, lifetime: 600, client: "198.51.100.7")
+        #expect(session.session.failedSignInsBefore == FailedSignIns(count: 7, first: first, last: last, clients: 2))
+        #expect(try await store.researcherSession(token: session.token)?.failedSignInsBefore == session.session.failedSignInsBefore, "kept with the session")
+        let again = try await store.createResearcherSession(researcherID: ana.id, lifetime: 600, client: "198.51.100.7")
+        #expect(again.session.failedSignInsBefore == nil, "told once")
+
+        // The signing-in client's count starts again; the other client's goes on toward its pause.
+        for _ in 1...4 { #expect(try await store.recordFailedSignIn(email: "ana@example.org", client: "198.51.100.7", pauseAfter: 5, pauseFor: 900) == nil) }
+        for _ in 1...1 { #expect(try await store.recordFailedSignIn(email: "ana@example.org", client: "192.0.2.1", pauseAfter: 5, pauseFor: 900) == nil) }
+        #expect(try await store.recordFailedSignIn(email: "ana@example.org", client: "192.0.2.1", pauseAfter: 5, pauseFor: 900) != nil)
+
+        // News waits for the researcher however old; an unknown address's tallies are forgotten once spent.
+        clock.advance(by: 30 * 86_400)
+        try await store.recordFailedSignIn(email: "carol@example.org", client: "203.0.113.9", pauseAfter: 5, pauseFor: 900)
+        let late = try await store.createResearcherSession(researcherID: ana.id, lifetime: 600)
+        #expect(late.session.failedSignInsBefore?.count == 6)
     }
 
     @Test(arguments: Backend.allCases) func sessionsEndOneAtATimeEverywhereAtOnceOrWithTheResearcher(_ backend: Backend) async throws {
