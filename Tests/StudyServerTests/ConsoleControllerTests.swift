@@ -133,6 +133,9 @@ struct ConsoleControllerTests {
             for (body, problem) in [("password=short&confirmation=short", "The password has 5 characters; it needs at least 12."),
                                     ("password=correct+horse+battery&confirmation=correct+horse+batterx", "The two passwords are not the same."),
                                     ("password=ANA%40example.org&confirmation=ANA%40example.org", "The password may not be your email address."),
+                                    ("password=aaaaaaaaaaaa&confirmation=aaaaaaaaaaaa", "The password is one character repeated; choose one that is harder to guess."),
+                                    ("password=Password1234&confirmation=Password1234", "The password is one of the most common passwords, which are tried first; choose another."),
+                                    ("password=ana+is+my+name+here&confirmation=ana+is+my+name+here", "The password holds your email address's name (ana); choose one that does not."),
                                     ("password=\(String(repeating: "%C3%A9", count: 37))&confirmation=\(String(repeating: "%C3%A9", count: 37))",
                                      "The password is 74 bytes long; bcrypt reads only 72, so it may be at most that.")] {
                 let refused = try await post("/console/password/\(link.token)", body)
