@@ -93,7 +93,9 @@ let package = Package(
             dependencies: ["Research", "ActiveTasks", "CareStore", "Consent", "JSONDiagnostics", "StudyKitEnvironment", .product(name: "Yams", package: "Yams"),
                            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                            // SHA-256 of the audit trail's hash chain.
-                           .product(name: "Crypto", package: "swift-crypto")]
+                           .product(name: "Crypto", package: "swift-crypto")],
+            // The common passwords a researcher's password may not be (ResearcherPasswordRules).
+            resources: [.copy("Resources/common-passwords.txt")]
         ),
         // A study's FHIR side: Questionnaires as surveys (a StudySurveyFormat), their calculators, and the FHIR export.
         .target(name: "StudyFHIR", dependencies: ["Study", "Interop", "Research", "CareStore", "Consent"]),

@@ -10,6 +10,9 @@ import Study
 /// or a researcher's) for the handlers (``APICaller``), and turns every refusal, and any body the generated code cannot
 /// read, into the JSON `Error` body with its status. Cookies are not read here: a browser's session does not open the
 /// API, so the API needs no CSRF token.
+///
+/// Every answer of the API gets `Cache-Control: no-store` unless its handler set its own: most carry a participant's
+/// data (their JSON, a consent PDF, an export), which no browser, proxy or shared cache may keep.
 struct APIMiddleware: RouterMiddleware {
     typealias Context = StudyRequestContext
     let service: StudyService
@@ -46,7 +49,9 @@ struct APIMiddleware: RouterMiddleware {
                     caller.researcher = researcher.researcher
                 }
             }
-            return try await APICaller.$current.withValue(caller) { try await next(request, context) }
+            var response = try await APICaller.$current.withValue(caller) { try await next(request, context) }
+            if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
+            return response
         } catch let failure as APIFailure {
             return Self.json(failure)
         } catch let error as ServerError {

@@ -19,7 +19,8 @@ import StudyWeb
 /// | `GET /console` | read | enrolment: counts, each participant, exports |
 /// | `GET /console/participants/ID` | read | a participant's consent records, adherence, runs with answers, outcomes |
 /// | `GET /console/participants/ID/consents/RECORD/pdf` | read | a consent record's PDF, when the record verifies |
-/// | `GET /console/exports/FORMAT` | export | the whole study in one export format, as a ZIP |
+/// | `GET /console/exports/FORMAT` | export | the whole study in one export format, as a ZIP (`?for-spreadsheets=1`: CSV cells safe for spreadsheets) |
+/// | `GET /console/exports?format=FORMAT&for-spreadsheets=1` | export | the same, from the enrolment page's download form |
 /// | `GET /console/account`, `POST /console/sign-out`, `POST /console/sign-out-everywhere` | signed in | the researcher's account |
 ///
 /// The console's cookie (`studykit_console`, path `/console`, `SameSite=Strict`) is apart from participants': neither
@@ -104,7 +105,12 @@ struct ConsoleController {
             ConsoleRoute(.get, "/console/participants/:participant/consents/:record/pdf", .permission(.readStudyData)) { request in
                 try await consentPDF(request)
             },
-            ConsoleRoute(.get, "/console/exports/:format", .permission(.exportData)) { request in try await export(request) },
+            ConsoleRoute(.get, "/console/exports/:format", .permission(.exportData)) { request in
+                try await export(request, format: try request.parameter("format"))
+            },
+            ConsoleRoute(.get, "/console/exports", .permission(.exportData)) { request in
+                try await export(request, format: request.request.uri.queryParameters["format"].map(String.init) ?? "")
+            },
             ConsoleRoute(.get, "/console/invitations", .permission(.manageInvitations)) { request in
                 StudyRouter.html(service.consolePages.invitations(try await invitationsView(), context: context(request)))
             },
@@ -304,13 +310,22 @@ struct ConsoleController {
         return .redirect(to: "/console/participants/" + URLPath.encoded(participant.id), type: .normal)
     }
 
-    /// The study in `format`, exported into a folder under the data folder, zipped, streamed, and deleted.
-    private func export(_ request: ConsoleRequest) async throws -> Response {
-        guard let format = StudyExportFormat(rawValue: try request.parameter("format")) else {
-            throw ConsoleRefusal(.notFound, "There is no export format '\(try request.parameter("format"))'; the formats are "
+    /// The study in the format named `name`, exported into a folder under the data folder, zipped, streamed, and
+    /// deleted. The query's `for-spreadsheets=1` writes the CSV cells for spreadsheets (``CSVCellStyle``); a format
+    /// without CSV files is exact either way.
+    private func export(_ request: ConsoleRequest, format name: String) async throws -> Response {
+        guard let format = StudyExportFormat(rawValue: name) else {
+            throw ConsoleRefusal(.notFound, "There is no export format '\(name.prefix(40))'; the formats are "
                 + StudyExportFormat.allCases.map(\.rawValue).joined(separator: ", ") + ".")
         }
-        let archive = try await service.exportArchive(format: format)
+        let cells: CSVCellStyle
+        switch request.request.uri.queryParameters["for-spreadsheets"].map(String.init) ?? "" {
+        case "", "0": cells = .exact
+        case "1": cells = .forSpreadsheets
+        case let other:
+            throw ConsoleRefusal(.badRequest, "for-spreadsheets is 1 (cells safe for spreadsheets) or 0 (exact), not '\(other.prefix(40))'.")
+        }
+        let archive = try await service.exportArchive(format: format, cells: cells)
         var headers = HTTPFields()
         headers[.contentType] = "application/zip"
         headers[.cacheControl] = "no-store"

@@ -50,7 +50,10 @@ struct ConsolePageBuilder {
         let exports = StudyExportFormat.allCases.map { format in
             ConsoleLinkView(href: "/console/exports/" + format.rawValue, label: Self.exportLabels[format] ?? format.rawValue)
         }
-        return ConsoleEnrolmentView(counts: counts, participants: rows, exports: exports)
+        let formats = StudyExportFormat.allCases.map { format in
+            ConsoleOptionView(value: format.rawValue, label: Self.exportLabels[format] ?? format.rawValue, selected: format == .csvLong)
+        }
+        return ConsoleEnrolmentView(counts: counts, participants: rows, exports: exports, exportAction: "/console/exports", exportFormats: formats)
     }
 
     static let exportLabels: [StudyExportFormat: String] = [

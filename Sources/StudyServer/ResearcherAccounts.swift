@@ -88,7 +88,7 @@ final class ResearcherAccounts: Sendable {
             return "The password holds a control or formatting character, which cannot be typed reliably."
         }
         if Researcher.normalizedEmail(password) == researcher.email { return "The password may not be your email address." }
-        return nil
+        return ResearcherPasswordRules.problem(with: password, email: researcher.email)
     }
 
     /// Sets the password of the researcher of a live link; nil when the link is not live.

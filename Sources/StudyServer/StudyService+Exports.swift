@@ -60,9 +60,10 @@ private final class ChunkReader: @unchecked Sendable {
 }
 
 extension StudyService {
-    /// The whole study in `format`, written one participant at a time into a folder under the data folder
-    /// (`console-exports/UUID/`), zipped there, and appended to the audit trail as an export by the current source.
-    func exportArchive(format: StudyExportFormat) async throws -> StudyExportArchive {
+    /// The whole study in `format`, its CSV cells written in the style `cells`, written one participant at a time into
+    /// a folder under the data folder (`console-exports/UUID/`), zipped there, and appended to the audit trail as an
+    /// export by the current source. A download for spreadsheets is named `STUDY-FORMAT-for-spreadsheets-DAY.zip`.
+    func exportArchive(format: StudyExportFormat, cells: CSVCellStyle = .exact) async throws -> StudyExportArchive {
         let now = environment.now()
         let work = configuration.dataFolder.appendingPathComponent("console-exports", isDirectory: true)
             .appendingPathComponent(environment.makeUUID().uuidString.lowercased(), isDirectory: true)
@@ -71,13 +72,15 @@ extension StudyService {
         do {
             let reader = StudyExportReader(study: study, store: store, careStore: careStore, dataFolder: configuration.dataFolder,
                                            consentPublicKey: consentKey.publicKey, now: environment.now)
-            let summary = try await folder.replace(with: format.makeExporter(), reading: reader)
+            let exporter = format.makeExporter(cells: cells)
+            let summary = try await folder.replace(with: exporter, reading: reader)
             try folder.zip(to: archive, date: now)
             try await data.appendAudit(action: "export", entity: "study", entityID: format.rawValue, participantID: nil,
-                                       after: #"{"participants":\#(summary.participantCount)}"#)
+                                       after: exporter.cells == .exact ? #"{"participants":\#(summary.participantCount)}"#
+                                           : #"{"participants":\#(summary.participantCount),"cells":"\#(exporter.cells.rawValue)"}"#)
             let size = (try FileManager.default.attributesOfItem(atPath: archive.path)[.size] as? Int) ?? 0
             let day = ISO8601.string(from: now, in: .gmt).prefix(10)
-            return StudyExportArchive(file: archive, size: size, folder: work, fileName: "\(study.identifier)-\(format.rawValue)-\(day).zip")
+            return StudyExportArchive(file: archive, size: size, folder: work, fileName: "\(study.identifier)-\(format.rawValue)\(exporter.cells == .exact ? "" : "-" + exporter.cells.rawValue)-\(day).zip")
         } catch {
             try? FileManager.default.removeItem(at: work)
             throw error

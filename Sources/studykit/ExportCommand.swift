@@ -23,7 +23,11 @@ struct ExportCommand: AsyncParsableCommand {
             value); --format json writes runs, outcomes and participants as JSON lines and the attached files in \
             files.zip; --format consents writes consents.zip (each sealed record and its PDF) and consents.csv. The \
             export replaces the previous one in --out whole; a folder that \
-            holds anything but a previous export is refused. What cannot be written exactly is listed as warnings.
+            holds anything but a previous export is refused. What cannot be written exactly is listed as warnings. \
+            CSV cells are exact, for R, pandas and REDCap; --for-spreadsheets is for files someone opens in Excel, \
+            LibreOffice or Google Sheets: a text cell that begins with =, +, -, @, a tab or a carriage return (which a \
+            spreadsheet would run as a formula) gets a ' in front, while a cell that is a plain number, such as -3, \
+            stays as it is.
             """
     )
 
@@ -39,9 +43,16 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "The data folder `studykit serve` writes (study.sqlite, keys/, consent-pdfs/, run-files/).", completion: .directory)
     var data: String = "data"
 
+    @Flag(help: "Write CSV cells safe to open in a spreadsheet: text that would run as a formula gets a ' in front (csv-long, csv-wide, outcomes, consents).")
+    var forSpreadsheets = false
+
     func validate() throws {
         try StudyPaths.check(study: study, data: data)
         if out.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--out must name a folder") }
+        if forSpreadsheets, !format.writesCSV {
+            throw ValidationError("--for-spreadsheets changes CSV cells, and --format \(format.rawValue) writes no CSV file; "
+                                  + "it applies to " + StudyExportFormat.allCases.filter(\.writesCSV).map(\.rawValue).joined(separator: ", "))
+        }
     }
 
     func run() async throws {
@@ -81,7 +92,8 @@ struct ExportCommand: AsyncParsableCommand {
         do {
             let reader = StudyExportReader(study: definition, store: studyStore, careStore: careStore, dataFolder: dataFolder,
                                            consentPublicKey: consentKey)
-            summary = try await StudyExportFolder(url: URL(fileURLWithPath: out, isDirectory: true)).replace(with: format.makeExporter(), reading: reader)
+            summary = try await StudyExportFolder(url: URL(fileURLWithPath: out, isDirectory: true)).replace(with: format.makeExporter(cells: forSpreadsheets ? .forSpreadsheets : .exact),
+                                                                                          reading: reader)
         } catch let error as StudyExportError {
             try fail("\(error)")
         } catch {
@@ -94,7 +106,7 @@ struct ExportCommand: AsyncParsableCommand {
         // copy, one whose triggers were removed) still exports, for whoever has to look into it, and says so.
         do {
             let database = try SQLiteStudyDatabase(path: try StudyDataFolder(url: dataFolder).database.path)
-            try await AuditTrail.$source.withValue(StudyPaths.auditSource("export --format \(format.rawValue) --out \(out)")) {
+            try await AuditTrail.$source.withValue(StudyPaths.auditSource("export --format \(format.rawValue)\(forSpreadsheets ? " --for-spreadsheets" : "") --out \(out)")) {
                 try await database.appendAudit(action: "export", entity: "study", entityID: format.rawValue, participantID: nil,
                                                after: #"{"participants":\#(summary.participantCount)}"#)
             }

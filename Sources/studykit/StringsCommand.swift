@@ -62,7 +62,8 @@ struct StringsCommand: ParsableCommand {
                 Every unit must name a text the study has, with the source it has now and the same placeholders (%@, \
                 %d, {name}); otherwise nothing is written and each fault is printed with its line and key. A unit without \
                 a translation keeps the one there was. The format is found from the file's extension (.xliff, .xlf, \
-                .xcstrings) unless --format says.
+                .xcstrings) unless --format says. A file larger than 8 MiB, as large as a study file may be, is refused \
+                before it is read.
                 """
         )
 
@@ -88,9 +89,13 @@ struct StringsCommand: ParsableCommand {
                 default: throw StringsCommand.fail("\(file): give --format xliff or xcstrings (the extension does not say)")
                 }
             }
-            guard let data = FileManager.default.contents(atPath: file) else { throw StringsCommand.fail("cannot read \(file)") }
+            guard FileManager.default.isReadableFile(atPath: file) else { throw StringsCommand.fail("cannot read \(file)") }
             let read: (language: String?, units: [TranslatorFile.Unit])
-            do { read = try TranslatorFile.read(data, format: kind) } catch { throw StringsCommand.fail("\(file): \(error)") }
+            do {
+                read = try TranslatorFile.read(contentsOf: URL(fileURLWithPath: file), format: kind)
+            } catch {
+                throw StringsCommand.fail("\(file): \(error)")
+            }
             if let named = read.language, let language, named != language {
                 throw StringsCommand.fail("\(file) translates into \(named), not \(language)")
             }

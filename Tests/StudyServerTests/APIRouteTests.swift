@@ -58,6 +58,34 @@ struct APIRouteTests {
         }
     }
 
+    /// A successful answer with a participant's data (their JSON, their events, a run, an export, a researcher's
+    /// token) is no more cacheable than a refusal: `Cache-Control: no-store` on each.
+    @Test func everySuccessfulAnswerWithParticipantDataIsNotStoredByCaches() async throws {
+        let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))
+        let service = try Fixture.service(clock: clock)
+        let alex = try await Fixture.participant(of: service, zone: .gmt)
+        try await Fixture.consent(of: service, for: alex, at: clock.now)
+        clock.set(Fixture.date("2026-03-05T03:00:00Z"))
+        let viewer = try await service.researchers.store.addResearcher(email: "v@example.org", role: .viewer)
+        let researcherToken = try await service.researchers.store.createResearcherSession(researcherID: viewer.id, lifetime: 600).token
+        let operations: [(HTTPRequest.Method, String, String?, String, Int)] = [
+            (.get, "/api/v1/participant", nil, alex.sessionToken, 200),
+            (.get, "/api/v1/participant/events?from=2026-03-04&to=2026-03-05", nil, alex.sessionToken, 200),
+            (.post, "/api/v1/participant/events/symptoms/0/outcome", #"{"action":"log"}"#, alex.sessionToken, 204),
+            (.post, "/api/v1/participant/runs", #"{"task":"pain","occurrence":1}"#, alex.sessionToken, 201),
+            (.get, "/api/v1/exports/outcomes", nil, researcherToken, 200),
+        ]
+        let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
+        try await app.test(.router) { client in
+            for (method, path, body, token, status) in operations {
+                let response = try await client.execute(uri: path, method: method, headers: headers(token, json: body != nil),
+                                                        body: body.map { ByteBuffer(string: $0) })
+                #expect(Int(response.status.code) == status, "\(method) \(path): \(String(buffer: response.body).prefix(200))")
+                #expect(response.headers[.cacheControl] == "no-store", "\(method) \(path)")
+            }
+        }
+    }
+
     /// The pain check answered through the API: the step's fields as the web form names them, an answer out of range
     /// refused with the question's problem and nothing stored, then the run completed and its event done; another
     /// participant's token finds no such run.

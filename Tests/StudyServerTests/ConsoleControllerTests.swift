@@ -39,7 +39,7 @@ struct ConsoleControllerTests {
         let record = try await Fixture.consent(of: service, for: alex, at: clock.now).record.id
         try await service.store.setConsentPDF(.stored(Data("%PDF-1.7 test".utf8)), recordID: record, participantID: alex.participant.id)
         let routes = ConsoleController(service: service, secureCookies: false).routes()
-        #expect(routes.count == 21)
+        #expect(routes.count == 22)
         let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
         try await app.test(.router) { client in
             for route in routes {
@@ -48,6 +48,7 @@ struct ConsoleControllerTests {
                 let path = route.path.replacingOccurrences(of: ":participant", with: alex.participant.id)
                     .replacingOccurrences(of: ":record", with: record.uuidString).replacingOccurrences(of: ":format", with: "csv-long")
                     .replacingOccurrences(of: ":token", with: link.token)
+                    + (route.path == "/console/exports" ? "?format=csv-long&for-spreadsheets=1" : "")
                 // Without a session.
                 let anonymous = try await client.execute(uri: path, method: route.method, headers: headers(cookie: nil, form: route.method == .post),
                                                          body: ByteBuffer(string: "email=a%40example.org&password=x&confirmation=x"))
@@ -132,6 +133,9 @@ struct ConsoleControllerTests {
             for (body, problem) in [("password=short&confirmation=short", "The password has 5 characters; it needs at least 12."),
                                     ("password=correct+horse+battery&confirmation=correct+horse+batterx", "The two passwords are not the same."),
                                     ("password=ANA%40example.org&confirmation=ANA%40example.org", "The password may not be your email address."),
+                                    ("password=aaaaaaaaaaaa&confirmation=aaaaaaaaaaaa", "The password is one character repeated; choose one that is harder to guess."),
+                                    ("password=Password1234&confirmation=Password1234", "The password is one of the most common passwords, which are tried first; choose another."),
+                                    ("password=ana+is+my+name+here&confirmation=ana+is+my+name+here", "The password holds your email address's name (ana); choose one that does not."),
                                     ("password=\(String(repeating: "%C3%A9", count: 37))&confirmation=\(String(repeating: "%C3%A9", count: 37))",
                                      "The password is 74 bytes long; bcrypt reads only 72, so it may be at most that.")] {
                 let refused = try await post("/console/password/\(link.token)", body)
@@ -205,6 +209,45 @@ struct ConsoleControllerTests {
             #expect(archive["export.json"] != nil)
             let left = try FileManager.default.contentsOfDirectory(atPath: service.configuration.dataFolder.appendingPathComponent("console-exports").path)
             #expect(left.isEmpty, "the export's working folder is deleted once sent")
+        }
+    }
+
+    /// The enrolment page's download form offers the choice; the export it sends quotes a participant's formula for a
+    /// spreadsheet, while the exact export (the links) keeps it as typed.
+    @Test func theDownloadFormSendsAnExportWhoseFormulasASpreadsheetWillNotRun() async throws {
+        let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))
+        let service = try Fixture.service(clock: clock)
+        let formula = #"=HYPERLINK("https://evil.example","Click")"#
+        _ = try await participantWithAnswer(service, clock: clock, notes: formula)
+        let viewer = try await Fixture.researcher(of: service, role: .viewer)
+        let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
+        try await app.test(.router) { client in
+            let home = String(buffer: try await client.execute(uri: "/console", method: .get, headers: headers(cookie: viewer.cookie)).body)
+            #expect(home.contains(#"<form method="get" action="/console/exports" class="export-form">"#))
+            #expect(home.contains(#"<option value="csv-long" selected>"#) && home.contains(#"<option value="consents">"#))
+            #expect(home.contains(#"name="for-spreadsheets" value="1""#) && home.contains(#"name="for-spreadsheets" value="0" checked"#))
+
+            func answers(_ uri: String) async throws -> (TestResponse, String) {
+                let export = try await client.execute(uri: uri, method: .get, headers: headers(cookie: viewer.cookie))
+                guard export.status == .ok else { return (export, "") }
+                let archive = try Archive(data: Data(buffer: export.body), accessMode: .read)
+                var csv = Data()
+                _ = try archive.extract(try #require(archive["answers.csv"])) { csv.append($0) }
+                return (export, String(decoding: csv, as: UTF8.self))
+            }
+            let quoted = "\"'" + formula.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            let exact = "\"" + formula.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            let (forSheets, sheetText) = try await answers("/console/exports?format=csv-long&for-spreadsheets=1")
+            #expect(forSheets.headers[.contentDisposition] == "attachment; filename=\"recover-csv-long-for-spreadsheets-2026-03-04.zip\"")
+            #expect(sheetText.contains("," + quoted + ",") && !sheetText.contains("," + exact + ","), "\(sheetText)")
+            for uri in ["/console/exports?format=csv-long&for-spreadsheets=0", "/console/exports/csv-long"] {
+                let (_, text) = try await answers(uri)
+                #expect(text.contains("," + exact + ","), "\(uri): \(text)")
+            }
+            let (unknown, _) = try await answers("/console/exports?format=xlsx&for-spreadsheets=1")
+            #expect(unknown.status == .notFound)
+            let (odd, _) = try await answers("/console/exports?format=csv-long&for-spreadsheets=yes")
+            #expect(odd.status == .badRequest)
         }
     }
 }

@@ -161,4 +161,28 @@ import Testing
         #expect(noOut.status != 0 && noOut.stderr.contains("--out must name a folder"))
         #expect(!FileManager.default.fileExists(atPath: out))
     }
+
+    /// `--for-spreadsheets` makes CSV cells safe for a spreadsheet and says so in the manifest; with a format that writes
+    /// no CSV it would do nothing, and is refused saying which formats it is for.
+    @Test func forSpreadsheetsAppliesToCSVFormatsAndIsRefusedForOthers() async throws {
+        let folder = try StudykitProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data", isDirectory: true)
+        _ = try await Self.makeDataFolder(data)
+        let out = folder.appendingPathComponent("out")
+
+        let json = try StudykitProcess.run(["export", "--format", "json", "--for-spreadsheets", "--out", out.path, "--study", Self.recover, "--data", data.path])
+        #expect(json.status != 0)
+        #expect(json.stderr.contains("--for-spreadsheets changes CSV cells, and --format json writes no CSV file; it applies to csv-long, csv-wide, consents, outcomes"),
+                "\(json.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+
+        for (flag, cells) in [([String](), nil), (["--for-spreadsheets"], "for-spreadsheets")] as [([String], String?)] {
+            let result = try StudykitProcess.run(["export", "--format", "consents", "--out", out.path, "--study", Self.recover, "--data", data.path] + flag)
+            #expect(result.status == 0, "\(result.stderr)")
+            let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("export.json"))) as? [String: Any]
+            #expect(manifest?["cells"] as? String == cells, "\(flag)")
+            #expect(try String(contentsOf: out.appendingPathComponent("consents.csv"), encoding: .utf8).contains(",花子 山田,"))
+        }
+    }
 }

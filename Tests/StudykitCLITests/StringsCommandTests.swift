@@ -98,4 +98,38 @@ struct StringsCommandTests {
         #expect(errors.contains { $0.contains("study.yaml#tasks[weekly].title: the source text has changed since the file was made") }, "\(errors)")
         #expect(translations(study, "es") == nil, "nothing is written")
     }
+
+    /// libxml2 reads on after a file's first error: the error is named at its own line, not at the file's last.
+    @Test func aFileThatIsNotWellFormedIsRefusedAtTheLineOfItsFault() throws {
+        let (root, study) = try recoverCopy()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let file = root.appendingPathComponent("es.xliff").path
+        #expect(try StudykitProcess.run(["strings", "export", "--study", study.path, "--language", "es", "--out", file]).status == 0)
+        var lines = try String(contentsOfFile: file, encoding: .utf8).components(separatedBy: "\n")
+        let broken = try #require(lines.firstIndex { $0.contains("</source>") })
+        #expect(lines.count > broken + 100, "the fault is far from the end")
+        lines[broken] = lines[broken].replacingOccurrences(of: "</source>", with: "</sorce>")
+        try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+
+        let refused = try StudykitProcess.run(["strings", "import", file, "--study", study.path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("studykit strings: \(file): line \(broken + 1): not well-formed XML (at column "), "\(refused.stderr)")
+        #expect(translations(study, "es") == nil, "nothing is written")
+    }
+
+    /// A translators' file is limited as a study file is (8 MiB), and refused before it is read.
+    @Test func aFileLargerThanAStudyFileMayBeIsRefusedUnread() throws {
+        let (root, study) = try recoverCopy()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let file = root.appendingPathComponent("huge.xliff")
+        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: UInt64(8 << 20) + 1) // a sparse file: nothing of it is on disk, or read
+        try handle.close()
+
+        let refused = try StudykitProcess.run(["strings", "import", file.path, "--study", study.path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "studykit strings: \(file.path): the file is 8388609 bytes, more than the 8388608 bytes (8 MiB) a translators' file may have; it was not read\n")
+        #expect(translations(study, "es") == nil)
+    }
 }

@@ -139,6 +139,6 @@ extension AnswerValidationError {
         case takesEmail, enterValidEmail
         case takesPlace, enterLatitudeAndLongitude, latitudeRange, longitudeRange, enterAddressOrPosition, enterPositionFormat
         // Files.
-        case takesFile, fileEmpty, fileTooLarge, fileTypeNotAllowed, attachFile
+        case takesFile, fileEmpty, fileTooLarge, fileTypeNotAllowed, fileTypeInvalid, fileNameCharacter, fileNameTooLong, attachFile
     }
 }

@@ -11,6 +11,8 @@ public struct FileFormat: Hashable, Sendable, Codable {
 
     /// The default and largest allowed ``maximumBytes``.
     public static let defaultMaximumBytes = 10 * 1024 * 1024, largestMaximumBytes = 50 * 1024 * 1024
+    /// The longest name a file may come with, in characters (what file systems allow).
+    public static let maximumFileNameLength = 255
 
     /// Creates a file format; see the properties for each setting.
     public init(allowedContentTypes: [String] = [], maximumBytes: Int = FileFormat.defaultMaximumBytes) {
@@ -75,8 +77,25 @@ extension FileFormat: AnswerFormatRules {
         }
     }
 
+    /// Checks the file's size and type against the format, and what it came with: its media type must be one
+    /// (``MediaType``, which has no room for a control character, a formula or markup), and its name passes the
+    /// rules of all text a participant gives (``FreeTextRules``: `invoice\u{202E}txt.exe`, which shows as
+    /// `invoiceexe.txt`, is refused).
     func validate(_ answer: Answer) throws(AnswerValidationError) {
         guard case .file(let file) = answer else { throw wrongKindError }
+        if let name = file.title {
+            if let scalar = FreeTextRules.forbiddenScalar(in: name, allowingLineBreaks: false) {
+                throw AnswerValidationError(.fileNameCharacter, ["character": .text(FreeTextRules.describe(scalar)),
+                                                                 "reason": .phrase(FreeTextRules.reason(for: scalar))])
+            }
+            if name.count > Self.maximumFileNameLength {
+                throw AnswerValidationError(.fileNameTooLong, ["count": .integer(Self.maximumFileNameLength)])
+            }
+        }
+        guard FreeTextRules.forbiddenScalar(in: file.contentType, allowingLineBreaks: false) == nil,
+              (try? MediaType(parsing: file.contentType)) != nil else {
+            throw AnswerValidationError(.fileTypeInvalid)
+        }
         guard file.byteCount > 0 else { throw AnswerValidationError(.fileEmpty) }
         guard file.byteCount <= maximumBytes else {
             throw AnswerValidationError(.fileTooLarge, ["size": .text(Self.sizeDescription(maximumBytes))])

@@ -51,7 +51,8 @@ public enum FreeTextRules {
         return name.map { "\(code) \($0)" } ?? code
     }
 
-    private static func reason(for scalar: Unicode.Scalar) -> AnswerValidationError.Key {
+    /// Why `scalar` may not be in a text, as the key of a phrase that messages put in their `reason`.
+    static func reason(for scalar: Unicode.Scalar) -> AnswerValidationError.Key {
         switch scalar.value {
         case 0x202A...0x202E, 0x2066...0x2069: .reasonChangesDirection
         case 0x0A, 0x0D, 0x2028, 0x2029: .reasonSingleLine

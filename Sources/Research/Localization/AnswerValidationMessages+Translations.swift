@@ -105,6 +105,9 @@ extension AnswerValidationMessages {
         "fileEmpty": "文件是空的，请选择其他文件。",
         "fileTooLarge": "请选择不超过 {size} 的文件。",
         "fileTypeNotAllowed": "请选择以下类型的文件：{types}。",
+        "fileTypeInvalid": "浏览器发送此文件时没有附带有效的媒体类型（例如 image/jpeg）；请重新选择该文件或选择其他文件。",
+        "fileNameCharacter": "请重命名文件后重新选择：文件名含有不可见字符 {character}；{reason}。",
+        "fileNameTooLong": "请重命名文件后重新选择：文件名最多 {count} 个字符。",
         "attachFile": "请附加一个文件来回答此问题。",
     ]
 
@@ -214,6 +217,9 @@ extension AnswerValidationMessages {
         "fileEmpty": "ファイルが空です。別のファイルを選んでください。",
         "fileTooLarge": "{size} 以下のファイルを選んでください。",
         "fileTypeNotAllowed": "次の形式のファイルを選んでください：{types}。",
+        "fileTypeInvalid": "このファイルは有効なメディアタイプ（image/jpeg など）なしで送信されました。もう一度選ぶか、別のファイルを選んでください。",
+        "fileNameCharacter": "ファイル名を変更してから、もう一度選んでください。ファイル名に見えない文字 {character} が含まれています。{reason}。",
+        "fileNameTooLong": "ファイル名を変更してから、もう一度選んでください。ファイル名は {count} 文字までです。",
         "attachFile": "この質問に回答するには、ファイルを添付してください。",
     ]
 
@@ -323,6 +329,9 @@ extension AnswerValidationMessages {
         "fileEmpty": "파일이 비어 있습니다. 다른 파일을 선택하세요.",
         "fileTooLarge": "{size} 이하의 파일을 선택하세요.",
         "fileTypeNotAllowed": "다음 형식의 파일을 선택하세요: {types}.",
+        "fileTypeInvalid": "이 파일은 유효한 미디어 유형(예: image/jpeg) 없이 전송되었습니다. 다시 선택하거나 다른 파일을 선택하세요.",
+        "fileNameCharacter": "파일 이름을 바꾼 뒤 다시 선택하세요. 파일 이름에 보이지 않는 문자({character})가 있습니다. {reason}.",
+        "fileNameTooLong": "파일 이름을 바꾼 뒤 다시 선택하세요. 파일 이름은 최대 {count}자입니다.",
         "attachFile": "이 질문에 답하려면 파일을 첨부하세요.",
     ]
 
@@ -435,6 +444,9 @@ extension AnswerValidationMessages {
         "fileEmpty": "El archivo está vacío; elija otro.",
         "fileTooLarge": "Elija un archivo de {size} como máximo.",
         "fileTypeNotAllowed": "Elija un archivo de uno de estos tipos: {types}.",
+        "fileTypeInvalid": "El archivo llegó sin un tipo de medio válido (como image/jpeg); vuelva a elegirlo o elija otro.",
+        "fileNameCharacter": "Cambie el nombre del archivo y vuelva a elegirlo: el nombre contiene el carácter invisible {character}; {reason}.",
+        "fileNameTooLong": "Cambie el nombre del archivo y vuelva a elegirlo: el nombre puede tener como máximo {count} caracteres.",
         "attachFile": "Adjunte un archivo para responder a esta pregunta.",
     ]
 }

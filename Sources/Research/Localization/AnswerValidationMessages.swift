@@ -132,6 +132,9 @@ public enum AnswerValidationMessages {
         "fileEmpty": "The file is empty; choose another.",
         "fileTooLarge": "Choose a file of at most {size}.",
         "fileTypeNotAllowed": "Choose a file of one of these types: {types}.",
+        "fileTypeInvalid": "The browser sent this file without a valid media type (such as image/jpeg); choose it again or choose another file.",
+        "fileNameCharacter": "Rename the file and choose it again: its name holds the invisible character {character}; {reason}.",
+        "fileNameTooLong": "Rename the file and choose it again: its name may have at most {count} characters.",
         "attachFile": "Attach a file to answer this question.",
     ]
 }

@@ -8,16 +8,24 @@ import Foundation
 /// `Character`, which `String.contains(",")` does not find, so a writer that tests characters (CSV.swift's
 /// `CSVWriter` does) leaves it unquoted and every reader splits the participant's text in two. The four ASCII
 /// characters never occur inside a multi-byte UTF-8 sequence, so testing bytes finds exactly them.
+///
+/// Every CSV file of every export is written here, so this is the one place where a ``CSVCellStyle`` is applied: with
+/// ``CSVCellStyle/forSpreadsheets`` each cell (the header's too) goes through ``CSVCellStyle/written(_:)`` before it
+/// is quoted.
 final class CSVFileWriter {
     /// The file's path, for errors.
     var path: String { file.path }
     /// The data rows written so far (the header not counted).
     private(set) var rowCount = 0
+    /// How each cell is written.
+    let cells: CSVCellStyle
     private let file: BufferedFileWriter
 
-    /// Creates the file at `url` (which must not exist) and writes the header row.
-    init(creating url: URL, header: [String]) throws {
+    /// Creates the file at `url` (which must not exist) and writes the header row; every cell is written in the
+    /// style `cells`.
+    init(creating url: URL, header: [String], cells: CSVCellStyle) throws {
         file = try BufferedFileWriter(creating: url)
+        self.cells = cells
         try append(header)
     }
 
@@ -35,7 +43,7 @@ final class CSVFileWriter {
     private func append(_ fields: [String]) throws {
         for (index, field) in fields.enumerated() {
             if index > 0 { file.append(UInt8(ascii: ",")) }
-            let bytes = field.utf8
+            let bytes = cells.written(field).utf8
             if bytes.contains(where: Self.needsQuotes) {
                 file.append(UInt8(ascii: "\""))
                 for byte in bytes {

@@ -22,14 +22,19 @@ public struct CSVOutcomesExporter: StudyExporter {
     public static let columns = ["participant", "task", "occurrence", "event_start", "outcome", "kind", "value_type", "value",
                                  "number", "units", "recorded_at"]
 
-    /// Creates the exporter.
-    public init() {}
+    /// How the CSV cells are written: exactly (the default), or ``CSVCellStyle/forSpreadsheets``.
+    public var cells: CSVCellStyle
+
+    /// Creates the exporter; `cells` says how its CSV cells are written.
+    public init(cells: CSVCellStyle = .exact) {
+        self.cells = cells
+    }
 
     /// ``StudyExportFormat/outcomes``.
     public var format: StudyExportFormat { .outcomes }
 
     public func start(study: StudyDefinition, takenAt: Date, into folder: URL) throws -> any StudyExportStream {
-        CSVExportStream(file: try CSVFileWriter(creating: folder.appendingPathComponent(Self.fileName), header: Self.columns),
+        CSVExportStream(file: try CSVFileWriter(creating: folder.appendingPathComponent(Self.fileName), header: Self.columns, cells: cells),
                         format: format, rows: Self.rows(of:))
     }
 

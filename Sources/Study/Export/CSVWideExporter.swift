@@ -29,8 +29,13 @@ public struct CSVWideExporter: StudyExporter {
         "Matrix Group Name", "Matrix Ranking?", "Field Annotation",
     ]
 
-    /// Creates the exporter.
-    public init() {}
+    /// How the CSV cells are written: exactly (the default), or ``CSVCellStyle/forSpreadsheets``.
+    public var cells: CSVCellStyle
+
+    /// Creates the exporter; `cells` says how its CSV cells are written.
+    public init(cells: CSVCellStyle = .exact) {
+        self.cells = cells
+    }
 
     /// ``StudyExportFormat/csvWide``.
     public var format: StudyExportFormat { .csvWide }
@@ -49,7 +54,7 @@ public struct CSVWideExporter: StudyExporter {
 
     public func start(study: StudyDefinition, takenAt: Date, into folder: URL) throws -> any StudyExportStream {
         let forms = Self.forms(of: study)
-        let dictionary = try CSVFileWriter(creating: folder.appendingPathComponent(Self.dictionaryFileName), header: Self.dictionaryColumns)
+        let dictionary = try CSVFileWriter(creating: folder.appendingPathComponent(Self.dictionaryFileName), header: Self.dictionaryColumns, cells: cells)
         let firstForm = forms.first?.formName ?? "onboarding"
         try dictionary.write(["participant", firstForm, "", "text", "Participant", "", "", "", "", "", "", "", "", "", "", "", "",
                               "StudyKit participant id"])
@@ -62,7 +67,8 @@ public struct CSVWideExporter: StudyExporter {
             throw StudyExportError.cannotWrite(path: wide.path, reason: error.localizedDescription)
         }
         let files = try forms.map { form in
-            try CSVFileWriter(creating: wide.appendingPathComponent("\(form.formName).csv"), header: Self.runColumns + form.columns.map(\.variable))
+            try CSVFileWriter(creating: wide.appendingPathComponent("\(form.formName).csv"), header: Self.runColumns + form.columns.map(\.variable),
+                              cells: cells)
         }
         return Stream(forms: forms, files: files, dictionaryRows: dictionary.rowCount, format: format)
     }

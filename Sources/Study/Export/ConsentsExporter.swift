@@ -18,15 +18,21 @@ public struct ConsentsExporter: StudyExporter {
     /// The list's columns.
     public static let columns = ["participant", "record", "kind", "document", "version", "language", "signed_at", "signers", "refers_to", "pdf"]
 
-    /// Creates the exporter.
-    public init() {}
+    /// How the CSV cells are written: exactly (the default), or ``CSVCellStyle/forSpreadsheets``.
+    public var cells: CSVCellStyle
+
+    /// Creates the exporter; `cells` says how its CSV cells are written.
+    public init(cells: CSVCellStyle = .exact) {
+        self.cells = cells
+    }
 
     /// ``StudyExportFormat/consents``.
     public var format: StudyExportFormat { .consents }
 
     public func start(study: StudyDefinition, takenAt: Date, into folder: URL) throws -> any StudyExportStream {
         Stream(archive: try ZIPExportArchive(creating: folder.appendingPathComponent(Self.archiveName), date: takenAt),
-               list: try CSVFileWriter(creating: folder.appendingPathComponent(Self.listName), header: Self.columns), format: format)
+               list: try CSVFileWriter(creating: folder.appendingPathComponent(Self.listName), header: Self.columns, cells: cells),
+               format: format)
     }
 
     private final class Stream: StudyExportStream {

@@ -7,7 +7,9 @@ import Research
 /// - `participants.ndjson`: id, enrolment time, time zone, language;
 /// - `runs.ndjson`: each task run (participant, task, event, state, saved times) with its whole task result as
 ///   stored (every step visited, earlier passes marked, active tasks' samples and measures), in
-///   ``ResearchJSON``'s encoding (ISO 8601 dates, sorted keys);
+///   ``ResearchJSON``'s encoding (ISO 8601 dates, sorted keys), except that the result's `outputDirectory` names the
+///   run's folder in `files.zip` (`PARTICIPANT/RUN`), or is left out when the run attached no file: the server's own
+///   paths are in no export;
 /// - `outcomes.ndjson`: each live outcome, with its participant and study task beside the care store's encoding;
 /// - `files.zip`: the files attached in runs, as `PARTICIPANT/RUN/FILE` (the result names each file and its SHA-256).
 ///
@@ -68,10 +70,22 @@ public struct JSONExporter: StudyExporter {
         }
     }
 
-    /// A run's line in the JSON formats.
-    static func line(of run: TaskRun, participant: String) -> RunLine {
-        RunLine(id: run.id.uuidString.lowercased(), participant: participant, task: run.taskID, occurrence: run.occurrence,
-                state: run.state.rawValue, createdAt: run.createdAt, updatedAt: run.updatedAt, result: run.result)
+    /// A run's line in the JSON formats. The result's ``TaskResult/outputDirectory`` is where the server keeps the
+    /// run's files (`/…/DATA/run-files/PARTICIPANT/RUN`), a path of the server's that no export shows: it becomes
+    /// `filesFolder`, where the run's files are in what is handed over, or nil when the run attached no file.
+    static func line(of run: TaskRun, participant: String, filesFolder: String) -> RunLine {
+        var result = run.result
+        if result != nil {
+            let hasFiles = result?.stepResults.contains { $0.results.contains { if case .file = $0 { true } else { false } } } ?? false
+            result?.outputDirectory = hasFiles ? filesFolder : nil
+        }
+        return RunLine(id: run.id.uuidString.lowercased(), participant: participant, task: run.taskID, occurrence: run.occurrence,
+                       state: run.state.rawValue, createdAt: run.createdAt, updatedAt: run.updatedAt, result: result)
+    }
+
+    /// Where `run`'s files are in `files.zip`: `PARTICIPANT/RUN`.
+    static func filesFolder(of run: TaskRun, participant: String) -> String {
+        "\(participant)/\(run.id.uuidString.lowercased())"
     }
 
     /// A file of JSON lines, written through a buffer.
@@ -110,14 +124,15 @@ public struct JSONExporter: StudyExporter {
             try participants.write(ParticipantLine(id: participant.id, enrolledAt: participant.enrolledAt, timeZone: participant.timeZone.identifier,
                                                    language: participant.language))
             for run in data.runsOldestFirst {
-                try runs.write(JSONExporter.line(of: run, participant: participant.id))
+                let folder = JSONExporter.filesFolder(of: run, participant: participant.id)
+                try runs.write(JSONExporter.line(of: run, participant: participant.id, filesFolder: folder))
                 for (fileName, source) in JSONExporter.attachedFiles(of: run, in: data) {
                     guard let source else {
                         issues.append(StudyExportIssue(participantID: participant.id,
                                                        message: "run \(run.id.uuidString.lowercased()): the attached file \(fileName) is not in the data folder"))
                         continue
                     }
-                    try files.addFile(at: source, as: "\(participant.id)/\(run.id.uuidString.lowercased())/\(fileName)")
+                    try files.addFile(at: source, as: "\(folder)/\(fileName)")
                 }
             }
             for outcome in data.outcomes {

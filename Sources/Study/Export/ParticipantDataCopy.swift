@@ -7,7 +7,7 @@ import Research
 /// | Entry | What it holds |
 /// |---|---|
 /// | `participant.json` | their id, enrolment time, time zone and language |
-/// | `runs.json` | every task run with its whole result as stored (as the `json` export writes runs) |
+/// | `runs.json` | every task run with its whole result as stored (as the `json` export writes runs; a result's `outputDirectory` is the run's folder in this ZIP, `files/RUN`, and absent for a run without files) |
 /// | `outcomes.json` | every live outcome, with its study task |
 /// | `consents/RECORD.json`, `consents/RECORD.pdf` | each verified consent or withdrawal record as stored, and its signed PDF |
 /// | `files/RUN/FILE` | the files attached in their runs |
@@ -26,7 +26,9 @@ public enum ParticipantDataCopy {
                                                                         timeZone: participant.timeZone.identifier, language: participant.language)),
                         as: "participant.json")
         let runs = data.runsOldestFirst
-        try archive.add(try encoder.encode(runs.map { JSONExporter.line(of: $0, participant: participant.id) }), as: "runs.json")
+        try archive.add(try encoder.encode(runs.map { run in
+            JSONExporter.line(of: run, participant: participant.id, filesFolder: filesFolder(of: run))
+        }), as: "runs.json")
         try archive.add(try encoder.encode(data.outcomes.map { outcome in
             JSONExporter.OutcomeLine(participant: participant.id, task: data.taskVersion(of: outcome).flatMap(data.studyTaskID(of:)), outcome: outcome)
         }), as: "outcomes.json")
@@ -35,10 +37,15 @@ public enum ParticipantDataCopy {
         }
         for run in runs {
             for case let (fileName, source?) in JSONExporter.attachedFiles(of: run, in: data) {
-                try archive.addFile(at: source, as: "files/\(run.id.uuidString.lowercased())/\(fileName)")
+                try archive.addFile(at: source, as: "\(filesFolder(of: run))/\(fileName)")
             }
         }
         guard let bytes = archive.data else { throw StudyExportError.cannotWrite(path: "(in memory)", reason: "the ZIP was not built") }
         return bytes
+    }
+
+    /// Where `run`'s files are in the ZIP: `files/RUN`.
+    private static func filesFolder(of run: TaskRun) -> String {
+        "files/\(run.id.uuidString.lowercased())"
     }
 }

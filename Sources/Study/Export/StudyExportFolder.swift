@@ -9,7 +9,8 @@ import Foundation
 ///     .replace(with: CSVLongExporter(), reading: reader)
 /// ```
 ///
-/// The folder gets an `export.json` manifest (format, study, time, counts, issues). A folder that already exists is
+/// The folder gets an `export.json` manifest (format, study, time, counts, issues, and `"cells": "for-spreadsheets"`
+/// when the CSV cells were written for spreadsheets, ``CSVCellStyle``). A folder that already exists is
 /// replaced only when it is empty or has that manifest, so `--out` pointing at the wrong folder never deletes
 /// anything else. On Linux and macOS a folder cannot be renamed over another, so the swap is two renames: the old
 /// export is moved aside, the new one moved in, and the old one deleted.
@@ -33,7 +34,7 @@ public struct StudyExportFolder: Sendable {
         let staging = try makeStaging()
         do {
             let summary = try exporter.write(snapshot, into: staging)
-            try complete(staging, format: exporter.format, study: snapshot.study, takenAt: snapshot.takenAt, summary: summary)
+            try complete(staging, exporter: exporter, study: snapshot.study, takenAt: snapshot.takenAt, summary: summary)
             return summary
         } catch {
             try? FileManager.default.removeItem(at: staging)
@@ -54,7 +55,7 @@ public struct StudyExportFolder: Sendable {
                 try stream.add(try await reader.data(of: participant))
             }
             let summary = try stream.finish()
-            try complete(staging, format: exporter.format, study: reader.study, takenAt: takenAt, summary: summary)
+            try complete(staging, exporter: exporter, study: reader.study, takenAt: takenAt, summary: summary)
             return summary
         } catch {
             try? FileManager.default.removeItem(at: staging)
@@ -96,10 +97,11 @@ public struct StudyExportFolder: Sendable {
     }
 
     /// Writes the manifest into the staged export and moves it in place of the previous one.
-    private func complete(_ staging: URL, format: StudyExportFormat, study: StudyDefinition, takenAt: Date,
+    private func complete(_ staging: URL, exporter: any StudyExporter, study: StudyDefinition, takenAt: Date,
                           summary: StudyExportSummary) throws {
-        let manifest = Manifest(format: format.rawValue, study: study.identifier,
-                                exportedAt: ISO8601DateFormatter().string(from: takenAt), summary: summary)
+        let manifest = Manifest(format: exporter.format.rawValue, study: study.identifier,
+                                exportedAt: ISO8601DateFormatter().string(from: takenAt),
+                                cells: exporter.cells == .exact ? nil : exporter.cells.rawValue, summary: summary)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try encoder.encode(manifest).write(to: staging.appendingPathComponent(Self.manifestFileName))
@@ -111,6 +113,8 @@ public struct StudyExportFolder: Sendable {
         let format: String
         let study: String
         let exportedAt: String
+        /// How the CSV cells were written, when not exactly (absent: exactly).
+        let cells: String?
         let summary: StudyExportSummary
     }
 

@@ -17,4 +17,13 @@ public enum StudyExportFormat: String, Hashable, Sendable, CaseIterable {
     case consents
     /// Every value of every live outcome as a row of one CSV file (``CSVOutcomesExporter``).
     case outcomes
+
+    /// Whether the format writes CSV files, whose cells ``CSVCellStyle/forSpreadsheets`` can make safe to open in a
+    /// spreadsheet: `csv-long`, `csv-wide`, `outcomes` and `consents` (its `consents.csv`).
+    public var writesCSV: Bool {
+        switch self {
+        case .csvLong, .csvWide, .outcomes, .consents: true
+        case .fhir, .json: false
+        }
+    }
 }

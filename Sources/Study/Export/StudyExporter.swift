@@ -16,6 +16,9 @@ public protocol StudyExporter: Sendable {
     /// The format written.
     var format: StudyExportFormat { get }
 
+    /// How the exporter writes the cells of its CSV files; ``CSVCellStyle/exact`` for a format that writes none.
+    var cells: CSVCellStyle { get }
+
     /// Starts writing into `folder`, an empty folder that exists, the export of `study` read at `takenAt`. Throws only
     /// for what stops the whole export (a file that cannot be created).
     func start(study: StudyDefinition, takenAt: Date, into folder: URL) throws -> any StudyExportStream
@@ -31,6 +34,9 @@ public protocol StudyExportStream: AnyObject {
 }
 
 extension StudyExporter {
+    /// ``CSVCellStyle/exact``: a format without CSV files writes its data as it is.
+    public var cells: CSVCellStyle { .exact }
+
     /// Writes the participants of `snapshot` into `folder`, an empty folder that exists, through the exporter's stream.
     public func write(_ snapshot: StudyExportSnapshot, into folder: URL) throws -> StudyExportSummary {
         let stream = try start(study: snapshot.study, takenAt: snapshot.takenAt, into: folder)

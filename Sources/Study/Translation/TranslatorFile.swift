@@ -54,14 +54,37 @@ public enum TranslatorFile {
         }
     }
 
+    /// The largest translators' file read: as large as a study file may be (``StudyLoader/maximumFileBytes``, 8 MiB),
+    /// since what it holds goes into one (`translations/LANGUAGE.yaml`). A study's texts in one language are a few
+    /// hundred kilobytes of XLIFF.
+    public static let maximumBytes = StudyLoader.maximumFileBytes
+
+    /// Reads the translators' file at `url` as ``read(_:format:)`` does, after checking its size: a file larger than
+    /// ``maximumBytes`` is refused before any of it is read.
+    public static func read(contentsOf url: URL, format: Format) throws(TranslatorFileError) -> (language: String?, units: [Unit]) {
+        if let size = StudyLoader.oversizedFileSize(url) { throw oversized(size) }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw TranslatorFileError(line: nil, key: nil, message: "the file cannot be read: \(error.localizedDescription)")
+        }
+        return try read(data, format: format)
+    }
+
     /// Reads a translators' file: its target language (nil for a String Catalog without any translation yet) and its
-    /// units, in order. Throws ``TranslatorFileError`` for a
+    /// units, in order. Throws ``TranslatorFileError`` for a file larger than ``maximumBytes`` and for a
     /// file that is not the format, with the line where it could tell.
     public static func read(_ data: Data, format: Format) throws(TranslatorFileError) -> (language: String?, units: [Unit]) {
+        guard data.count <= maximumBytes else { throw oversized(data.count) }
         switch format {
-        case .xliff: try readXLIFF(data)
-        case .xcstrings: try readCatalog(data)
+        case .xliff: return try readXLIFF(data)
+        case .xcstrings: return try readCatalog(data)
         }
+    }
+
+    private static func oversized(_ size: Int) -> TranslatorFileError {
+        TranslatorFileError(line: nil, key: nil, message: "the file is \(size) bytes, more than the \(maximumBytes) bytes (8 MiB) a translators' file may have; it was not read")
     }
 
     // MARK: - XLIFF
@@ -111,8 +134,11 @@ public enum TranslatorFile {
         parser.shouldResolveExternalEntities = false
         parser.delegate = reader
         if !parser.parse() {
-            throw TranslatorFileError(line: parser.lineNumber, key: nil,
-                                      message: reader.failure ?? "not well-formed XML (the parser stopped at column \(parser.columnNumber))")
+            if let failure = reader.failure { throw TranslatorFileError(line: reader.failureLine, key: nil, message: failure) }
+            // libxml2 reads on after the first error, so the parser's own line is by then the file's last: the line is
+            // the one where the error was found.
+            throw TranslatorFileError(line: reader.errorLine ?? parser.lineNumber, key: nil,
+                                      message: "not well-formed XML (at column \(reader.errorColumn ?? parser.columnNumber))")
         }
         if let failure = reader.failure { throw TranslatorFileError(line: reader.failureLine, key: nil, message: failure) }
         guard reader.ended else {
@@ -132,6 +158,8 @@ public enum TranslatorFile {
         var failureLine: Int?
         /// Whether `</xliff>` was read: the whole file is there.
         var ended = false
+        /// Where the parser first found the file not well-formed.
+        var errorLine: Int?, errorColumn: Int?
         private var file: String?
         private var unit: Unit?
         private var element: String?
@@ -177,6 +205,12 @@ public enum TranslatorFile {
             case "xliff": ended = true
             default: break
             }
+        }
+
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+            guard errorLine == nil else { return }
+            errorLine = parser.lineNumber
+            errorColumn = parser.columnNumber
         }
 
         private func fail(_ message: String, _ parser: XMLParser) {

@@ -106,20 +106,28 @@ public struct ConsoleParticipantRowView: Sendable {
     }
 }
 
-/// The enrolment page: counts, each participant, the invitations, and the exports.
+/// The enrolment page: counts, each participant, the invitations, and the exports: a link per format (exact), and a
+/// form that downloads a format with its CSV cells made safe for spreadsheets.
 public struct ConsoleEnrolmentView: Sendable {
     public let counts: [ConsoleCountView]
     public let participants: [ConsoleParticipantRowView]
     public let hasParticipants: Bool
     public let exports: [ConsoleLinkView]
+    /// Where the download form goes (`GET`, with `format` and `for-spreadsheets`).
+    public let exportAction: String
+    /// The formats the download form offers.
+    public let exportFormats: [ConsoleOptionView]
     /// What the researcher is told of the wrong passwords tried for their address before they signed in; nil for none.
     public var signInNotice: String?
 
-    public init(counts: [ConsoleCountView], participants: [ConsoleParticipantRowView], exports: [ConsoleLinkView]) {
+    public init(counts: [ConsoleCountView], participants: [ConsoleParticipantRowView], exports: [ConsoleLinkView],
+                exportAction: String = "/console/exports", exportFormats: [ConsoleOptionView] = []) {
         self.counts = counts
         self.participants = participants
         hasParticipants = !participants.isEmpty
         self.exports = exports
+        self.exportAction = exportAction
+        self.exportFormats = exportFormats
     }
 }
 

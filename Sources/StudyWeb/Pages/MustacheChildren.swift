@@ -1261,6 +1261,8 @@ extension ConsoleEnrolmentView: MustacheParent {
         case "participants": self.participants
         case "hasParticipants": self.hasParticipants
         case "exports": self.exports
+        case "exportAction": self.exportAction
+        case "exportFormats": self.exportFormats
         case "signInNotice": self.signInNotice
         default: nil
         }

@@ -66,6 +66,36 @@ struct FileQuestionTests {
         #expect(session.answer() == nil)
     }
 
+    /// What a file comes with is the participant's (or their browser's) text: a type that is no media type (a formula
+    /// that would start csv-long's `detail` cell, a control character) and a name that reads other than it is stored
+    /// are refused, with a problem for the question, and nothing is written.
+    @Test func aFileWhoseTypeIsNoMediaTypeOrWhoseNameTurnsItsTextAroundIsNotWritten() throws {
+        let output = folder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        var session = try TaskSession(task: task(), environment: clock.environment(), files: FolderRunFileStore(folder: output))
+        for type in [#"=HYPERLINK("https://evil.example","x")"#, "image/png\r\nX-Injected: 1", "image", "", "image/png; q", "image/p\u{202E}ng"] {
+            #expect(throws: TaskSessionError.invalidAnswer(item: "photo", AnswerValidationError(.fileTypeInvalid)), "\(type)") {
+                try session.attachFile(Data("abc".utf8), title: "knee.png", contentType: type)
+            }
+        }
+        #expect(throws: TaskSessionError.invalidAnswer(item: "photo", AnswerValidationError(.fileNameCharacter, [
+            "character": .text("U+202E RIGHT-TO-LEFT OVERRIDE"), "reason": .phrase(.reasonChangesDirection)]))) {
+            try session.attachFile(Data("abc".utf8), title: "invoice\u{202E}gnp.exe", contentType: "image/png")
+        }
+        #expect(throws: TaskSessionError.invalidAnswer(item: "photo", AnswerValidationError(.fileNameCharacter, [
+            "character": .text("U+0007"), "reason": .phrase(.reasonControlCharacter)]))) {
+            try session.attachFile(Data("abc".utf8), title: "knee\u{7}.png", contentType: "image/png")
+        }
+        #expect(throws: TaskSessionError.invalidAnswer(item: "photo", AnswerValidationError(.fileNameTooLong, ["count": .integer(255)]))) {
+            try session.attachFile(Data("abc".utf8), title: String(repeating: "k", count: 256) + ".png", contentType: "image/png")
+        }
+        #expect(files(in: output).isEmpty)
+        #expect(session.answer() == nil)
+        // A media type with parameters, in any case, is one.
+        let answer = try session.attachFile(Data("abc".utf8), title: "knee.png", contentType: #"Image/PNG; name="knee scan.png""#)
+        #expect(answer.contentType == #"Image/PNG; name="knee scan.png""#)
+    }
+
     @Test func aFileAnswerMustNameAnAttachedFile() throws {
         var session = try TaskSession(task: task(), environment: clock.environment(), files: FolderRunFileStore(folder: folder()))
         let invented = FileAnswer(fileName: "../../etc/passwd", contentType: "image/png", byteCount: 5, sha256: "00")

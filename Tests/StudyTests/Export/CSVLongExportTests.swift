@@ -156,7 +156,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let url = root.appendingPathComponent("t.csv")
-        let writer = try CSVFileWriter(creating: url, header: ["a", "b"])
+        let writer = try CSVFileWriter(creating: url, header: ["a", "b"], cells: .exact)
         try writer.write([text, "after"])
         try writer.close()
         #expect(try CSVTestParser.rows(of: Data(contentsOf: url)) == [["a", "b"], [text, "after"]])
@@ -167,7 +167,7 @@ import Testing
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let url = root.appendingPathComponent("taken")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        #expect(throws: StudyExportError.self) { try CSVFileWriter(creating: url, header: ["a"]) }
+        #expect(throws: StudyExportError.self) { try CSVFileWriter(creating: url, header: ["a"], cells: .exact) }
     }
 }
 
