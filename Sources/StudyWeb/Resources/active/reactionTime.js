@@ -52,7 +52,8 @@ area.addEventListener('pointerdown', (event) => {
     trial = { interval: delay(), startedAt: event.timeStamp, shownAt: null, releasedAt: null,
               record: { holdStart: t, currentInterval: 0, stimulusStart: null, release: null, reaction: null, location: null } };
     trial.record.currentInterval = trial.interval;
-    requestAnimationFrame(waitForDelay);
+    const started = trial;
+    requestAnimationFrame((now) => waitForDelay(now, started));
   } else if (trial && trial.releasedAt !== null && trial.shownAt !== null) {
     trial.record.reaction = t;
     trial.record.location = { x: px(event.clientX - box.left), y: px(event.clientY - box.top) };
@@ -70,25 +71,28 @@ area.addEventListener('pointerup', letGo);
 area.addEventListener('pointercancel', letGo);
 area.addEventListener('contextmenu', (event) => event.preventDefault());
 
-function waitForDelay(now) {
-  if (!trial || done || trial.releasedAt !== null) return;
-  if (now - trial.startedAt >= trial.interval * 1000) {
+// Each frame loop belongs to its trial (`own`) and stops when that trial is no longer the one under way: a trial can
+// end and the next begin (tap on the circle, press on the button) before the loop's next frame, which must then not
+// act on the new trial (it would take its missing onset for time zero and time it out as a let-go at once).
+function waitForDelay(now, own) {
+  if (trial !== own || done || own.releasedAt !== null) return;
+  if (now - own.startedAt >= own.interval * 1000) {
     stimulus.classList.add('shown');
-    trial.shownAt = now;
-    trial.record.stimulusStart = seconds(now - origin);
-    requestAnimationFrame(waitForReaction);
+    own.shownAt = now;
+    own.record.stimulusStart = seconds(now - origin);
+    requestAnimationFrame((next) => waitForReaction(next, own));
     return;
   }
-  requestAnimationFrame(waitForDelay);
+  requestAnimationFrame((next) => waitForDelay(next, own));
 }
-function waitForReaction(now) {
-  if (!trial || done || trial.record.reaction !== null) return;
-  if (now - trial.shownAt > timeout * 1000) {
-    if (trial.releasedAt === null) { trial.releasedAt = now; trial.record.release = seconds(now - origin); }
+function waitForReaction(now, own) {
+  if (trial !== own || done || own.record.reaction !== null) return;
+  if (now - own.shownAt > timeout * 1000) {
+    if (own.releasedAt === null) { own.releasedAt = now; own.record.release = seconds(now - origin); }
     endTrial();
     return;
   }
-  requestAnimationFrame(waitForReaction);
+  requestAnimationFrame((next) => waitForReaction(next, own));
 }
 
 function end(complete) {
