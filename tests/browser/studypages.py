@@ -14,6 +14,74 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 WAIT = 15  # seconds: a generous ceiling for any one page load on two shared cores; waits end as soon as they can
 
 
+# The page's own time, held by the test. A page that moves by itself (an active step's module, which measures and
+# ends on animation frames; a wait step, which presses Next after its seconds) races with a test that reads and
+# checks it, and a test slowed by a loaded machine loses that race by chance. Installed in every document of a
+# browser tab before its scripts run, this holds an active step's animation-frame callbacks from the start, and a
+# wait step's timers set while it loads, until the test lets the page's time run (`release_page_time`, for good or
+# for a number of frames); the test or a watcher in the page may hold it again at a moment the page itself marks
+# (`hold_page_time`, `studykitClock.hold()`). Held, a frame callback waits, even one asked for before the hold: it
+# runs later in a real frame with that frame's own timestamp, so a module still times everything by its frames and
+# its events' timeStamps. `frameTimes` lists the frames in which the page's callbacks ran (performance clock, ms).
+_PAGE_TIME = """
+(() => {
+  const frame = window.requestAnimationFrame.bind(window), timeout = window.setTimeout.bind(window);
+  const clock = window.studykitClock = {held: null, budget: null, until: null, frames: [], timers: [], frameTimes: []};
+  const framesHeld = () => clock.held ?? !!document.querySelector('[data-active]');
+  const timersHeld = () => clock.held !== false && document.readyState !== 'complete' && !!document.querySelector('[data-wait]');
+  const run = (callback) => frame((time) => {
+    if (clock.held || (clock.until !== null && time > clock.until)) { clock.held = true; clock.frames.push(callback); return; }
+    if (time !== clock.frameTimes[clock.frameTimes.length - 1]) {
+      clock.frameTimes.push(time);
+      if (clock.budget !== null && --clock.budget <= 0) { clock.until = time; clock.budget = null; }
+    }
+    callback(time);
+  });
+  window.requestAnimationFrame = (callback) => {
+    if (framesHeld()) { clock.frames.push(callback); return 0; }
+    return run(callback);
+  };
+  window.setTimeout = function (callback, delay, ...rest) {
+    if (typeof callback === 'function' && timersHeld()) { clock.timers.push([callback, delay, rest]); return 0; }
+    return timeout(callback, delay, ...rest);
+  };
+  clock.hold = () => { clock.held = true; };
+  clock.release = (frames) => {
+    clock.held = false;
+    clock.until = null;
+    clock.budget = frames || null;
+    for (const callback of clock.frames.splice(0)) run(callback);
+    for (const [callback, delay, rest] of clock.timers.splice(0)) timeout(callback, delay, ...rest);
+    return performance.timeOrigin + performance.now();
+  };
+})();
+"""
+
+
+def control_page_time(driver):
+    """From the next page on, every page of this browser tab starts with its own time held (see `_PAGE_TIME`)."""
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": _PAGE_TIME})
+
+
+def release_page_time(driver, frames=None):
+    """Lets the page's held time run, for good or (`frames`) for that many animation frames, after which the page
+    holds it again by itself (this waits for them); returns the page's clock at the release (seconds since the epoch)."""
+    released = driver.execute_script("return window.studykitClock.release(arguments[0])", frames) / 1000
+    if frames:
+        WebDriverWait(driver, WAIT).until(lambda d: d.execute_script("return window.studykitClock.until !== null"))
+    return released
+
+
+def hold_page_time(driver):
+    """Holds the page's animation frames again: a frame callback waits from now on until a release."""
+    driver.execute_script("window.studykitClock.hold()")
+
+
+def first_frame_shown(driver):
+    """Waits until the page has run a frame since its time was released (an active step shows its task in its first)."""
+    WebDriverWait(driver, WAIT).until(lambda d: d.execute_script("return window.studykitClock.frameTimes.length > 0"))
+
+
 def mark_page(driver):
     """Marks the page on screen, so that `wait_for_new_page` can tell when another has replaced it."""
     driver.execute_script("window.studykitTestMark = true")

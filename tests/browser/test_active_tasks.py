@@ -1,6 +1,13 @@
 """Active tasks in a real browser, driven through the DevTools protocol's input events with given positions and
 timestamps: the stored samples must carry those positions, and the intervals between them within 1 ms; a task page
-is cross-origin isolated, passes axe, and stays under its weight budget."""
+is cross-origin isolated, passes axe, and stays under its weight budget.
+
+A task's page moves by its own clock (a countdown ends, a reaction trial times out, a digit's window closes, a
+tapping test ends five seconds after its first tap). So that a test slowed by a loaded machine never loses a race with
+that clock, each page's time is held (studypages `control_page_time`) while the test reads and checks it and while it
+sends input that must arrive within a window; the test lets it run when the page itself shows that it may. Waits on
+the wall clock are only ceilings (WAIT), and `wait_until`, which keeps an event from being sent before its own stamp
+where a stimulus shown in real time must come after it."""
 import json
 import sqlite3
 import time
@@ -10,7 +17,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import ROOT, TIMING_ERRORS, start_server
-from studypages import Participant, WAIT, click_to_navigate, wait_for_new_page
+from studypages import (Participant, WAIT, click_to_navigate, control_page_time, first_frame_shown, hold_page_time,
+                        release_page_time, wait_for_new_page)
 
 TAPPING_STUDY = ROOT / "tests" / "browser" / "studies" / "tapping"
 
@@ -22,6 +30,12 @@ def tapping_server(workdir):
     s.stop()
 
 
+@pytest.fixture(autouse=True)
+def held_page_time(browser):
+    """Every page of the test's browser starts with its own time held (see the module's docstring)."""
+    control_page_time(browser.driver)
+
+
 def timing_error(task, measured, given):
     """Records measured − given (seconds) for the session's summary, in ms, and returns its size in seconds."""
     TIMING_ERRORS.setdefault(task, []).append(1000 * (measured - given))
@@ -29,20 +43,39 @@ def timing_error(task, measured, given):
 
 
 def wait_for_step(me, step, timeout=WAIT):
-    """Waits for the page of `step`; when it does not come, fails with the page on screen (a refusal says why)."""
+    """Waits for the page of `step` (or of any of a tuple of steps); when it does not come, fails with the page on
+    screen (a refusal says why)."""
+    steps = [step] if isinstance(step, str) else list(step)
     try:
         WebDriverWait(me.driver, timeout).until(lambda d: d.execute_script(
-            "const s = document.querySelector('input[name=_step]'); return document.readyState === 'complete' && s && s.value") == step)
+            "const s = document.querySelector('input[name=_step]'); return document.readyState === 'complete' && !!s && arguments[0].includes(s.value)",
+            steps))
     except Exception:
         raise AssertionError(f"no page of step {step!r}; on screen: {me.driver.execute_script('return document.body.innerText')[:600]!r}")
 
 
-def begin(server, browser, title, step):
-    """A new participant, onboarded, on the page of the active step `step` of the task titled `title`."""
+def past_countdown(me, step):
+    """From the countdown before `step` (or `step` itself): lets the countdown run, whose page's time is held until
+    then, and waits for the page of `step`, whose time is held in turn."""
+    countdown = f"countdown.{step}"
+    wait_for_step(me, (countdown, step))
+    if me.step() == countdown:
+        release_page_time(me.driver)
+        wait_for_step(me, step, timeout=WAIT + 5)
+
+
+def begin(server, browser, title, step, watch=None):
+    """A new participant, onboarded, on the page of the active step `step` of the task titled `title`, past its
+    countdown. The script `watch` (a watcher of what the page shows) is run on the page before its time runs, so it
+    misses nothing the page shows."""
     me = Participant(server, browser).join()
     me.onboard_every_format()
     me.start_survey(title)
-    wait_for_step(me, step, timeout=WAIT + 5)
+    past_countdown(me, step)
+    if watch:
+        me.driver.execute_script(watch)
+    release_page_time(me.driver)
+    first_frame_shown(me.driver)
     return me
 
 
@@ -107,13 +140,16 @@ def test_two_finger_tapping_keeps_the_positions_and_intervals_the_browser_was_gi
     assert me.step() == "instruction1"
     me.next()
     assert me.step() == "countdown.tapping.right"
+    release_page_time(me.driver, frames=1)  # the countdown's first frame shows its seconds; then it is held again
+    assert me.field(".countdown").text
     me.page()
-    wait_for_step(me, "tapping.right", timeout=WAIT + 5)
+    past_countdown(me, "tapping.right")
     label, status = me.browser.check_page()
     assert status == 200
     isolated = me.driver.execute_script("return self.crossOriginIsolated")
     assert isolated, "the tapping page is not cross-origin isolated"
 
+    release_page_time(me.driver)
     geometry = tapping_geometry(me.driver)
     area, (left, right) = geometry["area"], geometry["targets"]
     centre = lambda r, dx=0: (r["x"] + r["width"] / 2 + dx, r["y"] + r["height"] / 2)
@@ -129,8 +165,11 @@ def test_two_finger_tapping_keeps_the_positions_and_intervals_the_browser_was_gi
         planned.append((x, y, stamp, "left" if index % 2 == 0 else "right"))
     off = (area["x"] + area["width"] / 2, area["y"] + 10, stamps[5] + 0.05, "none")
     planned.insert(6, off)
+    # The taps reach the page while its time is held: its end (5 s after the first tap) cannot come between them.
+    hold_page_time(me.driver)
     for x, y, stamp, _ in planned:
         tap(me.driver, x, y, stamp)
+    release_page_time(me.driver)
     # The step ends by itself 5 s after the first tap and moves on to the conclusion.
     wait_for_new_page(me.driver, timeout=WAIT)
     wait_for_step(me, "conclusion")
@@ -174,9 +213,12 @@ def test_a_tapping_test_stopped_early_keeps_its_samples_and_makes_up_no_score(ta
     me.start_survey("Tapping speed")
     # excludeInstructions: the countdown comes first.
     assert me.step() == "countdown.tapping.right"
-    wait_for_step(me, "tapping.right", timeout=WAIT + 5)
+    past_countdown(me, "tapping.right")
+    release_page_time(me.driver)
     geometry = tapping_geometry(me.driver)
     (only,) = geometry["targets"]
+    # Held: the test's own end (5 s after the first tap) cannot come before Stop is pressed.
+    hold_page_time(me.driver)
     now = time.time()
     for index in range(3):
         tap(me.driver, only["x"] + only["width"] / 2, only["y"] + only["height"] / 2, now + 0.15 * index)
@@ -194,12 +236,17 @@ def test_a_tapping_test_stopped_early_keeps_its_samples_and_makes_up_no_score(ta
 
 # Records, in the page, the time of the animation frame in which the stimulus was made visible: a MutationObserver's
 # callback runs as a microtask right after the frame callback that changed the class, and document.timeline.currentTime
-# is that frame's timestamp.
+# is that frame's timestamp. And holds the page's time there: the trial's timeout (3 s after the onset, on the page's
+# frames) cannot end it before the test has let go and tapped, however slow the test is; at most the frame already
+# asked for runs, 3 s short of the timeout.
 _WATCH_STIMULUS = """
 window.studykitOnsets = [];
 new MutationObserver(() => {
   const shown = document.querySelector('.stimulus.shown');
-  if (shown && window.studykitOnsets.length === window.studykitSeen) window.studykitOnsets.push(performance.timeOrigin + document.timeline.currentTime);
+  if (shown && window.studykitOnsets.length === window.studykitSeen) {
+    window.studykitClock.hold();
+    window.studykitOnsets.push(performance.timeOrigin + document.timeline.currentTime);
+  }
   if (!shown) window.studykitSeen = window.studykitOnsets.length;
 }).observe(document.querySelector('.stimulus'), {attributes: true});
 window.studykitSeen = 0;
@@ -208,7 +255,8 @@ window.studykitSeen = 0;
 
 def onsets_seen(driver, trial):
     """How many stimulus onsets the watcher has seen; fails with the page on screen when the page was replaced (the
-    watcher lives in the document), which once happened on CI's two loaded cores and says what replaced it."""
+    watcher lives in the document), with what replaced it. On CI's two loaded cores the page once ended trial 2 as a
+    let-go before its onset and moved on: a frame loop of trial 1 had carried on into trial 2 (see the test)."""
     seen = driver.execute_script("return window.studykitOnsets ? window.studykitOnsets.length : -1")
     if seen < 0:
         on_screen = driver.execute_script(
@@ -223,20 +271,21 @@ def test_reaction_time_reports_a_known_delay_between_the_stimulus_frame_and_the_
     me.start_survey("Reaction time")
     me.next()
     me.next()
-    wait_for_step(me, "reactionTime", timeout=WAIT + 5)
+    past_countdown(me, "reactionTime")
+    me.driver.execute_script(_WATCH_STIMULUS)
+    release_page_time(me.driver)
     WebDriverWait(me.driver, WAIT).until(lambda d: d.execute_script("return !!document.querySelector('.tap-area.shown')"))
     me.browser.check_page()
-    me.driver.execute_script(_WATCH_STIMULUS)
     rects = me.driver.execute_script("""
         const r = e => { const b = e.getBoundingClientRect(); return {x: b.left + b.width / 2, y: b.top + b.height / 2}; };
         return {hold: r(document.querySelector('.hold')), stimulus: r(document.querySelector('.stimulus'))};""")
     delays = [0.280, 0.350]
-    last = 0
-    for index, delay in enumerate(delays):
-        # Input times only go forward: a press is stamped no earlier than the last event sent.
-        now = max(me.driver.execute_script("return (performance.timeOrigin + performance.now()) / 1000"), last + 0.05)
+
+    def press_hold(at):
         me.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mousePressed", "button": "left", "clickCount": 1,
-                                                               "x": rects["hold"]["x"], "y": rects["hold"]["y"], "timestamp": now})
+                                                               "x": rects["hold"]["x"], "y": rects["hold"]["y"], "timestamp": at})
+    press_hold(page_clock(me.driver))
+    for index, delay in enumerate(delays):
         WebDriverWait(me.driver, WAIT).until(lambda d: onsets_seen(d, index) > index)
         onset = me.driver.execute_script(f"return window.studykitOnsets[{index}]") / 1000
         wait_until(me.driver, onset + delay)
@@ -245,9 +294,17 @@ def test_reaction_time_reports_a_known_delay_between_the_stimulus_frame_and_the_
         for kind in ("mousePressed", "mouseReleased"):
             me.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": kind, "button": "left", "clickCount": 1, "x": rects["stimulus"]["x"],
                                                                    "y": rects["stimulus"]["y"], "timestamp": onset + delay + 0.2})
-        last = onset + delay + 0.2
         if index + 1 < len(delays):
-            WebDriverWait(me.driver, WAIT).until(lambda d: d.execute_script("return !document.querySelector('.stimulus.shown')"))
+            assert me.driver.execute_script("return !document.querySelector('.stimulus.shown')"), "the tap on the circle did not end the trial"
+            # The next trial's hold begins before the page has run another frame (its time is still held), as when a
+            # participant presses again at once or a slow phone's frames lag: the frame loop of the trial just ended
+            # must leave the new one alone. Such a loop once took the new trial's missing onset for time zero and, the
+            # page being open over 3 s (the timeout), ended it at once as a let-go; the page had its 2 trials and moved
+            # on ("the reaction time page was replaced during trial 2"), whenever a frame came late on loaded cores.
+            # Here the page is over 3 s old when its time runs again, so that loop would always do it.
+            wait_until(me.driver, me.driver.execute_script("return performance.timeOrigin") / 1000 + 3.05)
+            press_hold(max(page_clock(me.driver), onset + delay + 0.25))  # input times only go forward
+            release_page_time(me.driver)
     wait_for_step(me, "conclusion")
     assert "Average reaction time" in me.main_text()
     me.next()
@@ -278,8 +335,7 @@ WORDS = {"RED": "red", "GREEN": "green", "BLUE": "blue", "YELLOW": "yellow"}
 
 
 def test_stroop_times_each_answer_from_the_word_s_frame(tapping_server, browser):
-    me = begin(tapping_server, browser, "Stroop", "stroop")
-    me.driver.execute_script(_WATCH_WORD)
+    me = begin(tapping_server, browser, "Stroop", "stroop", watch=_WATCH_WORD)
     me.browser.check_page()
     buttons = centres(me.driver, ".stroop-buttons button", "color")
     answered = []
@@ -316,14 +372,15 @@ new MutationObserver((records) => {
 
 
 def test_spatial_span_follows_the_sequences_shown_and_its_rules(tapping_server, browser):
-    me = begin(tapping_server, browser, "Spatial memory", "spatialSpan")
-    me.driver.execute_script(_WATCH_SQUARES)
+    me = begin(tapping_server, browser, "Spatial memory", "spatialSpan", watch=_WATCH_SQUARES)
     me.browser.check_page()
     centres = me.driver.execute_script("""
         return [...document.querySelectorAll('.span-target')].map(e => { const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; });""")
     shown_so_far, played = 0, []
     for game, span in enumerate((2, 3, 2)):
-        WebDriverWait(me.driver, WAIT).until(lambda d: d.execute_script("return document.querySelector('.span-board.input') !== null"))
+        # The page's turn to play is over when it takes input again and has lit this game's squares.
+        WebDriverWait(me.driver, WAIT).until(lambda d: d.execute_script(
+            "return document.querySelector('.span-board.input') !== null && window.studykitLit.length >= arguments[0]", shown_so_far + span))
         lit = me.driver.execute_script("return window.studykitLit")[shown_so_far:shown_so_far + span]
         shown_so_far += span
         assert len(lit) == span and len(set(lit)) == span
@@ -429,33 +486,48 @@ _WATCH_DIGITS = """
 window.studykitDigits = [];
 new MutationObserver(() => {
   const text = document.querySelector('.psat-digit').textContent;
-  if (/^[0-9]$/.test(text)) window.studykitDigits.push({digit: Number(text), at: performance.timeOrigin + document.timeline.currentTime});
+  if (/^[0-9]$/.test(text)) {
+    window.studykitClock.hold();  // the digit's window stays open until the test has answered and lets the page's time run
+    window.studykitDigits.push({digit: Number(text), at: performance.timeOrigin + document.timeline.currentTime});
+  }
 }).observe(document.querySelector('.psat-digit'), {childList: true, characterData: true, subtree: true});
 """
 
 
 def test_psat_takes_each_sum_in_its_digit_s_window(tapping_server, browser):
-    me = begin(tapping_server, browser, "Adding digits", "psat")
-    # The first digit shows as the page does, for the whole interval (the study shows each digit that long).
-    first = me.driver.execute_script("return Number(document.querySelector('.psat-digit').textContent)")
-    me.driver.execute_script(_WATCH_DIGITS)
+    me = begin(tapping_server, browser, "Adding digits", "psat", watch=_WATCH_DIGITS)
+    # The first digit shows in the page's first frame, for the whole interval (the study shows each digit that long).
+    WebDriverWait(me.driver, WAIT).until(lambda d: d.execute_script("return window.studykitDigits.length") > 0)
+    first = me.driver.execute_script("return window.studykitDigits[0].digit")
+    assert me.driver.execute_script("return Number(document.querySelector('.psat-digit').textContent)") == first
     me.browser.check_page()
     keys = centres(me.driver, ".psat-keys button", "sum")
     previous, answered = first, []
+    # Held since the last digit showed, the page goes on to the next; the test is told of it by the page itself (no
+    # polling) and answers at once, its key stamped `delay` after the digit's frame, while the page is held again, so
+    # the answer always lands in its digit's window. The pace is the page's real time, which a hold cannot stop, and
+    # the server refuses an onset more than 0.25 s off it: a hold that outlasted the rest of the window (1.5 s less the
+    # delay) by that much would fail the test, so the answer is not held back until its stamp (it is sent stamped ahead,
+    # as the tapping test's taps are; the next digit still comes after it).
+    next_digit = """
+        const [index, done] = [arguments[0], arguments[arguments.length - 1]];
+        window.studykitClock.release();
+        const look = () => window.studykitDigits.length > index ? done(window.studykitDigits[index]) : setTimeout(look, 2);
+        look();"""
     for index in range(10):
-        WebDriverWait(me.driver, WAIT).until(lambda d: d.execute_script("return window.studykitDigits.length") > index)
-        shown = me.driver.execute_script(f"return window.studykitDigits[{index}]")
+        shown = me.driver.execute_async_script(next_digit, index + 1)
         total = previous + shown["digit"]
         if index == 3:  # the fourth answer is wrong
             total += 1 if total < 17 else -1
         delay = 0.35 + 0.05 * index
-        wait_until(me.driver, shown["at"] / 1000 + delay)
         x, y = keys[str(total)]
         for kind in ("mousePressed", "mouseReleased"):
             me.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": kind, "button": "left", "clickCount": 1, "x": x, "y": y,
                                                                    "timestamp": shown["at"] / 1000 + delay})
         answered.append((shown["digit"], total, delay))
         previous = shown["digit"]
+    frames, seen = me.driver.execute_script("return [window.studykitClock.frameTimes, window.studykitDigits]")
+    release_page_time(me.driver)
     wait_for_step(me, "conclusion", timeout=WAIT + 5)
     me.next()
     result = active_result(stored_result(tapping_server, "psat"), "psat")
@@ -463,7 +535,14 @@ def test_psat_takes_each_sum_in_its_digit_s_window(tapping_server, browser):
     assert stored["initialDigit"] == first
     assert [(s["digit"], s["answer"]) for s in stored["samples"]] == [(d, t) for d, t, _ in answered]
     assert all(timing_error("psat", s["time"], delay) < 0.001 for s, (_, _, delay) in zip(stored["samples"], answered))
-    assert all(abs(s["onset"] - 1.5 * (i + 1)) < 0.05 for i, s in enumerate(stored["samples"]))
+    # Each digit is presented on the pace: in the first frame the page ran at or after its time (1.5 s times its place
+    # after the first digit's frame), and that frame's time is its onset, as the watcher saw it. On a loaded machine
+    # that frame may come late (frames lag, or the page's time was held a little past the pace), never early.
+    origin = frames[0]
+    for place, sample in enumerate(stored["samples"], 1):
+        frame = next(f for f in frames if f - origin >= place * 1500)
+        assert abs(sample["onset"] - (frame - origin) / 1000) < 1e-5, f"digit {place}: onset {sample['onset']} s, first frame on the pace {(frame - origin) / 1000} s"
+        assert abs(sample["onset"] - (seen[place]["at"] - seen[0]["at"]) / 1000) < 1e-5
     measures = {m["identifier"]: m["value"] for m in result["measures"]}
     assert measures["totalCorrect"] == 9 and measures["totalDyad"] == 7
 
@@ -544,7 +623,8 @@ def test_hole_peg_moves_pegs_with_two_fingers(tapping_server, browser):
     me.start_survey("Peg test")
     for step, action in (("hole.peg.test.dominant.place", "place"), ("hole.peg.test.dominant.remove", "remove"),
                          ("hole.peg.test.non.dominant.place", "place"), ("hole.peg.test.non.dominant.remove", "remove")):
-        wait_for_step(me, step, timeout=WAIT + 5)
+        past_countdown(me, step)
+        release_page_time(me.driver)
         WebDriverWait(me.driver, WAIT).until(lambda d: d.execute_script("return !!document.querySelector('.tap-area.shown')"))
         if step == "hole.peg.test.dominant.place":
             me.browser.check_page()
@@ -559,6 +639,9 @@ def test_hole_peg_moves_pegs_with_two_fingers(tapping_server, browser):
         # Touches sent through chromedriver reach only the first page that took touches (the step pages after it are
         # loaded by the module's own post); the later steps are driven with the mouse, which the page takes on a computer.
         drag = pinch_drag if step == "hole.peg.test.dominant.place" else mouse_drag
+        # Held: the step's time limit (from the first grip, on the page's frames) cannot end it between the drags; its
+        # last drag ends it, and the next step's page starts held again.
+        hold_page_time(me.driver)
         for index, goal in enumerate(goals):
             wait_until(me.driver, start + 0.5 * index)
             drag(me.driver, (peg[0], peg[1]), goal, start + 0.5 * index)
@@ -587,8 +670,9 @@ def test_an_active_task_speaks_the_participant_s_language(tapping_server, browse
     me.start_survey("Stroop")
     assert me.step() == "countdown.stroop"
     assert me.h1() == "準備してください"
-    wait_for_step(me, "stroop", timeout=WAIT + 5)
+    past_countdown(me, "stroop")
     me.driver.execute_script(_WATCH_WORD)
+    release_page_time(me.driver)
     me.browser.check_page()
     assert me.h1() == "色と文字"
     assert [b.text for b in me.driver.find_elements(By.CSS_SELECTOR, ".stroop-buttons button")] == ["あか", "みどり", "あお", "きいろ"]

@@ -7,7 +7,7 @@ from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from studypages import Participant, WAIT, draw_signature, mark_page, wait_for_new_page
+from studypages import Participant, WAIT, control_page_time, draw_signature, mark_page, release_page_time, wait_for_new_page
 
 
 def refuse(me, field_id, message, natively_invalid=None):
@@ -42,6 +42,7 @@ PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001
 
 
 def test_a_survey_with_every_answer_format(every_format_server, browser, tmp_path):
+    control_page_time(browser.driver)  # the wait step's page holds its timer until the test has checked it
     me = Participant(every_format_server, browser).join()
     me.onboard_every_format(check_pages=True)
     assert "Thank you. Your consent is signed, and your tasks are below." in me.main_text()
@@ -229,11 +230,15 @@ def test_a_survey_with_every_answer_format(every_format_server, browser, tmp_pat
     stored = list((Path(every_format_server.data) / "run-files").rglob("*.png"))
     assert [path.read_bytes() for path in stored] == [PNG], stored
 
-    # A wait step with a duration moves on by itself after three seconds.
-    mark_page(me.driver)
+    # A wait step with a duration moves on by itself after three seconds: of its own time, which is held while the test
+    # checks the page (else a slow check may find the next page instead).
     at(me, "saving")
+    mark_page(me.driver)
+    released = release_page_time(me.driver)
     wait_for_new_page(me.driver, timeout=WAIT)
     at(me, "review")
+    moved = me.driver.execute_script("return performance.timeOrigin") / 1000 - released
+    assert moved >= 3 - 0.05, f"the wait step moved on {moved:.3f} s after its time ran"
     review = me.main_text()
     for answer in ("KNE-0420", "ada@example.org", "Clicking when I bend it", "Right", "4200", "scar.png"):
         assert answer in review, (answer, review)
