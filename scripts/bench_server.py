@@ -289,7 +289,8 @@ def main():
     history.enrol(server.invite()[0], time_zone="UTC")
     history.complete_onboarding()
     server.stop()
-    server = start_server(study, work / "data", port=server.port)
+    # Every stream of the live-update run comes from this one address (loopback).
+    server = start_server(study, work / "data", port=server.port, extra=["--live-streams-per-address", str(args.streams + 10)])
     try:
         started = time.time()
         posts = fill_a_year(history, today, 359)

@@ -9,15 +9,24 @@ import Glibc
 import Darwin
 #endif
 
-/// The audit trail's anchor outside the database (`DATA/study.audit-anchor.json`, an ``AuditAnchor``): rewritten, signed
-/// with the server's key, after every commit that appends to the trail, before the write returns.
+/// The audit trail's anchor outside the database (`DATA/study.audit-anchor.json`, an ``AuditAnchor``): rewritten,
+/// signed with the server's key, after the commits that append to the trail. With an ``interval`` of zero (commands,
+/// tests) every commit is anchored before its write returns. The server uses 100 ms: a commit after a quiet spell
+/// (none anchored in the last interval) is anchored before its write returns, and the commits of a burst are anchored
+/// together, at most one interval after the first of them, so the file is written at most ten times a second however
+/// many writes the server acknowledges; the rows of the last interval may be unanchored for that long.
 ///
 /// The file is replaced whole (a temporary file renamed into place) and not synced: a power loss may leave the
 /// previous anchor, which still holds (it names an earlier row). An anchor that cannot be written (a full disk) is
 /// written again before the next write, which fails with the reason if it still cannot be. Two processes writing
 /// the same file (a command while the server runs) may leave the anchor of the one that finished last, which may
-/// name an earlier row than the other wrote: an anchor proves the trail up to its row, never less.
+/// name an earlier row than the other wrote: an anchor proves the trail up to its row, never less. What is pending
+/// when the database is closed is written then.
 final class SQLiteAuditAnchorFile: Sendable {
+    /// The least time between two writes of the file.
+    let interval: Duration
+    /// One write of the file at a time, so that an older anchor never replaces a newer one.
+    private let writing = Mutex(())
     /// The anchor file.
     let url: URL
     /// The database file whose trail it anchors.
@@ -25,21 +34,50 @@ final class SQLiteAuditAnchorFile: Sendable {
     private let signingKey: ConsentSigningKey
     private let keyedFromSequence: Int64
     private let now: @Sendable () -> Date
-    /// The row last anchored by this process, and an anchor still to write after a failure.
-    private let state: Mutex<(written: Int64, pending: (sequence: Int64, hash: String)?)>
+    /// The end of the chain as committed, read afresh (for a burst's anchor, written after its commits).
+    private let readHead: @Sendable () throws -> (sequence: Int64, hash: String)
+    private let state: Mutex<State>
 
-    init(url: URL, database: URL, signingKey: ConsentSigningKey, keyedFromSequence: Int64, written: Int64, now: @escaping @Sendable () -> Date) {
+    private struct State {
+        /// The row last anchored by this process.
+        var written: Int64
+        /// An anchor that could not be written, to write before the next write.
+        var failed: (sequence: Int64, hash: String)?
+        /// When the file was last written (monotonic), and whether commits since wait for the write scheduled then.
+        var lastWrite: ContinuousClock.Instant?
+        var scheduled = false
+    }
+
+    init(url: URL, database: URL, signingKey: ConsentSigningKey, keyedFromSequence: Int64, written: Int64, interval: Duration,
+         now: @escaping @Sendable () -> Date, readHead: @escaping @Sendable () throws -> (sequence: Int64, hash: String)) {
+        self.interval = interval
         self.url = url
         self.database = database
         self.signingKey = signingKey
         self.keyedFromSequence = keyedFromSequence
         self.now = now
-        state = Mutex((written, nil))
+        self.readHead = readHead
+        state = Mutex(State(written: written))
     }
 
-    /// Anchors the end of the trail as `db`'s transaction leaves it, once that transaction commits (at once when `db` is
-    /// not in a transaction, whose work is committed already).
+    deinit { flush() }
+
+    /// Anchors the end of the trail as `db`'s transaction leaves it: once that transaction commits (at once when `db`
+    /// is not in a transaction, whose work is committed already); or, within ``interval`` of the last anchor, with the
+    /// write scheduled at its end, which reads the end of the chain as then committed.
     func anchor(after db: Database) throws {
+        let clock = ContinuousClock()
+        let waits = state.withLock { state -> Bool in
+            guard let last = state.lastWrite, clock.now - last < interval else { return false }
+            if !state.scheduled {
+                state.scheduled = true
+                let wait = interval - (clock.now - last)
+                let nanoseconds = max(0, Int(wait.components.seconds) * 1_000_000_000 + Int(wait.components.attoseconds / 1_000_000_000))
+                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in self?.flush() }
+            }
+            return true
+        }
+        if waits { return }
         let head = try SQLiteAuditTrail.head(db)
         guard head.sequence > state.withLock({ $0.written }) else { return }
         guard db.isInsideTransaction else { return record(head) }
@@ -48,25 +86,40 @@ final class SQLiteAuditAnchorFile: Sendable {
 
     /// Writes an anchor that failed before; throws when it still cannot be written.
     func writePending() throws {
-        guard let pending = state.withLock({ $0.pending }) else { return }
-        try store(pending)
+        guard let failed = state.withLock({ $0.failed }) else { return }
+        try store(failed)
     }
 
-    /// Stores an anchor of `head`, or keeps it to write before the next write when it cannot be stored now.
+    /// Writes the anchor of the chain's end as committed now, when commits wait for it (a burst's last ones, before the
+    /// database is closed).
+    func flush() {
+        let waiting = state.withLock { state -> Bool in
+            defer { state.scheduled = false }
+            return state.scheduled
+        }
+        guard waiting, let head = try? readHead() else { return }
+        record(head)
+    }
+
+    /// Stores an anchor of `head`; one that cannot be stored is kept for the next write.
     private func record(_ head: (sequence: Int64, hash: String)) {
         do {
             try store(head)
         } catch {
-            state.withLock { if $0.pending.map({ $0.sequence < head.sequence }) ?? true { $0.pending = head } }
+            state.withLock { if $0.failed.map({ $0.sequence < head.sequence }) ?? true { $0.failed = head } }
         }
     }
 
     private func store(_ head: (sequence: Int64, hash: String)) throws {
-        let anchor = try AuditAnchor.signed(sequence: head.sequence, hash: head.hash, keyedFromSequence: keyedFromSequence, at: now(), key: signingKey)
-        try Self.replace(url, with: try anchor.jsonData())
-        state.withLock { state in
-            state.written = max(state.written, head.sequence)
-            if let pending = state.pending, pending.sequence <= head.sequence { state.pending = nil }
+        try writing.withLock { _ in
+            guard head.sequence > state.withLock({ $0.written }) else { return }
+            let anchor = try AuditAnchor.signed(sequence: head.sequence, hash: head.hash, keyedFromSequence: keyedFromSequence, at: now(), key: signingKey)
+            try Self.replace(url, with: try anchor.jsonData())
+            state.withLock { state in
+                state.written = max(state.written, head.sequence)
+                state.lastWrite = ContinuousClock().now
+                if let failed = state.failed, failed.sequence <= head.sequence { state.failed = nil }
+            }
         }
     }
 
@@ -96,7 +149,8 @@ enum SQLiteAuditKeying {
     /// without an anchor in a folder whose key exists, rows keyed with a key that is gone, an anchor that is not the
     /// server's or that the trail does not reach) is refused, naming what to check.
     static func open(database: URL, isNew: Bool, head: (sequence: Int64, hash: String), hashOfRow: (Int64) throws -> String?,
-                     now: @escaping @Sendable () -> Date) throws -> (key: AuditKey, anchor: SQLiteAuditAnchorFile) {
+                     interval: Duration, now: @escaping @Sendable () -> Date,
+                     readHead: @escaping @Sendable () throws -> (sequence: Int64, hash: String)) throws -> (key: AuditKey, anchor: SQLiteAuditAnchorFile) {
         let folder = database.deletingLastPathComponent()
         let keys = ConsentKeyStore(dataDirectory: folder)
         let signingKey = try keys.loadOrCreate()
@@ -132,7 +186,7 @@ enum SQLiteAuditKeying {
         }
         let key = try AuditKey(rawRepresentation: rawKey)
         return (key, SQLiteAuditAnchorFile(url: anchorURL, database: database, signingKey: signingKey, keyedFromSequence: anchor.keyedFromSequence,
-                                           written: anchor.sequence, now: now))
+                                           written: anchor.sequence, interval: interval, now: now, readHead: readHead))
     }
 
     /// What `studykit audit verify` checks the trail of the database file `database` with: its data folder's key, its

@@ -37,6 +37,9 @@ enum SQLiteAuditTrail {
 
         /// The anchor file's location; nil without one.
         var anchorURL: URL? { keying.withLock { $0?.anchor?.url } }
+        /// Writes the anchor still waiting for the end of a burst, if any.
+        func flushAnchor() { keying.withLock { $0?.anchor }?.flush() }
+
         /// The database file whose trail is anchored; nil without an anchor.
         var databaseURL: URL? { keying.withLock { $0?.anchor?.database } }
 

@@ -64,6 +64,12 @@ extension SQLiteStudyDatabase {
         try SQLiteAuditKeying.verification(database: database, publicKey: publicKey)
     }
 
+    /// Anchors now what the last commits appended, when their anchor is still waiting for the end of a burst
+    /// (``SQLiteStudyDatabase/init(path:environment:durability:auditAnchorInterval:)``).
+    public func anchorAuditTrailNow() {
+        audit?.flushAnchor()
+    }
+
     /// Checks this database's trail as ``auditChainCheck(database:publicKey:)`` does for its file (in memory:
     /// every row keyed with its own key, nothing anchored): nil when it holds, else where it first breaks.
     public func verifyAuditTrail() async throws -> AuditBreak? {

@@ -69,8 +69,11 @@ public final class SQLiteStudyDatabase: StudyDataStore {
     /// before the join gains the care store's tables). Refuses a file whose consent records' append-only triggers are
     /// missing or changed (``SQLiteStudyStoreOpenError/appendOnlyTriggers(path:problems:)``). Acknowledged writes
     /// survive what `durability` says.
+    ///
+    /// The audit trail's anchor is written after every commit by default; with `auditAnchorInterval` (the server's 100
+    /// ms), the commits of a burst are anchored together at most that long after the first (``SQLiteAuditAnchorFile``).
     public convenience init(path: String, environment: StudyKitEnvironment = .live,
-                            durability: SQLiteStudyStore.Durability = .powerLoss) throws {
+                            durability: SQLiteStudyStore.Durability = .powerLoss, auditAnchorInterval: Duration = .zero) throws {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         // An empty file (made owner-only by the server before it opens it) is as new as a missing one.
@@ -87,7 +90,9 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         let database = self.database
         let keying = try SQLiteAuditKeying.open(database: url, isNew: isNew, head: head, hashOfRow: { sequence in
             try database.read { db in try String.fetchOne(db, sql: "SELECT hash FROM auditLog WHERE sequence = ?", arguments: [sequence]) }
-        }, now: environment.now)
+        }, interval: auditAnchorInterval, now: environment.now, readHead: {
+            try database.read { db in try SQLiteAuditTrail.head(db) }
+        })
         audit.install(key: keying.key, anchor: keying.anchor)
     }
 

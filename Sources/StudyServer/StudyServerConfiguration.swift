@@ -25,6 +25,9 @@ public struct StudyServerConfiguration: Sendable {
     /// checks that its session and participant still stand: 25 seconds by default. A stream whose client closes the
     /// connection ends at once, whatever this is.
     public var liveUpdateHeartbeat: Duration = .seconds(25)
+    /// How many live-update streams one client address may hold open at once: 32 by default. Raise it where many
+    /// participants share one address (a clinic's network behind one NAT) and no trusted proxy tells them apart.
+    public var liveStreamsPerClient = 32
 
     /// What an acknowledged write survives.
     ///

@@ -59,7 +59,7 @@ public final class StudyService: Sendable {
     /// ``LiveUpdatesController``); fed by the care store's commit observer.
     let changeFeed = InProcessParticipantChangeFeed()
     /// The live-update streams open, bounded per session and client address; a sign-out or a withdrawal ends theirs.
-    let liveStreams = LiveStreamRegistry()
+    let liveStreams: LiveStreamRegistry
     /// This run of the server, in live-update event ids: a browser that saw an id of another run refreshes.
     let bootID: String
 
@@ -90,6 +90,8 @@ public final class StudyService: Sendable {
                 pdfRenderer: any ConsentPDFRenderer = ChromiumPDFRenderer()) throws {
         self.study = study
         self.configuration = configuration
+        liveStreams = LiveStreamRegistry(limits: LiveStreamRegistry.Limits(perSession: LiveStreamRegistry.Limits.standard.perSession,
+                                                                           perClient: max(1, configuration.liveStreamsPerClient)))
         self.environment = environment
         bootID = environment.randomBytes(6).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
         let folder: StudyDataFolder
@@ -103,7 +105,8 @@ public final class StudyService: Sendable {
         }
         do {
             data = try SQLiteStudyDatabase(path: folder.database.path, environment: environment,
-                                           durability: configuration.durability == .powerLoss ? .powerLoss : .processCrash)
+                                           durability: configuration.durability == .powerLoss ? .powerLoss : .processCrash,
+                                           auditAnchorInterval: .milliseconds(100))
             // A data folder from before the two stores shared one file: its care data moves in, once.
             try data.mergeCareFile(at: folder.legacyCareDatabase)
         } catch {

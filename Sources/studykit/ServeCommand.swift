@@ -42,6 +42,11 @@ struct ServeCommand: AsyncParsableCommand {
                                valueName: "address"))
     var trustedProxies: [String] = []
 
+    @Option(name: .customLong("live-streams-per-address"),
+            help: ArgumentHelp("How many live-update streams one client address may hold open at once (one per open page, at most 4 per browser session). Raise it where many participants share one address, such as a clinic's network behind one NAT.",
+                               valueName: "count"))
+    var liveStreamsPerAddress = 32
+
     @Option(name: .customLong("clock-start"),
             help: ArgumentHelp("Run the server's clock from this instant (ISO 8601, such as 2027-03-26T09:00:00+01:00) instead of the real time: to show or test the days around a date. It runs at the real speed from there.",
                                valueName: "instant"))
@@ -52,6 +57,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let clockStart, (try? Date(clockStart, strategy: .iso8601)) == nil {
             throw ValidationError("--clock-start: '\(clockStart)' is not an ISO 8601 instant such as 2027-03-26T09:00:00+01:00")
         }
+        guard (1...1_000_000).contains(liveStreamsPerAddress) else {
+            throw ValidationError("--live-streams-per-address must be between 1 and 1000000")
+        }
         for proxy in trustedProxies where !StudyServerConfiguration.isIPAddress(proxy) {
             throw ValidationError("--trusted-proxy: '\(proxy)' is not an IP address (a proxy is named by its address, not its host name)")
         }
@@ -60,10 +68,11 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         // Everything the server writes (databases, uploads, printed consents, Chromium's scratch files) is owner-only.
         umask(0o077)
-        let configuration = StudyServerConfiguration(studyFolder: URL(fileURLWithPath: study, isDirectory: true),
+        var configuration = StudyServerConfiguration(studyFolder: URL(fileURLWithPath: study, isDirectory: true),
                                                      dataFolder: URL(fileURLWithPath: data, isDirectory: true),
                                                      host: host, port: port, secureCookies: secureCookies, durability: durability,
                                                      trustedProxies: Set(trustedProxies))
+        configuration.liveStreamsPerClient = liveStreamsPerAddress
         do {
             let definition = try StudyServerApplication.loadStudy(configuration)
             var environment = StudyKitEnvironment.live

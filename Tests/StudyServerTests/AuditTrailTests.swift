@@ -67,6 +67,7 @@ struct AuditTrailTests {
     private func tamperedCopy(of service: StudyService, restoringTriggers: Bool = false, functions: [DatabaseFunction] = [],
                               _ sql: [String]) throws -> URL {
         let original = service.configuration.dataFolder
+        service.data.anchorAuditTrailNow()
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("audit-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: original.appendingPathComponent("keys"), to: copy.appendingPathComponent("keys"))

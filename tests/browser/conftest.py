@@ -62,13 +62,14 @@ class Server:
             self.process.wait(timeout=20)
 
 
-def start_server(study, data, port=None, clock_start=None):
-    """`studykit serve` on `port` (a free one by default); with `clock_start` (ISO 8601) its clock runs from then."""
+def start_server(study, data, port=None, clock_start=None, extra=()):
+    """`studykit serve` on `port` (a free one by default); with `clock_start` (ISO 8601) its clock runs from then;
+    `extra` are more of its options."""
     port = port or free_port()
     log = open(Path(data).parent / f"server-{port}.log", "a")
     clock = ["--clock-start", clock_start] if clock_start else []
     process = subprocess.Popen([str(STUDYKIT), "serve", "--study", str(study), "--data", str(data),
-                                "--host", "127.0.0.1", "--port", str(port)] + clock, stdout=log, stderr=subprocess.STDOUT)
+                                "--host", "127.0.0.1", "--port", str(port)] + clock + list(extra), stdout=log, stderr=subprocess.STDOUT)
     deadline = time.time() + 60
     while time.time() < deadline:
         if process.poll() is not None:
