@@ -1,6 +1,7 @@
 import ArgumentParser
 import Consent
 import Foundation
+import Research
 import Study
 import StudySQLite
 
@@ -90,7 +91,7 @@ struct AuditCommand: AsyncParsableCommand {
         func validate() throws {
             try StudyPaths.check(data: data)
             let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !reason.isEmpty, reason.count <= 1000, !reason.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }) else {
+            guard !reason.isEmpty, reason.count <= 1000, FreeTextRules.forbiddenScalar(in: reason, allowingLineBreaks: false) == nil else {
                 throw ValidationError("--reason must be 1 to 1000 characters of text, without control or bidirectional characters")
             }
         }
