@@ -25,8 +25,10 @@ import Study
 /// folders written before the two were joined hold a second file, `care.sqlite`: ``mergeCareFile(at:)`` moves its rows
 /// in, once, in one transaction.
 public final class SQLiteStudyDatabase: StudyDataStore {
+    /// The file's writer, lent to one transaction at a time (both stores write through it).
+    public let writer: SQLiteWriter
     /// The GRDB connection: a `DatabasePool` for a file, a `DatabaseQueue` in memory.
-    public let database: any DatabaseWriter
+    public var database: any DatabaseWriter { writer.database }
     /// The study store over this file.
     public let sqliteStudyStore: SQLiteStudyStore
     /// The care store over this file.
@@ -157,23 +159,18 @@ public final class SQLiteStudyDatabase: StudyDataStore {
             }
             try Self.migrator.migrate(database)
         }
-        self.database = database
+        writer = SQLiteWriter(database)
         self.audit = audit
-        sqliteStudyStore = SQLiteStudyStore(sharing: database, environment: environment, audit: audit)
-        // A request's reads are a few indexed rows: on the request's own thread they cost less than the thread switches
-        // of an asynchronous read.
-        var aroundEachWrite: (@Sendable () -> @Sendable (Database, () throws -> Void) throws -> Void)?
+        sqliteStudyStore = SQLiteStudyStore(sharing: writer, environment: environment, audit: audit)
+        var aroundEachWrite: (@Sendable (SQLiteLentConnection, () async throws -> Void) async throws -> Void)?
         if let audit {
-            aroundEachWrite = {
-                let around = audit.aroundWrites()
-                // A care write refused by the file because its participant has withdrawn reads as the workflow's refusal.
-                return { db, body in
-                    do { try around(db, body) } catch { throw SQLiteWithdrawalGuard.refusal(for: error) }
-                }
+            let around = audit.aroundWrites()
+            // A care write refused by the file because its participant has withdrawn reads as the workflow's refusal.
+            aroundEachWrite = { connection, body in
+                do { try await around(connection, body) } catch { throw SQLiteWithdrawalGuard.refusal(for: error) }
             }
         }
-        sqliteCareStore = SQLiteCareStore(storage: SQLiteCareStorage(sharing: database, reads: .callingThread, aroundEachWrite: aroundEachWrite),
-                                          environment: environment)
+        sqliteCareStore = SQLiteCareStore(storage: SQLiteCareStorage(sharing: writer, aroundEachWrite: aroundEachWrite), environment: environment)
     }
 
 
@@ -200,40 +197,43 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         let audit = audit, source = AuditTrail.source
         let withdrawal = change.withdrawal
         let (committed, careChange) = try await SQLiteWithdrawalGuard.refusingWithdrawn {
-            try await database.write { db -> (CommittedParticipantChange, CareChange) in
-                try SQLiteAuditTrail.run(audit, as: source, in: db) {
+            try await writer.transaction { connection -> (CommittedParticipantChange, CareChange) in
+                try await SQLiteAuditTrail.run(audit, as: source, on: connection) {
                     var careChange = CareChange()
                     var deleted = deletedRuns
                     // A withdrawal is decided here, in the transaction that stores it: refused when one is stored already, and
                     // what it deletes is what is stored now. Its deletions come before its record, after which the file
                     // refuses every new row of the participant's (SQLiteWithdrawalGuard).
-                    if let withdrawal {
-                        if try SQLiteWithdrawalGuard.isWithdrawn(participantID, db) { throw StudyRefusal.withdrawn }
-                        if withdrawal.deletesData {
-                            deleted += try Self.runIDs(of: participantID, keeping: withdrawal.keptRunTaskIDs, db)
-                            careChange.outcomeTaskIDs = try Self.eraseOutcomes(ofCareTasks: withdrawal.deletedOutcomeTaskIDs, db)
+                    let savedRuns = try connection.run { db in
+                        if let withdrawal {
+                            if try SQLiteWithdrawalGuard.isWithdrawn(participantID, db) { throw StudyRefusal.withdrawn }
+                            if withdrawal.deletesData {
+                                deleted += try Self.runIDs(of: participantID, keeping: withdrawal.keptRunTaskIDs, db)
+                                careChange.outcomeTaskIDs = try Self.eraseOutcomes(ofCareTasks: withdrawal.deletedOutcomeTaskIDs, db)
+                            }
                         }
+                        for run in deleted {
+                            try db.execute(sql: "DELETE FROM taskRun WHERE id = ? AND participantID = ?", arguments: [run, participantID])
+                            // A run that is not the participant's (or not stored) rolls the whole change back.
+                            guard db.changesCount == 1 else { throw StudyStoreError.noRunToDelete(run: run) }
+                        }
+                        let savedRuns = try runs.map { try Rows.save($0, now: now, db) }
+                        try Self.requireCareTasks(of: outcomes, belongTo: participantID, db)
+                        return savedRuns
                     }
-                    for run in deleted {
-                        try db.execute(sql: "DELETE FROM taskRun WHERE id = ? AND participantID = ?", arguments: [run, participantID])
-                        // A run that is not the participant's (or not stored) rolls the whole change back.
-                        guard db.changesCount == 1 else { throw StudyStoreError.noRunToDelete(run: run) }
-                    }
-                    let savedRuns = try runs.map { try Rows.save($0, now: now, db) }
-                    try Self.requireCareTasks(of: outcomes, belongTo: participantID, db)
-                    let writer = SQLiteCareStorage.writer(in: db)
+                    let writer = SQLiteCareStorage.writer(in: connection)
                     var added: [Outcome] = [], kept: [Outcome] = []
                     if !removedOutcomes.isEmpty {
-                        let (removed, change) = try careStore.deleteOutcomes(removedOutcomes, in: writer)
+                        let (removed, change) = try await careStore.deleteOutcomes(removedOutcomes, in: writer)
                         // Checked on the outcomes as stored: an outcome of someone else's task rolls the whole change back.
-                        try Self.requireCareTasks(of: removed, belongTo: participantID, db)
+                        try connection.run { db in try Self.requireCareTasks(of: removed, belongTo: participantID, db) }
                         careChange.outcomeTaskIDs.formUnion(change.outcomeTaskIDs)
                     }
                     for outcome in outcomes {
                         do {
                             // One at a time, so that an event done already (two tabs) keeps its outcome and refuses only this
                             // one: the checks run before the outcome is written, so a refused outcome leaves nothing behind.
-                            let (stored, change) = try careStore.addOutcomes([outcome], in: writer)
+                            let (stored, change) = try await careStore.addOutcomes([outcome], in: writer)
                             added += stored
                             careChange.outcomeTaskIDs.formUnion(change.outcomeTaskIDs)
                         } catch CareStoreError.outcomeExists where keepsExisting {
@@ -241,7 +241,9 @@ public final class SQLiteStudyDatabase: StudyDataStore {
                         }
                     }
                     // Records last: a withdrawal's record closes the participant's data only once its deletions are done.
-                    let storedRecords = try records.map { try Rows.appendConsentRecord($0.0, json: $0.1, now: now, db) }
+                    let storedRecords = try connection.run { db in
+                        try records.map { try Rows.appendConsentRecord($0.0, json: $0.1, now: now, db) }
+                    }
                     return (CommittedParticipantChange(runs: savedRuns, consentRecords: storedRecords, outcomes: added,
                                                        outcomesAlreadyRecorded: kept, deletedRunIDs: deleted),
                             careChange)
@@ -281,7 +283,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
     /// Moves the write-ahead log into the file and truncates it to nothing (`wal_checkpoint(TRUNCATE)`); a reader that
     /// holds an older snapshot leaves it for the next checkpoint.
     func checkpointAndTruncateLog() async throws {
-        try await database.writeWithoutTransaction { db in _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try await writer.writeWithoutTransaction { db in _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     /// Enrols a participant with their care plan in one transaction (see ``StudyDataStore/enrol(invitationCode:timeZone:language:carePlan:)``):
@@ -293,25 +295,27 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         let hash = invitationCode.map(StudySecrets.codeHash)
         let careStore = sqliteCareStore
         let audit = audit, source = AuditTrail.source
-        let (participant, careChange) = try await database.write { db -> (StudyParticipant, CareChange) in
-            try SQLiteAuditTrail.run(audit, as: source, in: db) {
-                let participant = try Rows.enrol(id: id, invitationHash: hash, timeZone: timeZone, language: language, now: now, db)
+        let (participant, careChange) = try await writer.transaction { connection -> (StudyParticipant, CareChange) in
+            try await SQLiteAuditTrail.run(audit, as: source, on: connection) {
+                let participant = try connection.run { db in
+                    try Rows.enrol(id: id, invitationHash: hash, timeZone: timeZone, language: language, now: now, db)
+                }
                 var plan = try carePlan(participant)
-                let writer = SQLiteCareStorage.writer(in: db)
+                let writer = SQLiteCareStorage.writer(in: connection)
                 var change = CareChange()
-                func add<Entity: VersionedEntity>(_ entities: [Entity]) throws -> [Entity] {
-                    let (added, addedChange) = try careStore.add(entities, in: writer)
+                func add<Entity: VersionedEntity>(_ entities: [Entity]) async throws -> [Entity] {
+                    let (added, addedChange) = try await careStore.add(entities, in: writer)
                     change.entities.merge(addedChange.entities) { $0.union($1) }
                     return added
                 }
-                let patient = try add([plan.patient])[0]
+                let patient = try await add([plan.patient])[0]
                 plan.carePlan.patientUUID = patient.version.uuid
-                let stored = try add([plan.carePlan])[0]
+                let stored = try await add([plan.carePlan])[0]
                 var tasks = plan.allTasks
                 for index in tasks.indices { tasks[index].carePlanUUID = stored.version.uuid }
-                _ = try add(tasks)
+                _ = try await add(tasks)
                 for index in plan.contacts.indices { plan.contacts[index].carePlanUUID = stored.version.uuid }
-                _ = try add(plan.contacts)
+                _ = try await add(plan.contacts)
                 return (participant, change)
             }
         }

@@ -19,18 +19,18 @@ extension SQLiteStudyStore: ResearcherStore {
 
     /// Every researcher, by the time they were added.
     public func researchers() async throws -> [Researcher] {
-        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM researcher ORDER BY createdAt, id").map(ResearcherRows.researcher) }
+        try await read { db in try Row.fetchAll(db, sql: "SELECT * FROM researcher ORDER BY createdAt, id").map(ResearcherRows.researcher) }
     }
 
     /// The researcher with this id.
     public func researcher(id: UUID) async throws -> Researcher? {
-        try read { db in try Row.fetchOne(db, sql: "SELECT * FROM researcher WHERE id = ?", arguments: [id]).map(ResearcherRows.researcher) }
+        try await read { db in try Row.fetchOne(db, sql: "SELECT * FROM researcher WHERE id = ?", arguments: [id]).map(ResearcherRows.researcher) }
     }
 
     /// The researcher with this address.
     public func researcher(email: String) async throws -> Researcher? {
         let email = Researcher.normalizedEmail(email)
-        return try read { db in
+        return try await read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM researcher WHERE email = ?", arguments: [email]).map(ResearcherRows.researcher)
         }
     }
@@ -74,7 +74,7 @@ extension SQLiteStudyStore: ResearcherStore {
     /// The researcher a live link is for.
     public func researcher(passwordLinkToken token: String) async throws -> Researcher? {
         let arguments: StatementArguments = [StudySecrets.tokenHash(token), seconds(environment.now())]
-        return try read { db in
+        return try await read { db in
             try Row.fetchOne(db, sql: ResearcherRows.liveLinkResearcher, arguments: arguments).map(ResearcherRows.researcher)
         }
     }
@@ -126,7 +126,7 @@ extension SQLiteStudyStore: ResearcherStore {
     /// Until when signing in as `email` from `client` is paused.
     public func signInPause(email: String, client: String) async throws -> Date? {
         let arguments: StatementArguments = [StudySecrets.tokenHash(Researcher.normalizedEmail(email)), client, seconds(environment.now())]
-        return try read { db in
+        return try await read { db in
             try Double.fetchOne(db, sql: "SELECT pausedUntil FROM consoleSignInFailure WHERE emailSHA256 = ? AND client = ? AND pausedUntil > ?",
                                 arguments: arguments).map(date)
         }
@@ -165,7 +165,7 @@ extension SQLiteStudyStore: ResearcherStore {
     /// The valid session of this token.
     public func researcherSession(token: String) async throws -> ResearcherSession? {
         let arguments: StatementArguments = [StudySecrets.tokenHash(token), seconds(environment.now())]
-        return try read { db in
+        return try await read { db in
             try Row.fetchOne(db, sql: """
                 SELECT s.* FROM researcherSession s JOIN researcher r ON r.id = s.researcherID
                 WHERE s.tokenSHA256 = ? AND s.revokedAt IS NULL AND s.expiresAt > ? AND r.removedAt IS NULL

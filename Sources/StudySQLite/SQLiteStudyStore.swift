@@ -1,3 +1,4 @@
+import CareStoreSQLite
 import Consent
 import Foundation
 import StudyKitEnvironment
@@ -31,9 +32,11 @@ public final class SQLiteStudyStore: StudyStore {
         case processCrash
     }
 
+    /// The database's writer, lent to one transaction at a time; shared with the care store in the joint file.
+    public let writer: SQLiteWriter
     /// The GRDB connection: a `DatabasePool` for a file, a `DatabaseQueue` in memory. For maintenance such as backups
     /// and integrity checks; study data goes through the ``StudyStore`` methods.
-    public let database: any DatabaseWriter
+    public var database: any DatabaseWriter { writer.database }
     let environment: StudyKitEnvironment
     private let commits = Atomic<UInt64>(0)
     private let participantCommits = Mutex<[String: UInt64]>([:])
@@ -56,7 +59,7 @@ public final class SQLiteStudyStore: StudyStore {
     /// each one missing or not as created. Empty when all are in place. Opening a file for writing refuses one with
     /// problems; `studykit export` reports them.
     public func appendOnlyProblems() throws -> [String] {
-        let found = try read { db in
+        let found = try readNow { db in
             try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'consentRecord'")
         }
         let existing = Dictionary(found.map { (row: Row) -> (String, String) in (row["name"], row["sql"] ?? "") },
@@ -81,15 +84,15 @@ public final class SQLiteStudyStore: StudyStore {
     }
 
     private init(readingFrom database: DatabaseQueue, environment: StudyKitEnvironment) {
-        self.database = database
+        writer = SQLiteWriter(database)
         self.environment = environment
         audit = nil
     }
 
     /// The store over a database that ``SQLiteStudyDatabase`` opened, migrated and configured, holding the care
     /// store's tables too: nothing is created, migrated or checked here.
-    init(sharing database: any DatabaseWriter, environment: StudyKitEnvironment, audit: SQLiteAuditTrail.WriteContext?) {
-        self.database = database
+    init(sharing writer: SQLiteWriter, environment: StudyKitEnvironment, audit: SQLiteAuditTrail.WriteContext?) {
+        self.writer = writer
         self.environment = environment
         self.audit = audit
     }
@@ -124,7 +127,7 @@ public final class SQLiteStudyStore: StudyStore {
             try db.execute(sql: durability == .powerLoss ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
         }
         try StudyStoreMigrations.migrator.migrate(database)
-        self.database = database
+        writer = SQLiteWriter(database)
         self.environment = environment
         audit = nil
     }
@@ -140,7 +143,7 @@ public final class SQLiteStudyStore: StudyStore {
         configuration.readonly = readOnly
         // A command-line tool writing while the server runs waits for the lock instead of failing at once.
         configuration.busyMode = .timeout(10)
-        return configuration
+        return SQLiteWriter.configure(configuration)
     }
 
     /// Runs `body`, which must run exactly one SELECT, on one of the pool's readers, on the calling thread.
@@ -154,7 +157,16 @@ public final class SQLiteStudyStore: StudyStore {
     /// Every read of this store is one statement, which SQLite runs in its own read transaction, on one snapshot of
     /// the file. So it is not wrapped in `BEGIN` and `COMMIT` (GRDB's `unsafeRead`: unsafe only for a body of several
     /// statements, which could see different snapshots); those two statements cost a quarter of a read.
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
+    ///
+    /// A database of one connection (in memory, or a file opened for reading only) reads in turn with the writes, whose
+    /// transactions may stay open across an `await` (``SQLiteWriter``).
+    func read<T>(_ body: (Database) throws -> T) async throws -> T {
+        guard database is DatabaseQueue else { return try database.unsafeRead(body) }
+        return try await writer.readTransaction { connection in try connection.run(body) }
+    }
+
+    /// ``read(_:)`` at once, for a check made while nothing else uses the store (opening it).
+    func readNow<T>(_ body: (Database) throws -> T) throws -> T {
         try database.unsafeRead(body)
     }
 
@@ -163,7 +175,7 @@ public final class SQLiteStudyStore: StudyStore {
     func write<T: Sendable>(participant: String? = nil, _ body: @Sendable (Database) throws -> T) async throws -> T {
         let audit = audit, source = AuditTrail.source
         let value = try await SQLiteWithdrawalGuard.refusingWithdrawn {
-            try await database.write { db in try SQLiteAuditTrail.run(audit, as: source, in: db) { try body(db) } }
+            try await writer.write { db in try SQLiteAuditTrail.run(audit, as: source, in: db) { try body(db) } }
         }
         commits.add(1, ordering: .releasing)
         if let participant { countChange(of: participant) }
@@ -196,7 +208,7 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// Every invitation, oldest first.
     public func invitations() async throws -> [Invitation] {
-        try read { db in
+        try await read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM invitation ORDER BY createdAt, id").map(Rows.invitation)
         }
     }
@@ -204,7 +216,7 @@ public final class SQLiteStudyStore: StudyStore {
     /// The invitation with this code.
     public func invitation(code: String) async throws -> Invitation? {
         let hash = StudySecrets.codeHash(code)
-        return try read { db in
+        return try await read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM invitation WHERE codeSHA256 = ?", arguments: [hash]).map(Rows.invitation)
         }
     }
@@ -236,14 +248,14 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// The participant with this id.
     public func participant(id: String) async throws -> StudyParticipant? {
-        try read { db in
+        try await read { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM participant WHERE id = ?"), arguments: [id]).map(Rows.participant)
         }
     }
 
     /// Every participant, by enrolment time.
     public func participants() async throws -> [StudyParticipant] {
-        try read { db in
+        try await read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM participant ORDER BY enrolledAt, id").map(Rows.participant)
         }
     }
@@ -282,7 +294,7 @@ public final class SQLiteStudyStore: StudyStore {
     public func session(token: String) async throws -> ParticipantSession? {
         let hash = StudySecrets.tokenHash(token)
         let now = environment.now()
-        let found = try read { db in
+        let found = try await read { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM session WHERE tokenSHA256 = ?"), arguments: [hash]).map(Rows.session)
         }
         guard var session = found, session.isValid(at: now) else { return nil }
@@ -301,7 +313,7 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// The participant's sessions, newest first.
     public func sessions(participantID: String) async throws -> [ParticipantSession] {
-        try read { db in
+        try await read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM session WHERE participantID = ? ORDER BY createdAt DESC, id DESC",
                              arguments: [participantID]).map(Rows.session)
         }
@@ -347,7 +359,7 @@ public final class SQLiteStudyStore: StudyStore {
         let now = seconds(environment.now())
         let liveCode = "SELECT participantID FROM signInCode WHERE codeSHA256 = ? AND usedAt IS NULL AND expiresAt > ?"
         // A wrong code (nearly every guess) is a read: only a live code costs a write, which looks again.
-        guard try read({ db in try String.fetchOne(db.cachedStatement(sql: liveCode), arguments: [hash, now]) }) != nil else { return nil }
+        guard try await read({ db in try String.fetchOne(db.cachedStatement(sql: liveCode), arguments: [hash, now]) }) != nil else { return nil }
         return try await write { db in
             guard let participantID = try String.fetchOne(db, sql: liveCode, arguments: [hash, now]) else { return nil }
             try db.execute(sql: "UPDATE signInCode SET usedAt = ? WHERE codeSHA256 = ?", arguments: [now, hash])
@@ -391,7 +403,7 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// The participant's run with this id.
     public func run(id: UUID, participantID: String) async throws -> TaskRun? {
-        try read { db in
+        try await read { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM taskRun WHERE id = ? AND participantID = ?"),
                              arguments: [id, participantID]).map { try Rows.taskRun($0, restorations: restorations) }
         }
@@ -399,7 +411,7 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// The participant's runs, most recently saved first.
     public func runs(participantID: String, taskID: String?) async throws -> [TaskRun] {
-        try read { db in
+        try await read { db in
             let rows = if let taskID {
                 try Row.fetchAll(db, sql: "SELECT * FROM taskRun WHERE participantID = ? AND taskID = ? ORDER BY updatedAt DESC, id DESC",
                                  arguments: [participantID, taskID])
@@ -412,7 +424,7 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// The participant's runs in progress, most recently saved first, read by their `state` column.
     public func openRuns(participantID: String) async throws -> [TaskRun] {
-        try read { db in
+        try await read { db in
             try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM taskRun WHERE participantID = ? AND state = ? ORDER BY updatedAt DESC, id DESC"),
                              arguments: [participantID, TaskRunState.inProgress.rawValue]).map { try Rows.taskRun($0, restorations: restorations) }
         }
@@ -420,7 +432,7 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// The participant's runs in progress without their restoration data, which is neither read nor decoded.
     public func openRunSummaries(participantID: String) async throws -> [TaskRunSummary] {
-        try read { db in
+        try await read { db in
             try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT \(Rows.summaryColumns) FROM taskRun WHERE participantID = ? AND state = ? ORDER BY updatedAt DESC, id DESC
                 """), arguments: [participantID, TaskRunState.inProgress.rawValue]).map(Rows.taskRunSummary)
@@ -429,7 +441,7 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// All the participant's runs as summaries, most recently saved first, without their data.
     public func runSummaries(participantID: String) async throws -> [TaskRunSummary] {
-        try read { db in
+        try await read { db in
             try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT \(Rows.summaryColumns) FROM taskRun WHERE participantID = ? ORDER BY updatedAt DESC, id DESC
                 """), arguments: [participantID]).map(Rows.taskRunSummary)
@@ -455,13 +467,13 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// The participant's records, oldest first.
     public func consentRecordCount(participantID: String) async throws -> Int {
-        try read { db in
+        try await read { db in
             try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM consentRecord WHERE participantID = ?"), arguments: [participantID]) ?? 0
         }
     }
 
     public func consentRecords(participantID: String) async throws -> [StoredConsentRecord] {
-        try read { db in
+        try await read { db in
             try Row.fetchAll(db, sql: "\(Self.recordSelect) WHERE r.participantID = ? ORDER BY r.storedAt, r.rowid",
                              arguments: [participantID]).map(Rows.consentRecord)
         }
@@ -469,7 +481,7 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// The participant's record with this id.
     public func consentRecord(id: UUID, participantID: String) async throws -> StoredConsentRecord? {
-        try read { db in
+        try await read { db in
             try Row.fetchOne(db, sql: "\(Self.recordSelect) WHERE r.id = ? AND r.participantID = ?",
                              arguments: [id, participantID]).map(Rows.consentRecord)
         }
@@ -502,7 +514,7 @@ public final class SQLiteStudyStore: StudyStore {
 
     /// Records whose PDF is pending or failed, oldest first.
     public func consentRecordsAwaitingPDF() async throws -> [StoredConsentRecord] {
-        try read { db in
+        try await read { db in
             try Row.fetchAll(db, sql: "\(Self.recordSelect) WHERE p.state IS NULL OR p.state <> 'ready' ORDER BY r.storedAt, r.rowid")
                 .map(Rows.consentRecord)
         }
