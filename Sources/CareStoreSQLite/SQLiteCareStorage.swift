@@ -42,7 +42,7 @@ extension StorageBackedCareStore where Storage == SQLiteCareStorage {
 /// ```
 ///
 /// The schema is ``CareStoreMigrations``. Database errors are thrown as GRDB's `DatabaseError`; a write whose
-/// body throws is rolled back whole. Writes hold the writer through ``SQLiteWriter``, so their work may await.
+/// body throws is rolled back whole. Writes hold the writer through ``SQLiteConnections``, so their work may await.
 public final class SQLiteCareStorage: CareStorage {
     /// What an acknowledged write survives.
     public enum Durability: Sendable, Hashable {
@@ -56,14 +56,11 @@ public final class SQLiteCareStorage: CareStorage {
         case processCrash
     }
 
-    /// The database's writer, lent to one transaction at a time (``SQLiteWriter``).
-    public let writer: SQLiteWriter
+    /// The database's writer, lent to one transaction at a time (``SQLiteConnections``).
+    public let connections: SQLiteConnections
     /// The GRDB connection: a `DatabasePool` for a file, a `DatabaseQueue` in memory. For maintenance such as
     /// backups and integrity checks; care data goes through ``read(_:)`` and ``write(_:)``.
-    public var database: any DatabaseWriter { writer.database }
-    /// The read-only connections of reads, for a file in WAL mode; nil otherwise (reads then take their turn on the
-    /// database's one connection).
-    private let readers: CallingThreadReaders?
+    public var database: any DatabaseWriter { connections.database }
     /// What wraps each write (see ``init(sharing:aroundEachWrite:)``); nil for none.
     private let aroundEachWrite: (@Sendable (SQLiteLentConnection, () async throws -> Void) async throws -> Void)?
 
@@ -86,27 +83,19 @@ public final class SQLiteCareStorage: CareStorage {
         let database = try DatabaseQueue(path: path, configuration: configuration)
         let applied = try database.read { db in try CareStoreMigrations.migrator.appliedIdentifiers(db) }
         guard CareStoreMigrations.canRead(applied: applied) else { throw SQLiteCareStorageOpenError.outdatedSchema(path: path) }
-        return SQLiteCareStorage(sharing: SQLiteWriter(database))
+        return SQLiteCareStorage(sharing: SQLiteConnections(database))
     }
 
-    /// Storage over a database that another owner opened, migrated and configured (``SQLiteWriter/configure(_:)``),
+    /// Storage over a database that another owner opened, migrated and configured (``SQLiteConnections/configure(_:)``),
     /// holding the care store's tables (``CareStoreMigrations/register(in:)``) beside its own: the study server's one
     /// file, where a participant's action writes both schemas in one transaction. Nothing is created or migrated here.
     ///
     /// `aroundEachWrite`, when given, runs each write's work inside its transaction, in the writing task: how the
     /// file's owner tells its triggers who is writing (an audit trail).
-    public init(sharing writer: SQLiteWriter,
+    public init(sharing connections: SQLiteConnections,
                 aroundEachWrite: (@Sendable (SQLiteLentConnection, () async throws -> Void) async throws -> Void)? = nil) {
-        self.writer = writer
+        self.connections = connections
         self.aroundEachWrite = aroundEachWrite
-        readers = Self.readers(of: writer.database)
-    }
-
-    /// Read-only connections beside the writer when `database` is a pool (a file in WAL mode, where readers never wait
-    /// for the writer), at most as many kept as the pool's readers.
-    private static func readers(of database: any DatabaseWriter) -> CallingThreadReaders? {
-        guard let pool = database as? DatabasePool else { return nil }
-        return CallingThreadReaders(path: pool.path, configuration: pool.configuration, limit: pool.configuration.maximumReaderCount)
     }
 
     /// The storage's reads and writes inside a transaction the caller holds on a database with the care store's
@@ -137,8 +126,7 @@ public final class SQLiteCareStorage: CareStorage {
             try db.execute(sql: "PRAGMA cache_size = -32768")
         }
         try CareStoreMigrations.migrator.migrate(database)
-        writer = SQLiteWriter(database)
-        readers = Self.readers(of: database)
+        connections = SQLiteConnections(database)
         aroundEachWrite = nil
     }
 
@@ -147,36 +135,18 @@ public final class SQLiteCareStorage: CareStorage {
         // Another process (an import from the command line while the server runs) waits for the write lock
         // instead of failing at once.
         configuration.busyMode = .timeout(10)
-        return SQLiteWriter.configure(configuration)
+        return SQLiteConnections.configure(configuration)
     }
 
-    /// Runs the body in a read transaction that sees the last committed state: on a read-only connection of its own
-    /// beside the writer for a file, whose statements run on the calling thread (a server's small reads cost less
-    /// there than the thread switches of GRDB's asynchronous reads), with its BEGIN and COMMIT prepared once per
-    /// connection; in turn with the writes on a database of one connection.
+    /// Runs the body in a read transaction that sees the last committed state (``SQLiteConnections/read(_:)``).
     public func read<T: Sendable>(_ body: @escaping @Sendable (any CareStorageReader) async throws -> T) async throws -> T {
-        guard let readers else { return try await writer.readTransaction { connection in try await body(SQLiteCareTransaction(connection)) } }
-        return try await readers.withConnection { queue in
-            let connection = SQLiteLentConnection(reader: queue)
-            // The connection is given without a transaction; the one begun here isolates the body, so that every
-            // statement in it sees the same committed state.
-            try connection.run { db in try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute() }
-            do {
-                let result = try await body(SQLiteCareTransaction(connection))
-                try connection.run { db in try db.cachedStatement(sql: "COMMIT TRANSACTION").execute() }
-                return result
-            } catch {
-                // The connection goes back with no transaction left open.
-                try? connection.run { db in if db.isInsideTransaction { try db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute() } }
-                throw error
-            }
-        }
+        try await connections.read { connection in try await body(SQLiteCareTransaction(connection)) }
     }
 
-    /// Runs the body in a write transaction on the writer (``SQLiteWriter/transaction(_:)``); the transaction is
+    /// Runs the body in a write transaction on the writer (``SQLiteConnections/transaction(_:)``); the transaction is
     /// durable (as the storage's ``Durability`` says) when this returns.
     public func write<T: Sendable>(_ body: @escaping @Sendable (any CareStorageWriter) async throws -> T) async throws -> T {
-        try await writer.transaction { connection in
+        try await connections.transaction { connection in
             let transaction = SQLiteCareTransaction(connection)
             guard let aroundEachWrite else { return try await body(transaction) }
             var result: T?

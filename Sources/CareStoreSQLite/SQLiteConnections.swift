@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import StudyKitEnvironment
 
-/// An SQLite database's one writer connection, lent to one transaction at a time for as long as the transaction runs.
+/// The connections of one SQLite database: its one writer, lent to one write transaction at a time for as long as the
+/// transaction runs, and read-only connections lent to read transactions.
 ///
 /// A storage transaction's work may await between its statements (the storage primitives are asynchronous, so that a
 /// network database fits them too), which GRDB's `write`, whose work is one synchronous closure, cannot hold. Here a
@@ -12,8 +13,8 @@ import StudyKitEnvironment
 /// transaction left open across an `await`.
 ///
 /// ```swift
-/// let writer = SQLiteWriter(try DatabasePool(path: path, configuration: SQLiteWriter.configure(configuration)))
-/// let count = try await writer.transaction { connection in
+/// let connections = SQLiteConnections(try DatabasePool(path: path, configuration: SQLiteConnections.configure(configuration)))
+/// let count = try await connections.transaction { connection in
 ///     try connection.run { db in try db.execute(sql: "INSERT INTO note (text) VALUES ('hello')") }
 ///     return try connection.run { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM note") ?? 0 }
 /// }
@@ -21,14 +22,45 @@ import StudyKitEnvironment
 ///
 /// The database's configuration must allow a transaction to stay open between two accesses
 /// (``configure(_:)``).
-public final class SQLiteWriter: Sendable {
+public final class SQLiteConnections: Sendable {
     /// The GRDB connection: a `DatabasePool` for a file, a `DatabaseQueue` in memory.
     public let database: any DatabaseWriter
     private let gate = AsyncGate()
+    /// Read-only connections beside the writer for a pool (a file in WAL mode, where readers never wait for the
+    /// writer), at most as many kept as the pool's readers; nil for a database of one connection.
+    private let readers: CallingThreadReaders?
 
-    /// The writer of `database`, whose configuration went through ``configure(_:)``.
+    /// The connections of `database`, whose configuration went through ``configure(_:)``.
     public init(_ database: any DatabaseWriter) {
         self.database = database
+        if let pool = database as? DatabasePool {
+            readers = CallingThreadReaders(path: pool.path, configuration: pool.configuration, limit: pool.configuration.maximumReaderCount)
+        } else {
+            readers = nil
+        }
+    }
+
+    /// Runs `body` in a read transaction that sees the last committed state: on a read-only connection of its own beside
+    /// the writer for a file, whose statements run on the calling thread (a server's small reads cost less there than
+    /// the thread switches of GRDB's asynchronous reads), with its BEGIN and COMMIT prepared once per connection; in turn
+    /// with the writes on a database of one connection (``readTransaction(_:)``).
+    public func read<T>(_ body: (SQLiteLentConnection) async throws -> T) async throws -> T {
+        guard let readers else { return try await readTransaction(body) }
+        return try await readers.withConnection { queue in
+            let connection = SQLiteLentConnection(reader: queue)
+            // The connection is given without a transaction; the one begun here isolates the body, so that every
+            // statement in it sees the same committed state.
+            try connection.run { db in try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute() }
+            do {
+                let result = try await body(connection)
+                try connection.run { db in try db.cachedStatement(sql: "COMMIT TRANSACTION").execute() }
+                return result
+            } catch {
+                // The connection goes back with no transaction left open.
+                try? connection.run { db in if db.isInsideTransaction { try db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute() } }
+                throw error
+            }
+        }
     }
 
     /// `configuration` with what lending the writer needs: a transaction may stay open between two of GRDB's accesses.
@@ -69,7 +101,7 @@ public final class SQLiteWriter: Sendable {
 
 /// A connection lent to one transaction: ``run(_:)`` runs statements on it at once, on the calling thread.
 ///
-/// Only valid inside the transaction it was given to (``SQLiteWriter/transaction(_:)``, or a read of
+/// Only valid inside the transaction it was given to (``SQLiteConnections/transaction(_:)``, or a read of
 /// ``SQLiteCareStorage``).
 public struct SQLiteLentConnection: @unchecked Sendable {
     // @unchecked: a connection is used by the one task its transaction runs in, one statement at a time.

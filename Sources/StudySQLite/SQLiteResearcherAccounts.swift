@@ -1,8 +1,34 @@
+import CareStoreSQLite
 import Foundation
 import GRDB
 import Study
+import StudyKitEnvironment
 
-extension SQLiteStudyStore: ResearcherStore {
+/// The study team's accounts in the study's SQLite file: researchers, their sessions and password links, and the wrong
+/// passwords tried (`consoleSignInFailure`), all rows of the file, so that every server process on it agrees.
+final class SQLiteResearcherAccounts: ResearcherStore {
+    let connections: SQLiteConnections
+    let environment: StudyKitEnvironment
+    /// Who is writing, for the joint file's audit trail; nil for a file of its own.
+    private let audit: SQLiteAuditTrail.WriteContext?
+
+    init(connections: SQLiteConnections, environment: StudyKitEnvironment, audit: SQLiteAuditTrail.WriteContext?) {
+        self.connections = connections
+        self.environment = environment
+        self.audit = audit
+    }
+
+    /// Runs `body`, one statement or several read together, in a read transaction.
+    private func read<T>(_ body: (Database) throws -> T) async throws -> T {
+        try await connections.read { connection in try connection.run(body) }
+    }
+
+    /// Runs `body` in a write transaction with the writing task's source in the audit trail.
+    private func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        let audit = audit, source = AuditTrail.source
+        return try await connections.write { db in try SQLiteAuditTrail.run(audit, as: source, in: db) { try body(db) } }
+    }
+
     /// Adds a researcher without a password.
     public func addResearcher(email: String, role: ResearcherRole) async throws -> Researcher {
         if let problem = Researcher.problem(withEmail: email) { throw ResearcherStoreError.invalidEmail(problem) }
