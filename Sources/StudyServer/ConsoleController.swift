@@ -282,32 +282,29 @@ struct ConsoleController {
     /// Records the participant's withdrawal with the reason given, or shows their page again saying why not.
     private func recordWithdrawal(_ request: ConsoleRequest) async throws -> Response {
         let participant = try await participant(request)
-        let reason = request.field("reason").trimmingCharacters(in: .whitespacesAndNewlines)
-        var problem: String?
-        if reason.isEmpty { problem = "Write the reason the participant gave, or how they told the team." }
-        if reason.count > 1000 { problem = "The reason is longer than 1000 characters." }
-        if let scalar = FreeTextRules.forbiddenScalar(in: reason, allowingLineBreaks: true) {
-            problem = "The reason holds \(FreeTextRules.describe(scalar)), which would not show as typed."
-        }
-        // Where the participant chooses what happens to their data, the investigator records their choice.
-        var data: WithdrawnData?
-        if service.study.withdrawal == .participantChooses {
-            data = WithdrawnData(rawValue: request.field("data"))
-            if data == nil, problem == nil { problem = "Choose what the participant asked for their data: keep it or delete it." }
-        }
-        if let problem {
-            let view = try await ConsolePageBuilder(service: service).participant(participant, canCountersign: try request.signedIn.role.allows(.countersignConsent),
-                                                                                  canRecordWithdrawal: true, withdrawalError: problem)
-            return StudyRouter.html(service.consolePages.participant(view, context: context(request)), status: .unprocessableContent)
-        }
+        // The reason's rules and the data choice are the withdrawal's (StudyWithdrawal); where the participant chooses
+        // what happens to their data, the investigator records their choice.
+        let data = service.study.withdrawal == .participantChooses ? WithdrawnData(rawValue: request.field("data")) : nil
+        let problem: String
         do {
-            try await service.withdraw(participant, reason: reason, data: data)
+            try await service.withdraw(participant, reason: request.field("reason"), data: data, recordedBy: .investigator)
+            return .redirect(to: "/console/participants/" + URLPath.encoded(participant.id), type: .normal)
+        } catch StudyWithdrawalError.reason(let reasonProblem) {
+            problem = switch reasonProblem {
+            case .missing: "Write the reason the participant gave, or how they told the team."
+            case .tooLong(let maximum): "The reason is longer than \(maximum) characters."
+            case .forbiddenCharacter(let scalar): "The reason holds \(FreeTextRules.describe(scalar)), which would not show as typed."
+            }
+        } catch StudyWithdrawalError.choiceRequired {
+            problem = "Choose what the participant asked for their data: keep it or delete it."
         } catch StudyRefusal.withdrawn {
             throw ConsoleRefusal(.conflict, "This participant has left the study already.")
         } catch StudyRefusal.onboardingRequired {
             throw ConsoleRefusal(.conflict, "This participant has not consented: there is nothing to withdraw.")
         }
-        return .redirect(to: "/console/participants/" + URLPath.encoded(participant.id), type: .normal)
+        let view = try await ConsolePageBuilder(service: service).participant(participant, canCountersign: try request.signedIn.role.allows(.countersignConsent),
+                                                                              canRecordWithdrawal: true, withdrawalError: problem)
+        return StudyRouter.html(service.consolePages.participant(view, context: context(request)), status: .unprocessableContent)
     }
 
     /// The study in the format named `name`, exported into a folder under the data folder, zipped, streamed, and
