@@ -428,7 +428,7 @@ public final class ParticipantWorkflow: Sendable {
     /// Records an event of a task without a survey as done (simple, instructions, grid and checklist cards): one
     /// boolean `completed` value. An event done already stays as it is.
     public func record(taskID: String, occurrence: Int, for participant: StudyParticipant) async throws {
-        try requireCard(of: taskID, [.simple, .instructions, .grid, .checklist])
+        try requireCard(of: taskID, allowing: .record)
         try await check(.changeOutcome(task: taskID, occurrence: occurrence), for: participant)
         try await changeOutcome(taskID: taskID, occurrence: occurrence, for: participant) { values in
             values.isEmpty ? [self.stamped(StudyTaskDefinition.completedValue)] : nil
@@ -438,14 +438,14 @@ public final class ParticipantWorkflow: Sendable {
     /// Removes what was recorded for an event of a task without a survey (tapping a done card again, unticking a
     /// row); an event without an outcome stays as it is.
     public func removeOutcome(taskID: String, occurrence: Int, for participant: StudyParticipant) async throws {
-        try requireCard(of: taskID, [.simple, .instructions, .grid, .checklist, .numericProgress, .labeledValue])
+        try requireCard(of: taskID, allowing: .removeOutcome)
         try await check(.changeOutcome(task: taskID, occurrence: occurrence), for: participant)
         try await changeOutcome(taskID: taskID, occurrence: occurrence, for: participant) { values in values.isEmpty ? nil : [] }
     }
 
     /// Adds the time now to an event's log (a button log card): one more `logged` value, its created date the time.
     public func log(taskID: String, occurrence: Int, for participant: StudyParticipant) async throws {
-        try requireCard(of: taskID, [.buttonLog])
+        try requireCard(of: taskID, allowing: .log)
         try await check(.changeOutcome(task: taskID, occurrence: occurrence), for: participant)
         try await changeOutcome(taskID: taskID, occurrence: occurrence, for: participant) { values in
             values + [self.stamped(OutcomeValue(.boolean(true), kind: StudyTaskDefinition.loggedKind))]
@@ -455,7 +455,7 @@ public final class ParticipantWorkflow: Sendable {
     /// Deletes the logged time recorded at `loggedAt` (to the millisecond) from an event's log; a time no longer
     /// there (deleted in another tab) changes nothing. The last one deleted removes the outcome.
     public func deleteLogEntry(taskID: String, occurrence: Int, loggedAt: Date, for participant: StudyParticipant) async throws {
-        try requireCard(of: taskID, [.buttonLog])
+        try requireCard(of: taskID, allowing: .deleteLogEntry)
         try await check(.changeOutcome(task: taskID, occurrence: occurrence), for: participant)
         try await changeOutcome(taskID: taskID, occurrence: occurrence, for: participant) { values in
             guard let index = values.firstIndex(where: { value in
@@ -470,6 +470,7 @@ public final class ParticipantWorkflow: Sendable {
     /// Adds a number the participant entered on a numeric card to the event's outcome, in the task's value kind and
     /// units; refused with ``StudyRefusal/valueNotAccepted(task:minimum:maximum:)`` outside the task's limits.
     public func enter(_ number: Double, taskID: String, occurrence: Int, for participant: StudyParticipant) async throws {
+        try requireCard(of: taskID, allowing: .enterValue)
         guard let entry = study.task(id: taskID)?.valueEntry else { throw StudyRefusal.noSuchTask(taskID) }
         guard number.isFinite, number >= entry.minimum, number <= entry.maximum else {
             throw StudyRefusal.valueNotAccepted(task: taskID, minimum: entry.minimum, maximum: entry.maximum)
@@ -481,10 +482,10 @@ public final class ParticipantWorkflow: Sendable {
         }
     }
 
-    /// Refuses an action that the task's card does not offer (a log entry on a simple card) as a task without it.
-    /// Only a simple card turns into a grid on a day with more events; both record the same way.
-    private func requireCard(of taskID: String, _ kinds: Set<StudyCardKind>) throws {
-        guard let kind = study.task(id: taskID)?.cardKind(eventsThatDay: 1), kinds.contains(kind) else { throw StudyRefusal.noSuchTask(taskID) }
+    /// Refuses an action that the task's card does not offer (``StudyCardKind/actions``: a log entry on a simple card)
+    /// as a task without it. Only a simple card turns into a grid on a day with more events; both allow the same.
+    private func requireCard(of taskID: String, allowing action: StudyCardAction) throws {
+        guard let kind = study.task(id: taskID)?.cardKind(eventsThatDay: 1), kind.allows(action) else { throw StudyRefusal.noSuchTask(taskID) }
     }
 
     /// Takes back the completed survey of an event from its card: its outcome is removed and the run that left it is
