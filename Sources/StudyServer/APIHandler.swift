@@ -80,11 +80,8 @@ struct APIHandler: APIProtocol {
         } catch let error as StudyServerError {
             throw APIFailure(error)
         } catch let error as StudyStoreError {
-            switch error {
-            case .unknownInvitation, .invitationUsed, .invitationExpired, .invitationRevoked:
-                throw APIFailure(status: 404, code: "invitation-unusable", message: "\(error)")
-            default: throw error
-            }
+            guard let refusal = StudyRefusal(error) else { throw error }
+            throw APIFailure(StudyServerError(refusal))
         }
     }
 

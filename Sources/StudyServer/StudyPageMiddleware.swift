@@ -72,13 +72,10 @@ struct StudyPageMiddleware: RouterMiddleware {
         if originAuthority.lowercased() != host.lowercased() { throw refusal }
     }
 
-    /// What a store's refusal means for the participant; a refusal no request should meet is the server's fault.
+    /// What a store's refusal means for the participant (``StudyRefusal/init(_:)``); a refusal no request should meet
+    /// is the server's fault.
     static func refusal(for error: StudyStoreError, request: Request) -> StudyServerError {
-        switch error {
-        case .runFinished: StudyServerError(.conflict, .refusalRunEnded)
-        case .runOfAnotherParticipant: StudyServerError(.notFound, .refusalNoSuchRun)
-        default: internalError(error, request: request)
-        }
+        StudyRefusal(error).map(StudyServerError.init) ?? internalError(error, request: request)
     }
 
     /// Logs `error` with the request and returns the participant's version of it.

@@ -79,10 +79,7 @@ public final class ParticipantWorkflow: Sendable {
                 try enrolment.plan(participantID: participant.id, enrolledAt: participant.enrolledAt, timeZone: participant.timeZone)
             }
         } catch let error as StudyStoreError {
-            switch error {
-            case .unknownInvitation, .invitationUsed, .invitationExpired, .invitationRevoked: throw StudyRefusal.invitationUnusable
-            default: throw error
-            }
+            throw StudyRefusal(error) ?? error
         }
     }
 
@@ -90,6 +87,12 @@ public final class ParticipantWorkflow: Sendable {
     public func invitationIsUsable(_ code: String) async throws -> Bool {
         guard let invitation = try await data.studyStore.invitation(code: code) else { return false }
         return invitation.isUsable(at: environment.now())
+    }
+
+    /// Checks that an invitation code can still enrol someone; throws ``StudyRefusal/invitationUnusable`` when it
+    /// cannot (unknown, used, expired or revoked), as ``enrol(invitationCode:timeZone:language:)`` would.
+    public func requireUsableInvitation(_ code: String) async throws {
+        guard try await invitationIsUsable(code) else { throw StudyRefusal.invitationUnusable }
     }
 
     /// Changes the participant's language to one the study offers.

@@ -69,3 +69,17 @@ public enum StudyRefusal: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension StudyRefusal {
+    /// The refusal a participant meets when a store refuses their request (an invitation that cannot enrol anyone, a
+    /// run that has ended or is not theirs); nil for a store error no participant's request should meet, which is the
+    /// server's fault. The one mapping the workflow, the pages and the REST API use.
+    public init?(_ error: StudyStoreError) {
+        switch error {
+        case .unknownInvitation, .invitationUsed, .invitationExpired, .invitationRevoked: self = .invitationUnusable
+        case .runFinished(let run, _): self = .runEnded(run)
+        case .runOfAnotherParticipant(let run): self = .noSuchRun(run)
+        default: return nil
+        }
+    }
+}
