@@ -140,7 +140,7 @@ struct ConsoleController {
             },
             ConsoleRoute(.post, "/console/researchers/:researcher/link", .permission(.manageResearchers)) { request in
                 let (researcher, _) = try await otherResearcher(request)
-                let link = try await service.researchers.store.createPasswordLink(researcherID: researcher.id, lifetime: ResearcherAccounts.linkLifetime)
+                let link = try await service.researchers.store.createPasswordLink(researcherID: researcher.id)
                 return StudyRouter.html(service.consolePages.researchers(try await researchersView(request, newLink: (researcher.email, link)), context: context(request)))
             },
             ConsoleRoute(.post, "/console/researchers/:researcher/remove", .permission(.manageResearchers)) { request in
@@ -416,7 +416,8 @@ struct ConsoleController {
         }
         return ConsoleResearchersView(
             addAction: ConsolePageRenderer.researchersPath, error: error,
-            newLink: newLink.map { ConsoleLinkView(href: publicBase(of: request) + "/console/password/" + $0.link.token, label: $0.email) },
+            newLink: newLink.map { ConsolePasswordLinkView(href: publicBase(of: request) + "/console/password/" + $0.link.token, label: $0.email,
+                                                           lifetimeDays: IssuedPasswordLink.lifetimeInDays) },
             roles: ResearcherRole.allCases.map { ConsoleOptionView(value: $0.rawValue, label: $0.rawValue, selected: $0 == .viewer) }, researchers: rows)
     }
 
@@ -427,7 +428,7 @@ struct ConsoleController {
         }
         do {
             let researcher = try await service.researchers.store.addResearcher(email: request.field("email"), role: role)
-            let link = try await service.researchers.store.createPasswordLink(researcherID: researcher.id, lifetime: ResearcherAccounts.linkLifetime)
+            let link = try await service.researchers.store.createPasswordLink(researcherID: researcher.id)
             return StudyRouter.html(service.consolePages.researchers(try await researchersView(request, newLink: (researcher.email, link)), context: context(request)))
         } catch let error as ResearcherStoreError {
             let text = String(describing: error)
