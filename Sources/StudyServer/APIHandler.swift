@@ -176,8 +176,8 @@ struct APIHandler: APIProtocol {
             guard days >= 0, days < Self.maximumDays else {
                 throw APIFailure(status: 400, code: "bad-request", message: "`to` must be on or after `from`, at most \(Self.maximumDays - 1) days later.")
             }
-            if try await service.workflow.withdrawal.isWithdrawn(participant) { throw APIFailure(StudyServerError(StudyRefusal.withdrawn)) }
-            guard try await service.workflow.isOnboarded(participant) else { throw APIFailure(StudyServerError(StudyRefusal.onboardingRequired)) }
+            // The one gate (withdrawn, then not yet onboarded), as every participant action goes through.
+            _ = try await refusing { try await service.workflow.check(.readEvents, for: participant) }
             var events: [Components.Schemas.Event] = []
             for offset in 0...days {
                 guard let date = calendar.date(byAdding: .day, value: offset, to: from) else { continue }

@@ -84,6 +84,27 @@ struct APIRouteTests {
         }
     }
 
+    /// The API's list of events goes through the one gate (``ParticipantWorkflow/check(_:for:)``): refused before
+    /// onboarding and after a withdrawal, with the refusal's code, as every participant action is.
+    @Test func theEventListGoesThroughTheOneGate() async throws {
+        let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))
+        let service = try Fixture.service(clock: clock)
+        let newcomer = try await Fixture.participant(of: service, zone: .gmt, onboarded: false)
+        let leaving = try await Fixture.participant(of: service, zone: .gmt)
+        try await Fixture.consent(of: service, for: leaving, at: clock.now)
+        try await service.withdraw(leaving.participant, reason: nil, data: nil, recordedBy: .participant)
+        let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
+        try await app.test(.router) { client in
+            for (signedIn, refusal) in [(newcomer, StudyRefusal.onboardingRequired), (leaving, .withdrawn)] {
+                let response = try await client.execute(uri: "/api/v1/participant/events?from=2026-03-04&to=2026-03-05", method: .get,
+                                                        headers: headers(signedIn.sessionToken))
+                let error = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: String]
+                #expect(Int(response.status.code) == Int(StudyServerError(refusal).status.code) && error?["code"] == APIFailure(StudyServerError(refusal)).code,
+                        "\(refusal): \(String(buffer: response.body))")
+            }
+        }
+    }
+
     /// A successful answer with a participant's data (their JSON, their events, a run, an export, a researcher's
     /// token) is no more cacheable than a refusal: `Cache-Control: no-store` on each.
     @Test func everySuccessfulAnswerWithParticipantDataIsNotStoredByCaches() async throws {

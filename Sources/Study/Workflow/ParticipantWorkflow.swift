@@ -113,6 +113,9 @@ public final class ParticipantWorkflow: Sendable {
         case changeOutcome(task: String, occurrence: Int)
         /// Take back a completed survey of one event: its outcome removed, its run kept as withdrawn.
         case withdrawSurvey(task: String, occurrence: Int)
+        /// Read the events of the participant's days (a client's list of them): only once onboarded, as the daily
+        /// page shows only the onboarding card before.
+        case readEvents
     }
 
     /// Whether the participant has finished onboarding (the onboarding task has an outcome).
@@ -123,9 +126,10 @@ public final class ParticipantWorkflow: Sendable {
         return onboarded
     }
 
-    /// Checks that the participant may do `action` now, and returns the event it is about (nil for the onboarding);
-    /// throws the ``StudyRefusal`` that says why not. The one place that keeps the gate (the onboarding first, and
-    /// only once) and the schedule (an event of the participant's own plan, started, not yet done).
+    /// Checks that the participant may do `action` now, and returns the event it is about (nil for the onboarding and
+    /// for reading events); throws the ``StudyRefusal`` that says why not. The one place that keeps the gate (the
+    /// onboarding first, and only once) and the schedule (an event of the participant's own plan, started, not yet
+    /// done).
     @discardableResult
     public func check(_ action: Action, for participant: StudyParticipant) async throws -> CareEvent? {
         if try await withdrawal.isWithdrawn(participant) { throw StudyRefusal.withdrawn }
@@ -133,6 +137,9 @@ public final class ParticipantWorkflow: Sendable {
         switch action {
         case .startOnboarding:
             if onboarded { throw StudyRefusal.onboardingCompleted }
+            return nil
+        case .readEvents:
+            guard onboarded else { throw StudyRefusal.onboardingRequired }
             return nil
         case .startSurvey(let task, let occurrence), .changeOutcome(let task, let occurrence), .withdrawSurvey(let task, let occurrence):
             if task == StudyTaskDefinition.onboardingID { throw StudyRefusal.onboardingHasNoEvents }
