@@ -99,7 +99,7 @@ struct APIRouteTests {
                 let response = try await client.execute(uri: "/api/v1/participant/events?from=2026-03-04&to=2026-03-05", method: .get,
                                                         headers: headers(signedIn.sessionToken))
                 let error = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: String]
-                #expect(Int(response.status.code) == Int(StudyServerError(refusal).status.code) && error?["code"] == APIFailure(StudyServerError(refusal)).code,
+                #expect(Int(response.status.code) == Int(StudyServerError(refusal).status.code) && error?["code"] == refusal.code,
                         "\(refusal): \(String(buffer: response.body))")
             }
         }
