@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import Synchronization
 
-/// Read-only connections to one SQLite file, for reads that run on the calling thread: each read takes an idle one,
-/// or opens one while fewer than ``limit`` are open, and gives it back when done.
+/// Read-only connections to one SQLite file, for reads whose statements run on the calling thread: each read takes an
+/// idle one, or opens one while fewer than ``limit`` are open, and gives it back when done.
 ///
 /// A synchronous read through GRDB's `DatabasePool` passes a barrier queue and a semaphore to take a reader, then
 /// checks the schema with a statement of its own; for the daily page's one read of a few indexed rows, that cost a
@@ -11,7 +11,7 @@ import Synchronization
 /// connection a pool's reader is, in WAL mode beside the pool's writer, without the pool's bookkeeping. (SQLite
 /// prepares a statement again by itself when another connection changes the schema.)
 final class CallingThreadReaders: Sendable {
-    /// Most connections open at once; a read that finds them all busy returns nil, for the caller to use the pool.
+    /// Most connections kept open at once; a read that finds them all busy opens one for itself.
     let limit: Int
     private let path: String
     private let configuration: Configuration
@@ -34,12 +34,21 @@ final class CallingThreadReaders: Sendable {
     /// How many connections are open, idle or busy.
     var openCount: Int { state.withLock { $0.open } }
 
-    /// Runs `body` on an idle connection (opened if need be) without a transaction of GRDB's; nil when every
-    /// connection is busy and no more may be opened. A connection that failed to open is not counted.
-    func read<T>(_ body: (Database) throws -> T) throws -> T? {
-        guard let connection = try take() else { return nil }
-        defer { state.withLock { $0.idle.append(connection) } }
-        return try connection.unsafeRead(body)
+    /// Runs `body` with an idle connection (opened if need be), which it holds alone until it returns; when every
+    /// connection is busy and no more may be kept, with one opened for this read only. A connection that failed to
+    /// open is not counted.
+    func withConnection<T>(_ body: (DatabaseQueue) async throws -> T) async throws -> T {
+        guard let connection = try take() else {
+            return try await body(try DatabaseQueue(path: path, configuration: configuration))
+        }
+        do {
+            let value = try await body(connection)
+            state.withLock { $0.idle.append(connection) }
+            return value
+        } catch {
+            state.withLock { $0.idle.append(connection) }
+            throw error
+        }
     }
 
     private func take() throws -> DatabaseQueue? {

@@ -48,7 +48,7 @@ public enum CareStoreMigrations {
     /// The names of the migrations, oldest first.
     public static var migrationNames: [String] { migrator.migrations }
 
-    /// The migration that added the revision of the versions (``SQLiteCareTransaction/versionsRevision()``).
+    /// The migration that added the revision of the versions (``SQLiteCareRows/versionsRevision()``).
     public static let versionsRevisionMigration = "v2: a revision of the versions, raised by triggers"
 
     /// Whether a file with the migrations `applied` holds care data this StudyKit can read as it is: it has the
@@ -61,7 +61,7 @@ public enum CareStoreMigrations {
 
     /// One row holding a number that every insert, update or delete of a version raises, in the same transaction,
     /// whoever makes it (this store, another process, the `sqlite3` shell): the store keeps task versions it read
-    /// while the number stays the same (``SQLiteCareTransaction/versionsRevision()``).
+    /// while the number stays the same (``SQLiteCareRows/versionsRevision()``).
     private static func createVersionsRevision(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE versionRevision (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL);

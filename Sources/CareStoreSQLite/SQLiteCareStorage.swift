@@ -13,11 +13,10 @@ public typealias SQLiteCareStore = StorageBackedCareStore<SQLiteCareStorage>
 
 extension StorageBackedCareStore where Storage == SQLiteCareStorage {
     /// A store in the SQLite file at `path`, created with its folder when missing, and migrated to the current
-    /// schema when older; `durability` and `reads` as ``SQLiteCareStorage/init(path:durability:reads:)`` says.
+    /// schema when older; `durability` as ``SQLiteCareStorage/init(path:durability:)`` says.
     public convenience init(path: String, environment: StudyKitEnvironment = .live,
-                            durability: SQLiteCareStorage.Durability = .powerLoss,
-                            reads: SQLiteCareStorage.ReadExecution = .readerQueue) throws {
-        self.init(storage: try SQLiteCareStorage(path: path, durability: durability, reads: reads), environment: environment)
+                            durability: SQLiteCareStorage.Durability = .powerLoss) throws {
+        self.init(storage: try SQLiteCareStorage(path: path, durability: durability), environment: environment)
     }
 
     /// The store in the existing SQLite file at `path`, opened for reading only (nothing is created, migrated or
@@ -43,7 +42,7 @@ extension StorageBackedCareStore where Storage == SQLiteCareStorage {
 /// ```
 ///
 /// The schema is ``CareStoreMigrations``. Database errors are thrown as GRDB's `DatabaseError`; a write whose
-/// body throws is rolled back whole.
+/// body throws is rolled back whole. Writes hold the writer through ``SQLiteConnections``, so their work may await.
 public final class SQLiteCareStorage: CareStorage {
     /// What an acknowledged write survives.
     public enum Durability: Sendable, Hashable {
@@ -57,36 +56,21 @@ public final class SQLiteCareStorage: CareStorage {
         case processCrash
     }
 
-    /// Where ``read(_:)`` runs its transaction.
-    public enum ReadExecution: Sendable, Hashable {
-        /// On a reader's own queue (GRDB's asynchronous read): the calling thread is free while the read runs, at
-        /// the price of a few thread switches. For an app, whose main thread must stay responsive.
-        case readerQueue
-        /// On the calling thread (GRDB's synchronous read), which is busy for the read's duration: no thread
-        /// switches, which cost a server's small reads more than SQLite does. In WAL mode a reader never waits for
-        /// the writer, so the read takes only its own time.
-        case callingThread
-    }
-
+    /// The database's writer, lent to one transaction at a time (``SQLiteConnections``).
+    public let connections: SQLiteConnections
     /// The GRDB connection: a `DatabasePool` for a file, a `DatabaseQueue` in memory. For maintenance such as
     /// backups and integrity checks; care data goes through ``read(_:)`` and ``write(_:)``.
-    public let database: any DatabaseWriter
-    /// Where reads run.
-    public let reads: ReadExecution
-    /// The connections of reads on the calling thread, for a file in WAL mode; nil otherwise (reads then take one of
-    /// the database's own readers).
-    private let callingThreadReaders: CallingThreadReaders?
-    /// What wraps each write (see ``init(sharing:reads:aroundEachWrite:)``); nil for none.
-    private let aroundEachWrite: (@Sendable () -> @Sendable (Database, () throws -> Void) throws -> Void)?
+    public var database: any DatabaseWriter { connections.database }
+    /// What wraps each write (see ``init(sharing:aroundEachWrite:)``); nil for none.
+    private let aroundEachWrite: (@Sendable (SQLiteLentConnection, () async throws -> Void) async throws -> Void)?
 
     /// Storage in the SQLite file at `path`, created with its folder when missing, and migrated to the current
-    /// schema when older. Its writes survive what `durability` says (a power loss, by default); its reads run as
-    /// `reads` says (on a reader's queue, by default).
-    public convenience init(path: String, durability: Durability = .powerLoss, reads: ReadExecution = .readerQueue) throws {
+    /// schema when older. Its writes survive what `durability` says (a power loss, by default).
+    public convenience init(path: String, durability: Durability = .powerLoss) throws {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         // DatabasePool opens the file in WAL mode.
-        try self.init(database: DatabasePool(path: url.path, configuration: Self.configuration()), durability: durability, reads: reads)
+        try self.init(database: DatabasePool(path: url.path, configuration: Self.configuration()), durability: durability)
     }
 
     /// The storage in the existing SQLite file at `path`, opened for reading only: nothing is created, migrated or
@@ -99,49 +83,33 @@ public final class SQLiteCareStorage: CareStorage {
         let database = try DatabaseQueue(path: path, configuration: configuration)
         let applied = try database.read { db in try CareStoreMigrations.migrator.appliedIdentifiers(db) }
         guard CareStoreMigrations.canRead(applied: applied) else { throw SQLiteCareStorageOpenError.outdatedSchema(path: path) }
-        return SQLiteCareStorage(readingFrom: database)
+        return SQLiteCareStorage(sharing: SQLiteConnections(database))
     }
 
-    private init(readingFrom database: DatabaseQueue) {
-        self.database = database
-        self.reads = .readerQueue
-        callingThreadReaders = nil
-        aroundEachWrite = nil
-    }
-
-    /// Storage over a database that another owner opened, migrated and configured, holding the care store's tables
-    /// (``CareStoreMigrations/register(in:)``) beside its own: the study server's one file, where a participant's
-    /// action writes both schemas in one transaction. Nothing is created or migrated here.
+    /// Storage over a database that another owner opened, migrated and configured (``SQLiteConnections/configure(_:)``),
+    /// holding the care store's tables (``CareStoreMigrations/register(in:)``) beside its own: the study server's one
+    /// file, where a participant's action writes both schemas in one transaction. Nothing is created or migrated here.
     ///
-    /// `aroundEachWrite`, when given, is called in the writing task as each write begins, and the closure it returns runs
-    /// the write's work inside the transaction: how the file's owner tells its triggers who is writing (an audit trail).
-    public init(sharing database: any DatabaseWriter, reads: ReadExecution = .readerQueue,
-                aroundEachWrite: (@Sendable () -> @Sendable (Database, () throws -> Void) throws -> Void)? = nil) {
-        self.database = database
-        self.reads = reads
+    /// `aroundEachWrite`, when given, runs each write's work inside its transaction, in the writing task: how the
+    /// file's owner tells its triggers who is writing (an audit trail).
+    public init(sharing connections: SQLiteConnections,
+                aroundEachWrite: (@Sendable (SQLiteLentConnection, () async throws -> Void) async throws -> Void)? = nil) {
+        self.connections = connections
         self.aroundEachWrite = aroundEachWrite
-        callingThreadReaders = Self.callingThreadReaders(of: database, reads: reads)
-    }
-
-    /// Connections for reads on the calling thread when `reads` asks for them and `database` is a pool (a file in
-    /// WAL mode, where readers never wait for the writer), at most as many as the pool's readers.
-    private static func callingThreadReaders(of database: any DatabaseWriter, reads: ReadExecution) -> CallingThreadReaders? {
-        guard reads == .callingThread, let pool = database as? DatabasePool else { return nil }
-        return CallingThreadReaders(path: pool.path, configuration: pool.configuration, limit: pool.configuration.maximumReaderCount)
     }
 
     /// The storage's reads and writes inside a transaction the caller holds on a database with the care store's
     /// tables: pass it to ``StorageBackedCareStore/addOutcomes(_:in:)`` or ``StorageBackedCareStore/add(_:in:)``.
-    public static func writer(in db: Database) -> any CareStorageWriter {
-        SQLiteCareTransaction(db)
+    public static func writer(in connection: SQLiteLentConnection) -> any CareStorageWriter {
+        SQLiteCareTransaction(connection)
     }
 
     /// Empty storage in an in-memory database.
     public static func inMemory() throws -> SQLiteCareStorage {
-        try SQLiteCareStorage(database: DatabaseQueue(configuration: configuration()), durability: .powerLoss, reads: .readerQueue)
+        try SQLiteCareStorage(database: DatabaseQueue(configuration: configuration()), durability: .powerLoss)
     }
 
-    private init(database: any DatabaseWriter, durability: Durability, reads: ReadExecution) throws {
+    private init(database: any DatabaseWriter, durability: Durability) throws {
         // Durability: with synchronous = FULL, a WAL commit is synced to disk before the write returns, so an
         // acknowledged write survives a killed process and a power loss. With NORMAL (GRDB's choice when it opens a
         // pool in WAL mode) a commit is written to the WAL, which is synced only at checkpoints: an acknowledged write
@@ -158,9 +126,7 @@ public final class SQLiteCareStorage: CareStorage {
             try db.execute(sql: "PRAGMA cache_size = -32768")
         }
         try CareStoreMigrations.migrator.migrate(database)
-        self.database = database
-        self.reads = reads
-        callingThreadReaders = Self.callingThreadReaders(of: database, reads: reads)
+        connections = SQLiteConnections(database)
         aroundEachWrite = nil
     }
 
@@ -169,55 +135,22 @@ public final class SQLiteCareStorage: CareStorage {
         // Another process (an import from the command line while the server runs) waits for the write lock
         // instead of failing at once.
         configuration.busyMode = .timeout(10)
-        return configuration
+        return SQLiteConnections.configure(configuration)
     }
 
-    /// Runs the body on one of the pool's readers, which sees the last committed state; on the reader's queue or on
-    /// the calling thread, as ``reads`` says.
-    public func read<T: Sendable>(_ body: @escaping @Sendable (any CareStorageReader) throws -> T) async throws -> T {
-        switch reads {
-        case .readerQueue: try await database.read { db in try body(SQLiteCareTransaction(db)) }
-        case .callingThread: try readOnCallingThread(body)
-        }
+    /// Runs the body in a read transaction that sees the last committed state (``SQLiteConnections/read(_:)``).
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any CareStorageReader) async throws -> T) async throws -> T {
+        try await connections.read { connection in try await body(SQLiteCareTransaction(connection)) }
     }
 
-    /// A read transaction on the calling thread, as GRDB's synchronous read runs one, but on one of
-    /// ``callingThreadReaders`` when there is one idle (or the database's own readers otherwise), and with its BEGIN
-    /// and COMMIT prepared once per connection: GRDB prepares both afresh for every read, which cost a server's small
-    /// reads about a tenth of their time. Outside an async context, so that the synchronous overload is the one chosen.
-    private func readOnCallingThread<T>(_ body: (any CareStorageReader) throws -> T) throws -> T {
-        if let readers = callingThreadReaders, let result = try readers.read({ db in try Self.transaction(in: db, body) }) {
-            return result
-        }
-        return try database.unsafeRead { db in try Self.transaction(in: db, body) }
-    }
-
-    /// Runs `body` in a read transaction on `db`, which has none open.
-    private static func transaction<T>(in db: Database, _ body: (any CareStorageReader) throws -> T) throws -> T {
-        // The connection is given without a transaction; the one begun here isolates the body, so that every
-        // statement in it sees the same committed state.
-        try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
-        do {
-            let result = try body(SQLiteCareTransaction(db))
-            try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
-            return result
-        } catch {
-            // The connection goes back with no transaction left open.
-            if db.isInsideTransaction { try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute() }
-            throw error
-        }
-    }
-
-    /// Runs the body in the pool's one writer; the transaction is durable (as the storage's ``Durability`` says)
-    /// when this returns.
-    public func write<T: Sendable>(_ body: @escaping @Sendable (any CareStorageWriter) throws -> T) async throws -> T {
-        // GRDB's write runs `body` in a transaction, commits when it returns, and rolls back when it throws.
-        guard let around = aroundEachWrite?() else {
-            return try await database.write { db in try body(SQLiteCareTransaction(db)) }
-        }
-        return try await database.write { db in
+    /// Runs the body in a write transaction on the writer (``SQLiteConnections/transaction(_:)``); the transaction is
+    /// durable (as the storage's ``Durability`` says) when this returns.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any CareStorageWriter) async throws -> T) async throws -> T {
+        try await connections.transaction { connection in
+            let transaction = SQLiteCareTransaction(connection)
+            guard let aroundEachWrite else { return try await body(transaction) }
             var result: T?
-            try around(db) { result = try body(SQLiteCareTransaction(db)) }
+            try await aroundEachWrite(connection) { result = try await body(transaction) }
             guard let result else { preconditionFailure("aroundEachWrite must run the write's work") }
             return result
         }

@@ -22,7 +22,7 @@ do {
     while occurrence < limit {
         let outcome = Outcome(taskUUID: task, occurrenceIndex: occurrence, values: [OutcomeValue(.integer(occurrence), kind: "count")],
                               timeZone: TimeZone(identifier: "Europe/Berlin") ?? .gmt)
-        try await storage.write { try $0.insert(outcome) }
+        try await storage.write { try await $0.insert(outcome) }
         // Acknowledged: the write has committed. Unbuffered, so the test sees the line at once.
         FileHandle.standardOutput.write(Data("\(outcome.uuid.uuidString)\n".utf8))
         occurrence += 1

@@ -1,5 +1,6 @@
 import Foundation
 import Research
+import Study
 import StudyKitEnvironment
 
 /// Runs' restoration data as last decoded or encoded, each with the exact JSON it came from or went to.
@@ -38,8 +39,8 @@ final class RestorationDataCache: Sendable {
     }
 
     /// Keeps the restoration data of a run just saved, or forgets the run when it has none any more (finished).
-    func remember(_ saved: Rows.EncodedRun) {
-        if let value = saved.run.restorationData, let json = saved.restoration {
+    func remember(_ saved: EncodedTaskRun) {
+        if let value = saved.run.restorationData, let json = saved.restorationJSON {
             keep(value, json: json, of: saved.run.id)
         } else {
             entries.forget(saved.run.id)

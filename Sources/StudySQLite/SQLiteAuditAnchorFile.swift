@@ -271,7 +271,7 @@ extension SQLiteAuditKeying {
         // row has been seen; the chain must hold throughout.
         var keyedFrom: Int64?
         var last: (sequence: Int64, hash: String) = (0, "")
-        let file = try DatabaseQueue(path: database.path, configuration: SQLiteStudyStore.configuration(readOnly: true))
+        let file = try DatabaseQueue(path: database.path, configuration: SQLiteStudyStorage.configuration(readOnly: true))
         defer { try? file.close() }
         try file.read { db in
             let rows = try Row.fetchCursor(db, sql: "SELECT * FROM auditLog ORDER BY sequence")

@@ -1,3 +1,4 @@
+import CareStoreSQLite
 import Consent
 import Foundation
 import GRDB
@@ -64,11 +65,22 @@ enum SQLiteAuditTrail {
             return value
         }
 
-        /// The calling task's source (read here), as a wrapper of a write's work, for storage that runs its own
-        /// transactions (the care store's).
-        func aroundWrites() -> @Sendable (Database, () throws -> Void) throws -> Void {
-            let source = AuditTrail.source
-            return { db, body in try self.run(as: source, in: db, body) }
+        /// Runs `body` (a transaction's work, which may await, on the writer lent to it as `connection`) with `source`
+        /// as who is writing; once the transaction commits, its new end of the chain is anchored.
+        func run<T>(as source: AuditSource, on connection: SQLiteLentConnection, _ body: () async throws -> T) async throws -> T {
+            let anchor = keying.withLock { $0?.anchor }
+            try anchor?.writePending()
+            current.withLock { $0 = source }
+            defer { current.withLock { $0 = nil } }
+            let value = try await body()
+            try connection.run { db in try anchor?.anchor(after: db) }
+            return value
+        }
+
+        /// A wrapper of a write's work with the writing task's source, for storage that runs its own transactions (the
+        /// care store's).
+        func aroundWrites() -> @Sendable (SQLiteLentConnection, () async throws -> Void) async throws -> Void {
+            { connection, body in try await self.run(as: AuditTrail.source, on: connection, body) }
         }
 
         var source: AuditSource {
@@ -80,6 +92,13 @@ enum SQLiteAuditTrail {
     static func run<T>(_ context: WriteContext?, as source: AuditSource, in db: Database, _ body: () throws -> T) throws -> T {
         guard let context else { return try body() }
         return try context.run(as: source, in: db, body)
+    }
+
+    /// Runs `body` with `source` as who is writing on the lent `connection`, when the file keeps an audit trail (`context`).
+    static func run<T>(_ context: WriteContext?, as source: AuditSource, on connection: SQLiteLentConnection,
+                       _ body: () async throws -> T) async throws -> T {
+        guard let context else { return try await body() }
+        return try await context.run(as: source, on: connection, body)
     }
 
     /// Registers the trigger's functions on a connection.

@@ -39,7 +39,7 @@ extension SQLiteStudyDatabase: AuditTrailStore {
     /// Appends a row for an action that changes no stored row, as the current ``AuditTrail/source``.
     public func appendAudit(action: String, entity: String, entityID: String?, participantID: String?, after: String?) async throws {
         let audit = audit, source = AuditTrail.source
-        try await database.write { db in
+        try await connections.write { db in
             try SQLiteAuditTrail.run(audit, as: source, in: db) {
                 try db.execute(sql: SQLiteAuditTrail.append(action: action, entity: entity, entityID: "?", participantID: "?", before: "NULL", after: "?"),
                                arguments: [entityID, participantID, after])

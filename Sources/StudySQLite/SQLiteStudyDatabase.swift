@@ -25,8 +25,10 @@ import Study
 /// folders written before the two were joined hold a second file, `care.sqlite`: ``mergeCareFile(at:)`` moves its rows
 /// in, once, in one transaction.
 public final class SQLiteStudyDatabase: StudyDataStore {
+    /// The file's writer, lent to one transaction at a time (both stores write through it).
+    public let connections: SQLiteConnections
     /// The GRDB connection: a `DatabasePool` for a file, a `DatabaseQueue` in memory.
-    public let database: any DatabaseWriter
+    public var database: any DatabaseWriter { connections.database }
     /// The study store over this file.
     public let sqliteStudyStore: SQLiteStudyStore
     /// The care store over this file.
@@ -79,7 +81,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         // An empty file (made owner-only by the server before it opens it) is as new as a missing one.
         let isNew = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0) == 0
         let audit = SQLiteAuditTrail.WriteContext(now: environment.now)
-        try self.init(database: DatabasePool(path: url.path, configuration: SQLiteStudyStore.configuration(readOnly: false, audit: audit)),
+        try self.init(database: DatabasePool(path: url.path, configuration: SQLiteStudyStorage.configuration(readOnly: false, audit: audit)),
                       environment: environment, durability: durability, migrate: true, audit: audit)
         let problems = try sqliteStudyStore.appendOnlyProblems()
         if !problems.isEmpty { throw SQLiteStudyStoreOpenError.appendOnlyTriggers(path: url.path, problems: problems) }
@@ -102,7 +104,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         let audit = SQLiteAuditTrail.WriteContext(now: environment.now)
         // A trail that lives only as long as the process: a key of its own, nothing to anchor.
         audit.install(key: try AuditKey(rawRepresentation: Data(environment.randomBytes(AuditKey.byteCount))), anchor: nil)
-        return try SQLiteStudyDatabase(database: DatabaseQueue(configuration: SQLiteStudyStore.configuration(readOnly: false, audit: audit)),
+        return try SQLiteStudyDatabase(database: DatabaseQueue(configuration: SQLiteStudyStorage.configuration(readOnly: false, audit: audit)),
                                        environment: environment, durability: .powerLoss, migrate: true, audit: audit)
     }
 
@@ -112,7 +114,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
     public static func readOnly(path: String, environment: StudyKitEnvironment = .live)
         throws -> SQLiteStudyDatabase {
         guard FileManager.default.fileExists(atPath: path) else { throw SQLiteStudyStoreOpenError.missing(path: path) }
-        let database = try DatabaseQueue(path: path, configuration: SQLiteStudyStore.configuration(readOnly: true))
+        let database = try DatabaseQueue(path: path, configuration: SQLiteStudyStorage.configuration(readOnly: true))
         guard try database.read({ db in try migrator.hasCompletedMigrations(db) }) else { throw SQLiteStudyStoreOpenError.outdatedSchema(path: path) }
         return try SQLiteStudyDatabase(database: database, environment: environment,
                                        durability: .powerLoss, migrate: false)
@@ -125,7 +127,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         guard FileManager.default.fileExists(atPath: path) else { throw SQLiteStudyStoreOpenError.missing(path: path) }
         let legacyExists = FileManager.default.fileExists(atPath: legacyCarePath)
         // The file is opened once: its schema decides the layout, and the same connection then reads both stores.
-        let file = try DatabaseQueue(path: path, configuration: SQLiteStudyStore.configuration(readOnly: true))
+        let file = try DatabaseQueue(path: path, configuration: SQLiteStudyStorage.configuration(readOnly: true))
         let (applied, isCurrent) = try file.read { db in (try migrator.appliedIdentifiers(db), try migrator.hasCompletedMigrations(db)) }
         guard applied.contains(jointMigration) else {
             return (try SQLiteStudyStore.readOnly(path: path), try SQLiteCareStore.readOnly(path: legacyCarePath))
@@ -157,23 +159,19 @@ public final class SQLiteStudyDatabase: StudyDataStore {
             }
             try Self.migrator.migrate(database)
         }
-        self.database = database
+        connections = SQLiteConnections(database)
         self.audit = audit
-        sqliteStudyStore = SQLiteStudyStore(sharing: database, environment: environment, audit: audit)
-        // A request's reads are a few indexed rows: on the request's own thread they cost less than the thread switches
-        // of an asynchronous read.
-        var aroundEachWrite: (@Sendable () -> @Sendable (Database, () throws -> Void) throws -> Void)?
+        sqliteStudyStore = SQLiteStudyStore(storage: SQLiteStudyStorage(sharing: connections, environment: environment, audit: audit),
+                                            environment: environment)
+        var aroundEachWrite: (@Sendable (SQLiteLentConnection, () async throws -> Void) async throws -> Void)?
         if let audit {
-            aroundEachWrite = {
-                let around = audit.aroundWrites()
-                // A care write refused by the file because its participant has withdrawn reads as the workflow's refusal.
-                return { db, body in
-                    do { try around(db, body) } catch { throw SQLiteWithdrawalGuard.refusal(for: error) }
-                }
+            let around = audit.aroundWrites()
+            // A care write refused by the file because its participant has withdrawn reads as the workflow's refusal.
+            aroundEachWrite = { connection, body in
+                do { try await around(connection, body) } catch { throw SQLiteWithdrawalGuard.refusal(for: error) }
             }
         }
-        sqliteCareStore = SQLiteCareStore(storage: SQLiteCareStorage(sharing: database, reads: .callingThread, aroundEachWrite: aroundEachWrite),
-                                          environment: environment)
+        sqliteCareStore = SQLiteCareStore(storage: SQLiteCareStorage(sharing: connections, aroundEachWrite: aroundEachWrite), environment: environment)
     }
 
 
@@ -191,49 +189,54 @@ public final class SQLiteStudyDatabase: StudyDataStore {
             throw StudyStoreError.unknownParticipant(sealed.record.participantIdentifier)
         }
         // Encoded before the write, so that the writer, which serializes every write, spends no time on JSON.
-        let runs = try change.runs.map(Rows.EncodedRun.init)
+        let runs = try change.runs.map(EncodedTaskRun.init)
         let records = try change.consentRecords.map { ($0, try $0.jsonData()) }
-        let now = sqliteStudyStore.now
+        let now = sqliteStudyStore.environment.now()
+        let studyStore = sqliteStudyStore
         let careStore = sqliteCareStore
         let keepsExisting = change.keepsExistingOutcomes
         let outcomes = change.outcomes, removedOutcomes = change.removedOutcomes, deletedRuns = change.deletedRunIDs
         let audit = audit, source = AuditTrail.source
         let withdrawal = change.withdrawal
         let (committed, careChange) = try await SQLiteWithdrawalGuard.refusingWithdrawn {
-            try await database.write { db -> (CommittedParticipantChange, CareChange) in
-                try SQLiteAuditTrail.run(audit, as: source, in: db) {
+            try await connections.transaction { connection -> (CommittedParticipantChange, CareChange) in
+                try await SQLiteAuditTrail.run(audit, as: source, on: connection) {
                     var careChange = CareChange()
                     var deleted = deletedRuns
                     // A withdrawal is decided here, in the transaction that stores it: refused when one is stored already, and
                     // what it deletes is what is stored now. Its deletions come before its record, after which the file
                     // refuses every new row of the participant's (SQLiteWithdrawalGuard).
-                    if let withdrawal {
-                        if try SQLiteWithdrawalGuard.isWithdrawn(participantID, db) { throw StudyRefusal.withdrawn }
-                        if withdrawal.deletesData {
-                            deleted += try Self.runIDs(of: participantID, keeping: withdrawal.keptRunTaskIDs, db)
-                            careChange.outcomeTaskIDs = try Self.eraseOutcomes(ofCareTasks: withdrawal.deletedOutcomeTaskIDs, db)
+                    try connection.run { db in
+                        if let withdrawal {
+                            if try SQLiteWithdrawalGuard.isWithdrawn(participantID, db) { throw StudyRefusal.withdrawn }
+                            if withdrawal.deletesData {
+                                deleted += try Self.runIDs(of: participantID, keeping: withdrawal.keptRunTaskIDs, db)
+                                careChange.outcomeTaskIDs = try Self.eraseOutcomes(ofCareTasks: withdrawal.deletedOutcomeTaskIDs, db)
+                            }
                         }
+                        for run in deleted {
+                            try db.execute(sql: "DELETE FROM taskRun WHERE id = ? AND participantID = ?", arguments: [run, participantID])
+                            // A run that is not the participant's (or not stored) rolls the whole change back.
+                            guard db.changesCount == 1 else { throw StudyStoreError.noRunToDelete(run: run) }
+                        }
+                        try Self.requireCareTasks(of: outcomes, belongTo: participantID, db)
                     }
-                    for run in deleted {
-                        try db.execute(sql: "DELETE FROM taskRun WHERE id = ? AND participantID = ?", arguments: [run, participantID])
-                        // A run that is not the participant's (or not stored) rolls the whole change back.
-                        guard db.changesCount == 1 else { throw StudyStoreError.noRunToDelete(run: run) }
-                    }
-                    let savedRuns = try runs.map { try Rows.save($0, now: now, db) }
-                    try Self.requireCareTasks(of: outcomes, belongTo: participantID, db)
-                    let writer = SQLiteCareStorage.writer(in: db)
+                    let studyRows = studyStore.storage.writer(in: connection)
+                    var savedRuns: [TaskRun] = []
+                    for run in runs { savedRuns.append(try await studyStore.save(run, at: now, in: studyRows)) }
+                    let writer = SQLiteCareStorage.writer(in: connection)
                     var added: [Outcome] = [], kept: [Outcome] = []
                     if !removedOutcomes.isEmpty {
-                        let (removed, change) = try careStore.deleteOutcomes(removedOutcomes, in: writer)
+                        let (removed, change) = try await careStore.deleteOutcomes(removedOutcomes, in: writer)
                         // Checked on the outcomes as stored: an outcome of someone else's task rolls the whole change back.
-                        try Self.requireCareTasks(of: removed, belongTo: participantID, db)
+                        try connection.run { db in try Self.requireCareTasks(of: removed, belongTo: participantID, db) }
                         careChange.outcomeTaskIDs.formUnion(change.outcomeTaskIDs)
                     }
                     for outcome in outcomes {
                         do {
                             // One at a time, so that an event done already (two tabs) keeps its outcome and refuses only this
                             // one: the checks run before the outcome is written, so a refused outcome leaves nothing behind.
-                            let (stored, change) = try careStore.addOutcomes([outcome], in: writer)
+                            let (stored, change) = try await careStore.addOutcomes([outcome], in: writer)
                             added += stored
                             careChange.outcomeTaskIDs.formUnion(change.outcomeTaskIDs)
                         } catch CareStoreError.outcomeExists where keepsExisting {
@@ -241,14 +244,17 @@ public final class SQLiteStudyDatabase: StudyDataStore {
                         }
                     }
                     // Records last: a withdrawal's record closes the participant's data only once its deletions are done.
-                    let storedRecords = try records.map { try Rows.appendConsentRecord($0.0, json: $0.1, now: now, db) }
+                    var storedRecords: [StoredConsentRecord] = []
+                    for (sealed, json) in records {
+                        storedRecords.append(try await studyStore.appendConsentRecord(sealed, json: json, at: now, in: studyRows))
+                    }
                     return (CommittedParticipantChange(runs: savedRuns, consentRecords: storedRecords, outcomes: added,
                                                        outcomesAlreadyRecorded: kept, deletedRunIDs: deleted),
                             careChange)
                 }
             }
         }
-        sqliteStudyStore.didCommit(savedRuns: runs, participant: participantID)
+        sqliteStudyStore.countCommit(of: participantID)
         if !careChange.outcomeTaskIDs.isEmpty { careStore.announce(careChange) }
         // What was deleted leaves no copy in the write-ahead log: its frames are moved into the file (whose deleted
         // cells secure_delete zeroed) and the log is emptied, as far as readers allow now; else at the next checkpoint.
@@ -281,41 +287,42 @@ public final class SQLiteStudyDatabase: StudyDataStore {
     /// Moves the write-ahead log into the file and truncates it to nothing (`wal_checkpoint(TRUNCATE)`); a reader that
     /// holds an older snapshot leaves it for the next checkpoint.
     func checkpointAndTruncateLog() async throws {
-        try await database.writeWithoutTransaction { db in _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try await connections.writeWithoutTransaction { db in _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     /// Enrols a participant with their care plan in one transaction (see ``StudyDataStore/enrol(invitationCode:timeZone:language:carePlan:)``):
     /// the patient, then the care plan for it, then its tasks and contacts, each added as the care store adds them.
     public func enrol(invitationCode: String?, timeZone: TimeZone, language: String,
                       carePlan: @escaping @Sendable (StudyParticipant) throws -> EnrolmentPlan) async throws -> StudyParticipant {
-        let now = sqliteStudyStore.now
-        let id = sqliteStudyStore.makeUUID().uuidString.lowercased()
+        let now = sqliteStudyStore.environment.now()
+        let id = sqliteStudyStore.environment.makeUUID().uuidString.lowercased()
         let hash = invitationCode.map(StudySecrets.codeHash)
-        let careStore = sqliteCareStore
+        let careStore = sqliteCareStore, studyStore = sqliteStudyStore
         let audit = audit, source = AuditTrail.source
-        let (participant, careChange) = try await database.write { db -> (StudyParticipant, CareChange) in
-            try SQLiteAuditTrail.run(audit, as: source, in: db) {
-                let participant = try Rows.enrol(id: id, invitationHash: hash, timeZone: timeZone, language: language, now: now, db)
+        let (participant, careChange) = try await connections.transaction { connection -> (StudyParticipant, CareChange) in
+            try await SQLiteAuditTrail.run(audit, as: source, on: connection) {
+                let participant = try await studyStore.enrol(id: id, invitationCodeSHA256: hash, timeZone: timeZone, language: language, at: now,
+                                                             in: studyStore.storage.writer(in: connection))
                 var plan = try carePlan(participant)
-                let writer = SQLiteCareStorage.writer(in: db)
+                let writer = SQLiteCareStorage.writer(in: connection)
                 var change = CareChange()
-                func add<Entity: VersionedEntity>(_ entities: [Entity]) throws -> [Entity] {
-                    let (added, addedChange) = try careStore.add(entities, in: writer)
+                func add<Entity: VersionedEntity>(_ entities: [Entity]) async throws -> [Entity] {
+                    let (added, addedChange) = try await careStore.add(entities, in: writer)
                     change.entities.merge(addedChange.entities) { $0.union($1) }
                     return added
                 }
-                let patient = try add([plan.patient])[0]
+                let patient = try await add([plan.patient])[0]
                 plan.carePlan.patientUUID = patient.version.uuid
-                let stored = try add([plan.carePlan])[0]
+                let stored = try await add([plan.carePlan])[0]
                 var tasks = plan.allTasks
                 for index in tasks.indices { tasks[index].carePlanUUID = stored.version.uuid }
-                _ = try add(tasks)
+                _ = try await add(tasks)
                 for index in plan.contacts.indices { plan.contacts[index].carePlanUUID = stored.version.uuid }
-                _ = try add(plan.contacts)
+                _ = try await add(plan.contacts)
                 return (participant, change)
             }
         }
-        sqliteStudyStore.didCommit(savedRuns: [], participant: id)
+        sqliteStudyStore.countCommit(of: id)
         careStore.announce(careChange)
         return participant
     }
@@ -383,7 +390,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
     /// Copies the care rows of the file at `url` into this database and records the merge, in one transaction; then
     /// makes sure the commit is in the database file itself before the caller renames anything.
     private func copyRows(of url: URL, name: String) throws {
-        let old = try DatabaseQueue(path: url.path, configuration: SQLiteStudyStore.configuration(readOnly: false))
+        let old = try DatabaseQueue(path: url.path, configuration: SQLiteStudyStorage.configuration(readOnly: false))
         // Only a care store's own file is merged, never migrated: any other database (a copy of study.sqlite, a file of
         // another version) is refused as it is.
         let (applied, hasStudyTables) = try old.read { db in
@@ -399,7 +406,7 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         let busy = try old.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         try old.close()
         guard busy == 0 else { throw SQLiteStudyDatabaseMergeError.inUse(path: url.path) }
-        let now = sqliteStudyStore.now
+        let now = sqliteStudyStore.environment.now()
         let source = AuditTrail.source
         try database.writeWithoutTransaction { db in try SQLiteAuditTrail.run(audit, as: source, in: db) {
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM version LIMIT 1") == true {

@@ -37,7 +37,7 @@ struct CareStoreMigrationsTests {
     @Test func liveEventsAreReadFromTheIndexAlone() async throws {
         let storage = try SQLiteCareStorage.inMemory()
         let plan = try await storage.database.read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + SQLiteCareTransaction.liveEventsSQL(count: 3),
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + SQLiteCareRows.liveEventsSQL(count: 3),
                              arguments: StatementArguments([UUID(), 0, 9, UUID(), 0, 9, UUID(), 0, 9] as [(any DatabaseValueConvertible)?]))
                 .map { $0["detail"] as String }
         }
@@ -52,12 +52,12 @@ struct CareStoreMigrationsTests {
             let outcome = Fixture.outcome(task: version.uuid, occurrence: 3)
             do {
                 let storage = try SQLiteCareStorage(path: database.path)
-                try await storage.write { try $0.insert(version); try $0.insert(outcome) }
+                try await storage.write { try await $0.insert(version); try await $0.insert(outcome) }
             } // the pool closes here
             let reopened = try SQLiteCareStorage(path: database.path)
             try await reopened.read { (reader) throws in
-                #expect(try reader.versions(uuids: [version.uuid]) == [version])
-                #expect(try reader.outcomes(uuids: [outcome.uuid]) == [outcome])
+                #expect(try await reader.versions(uuids: [version.uuid]) == [version])
+                #expect(try await reader.outcomes(uuids: [outcome.uuid]) == [outcome])
             }
             let applied = try await reopened.database.read { try CareStoreMigrations.migrator.appliedMigrations($0) }
             #expect(applied == CareStoreMigrations.migrationNames)

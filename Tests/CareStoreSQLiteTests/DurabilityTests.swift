@@ -62,7 +62,7 @@ struct DurabilityTests {
             }
             let storage = try SQLiteCareStorage(path: database.path)
             let expected = Set(acknowledged)
-            let found = try await storage.read { try $0.outcomes(uuids: expected) }
+            let found = try await storage.read { try await $0.outcomes(uuids: expected) }
             #expect(found.count == acknowledged.count)
             #expect(Set(found.map(\.uuid)) == expected)
             let (integrity, total) = try await storage.database.read { db in

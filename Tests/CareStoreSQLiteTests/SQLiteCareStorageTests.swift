@@ -19,8 +19,8 @@ struct SQLiteCareStorageTests {
                                           deleted: Date(timeIntervalSinceReferenceDate: 794_188_900.000_001), previous: UUID(), next: UUID(),
                                           group: "arm-a", remoteID: "remote-1", tags: ["b", "a", "b"], parent: UUID())
             let bare = Fixture.version(.patient, id: "p")
-            try await storage.write { try $0.insert(version); try $0.insert(bare) }
-            let read = try await storage.read { try $0.versions(uuids: [version.uuid, bare.uuid, UUID()]) }
+            try await storage.write { try await $0.insert(version); try await $0.insert(bare) }
+            let read = try await storage.read { try await $0.versions(uuids: [version.uuid, bare.uuid, UUID()]) }
             #expect(read.byUUID == [version, bare].byUUID)
         }
     }
@@ -29,13 +29,13 @@ struct SQLiteCareStorageTests {
         let storage = try SQLiteCareStorage.inMemory()
         let a1 = Fixture.version(.task, id: "a"), a2 = Fixture.version(.task, id: "a", effective: Fixture.date(days: 1))
         let b = Fixture.version(.task, id: "b"), contactA = Fixture.version(.contact, id: "a")
-        try await storage.write { writer in for version in [a1, a2, b, contactA] { try writer.insert(version) } }
+        try await storage.write { writer in for version in [a1, a2, b, contactA] { try await writer.insert(version) } }
         try await storage.read { (reader) throws in
-            #expect(try reader.versions(of: .task, ids: ["a"]).byUUID == [a1, a2].byUUID)
-            #expect(try reader.versions(of: .task, ids: ["a", "b", "c"]).byUUID == [a1, a2, b].byUUID)
-            #expect(try reader.versions(of: .contact, ids: ["a"]) == [contactA])
-            #expect(try reader.versions(of: .carePlan, ids: ["a"]).isEmpty)
-            #expect(try reader.versions(of: .task, ids: []).isEmpty)
+            #expect(try await reader.versions(of: .task, ids: ["a"]).byUUID == [a1, a2].byUUID)
+            #expect(try await reader.versions(of: .task, ids: ["a", "b", "c"]).byUUID == [a1, a2, b].byUUID)
+            #expect(try await reader.versions(of: .contact, ids: ["a"]) == [contactA])
+            #expect(try await reader.versions(of: .carePlan, ids: ["a"]).isEmpty)
+            #expect(try await reader.versions(of: .task, ids: []).isEmpty)
         }
     }
 
@@ -46,13 +46,13 @@ struct SQLiteCareStorageTests {
         let b = Fixture.version(.task, id: "b", effective: Fixture.date(days: 1), group: "g2", remoteID: "r2", tags: ["y"], parent: plan2)
         let c = Fixture.version(.task, id: "c", effective: Fixture.date(days: 2))
         let other = Fixture.version(.contact, id: "a", group: "g1", remoteID: "r1", tags: ["x"], parent: plan1)
-        try await storage.write { writer in for version in [a, b, c, other] { try writer.insert(version) } }
+        try await storage.write { writer in for version in [a, b, c, other] { try await writer.insert(version) } }
 
         func tasks(_ configure: (inout StoredVersionFilter) -> Void) async throws -> [StoredVersion] {
             var filter = StoredVersionFilter()
             configure(&filter)
             let chosen = filter
-            return try await storage.read { try $0.versions(of: .task, matching: chosen) }.byUUID
+            return try await storage.read { try await $0.versions(of: .task, matching: chosen) }.byUUID
         }
         #expect(try await tasks { _ in } == [a, b, c].byUUID)
         #expect(try await tasks { $0.ids = ["a", "c"] } == [a, c].byUUID)
@@ -74,12 +74,12 @@ struct SQLiteCareStorageTests {
         let storage = try SQLiteCareStorage.inMemory()
         let first = Fixture.version(id: "a"), second = Fixture.version(id: "a", previous: first.uuid)
         try await storage.write { writer in
-            try writer.insert(first)
-            try writer.insert(second)
-            try writer.setNextVersion(of: first.uuid, to: second.uuid)
-            try writer.setNextVersion(of: UUID(), to: second.uuid) // no such version: nothing happens
+            try await writer.insert(first)
+            try await writer.insert(second)
+            try await writer.setNextVersion(of: first.uuid, to: second.uuid)
+            try await writer.setNextVersion(of: UUID(), to: second.uuid) // no such version: nothing happens
         }
-        let read = try await storage.read { try $0.versions(uuids: [first.uuid]) }
+        let read = try await storage.read { try await $0.versions(uuids: [first.uuid]) }
         #expect(read.first?.nextVersionUUID == second.uuid)
     }
 
@@ -91,24 +91,24 @@ struct SQLiteCareStorageTests {
             let task1 = UUID(), task2 = UUID()
             let created = Date(timeIntervalSinceReferenceDate: 794_188_800.987_654_3)
             let outcomes = (0..<5).map { Fixture.outcome(task: task1, occurrence: $0, created: created) } + [Fixture.outcome(task: task2, occurrence: 2)]
-            try await storage.write { writer in for outcome in outcomes { try writer.insert(outcome) } }
+            try await storage.write { writer in for outcome in outcomes { try await writer.insert(outcome) } }
             let deletedAt = Date(timeIntervalSinceReferenceDate: 794_200_000.5)
-            try await storage.write { try $0.markOutcomeDeleted(outcomes[1].uuid, at: deletedAt) }
+            try await storage.write { try await $0.markOutcomeDeleted(outcomes[1].uuid, at: deletedAt) }
             let deleted = { var outcome = outcomes[1]; outcome.deletedDate = deletedAt; return outcome }()
             let live = outcomes.filter { $0.uuid != deleted.uuid }
 
             try await storage.read { (reader) throws in
-                #expect(try reader.outcomes(taskUUIDs: [task1], occurrences: nil, includeDeleted: false).byUUID == live.filter { $0.taskUUID == task1 }.byUUID)
-                #expect(try reader.outcomes(taskUUIDs: [task1], occurrences: nil, includeDeleted: true).byUUID == (live.filter { $0.taskUUID == task1 } + [deleted]).byUUID)
-                #expect(try reader.outcomes(taskUUIDs: [task1], occurrences: 1...3, includeDeleted: false).byUUID == [outcomes[2], outcomes[3]].byUUID)
-                #expect(try reader.outcomes(taskUUIDs: [task1, task2], occurrences: 2...2, includeDeleted: false).byUUID == [outcomes[2], outcomes[5]].byUUID)
+                #expect(try await reader.outcomes(taskUUIDs: [task1], occurrences: nil, includeDeleted: false).byUUID == live.filter { $0.taskUUID == task1 }.byUUID)
+                #expect(try await reader.outcomes(taskUUIDs: [task1], occurrences: nil, includeDeleted: true).byUUID == (live.filter { $0.taskUUID == task1 } + [deleted]).byUUID)
+                #expect(try await reader.outcomes(taskUUIDs: [task1], occurrences: 1...3, includeDeleted: false).byUUID == [outcomes[2], outcomes[3]].byUUID)
+                #expect(try await reader.outcomes(taskUUIDs: [task1, task2], occurrences: 2...2, includeDeleted: false).byUUID == [outcomes[2], outcomes[5]].byUUID)
                 // No task UUIDs: every task.
-                #expect(try reader.outcomes(taskUUIDs: [], occurrences: 2...2, includeDeleted: false).byUUID == [outcomes[2], outcomes[5]].byUUID)
-                #expect(try reader.outcomes(taskUUIDs: [], occurrences: nil, includeDeleted: true).count == 6)
-                #expect(try reader.outcomes(taskUUIDs: [UUID()], occurrences: nil, includeDeleted: true).isEmpty)
+                #expect(try await reader.outcomes(taskUUIDs: [], occurrences: 2...2, includeDeleted: false).byUUID == [outcomes[2], outcomes[5]].byUUID)
+                #expect(try await reader.outcomes(taskUUIDs: [], occurrences: nil, includeDeleted: true).count == 6)
+                #expect(try await reader.outcomes(taskUUIDs: [UUID()], occurrences: nil, includeDeleted: true).isEmpty)
                 // By UUID, deleted or not.
-                #expect(try reader.outcomes(uuids: [deleted.uuid, outcomes[0].uuid, UUID()]).byUUID == [deleted, outcomes[0]].byUUID)
-                #expect(try reader.outcomes(uuids: []).isEmpty)
+                #expect(try await reader.outcomes(uuids: [deleted.uuid, outcomes[0].uuid, UUID()]).byUUID == [deleted, outcomes[0]].byUUID)
+                #expect(try await reader.outcomes(uuids: []).isEmpty)
             }
         }
     }
@@ -128,14 +128,14 @@ struct SQLiteCareStorageTests {
             }
         }
         let written = outcomes
-        try await storage.write { writer in for outcome in written.reversed() { try writer.insert(outcome) } }
+        try await storage.write { writer in for outcome in written.reversed() { try await writer.insert(outcome) } }
         let ranges = Dictionary(uniqueKeysWithValues: tasks.map { ($0, 1...3) })
         func read() async throws -> [Outcome] {
-            let live = try await storage.read { try $0.liveOutcomes(in: ranges) }
+            let live = try await storage.read { try await $0.liveOutcomes(in: ranges) }
             #expect(Set(live.map(\.uuid)).count == live.count, "an outcome came in more than one piece")
             for task in tasks { #expect(live.filter { $0.taskUUID == task }.map(\.occurrenceIndex) == [1, 2, 3]) }
             // The same as the read that orders its rows.
-            let ordered = try await storage.read { try $0.outcomes(taskUUIDs: Set(tasks), occurrences: 1...3, includeDeleted: false) }
+            let ordered = try await storage.read { try await $0.outcomes(taskUUIDs: Set(tasks), occurrences: 1...3, includeDeleted: false) }
             #expect(live.byUUID == ordered.byUUID)
             return live
         }
@@ -155,22 +155,22 @@ struct SQLiteCareStorageTests {
     /// and column, by the reads behind the daily page (stepped directly) as by the others, never read as 0 or "".
     @Test func aValueOfTheWrongKindEditedIntoTheFileIsRefusedWithItsColumn() async throws {
         try await withTemporaryDatabase { database in
-            let storage = try SQLiteCareStorage(path: database.path, reads: .callingThread)
+            let storage = try SQLiteCareStorage(path: database.path)
             let task = UUID()
             let outcome = Fixture.outcome(task: task, occurrence: 3)
-            try await storage.write { try $0.insert(outcome) }
-            #expect(try await storage.read { try $0.liveOutcomeEvents(in: [task: 0...5]) }.map(\.occurrenceIndex) == [3])
-            #expect(try await storage.read { try $0.liveOutcomes(in: [task: 0...5]) }.map(\.uuid) == [outcome.uuid])
+            try await storage.write { try await $0.insert(outcome) }
+            #expect(try await storage.read { try await $0.liveOutcomeEvents(in: [task: 0...5]) }.map(\.occurrenceIndex) == [3])
+            #expect(try await storage.read { try await $0.liveOutcomes(in: [task: 0...5]) }.map(\.uuid) == [outcome.uuid])
             for (column, value, sql) in [("occurrenceIndex", "'three'", "UPDATE outcome SET occurrenceIndex = 'three'"),
                                          ("timeZone", "42", "UPDATE outcome SET timeZone = 42"),
                                          ("createdDate", "yesterday", "UPDATE outcome SET createdDate = 'yesterday'")] {
                 try await storage.database.write { db in try db.execute(sql: sql) }
                 let problem = SQLiteCareStorageError.self
                 await #expect(throws: problem, "\(column) = \(value)") {
-                    _ = try await storage.read { try $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false) }
+                    _ = try await storage.read { try await $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false) }
                 }
                 do {
-                    _ = try await storage.read { try $0.liveOutcomes(in: [task: Int.min...Int.max]) }
+                    _ = try await storage.read { try await $0.liveOutcomes(in: [task: Int.min...Int.max]) }
                     // Text sorts after every number in SQLite, so an occurrence edited into text falls outside any range.
                     if column != "occurrenceIndex" { Issue.record("\(column) = \(value) was read") }
                 } catch let error as SQLiteCareStorageError {
@@ -193,22 +193,22 @@ struct SQLiteCareStorageTests {
             let outcomes = tasks.enumerated().map { Fixture.outcome(task: $1, occurrence: $0 % 7) }
             let versions = tasks.enumerated().map { Fixture.version(.task, id: "t\($0)", uuid: $1, tags: ["tag\($0)"]) }
             try await storage.write { writer in
-                for outcome in outcomes { try writer.insert(outcome) }
-                for version in versions { try writer.insert(version) }
+                for outcome in outcomes { try await writer.insert(outcome) }
+                for version in versions { try await writer.insert(version) }
             }
             let unknown = (0..<500).map { _ in UUID() }
             try await storage.read { (reader) throws in
-                #expect(try reader.outcomes(uuids: Set(outcomes.map(\.uuid) + unknown)).count == count)
-                let byTask = try reader.outcomes(taskUUIDs: Set(tasks + unknown), occurrences: 0...2, includeDeleted: false)
+                #expect(try await reader.outcomes(uuids: Set(outcomes.map(\.uuid) + unknown)).count == count)
+                let byTask = try await reader.outcomes(taskUUIDs: Set(tasks + unknown), occurrences: 0...2, includeDeleted: false)
                 #expect(byTask.count == outcomes.filter { $0.occurrenceIndex <= 2 }.count)
                 #expect(Set(byTask.map(\.uuid)).count == byTask.count)
-                #expect(try reader.versions(uuids: Set(tasks + unknown)).count == count)
-                #expect(try reader.versions(of: .task, ids: Set((0..<count + 100).map { "t\($0)" })).count == count)
+                #expect(try await reader.versions(uuids: Set(tasks + unknown)).count == count)
+                #expect(try await reader.versions(of: .task, ids: Set((0..<count + 100).map { "t\($0)" })).count == count)
                 var filter = StoredVersionFilter()
                 filter.uuids = Set(tasks.prefix(40_500))
                 filter.tags = Set((0..<count).map { "tag\($0)" })
                 filter.ids = Set((0..<40_001).map { "t\($0)" })
-                let matched = try reader.versions(of: .task, matching: filter)
+                let matched = try await reader.versions(of: .task, matching: filter)
                 #expect(matched.count == 40_001)
                 #expect(Set(matched.map(\.uuid)).count == matched.count)
             }
@@ -221,20 +221,20 @@ struct SQLiteCareStorageTests {
         try await withTemporaryDatabase { database in
             let storage = try SQLiteCareStorage(path: database.path)
             let kept = Fixture.version(id: "kept")
-            try await storage.write { try $0.insert(kept) }
+            try await storage.write { try await $0.insert(kept) }
             let version = Fixture.version(id: "a"), outcome = Fixture.outcome(task: version.uuid, occurrence: 0)
             await #expect(throws: Boom.self) {
                 try await storage.write { writer in
-                    try writer.insert(version)
-                    try writer.insert(outcome)
-                    try writer.setNextVersion(of: kept.uuid, to: version.uuid)
+                    try await writer.insert(version)
+                    try await writer.insert(outcome)
+                    try await writer.setNextVersion(of: kept.uuid, to: version.uuid)
                     throw Boom()
                 }
             }
             try await storage.read { (reader) throws in
-                #expect(try reader.versions(uuids: [version.uuid]).isEmpty)
-                #expect(try reader.outcomes(uuids: [outcome.uuid]).isEmpty)
-                #expect(try reader.versions(uuids: [kept.uuid]).first?.nextVersionUUID == nil)
+                #expect(try await reader.versions(uuids: [version.uuid]).isEmpty)
+                #expect(try await reader.outcomes(uuids: [outcome.uuid]).isEmpty)
+                #expect(try await reader.versions(uuids: [kept.uuid]).first?.nextVersionUUID == nil)
             }
         }
     }
@@ -242,30 +242,30 @@ struct SQLiteCareStorageTests {
     @Test func aDatabaseErrorIsThrownAndRollsBackTheWrite() async throws {
         let storage = try SQLiteCareStorage.inMemory()
         let outcome = Fixture.outcome(task: UUID(), occurrence: 0)
-        try await storage.write { try $0.insert(outcome) }
+        try await storage.write { try await $0.insert(outcome) }
         let other = Fixture.outcome(task: UUID(), occurrence: 1)
         await #expect(throws: DatabaseError.self) {
             try await storage.write { writer in
-                try writer.insert(other)
-                try writer.insert(outcome) // the same UUID again
+                try await writer.insert(other)
+                try await writer.insert(outcome) // the same UUID again
             }
         }
-        #expect(try await storage.read { try $0.outcomes(uuids: [other.uuid]) }.isEmpty)
+        #expect(try await storage.read { try await $0.outcomes(uuids: [other.uuid]) }.isEmpty)
     }
 
     @Test func readersSeeCommittedWritesOnly() async throws {
         try await withTemporaryDatabase { database in
             let storage = try SQLiteCareStorage(path: database.path)
             let task = UUID()
-            try await storage.write { try $0.insert(Fixture.outcome(task: task, occurrence: 0)) }
+            try await storage.write { try await $0.insert(Fixture.outcome(task: task, occurrence: 0)) }
             // While a write is open, a read sees the state before it.
             let seenDuringWrite = try await storage.write { writer in
-                try writer.insert(Fixture.outcome(task: task, occurrence: 1))
+                try await writer.insert(Fixture.outcome(task: task, occurrence: 1))
                 let pool = try #require(storage.database as? DatabasePool)
-                return try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outcome") ?? -1 }
+                return try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outcome") ?? -1 }
             }
             #expect(seenDuringWrite == 1)
-            #expect(try await storage.read { try $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false) }.count == 2)
+            #expect(try await storage.read { try await $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false) }.count == 2)
         }
     }
 
@@ -295,24 +295,24 @@ struct SQLiteCareStorageTests {
     /// state, without waiting for a write that is open.
     @Test func readsOnTheCallingThreadDoNotWaitForAnOpenWrite() async throws {
         try await withTemporaryDatabase { database in
-            let storage = try SQLiteCareStorage(path: database.path, reads: .callingThread)
+            let storage = try SQLiteCareStorage(path: database.path)
             let task = UUID()
-            try await storage.write { try $0.insert(Fixture.outcome(task: task, occurrence: 0)) }
+            try await storage.write { try await $0.insert(Fixture.outcome(task: task, occurrence: 0)) }
             let writeIsOpen = Mutex(false)
             let readIsDone = DispatchSemaphore(value: 0)
             let write = Task {
                 try await storage.write { writer in
-                    try writer.insert(Fixture.outcome(task: task, occurrence: 1))
+                    try await writer.insert(Fixture.outcome(task: task, occurrence: 1))
                     writeIsOpen.withLock { $0 = true }
                     readIsDone.wait() // the write stays open until the read has returned
                 }
             }
             while !writeIsOpen.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
-            let seen = try await storage.read { try $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false).count }
+            let seen = try await storage.read { try await $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false).count }
             readIsDone.signal()
             try await write.value
             #expect(seen == 1)
-            #expect(try await storage.read { try $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false) }.count == 2)
+            #expect(try await storage.read { try await $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false) }.count == 2)
         }
     }
 
@@ -320,17 +320,17 @@ struct SQLiteCareStorageTests {
     /// statements is not seen by the second, and the next read sees it.
     @Test func aReadOnTheCallingThreadSeesOneStateThroughout() async throws {
         try await withTemporaryDatabase { database in
-            let storage = try SQLiteCareStorage(path: database.path, reads: .callingThread)
+            let storage = try SQLiteCareStorage(path: database.path)
             let other = try DatabaseQueue(path: database.path)
             let task = UUID()
-            try await storage.write { try $0.insert(Fixture.outcome(task: task, occurrence: 0)) }
+            try await storage.write { try await $0.insert(Fixture.outcome(task: task, occurrence: 0)) }
             let counts = try await storage.read { reader in
-                let before = try reader.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false).count
-                try other.write { db in try SQLiteCareStorage.writer(in: db).insert(Fixture.outcome(task: task, occurrence: 1)) }
-                return (before, try reader.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false).count)
+                let before = try await reader.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false).count
+                try await other.write { db in try SQLiteCareRows(db).insert(Fixture.outcome(task: task, occurrence: 1)) }
+                return (before, try await reader.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false).count)
             }
             #expect(counts == (1, 1))
-            #expect(try await storage.read { try $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false) }.count == 2)
+            #expect(try await storage.read { try await $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false) }.count == 2)
         }
     }
 
@@ -338,38 +338,61 @@ struct SQLiteCareStorageTests {
     /// later read on the same connection starts afresh and sees later writes.
     @Test func aFailedReadOnTheCallingThreadLeavesNoTransactionOpen() async throws {
         try await withTemporaryDatabase { database in
-            let storage = try SQLiteCareStorage(path: database.path, reads: .callingThread)
+            let storage = try SQLiteCareStorage(path: database.path)
             let task = UUID()
             for occurrence in 0..<3 {
                 await #expect(throws: Boom.self) {
                     try await storage.read { reader in
-                        _ = try reader.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false)
+                        _ = try await reader.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false)
                         throw Boom()
                     }
                 }
-                try await storage.write { try $0.insert(Fixture.outcome(task: task, occurrence: occurrence)) }
-                #expect(try await storage.read { try $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false) }.count == occurrence + 1)
+                try await storage.write { try await $0.insert(Fixture.outcome(task: task, occurrence: occurrence)) }
+                #expect(try await storage.read { try await $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false) }.count == occurrence + 1)
             }
             #expect(try await storage.database.unsafeRead { db in db.isInsideTransaction } == false)
         }
     }
 
-    /// Reads on the calling thread reuse their connections, open no more than their limit (a read that finds them
-    /// all busy gets nil, and the storage then reads through the pool), and cannot write.
+    /// Reads reuse their connections and keep no more than their limit open (a read that finds them all busy opens one
+    /// for itself, closed when it ends), and cannot write.
     @Test func callingThreadReadersReuseConnectionsWithinTheirLimit() async throws {
         try await withTemporaryDatabase { database in
-            let storage = try SQLiteCareStorage(path: database.path, reads: .callingThread)
+            let storage = try SQLiteCareStorage(path: database.path)
             let readers = CallingThreadReaders(path: database.path, configuration: Configuration(), limit: 2)
-            for _ in 0..<10 { #expect(try readers.read { db in try Int.fetchOne(db, sql: "SELECT 1") } == 1) }
+            for _ in 0..<10 {
+                let one = try await Self.select(1, on: readers)
+                #expect(one == 1)
+            }
             #expect(readers.openCount == 1)
-            let nested = try readers.read { _ in try readers.read { _ in try readers.read { _ in 1 } } }
-            #expect(nested == .some(.some(nil)))
+            let nested = try await readers.withConnection { _ in
+                try await readers.withConnection { _ in try await Self.select(3, on: readers) }
+            }
+            #expect(nested == 3)
             #expect(readers.openCount == 2)
-            #expect(throws: DatabaseError.self) { try readers.read { db in try db.execute(sql: "CREATE TABLE x (a)") } }
-            // The storage's own reads go on when they are nested, past the limit, through the pool.
+            var refused = false
+            do {
+                try await readers.withConnection { queue in try Self.createTable(on: queue) }
+            } catch is DatabaseError {
+                refused = true
+            }
+            #expect(refused, "a reader cannot write")
+            // The storage's own reads go on when they are nested past the limit.
             let task = UUID()
-            try await storage.write { try $0.insert(Fixture.outcome(task: task, occurrence: 0)) }
-            #expect(try await storage.read { try $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false) }.count == 1)
+            try await storage.write { try await $0.insert(Fixture.outcome(task: task, occurrence: 0)) }
+            #expect(try await storage.read { try await $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false) }.count == 1)
         }
+    }
+
+    private static func select(_ value: Int, on readers: CallingThreadReaders) async throws -> Int? {
+        try await readers.withConnection { queue in try readSync(value, on: queue) }
+    }
+
+    private static func readSync(_ value: Int, on queue: DatabaseQueue) throws -> Int? {
+        try queue.read { db in try Int.fetchOne(db, sql: "SELECT \(value)") }
+    }
+
+    private static func createTable(on queue: DatabaseQueue) throws {
+        try queue.inDatabase { db in try db.execute(sql: "CREATE TABLE x (a)") }
     }
 }

@@ -29,12 +29,11 @@ struct SQLiteCareStoreTests {
 
     /// The store keeps the task versions it read while no version changes; a change made to the file by another
     /// process (here a second connection, as the `sqlite3` shell would) raises the revision the triggers keep, so
-    /// the next read sees it. Whether reads take the pool's readers or the storage's own (which GRDB does not check
-    /// for schema changes), a revision's row or table deleted under the store leaves reads answering.
-    @Test(arguments: [SQLiteCareStorage.ReadExecution.readerQueue, .callingThread])
-    func aVersionEditedUnderTheStoreIsSeenAtTheNextRead(reads: SQLiteCareStorage.ReadExecution) async throws {
+    /// the next read sees it. On the storage's own readers (which GRDB does not check for schema changes), a revision's
+    /// row or table deleted under the store leaves reads answering.
+    @Test func aVersionEditedUnderTheStoreIsSeenAtTheNextRead() async throws {
         try await withTemporaryDatabase { database in
-            let store = try SQLiteCareStore(path: database.path, environment: Clock().environment, reads: reads)
+            let store = try SQLiteCareStore(path: database.path, environment: Clock().environment)
             _ = try await seed(store)
             var query = CareQuery()
             query.ids = ["stretch"]
@@ -126,7 +125,7 @@ struct SQLiteCareStoreTests {
         #expect(try await store.fetchOutcomes(query: query).map(\.values) == [[OutcomeValue(.integer(2))]])
         _ = try await store.deleteOutcomes(updated)
         #expect(try await store.fetchOutcomes(query: query).isEmpty)
-        let all = try await store.storage.read { try $0.outcomes(taskUUIDs: [task.uuid], occurrences: nil, includeDeleted: true) }
+        let all = try await store.storage.read { try await $0.outcomes(taskUUIDs: [task.uuid], occurrences: nil, includeDeleted: true) }
         #expect(all.count == 2 && all.allSatisfy { $0.deletedDate != nil })
     }
 }

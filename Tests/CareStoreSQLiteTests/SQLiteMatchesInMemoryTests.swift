@@ -52,10 +52,10 @@ struct SQLiteMatchesInMemoryTests {
         let sqlite = try SQLiteCareStorage.inMemory()
         for storage in [memory, sqlite] as [any CareStorage] {
             try await storage.write { [versions, outcomes] writer in
-                for version in versions { try writer.insert(version) }
-                for outcome in outcomes { try writer.insert(outcome) }
-                for (uuid, next) in links { try writer.setNextVersion(of: uuid, to: next) }
-                for (uuid, date) in deletions { try writer.markOutcomeDeleted(uuid, at: date) }
+                for version in versions { try await writer.insert(version) }
+                for outcome in outcomes { try await writer.insert(outcome) }
+                for (uuid, next) in links { try await writer.setNextVersion(of: uuid, to: next) }
+                for (uuid, date) in deletions { try await writer.markOutcomeDeleted(uuid, at: date) }
             }
         }
 
@@ -84,12 +84,12 @@ struct SQLiteMatchesInMemoryTests {
             let includeDeleted = Bool.random(using: &random)
             let someOutcomes = Set(some(allOutcomeUUIDs, upTo: 20))
 
-            @Sendable func answers(_ reader: any CareStorageReader) throws -> Answers {
-                Answers(byIDs: try reader.versions(of: kind, ids: someIDs).byUUID,
-                        matching: try reader.versions(of: kind, matching: chosen).byUUID,
-                        byUUIDs: try reader.versions(uuids: someVersions).byUUID,
-                        outcomesOfTasks: try reader.outcomes(taskUUIDs: someTasks, occurrences: range, includeDeleted: includeDeleted).byUUID,
-                        outcomesByUUID: try reader.outcomes(uuids: someOutcomes).byUUID)
+            @Sendable func answers(_ reader: any CareStorageReader) async throws -> Answers {
+                Answers(byIDs: try await reader.versions(of: kind, ids: someIDs).byUUID,
+                        matching: try await reader.versions(of: kind, matching: chosen).byUUID,
+                        byUUIDs: try await reader.versions(uuids: someVersions).byUUID,
+                        outcomesOfTasks: try await reader.outcomes(taskUUIDs: someTasks, occurrences: range, includeDeleted: includeDeleted).byUUID,
+                        outcomesByUUID: try await reader.outcomes(uuids: someOutcomes).byUUID)
             }
             let expected = try await memory.read(answers)
             let actual = try await sqlite.read(answers)

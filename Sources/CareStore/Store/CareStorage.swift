@@ -7,61 +7,63 @@ import Foundation
 /// A write runs atomically: when its body throws, nothing of it is kept.
 public protocol CareStorage: Sendable {
     /// Runs `body` in a read transaction that sees one consistent state.
-    func read<T: Sendable>(_ body: @escaping @Sendable (any CareStorageReader) throws -> T) async throws -> T
+    func read<T: Sendable>(_ body: @escaping @Sendable (any CareStorageReader) async throws -> T) async throws -> T
     /// Runs `body` in a write transaction; it is durable when this returns, and undone when `body` throws.
-    func write<T: Sendable>(_ body: @escaping @Sendable (any CareStorageWriter) throws -> T) async throws -> T
+    func write<T: Sendable>(_ body: @escaping @Sendable (any CareStorageWriter) async throws -> T) async throws -> T
 }
 
 /// Reading rows inside a transaction.
 public protocol CareStorageReader {
     /// Every version of the entities of `kind` whose id is in `ids`, in no particular order (none for an empty set).
-    func versions(of kind: EntityKind, ids: Set<String>) throws -> [StoredVersion]
+    func versions(of kind: EntityKind, ids: Set<String>) async throws -> [StoredVersion]
     /// The versions of `kind` that pass `filter`, in no particular order.
-    func versions(of kind: EntityKind, matching filter: StoredVersionFilter) throws -> [StoredVersion]
+    func versions(of kind: EntityKind, matching filter: StoredVersionFilter) async throws -> [StoredVersion]
     /// The versions with these UUIDs (of any kind; none for an empty set).
-    func versions(uuids: Set<UUID>) throws -> [StoredVersion]
+    func versions(uuids: Set<UUID>) async throws -> [StoredVersion]
     /// Outcomes of the task versions `taskUUIDs` (of every task version when the set is empty), optionally only for
     /// occurrences in `occurrences`; deleted ones only when `includeDeleted`.
-    func outcomes(taskUUIDs: Set<UUID>, occurrences: ClosedRange<Int>?, includeDeleted: Bool) throws -> [Outcome]
+    func outcomes(taskUUIDs: Set<UUID>, occurrences: ClosedRange<Int>?, includeDeleted: Bool) async throws -> [Outcome]
     /// Outcomes with these UUIDs, deleted or not (none for an empty set).
-    func outcomes(uuids: Set<UUID>) throws -> [Outcome]
+    func outcomes(uuids: Set<UUID>) async throws -> [Outcome]
     /// Live outcomes of several task versions, each for its own range of occurrences: what a window of events
     /// needs, in one read where the backend can. The default asks for each task version in turn.
-    func liveOutcomes(in ranges: [UUID: ClosedRange<Int>]) throws -> [Outcome]
+    func liveOutcomes(in ranges: [UUID: ClosedRange<Int>]) async throws -> [Outcome]
     /// Which events of these task versions have a live outcome, without reading the outcomes: all that progress
     /// without targets needs. The default reads the outcomes with ``liveOutcomes(in:)``.
-    func liveOutcomeEvents(in ranges: [UUID: ClosedRange<Int>]) throws -> [(taskUUID: UUID, occurrenceIndex: Int)]
+    func liveOutcomeEvents(in ranges: [UUID: ClosedRange<Int>]) async throws -> [(taskUUID: UUID, occurrenceIndex: Int)]
     /// A number that changes whenever a version is written or changed, by this process or any other: versions read
     /// when it had one value are current for as long as it keeps it, so the store may keep them. Nil when the
     /// backend cannot tell, which keeps nothing. The default is nil.
-    func versionsRevision() throws -> Int64?
+    func versionsRevision() async throws -> Int64?
 }
 
 extension CareStorageReader {
     /// Asks for each task version's range in turn; backends that can answer in one read override this.
-    public func liveOutcomes(in ranges: [UUID: ClosedRange<Int>]) throws -> [Outcome] {
-        try ranges.flatMap { task, range in try outcomes(taskUUIDs: [task], occurrences: range, includeDeleted: false) }
+    public func liveOutcomes(in ranges: [UUID: ClosedRange<Int>]) async throws -> [Outcome] {
+        var found: [Outcome] = []
+        for (task, range) in ranges { found += try await outcomes(taskUUIDs: [task], occurrences: range, includeDeleted: false) }
+        return found
     }
 
     /// Nil: versions are read afresh every time.
-    public func versionsRevision() throws -> Int64? { nil }
+    public func versionsRevision() async throws -> Int64? { nil }
 
     /// Reads the outcomes with ``liveOutcomes(in:)`` and keeps their events.
-    public func liveOutcomeEvents(in ranges: [UUID: ClosedRange<Int>]) throws -> [(taskUUID: UUID, occurrenceIndex: Int)] {
-        try liveOutcomes(in: ranges).map { ($0.taskUUID, $0.occurrenceIndex) }
+    public func liveOutcomeEvents(in ranges: [UUID: ClosedRange<Int>]) async throws -> [(taskUUID: UUID, occurrenceIndex: Int)] {
+        try await liveOutcomes(in: ranges).map { ($0.taskUUID, $0.occurrenceIndex) }
     }
 }
 
 /// Writing rows inside a transaction.
 public protocol CareStorageWriter: CareStorageReader {
     /// Stores a new version.
-    func insert(_ version: StoredVersion) throws
+    func insert(_ version: StoredVersion) async throws
     /// Links a version to the version that replaced it.
-    func setNextVersion(of uuid: UUID, to next: UUID) throws
+    func setNextVersion(of uuid: UUID, to next: UUID) async throws
     /// Stores a new outcome.
-    func insert(_ outcome: Outcome) throws
+    func insert(_ outcome: Outcome) async throws
     /// Marks an outcome deleted at `date`.
-    func markOutcomeDeleted(_ uuid: UUID, at date: Date) throws
+    func markOutcomeDeleted(_ uuid: UUID, at date: Date) async throws
 }
 
 /// One version of one entity as a backend keeps it: the columns queries need, and the whole entity as JSON.

@@ -16,26 +16,31 @@ extension StorageBackedCareStore where Storage == InMemoryCareStorage {
 /// write fails, so a failed write leaves nothing behind.
 public final class InMemoryCareStorage: CareStorage {
     private let tables = Mutex(Tables())
+    /// Held by a write for its whole transaction, which may await, and by a read while it takes its copy.
+    private let gate = AsyncGate()
 
     /// Empty storage.
     public init() {}
 
-    /// Runs `body` outside the lock on a copy of the tables taken under it (cheap: the copy shares
-    /// storage until a write changes it), so a write that starts meanwhile is not seen.
-    public func read<T: Sendable>(_ body: @escaping @Sendable (any CareStorageReader) throws -> T) async throws -> T {
-        let snapshot = tables.withLock { $0 }
-        return try body(Transaction(tables: snapshot))
+    /// Runs `body` on a copy of the tables taken between writes (cheap: the copy shares storage until a write changes
+    /// it), so a write that starts meanwhile is not seen.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any CareStorageReader) async throws -> T) async throws -> T {
+        let snapshot = await gate.withLock { tables.withLock { $0 } }
+        return try await body(Transaction(tables: snapshot))
     }
 
-    /// Runs `body` holding the lock, so writes run one at a time and reads wait to take their copy;
-    /// when `body` throws, replays the undo log before rethrowing.
-    public func write<T: Sendable>(_ body: @escaping @Sendable (any CareStorageWriter) throws -> T) async throws -> T {
-        try tables.withLock { tables in
-            let transaction = Transaction(tables: tables)
-            tables = Tables() // the transaction now holds the only reference: changes happen in place
-            defer { tables = transaction.tables }
+    /// Runs `body` holding the gate, so writes run one at a time and reads wait to take their copy; when `body` throws,
+    /// replays the undo log before rethrowing.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any CareStorageWriter) async throws -> T) async throws -> T {
+        try await gate.withLock {
+            // The transaction holds the only reference to the tables while it runs: changes happen in place.
+            let transaction = Transaction(tables: tables.withLock { tables in
+                defer { tables = Tables() }
+                return tables
+            })
+            defer { tables.withLock { $0 = transaction.tables } }
             do {
-                return try body(transaction)
+                return try await body(transaction)
             } catch {
                 transaction.rollBack()
                 throw error

@@ -52,7 +52,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// Adds first versions (or continues a deleted id's chain); see ``CareStore/add(_:)``.
     public func add<Entity: VersionedEntity>(_ entities: [Entity]) async throws -> [Entity] {
         guard !entities.isEmpty else { return [] } // nothing to write, nothing to announce
-        let (added, change) = try await storage.write { writer in try self.add(entities, in: writer) }
+        let (added, change) = try await storage.write { writer in try await self.add(entities, in: writer) }
         announce(change)
         return added
     }
@@ -64,8 +64,8 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             guard entity.effectiveDate >= head.effectiveDate else {
                 throw CareStoreError.effectiveDateTooEarly(kind: Entity.kind, id: entity.id, effectiveDate: entity.effectiveDate, previous: head.effectiveDate)
             }
-            try self.checkParent(of: entity, in: writer)
-            try self.checkNoOrphans(replacing: head, from: entity.effectiveDate, in: writer)
+            try await self.checkParent(of: entity, in: writer)
+            try await self.checkNoOrphans(replacing: head, from: entity.effectiveDate, in: writer)
             let current: Entity = try self.entity(head)
             var entity = entity
             entity.version.createdDate = current.version.createdDate
@@ -81,7 +81,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             guard let head, head.deletedDate == nil else { throw CareStoreError.notFound(kind: Entity.kind, id: entity.id) }
             var tombstone: Entity = try self.entity(head)
             let effective = max(now, head.effectiveDate)
-            try self.checkNoOrphans(replacing: head, from: effective, in: writer)
+            try await self.checkNoOrphans(replacing: head, from: effective, in: writer)
             tombstone.version.effectiveDate = effective
             tombstone.version.updatedDate = now
             tombstone.version.deletedDate = now
@@ -92,14 +92,14 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// Adds first versions inside a write transaction the caller holds (enrolling a participant writes their care
     /// plan with their account); checks and stores exactly as ``add(_:)``. Pass the returned change to
     /// ``announce(_:)`` once the caller's transaction has committed.
-    public func add<Entity: VersionedEntity>(_ entities: [Entity], in writer: any CareStorageWriter) throws -> (entities: [Entity], change: CareChange) {
-        let written = try writeVersions(entities, in: writer) { entity, head, writer, now in
+    public func add<Entity: VersionedEntity>(_ entities: [Entity], in writer: any CareStorageWriter) async throws -> (entities: [Entity], change: CareChange) {
+        let written = try await writeVersions(entities, in: writer) { entity, head, writer, now in
             if let head, head.deletedDate == nil { throw CareStoreError.alreadyExists(kind: Entity.kind, id: entity.id) }
             // Re-adding a deleted id continues its chain after the tombstone.
             if let head, entity.effectiveDate < head.effectiveDate {
                 throw CareStoreError.effectiveDateTooEarly(kind: Entity.kind, id: entity.id, effectiveDate: entity.effectiveDate, previous: head.effectiveDate)
             }
-            try self.checkParent(of: entity, in: writer)
+            try await self.checkParent(of: entity, in: writer)
             var entity = entity
             entity.version.createdDate = now
             entity.version.updatedDate = now
@@ -114,10 +114,10 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// newest version, and announce the change.
     private func writeVersions<Entity: VersionedEntity>(
         _ entities: [Entity],
-        _ makeVersion: @escaping @Sendable (_ entity: Entity, _ head: StoredVersion?, _ writer: any CareStorageWriter, _ now: Date) throws -> Entity
+        _ makeVersion: @escaping @Sendable (_ entity: Entity, _ head: StoredVersion?, _ writer: any CareStorageWriter, _ now: Date) async throws -> Entity
     ) async throws -> [Entity] {
         guard !entities.isEmpty else { return [] } // nothing to write, nothing to announce
-        let written = try await storage.write { writer in try self.writeVersions(entities, in: writer, makeVersion) }
+        let written = try await storage.write { writer in try await self.writeVersions(entities, in: writer, makeVersion) }
         announce(CareChange(entities: [Entity.kind: Set(written.map(\.id))]))
         return written
     }
@@ -125,19 +125,19 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// ``writeVersions(_:_:)`` inside the caller's transaction.
     private func writeVersions<Entity: VersionedEntity>(
         _ entities: [Entity], in writer: any CareStorageWriter,
-        _ makeVersion: (_ entity: Entity, _ head: StoredVersion?, _ writer: any CareStorageWriter, _ now: Date) throws -> Entity
-    ) throws -> [Entity] {
+        _ makeVersion: (_ entity: Entity, _ head: StoredVersion?, _ writer: any CareStorageWriter, _ now: Date) async throws -> Entity
+    ) async throws -> [Entity] {
         try Self.checkUniqueIDs(entities)
-        let chains = try Chains(writer.versions(of: Entity.kind, ids: Set(entities.map(\.id))))
+        let chains = try await Chains(writer.versions(of: Entity.kind, ids: Set(entities.map(\.id))))
         let now = environment.now()
-        return try entities.map { entity in
+        return try await entities.sequentialMap { entity in
             let head = chains.head(of: entity.id)
-            var version = try makeVersion(entity, head, writer, now)
+            var version = try await makeVersion(entity, head, writer, now)
             version.version.uuid = environment.makeUUID()
             version.version.previousVersionUUIDs = head.map { [$0.uuid] } ?? []
             version.version.nextVersionUUIDs = []
-            try writer.insert(Self.stored(version, previous: head?.uuid))
-            if let head { try writer.setNextVersion(of: head.uuid, to: version.uuid) }
+            try await writer.insert(Self.stored(version, previous: head?.uuid))
+            if let head { try await writer.setNextVersion(of: head.uuid, to: version.uuid) }
             return version
         }
     }
@@ -145,14 +145,14 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// The versions in effect that pass the query, sorted and paged.
     public func fetch<Entity: VersionedEntity>(_ type: Entity.Type, query: CareQuery) async throws -> [Entity] {
         try await storage.read { reader in
-            try self.select(Entity.self, query: query, in: reader).map { try self.entity($0) as Entity }
+            try await self.select(Entity.self, query: query, in: reader).map { try self.entity($0) as Entity }
         }
     }
 
     /// The whole chain of versions of one id, oldest first.
     public func versions<Entity: VersionedEntity>(of type: Entity.Type, id: String) async throws -> [Entity] {
         try await storage.read { reader in
-            try Chains(reader.versions(of: Entity.kind, ids: [id])).chain(of: id).map { try self.entity($0) as Entity }
+            try await Chains(reader.versions(of: Entity.kind, ids: [id])).chain(of: id).map { try self.entity($0) as Entity }
         }
     }
 
@@ -161,7 +161,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// Adds outcomes after checking each event in one batch of reads.
     public func addOutcomes(_ outcomes: [Outcome]) async throws -> [Outcome] {
         guard !outcomes.isEmpty else { return [] } // nothing to write, nothing to announce
-        let (added, change) = try await storage.write { writer in try self.addOutcomes(outcomes, in: writer) }
+        let (added, change) = try await storage.write { writer in try await self.addOutcomes(outcomes, in: writer) }
         announce(change)
         return added
     }
@@ -170,22 +170,22 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// rows live in the same database (a finished survey's run and its outcome commit together). Checks and stores
     /// exactly as ``addOutcomes(_:)``; an outcome refused by a check is refused before anything of the batch is
     /// written. Pass the returned change to ``announce(_:)`` once the caller's transaction has committed.
-    public func addOutcomes(_ outcomes: [Outcome], in writer: any CareStorageWriter) throws -> (outcomes: [Outcome], change: CareChange) {
+    public func addOutcomes(_ outcomes: [Outcome], in writer: any CareStorageWriter) async throws -> (outcomes: [Outcome], change: CareChange) {
         var taskIDs = Set<String>()
         var claimed = Set<EventKey>()
-        let ids = try checkEvents(of: outcomes, in: writer)
+        let ids = try await checkEvents(of: outcomes, in: writer)
         for (outcome, taskID) in zip(outcomes, ids) {
             taskIDs.insert(taskID)
             guard claimed.insert(EventKey(task: outcome.taskUUID, occurrence: outcome.occurrenceIndex)).inserted else {
                 throw CareStoreError.outcomeExists(taskID: taskID, occurrenceIndex: outcome.occurrenceIndex)
             }
         }
-        let added = try outcomes.map { outcome in
+        let added = try await outcomes.sequentialMap { outcome in
             var outcome = outcome
             outcome.uuid = environment.makeUUID()
             outcome.createdDate = environment.now()
             outcome.deletedDate = nil
-            try writer.insert(outcome)
+            try await writer.insert(outcome)
             return outcome
         }
         return (added, CareChange(outcomeTaskIDs: taskIDs))
@@ -204,21 +204,21 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         let (updated, taskIDs) = try await storage.write { writer in
             var taskIDs = Set<String>()
             var replaced = Set<UUID>()
-            let existing = Dictionary(try writer.outcomes(uuids: Set(outcomes.map(\.uuid))).map { ($0.uuid, $0) }, uniquingKeysWith: { a, _ in a })
-            let updated = try outcomes.map { outcome in
+            let existing = Dictionary(try await writer.outcomes(uuids: Set(outcomes.map(\.uuid))).map { ($0.uuid, $0) }, uniquingKeysWith: { a, _ in a })
+            let updated = try await outcomes.sequentialMap { outcome in
                 // An outcome replaced earlier in this call is no longer live.
                 guard let old = existing[outcome.uuid], old.deletedDate == nil, replaced.insert(old.uuid).inserted else {
                     throw CareStoreError.outcomeNotFound(outcome.uuid)
                 }
-                try writer.markOutcomeDeleted(old.uuid, at: environment.now())
+                try await writer.markOutcomeDeleted(old.uuid, at: environment.now())
                 var outcome = outcome
                 outcome.taskUUID = old.taskUUID
                 outcome.occurrenceIndex = old.occurrenceIndex
-                taskIDs.insert(try self.checkEvent(of: outcome, in: writer))
+                taskIDs.insert(try await self.checkEvent(of: outcome, in: writer))
                 outcome.uuid = environment.makeUUID()
                 outcome.createdDate = environment.now()
                 outcome.deletedDate = nil
-                try writer.insert(outcome)
+                try await writer.insert(outcome)
                 return outcome
             }
             return (updated, taskIDs)
@@ -230,25 +230,25 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// Marks outcomes deleted.
     public func deleteOutcomes(_ outcomes: [Outcome]) async throws -> [Outcome] {
         guard !outcomes.isEmpty else { return [] } // nothing to write, nothing to announce
-        let (deleted, change) = try await storage.write { writer in try self.deleteOutcomes(outcomes, in: writer) }
+        let (deleted, change) = try await storage.write { writer in try await self.deleteOutcomes(outcomes, in: writer) }
         announce(change)
         return deleted
     }
 
     /// Deletes outcomes inside a write transaction the caller holds (a withdrawn survey's run and its outcome commit
     /// together), as ``deleteOutcomes(_:)`` does; pass the returned change to ``announce(_:)`` once committed.
-    public func deleteOutcomes(_ outcomes: [Outcome], in writer: any CareStorageWriter) throws -> (outcomes: [Outcome], change: CareChange) {
-        let existing = Dictionary(try writer.outcomes(uuids: Set(outcomes.map(\.uuid))).map { ($0.uuid, $0) }, uniquingKeysWith: { a, _ in a })
-        let versions = Dictionary(try writer.versions(uuids: Set(existing.values.map(\.taskUUID))).map { ($0.uuid, $0.id) }, uniquingKeysWith: { a, _ in a })
+    public func deleteOutcomes(_ outcomes: [Outcome], in writer: any CareStorageWriter) async throws -> (outcomes: [Outcome], change: CareChange) {
+        let existing = Dictionary(try await writer.outcomes(uuids: Set(outcomes.map(\.uuid))).map { ($0.uuid, $0) }, uniquingKeysWith: { a, _ in a })
+        let versions = Dictionary(try await writer.versions(uuids: Set(existing.values.map(\.taskUUID))).map { ($0.uuid, $0.id) }, uniquingKeysWith: { a, _ in a })
         var taskIDs = Set<String>()
         var removed = Set<UUID>()
-        let deleted = try outcomes.map { outcome in
+        let deleted = try await outcomes.sequentialMap { outcome in
             // An outcome deleted earlier in this call is no longer live.
             guard var old = existing[outcome.uuid], old.deletedDate == nil, removed.insert(old.uuid).inserted else {
                 throw CareStoreError.outcomeNotFound(outcome.uuid)
             }
             let now = environment.now()
-            try writer.markOutcomeDeleted(old.uuid, at: now)
+            try await writer.markOutcomeDeleted(old.uuid, at: now)
             old.deletedDate = now
             if let id = versions[old.taskUUID] { taskIDs.insert(id) }
             return old
@@ -262,19 +262,19 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             var taskUUIDs = query.taskUUIDs
             var taskVersions: [UUID: StoredVersion] = [:]
             if !query.taskIDs.isEmpty {
-                let versions = try reader.versions(of: .task, ids: query.taskIDs)
+                let versions = try await reader.versions(of: .task, ids: query.taskIDs)
                 for version in versions { taskVersions[version.uuid] = version }
                 // Both filters must hold: the versions of those tasks, narrowed to the listed UUIDs if any.
                 let ofTasks = Set(versions.map(\.uuid))
                 taskUUIDs = query.taskUUIDs.isEmpty ? ofTasks : ofTasks.intersection(query.taskUUIDs)
                 if taskUUIDs.isEmpty { return [] }
             }
-            var outcomes = try reader.outcomes(taskUUIDs: taskUUIDs, occurrences: nil, includeDeleted: false)
+            var outcomes = try await reader.outcomes(taskUUIDs: taskUUIDs, occurrences: nil, includeDeleted: false)
             if !query.uuids.isEmpty { outcomes = outcomes.filter { query.uuids.contains($0.uuid) } }
             if !query.remoteIDs.isEmpty { outcomes = outcomes.filter { $0.remoteID.map(query.remoteIDs.contains) ?? false } }
             if !query.tags.isEmpty { outcomes = outcomes.filter { !query.tags.isDisjoint(with: $0.tags) } }
             let missing = Set(outcomes.map(\.taskUUID)).subtracting(taskVersions.keys)
-            for version in try reader.versions(uuids: missing) { taskVersions[version.uuid] = version }
+            for version in try await reader.versions(uuids: missing) { taskVersions[version.uuid] = version }
             var schedules: [UUID: Schedule] = [:]
             func start(of outcome: Outcome) throws -> Date {
                 if schedules[outcome.taskUUID] == nil, let version = taskVersions[outcome.taskUUID] {
@@ -293,7 +293,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
 
     /// The window's events, each owned by the task version in effect when it starts, with outcomes and progress.
     public func events(taskQuery: CareQuery, window: DateInterval) async throws -> [CareEvent] {
-        try await storage.read { reader in try self.events(taskQuery: taskQuery, window: window, in: reader) }
+        try await storage.read { reader in try await self.events(taskQuery: taskQuery, window: window, in: reader) }
     }
 
     /// Daily adherence over the tasks that impact it, computed from the window's events.
@@ -301,8 +301,8 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         try await storage.read { reader in
             let days = self.days(in: window, calendar: calendar)
             guard let covered = Self.covering(days) else { return [] }
-            let scheduled = try self.scheduledSpans(taskQuery: taskQuery, window: covered, in: reader)
-            return try self.adherence(of: scheduled.spans, scheduled: scheduled.events, days: days, in: reader).adherence
+            let scheduled = try await self.scheduledSpans(taskQuery: taskQuery, window: covered, in: reader)
+            return try await self.adherence(of: scheduled.spans, scheduled: scheduled.events, days: days, in: reader).adherence
         }
     }
 
@@ -312,21 +312,21 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
                        calendar: Calendar) async throws -> (events: [CareEvent], adherence: [DailyAdherence]) {
         try await storage.read { reader in
             let days = self.days(in: adherenceWindow, calendar: calendar)
-            guard let covered = Self.covering(days) else { return (try self.events(taskQuery: taskQuery, window: eventWindow, in: reader), []) }
+            guard let covered = Self.covering(days) else { return (try await self.events(taskQuery: taskQuery, window: eventWindow, in: reader), []) }
             let both = DateInterval(start: min(covered.start, eventWindow.start), end: max(covered.end, eventWindow.end))
             // Each schedule is expanded once, over both windows; each window takes the events that overlap it, as
             // an expansion over it alone would give them (an empty event window is left to its own expansion).
-            let all = try self.scheduledSpans(taskQuery: taskQuery, window: both, in: reader)
+            let all = try await self.scheduledSpans(taskQuery: taskQuery, window: both, in: reader)
             let spans = all.spans
             func within(_ window: DateInterval) -> [[ScheduleEvent]] {
                 all.events.map { events in events.filter { $0.start < window.end && $0.end > window.start } }
             }
             // The adherence read first: which of the week's events have a live outcome is then known, and only the
             // chosen day's events among them are read whole.
-            let (adherence, known) = try self.adherence(of: spans, scheduled: within(covered), days: days, in: reader)
+            let (adherence, known) = try await self.adherence(of: spans, scheduled: within(covered), days: days, in: reader)
             let events = eventWindow.duration > 0
-                ? try self.events(of: spans, scheduled: within(eventWindow), knowing: known, in: reader)
-                : try self.events(of: spans, window: eventWindow, in: reader)
+                ? try await self.events(of: spans, scheduled: within(eventWindow), knowing: known, in: reader)
+                : try await self.events(of: spans, window: eventWindow, in: reader)
             return (events, adherence)
         }
     }
@@ -334,10 +334,10 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// Each of `days`' adherence over the spans of tasks that impact it, whose events over the days are `scheduled`,
     /// and what was learned of their outcomes on the way.
     private func adherence(of spans: [TaskSpan], scheduled: [[ScheduleEvent]], days: [DateInterval],
-                           in reader: any CareStorageReader) throws -> (adherence: [DailyAdherence], known: KnownOutcomes) {
+                           in reader: any CareStorageReader) async throws -> (adherence: [DailyAdherence], known: KnownOutcomes) {
         let kept = spans.indices.filter { spans[$0].task.impactsAdherence }
         let spans = kept.map { spans[$0] }
-        let (events, known) = try progress(of: spans, scheduled: kept.map { scheduled[$0] }, in: reader)
+        let (events, known) = try await progress(of: spans, scheduled: kept.map { scheduled[$0] }, in: reader)
         // Each event counts for the day it starts in, in the order the events come.
         var totals = [Double](repeating: 0, count: days.count)
         var counts = [Int](repeating: 0, count: days.count)
@@ -373,7 +373,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             query.ids = [taskID]
             let days = self.days(in: window, calendar: calendar)
             guard let covered = Self.covering(days) else { return [] }
-            let events = try self.events(taskQuery: query, window: covered, in: reader)
+            let events = try await self.events(taskQuery: query, window: covered, in: reader)
             return days.map { day in
                 let outcomes = events.filter { $0.scheduleEvent.start >= day.start && $0.scheduleEvent.start < day.end }.compactMap(\.outcome)
                 let values = outcomes.flatMap(\.values).filter { kind == nil || $0.kind == kind }.compactMap(\.value.numericValue)
@@ -395,19 +395,19 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         }
     }
 
-    private func checkParent<Entity: VersionedEntity>(of entity: Entity, in reader: any CareStorageReader) throws {
+    private func checkParent<Entity: VersionedEntity>(of entity: Entity, in reader: any CareStorageReader) async throws {
         guard let parent = entity.parentUUID else { return }
         let expected: EntityKind = Entity.kind == .carePlan ? .patient : .carePlan
-        guard try reader.versions(uuids: [parent]).contains(where: { $0.kind == expected }) else {
+        guard try await reader.versions(uuids: [parent]).contains(where: { $0.kind == expected }) else {
             throw CareStoreError.unknownParent(kind: Entity.kind, id: entity.id, parentUUID: parent)
         }
     }
 
     /// Refuses a new version (or tombstone) of a task in effect from `date` when the current version has live
     /// outcomes on events that start at or after `date`.
-    private func checkNoOrphans(replacing head: StoredVersion, from date: Date, in reader: any CareStorageReader) throws {
+    private func checkNoOrphans(replacing head: StoredVersion, from date: Date, in reader: any CareStorageReader) async throws {
         guard head.kind == .task else { return }
-        let outcomes = try reader.outcomes(taskUUIDs: [head.uuid], occurrences: nil, includeDeleted: false)
+        let outcomes = try await reader.outcomes(taskUUIDs: [head.uuid], occurrences: nil, includeDeleted: false)
         guard !outcomes.isEmpty else { return }
         let task: CareTask = try entity(head)
         let orphaned = outcomes.compactMap { task.schedule.event(occurrence: $0.occurrenceIndex)?.start }.filter { $0 >= date }.sorted()
@@ -416,17 +416,17 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
 
     /// Checks that an outcome's event exists, belongs to its task version, and has no live outcome; returns the
     /// task's id.
-    private func checkEvent(of outcome: Outcome, in reader: any CareStorageReader) throws -> String {
-        try checkEvents(of: [outcome], in: reader)[0]
+    private func checkEvent(of outcome: Outcome, in reader: any CareStorageReader) async throws -> String {
+        try await checkEvents(of: [outcome], in: reader)[0]
     }
 
     /// ``checkEvent(of:in:)`` for a batch, with three reads in all rather than three per outcome: the task
     /// versions, the versions that replaced them, and the live outcomes in each task's range of occurrences.
     /// (Outcomes of the batch itself are checked against each other by the caller.)
-    private func checkEvents(of outcomes: [Outcome], in reader: any CareStorageReader) throws -> [String] {
-        let stored = Dictionary(try reader.versions(uuids: Set(outcomes.map(\.taskUUID))).filter { $0.kind == .task }.map { ($0.uuid, $0) },
+    private func checkEvents(of outcomes: [Outcome], in reader: any CareStorageReader) async throws -> [String] {
+        let stored = Dictionary(try await reader.versions(uuids: Set(outcomes.map(\.taskUUID))).filter { $0.kind == .task }.map { ($0.uuid, $0) },
                                 uniquingKeysWith: { first, _ in first })
-        let newer = Dictionary(try reader.versions(uuids: Set(stored.values.compactMap(\.nextVersionUUID))).map { ($0.uuid, $0) },
+        let newer = Dictionary(try await reader.versions(uuids: Set(stored.values.compactMap(\.nextVersionUUID))).map { ($0.uuid, $0) },
                                uniquingKeysWith: { first, _ in first })
         var ranges: [UUID: ClosedRange<Int>] = [:]
         for outcome in outcomes where stored[outcome.taskUUID] != nil {
@@ -434,7 +434,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             ranges[outcome.taskUUID] = ranges[outcome.taskUUID].map { min($0.lowerBound, index)...max($0.upperBound, index) } ?? index...index
         }
         // Any live outcome counts, even one with this outcome's UUID: an update marks the old one deleted first.
-        let live = Set(try reader.liveOutcomeEvents(in: ranges).map { EventKey(task: $0.taskUUID, occurrence: $0.occurrenceIndex) })
+        let live = Set(try await reader.liveOutcomeEvents(in: ranges).map { EventKey(task: $0.taskUUID, occurrence: $0.occurrenceIndex) })
         // Each task's events for the batch's occurrences, computed together, and the first moment any may start.
         var occurrencesByTask: [UUID: [Int]] = [:]
         for outcome in outcomes { occurrencesByTask[outcome.taskUUID, default: []].append(outcome.occurrenceIndex) }
@@ -464,7 +464,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
 
     /// The stored versions a query selects: for each candidate id, the version in effect at the end of the
     /// query's interval (or the newest), if it passes every filter and is not a tombstone; sorted and paged.
-    private func select<Entity: VersionedEntity>(_ type: Entity.Type, query: CareQuery, in reader: any CareStorageReader) throws -> [StoredVersion] {
+    private func select<Entity: VersionedEntity>(_ type: Entity.Type, query: CareQuery, in reader: any CareStorageReader) async throws -> [StoredVersion] {
         var filter = StoredVersionFilter()
         filter.ids = query.ids
         filter.uuids = query.uuids
@@ -472,12 +472,12 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         filter.groupIdentifiers = query.groupIdentifiers
         filter.tags = query.tags
         filter.effectiveBefore = query.dateInterval?.end
-        if let parents = try parentUUIDs(for: Entity.kind, query: query, in: reader) {
+        if let parents = try await parentUUIDs(for: Entity.kind, query: query, in: reader) {
             if parents.isEmpty { return [] }
             filter.parentUUIDs = parents
         }
-        let candidates = try reader.versions(of: Entity.kind, matching: filter)
-        let chains = try Chains(reader.versions(of: Entity.kind, ids: Set(candidates.map(\.id))))
+        let candidates = try await reader.versions(of: Entity.kind, matching: filter)
+        let chains = try await Chains(reader.versions(of: Entity.kind, ids: Set(candidates.map(\.id))))
         var selected: [StoredVersion] = []
         for id in chains.ids {
             guard let version = chains.version(of: id, at: query.dateInterval?.end), version.deletedDate == nil,
@@ -489,12 +489,12 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     }
 
     /// The parent UUIDs that the query's care plan or patient ids name, or nil when it names none.
-    private func parentUUIDs(for kind: EntityKind, query: CareQuery, in reader: any CareStorageReader) throws -> Set<UUID>? {
+    private func parentUUIDs(for kind: EntityKind, query: CareQuery, in reader: any CareStorageReader) async throws -> Set<UUID>? {
         if (kind == .task || kind == .contact) && !query.carePlanIDs.isEmpty {
-            return Set(try reader.versions(of: .carePlan, ids: query.carePlanIDs).map(\.uuid))
+            return Set(try await reader.versions(of: .carePlan, ids: query.carePlanIDs).map(\.uuid))
         }
         if kind == .carePlan && !query.patientIDs.isEmpty {
-            return Set(try reader.versions(of: .patient, ids: query.patientIDs).map(\.uuid))
+            return Set(try await reader.versions(of: .patient, ids: query.patientIDs).map(\.uuid))
         }
         return nil
     }
@@ -547,9 +547,9 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
 
     /// Every live task version selected by the query's filters that takes effect before `window` ends. A version
     /// whose span ended before the window is kept too: one of its events may run into the window.
-    private func taskSpans(taskQuery: CareQuery, window: DateInterval, in reader: any CareStorageReader) throws -> [TaskSpan] {
-        if let ids = Self.taskIDsAlone(in: taskQuery), let revision = try reader.versionsRevision() {
-            return try taskSpans(ids: ids, revision: revision, window: window, in: reader)
+    private func taskSpans(taskQuery: CareQuery, window: DateInterval, in reader: any CareStorageReader) async throws -> [TaskSpan] {
+        if let ids = Self.taskIDsAlone(in: taskQuery), let revision = try await reader.versionsRevision() {
+            return try await taskSpans(ids: ids, revision: revision, window: window, in: reader)
         }
         var filter = StoredVersionFilter()
         filter.ids = taskQuery.ids
@@ -558,28 +558,28 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         filter.groupIdentifiers = taskQuery.groupIdentifiers
         filter.tags = taskQuery.tags
         filter.effectiveBefore = window.end
-        if let parents = try parentUUIDs(for: .task, query: taskQuery, in: reader) {
+        if let parents = try await parentUUIDs(for: .task, query: taskQuery, in: reader) {
             if parents.isEmpty { return [] }
             filter.parentUUIDs = parents
         }
         let filteredOnlyByIDAndDate = filter.uuids.isEmpty && filter.remoteIDs.isEmpty && filter.groupIdentifiers.isEmpty
             && filter.tags.isEmpty && filter.parentUUIDs.isEmpty
-        let candidates = try reader.versions(of: .task, matching: filter)
+        let candidates = try await reader.versions(of: .task, matching: filter)
         // Filtered only by id and date, the candidates are every version of their ids in effect before the window
         // ends: enough for the chains (a later version only ends a span after the window). Otherwise read them all.
-        let chains = try Chains(filteredOnlyByIDAndDate ? candidates : reader.versions(of: .task, ids: Set(candidates.map(\.id))))
+        let chains = try await Chains(filteredOnlyByIDAndDate ? candidates : reader.versions(of: .task, ids: Set(candidates.map(\.id))))
         return try spans(of: chains, matching: filter, window: window)
     }
 
     /// ``taskSpans(taskQuery:window:in:)`` for a query that names tasks by id alone, in a storage at versions revision
     /// `revision`: every version of those ids, kept while no version is written. (Versions that take effect after the
     /// window are skipped; one only ends a span after the window.)
-    private func taskSpans(ids: Set<String>, revision: Int64, window: DateInterval, in reader: any CareStorageReader) throws -> [TaskSpan] {
+    private func taskSpans(ids: Set<String>, revision: Int64, window: DateInterval, in reader: any CareStorageReader) async throws -> [TaskSpan] {
         let chains: Chains
         if let kept = taskChains[ids], kept.revision == revision {
             chains = kept.chains
         } else {
-            chains = try Chains(reader.versions(of: .task, ids: ids))
+            chains = try await Chains(reader.versions(of: .task, ids: ids))
             taskChains.keep((revision, chains), for: ids)
         }
         var filter = StoredVersionFilter()
@@ -608,34 +608,34 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         return spans
     }
 
-    private func events(taskQuery: CareQuery, window: DateInterval, in reader: any CareStorageReader) throws -> [CareEvent] {
-        let scheduled = try scheduledSpans(taskQuery: taskQuery, window: window, in: reader)
-        return try events(of: scheduled.spans, scheduled: scheduled.events, in: reader)
+    private func events(taskQuery: CareQuery, window: DateInterval, in reader: any CareStorageReader) async throws -> [CareEvent] {
+        let scheduled = try await scheduledSpans(taskQuery: taskQuery, window: window, in: reader)
+        return try await events(of: scheduled.spans, scheduled: scheduled.events, in: reader)
     }
 
     /// The task spans a query selects over `window`, each with its events that overlap the window; kept while the
     /// versions revision stays the same when the query names tasks by id alone (``scheduledWindows``).
-    private func scheduledSpans(taskQuery: CareQuery, window: DateInterval, in reader: any CareStorageReader) throws -> ScheduledSpans {
-        guard let ids = Self.taskIDsAlone(in: taskQuery), let revision = try reader.versionsRevision() else {
-            return ScheduledSpans(try taskSpans(taskQuery: taskQuery, window: window, in: reader), over: window)
+    private func scheduledSpans(taskQuery: CareQuery, window: DateInterval, in reader: any CareStorageReader) async throws -> ScheduledSpans {
+        guard let ids = Self.taskIDsAlone(in: taskQuery), let revision = try await reader.versionsRevision() else {
+            return ScheduledSpans(try await taskSpans(taskQuery: taskQuery, window: window, in: reader), over: window)
         }
         let key = ScheduledWindowKey(ids: ids, window: window)
         if let kept = scheduledWindows[key], kept.revision == revision { return kept.scheduled }
-        let scheduled = ScheduledSpans(try taskSpans(ids: ids, revision: revision, window: window, in: reader), over: window)
+        let scheduled = ScheduledSpans(try await taskSpans(ids: ids, revision: revision, window: window, in: reader), over: window)
         scheduledWindows.keep((revision, scheduled), for: key)
         return scheduled
     }
 
     /// The events each span owns in `window`, with their live outcomes, ordered by start then task id.
-    private func events(of spans: [TaskSpan], window: DateInterval, in reader: any CareStorageReader) throws -> [CareEvent] {
-        try events(of: spans, scheduled: spans.map { $0.events(overlapping: window) }, in: reader)
+    private func events(of spans: [TaskSpan], window: DateInterval, in reader: any CareStorageReader) async throws -> [CareEvent] {
+        try await events(of: spans, scheduled: spans.map { $0.events(overlapping: window) }, in: reader)
     }
 
     /// The events `scheduled` for each span, with their live outcomes, ordered by start then task id. What `known`
     /// says of outcomes (read in the same transaction) is not read again: of the events whose outcomes were looked
     /// for, only those with one are read whole, and none when there are none.
     private func events(of spans: [TaskSpan], scheduled: [[ScheduleEvent]], knowing known: KnownOutcomes = KnownOutcomes(),
-                        in reader: any CareStorageReader) throws -> [CareEvent] {
+                        in reader: any CareStorageReader) async throws -> [CareEvent] {
         var ranges: [UUID: ClosedRange<Int>] = [:]
         var outcomes = known.outcomes
         for index in spans.indices {
@@ -654,7 +654,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             }
             if low <= high { ranges[task] = low...high }
         }
-        for outcome in try reader.liveOutcomes(in: ranges) {
+        for outcome in try await reader.liveOutcomes(in: ranges) {
             outcomes[EventKey(task: outcome.taskUUID, occurrence: outcome.occurrenceIndex)] = outcome
         }
         var result: [CareEvent] = []
@@ -680,7 +680,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// whether an outcome exists, which the storage can answer without reading outcomes whole; events with targets
     /// read their outcomes' values.
     private func progress(of spans: [TaskSpan], scheduled: [[ScheduleEvent]],
-                          in reader: any CareStorageReader) throws -> (events: [(start: Date, progress: EventProgress)], known: KnownOutcomes) {
+                          in reader: any CareStorageReader) async throws -> (events: [(start: Date, progress: EventProgress)], known: KnownOutcomes) {
         var existenceRanges: [UUID: ClosedRange<Int>] = [:]
         var valueRanges: [UUID: ClosedRange<Int>] = [:]
         for index in spans.indices {
@@ -691,13 +691,13 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
                 existenceRanges[spans[index].task.uuid] = range
             }
         }
-        let live = try reader.liveOutcomeEvents(in: existenceRanges)
+        let live = try await reader.liveOutcomeEvents(in: existenceRanges)
         var recorded = Set<EventKey>(minimumCapacity: live.count)
         for event in live {
             recorded.insert(EventKey(task: event.taskUUID, occurrence: event.occurrenceIndex))
         }
         var outcomes: [EventKey: Outcome] = [:]
-        for outcome in try reader.liveOutcomes(in: valueRanges) {
+        for outcome in try await reader.liveOutcomes(in: valueRanges) {
             outcomes[EventKey(task: outcome.taskUUID, occurrence: outcome.occurrenceIndex)] = outcome
         }
         var result: [(start: Date, progress: EventProgress)] = []
@@ -880,5 +880,15 @@ struct Chains: Sendable {
     func version(of id: String, at date: Date?) -> StoredVersion? {
         guard let date else { return head(of: id) }
         return chains[id]?.last { $0.effectiveDate < date }
+    }
+}
+
+extension Sequence {
+    /// `map` whose transform may await: each element in turn, in order, the next only once the one before is done.
+    func sequentialMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var mapped: [T] = []
+        mapped.reserveCapacity(underestimatedCount)
+        for element in self { mapped.append(try await transform(element)) }
+        return mapped
     }
 }

@@ -81,7 +81,7 @@ public protocol StudyStore: Sendable {
     /// id), or nil to save nothing, and a value for the caller. Returns nil when the participant has no run with this
     /// id (including when it is someone else's). When `change` or the save throws, nothing is saved.
     func updateRun<Value: Sendable>(id: UUID, participantID: String,
-                                    _ change: @Sendable (TaskRun) throws -> (save: TaskRun?, value: Value)) async throws
+                                    _ change: @Sendable (TaskRun) async throws -> (save: TaskRun?, value: Value)) async throws
         -> (saved: TaskRun?, value: Value)?
     /// The participant's runs, of one task or all, most recently saved first.
     func runs(participantID: String, taskID: String?) async throws -> [TaskRun]

@@ -84,7 +84,7 @@ struct CareStoreBenchmarks {
         }
         for (name, days) in [("one day's events", 1), ("30 days of adherence", 30)] {
             let rate = try await measureOperationsPerSecondAsync(seconds: secondsPerMeasurement) {
-                let found = try await sqliteStore.storage.read { try Self.readsBehindEvents(lastDays: days, endingAt: day.end, in: $0) }
+                let found = try await sqliteStore.storage.read { try await Self.readsBehindEvents(lastDays: days, endingAt: day.end, in: $0) }
                 precondition(found == Self.taskCount * days)
             }
             rows.append(BenchmarkRow(name: "SQLite storage: the reads behind \(name)", value: 1000 / rate, unit: "ms",
@@ -96,13 +96,13 @@ struct CareStoreBenchmarks {
     /// What `StorageBackedCareStore` asks the storage for the events of the last `lastDays` days before `end`: the
     /// task versions in effect, then every version's outcomes for the occurrences in the window in one read.
     /// Returns the number of outcomes found.
-    private static func readsBehindEvents(lastDays: Int, endingAt end: Date, in reader: any CareStorageReader) throws -> Int {
+    private static func readsBehindEvents(lastDays: Int, endingAt end: Date, in reader: any CareStorageReader) async throws -> Int {
         var filter = StoredVersionFilter()
         filter.effectiveBefore = end
-        let versions = try reader.versions(of: .task, matching: filter)
+        let versions = try await reader.versions(of: .task, matching: filter)
         // A daily schedule from `start`: occurrence k is day k.
         let ranges = Dictionary(uniqueKeysWithValues: versions.map { ($0.uuid, (days - lastDays)...(days - 1)) })
-        return try reader.liveOutcomes(in: ranges).count
+        return try await reader.liveOutcomes(in: ranges).count
     }
 
     /// Outcome inserts per second through `SQLiteCareStorage.write` and `insert(_:)`, `perTransaction` to a write.
@@ -115,7 +115,7 @@ struct CareStoreBenchmarks {
             return (next..<next + perTransaction).map { Self.outcome(task: task, occurrence: $0) }
         }
         let rate = try await measureOperationsPerSecondAsync(seconds: secondsPerMeasurement, prepare: batch) { outcomes in
-            try await storage.write { writer in for outcome in outcomes { try writer.insert(outcome) } }
+            try await storage.write { writer in for outcome in outcomes { try await writer.insert(outcome) } }
         }
         return rate * Double(perTransaction)
     }
@@ -178,7 +178,7 @@ extension StorageBackedCareStore: Seedable {
                 for day in 0..<CareStoreBenchmarks.days {
                     var outcome = CareStoreBenchmarks.outcome(task: task.uuid, occurrence: day)
                     outcome.createdDate = now
-                    try writer.insert(outcome)
+                    try await writer.insert(outcome)
                 }
             }
         }

@@ -4,8 +4,8 @@ import GRDB
 import Testing
 @testable import CareStoreSQLite
 
-@Suite("SQLiteCareTransaction")
-struct SQLiteCareTransactionTests {
+@Suite("SQLiteCareRows")
+struct SQLiteCareRowsTests {
     /// Every query the storage makes finds its rows through the index meant for it, whatever the size of its
     /// sets: the statements each reader method runs are traced, and SQLite's plan for each is checked.
     @Test func everyQueryUsesItsIndex() async throws {
@@ -15,7 +15,7 @@ struct SQLiteCareTransactionTests {
             let traced = Statements()
             db.trace { event in if case .statement(let statement) = event { traced.sql.append(statement.sql) } }
             defer { db.trace(nil) }
-            let transaction = SQLiteCareTransaction(db)
+            let transaction = SQLiteCareRows(db)
             var failures: [String] = []
             /// Runs `call`, and notes a failure unless each SELECT it ran has a plan that uses every one of `indexes`
             /// and scans no table.
@@ -33,7 +33,7 @@ struct SQLiteCareTransactionTests {
                     }
                 }
             }
-            for count in [1, 3, SQLiteCareTransaction.inlineLimit + 1] {
+            for count in [1, 3, SQLiteCareRows.inlineLimit + 1] {
                 let uuids = Set((0..<count).map { _ in UUID() })
                 let texts = Set(uuids.map(\.uuidString))
                 try expect(["version_on_kind_id"]) { _ = try transaction.versions(of: .task, ids: texts) }

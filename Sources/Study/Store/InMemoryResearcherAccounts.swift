@@ -1,6 +1,21 @@
 import Foundation
+import StudyKitEnvironment
 
-extension InMemoryStudyStore: ResearcherStore {
+/// The study team's accounts in memory, for tests and previews: the same rules as the SQLite store's, without a file.
+/// ``InMemoryStudyStorage`` keeps one beside the study data, so that the in-memory study store is a `ResearcherStore`.
+public actor InMemoryResearcherAccounts: ResearcherStore {
+    let environment: StudyKitEnvironment
+    var researchersByID: [UUID: Researcher] = [:]
+    var researcherSessionsByHash: [String: ResearcherSession] = [:]
+    var passwordLinks: [String: (researcherID: UUID, expiresAt: Date, used: Bool)] = [:]
+    /// Wrong passwords per SHA-256 of the address tried, then per client address.
+    var signInFailures: [String: [String: SignInFailureTally]] = [:]
+
+    /// No accounts, with `environment`'s clock, UUIDs and randomness.
+    public init(environment: StudyKitEnvironment) {
+        self.environment = environment
+    }
+
     /// Adds a researcher without a password.
     public func addResearcher(email: String, role: ResearcherRole) throws -> Researcher {
         if let problem = Researcher.problem(withEmail: email) { throw ResearcherStoreError.invalidEmail(problem) }

@@ -1,8 +1,34 @@
+import CareStoreSQLite
 import Foundation
 import GRDB
 import Study
+import StudyKitEnvironment
 
-extension SQLiteStudyStore: ResearcherStore {
+/// The study team's accounts in the study's SQLite file: researchers, their sessions and password links, and the wrong
+/// passwords tried (`consoleSignInFailure`), all rows of the file, so that every server process on it agrees.
+final class SQLiteResearcherAccounts: ResearcherStore {
+    let connections: SQLiteConnections
+    let environment: StudyKitEnvironment
+    /// Who is writing, for the joint file's audit trail; nil for a file of its own.
+    private let audit: SQLiteAuditTrail.WriteContext?
+
+    init(connections: SQLiteConnections, environment: StudyKitEnvironment, audit: SQLiteAuditTrail.WriteContext?) {
+        self.connections = connections
+        self.environment = environment
+        self.audit = audit
+    }
+
+    /// Runs `body`, one statement or several read together, in a read transaction.
+    private func read<T>(_ body: (Database) throws -> T) async throws -> T {
+        try await connections.read { connection in try connection.run(body) }
+    }
+
+    /// Runs `body` in a write transaction with the writing task's source in the audit trail.
+    private func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        let audit = audit, source = AuditTrail.source
+        return try await connections.write { db in try SQLiteAuditTrail.run(audit, as: source, in: db) { try body(db) } }
+    }
+
     /// Adds a researcher without a password.
     public func addResearcher(email: String, role: ResearcherRole) async throws -> Researcher {
         if let problem = Researcher.problem(withEmail: email) { throw ResearcherStoreError.invalidEmail(problem) }
@@ -19,18 +45,18 @@ extension SQLiteStudyStore: ResearcherStore {
 
     /// Every researcher, by the time they were added.
     public func researchers() async throws -> [Researcher] {
-        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM researcher ORDER BY createdAt, id").map(ResearcherRows.researcher) }
+        try await read { db in try Row.fetchAll(db, sql: "SELECT * FROM researcher ORDER BY createdAt, id").map(ResearcherRows.researcher) }
     }
 
     /// The researcher with this id.
     public func researcher(id: UUID) async throws -> Researcher? {
-        try read { db in try Row.fetchOne(db, sql: "SELECT * FROM researcher WHERE id = ?", arguments: [id]).map(ResearcherRows.researcher) }
+        try await read { db in try Row.fetchOne(db, sql: "SELECT * FROM researcher WHERE id = ?", arguments: [id]).map(ResearcherRows.researcher) }
     }
 
     /// The researcher with this address.
     public func researcher(email: String) async throws -> Researcher? {
         let email = Researcher.normalizedEmail(email)
-        return try read { db in
+        return try await read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM researcher WHERE email = ?", arguments: [email]).map(ResearcherRows.researcher)
         }
     }
@@ -74,7 +100,7 @@ extension SQLiteStudyStore: ResearcherStore {
     /// The researcher a live link is for.
     public func researcher(passwordLinkToken token: String) async throws -> Researcher? {
         let arguments: StatementArguments = [StudySecrets.tokenHash(token), seconds(environment.now())]
-        return try read { db in
+        return try await read { db in
             try Row.fetchOne(db, sql: ResearcherRows.liveLinkResearcher, arguments: arguments).map(ResearcherRows.researcher)
         }
     }
@@ -126,7 +152,7 @@ extension SQLiteStudyStore: ResearcherStore {
     /// Until when signing in as `email` from `client` is paused.
     public func signInPause(email: String, client: String) async throws -> Date? {
         let arguments: StatementArguments = [StudySecrets.tokenHash(Researcher.normalizedEmail(email)), client, seconds(environment.now())]
-        return try read { db in
+        return try await read { db in
             try Double.fetchOne(db, sql: "SELECT pausedUntil FROM consoleSignInFailure WHERE emailSHA256 = ? AND client = ? AND pausedUntil > ?",
                                 arguments: arguments).map(date)
         }
@@ -165,7 +191,7 @@ extension SQLiteStudyStore: ResearcherStore {
     /// The valid session of this token.
     public func researcherSession(token: String) async throws -> ResearcherSession? {
         let arguments: StatementArguments = [StudySecrets.tokenHash(token), seconds(environment.now())]
-        return try read { db in
+        return try await read { db in
             try Row.fetchOne(db, sql: """
                 SELECT s.* FROM researcherSession s JOIN researcher r ON r.id = s.researcherID
                 WHERE s.tokenSHA256 = ? AND s.revokedAt IS NULL AND s.expiresAt > ? AND r.removedAt IS NULL
