@@ -174,6 +174,43 @@ struct PostgresCareStorageTests {
         }
     }
 
+    /// Stores with pools of their own adding an outcome to the same event at the same time: one is stored, and every
+    /// other is refused as the store refuses a second live outcome (its write, refused by PostgreSQL for the concurrent
+    /// one, is run again and then sees the outcome that won).
+    @Test func concurrentOutcomesForOneEventKeepOne() async throws {
+        let schema = try PostgresTestDatabase.freshSchema()
+        let clients = try (0..<2).map { _ in try makeClient() }
+        let (added, refusals, live) = try await withThrowingTaskGroup(of: Void.self) { group in
+            for client in clients { group.addTask { await client.run() } }
+            defer { group.cancelAll() }
+            let stores = try await [PostgresCareStore.open(client: clients[0], schema: schema),
+                                    PostgresCareStore.open(client: clients[1], schema: schema)]
+            let patient = try await stores[0].add([Make.patient()])[0]
+            let plan = try await stores[0].add([Make.plan(patient: patient)])[0]
+            let task = try await stores[0].add([Make.task("walk", plan: plan)])[0]
+            let results = try await withThrowingTaskGroup(of: Result<Outcome, any Error>.self) { adds in
+                for attempt in 0..<8 {
+                    adds.addTask {
+                        let outcome = Outcome(taskUUID: task.uuid, occurrenceIndex: 2, values: [OutcomeValue(.integer(attempt))])
+                        do { return .success(try await stores[attempt % 2].addOutcomes([outcome])[0]) } catch { return .failure(error) }
+                    }
+                }
+                return try await adds.reduce(into: []) { $0.append($1) }
+            }
+            let added = results.compactMap { try? $0.get() }
+            let refusals = results.compactMap { result -> (any Error)? in if case .failure(let error) = result { error } else { nil } }
+            var query = OutcomeQuery()
+            query.taskIDs = ["walk"]
+            return (added, refusals, try await stores[1].fetchOutcomes(query: query))
+        }
+        #expect(added.count == 1)
+        #expect(refusals.count == 7)
+        for refusal in refusals {
+            #expect(refusal as? CareStoreError == .outcomeExists(taskID: "walk", occurrenceIndex: 2), "\(refusal)")
+        }
+        #expect(live.map(\.uuid) == added.map(\.uuid))
+    }
+
     /// The revision of the versions changes with any change to a version row, by this store or by anyone's SQL, and
     /// the database refuses to change a version but for setting its next version once.
     @Test func theDatabaseKeepsTheRevisionAndTheChain() async throws {
