@@ -9,9 +9,9 @@ import Testing
 /// `make test` always sets the variable: it starts a private cluster (`scripts/postgres-cluster start DIR`, which
 /// prints the URL) and stops it afterwards, so there the conformance suite always runs on PostgreSQL too, and a
 /// cluster that does not start fails `make test` before any test runs. Run by hand (`swift test`) without the
-/// variable, the PostgreSQL backend is left out of ``CareStoreBackend/allCases`` and the PostgreSQL-only tests are
-/// skipped, and the one test ``PostgresTestDatabaseTests/postgreSQLIsConfigured()`` reports that as a skipped test
-/// with the reason and how to set it: one line in the report, never a silent pass. To run them by hand:
+/// variable, the PostgreSQL backend is left out of ``CareStoreBackend/allCases``, and
+/// ``PostgresTestDatabaseTests/postgreSQLIsConfigured()`` and the PostgreSQL-only suite are reported as skipped, each
+/// with the reason and how to set the variable: never a silent pass. To run them by hand:
 ///
 /// ```
 /// scripts/postgres-cluster start /tmp/pg   # prints the URL
