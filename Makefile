@@ -8,9 +8,12 @@ SWIFT ?= swift
 # The browser suite drives chromium through chromedriver with Selenium from PyPI (in .venv); `make bench` loads the
 # server with wrk.
 DEBIAN_PACKAGES := libsqlite3-dev zlib1g-dev libqrencode-dev pkg-config chromium chromium-driver fonts-noto-cjk poppler-utils python3 python3-venv wrk
-# Only the tests need R and zbar: tests/export reads every CSV export back with base R's read.csv, as a statistician
-# would, and the QR codes are read back with zbar's zbarimg; `make test` installs them and `make run` does not.
-TEST_DEBIAN_PACKAGES := r-base-core zbar-tools
+# Only the tests need R, zbar and PostgreSQL: tests/export reads every CSV export back with base R's read.csv, as a
+# statistician would; the QR codes are read back with zbar's zbarimg; the store conformance suites also run on a
+# private PostgreSQL cluster that `make test` starts (scripts/postgres-cluster). `make test` installs them and
+# `make run` does not. Debian's postgresql package may make its own cluster (15/main on port 5432), started or not:
+# the tests never use it, and theirs takes a free port, so the two never meet.
+TEST_DEBIAN_PACKAGES := r-base-core zbar-tools postgresql
 VENV := .venv
 # axe-core (accessibility checks in the browser suite) comes from PyPI: axe-playwright-python carries axe.min.js.
 AXE_PACKAGE := axe-playwright-python==0.1.8
@@ -37,9 +40,16 @@ run: deps
 	@.build/debug/studykit invite --study examples/studies/recover --data data --base-url http://127.0.0.1:8080
 	.build/debug/studykit serve --study examples/studies/recover --data data
 
+# The tests run against a PostgreSQL cluster of their own (a new folder under /tmp, a free port on 127.0.0.1), whose
+# URL they read from STUDYKIT_TEST_POSTGRES_URL; the trap stops it and removes its folder however the recipe ends
+# (tests failing, Ctrl-C), so nothing is left running.
 test: test-deps $(VENV)/.installed
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	@cluster=$$(mktemp -d /tmp/studykit-postgres.XXXXXX) && \
+	trap 'scripts/postgres-cluster stop "$$cluster"' EXIT && trap 'exit 130' INT TERM HUP && \
+	url=$$(scripts/postgres-cluster start "$$cluster") && export STUDYKIT_TEST_POSTGRES_URL="$$url" && \
+	echo "PostgreSQL for the tests: $$url" && \
+	$(SWIFT) test && \
 	$(VENV)/bin/pytest -q tests
 
 bench: deps $(VENV)/.installed

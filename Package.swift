@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ActiveTasks", targets: ["ActiveTasks"]),
         .library(name: "CareStore", targets: ["CareStore"]),
         .library(name: "CareStoreSQLite", targets: ["CareStoreSQLite"]),
+        .library(name: "CareStorePostgres", targets: ["CareStorePostgres"]),
         .library(name: "Consent", targets: ["Consent"]),
         .library(name: "ConsentPrinting", targets: ["ConsentPrinting"]),
         .library(name: "StudyWeb", targets: ["StudyWeb"]),
@@ -24,6 +25,11 @@ let package = Package(
         // multipart/form-data bodies (file questions in the web runner): Vapor's parser, no Vapor needed.
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // PostgreSQL, the second backend of the storage layer (several server processes over one database): Vapor's
+        // async driver with its connection pool (PostgresClient), which runs as a Service like the rest of the server.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // The logger postgres-nio's calls take (a silent one unless a caller gives its own).
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // SHA-256 and Ed25519 for sealed consent records.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // The study server's HTTP layer.
@@ -87,6 +93,14 @@ let package = Package(
                 // SQLite's C API, for binding outcome rows directly (OutcomeRowWriter).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
+        ),
+        // The care store on PostgreSQL: CareStorage over postgres-nio's connection pool.
+        .target(
+            name: "CareStorePostgres",
+            dependencies: ["CareStore", "StudyKitEnvironment", .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "Logging", package: "swift-log"),
+                           // ByteBuffer, for dates written as PostgreSQL's microseconds (PostgresTimestamp).
+                           .product(name: "NIOCore", package: "swift-nio")]
         ),
         .target(
             name: "Study",
@@ -164,8 +178,10 @@ let package = Package(
         // FHIRPathSuiteExclusions.txt: the tests of HL7's FHIRPath suite that do not pass, read by the test from its folder.
         .testTarget(name: "InteropTests", dependencies: ["StudyKitEnvironment", "Interop", "Research", "Consent", "CareStore", .product(name: "Crypto", package: "swift-crypto")],
                     exclude: ["FHIRPathSuiteExclusions.txt"]),
-        // StudySQLite: the conformance suite also runs on the study server's one database, which holds both stores.
-        .testTarget(name: "CareStoreTests", dependencies: ["StudyKitEnvironment", "CareStore", "CareStoreSQLite", "StudySQLite", "JSONDiagnostics"]),
+        // StudySQLite: the conformance suite also runs on the study server's one database, which holds both stores;
+        // CareStorePostgres: and on PostgreSQL (STUDYKIT_TEST_POSTGRES_URL, which `make test` sets).
+        .testTarget(name: "CareStoreTests", dependencies: ["StudyKitEnvironment", "CareStore", "CareStoreSQLite", "StudySQLite", "CareStorePostgres",
+                                                           "JSONDiagnostics", .product(name: "PostgresNIO", package: "postgres-nio")]),
         // Printing/ tests ConsentPrinting with the same record fixtures.
         .testTarget(name: "ConsentTests", dependencies: ["StudyKitEnvironment", "Consent", "ConsentPrinting", "Research"]),
         .testTarget(name: "StudyWebTests", dependencies: ["StudyKitEnvironment", "StudyWeb", "Research", .product(name: "Mustache", package: "swift-mustache")]),

@@ -16,6 +16,10 @@ PORTABLE = ["JSONDiagnostics", "StudyKitEnvironment", "Research", "ActiveTasks",
 # keeps XMLParser, which Apple's platforms have in Foundation itself.
 PORTABLE_IMPORTS = {"Foundation", "Synchronization", "Crypto", "Ink", "Yams", "ZIPFoundation", *PORTABLE}
 HTTP_MODULES = re.compile(r"^(Hummingbird\w*|HTTPTypes|NIO\w*|MultipartKit)$")
+# The platform tier's store backends, each the one home of its database driver: GRDB (SQLite) for the *SQLite modules,
+# postgres-nio for the *Postgres ones, which also take NIOCore (the driver's byte buffers) and Logging (its logger).
+DATABASE_DRIVERS = {"GRDB": "SQLite", "GRDBSQLite": "SQLite", "SQLite3": "SQLite", "PostgresNIO": "Postgres"}
+POSTGRES_BACKEND_IMPORTS = {"NIOCore", "Logging"}
 IMPORT = re.compile(r"^[ \t]*(?:@testable[ \t]+|package[ \t]+|public[ \t]+|internal[ \t]+)?import[ \t]+"
                     r"(?:(?:struct|class|enum|protocol|func|var|let|typealias)[ \t]+)?(\w+)", re.M)
 
@@ -56,8 +60,25 @@ def test_only_the_server_and_the_command_line_speak_http():
             continue
         for path in swift_files(module_dir.name):
             for name in imports(path):
+                if module_dir.name.endswith("Postgres") and name in POSTGRES_BACKEND_IMPORTS:
+                    continue
                 if HTTP_MODULES.match(name):
                     found.append(f"{path.relative_to(ROOT)}: imports {name}")
+    assert not found, "\n".join(found)
+
+
+def test_postgres_nio_lives_in_the_postgres_backends():
+    """PostgresNIO is imported among the sources by the *Postgres backend modules only, never by a module
+    above the storage layer; a *Postgres module imports no other database's driver."""
+    found = []
+    for module_dir in sorted(p for p in SOURCES.iterdir() if p.is_dir()):
+        for path in swift_files(module_dir.name):
+            for name in imports(path):
+                backend = DATABASE_DRIVERS.get(name)
+                if backend == "Postgres" and not module_dir.name.endswith("Postgres"):
+                    found.append(f"{path.relative_to(ROOT)}: imports {name}, which only a *Postgres backend module may")
+                if backend == "SQLite" and module_dir.name.endswith("Postgres"):
+                    found.append(f"{path.relative_to(ROOT)}: a PostgreSQL backend imports {name}")
     assert not found, "\n".join(found)
 
 

@@ -13,7 +13,7 @@ struct ChangeStreamConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func observedEntitiesYieldOnlyWhenTheQueryResultChanges(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let plans = try await store.add([Make.plan("A", in: tokyo), Make.plan("B", in: tokyo)])
         var query = CareQuery()
         query.carePlanIDs = ["A"]
@@ -45,7 +45,7 @@ struct ChangeStreamConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func observedEventsYieldForTheirOwnOutcomesOnly(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let tasks = try await store.add([Make.task("pill", hour: 8, in: tokyo), Make.task("walk", hour: 9, in: tokyo)])
         let (pill, walk) = (tasks[0], tasks[1])
         var query = CareQuery()
@@ -70,7 +70,7 @@ struct ChangeStreamConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func anyFetchCanBeObserved(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let task = try await store.add([Make.task("pill", hour: 8, in: tokyo)])[0]
         let window = day(2026, 3, 2, in: tokyo)
         let cal = calendar(tokyo)
@@ -84,7 +84,7 @@ struct ChangeStreamConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func changesYieldOneChangePerCommittedWrite(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         var changes = store.changes().makeAsyncIterator()
         var others = store.changes().makeAsyncIterator()
 
@@ -124,7 +124,7 @@ struct ChangeStreamConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func writesOfNothingYieldNoChange(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         var changes = store.changes().makeAsyncIterator()
         _ = try await store.add([CareTask]())
         _ = try await store.update([Patient]())
@@ -138,7 +138,7 @@ struct ChangeStreamConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func theRevisionGrowsWithEveryCommittedWriteBeforeItReturns(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let start = store.revision
         let task = try await store.add([Make.task("pill", hour: 8, in: tokyo)])[0]
         #expect(store.revision == start + 1)

@@ -11,7 +11,7 @@ struct EntityConformanceTests {
     @Test(arguments: CareStoreBackend.allCases)
     func patientRoundTrips(backend: CareStoreBackend) async throws {
         let clock = TestClock()
-        let store = try backend.makeStore(clock: clock)
+        let store = try await backend.makeStore(clock: clock)
         var name = PersonNameComponents()
         name.namePrefix = "Dr."
         name.givenName = "Hanako"
@@ -47,7 +47,7 @@ struct EntityConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func everySexRoundTrips(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let patients = [Patient.Sex.female, .male, .other("unknown")].enumerated().map { index, sex in
             Patient(id: "p\(index)", name: PersonNameComponents(givenName: "P\(index)"), sex: sex, effectiveDate: date(2026, 3, 1, in: Zone.berlin))
         }
@@ -58,7 +58,7 @@ struct EntityConformanceTests {
     @Test(arguments: CareStoreBackend.allCases)
     func carePlanRoundTripsAndPointsAtItsPatient(backend: CareStoreBackend) async throws {
         let clock = TestClock()
-        let store = try backend.makeStore(clock: clock)
+        let store = try await backend.makeStore(clock: clock)
         let patient = try await store.add([Make.patient(in: Zone.newYork)])[0]
         var plan = CarePlan(id: "knee", title: "Knee rehabilitation", patientUUID: patient.uuid,
                             effectiveDate: date(2026, 3, 2, 7, in: Zone.newYork), timeZone: Zone.newYork)
@@ -74,7 +74,7 @@ struct EntityConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func contactRoundTripsWithEveryField(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let plan = try await store.add([Make.plan()])[0]
         var contact = Contact(
             id: "physio", name: PersonNameComponents(givenName: "Jonas", familyName: "Weber"), carePlanUUID: plan.uuid,
@@ -102,7 +102,7 @@ struct EntityConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func taskRoundTripsWithScheduleAndAdherenceFlag(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let plan = try await store.add([Make.plan(in: Zone.tokyo)])[0]
         let schedule = Schedule(elements: [
             ScheduleElement(start: date(2026, 3, 1, 8, in: Zone.tokyo), end: date(2026, 4, 1, in: Zone.tokyo), interval: DateComponents(day: 1),
@@ -129,7 +129,7 @@ struct EntityConformanceTests {
     @Test(arguments: CareStoreBackend.allCases)
     func outcomeRoundTripsWithEveryKindOfValue(backend: CareStoreBackend) async throws {
         let clock = TestClock()
-        let store = try backend.makeStore(clock: clock)
+        let store = try await backend.makeStore(clock: clock)
         let task = try await store.add([Make.task("diary", in: Zone.newYork)])[0]
         let recorded = Date(timeIntervalSince1970: 1_772_400_000)
         let values: [OutcomeValue] = [
@@ -160,7 +160,7 @@ struct EntityConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func duplicateIDIsRefused(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         _ = try await store.add([Make.patient("p")])
         await #expect(throws: CareStoreError.alreadyExists(kind: .patient, id: "p")) {
             try await store.add([Make.patient("p")])
@@ -170,7 +170,7 @@ struct EntityConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func sameIDTwiceInOneBatchIsRefused(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         await #expect(throws: CareStoreError.duplicateInBatch(kind: .task, id: "walk")) {
             try await store.add([Make.task("walk"), Make.task("other"), Make.task("walk", hour: 9)])
         }
@@ -188,7 +188,7 @@ struct EntityConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func unknownParentIsRefused(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let patient = try await store.add([Make.patient()])[0]
         let missing = UUID()
 
@@ -225,7 +225,7 @@ struct EntityConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func failedAddWritesNothing(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         var orphan = Make.task("orphan")
         orphan.carePlanUUID = UUID()
         await #expect(throws: CareStoreError.self) {
@@ -243,7 +243,7 @@ struct EntityConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func failedUpdateAndDeleteWriteNothing(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let originals = try await store.add([Make.task("a"), Make.task("b")])
 
         var newA = Make.task("a", hour: 9, effective: date(2026, 3, 10, in: Zone.berlin))
@@ -262,7 +262,7 @@ struct EntityConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func failedOutcomeBatchWritesNothing(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let task = try await store.add([Make.task("a", end: date(2026, 3, 4, in: Zone.berlin))])[0]
         await #expect(throws: CareStoreError.noSuchOccurrence(taskID: "a", occurrenceIndex: 3)) {
             try await store.addOutcomes([Outcome(taskUUID: task.uuid, occurrenceIndex: 0, values: []),

@@ -11,7 +11,7 @@ struct EventConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func eventsOfAWindowComeWithTheirOutcomesOrderedByStart(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let plan = try await store.add([Make.plan("plan", in: tokyo), Make.plan("other", in: tokyo)])
         let tasks = try await store.add([
             Make.task("meds", plan: plan[0], hour: 8, in: tokyo),
@@ -40,7 +40,7 @@ struct EventConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func dailyEventsKeepTheirWallClockTimeAcrossDaylightSavingTime(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         _ = try await store.add([
             CareTask(id: "berlin", schedule: .dailyAt(hour: 8, minute: 0, start: date(2026, 3, 1, in: berlin), end: nil, timeZone: berlin),
                      effectiveDate: date(2026, 3, 1, in: berlin), timeZone: berlin),
@@ -63,7 +63,7 @@ struct EventConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func progressIsOutcomeExistsWithoutTargetsAndSummedValuesWithThem(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let tasks = try await store.add([
             Make.task("check", hour: 8, in: tokyo),
             Make.task("reps", hour: 9, targets: [OutcomeValue(.integer(10), kind: "reps")], in: tokyo),
@@ -102,7 +102,7 @@ struct EventConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func adherencePerDayOverTasksThatImpactAdherence(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         // Daylight saving time starts in New York on March 8 (a 23-hour day).
         let daily = try await store.add([
             // In effect from March 3 but never counted.
@@ -144,7 +144,7 @@ struct EventConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func adherenceFollowsTheTaskQuery(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let tasks = try await store.add([Make.task("a", hour: 8, in: berlin), Make.task("b", hour: 9, in: berlin)])
         _ = try await store.addOutcomes([Outcome(taskUUID: tasks[0].uuid, occurrenceIndex: 0, values: [])])
         var query = CareQuery()
@@ -157,7 +157,7 @@ struct EventConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func adherenceCountsWholeDaysAcrossDaylightSavingTime(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         // In Berlin, March 29 has 23 hours; events at 01:00 and 22:00 are both on it.
         let schedule = Schedule(elements: [
             ScheduleElement(start: date(2026, 3, 28, 1, in: berlin), end: nil, interval: DateComponents(day: 1), text: nil, targetValues: []),
@@ -177,7 +177,7 @@ struct EventConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func insightsAggregateAValueKindPerDay(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let pain = try await store.add([Make.task("pain", hour: 8, in: tokyo)])[0]
         let second = try await store.update([Make.task("pain", hour: 20, effective: date(2026, 3, 2, 12, in: tokyo), in: tokyo)])[0]
         let other = try await store.add([Make.task("other", hour: 9, in: tokyo)])[0]
@@ -217,7 +217,7 @@ struct EventConformanceTests {
     @Test(arguments: CareStoreBackend.allCases)
     func eventsWithAdherenceEqualTheTwoReadsApart(backend: CareStoreBackend) async throws {
         let clock = TestClock()
-        let store = try backend.makeStore(clock: clock)
+        let store = try await backend.makeStore(clock: clock)
         let twice = Schedule(elements: [
             ScheduleElement(start: date(2026, 3, 20, 1, in: berlin), end: nil, interval: DateComponents(day: 1), text: nil, targetValues: []),
             ScheduleElement(start: date(2026, 3, 20, 22, in: berlin), end: nil, interval: DateComponents(day: 2), text: "late", targetValues: []),
@@ -268,7 +268,7 @@ struct EventConformanceTests {
     /// at once, whatever the store kept from earlier reads.
     @Test(arguments: CareStoreBackend.allCases)
     func eventsFollowATaskVersionWrittenAfterAnEarlierRead(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let walk = try await store.add([Make.task("walk", hour: 7, in: berlin)])[0]
         var query = CareQuery()
         query.ids = ["walk"]

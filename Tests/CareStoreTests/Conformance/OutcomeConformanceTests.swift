@@ -9,7 +9,7 @@ struct OutcomeConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func outcomeForAnOccurrenceThatDoesNotExistIsRefused(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         // Three events: March 1, 2 and 3 at 08:00.
         let task = try await store.add([Make.task("pill", end: date(2026, 3, 4, in: newYork), in: newYork)])[0]
         for index in [3, 4, 1_000, -1] {
@@ -26,7 +26,7 @@ struct OutcomeConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func outcomeForAnEventBeforeItsVersionTookEffectIsRefused(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         _ = try await store.add([Make.task("pill", in: newYork)])
         // The second version's schedule starts on March 1 too, but the version owns its events from March 10 only.
         let second = try await store.update([Make.task("pill", hour: 9, effective: date(2026, 3, 10, in: newYork), in: newYork)])[0]
@@ -38,7 +38,7 @@ struct OutcomeConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func outcomeForAnEventThatANewerVersionShadowsIsRefused(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let first = try await store.add([Make.task("pill", in: newYork)])[0]
         // Daylight saving time starts in New York on March 8: the 08:00 event is at 12:00 UTC from then on.
         _ = try await store.update([Make.task("pill", hour: 9, effective: date(2026, 3, 10, in: newYork), in: newYork)])
@@ -56,7 +56,7 @@ struct OutcomeConformanceTests {
     @Test(arguments: CareStoreBackend.allCases)
     func outcomeForADeletedTaskIsRefused(backend: CareStoreBackend) async throws {
         let clock = TestClock() // March 20, 12:00 UTC
-        let store = try backend.makeStore(clock: clock)
+        let store = try await backend.makeStore(clock: clock)
         let task = try await store.add([Make.task("pill", in: newYork)])[0]
         let tombstone = try await store.delete([task])[0]
         // Events after the delete belong to no version.
@@ -72,7 +72,7 @@ struct OutcomeConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func secondLiveOutcomeForAnEventIsRefused(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let task = try await store.add([Make.task("pill", in: newYork)])[0]
         let first = try await store.addOutcomes([Outcome(taskUUID: task.uuid, occurrenceIndex: 4, values: [OutcomeValue(.boolean(true))])])[0]
 
@@ -88,7 +88,7 @@ struct OutcomeConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func secondOutcomeForAnEventInOneBatchIsRefused(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let task = try await store.add([Make.task("pill", in: newYork)])[0]
         await #expect(throws: CareStoreError.outcomeExists(taskID: "pill", occurrenceIndex: 5)) {
             try await store.addOutcomes([
@@ -103,7 +103,7 @@ struct OutcomeConformanceTests {
     @Test(arguments: CareStoreBackend.allCases)
     func afterDeletingAnOutcomeTheEventTakesANewOne(backend: CareStoreBackend) async throws {
         let clock = TestClock()
-        let store = try backend.makeStore(clock: clock)
+        let store = try await backend.makeStore(clock: clock)
         let task = try await store.add([Make.task("pill", in: newYork)])[0]
         let first = try await store.addOutcomes([Outcome(taskUUID: task.uuid, occurrenceIndex: 4, values: [OutcomeValue(.integer(1))])])[0]
         clock.advance(by: 60)
@@ -124,7 +124,7 @@ struct OutcomeConformanceTests {
     @Test(arguments: CareStoreBackend.allCases)
     func updateOutcomesReplacesValues(backend: CareStoreBackend) async throws {
         let clock = TestClock()
-        let store = try backend.makeStore(clock: clock)
+        let store = try await backend.makeStore(clock: clock)
         let task = try await store.add([Make.task("pain", in: newYork)])[0]
         let other = try await store.addOutcomes([Outcome(taskUUID: task.uuid, occurrenceIndex: 2, values: [OutcomeValue(.integer(7), kind: "pain")])])[0]
         let first = try await store.addOutcomes([Outcome(taskUUID: task.uuid, occurrenceIndex: 3, values: [OutcomeValue(.integer(6), kind: "pain")])])[0]
@@ -155,7 +155,7 @@ struct OutcomeConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func oneOutcomeTwiceInOneChangeIsRefused(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let task = try await store.add([Make.task("pain", in: newYork)])[0]
         let first = try await store.addOutcomes([Outcome(taskUUID: task.uuid, occurrenceIndex: 3, values: [OutcomeValue(.integer(6))])])[0]
         var change = first
@@ -167,7 +167,7 @@ struct OutcomeConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func fetchOutcomesFiltersSortsAndPages(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let pill = try await store.add([Make.task("pill", hour: 8, in: newYork)])[0]
         let walk = try await store.add([Make.task("walk", hour: 7, in: newYork)])[0]
         let walk2 = try await store.update([Make.task("walk", hour: 19, effective: date(2026, 3, 5, in: newYork), in: newYork)])[0]
@@ -203,7 +203,7 @@ struct OutcomeConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func concurrentOutcomesForOneEventLeaveExactlyOne(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let task = try await store.add([Make.task("pill", in: newYork)])[0]
         let accepted = try await withThrowingTaskGroup(of: Bool.self) { group in
             for attempt in 0..<12 {
@@ -224,7 +224,7 @@ struct OutcomeConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func concurrentAddsOfOneIDLeaveExactlyOne(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let accepted = try await withThrowingTaskGroup(of: Bool.self) { group in
             for hour in 0..<12 {
                 group.addTask {

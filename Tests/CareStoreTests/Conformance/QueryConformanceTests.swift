@@ -23,7 +23,7 @@ struct QueryConformanceTests {
 
         init(_ backend: CareStoreBackend) async throws {
             clock = TestClock()
-            store = try backend.makeStore(clock: clock)
+            store = try await backend.makeStore(clock: clock)
             let patients = try await store.add([Make.patient("p1", in: Zone.tokyo), Make.patient("p2", in: Zone.tokyo)])
             let plans = try await store.add([Make.plan("A", patient: patients[0], in: Zone.tokyo), Make.plan("B", patient: patients[1], in: Zone.tokyo)])
             planA = plans[0]

@@ -11,7 +11,7 @@ struct VersioningConformanceTests {
     @Test(arguments: CareStoreBackend.allCases)
     func updateWritesALinkedVersionEffectiveFromItsDate(backend: CareStoreBackend) async throws {
         let clock = TestClock()
-        let store = try backend.makeStore(clock: clock)
+        let store = try await backend.makeStore(clock: clock)
         let first = try await store.add([Make.task("walk", title: "Walk", in: berlin)])[0]
         clock.advance(by: 3_600)
         var change = first
@@ -39,7 +39,7 @@ struct VersioningConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func queryForAnIntervalReturnsTheVersionInEffectAtItsEnd(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let first = try await store.add([Make.task("walk", title: "v1", in: berlin)])[0]
         let second = try await store.update([Make.task("walk", effective: date(2026, 3, 10, in: berlin), title: "v2", in: berlin)])[0]
         let third = try await store.update([Make.task("walk", effective: date(2026, 3, 15, 12, in: berlin), title: "v3", in: berlin)])[0]
@@ -66,7 +66,7 @@ struct VersioningConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func updateEarlierThanTheCurrentVersionIsRefused(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         _ = try await store.add([Make.task("walk", in: berlin)])
         _ = try await store.update([Make.task("walk", effective: date(2026, 3, 10, in: berlin), in: berlin)])
         await #expect(throws: CareStoreError.effectiveDateTooEarly(kind: .task, id: "walk", effectiveDate: date(2026, 3, 5, in: berlin),
@@ -81,7 +81,7 @@ struct VersioningConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func eventsAcrossVersionsComeFromEachVersionsOwnSpan(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         // v1: daily at 08:00 from March 1; v2 from March 28 at noon: daily at 18:00, its schedule also from March 1.
         // Daylight saving time starts in Berlin on March 29.
         let first = try await store.add([Make.task("walk", hour: 8, text: "old", in: berlin)])[0]
@@ -103,7 +103,7 @@ struct VersioningConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func updateThatWouldOrphanOutcomesIsRefusedNamingTheirDates(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         let task = try await store.add([Make.task("walk", in: berlin)])[0]
         // Events at 08:00 Berlin (07:00 UTC in March before daylight saving time); occurrence 11 is March 12.
         _ = try await store.addOutcomes([
@@ -142,7 +142,7 @@ struct VersioningConformanceTests {
     @Test(arguments: CareStoreBackend.allCases)
     func deleteWritesATombstone(backend: CareStoreBackend) async throws {
         let clock = TestClock() // March 20, 12:00 UTC
-        let store = try backend.makeStore(clock: clock)
+        let store = try await backend.makeStore(clock: clock)
         let task = try await store.add([Make.task("walk", in: berlin)])[0]
         clock.advance(by: 60)
 
@@ -172,7 +172,7 @@ struct VersioningConformanceTests {
     @Test(arguments: CareStoreBackend.allCases)
     func deleteThatWouldOrphanLaterOutcomesIsRefused(backend: CareStoreBackend) async throws {
         let clock = TestClock() // March 20, 12:00 UTC
-        let store = try backend.makeStore(clock: clock)
+        let store = try await backend.makeStore(clock: clock)
         let task = try await store.add([Make.task("walk", in: berlin)])[0]
         let outcome = try await store.addOutcomes([Outcome(taskUUID: task.uuid, occurrenceIndex: 24, values: [])])[0] // March 25
         await #expect(throws: CareStoreError.wouldOrphanOutcomes(taskID: "walk", effectiveDate: clock.now, eventDates: [date(2026, 3, 25, 8, in: berlin)])) {
@@ -185,7 +185,7 @@ struct VersioningConformanceTests {
     @Test(arguments: CareStoreBackend.allCases)
     func deletedIDMayBeAddedAgainContinuingTheChain(backend: CareStoreBackend) async throws {
         let clock = TestClock()
-        let store = try backend.makeStore(clock: clock)
+        let store = try await backend.makeStore(clock: clock)
         let first = try await store.add([Make.plan("plan", in: berlin)])[0]
         let tombstone = try await store.delete([first])[0]
         clock.advance(by: 3_600)
@@ -218,7 +218,7 @@ struct VersioningConformanceTests {
     @Test(arguments: CareStoreBackend.allCases)
     func aReaddedTaskOwnsItsEventsFromItsNewEffectiveDate(backend: CareStoreBackend) async throws {
         let clock = TestClock() // March 20, 12:00 UTC: 13:00 in Berlin
-        let store = try backend.makeStore(clock: clock)
+        let store = try await backend.makeStore(clock: clock)
         let first = try await store.add([Make.task("walk", hour: 8, in: berlin)])[0]
         _ = try await store.delete([first])
         let again = try await store.add([Make.task("walk", hour: 18, effective: date(2026, 3, 22, in: berlin), in: berlin)])[0]
@@ -239,7 +239,7 @@ struct VersioningConformanceTests {
 
     @Test(arguments: CareStoreBackend.allCases)
     func anEventRunningIntoTheWindowComesFromTheVersionThatOwnsIt(backend: CareStoreBackend) async throws {
-        let store = try backend.makeStore(clock: TestClock())
+        let store = try await backend.makeStore(clock: TestClock())
         // Daily at 23:30 for an hour, so each event runs into the next day; from 23:45 on March 9, daily at 09:00.
         let first = try await store.add([Make.task("night", hour: 23, start: date(2026, 3, 1, 23, 30, in: berlin), in: berlin)])[0]
         let window = day(2026, 3, 10, in: berlin)

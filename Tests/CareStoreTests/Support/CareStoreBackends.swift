@@ -2,6 +2,7 @@ import Foundation
 import StudyKitEnvironment
 import Testing
 @testable import CareStore
+import CareStorePostgres
 import CareStoreSQLite
 import StudySQLite
 
@@ -14,7 +15,7 @@ struct CareStoreBackend: CaseIterable, CustomTestStringConvertible, Sendable {
     /// The backend's name in test reports.
     let name: String
     /// Makes an empty store that takes its time and UUIDs from `environment`.
-    let factory: @Sendable (_ environment: StudyKitEnvironment) throws -> any CareStore
+    let factory: @Sendable (_ environment: StudyKitEnvironment) async throws -> any CareStore
 
     static let allCases: [CareStoreBackend] = [
         CareStoreBackend(name: "in-memory") { InMemoryCareStore(environment: $0) },
@@ -22,17 +23,24 @@ struct CareStoreBackend: CaseIterable, CustomTestStringConvertible, Sendable {
         CareStoreBackend(name: "sqlite") { try SQLiteCareStore.inMemory(environment: $0) },
         // The study server's one database, where the care store's tables sit beside the study store's.
         CareStoreBackend(name: "sqlite, shared with the study store") { try SQLiteStudyDatabase.inMemory(environment: $0).careStore },
-    ]
+    ] + (PostgresTestDatabase.isConfigured ? [postgreSQL] : [])
+
+    /// PostgreSQL, each store in a schema of its own in the database of `STUDYKIT_TEST_POSTGRES_URL`; left out when
+    /// that is not set, which ``PostgresTestDatabase`` reports (`make test` always sets it).
+    static let postgreSQL = CareStoreBackend(name: "postgresql") { environment in
+        try await PostgresCareStore.open(client: PostgresTestDatabase.client.get(), schema: PostgresTestDatabase.freshSchema(),
+                                         environment: environment)
+    }
 
     var testDescription: String { name }
 
     /// An empty store that takes its time and UUIDs from `environment`.
-    func makeStore(environment: StudyKitEnvironment) throws -> any CareStore {
-        try factory(environment)
+    func makeStore(environment: StudyKitEnvironment) async throws -> any CareStore {
+        try await factory(environment)
     }
 
     /// An empty store on `clock`.
-    func makeStore(clock: TestClock) throws -> any CareStore {
-        try factory(clock.environment)
+    func makeStore(clock: TestClock) async throws -> any CareStore {
+        try await factory(clock.environment)
     }
 }
