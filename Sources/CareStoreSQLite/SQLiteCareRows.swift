@@ -214,6 +214,20 @@ struct SQLiteCareRows {
             .execute(arguments: [date.timeIntervalSinceReferenceDate, uuid])
     }
 
+    /// Deletes every outcome of every version of the tasks `taskIDs` with its values (the values first, while their
+    /// outcome still names them in an audit trail's rows); returns the task ids that had outcomes.
+    func eraseOutcomes(ofTaskIDs taskIDs: Set<String>) throws -> Set<String> {
+        guard !taskIDs.isEmpty else { return [] }
+        let ids = Array(taskIDs.sorted())
+        let list = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        let outcomes = "SELECT o.id FROM outcome o JOIN version v ON v.uuid = o.taskUUID WHERE v.kind = 'task' AND v.id IN (\(list))"
+        let changed = try String.fetchAll(db, sql: "SELECT DISTINCT v.id FROM outcome o JOIN version v ON v.uuid = o.taskUUID "
+                                            + "WHERE v.kind = 'task' AND v.id IN (\(list))", arguments: StatementArguments(ids))
+        try db.execute(sql: "DELETE FROM outcomeValue WHERE outcomeID IN (\(outcomes))", arguments: StatementArguments(ids))
+        try db.execute(sql: "DELETE FROM outcome WHERE id IN (\(outcomes))", arguments: StatementArguments(ids))
+        return Set(changed)
+    }
+
     // MARK: - Rows
 
     private func fetchVersions(_ query: Query) throws -> [StoredVersion] {

@@ -69,4 +69,8 @@ final class SQLiteCareTransaction: CareStorageWriter {
     func markOutcomeDeleted(_ uuid: UUID, at date: Date) throws {
         try onRows { try $0.markOutcomeDeleted(uuid, at: date) }
     }
+
+    func eraseOutcomes(ofTaskIDs taskIDs: Set<String>) throws -> Set<String> {
+        try onRows { try $0.eraseOutcomes(ofTaskIDs: taskIDs) }
+    }
 }

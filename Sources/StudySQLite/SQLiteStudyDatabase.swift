@@ -181,76 +181,16 @@ public final class SQLiteStudyDatabase: StudyDataStore {
     /// checked as the stores check their own writes, after checking that every part belongs to the change's
     /// participant. When anything is refused, nothing is kept.
     public func commit(_ change: ParticipantChange) async throws -> CommittedParticipantChange {
-        let participantID = change.participantID
-        for run in change.runs where run.participantID != participantID {
-            throw StudyStoreError.runOfAnotherParticipant(run: run.id)
-        }
-        for sealed in change.consentRecords where sealed.record.participantIdentifier != participantID {
-            throw StudyStoreError.unknownParticipant(sealed.record.participantIdentifier)
-        }
-        // Encoded before the write, so that the writer, which serializes every write, spends no time on JSON.
-        let runs = try change.runs.map(EncodedTaskRun.init)
-        let records = try change.consentRecords.map { ($0, try $0.jsonData()) }
+        let prepared = try PreparedParticipantChange(change)
+        let participantID = prepared.participantID
         let now = sqliteStudyStore.environment.now()
-        let studyStore = sqliteStudyStore
-        let careStore = sqliteCareStore
-        let keepsExisting = change.keepsExistingOutcomes
-        let outcomes = change.outcomes, removedOutcomes = change.removedOutcomes, deletedRuns = change.deletedRunIDs
+        let studyStore = sqliteStudyStore, careStore = sqliteCareStore
         let audit = audit, source = AuditTrail.source
-        let withdrawal = change.withdrawal
         let (committed, careChange) = try await SQLiteWithdrawalGuard.refusingWithdrawn {
             try await connections.transaction { connection -> (CommittedParticipantChange, CareChange) in
                 try await SQLiteAuditTrail.run(audit, as: source, on: connection) {
-                    var careChange = CareChange()
-                    var deleted = deletedRuns
-                    // A withdrawal is decided here, in the transaction that stores it: refused when one is stored already, and
-                    // what it deletes is what is stored now. Its deletions come before its record, after which the file
-                    // refuses every new row of the participant's (SQLiteWithdrawalGuard).
-                    try connection.run { db in
-                        if let withdrawal {
-                            if try SQLiteWithdrawalGuard.isWithdrawn(participantID, db) { throw StudyRefusal.withdrawn }
-                            if withdrawal.deletesData {
-                                deleted += try Self.runIDs(of: participantID, keeping: withdrawal.keptRunTaskIDs, db)
-                                careChange.outcomeTaskIDs = try Self.eraseOutcomes(ofCareTasks: withdrawal.deletedOutcomeTaskIDs, db)
-                            }
-                        }
-                        for run in deleted {
-                            try db.execute(sql: "DELETE FROM taskRun WHERE id = ? AND participantID = ?", arguments: [run, participantID])
-                            // A run that is not the participant's (or not stored) rolls the whole change back.
-                            guard db.changesCount == 1 else { throw StudyStoreError.noRunToDelete(run: run) }
-                        }
-                        try Self.requireCareTasks(of: outcomes, belongTo: participantID, db)
-                    }
-                    let studyRows = studyStore.storage.writer(in: connection)
-                    var savedRuns: [TaskRun] = []
-                    for run in runs { savedRuns.append(try await studyStore.save(run, at: now, in: studyRows)) }
-                    let writer = SQLiteCareStorage.writer(in: connection)
-                    var added: [Outcome] = [], kept: [Outcome] = []
-                    if !removedOutcomes.isEmpty {
-                        let (removed, change) = try await careStore.deleteOutcomes(removedOutcomes, in: writer)
-                        // Checked on the outcomes as stored: an outcome of someone else's task rolls the whole change back.
-                        try connection.run { db in try Self.requireCareTasks(of: removed, belongTo: participantID, db) }
-                        careChange.outcomeTaskIDs.formUnion(change.outcomeTaskIDs)
-                    }
-                    for outcome in outcomes {
-                        do {
-                            // One at a time, so that an event done already (two tabs) keeps its outcome and refuses only this
-                            // one: the checks run before the outcome is written, so a refused outcome leaves nothing behind.
-                            let (stored, change) = try await careStore.addOutcomes([outcome], in: writer)
-                            added += stored
-                            careChange.outcomeTaskIDs.formUnion(change.outcomeTaskIDs)
-                        } catch CareStoreError.outcomeExists where keepsExisting {
-                            kept.append(outcome)
-                        }
-                    }
-                    // Records last: a withdrawal's record closes the participant's data only once its deletions are done.
-                    var storedRecords: [StoredConsentRecord] = []
-                    for (sealed, json) in records {
-                        storedRecords.append(try await studyStore.appendConsentRecord(sealed, json: json, at: now, in: studyRows))
-                    }
-                    return (CommittedParticipantChange(runs: savedRuns, consentRecords: storedRecords, outcomes: added,
-                                                       outcomesAlreadyRecorded: kept, deletedRunIDs: deleted),
-                            careChange)
+                    try await StudyDataTransaction(studyStore: studyStore, careStore: careStore, study: studyStore.storage.writer(in: connection),
+                                                   care: SQLiteCareStorage.writer(in: connection)).apply(prepared, at: now)
                 }
             }
         }
@@ -258,30 +198,8 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         if !careChange.outcomeTaskIDs.isEmpty { careStore.announce(careChange) }
         // What was deleted leaves no copy in the write-ahead log: its frames are moved into the file (whose deleted
         // cells secure_delete zeroed) and the log is emptied, as far as readers allow now; else at the next checkpoint.
-        if withdrawal?.deletesData == true { try await checkpointAndTruncateLog() }
+        if prepared.withdrawal?.deletesData == true { try await checkpointAndTruncateLog() }
         return committed
-    }
-
-    /// The ids of the participant's runs but those of `keptTaskIDs`.
-    private static func runIDs(of participantID: String, keeping keptTaskIDs: Set<String>, _ db: Database) throws -> [UUID] {
-        try Row.fetchAll(db, sql: "SELECT id, taskID FROM taskRun WHERE participantID = ? ORDER BY createdAt, id", arguments: [participantID])
-            .filter { !keptTaskIDs.contains($0["taskID"]) }.map { $0["id"] }
-    }
-
-    /// Deletes every outcome of every version of the care tasks `taskIDs`, live or replaced, with its values (not a
-    /// care store's deletion, which keeps the row marked deleted): what a withdrawal with deletion asks. Returns the
-    /// task ids whose outcomes changed.
-    private static func eraseOutcomes(ofCareTasks taskIDs: Set<String>, _ db: Database) throws -> Set<String> {
-        guard !taskIDs.isEmpty else { return [] }
-        let ids = Array(taskIDs.sorted())
-        let list = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-        let outcomes = "SELECT o.id FROM outcome o JOIN version v ON v.uuid = o.taskUUID WHERE v.kind = 'task' AND v.id IN (\(list))"
-        let changed = try String.fetchAll(db, sql: "SELECT DISTINCT v.id FROM outcome o JOIN version v ON v.uuid = o.taskUUID "
-                                            + "WHERE v.kind = 'task' AND v.id IN (\(list))", arguments: StatementArguments(ids))
-        // The values first, while their outcome still names them in the audit trail's rows.
-        try db.execute(sql: "DELETE FROM outcomeValue WHERE outcomeID IN (\(outcomes))", arguments: StatementArguments(ids))
-        try db.execute(sql: "DELETE FROM outcome WHERE id IN (\(outcomes))", arguments: StatementArguments(ids))
-        return Set(changed)
     }
 
     /// Moves the write-ahead log into the file and truncates it to nothing (`wal_checkpoint(TRUNCATE)`); a reader that
@@ -301,42 +219,14 @@ public final class SQLiteStudyDatabase: StudyDataStore {
         let audit = audit, source = AuditTrail.source
         let (participant, careChange) = try await connections.transaction { connection -> (StudyParticipant, CareChange) in
             try await SQLiteAuditTrail.run(audit, as: source, on: connection) {
-                let participant = try await studyStore.enrol(id: id, invitationCodeSHA256: hash, timeZone: timeZone, language: language, at: now,
-                                                             in: studyStore.storage.writer(in: connection))
-                var plan = try carePlan(participant)
-                let writer = SQLiteCareStorage.writer(in: connection)
-                var change = CareChange()
-                func add<Entity: VersionedEntity>(_ entities: [Entity]) async throws -> [Entity] {
-                    let (added, addedChange) = try await careStore.add(entities, in: writer)
-                    change.entities.merge(addedChange.entities) { $0.union($1) }
-                    return added
-                }
-                let patient = try await add([plan.patient])[0]
-                plan.carePlan.patientUUID = patient.version.uuid
-                let stored = try await add([plan.carePlan])[0]
-                var tasks = plan.allTasks
-                for index in tasks.indices { tasks[index].carePlanUUID = stored.version.uuid }
-                _ = try await add(tasks)
-                for index in plan.contacts.indices { plan.contacts[index].carePlanUUID = stored.version.uuid }
-                _ = try await add(plan.contacts)
-                return (participant, change)
+                try await StudyDataTransaction(studyStore: studyStore, careStore: careStore, study: studyStore.storage.writer(in: connection),
+                                               care: SQLiteCareStorage.writer(in: connection))
+                    .enrol(id: id, invitationCodeSHA256: hash, timeZone: timeZone, language: language, at: now, carePlan: carePlan)
             }
         }
         sqliteStudyStore.countCommit(of: id)
         careStore.announce(careChange)
         return participant
-    }
-
-    /// Refuses outcomes on a task version that is not one of the participant's care tasks.
-    private static func requireCareTasks(of outcomes: [Outcome], belongTo participantID: String, _ db: Database) throws {
-        for taskUUID in Set(outcomes.map(\.taskUUID)) {
-            guard let id = try String.fetchOne(db, sql: "SELECT id FROM version WHERE uuid = ? AND kind = 'task'", arguments: [taskUUID]) else {
-                throw CareStoreError.unknownTaskVersion(taskUUID)
-            }
-            guard StudyCareIdentifiers.studyTaskID(careTaskID: id, participant: participantID) != nil else {
-                throw CareStoreError.unknownTaskVersion(taskUUID)
-            }
-        }
     }
 
     // MARK: - Data folders from before the join

@@ -245,6 +245,10 @@ struct SQLiteStudyRows: StudyStorageWriter {
         }
     }
 
+    func hasWithdrawalRecord(participantID: String) throws -> Bool {
+        try run { db in try SQLiteWithdrawalGuard.isWithdrawn(participantID, db) }
+    }
+
     func append(_ record: StoredConsentRecord) throws {
         try run { db in
             try db.execute(sql: "INSERT INTO consentRecord (id, participantID, kind, sealedJSON, storedAt) VALUES (?, ?, ?, ?, ?)",

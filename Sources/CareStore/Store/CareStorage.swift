@@ -64,6 +64,10 @@ public protocol CareStorageWriter: CareStorageReader {
     func insert(_ outcome: Outcome) async throws
     /// Marks an outcome deleted at `date`.
     func markOutcomeDeleted(_ uuid: UUID, at date: Date) async throws
+    /// Deletes every outcome, live or deleted, of every version of the tasks whose ids are `taskIDs`, with its values:
+    /// gone from the storage, not marked deleted (what a participant's withdrawal with deletion asks). Returns the task
+    /// ids that had outcomes.
+    func eraseOutcomes(ofTaskIDs taskIDs: Set<String>) async throws -> Set<String>
 }
 
 /// One version of one entity as a backend keeps it: the columns queries need, and the whole entity as JSON.

@@ -154,5 +154,22 @@ public final class InMemoryCareStorage: CareStorage {
             tables.outcomes[uuid]?.deletedDate = date
             undo.append { $0.outcomes[uuid]?.deletedDate = old }
         }
+
+        func eraseOutcomes(ofTaskIDs taskIDs: Set<String>) throws -> Set<String> {
+            var erased = Set<String>()
+            for version in try versions(of: .task, ids: taskIDs) {
+                guard let byOccurrence = tables.outcomesByTask[version.uuid] else { continue }
+                let removed = byOccurrence.values.flatMap { $0 }.compactMap { tables.outcomes[$0] }
+                guard !removed.isEmpty else { continue }
+                erased.insert(version.id)
+                tables.outcomesByTask[version.uuid] = nil
+                for outcome in removed { tables.outcomes[outcome.uuid] = nil }
+                undo.append { tables in
+                    tables.outcomesByTask[version.uuid] = byOccurrence
+                    for outcome in removed { tables.outcomes[outcome.uuid] = outcome }
+                }
+            }
+            return erased
+        }
     }
 }

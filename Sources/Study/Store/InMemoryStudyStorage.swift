@@ -102,6 +102,9 @@ public final class InMemoryStudyStorage: StudyStorage, ResearcherAccountsKeeping
         func consentRecordCount(participantID: String) -> Int { tables.records.count { $0.participantID == participantID } }
         func consentRecord(id: UUID) -> StoredConsentRecord? { tables.records.first { $0.id == id } }
         func consentRecordsAwaitingPDF() -> [StoredConsentRecord] { tables.records.filter { $0.pdf.name != "ready" } }
+        func hasWithdrawalRecord(participantID: String) -> Bool {
+            tables.records.contains { $0.participantID == participantID && $0.sealed.record.kind == .withdrawal }
+        }
 
         func insert(_ invitation: Invitation) throws {
             guard tables.invitations[invitation.id] == nil else { throw StudyStorageRowError.keyTaken(table: "invitation", key: invitation.id.uuidString) }

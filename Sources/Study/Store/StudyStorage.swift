@@ -58,6 +58,8 @@ public protocol StudyStorageReader {
     func consentRecord(id: UUID) async throws -> StoredConsentRecord?
     /// Every record whose PDF is not ready (pending or failed), oldest first.
     func consentRecordsAwaitingPDF() async throws -> [StoredConsentRecord]
+    /// Whether the participant has a withdrawal record.
+    func hasWithdrawalRecord(participantID: String) async throws -> Bool
 }
 
 /// Storing rows inside a transaction. What a method refuses itself (a row whose key is taken) it throws; every rule is the
