@@ -137,32 +137,22 @@ struct PostgresCareTransaction: CareStorageWriter, Sendable {
         try await execute(PostgresQuery(unsafeSQL: "UPDATE \(schema.qualified("outcome")) SET deletedDate = $1 WHERE uuid = $2", binds: binds))
     }
 
-    /// Deletes every outcome, live or deleted, of every version of the tasks `taskIDs` (an outcome's values are columns of
-    /// its row, so they go with it) in one statement; returns the task ids that had outcomes.
     func eraseOutcomes(ofTaskIDs taskIDs: Set<String>) async throws -> Set<String> {
         guard !taskIDs.isEmpty else { return [] }
+        var binds = PostgresBindings(capacity: 2)
+        binds.append(EntityKind.task.rawValue)
+        binds.append(taskIDs.sorted())
+        // Gone with their values (a jsonb column of the row), not marked deleted: only updates are refused by a trigger.
+        let rows = try await connection.query(PostgresQuery(unsafeSQL: """
+            DELETE FROM \(schema.qualified("outcome")) o USING \(schema.qualified("version")) v
+            WHERE v.uuid = o.taskUUID AND v.kind = $1 AND v.id = ANY($2) RETURNING v.id
+            """, binds: binds), logger: logger)
         var erased = Set<String>()
-        let rows = try await connection.query(Self.eraseOutcomesQuery(in: schema, taskIDs: taskIDs), logger: logger)
         for try await id in rows.decode(String.self) { erased.insert(id) }
         return erased
     }
 
     // MARK: - Statements
-
-    /// Deletes the outcomes of every version of the tasks `taskIDs` (found through `version_on_kind_id`, then each
-    /// version's outcomes through `outcome_on_taskUUID_occurrenceIndex`) and returns the ids of the tasks that had any.
-    static func eraseOutcomesQuery(in schema: PostgresCareSchema, taskIDs: Set<String>) -> PostgresQuery {
-        var binds = PostgresBindings(capacity: 1)
-        binds.append(taskIDs.sorted())
-        return PostgresQuery(unsafeSQL: """
-            WITH erased AS (
-                DELETE FROM \(schema.qualified("outcome")) o USING \(schema.qualified("version")) v
-                WHERE v.kind = 'task' AND v.id = ANY($1) AND o.taskUUID = v.uuid
-                RETURNING v.id
-            )
-            SELECT DISTINCT id FROM erased
-            """, binds: binds)
-    }
 
     /// The versions' columns, in the order ``fetchVersions(_:)`` reads them.
     private static let versionColumns = """

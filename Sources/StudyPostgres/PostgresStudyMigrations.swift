@@ -42,8 +42,8 @@ public enum PostgresStudyMigrations {
 
     /// The study store's migrations, oldest first.
     static let migrations: [Migration] = [
-        Migration(name: "v1: invitations, participants, sessions, sign-in codes, task runs, consent records and their PDFs, "
-                      + "consent records append-only, a withdrawn participant's runs refused", statements: studyTables),
+        Migration(name: "v1: invitations, participants, sessions, sign-in codes, task runs, consent records, their PDFs and the claims "
+                      + "on printing them, consent records append-only, a withdrawn participant's runs refused", statements: studyTables),
     ]
 
     /// The migrations of a schema that holds the care store's tables beside the study store's, oldest first.
@@ -230,6 +230,14 @@ public enum PostgresStudyMigrations {
             """,
             // consentRecordsAwaitingPDF(): the few records not printed yet.
             "CREATE INDEX consentPDF_awaiting ON \(consentPDF) (recordID) WHERE state <> 'ready'",
+            // Who prints a record's PDF, until when: an operational lease (so that of several processes one prints it),
+            // not study data.
+            """
+            CREATE TABLE \(table("consentPDFClaim")) (
+                recordID uuid PRIMARY KEY REFERENCES \(consentRecord),
+                claimedUntil timestamptz NOT NULL
+            )
+            """,
         ] + PostgresWithdrawalGuard.studyTriggers(schema)
     }
 }

@@ -282,6 +282,17 @@ struct PostgresStudyRows: StudyStorageWriter, Sendable {
             """)
     }
 
+    func claimConsentPDF(recordID: UUID, until: Date, at now: Date) async throws -> Bool {
+        // One statement: a new claim, or one that takes over a lapsed claim; a live claim is left as it is, and nothing
+        // comes back. Two processes claiming at once meet on the primary key: one waits for the other's commit and then
+        // sees its claim (or, in serializable transactions, is refused and run again).
+        try await changes("""
+            INSERT INTO \(unescaped: schema.name).consentPDFClaim AS c (recordID, claimedUntil) VALUES (\(recordID), \(PostgresTimestamp(until)))
+            ON CONFLICT (recordID) DO UPDATE SET claimedUntil = excluded.claimedUntil WHERE c.claimedUntil <= \(PostgresTimestamp(now))
+            RETURNING 1
+            """) == 1
+    }
+
     func setConsentPDF(_ state: ConsentPDFState, recordID: UUID, at date: Date) async throws {
         var pdf: Data?, path: String?, failure: String?
         switch state {

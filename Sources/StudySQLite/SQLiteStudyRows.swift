@@ -258,6 +258,17 @@ struct SQLiteStudyRows: StudyStorageWriter {
         }
     }
 
+    func claimConsentPDF(recordID: UUID, until: Date, at now: Date) throws -> Bool {
+        try run { db in
+            // A claim is an operational lease, not study data: its table has no audit trigger.
+            try db.execute(sql: """
+                INSERT INTO consentPDFClaim (recordID, claimedUntil) VALUES (?, ?)
+                ON CONFLICT (recordID) DO UPDATE SET claimedUntil = excluded.claimedUntil WHERE consentPDFClaim.claimedUntil <= ?
+                """, arguments: [recordID, seconds(until), seconds(now)])
+            return db.changesCount == 1
+        }
+    }
+
     func setConsentPDF(_ state: ConsentPDFState, recordID: UUID, at date: Date) throws {
         var pdf: Data?, path: String?, failure: String?
         switch state {

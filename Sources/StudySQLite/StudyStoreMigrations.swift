@@ -35,6 +35,12 @@ public enum StudyStoreMigrations {
         migrator.registerMigration("v5: console sign-in failures per address tried and client address") { db in
             try createSignInFailureTable(db)
         }
+        migrator.registerMigration("v6: claims on printing a consent PDF, so that one process prints it") { db in
+            try db.create(table: "consentPDFClaim") { t in
+                t.primaryKey("recordID", .blob).references("consentRecord", onDelete: .cascade)
+                t.column("claimedUntil", .double).notNull()
+            }
+        }
     }
 
     /// The triggers that keep consent records append-only, by name, with the SQL each was created with. The store

@@ -20,41 +20,17 @@ struct APICaller: Sendable {
     @TaskLocal static var current = APICaller(client: "unknown")
 }
 
-/// A refusal of an API call: its status, a stable code and a message in English (the `Error` schema).
-struct APIFailure: Error, Sendable {
-    let status: Int
-    let code: String
-    let message: String
+extension StudyServerError {
+    /// A participant's call without a participant's token (401).
+    static let participantTokenRequired = StudyServerError(.unauthorized, code: "not-signed-in",
+                                                           "Send a participant's bearer token (POST /participant/sessions).")
+    /// A researcher's call without a researcher's token (401).
+    static let researcherTokenRequired = StudyServerError(.unauthorized, code: "not-signed-in",
+                                                          "Send a researcher's bearer token (POST /researcher/sessions).")
 
-    static let notSignedIn = APIFailure(status: 401, code: "not-signed-in", message: "Send a participant's bearer token (POST /participant/sessions).")
-    static let notAResearcher = APIFailure(status: 401, code: "not-signed-in", message: "Send a researcher's bearer token (POST /researcher/sessions).")
-
-    var body: Components.Schemas._Error { .init(code: code, message: message) }
-
-    /// A workflow's or the server's refusal, with the status the web pages give it.
-    init(_ error: StudyServerError) {
-        status = Int(error.status.code)
-        code = "\(error.message)".replacingOccurrences(of: "refusal", with: "").kebabCased
-        message = error.description
-    }
-
-    init(status: Int, code: String, message: String) {
-        self.status = status
-        self.code = code
-        self.message = message
-    }
-}
-
-extension String {
-    /// `NoSuchEvent` → `no-such-event`.
-    var kebabCased: String {
-        var out = ""
-        for character in self {
-            if character.isUppercase, !out.isEmpty { out += "-" }
-            out += character.lowercased()
-        }
-        return out
-    }
+    /// The refusal as the API's `Error` schema: its code, and its sentence in English. The one mapping of a refusal to
+    /// JSON, for the handlers' documented answers and ``APIMiddleware``'s.
+    var apiError: Components.Schemas._Error { .init(code: code, message: description) }
 }
 
 /// The REST API's operations (`APIProtocol`, generated from `StudyServerAPI/openapi.yaml`), each through the same
@@ -63,36 +39,27 @@ extension String {
 struct APIHandler: APIProtocol {
     let service: StudyService
 
-    /// Runs `body` for the caller's participant, mapping refusals to `APIFailure`.
-    private func participant() throws(APIFailure) -> StudyService.SignedIn {
-        guard let signedIn = APICaller.current.participant else { throw .notSignedIn }
+    /// The caller's participant; refused when the token is not a participant's.
+    private func participant() throws(StudyServerError) -> StudyService.SignedIn {
+        guard let signedIn = APICaller.current.participant else { throw .participantTokenRequired }
         return signedIn
     }
 
-    /// `body`, its refusals as `APIFailure`s (anything else is the server's fault and thrown as it is).
+    /// `body`, its refusals as ``StudyServerError``s (``StudyServerError/init(refusing:)``; anything else is the
+    /// server's fault and thrown as it is).
     private func refusing<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let failure as APIFailure {
-            throw failure
-        } catch let refusal as StudyRefusal {
-            throw APIFailure(StudyServerError(refusal))
-        } catch let error as StudyServerError {
-            throw APIFailure(error)
-        } catch let error as StudyStoreError {
-            switch error {
-            case .unknownInvitation, .invitationUsed, .invitationExpired, .invitationRevoked:
-                throw APIFailure(status: 404, code: "invitation-unusable", message: "\(error)")
-            default: throw error
-            }
+        } catch {
+            throw StudyServerError(refusing: error) ?? error
         }
     }
 
     /// `failure` as one of an operation's documented responses, via `make`; a status the operation does not document
     /// becomes a 500 (a mistake in this file, which the API tests would show).
-    private func output<Output>(_ failure: APIFailure, _ make: (Int, Components.Schemas._Error) -> Output?) throws -> Output {
-        guard let output = make(failure.status, failure.body) else {
-            throw APIFailure(status: 500, code: "server-error", message: "\(failure.code): \(failure.message)")
+    private func output<Output>(_ failure: StudyServerError, _ make: (Int, Components.Schemas._Error) -> Output?) throws -> Output {
+        guard let output = make(Int(failure.status.code), failure.apiError) else {
+            throw StudyServerError(.internalServerError, code: "server-error", "\(failure.code): \(failure.description)")
         }
         return output
     }
@@ -101,16 +68,16 @@ struct APIHandler: APIProtocol {
 
     func participantSignIn(_ input: Operations.ParticipantSignIn.Input) async throws -> Operations.ParticipantSignIn.Output {
         do {
-            guard case .json(let body) = input.body else { throw APIFailure(status: 400, code: "bad-request", message: "Send JSON.") }
+            guard case .json(let body) = input.body else { throw StudyServerError(.badRequest, code: "bad-request", "Send JSON.") }
             let token: String
             switch (body.invitationCode, body.signInCode) {
             case (let code?, nil):
                 guard let zoneName = body.timeZone, let zone = TimeZone(identifier: zoneName) else {
-                    throw APIFailure(status: 422, code: "choose-time-zone", message: "Give `timeZone`, an IANA time zone such as Europe/Berlin.")
+                    throw StudyServerError(.unprocessableContent, code: "choose-time-zone", "Give `timeZone`, an IANA time zone such as Europe/Berlin.")
                 }
                 let language = body.language ?? service.study.defaultLanguage
                 guard service.study.languages.contains(language) else {
-                    throw APIFailure(status: 422, code: "choose-language", message: "`language` must be one of " + service.study.languages.joined(separator: ", ") + ".")
+                    throw StudyServerError(.unprocessableContent, code: "choose-language", "`language` must be one of " + service.study.languages.joined(separator: ", ") + ".")
                 }
                 token = try await refusing {
                     try await AuditTrail.$source.withValue(AuditSource(actor: "participant joining with an invitation", reason: "POST /api/v1/participant/sessions")) {
@@ -119,17 +86,17 @@ struct APIHandler: APIProtocol {
                 }
             case (nil, let code?):
                 guard let found = try await refusing({ try await service.signIn(code: code, from: APICaller.current.client) }) else {
-                    throw APIFailure(status: 404, code: "sign-in-code-invalid", message: "This sign-in code is unknown, used or expired.")
+                    throw StudyServerError(.notFound, code: "sign-in-code-invalid", "This sign-in code is unknown, used or expired.")
                 }
                 token = found
             default:
-                throw APIFailure(status: 400, code: "bad-request", message: "Give exactly one of `invitationCode` and `signInCode`.")
+                throw StudyServerError(.badRequest, code: "bad-request", "Give exactly one of `invitationCode` and `signInCode`.")
             }
             guard let signedIn = try await service.signedIn(sessionToken: token), let session = try await service.store.session(token: token) else {
-                throw APIFailure(status: 500, code: "server-error", message: "the new session was not found")
+                throw StudyServerError(.internalServerError, code: "server-error", "the new session was not found")
             }
             return .created(.init(body: .json(.init(token: token, participantID: signedIn.participant.id, expiresAt: session.expiresAt))))
-        } catch let failure as APIFailure {
+        } catch let failure as StudyServerError {
             return try output(failure) { status, error in
                 switch status {
                 case 400: .badRequest(.init(body: .json(error)))
@@ -150,7 +117,7 @@ struct APIHandler: APIProtocol {
             let withdrawn = try await service.workflow.withdrawal.isWithdrawn(participant)
             return .ok(.init(body: .json(.init(id: participant.id, language: participant.language, timeZone: participant.timeZone.identifier,
                                                enrolledAt: participant.enrolledAt, onboarded: onboarded, withdrawn: withdrawn))))
-        } catch let failure as APIFailure {
+        } catch let failure as StudyServerError {
             return try output(failure) { status, error in
                 switch status {
                 case 401: .unauthorized(.init(body: .json(error)))
@@ -173,14 +140,14 @@ struct APIHandler: APIProtocol {
                 from = try DailyPageBuilder.date(ofParameter: input.query.from, in: calendar)
                 to = try DailyPageBuilder.date(ofParameter: input.query.to, in: calendar)
             } catch {
-                throw APIFailure(status: 400, code: "bad-request", message: "`from` and `to` must be dates written YYYY-MM-DD between the years 1900 and 2200.")
+                throw StudyServerError(.badRequest, code: "bad-request", "`from` and `to` must be dates written YYYY-MM-DD between the years 1900 and 2200.")
             }
             let days = calendar.dateComponents([.day], from: calendar.startOfDay(for: from), to: calendar.startOfDay(for: to)).day ?? 0
             guard days >= 0, days < Self.maximumDays else {
-                throw APIFailure(status: 400, code: "bad-request", message: "`to` must be on or after `from`, at most \(Self.maximumDays - 1) days later.")
+                throw StudyServerError(.badRequest, code: "bad-request", "`to` must be on or after `from`, at most \(Self.maximumDays - 1) days later.")
             }
-            if try await service.workflow.withdrawal.isWithdrawn(participant) { throw APIFailure(StudyServerError(StudyRefusal.withdrawn)) }
-            guard try await service.workflow.isOnboarded(participant) else { throw APIFailure(StudyServerError(StudyRefusal.onboardingRequired)) }
+            // The one gate (withdrawn, then not yet onboarded), as every participant action goes through.
+            _ = try await refusing { try await service.workflow.check(.readEvents, for: participant) }
             var events: [Components.Schemas.Event] = []
             for offset in 0...days {
                 guard let date = calendar.date(byAdding: .day, value: offset, to: from) else { continue }
@@ -194,7 +161,7 @@ struct APIHandler: APIProtocol {
                 }
             }
             return .ok(.init(body: .json(.init(events: events))))
-        } catch let failure as APIFailure {
+        } catch let failure as StudyServerError {
             return try output(failure) { status, error in
                 switch status {
                 case 400: .badRequest(.init(body: .json(error)))
@@ -221,7 +188,7 @@ struct APIHandler: APIProtocol {
     func changeOutcome(_ input: Operations.ChangeOutcome.Input) async throws -> Operations.ChangeOutcome.Output {
         do {
             let signedIn = try participant()
-            guard case .json(let change) = input.body else { throw APIFailure(status: 400, code: "bad-request", message: "Send JSON.") }
+            guard case .json(let change) = input.body else { throw StudyServerError(.badRequest, code: "bad-request", "Send JSON.") }
             let task = input.path.task, occurrence = input.path.occurrence
             let workflow = service.workflow, participant = signedIn.participant
             let source = AuditSource(actor: "participant \(participant.id)", reason: "POST /api/v1/participant/events/\(task)/\(occurrence)/outcome")
@@ -233,19 +200,19 @@ struct APIHandler: APIProtocol {
                     case .log: try await workflow.log(taskID: task, occurrence: occurrence, for: participant)
                     case .deleteLog:
                         guard let at = change.loggedAt else {
-                            throw APIFailure(status: 422, code: "logged-at-required", message: "`deleteLog` needs `loggedAt`, the time of the entry to delete.")
+                            throw StudyServerError(.unprocessableContent, code: "logged-at-required", "`deleteLog` needs `loggedAt`, the time of the entry to delete.")
                         }
                         try await workflow.deleteLogEntry(taskID: task, occurrence: occurrence, loggedAt: at, for: participant)
                     case .value:
                         guard let value = change.value else {
-                            throw APIFailure(status: 422, code: "value-required", message: "`value` needs `value`, the number to add.")
+                            throw StudyServerError(.unprocessableContent, code: "value-required", "`value` needs `value`, the number to add.")
                         }
                         try await workflow.enter(value, taskID: task, occurrence: occurrence, for: participant)
                     }
                 }
             }
             return .noContent(.init())
-        } catch let failure as APIFailure {
+        } catch let failure as StudyServerError {
             return try output(failure) { status, error in
                 switch status {
                 case 400: .badRequest(.init(body: .json(error)))
@@ -265,7 +232,7 @@ struct APIHandler: APIProtocol {
     func startRun(_ input: Operations.StartRun.Input) async throws -> Operations.StartRun.Output {
         do {
             let participant = try participant().participant
-            guard case .json(let body) = input.body else { throw APIFailure(status: 400, code: "bad-request", message: "Send JSON.") }
+            guard case .json(let body) = input.body else { throw StudyServerError(.badRequest, code: "bad-request", "Send JSON.") }
             let source = AuditSource(actor: "participant \(participant.id)", reason: "POST /api/v1/participant/runs")
             let run = try await refusing {
                 let id = try await AuditTrail.$source.withValue(source) {
@@ -274,7 +241,7 @@ struct APIHandler: APIProtocol {
                 return try await runBody(id, of: participant)
             }
             return .created(.init(body: .json(run)))
-        } catch let failure as APIFailure {
+        } catch let failure as StudyServerError {
             return try output(failure) { status, error in
                 switch status {
                 case 400: .badRequest(.init(body: .json(error)))
@@ -293,7 +260,7 @@ struct APIHandler: APIProtocol {
             let participant = try participant().participant
             let runID = try Self.runID(input.path.run)
             return .ok(.init(body: .json(try await refusing { try await runBody(runID, of: participant) })))
-        } catch let failure as APIFailure {
+        } catch let failure as StudyServerError {
             return try output(failure) { status, error in
                 switch status {
                 case 400: .badRequest(.init(body: .json(error)))
@@ -310,11 +277,11 @@ struct APIHandler: APIProtocol {
         do {
             let participant = try participant().participant
             let runID = try Self.runID(input.path.run)
-            guard case .json(let body) = input.body else { throw APIFailure(status: 400, code: "bad-request", message: "Send JSON.") }
+            guard case .json(let body) = input.body else { throw StudyServerError(.badRequest, code: "bad-request", "Send JSON.") }
             // The web form's vocabulary: the step and the button pressed beside the step's own fields.
             var form = body.fields?.additionalProperties ?? [:]
             for reserved in [StepSubmission.stepFieldName, StepSubmission.actionFieldName, StepSubmission.csrfFieldName] where form[reserved] != nil {
-                throw APIFailure(status: 400, code: "bad-request", message: "`fields` may not hold `\(reserved)`: give the step and the action beside them.")
+                throw StudyServerError(.badRequest, code: "bad-request", "`fields` may not hold `\(reserved)`: give the step and the action beside them.")
             }
             form[StepSubmission.stepFieldName] = [body.step]
             form[StepSubmission.actionFieldName] = [body.action.rawValue]
@@ -329,11 +296,11 @@ struct APIHandler: APIProtocol {
                     code: "answers-not-accepted", message: "Some answers are missing or not acceptable; nothing was stored.",
                     problems: .init(additionalProperties: problems.mapValues { $0.text(in: strings) })))))
             case .beingFinished:
-                throw APIFailure(status: 409, code: "run-being-finished", message: "The run is being finished by another request.")
+                throw StudyServerError(.conflict, code: "run-being-finished", "The run is being finished by another request.")
             case .saved, .finished:
                 return .ok(.init(body: .json(try await refusing { try await runBody(runID, of: participant) })))
             }
-        } catch let failure as APIFailure {
+        } catch let failure as StudyServerError {
             return try output(failure) { status, error in
                 switch status {
                 case 400: .badRequest(.init(body: .json(error)))
@@ -348,8 +315,8 @@ struct APIHandler: APIProtocol {
     }
 
     /// A run id from a path; a malformed one is no run of the caller's (404), as on the web pages.
-    private static func runID(_ text: String) throws(APIFailure) -> UUID {
-        guard let id = UUID(uuidString: text) else { throw APIFailure(StudyServerError(.notFound, .refusalNoSuchRun)) }
+    private static func runID(_ text: String) throws(StudyServerError) -> UUID {
+        guard let id = UUID(uuidString: text) else { throw StudyServerError(.notFound, .refusalNoSuchRun) }
         return id
     }
 
@@ -379,10 +346,10 @@ struct APIHandler: APIProtocol {
         do {
             let signedIn = try participant()
             guard let pdf = try await refusing({ try await service.consentPDF(signedIn: signedIn) }) else {
-                throw APIFailure(StudyServerError(.conflict, .refusalConsentPrinting))
+                throw StudyServerError(.conflict, .refusalConsentPrinting)
             }
             return .ok(.init(body: .pdf(HTTPBody(pdf))))
-        } catch let failure as APIFailure {
+        } catch let failure as StudyServerError {
             return try output(failure) { status, error in
                 switch status {
                 case 401: .unauthorized(.init(body: .json(error)))
@@ -399,23 +366,23 @@ struct APIHandler: APIProtocol {
 
     func researcherSignIn(_ input: Operations.ResearcherSignIn.Input) async throws -> Operations.ResearcherSignIn.Output {
         do {
-            guard case .json(let body) = input.body else { throw APIFailure(status: 400, code: "bad-request", message: "Send JSON.") }
+            guard case .json(let body) = input.body else { throw StudyServerError(.badRequest, code: "bad-request", "Send JSON.") }
             let result = try await AuditTrail.$source.withValue(AuditSource(actor: "console sign-in", reason: "POST /api/v1/researcher/sessions")) {
                 try await service.researchers.signIn(email: body.email, password: body.password, from: APICaller.current.client, at: service.environment.now())
             }
             switch result {
             case .signedIn(let issued):
                 guard let researcher = try await service.researchers.store.researcher(id: issued.session.researcherID) else {
-                    throw APIFailure(status: 500, code: "server-error", message: "the researcher was not found")
+                    throw StudyServerError(.internalServerError, code: "server-error", "the researcher was not found")
                 }
                 return .created(.init(body: .json(.init(token: issued.token, expiresAt: issued.session.expiresAt, role: .init(rawValue: researcher.role.rawValue) ?? .viewer))))
             case .refused:
-                throw APIFailure(status: 401, code: "wrong-email-or-password", message: "The email address or the password is wrong.")
+                throw StudyServerError(.unauthorized, code: "wrong-email-or-password", "The email address or the password is wrong.")
             case .paused(let until):
-                throw APIFailure(status: 429, code: "too-many-sign-ins",
-                                 message: "Too many wrong passwords: signing in is paused" + (until.map { " until " + ISO8601.string(from: $0, in: .gmt) } ?? "") + ".")
+                throw StudyServerError(.tooManyRequests, code: "too-many-sign-ins",
+                                       "Too many wrong passwords: signing in is paused" + (until.map { " until " + ISO8601.string(from: $0, in: .gmt) } ?? "") + ".")
             }
-        } catch let failure as APIFailure {
+        } catch let failure as StudyServerError {
             return try output(failure) { status, error in
                 switch status {
                 case 400: .badRequest(.init(body: .json(error)))
@@ -429,18 +396,18 @@ struct APIHandler: APIProtocol {
 
     func exportStudy(_ input: Operations.ExportStudy.Input) async throws -> Operations.ExportStudy.Output {
         do {
-            guard let researcher = APICaller.current.researcher else { throw APIFailure.notAResearcher }
+            guard let researcher = APICaller.current.researcher else { throw StudyServerError.researcherTokenRequired }
             guard researcher.role.allows(.exportData) else {
-                throw APIFailure(status: 403, code: "forbidden", message: "Your role (\(researcher.role.rawValue)) may not export.")
+                throw StudyServerError(.forbidden, code: "forbidden", "Your role (\(researcher.role.rawValue)) may not export.")
             }
             guard let format = StudyExportFormat(rawValue: input.path.format.rawValue) else {
-                throw APIFailure(status: 400, code: "bad-request", message: "Unknown export format.")
+                throw StudyServerError(.badRequest, code: "bad-request", "Unknown export format.")
             }
             let source = AuditSource(actor: "researcher \(researcher.email) (\(researcher.id.uuidString.lowercased()))", reason: "GET /api/v1/exports/\(format.rawValue)")
             let archive = try await AuditTrail.$source.withValue(source) { try await service.exportArchive(format: format) }
             let chunks = try archive.chunks().map { ArraySlice([UInt8]($0)) }
             return .ok(.init(body: .applicationZip(HTTPBody(chunks, length: .known(Int64(archive.size)), iterationBehavior: .single))))
-        } catch let failure as APIFailure {
+        } catch let failure as StudyServerError {
             return try output(failure) { status, error in
                 switch status {
                 case 400: .badRequest(.init(body: .json(error)))

@@ -35,7 +35,7 @@ struct APIMiddleware: RouterMiddleware {
                     do {
                         _ = try JSONTree(data: Data(buffer: body))
                     } catch {
-                        throw APIFailure(status: 400, code: "bad-request", message: "The body is not JSON one reading alone allows: \(error)")
+                        throw StudyServerError(.badRequest, code: "bad-request", "The body is not JSON one reading alone allows: \(error)")
                     }
                 }
                 request.body = .init(buffer: body)
@@ -52,21 +52,21 @@ struct APIMiddleware: RouterMiddleware {
             var response = try await APICaller.$current.withValue(caller) { try await next(request, context) }
             if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
             return response
-        } catch let failure as APIFailure {
+        } catch let failure as StudyServerError {
             return Self.json(failure)
         } catch let error as ServerError {
-            if let failure = error.underlyingError as? APIFailure { return Self.json(failure) }
+            if let failure = StudyServerError(refusing: error.underlyingError) { return Self.json(failure) }
             // The generated code could not read the request (a body that is not the schema's JSON, a missing or
             // malformed parameter): the client's fault. Anything after the input was read is the server's.
             if error.operationInput == nil {
-                return Self.json(APIFailure(status: 400, code: "bad-request", message: "The request could not be read: \(error.causeDescription)."))
+                return Self.json(StudyServerError(.badRequest, code: "bad-request", "The request could not be read: \(error.causeDescription)."))
             }
             StudyPageMiddleware.logger.error("\(request.method) \(request.uri.path) failed: \(String(describing: error))")
-            return Self.json(APIFailure(status: 500, code: "server-error", message: "The server failed; the error is logged."))
+            return Self.json(StudyServerError(.internalServerError, code: "server-error", "The server failed; the error is logged."))
         } catch let error as HTTPError {
-            return Self.json(APIFailure(status: Int(error.status.code), code: "bad-request", message: error.body ?? "\(error.status)"))
+            return Self.json(StudyServerError(.badRequest, code: "bad-request", error.body ?? "\(error.status)"), status: error.status)
         } catch is NIOTooManyBytesError {
-            return Self.json(APIFailure(status: 413, code: "too-large", message: "The body is too large."))
+            return Self.json(StudyServerError(.contentTooLarge, code: "too-large", "The body is too large."))
         }
     }
 
@@ -79,12 +79,13 @@ struct APIMiddleware: RouterMiddleware {
         return token.isEmpty ? nil : token
     }
 
-    /// `failure` as its status with the JSON `Error` body.
-    static func json(_ failure: APIFailure) -> Response {
+    /// `failure` as its status (or `status`, one Hummingbird chose) with the JSON `Error` body
+    /// (``StudyServerError/apiError``).
+    static func json(_ failure: StudyServerError, status: HTTPResponse.Status? = nil) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         headers[.cacheControl] = "no-store"
-        let body = (try? JSONEncoder().encode(["code": failure.code, "message": failure.message])) ?? Data()
-        return Response(status: HTTPResponse.Status(code: failure.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        let body = (try? JSONEncoder().encode(failure.apiError)) ?? Data()
+        return Response(status: status ?? failure.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -2,11 +2,14 @@ import Consent
 import Foundation
 import Study
 
-/// Prints the PDFs of sealed consent records in the background, one at a time, into `DATA/consent-pdfs/`.
+/// Prints the PDFs of sealed consent records in the background, one at a time, into the study's database beside their
+/// records (so that a backup of the database is a backup of the study).
 ///
 /// A record is sealed and stored before its PDF is asked for, so a printing failure (no Chromium, a time-out)
 /// only marks the PDF `failed`: the record is untouched and the PDF is printed again at the next start-up or
-/// the next wake-up.
+/// the next wake-up. Each PDF is claimed in the database before it is printed (``StudyStore/claimConsentPDF(recordID:for:)``),
+/// so that of several server processes on one database one prints it. PDFs printed into `DATA/consent-pdfs/` by
+/// earlier versions are still read from there.
 actor ConsentPDFPrinter {
     private let renderer: any ConsentPDFRenderer
     private let dataFolder: StudyDataFolder
@@ -30,13 +33,19 @@ actor ConsentPDFPrinter {
         repeat {
             again = false
             let pending = (try? await store.consentRecordsAwaitingPDF()) ?? []
-            for stored in pending { await print(stored, store: store, strings: strings) }
+            for stored in pending {
+                // Another process prints it (or printed it a moment ago): its claim lasts while Chromium may take.
+                guard (try? await store.claimConsentPDF(recordID: stored.id, for: Self.claimLease)) == true else { continue }
+                await print(stored, store: store, strings: strings)
+            }
         } while again
     }
 
+    /// How long a claim on printing one PDF lasts: longer than a print takes (the renderer's own time-out is a minute).
+    static let claimLease: TimeInterval = 300
+
     private func print(_ stored: StoredConsentRecord, store: any StudyStore, strings: ConsentStrings) async {
         let record = stored.sealed.record
-        let relativePath = "\(StudyDataFolder.consentPDFsFolderName)/\(record.id.uuidString.lowercased()).pdf"
         let mismatches = verifier.mismatches(in: stored.sealed)
         guard mismatches.isEmpty else {
             let reason = "the record does not verify, so it is not printed: " + mismatches.map(\.description).joined(separator: "; ")
@@ -46,12 +55,7 @@ actor ConsentPDFPrinter {
         }
         do {
             let pdf = try await renderer.renderPDF(html: record.html, footer: .localized(for: record, strings: strings))
-            let folder = dataFolder.consentPDFs
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let file = dataFolder.url.appendingPathComponent(relativePath)
-            try pdf.write(to: file, options: .atomic)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
-            try await store.setConsentPDF(.file(relativePath: relativePath), recordID: record.id, participantID: record.participantIdentifier)
+            try await store.setConsentPDF(.stored(pdf), recordID: record.id, participantID: record.participantIdentifier)
         } catch {
             let reason = "\(error)"
             FileHandle.standardError.write(Data("consent PDF of record \(record.id): \(reason)\n".utf8))

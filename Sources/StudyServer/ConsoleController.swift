@@ -51,7 +51,7 @@ struct ConsoleController {
             var form: [String: [String]] = [:]
             if request.method == .post {
                 form = try await PostedForm.fields(of: request)
-                if route.access != .anyone, let csrf, !CSRFToken.isPosted(in: form, expected: csrf) { throw ConsoleRefusal.formToken }
+                if route.access != .anyone, let csrf, !CSRFToken.isPosted(in: form, expected: csrf) { throw StudyServerError.consoleFormToken }
             }
             let console = ConsoleRequest(request: request, context: context, researcher: found?.researcher, session: found?.session, csrfToken: csrf,
                                          form: form)
@@ -116,13 +116,13 @@ struct ConsoleController {
             },
             ConsoleRoute(.post, "/console/invitations", .permission(.manageInvitations)) { request in try await createInvitations(request) },
             ConsoleRoute(.post, "/console/invitations/:invitation/revoke", .permission(.manageInvitations)) { request in
-                guard let id = UUID(uuidString: try request.parameter("invitation")) else { throw ConsoleRefusal(.notFound, "No invitation has this id.") }
+                guard let id = UUID(uuidString: try request.parameter("invitation")) else { throw StudyServerError.noSuchInvitation }
                 do {
                     try await service.store.revokeInvitation(id: id)
                 } catch StudyStoreError.unknownInvitationID {
-                    throw ConsoleRefusal(.notFound, "No invitation has this id.")
+                    throw StudyServerError.noSuchInvitation
                 } catch StudyStoreError.invitationUsed {
-                    throw ConsoleRefusal(.conflict, "This invitation was used already: its participant is enrolled. Record their withdrawal instead.")
+                    throw StudyServerError(.conflict, code: "invitation-used", "This invitation was used already: its participant is enrolled. Record their withdrawal instead.")
                 }
                 return .redirect(to: ConsolePageRenderer.invitationsPath, type: .normal)
             },
@@ -133,14 +133,14 @@ struct ConsoleController {
             ConsoleRoute(.post, "/console/researchers/:researcher/role", .permission(.manageResearchers)) { request in
                 let (researcher, _) = try await otherResearcher(request)
                 guard let role = ResearcherRole(rawValue: request.field("role")) else {
-                    throw ConsoleRefusal(.unprocessableContent, "Choose a role: viewer, investigator or admin.")
+                    throw StudyServerError(.unprocessableContent, code: "choose-role", "Choose a role: viewer, investigator or admin.")
                 }
                 try await service.researchers.store.setRole(role, researcherID: researcher.id)
                 return .redirect(to: ConsolePageRenderer.researchersPath, type: .normal)
             },
             ConsoleRoute(.post, "/console/researchers/:researcher/link", .permission(.manageResearchers)) { request in
                 let (researcher, _) = try await otherResearcher(request)
-                let link = try await service.researchers.store.createPasswordLink(researcherID: researcher.id, lifetime: ResearcherAccounts.linkLifetime)
+                let link = try await service.researchers.store.createPasswordLink(researcherID: researcher.id)
                 return StudyRouter.html(service.consolePages.researchers(try await researchersView(request, newLink: (researcher.email, link)), context: context(request)))
             },
             ConsoleRoute(.post, "/console/researchers/:researcher/remove", .permission(.manageResearchers)) { request in
@@ -217,7 +217,7 @@ struct ConsoleController {
                             minimumLength: ResearcherAccounts.minimumPasswordLength, error: error)
     }
 
-    private static let deadLink = ConsoleRefusal(.notFound, "This link does not work any more: it was used, it expired, or a newer one replaced it. Ask an admin of the study for a new one.")
+    private static let deadLink = StudyServerError(.notFound, code: "password-link-dead", "This link does not work any more: it was used, it expired, or a newer one replaced it. Ask an admin of the study for a new one.")
 
     /// The sign-in page, with the console cookie cleared.
     private func signedOut() -> Response {
@@ -230,7 +230,7 @@ struct ConsoleController {
 
     private func participant(_ request: ConsoleRequest) async throws -> StudyParticipant {
         guard let participant = try await service.store.participant(id: try request.parameter("participant")) else {
-            throw ConsoleRefusal(.notFound, "No participant has this id.")
+            throw StudyServerError(.notFound, code: "no-such-participant", "No participant has this id.")
         }
         return participant
     }
@@ -239,16 +239,16 @@ struct ConsoleController {
         let participant = try await participant(request)
         guard let id = UUID(uuidString: try request.parameter("record")),
               let stored = try await service.store.consentRecord(id: id, participantID: participant.id) else {
-            throw ConsoleRefusal(.notFound, "This participant has no consent record with this id.")
+            throw StudyServerError(.notFound, code: "no-such-consent-record", "This participant has no consent record with this id.")
         }
         let records = try await service.store.consentRecords(participantID: participant.id)
         let original = stored.linkedOriginal(among: records)
         let mismatches = ConsentRecordVerifier(expectedPublicKey: service.consentKey.publicKey).mismatches(in: stored.sealed, original: original)
         guard mismatches.isEmpty else {
-            throw ConsoleRefusal(.conflict, "This record does not verify, so its PDF is not served: " + mismatches.map(\.description).joined(separator: "; "))
+            throw StudyServerError(.conflict, code: "consent-record-does-not-verify", "This record does not verify, so its PDF is not served: " + mismatches.map(\.description).joined(separator: "; "))
         }
         guard let pdf = await service.pdfPrinter.pdf(of: stored) else {
-            throw ConsoleRefusal(.conflict, "This record's PDF is not ready: it is being printed, or printing failed (see the server's log).")
+            throw StudyServerError(.conflict, code: "consent-printing", "This record's PDF is not ready: it is being printed, or printing failed (see the server's log).")
         }
         var headers = HTTPFields()
         headers[.contentType] = "application/pdf"
@@ -260,19 +260,18 @@ struct ConsoleController {
     /// Countersigns a consent with the typed name, or shows the participant's page again saying why not.
     private func countersign(_ request: ConsoleRequest) async throws -> Response {
         let participant = try await participant(request)
-        guard let id = UUID(uuidString: try request.parameter("record")) else { throw ConsoleRefusal(.notFound, ConsentCountersigner.Problem.noSuchConsent.description) }
+        guard let id = UUID(uuidString: try request.parameter("record")) else { throw StudyServerError.countersignature(ConsentCountersigner.Problem.noSuchConsent) }
         do {
             guard request.field("confirm") == "yes" else { throw ConsentCountersigner.Problem.name("Confirm that you obtained the participant's consent.") }
             _ = try await service.workflow.countersigner.countersign(recordID: id, of: participant, givenName: request.field("givenName"),
                                                                      familyName: request.field("familyName"))
         } catch let problem as ConsentCountersigner.Problem {
             switch problem {
-            case .noSuchConsent: throw ConsoleRefusal(.notFound, problem.description)
+            case .noSuchConsent, .alreadyCountersigned, .withdrawn, .notAsked, .doesNotVerify: throw StudyServerError.countersignature(problem)
             case .name:
                 let view = try await ConsolePageBuilder(service: service).participant(participant, canCountersign: true,
                                                                                       countersignError: (id, problem.description))
                 return StudyRouter.html(service.consolePages.participant(view, context: context(request)), status: .unprocessableContent)
-            case .alreadyCountersigned, .withdrawn, .notAsked, .doesNotVerify: throw ConsoleRefusal(.conflict, problem.description)
             }
         }
         service.printConsentPDFs()
@@ -282,32 +281,29 @@ struct ConsoleController {
     /// Records the participant's withdrawal with the reason given, or shows their page again saying why not.
     private func recordWithdrawal(_ request: ConsoleRequest) async throws -> Response {
         let participant = try await participant(request)
-        let reason = request.field("reason").trimmingCharacters(in: .whitespacesAndNewlines)
-        var problem: String?
-        if reason.isEmpty { problem = "Write the reason the participant gave, or how they told the team." }
-        if reason.count > 1000 { problem = "The reason is longer than 1000 characters." }
-        if let scalar = FreeTextRules.forbiddenScalar(in: reason, allowingLineBreaks: true) {
-            problem = "The reason holds \(FreeTextRules.describe(scalar)), which would not show as typed."
-        }
-        // Where the participant chooses what happens to their data, the investigator records their choice.
-        var data: WithdrawnData?
-        if service.study.withdrawal == .participantChooses {
-            data = WithdrawnData(rawValue: request.field("data"))
-            if data == nil, problem == nil { problem = "Choose what the participant asked for their data: keep it or delete it." }
-        }
-        if let problem {
-            let view = try await ConsolePageBuilder(service: service).participant(participant, canCountersign: try request.signedIn.role.allows(.countersignConsent),
-                                                                                  canRecordWithdrawal: true, withdrawalError: problem)
-            return StudyRouter.html(service.consolePages.participant(view, context: context(request)), status: .unprocessableContent)
-        }
+        // The reason's rules and the data choice are the withdrawal's (StudyWithdrawal); where the participant chooses
+        // what happens to their data, the investigator records their choice.
+        let data = service.study.withdrawal == .participantChooses ? WithdrawnData(rawValue: request.field("data")) : nil
+        let problem: String
         do {
-            try await service.withdraw(participant, reason: reason, data: data)
+            try await service.withdraw(participant, reason: request.field("reason"), data: data, recordedBy: .investigator)
+            return .redirect(to: "/console/participants/" + URLPath.encoded(participant.id), type: .normal)
+        } catch StudyWithdrawalError.reason(let reasonProblem) {
+            problem = switch reasonProblem {
+            case .missing: "Write the reason the participant gave, or how they told the team."
+            case .tooLong(let maximum): "The reason is longer than \(maximum) characters."
+            case .forbiddenCharacter(let scalar): "The reason holds \(FreeTextRules.describe(scalar)), which would not show as typed."
+            }
+        } catch StudyWithdrawalError.choiceRequired {
+            problem = "Choose what the participant asked for their data: keep it or delete it."
         } catch StudyRefusal.withdrawn {
-            throw ConsoleRefusal(.conflict, "This participant has left the study already.")
+            throw StudyServerError(.conflict, code: "withdrawn", "This participant has left the study already.")
         } catch StudyRefusal.onboardingRequired {
-            throw ConsoleRefusal(.conflict, "This participant has not consented: there is nothing to withdraw.")
+            throw StudyServerError(.conflict, code: "not-consented", "This participant has not consented: there is nothing to withdraw.")
         }
-        return .redirect(to: "/console/participants/" + URLPath.encoded(participant.id), type: .normal)
+        let view = try await ConsolePageBuilder(service: service).participant(participant, canCountersign: try request.signedIn.role.allows(.countersignConsent),
+                                                                              canRecordWithdrawal: true, withdrawalError: problem)
+        return StudyRouter.html(service.consolePages.participant(view, context: context(request)), status: .unprocessableContent)
     }
 
     /// The study in the format named `name`, exported into a folder under the data folder, zipped, streamed, and
@@ -315,7 +311,7 @@ struct ConsoleController {
     /// without CSV files is exact either way.
     private func export(_ request: ConsoleRequest, format name: String) async throws -> Response {
         guard let format = StudyExportFormat(rawValue: name) else {
-            throw ConsoleRefusal(.notFound, "There is no export format '\(name.prefix(40))'; the formats are "
+            throw StudyServerError(.notFound, code: "no-such-export-format", "There is no export format '\(name.prefix(40))'; the formats are "
                 + StudyExportFormat.allCases.map(\.rawValue).joined(separator: ", ") + ".")
         }
         let cells: CSVCellStyle
@@ -323,7 +319,7 @@ struct ConsoleController {
         case "", "0": cells = .exact
         case "1": cells = .forSpreadsheets
         case let other:
-            throw ConsoleRefusal(.badRequest, "for-spreadsheets is 1 (cells safe for spreadsheets) or 0 (exact), not '\(other.prefix(40))'.")
+            throw StudyServerError(.badRequest, code: "bad-request", "for-spreadsheets is 1 (cells safe for spreadsheets) or 0 (exact), not '\(other.prefix(40))'.")
         }
         let archive = try await service.exportArchive(format: format, cells: cells)
         var headers = HTTPFields()
@@ -419,7 +415,8 @@ struct ConsoleController {
         }
         return ConsoleResearchersView(
             addAction: ConsolePageRenderer.researchersPath, error: error,
-            newLink: newLink.map { ConsoleLinkView(href: publicBase(of: request) + "/console/password/" + $0.link.token, label: $0.email) },
+            newLink: newLink.map { ConsolePasswordLinkView(href: publicBase(of: request) + "/console/password/" + $0.link.token, label: $0.email,
+                                                           lifetimeDays: IssuedPasswordLink.lifetimeInDays) },
             roles: ResearcherRole.allCases.map { ConsoleOptionView(value: $0.rawValue, label: $0.rawValue, selected: $0 == .viewer) }, researchers: rows)
     }
 
@@ -430,7 +427,7 @@ struct ConsoleController {
         }
         do {
             let researcher = try await service.researchers.store.addResearcher(email: request.field("email"), role: role)
-            let link = try await service.researchers.store.createPasswordLink(researcherID: researcher.id, lifetime: ResearcherAccounts.linkLifetime)
+            let link = try await service.researchers.store.createPasswordLink(researcherID: researcher.id)
             return StudyRouter.html(service.consolePages.researchers(try await researchersView(request, newLink: (researcher.email, link)), context: context(request)))
         } catch let error as ResearcherStoreError {
             let text = String(describing: error)
@@ -445,9 +442,9 @@ struct ConsoleController {
         let me = try request.signedIn
         guard let id = UUID(uuidString: try request.parameter("researcher")), let researcher = try await service.researchers.store.researcher(id: id),
               researcher.removedAt == nil else {
-            throw ConsoleRefusal(.notFound, "No researcher has this id.")
+            throw StudyServerError(.notFound, code: "no-such-researcher", "No researcher has this id.")
         }
-        guard researcher.id != me.id else { throw ConsoleRefusal(.conflict, "You cannot change or remove your own account here; ask another admin.") }
+        guard researcher.id != me.id else { throw StudyServerError(.conflict, code: "own-account", "You cannot change or remove your own account here; ask another admin.") }
         return (researcher, me)
     }
 

@@ -2,8 +2,9 @@ import Foundation
 import Hummingbird
 import StudyWeb
 
-/// Turns the console's refusals into console pages (in English, with the console's navigation): a page opened
-/// without a session goes to the sign-in form; anything else says what was wrong with its status.
+/// Turns refusals into console pages (in English, with the console's navigation): the one mapping of a
+/// ``StudyServerError`` to the console. A page opened without a session goes to the sign-in form; anything else says
+/// what was wrong with its status.
 struct ConsolePageMiddleware: RouterMiddleware {
     typealias Context = StudyRequestContext
     let service: StudyService
@@ -11,17 +12,20 @@ struct ConsolePageMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let refusal as ConsoleRefusal {
-            if refusal == .notSignedIn, request.method == .get { return .redirect(to: "/console/sign-in", type: .normal) }
-            return page(refusal.status, refusal.message, signedOut: refusal == .notSignedIn)
-        } catch let error as StudyServerError {
-            return page(error.status, error.description, signedOut: false)
         } catch let error as HTTPError where error.status == .notFound {
-            return page(.notFound, ConsoleRefusal.noSuchPage.message, signedOut: false)
+            return page(StudyServerError.consoleNoSuchPage, signedOut: false)
+        } catch {
+            // The console's refusals and any refusal of the study's (StudyServerError(refusing:)); anything else is
+            // left to the site's middleware, which logs it and shows the server's fault.
+            guard let refusal = StudyServerError(refusing: error) else { throw error }
+            if refusal == .consoleNotSignedIn, request.method == .get { return .redirect(to: "/console/sign-in", type: .normal) }
+            return page(refusal, signedOut: refusal == .consoleNotSignedIn)
         }
     }
 
-    private func page(_ status: HTTPResponse.Status, _ text: String, signedOut: Bool) -> Response {
+    /// The console's page of `refusal`: its status, and its sentence in English (``StudyServerError/description``).
+    private func page(_ refusal: StudyServerError, signedOut: Bool) -> Response {
+        let status = refusal.status, text = refusal.description
         let link = signedOut ? ConsoleLinkView(href: "/console/sign-in", label: "Sign in") : ConsoleLinkView(href: "/console", label: "Back to the console")
         let view = ConsoleMessageView(title: status.code == 401 ? "Not signed in" : "That did not work", text: text, link: link)
         return StudyRouter.html(service.consolePages.message(view, context: ConsoleContext(studyName: service.study.name, researcher: nil, csrfToken: nil,

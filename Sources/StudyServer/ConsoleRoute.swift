@@ -22,14 +22,14 @@ enum ConsoleAccess: Hashable, Sendable, CustomStringConvertible {
 
     /// Refuses `researcher` (nil: not signed in) when this access does not let them in: 401 without a session, 403
     /// for a role that does not allow it.
-    func check(_ researcher: Researcher?) throws(ConsoleRefusal) {
+    func check(_ researcher: Researcher?) throws(StudyServerError) {
         switch self {
         case .anyone: return
-        case .signedIn: guard researcher != nil else { throw .notSignedIn }
+        case .signedIn: guard researcher != nil else { throw .consoleNotSignedIn }
         case .permission(let permission):
-            guard let researcher else { throw .notSignedIn }
+            guard let researcher else { throw .consoleNotSignedIn }
             guard researcher.role.allows(permission) else {
-                throw ConsoleRefusal(.forbidden, "Your role (\(researcher.role.rawValue)) does not allow this: it needs a role that may \(permission.rawValue).")
+                throw StudyServerError(.forbidden, code: "role-not-allowed", "Your role (\(researcher.role.rawValue)) does not allow this: it needs a role that may \(permission.rawValue).")
             }
         }
     }
@@ -65,15 +65,15 @@ struct ConsoleRequest: Sendable {
 
     /// The signed-in researcher (on a route that needs one, there always is).
     var signedIn: Researcher {
-        get throws(ConsoleRefusal) {
-            guard let researcher else { throw .notSignedIn }
+        get throws(StudyServerError) {
+            guard let researcher else { throw .consoleNotSignedIn }
             return researcher
         }
     }
 
     /// A route parameter, or 404.
-    func parameter(_ name: String) throws(ConsoleRefusal) -> String {
-        guard let value = context.parameters.get(name) else { throw .noSuchPage }
+    func parameter(_ name: String) throws(StudyServerError) -> String {
+        guard let value = context.parameters.get(name) else { throw .consoleNoSuchPage }
         return value
     }
 
@@ -81,19 +81,29 @@ struct ConsoleRequest: Sendable {
     func field(_ name: String) -> String { form[name]?.first ?? "" }
 }
 
-/// Why the console refused a request: a status and a sentence in English (the console's language), shown on a page.
-struct ConsoleRefusal: Error, Hashable, Sendable, CustomStringConvertible {
-    let status: HTTPResponse.Status
-    let message: String
+/// The console's own refusals: sentences in English, the console's language (``StudyServerError/Message/english(_:)``),
+/// shown on a console page by ``ConsolePageMiddleware``.
+extension StudyServerError {
+    /// Not signed in to the console (401): a page opened goes to the sign-in form.
+    static let consoleNotSignedIn = StudyServerError(.unauthorized, code: "not-signed-in", "Sign in to the console first.")
+    /// No such page of the console (404).
+    static let consoleNoSuchPage = StudyServerError(.notFound, code: "no-such-page", "There is no such page in the console.")
+    /// The form's CSRF token is missing or not the session's (403).
+    static let consoleFormToken = StudyServerError(.forbidden, code: "form-token",
+                                                   "This form has expired or came from another page. Go back, reload the page and try again.")
+    /// No invitation has the id asked for (404).
+    static let noSuchInvitation = StudyServerError(.notFound, code: "no-such-invitation", "No invitation has this id.")
 
-    init(_ status: HTTPResponse.Status, _ message: String) {
-        self.status = status
-        self.message = message
+    /// Why a countersignature was refused, in the sentence the problem gives: 404 when there is no such consent,
+    /// 409 when the consent cannot be countersigned, 422 for a name to correct.
+    static func countersignature(_ problem: ConsentCountersigner.Problem) -> StudyServerError {
+        switch problem {
+        case .noSuchConsent: StudyServerError(.notFound, code: "no-such-consent", problem.description)
+        case .alreadyCountersigned: StudyServerError(.conflict, code: "already-countersigned", problem.description)
+        case .withdrawn: StudyServerError(.conflict, code: "withdrawn", problem.description)
+        case .notAsked: StudyServerError(.conflict, code: "countersignature-not-asked", problem.description)
+        case .doesNotVerify: StudyServerError(.conflict, code: "consent-does-not-verify", problem.description)
+        case .name: StudyServerError(.unprocessableContent, code: "countersignature-name", problem.description)
+        }
     }
-
-    static let notSignedIn = ConsoleRefusal(.unauthorized, "Sign in to the console first.")
-    static let noSuchPage = ConsoleRefusal(.notFound, "There is no such page in the console.")
-    static let formToken = ConsoleRefusal(.forbidden, "This form has expired or came from another page. Go back, reload the page and try again.")
-
-    var description: String { "\(status.code): \(message)" }
 }

@@ -77,9 +77,9 @@ struct DailyPageBuilder {
     private func surveyCard(_ card: DayFeed.Card, _ event: DayFeed.Event, _ feed: DayFeed) -> TaskCard {
         let body: TaskCard.Body = if event.outcome != nil {
             .completed(timeText: time(event.completedAt ?? event.start),
-                       undoURL: event.isOpen ? eventPath(card, event) + "/withdraw?day=" + dayParameter : nil)
-        } else if event.isOpen {
-            .start(url: eventPath(card, event), resumes: event.resumes)
+                       undoURL: event.isOpen && card.kind.allows(.withdrawSurvey) ? eventPath(card, event, .withdrawSurvey) + "?day=" + dayParameter : nil)
+        } else if event.isOpen && card.kind.allows(.startRun) {
+            .start(url: eventPath(card, event, .startRun), resumes: event.resumes)
         } else {
             .none
         }
@@ -113,9 +113,9 @@ struct DailyPageBuilder {
             let entries = logged.sorted { $0.at < $1.at }.map { entry -> TaskCard.LogEntry in
                 let milliseconds = Int64((entry.at.timeIntervalSince1970 * 1000).rounded())
                 return TaskCard.LogEntry(timeText: time(entry.at),
-                                         delete: entry.event.isOpen ? post(card, entry.event, "log/delete", field: ("at", String(milliseconds))) : nil)
+                                         delete: entry.event.isOpen ? post(card, entry.event, .deleteLogEntry, field: ("at", String(milliseconds))) : nil)
             }
-            body = .log(post: target.map { post(card, $0, "log") }, entries: entries)
+            body = .log(post: target.flatMap { post(card, $0, .log) }, entries: entries)
         case .numericProgress, .labeledValue:
             let units = card.valueEntry?.units
             let hasValues = card.events.contains { !$0.values.isEmpty }
@@ -124,32 +124,36 @@ struct DailyPageBuilder {
             body = .value(totalText: hasValues || goal != nil ? quantity(card.total, units) : nil, goalText: goal.map { quantity($0, units) },
                           fraction: goal.map { $0 > 0 ? card.total / $0 : 1 },
                           entry: target.flatMap { event in
-                              card.valueEntry.map { entry in
-                                  TaskCard.ValueEntry(post: post(card, event, "value"), units: entry.units, minimum: entry.minimum,
-                                                      maximum: entry.maximum)
+                              card.valueEntry.flatMap { entry in
+                                  post(card, event, .enterValue).map { post in
+                                      TaskCard.ValueEntry(post: post, units: entry.units, minimum: entry.minimum, maximum: entry.maximum)
+                                  }
                               }
                           },
-                          clear: cleared.map { post(card, $0, "undo") })
+                          clear: cleared.flatMap { post(card, $0, .removeOutcome) })
         }
         return TaskCard(title: card.title, instructions: card.instructions, timeText: timeText(card.events, feed),
                         state: card.kind == .buttonLog ? .none : state(card.events, feed), body: body)
     }
 
     /// Records the event when it is not done, undoes it when it is.
-    private func toggle(_ card: DayFeed.Card, _ event: DayFeed.Event) -> TaskCard.Post {
-        post(card, event, event.outcome == nil ? "done" : "undo")
+    private func toggle(_ card: DayFeed.Card, _ event: DayFeed.Event) -> TaskCard.Post? {
+        post(card, event, event.outcome == nil ? .record : .removeOutcome)
     }
 
-    /// A post to the event's `action`, naming the day it came from, and `field` when given.
-    private func post(_ card: DayFeed.Card, _ event: DayFeed.Event, _ action: String,
-                      field: (name: String, value: String)? = nil) -> TaskCard.Post {
+    /// A post of `action` on the event, naming the day it came from, and `field` when given; nil when the card's kind
+    /// does not allow the action (``StudyCardKind/actions``, which the workflow holds to as well).
+    private func post(_ card: DayFeed.Card, _ event: DayFeed.Event, _ action: StudyCardAction,
+                      field: (name: String, value: String)? = nil) -> TaskCard.Post? {
+        guard card.kind.allows(action) else { return nil }
         var fields = ["day": dayParameter]
         if let field { fields[field.name] = field.value }
-        return TaskCard.Post(action: eventPath(card, event) + "/" + action, fields: fields)
+        return TaskCard.Post(action: eventPath(card, event, action), fields: fields)
     }
 
-    private func eventPath(_ card: DayFeed.Card, _ event: DayFeed.Event) -> String {
-        "/tasks/" + URLPath.encoded(card.taskID) + "/" + String(event.occurrence)
+    /// The path of `action` on the event (``TodayController/path(of:task:occurrence:)``).
+    private func eventPath(_ card: DayFeed.Card, _ event: DayFeed.Event, _ action: StudyCardAction) -> String {
+        TodayController.path(of: action, task: card.taskID, occurrence: event.occurrence)
     }
 
     /// A card's badge: done when every event is; to do while one can be done now; later while one has not started;

@@ -17,7 +17,7 @@ struct EnrolmentController {
     func addRoutes(to router: Router<StudyRequestContext>) {
         router.get("/join/:code") { request, context in
             let code = try context.parameters.require("code")
-            guard try await service.workflow.invitationIsUsable(code) else { throw StudyServerError(.notFound, .refusalInvitationUnusable) }
+            try await service.workflow.requireUsableInvitation(code)
             return StudyRouter.html(service.joinPage(code: code, language: StudyRouter.language(of: request, service: service)))
         }
         router.post("/join/:code") { request, context in

@@ -31,8 +31,6 @@ final class ResearcherAccounts: Sendable {
     let pauseFor: TimeInterval = 15 * 60
     /// How long a console session lasts.
     static let sessionLifetime: TimeInterval = 12 * 3600
-    /// How long a password link works.
-    static let linkLifetime: TimeInterval = 7 * 86_400
     /// The shortest password accepted, in characters.
     static let minimumPasswordLength = 12
     /// The longest password accepted, in UTF-8 bytes: bcrypt reads no further, and a longer one would be cut unseen.

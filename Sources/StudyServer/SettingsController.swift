@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import Research
 import Study
 import StudyWeb
 
@@ -43,19 +42,18 @@ struct SettingsController {
             return leavePage(context)
         }
         group.post("/settings/leave") { _, context in
-            let reason = context.fields["reason"]?.first ?? ""
-            if reason.count > 1000 || FreeTextRules.forbiddenScalar(in: reason, allowingLineBreaks: true) != nil {
-                throw StudyServerError.malformed("The reason must be at most 1000 characters of text.")
+            // The reason's rules and the data choice are the withdrawal's (StudyWithdrawal); a choice is read only where
+            // the study lets the participant choose what happens to their data.
+            let chooses = service.study.withdrawal == .participantChooses
+            do {
+                try await service.withdraw(context.participant, reason: context.fields["reason"]?.first,
+                                           data: chooses ? context.fields["data"]?.first.flatMap(WithdrawnData.init(rawValue:)) : nil,
+                                           recordedBy: .participant)
+            } catch StudyWithdrawalError.reason {
+                throw StudyServerError.malformed("The reason must be at most \(StudyWithdrawal.maximumReasonLength) characters of text.")
+            } catch StudyWithdrawalError.choiceRequired {
+                return leavePage(context, choiceError: service.strings(language: context.participant.language)[.leaveDataChoiceRequired])
             }
-            // Where the study lets the participant choose what happens to their data, leaving needs the choice.
-            var data: WithdrawnData?
-            if service.study.withdrawal == .participantChooses {
-                guard let chosen = context.fields["data"]?.first.flatMap(WithdrawnData.init(rawValue:)) else {
-                    return leavePage(context, choiceError: service.strings(language: context.participant.language)[.leaveDataChoiceRequired])
-                }
-                data = chosen
-            }
-            try await service.withdraw(context.participant, reason: reason, data: data)
             return Response.redirect(to: "/", type: .normal)
         }
         group.get("/settings/my-data.zip") { _, context in

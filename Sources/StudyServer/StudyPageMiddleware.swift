@@ -17,10 +17,6 @@ struct StudyPageMiddleware: RouterMiddleware {
         do {
             try Self.refuseCrossSitePost(request)
             response = try await next(request, context)
-        } catch let error as StudyServerError {
-            response = await page(for: error, request: request)
-        } catch let refusal as StudyRefusal {
-            response = await page(for: StudyServerError(refusal), request: request)
         } catch let error as HTTPError where error.status == .notFound {
             response = await page(for: .noSuchPage, request: request)
         } catch is NIOTooManyBytesError {
@@ -29,14 +25,14 @@ struct StudyPageMiddleware: RouterMiddleware {
         } catch let error as HTTPParserError {
             // A body the HTTP parser gave up on half-way (a malformed chunk): the client's fault, not the server's.
             response = await page(for: .malformed("The request's body could not be read: \(error)."), request: request)
-        } catch let error as StudyStoreError {
-            response = await page(for: Self.refusal(for: error, request: request), request: request)
         } catch let error as HTTPError where (400..<500).contains(error.status.code) {
             response = await page(for: .malformed(error.body ?? ""), request: request)
             response.status = error.status
         } catch {
-            // Anything else is the server's fault: logged with the request, and a page without the details.
-            response = await page(for: Self.internalError(error, request: request), request: request)
+            // A refusal (the server's, the workflow's, or a store's a participant can meet: StudyServerError(refusing:))
+            // is the participant's page; anything else is the server's fault: logged with the request, and a page
+            // without the details.
+            response = await page(for: StudyServerError(refusing: error) ?? Self.internalError(error, request: request), request: request)
         }
         // A response with a policy of its own (a study image) keeps it.
         if response.headers[.contentSecurityPolicy] == nil {
@@ -72,15 +68,6 @@ struct StudyPageMiddleware: RouterMiddleware {
         if originAuthority.lowercased() != host.lowercased() { throw refusal }
     }
 
-    /// What a store's refusal means for the participant; a refusal no request should meet is the server's fault.
-    static func refusal(for error: StudyStoreError, request: Request) -> StudyServerError {
-        switch error {
-        case .runFinished: StudyServerError(.conflict, .refusalRunEnded)
-        case .runOfAnotherParticipant: StudyServerError(.notFound, .refusalNoSuchRun)
-        default: internalError(error, request: request)
-        }
-    }
-
     /// Logs `error` with the request and returns the participant's version of it.
     static func internalError(_ error: any Error, request: Request) -> StudyServerError {
         logger.error("\(request.method) \(request.uri.path) failed: \(String(describing: error))")
@@ -89,7 +76,8 @@ struct StudyPageMiddleware: RouterMiddleware {
 
     static let logger = Logger(label: "studykit")
 
-    /// The refusal's page, in the signed-in participant's language, or else the browser's preferred one.
+    /// The refusal's page, in the signed-in participant's language, or else the browser's preferred one: the one
+    /// mapping of a ``StudyServerError`` to a participant's page (``StudyServerError/text(in:)``).
     private func page(for error: StudyServerError, request: Request) async -> Response {
         let signedIn = try? await service.signedIn(sessionToken: StudyRouter.sessionToken(of: request))
         let language = signedIn?.participant.language ?? StudyRouter.language(of: request, service: service)

@@ -62,25 +62,20 @@ private final class ChunkReader: @unchecked Sendable {
 extension StudyService {
     /// The whole study in `format`, its CSV cells written in the style `cells`, written one participant at a time into
     /// a folder under the data folder (`console-exports/UUID/`), zipped there, and appended to the audit trail as an
-    /// export by the current source. A download for spreadsheets is named `STUDY-FORMAT-for-spreadsheets-DAY.zip`.
+    /// export by the current source (``StudyExportRun``). A download for spreadsheets is named `STUDY-FORMAT-for-spreadsheets-DAY.zip`.
     func exportArchive(format: StudyExportFormat, cells: CSVCellStyle = .exact) async throws -> StudyExportArchive {
         let now = environment.now()
         let work = configuration.dataFolder.appendingPathComponent("console-exports", isDirectory: true)
             .appendingPathComponent(environment.makeUUID().uuidString.lowercased(), isDirectory: true)
-        let folder = StudyExportFolder(url: work.appendingPathComponent(format.rawValue, isDirectory: true))
-        let archive = work.appendingPathComponent("export.zip")
         do {
             let reader = StudyExportReader(study: study, store: store, careStore: careStore, dataFolder: configuration.dataFolder,
                                            consentPublicKey: consentKey.publicKey, now: environment.now)
             let exporter = format.makeExporter(cells: cells)
-            let summary = try await folder.replace(with: exporter, reading: reader)
-            try folder.zip(to: archive, date: now)
-            try await data.appendAudit(action: "export", entity: "study", entityID: format.rawValue, participantID: nil,
-                                       after: exporter.cells == .exact ? #"{"participants":\#(summary.participantCount)}"#
-                                           : #"{"participants":\#(summary.participantCount),"cells":"\#(exporter.cells.rawValue)"}"#)
+            let (archive, _) = try await StudyExportRun(exporter: exporter, reader: reader, auditTrail: data).writeArchive(in: work, date: now)
             let size = (try FileManager.default.attributesOfItem(atPath: archive.path)[.size] as? Int) ?? 0
             let day = ISO8601.string(from: now, in: .gmt).prefix(10)
-            return StudyExportArchive(file: archive, size: size, folder: work, fileName: "\(study.identifier)-\(format.rawValue)\(exporter.cells == .exact ? "" : "-" + exporter.cells.rawValue)-\(day).zip")
+            let style = exporter.cells == .exact ? "" : "-" + exporter.cells.rawValue
+            return StudyExportArchive(file: archive, size: size, folder: work, fileName: "\(study.identifier)-\(format.rawValue)\(style)-\(day).zip")
         } catch {
             try? FileManager.default.removeItem(at: work)
             throw error

@@ -107,7 +107,7 @@ extension StudyService {
     }
 
     /// Every consent record checked against the server's key, with a line for each participant whose record does not
-    /// verify, cannot be read, or is missing though the onboarding was completed (one deleted from the database): run at
+    /// verify, cannot be read, or is missing though the onboarding was completed (``OnboardedWithoutConsent``): run at
     /// every start, since the server refuses to start only when the append-only triggers themselves are gone.
     func auditConsentRecords() async throws -> [String] {
         var lines: [String] = []
@@ -121,9 +121,8 @@ extension StudyService {
             }
             let (verified, problems) = StudyExportReader.verified(records, key: consentKey.publicKey)
             lines += problems.map { "participant \(participant.id): \($0)" }
-            if !verified.contains(where: { $0.sealed.record.kind == .consent }), try await workflow.isOnboarded(participant) {
-                lines.append("participant \(participant.id): completed the onboarding but has no valid consent record: one was removed "
-                    + "from the database, failed verification, or was never stored")
+            if let problem = try await OnboardedWithoutConsent.problem(of: participant, verified: verified, store: store, careStore: careStore) {
+                lines.append("participant \(participant.id): \(problem)")
             }
         }
         return lines

@@ -196,10 +196,10 @@ public final class StudyService: Sendable {
         liveStreams.end(session: sessionID, because: .signedOut)
     }
 
-    /// Records that the participant leaves the study (``StudyWithdrawal/withdraw(_:reason:data:)``), and ends their
-    /// open live-update streams: from then on the server sends them nothing new.
-    func withdraw(_ participant: StudyParticipant, reason: String?, data: WithdrawnData?) async throws {
-        try await workflow.withdrawal.withdraw(participant, reason: reason, data: data)
+    /// Records that the participant leaves the study (``StudyWithdrawal/withdraw(_:reason:data:recordedBy:)``), and
+    /// ends their open live-update streams: from then on the server sends them nothing new.
+    func withdraw(_ participant: StudyParticipant, reason: String?, data: WithdrawnData?, recordedBy recorder: StudyWithdrawal.Recorder) async throws {
+        try await workflow.withdrawal.withdraw(participant, reason: reason, data: data, recordedBy: recorder)
         liveStreams.end(participant: participant.id, because: .withdrawn)
     }
 

@@ -44,26 +44,26 @@ struct TodayController {
             return Response.redirect(to: "/runs/\(run.uuidString.lowercased())", type: .normal)
         }
         let workflow = service.workflow
-        addEventAction("done", to: group) { task, occurrence, context in
+        addEventAction(.record, to: group) { task, occurrence, context in
             try await workflow.record(taskID: task, occurrence: occurrence, for: context.participant)
         }
-        addEventAction("undo", to: group) { task, occurrence, context in
+        addEventAction(.removeOutcome, to: group) { task, occurrence, context in
             try await workflow.removeOutcome(taskID: task, occurrence: occurrence, for: context.participant)
         }
-        addEventAction("log", to: group) { task, occurrence, context in
+        addEventAction(.log, to: group) { task, occurrence, context in
             try await workflow.log(taskID: task, occurrence: occurrence, for: context.participant)
         }
-        addEventAction("log/delete", to: group) { task, occurrence, context in
+        addEventAction(.deleteLogEntry, to: group) { task, occurrence, context in
             guard let text = context.fields["at"]?.first, let milliseconds = Int64(text), abs(milliseconds) < 1 << 50 else {
                 throw StudyServerError.malformed("The field 'at' must be the logged time in milliseconds since 1970.")
             }
             try await workflow.deleteLogEntry(taskID: task, occurrence: occurrence, loggedAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000),
                                               for: context.participant)
         }
-        addEventAction("withdraw", to: group) { task, occurrence, context in
+        addEventAction(.withdrawSurvey, to: group) { task, occurrence, context in
             try await workflow.withdrawSurvey(taskID: task, occurrence: occurrence, for: context.participant)
         }
-        group.get("/tasks/:task/:occurrence/withdraw") { request, context in
+        group.get("/tasks/:task/:occurrence/\(Self.pathComponent(of: .withdrawSurvey))") { request, context in
             let (task, occurrence) = try taskEvent(context)
             // Asked only where it can be done: a survey event with an outcome, still open.
             try await workflow.check(.withdrawSurvey(task: task, occurrence: occurrence), for: context.participant)
@@ -72,13 +72,13 @@ struct TodayController {
             let strings = service.strings(language: context.participant.language)
             let title = service.study.localized(context.participant.language).task(id: task)?.title ?? task
             let page = ConfirmPage(title: strings.format(.withdrawTitle, ["task": title]), text: strings[.withdrawText],
-                                   post: TaskCard.Post(action: "/tasks/" + URLPath.encoded(task) + "/" + String(occurrence) + "/withdraw",
+                                   post: TaskCard.Post(action: Self.path(of: .withdrawSurvey, task: task, occurrence: occurrence),
                                                        fields: day.map { ["day": $0] } ?? [:]),
                                    confirm: strings[.withdrawConfirm], cancelURL: day.map { "/?day=" + $0 } ?? "/")
             return StudyRouter.html(service.sitePages.confirm(page, context: service.siteContext(language: context.participant.language,
                                                                                                 signedIn: context.signedIn)))
         }
-        addEventAction("value", to: group) { task, occurrence, context in
+        addEventAction(.enterValue, to: group) { task, occurrence, context in
             let text = context.fields["value"]?.first?.trimmingCharacters(in: .whitespaces) ?? ""
             // A browser's number field sends a dot whatever the language; a comma is a decimal comma typed elsewhere.
             guard text.utf8.count <= 40, let number = Double(text.replacingOccurrences(of: ",", with: ".")), number.isFinite else {
@@ -89,10 +89,31 @@ struct TodayController {
         }
     }
 
-    /// A post to `/tasks/TASK/N/ACTION` that does `perform`, then shows the day it came from again.
-    private func addEventAction(_ action: String, to group: RouterGroup<ParticipantRequestContext>,
+    /// The last part of the path of a card's action on an event (`/tasks/TASK/N/PART`); empty for starting a run,
+    /// which is the event's own path. The one table of the routes above and the daily page's forms and links.
+    static func pathComponent(of action: StudyCardAction) -> String {
+        switch action {
+        case .record: "done"
+        case .removeOutcome: "undo"
+        case .log: "log"
+        case .deleteLogEntry: "log/delete"
+        case .enterValue: "value"
+        case .startRun: ""
+        case .withdrawSurvey: "withdraw"
+        }
+    }
+
+    /// The path of `action` on event `occurrence` of `task`: `/tasks/TASK/N/done`, `/tasks/TASK/N` to start a run.
+    static func path(of action: StudyCardAction, task: String, occurrence: Int) -> String {
+        let event = "/tasks/" + URLPath.encoded(task) + "/" + String(occurrence)
+        let component = pathComponent(of: action)
+        return component.isEmpty ? event : event + "/" + component
+    }
+
+    /// A post of `action` on `/tasks/TASK/N/…` that does `perform`, then shows the day it came from again.
+    private func addEventAction(_ action: StudyCardAction, to group: RouterGroup<ParticipantRequestContext>,
                                 _ perform: @escaping @Sendable (String, Int, ParticipantRequestContext) async throws -> Void) {
-        group.post("/tasks/:task/:occurrence/\(action)") { _, context in
+        group.post("/tasks/:task/:occurrence/\(Self.pathComponent(of: action))") { _, context in
             let (task, occurrence) = try taskEvent(context)
             let back = try context.fields["day"]?.first.map { text in
                 DailyPageBuilder.url(of: try day(text, for: context), in: service.workflow.calendar(for: context.participant))

@@ -88,12 +88,28 @@ struct ExportCommand: AsyncParsableCommand {
         } catch {
             try fail("cannot read the data folder \(data): \(error)")
         }
+        // Every export is in the audit trail, as the console's are. A database that cannot take the row (a read-only
+        // copy, one whose triggers were removed) still exports, for whoever has to look into it, and says so.
+        let auditTrail: SQLiteStudyDatabase?
+        var notAudited: (any Error)?
+        do {
+            auditTrail = try SQLiteStudyDatabase(path: try StudyDataFolder(url: dataFolder).database.path)
+        } catch {
+            auditTrail = nil
+            notAudited = error
+        }
         let summary: StudyExportSummary
         do {
             let reader = StudyExportReader(study: definition, store: studyStore, careStore: careStore, dataFolder: dataFolder,
                                            consentPublicKey: consentKey)
-            summary = try await StudyExportFolder(url: URL(fileURLWithPath: out, isDirectory: true)).replace(with: format.makeExporter(cells: forSpreadsheets ? .forSpreadsheets : .exact),
-                                                                                          reading: reader)
+            let run = StudyExportRun(exporter: format.makeExporter(cells: forSpreadsheets ? .forSpreadsheets : .exact), reader: reader,
+                                     auditTrail: auditTrail)
+            summary = try await AuditTrail.$source.withValue(StudyPaths.auditSource("export --format \(format.rawValue)\(forSpreadsheets ? " --for-spreadsheets" : "") --out \(out)")) {
+                try await run.write(to: StudyExportFolder(url: URL(fileURLWithPath: out, isDirectory: true)))
+            }
+        } catch let error as StudyExportRun.NotAudited {
+            summary = error.summary
+            notAudited = error.underlying
         } catch let error as StudyExportError {
             try fail("\(error)")
         } catch {
@@ -102,16 +118,8 @@ struct ExportCommand: AsyncParsableCommand {
         for issue in summary.issues {
             FileHandle.standardError.write(Data("warning: \(issue)\n".utf8))
         }
-        // Every export is in the audit trail, as the console's are. A database that cannot take the row (a read-only
-        // copy, one whose triggers were removed) still exports, for whoever has to look into it, and says so.
-        do {
-            let database = try SQLiteStudyDatabase(path: try StudyDataFolder(url: dataFolder).database.path)
-            try await AuditTrail.$source.withValue(StudyPaths.auditSource("export --format \(format.rawValue)\(forSpreadsheets ? " --for-spreadsheets" : "") --out \(out)")) {
-                try await database.appendAudit(action: "export", entity: "study", entityID: format.rawValue, participantID: nil,
-                                               after: #"{"participants":\#(summary.participantCount)}"#)
-            }
-        } catch {
-            FileHandle.standardError.write(Data("warning: the export is not in the audit trail: \(error)\n".utf8))
+        if let notAudited {
+            FileHandle.standardError.write(Data("warning: the export is not in the audit trail: \(notAudited)\n".utf8))
         }
         let counts = summary.counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         print("\(out): \(summary.participantCount) participant\(summary.participantCount == 1 ? "" : "s") exported as \(summary.format)"

@@ -66,8 +66,8 @@ struct ResearcherCommand: AsyncParsableCommand {
             let store = try place.open()
             do {
                 let researcher = try await store.addResearcher(email: email, role: role)
-                let link = try await store.createPasswordLink(researcherID: researcher.id, lifetime: 7 * 86_400)
-                print("\(researcher.email) (\(researcher.role.rawValue)) sets a password within 7 days at:")
+                let link = try await store.createPasswordLink(researcherID: researcher.id)
+                print("\(researcher.email) (\(researcher.role.rawValue)) sets a password within \(IssuedPasswordLink.lifetimeInDays) days at:")
                 print(place.link(link))
             } catch let error as ResearcherStoreError {
                 FileHandle.standardError.write(Data("studykit researcher add: \(error)\n".utf8))
@@ -95,7 +95,7 @@ struct ResearcherCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("studykit researcher link: no researcher has the address \(Researcher.normalizedEmail(email))\n".utf8))
                 throw ExitCode(1)
             }
-            let link = try await store.createPasswordLink(researcherID: researcher.id, lifetime: 7 * 86_400)
+            let link = try await store.createPasswordLink(researcherID: researcher.id)
             print(place.link(link))
         }
     }

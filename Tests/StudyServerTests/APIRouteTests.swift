@@ -58,6 +58,53 @@ struct APIRouteTests {
         }
     }
 
+    /// An invitation that cannot enrol anyone (unknown, used, revoked) is refused alike by the join page, the join
+    /// form and the API: one mapping (``StudyRefusal/init(_:)``), 404 with the same sentence.
+    @Test func anUnusableInvitationIsRefusedAlikeEverywhere() async throws {
+        let service = try Fixture.service(clock: Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z")))
+        let used = try await service.store.createInvitation(label: nil, expiresAt: nil)
+        _ = try await service.enrol(invitationCode: used.code, timeZone: .gmt, language: "en")
+        let revoked = try await service.store.createInvitation(label: nil, expiresAt: nil)
+        _ = try await service.store.revokeInvitation(id: revoked.invitation.id)
+        let sentence = StudyServerError(StudyRefusal.invitationUnusable).description
+        let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
+        try await app.test(.router) { client in
+            for code in [used.code, revoked.code, "ABCDEFGHJKMNPQRSTVWXYZ0123"] {
+                let page = try await client.execute(uri: "/join/\(code)", method: .get)
+                #expect(page.status == .notFound && String(buffer: page.body).contains(sentence), "\(code)")
+                var form = HTTPFields()
+                form[.contentType] = "application/x-www-form-urlencoded"
+                let joined = try await client.execute(uri: "/join/\(code)", method: .post, headers: form, body: ByteBuffer(string: "timeZone=UTC"))
+                #expect(joined.status == .notFound && String(buffer: joined.body).contains(sentence), "\(code)")
+                let api = try await client.execute(uri: "/api/v1/participant/sessions", method: .post, headers: headers(nil, json: true),
+                                                   body: ByteBuffer(string: #"{"invitationCode":"\#(code)","timeZone":"UTC"}"#))
+                let error = try JSONSerialization.jsonObject(with: Data(buffer: api.body)) as? [String: String]
+                #expect(api.status == .notFound && error?["code"] == "invitation-unusable" && error?["message"] == sentence, "\(code)")
+            }
+        }
+    }
+
+    /// The API's list of events goes through the one gate (``ParticipantWorkflow/check(_:for:)``): refused before
+    /// onboarding and after a withdrawal, with the refusal's code, as every participant action is.
+    @Test func theEventListGoesThroughTheOneGate() async throws {
+        let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))
+        let service = try Fixture.service(clock: clock)
+        let newcomer = try await Fixture.participant(of: service, zone: .gmt, onboarded: false)
+        let leaving = try await Fixture.participant(of: service, zone: .gmt)
+        try await Fixture.consent(of: service, for: leaving, at: clock.now)
+        try await service.withdraw(leaving.participant, reason: nil, data: nil, recordedBy: .participant)
+        let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
+        try await app.test(.router) { client in
+            for (signedIn, refusal) in [(newcomer, StudyRefusal.onboardingRequired), (leaving, .withdrawn)] {
+                let response = try await client.execute(uri: "/api/v1/participant/events?from=2026-03-04&to=2026-03-05", method: .get,
+                                                        headers: headers(signedIn.sessionToken))
+                let error = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: String]
+                #expect(Int(response.status.code) == Int(StudyServerError(refusal).status.code) && error?["code"] == refusal.code,
+                        "\(refusal): \(String(buffer: response.body))")
+            }
+        }
+    }
+
     /// A successful answer with a participant's data (their JSON, their events, a run, an export, a researcher's
     /// token) is no more cacheable than a refusal: `Cache-Control: no-store` on each.
     @Test func everySuccessfulAnswerWithParticipantDataIsNotStoredByCaches() async throws {

@@ -307,6 +307,8 @@ struct ConsoleTeamTests {
             let added = try await client.execute(uri: "/console/researchers", method: .post, headers: form(admin.cookie),
                                                  body: ByteBuffer(string: admin.csrf + "&email=Bo%40Example.org&role=investigator"))
             #expect(added.status == .ok)
+            // The lifetime the page states is the one every link is made with (IssuedPasswordLink.lifetime).
+            #expect(IssuedPasswordLink.lifetimeInDays == 7 && String(buffer: added.body).contains("it sets their password within 7 days,"))
             let token = try #require(String(buffer: added.body).firstMatch(of: #/<code>https://[^<]*/console/password/([A-Za-z0-9_-]{43})</code>/#)?.output.1)
             let bo = try #require(try await service.researchers.store.researcher(email: "bo@example.org"))
             let linked = try await service.researchers.store.researcher(passwordLinkToken: String(token))

@@ -47,6 +47,28 @@ struct TodayControllerTests {
         }
     }
 
+    /// Every form and link of a card on the daily page is an action its kind allows (``StudyCardKind/actions``), the
+    /// list the workflow holds to: the page never offers what the workflow would refuse.
+    @Test func theDailyPageOffersOnlyTheActionsEachCardKindAllows() async throws {
+        let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))
+        let service = try Fixture.service(clock: clock)
+        let signedIn = try await Fixture.participant(of: service, zone: tokyo)
+        clock.set(Fixture.date("2026-03-04T23:10:00Z")) // 08:10 on 5 March
+        let before = String(decoding: try await service.homePage(signedIn: signedIn, date: nil, notice: nil), as: UTF8.self)
+        try await service.workflow.record(taskID: "exercises", occurrence: 0, for: signedIn.participant)
+        try await service.workflow.log(taskID: "symptoms", occurrence: 0, for: signedIn.participant)
+        let after = String(decoding: try await service.homePage(signedIn: signedIn, date: nil, notice: nil), as: UTF8.self)
+        var offered: Set<StudyCardAction> = []
+        for match in (before + after).matches(of: #/(?:action|href)="/tasks/([^/"?]+)/(\d+)(?:/([a-z/]+))?[?"]/#) {
+            let component = match.output.3.map(String.init) ?? ""
+            let action = try #require(StudyCardAction.allCases.first { TodayController.pathComponent(of: $0) == component }, "\(match.output.0)")
+            let kind = try #require(service.study.task(id: String(match.output.1))).cardKind(eventsThatDay: 1)
+            #expect(kind.allows(action), "\(match.output.0): \(kind) does not allow \(action)")
+            offered.insert(action)
+        }
+        #expect(offered.isSuperset(of: [.record, .removeOutcome, .log, .deleteLogEntry, .startRun]), "\(offered)")
+    }
+
     @Test func tasksStartOnlyAfterOnboardingAndOnceDue() async throws {
         let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z")) // 10:00 on 4 March in Tokyo
         let service = try Fixture.service(clock: clock)

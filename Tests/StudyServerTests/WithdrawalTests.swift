@@ -97,6 +97,48 @@ struct WithdrawalTests {
         #expect(record.withdrawal?.reason == "Told the nurse by phone")
     }
 
+    /// The reason's rules are the withdrawal's own (``StudyWithdrawal/reasonProblem(_:recordedBy:)``), applied by the
+    /// workflow whoever calls it: the settings page and the console take and refuse the same reasons; only an
+    /// investigator must give one.
+    @Test func theReasonsRulesAreTheWithdrawalsWhoeverRecordsIt() async throws {
+        let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))
+        let service = try Fixture.service(clock: clock)
+        let longest = String(repeating: "a", count: StudyWithdrawal.maximumReasonLength)
+        #expect(StudyWithdrawal.reasonProblem(" \(longest)\n", recordedBy: .investigator) == nil)
+        #expect(StudyWithdrawal.reasonProblem(longest + "a", recordedBy: .participant) == .tooLong(maximum: 1000))
+        #expect(StudyWithdrawal.reasonProblem("a\u{202E}b", recordedBy: .participant) == .forbiddenCharacter("\u{202E}"))
+        #expect(StudyWithdrawal.reasonProblem(" ", recordedBy: .participant) == nil)
+        #expect(StudyWithdrawal.reasonProblem(" ", recordedBy: .investigator) == .missing)
+        // The workflow refuses what the rules refuse, before anything is stored.
+        let ana = try await Fixture.participant(of: service, zone: .gmt)
+        try await Fixture.consent(of: service, for: ana, at: clock.now)
+        await #expect(throws: StudyWithdrawalError.reason(.missing)) {
+            try await service.workflow.withdrawal.withdraw(ana.participant, reason: nil, recordedBy: .investigator)
+        }
+        #expect(try await service.store.consentRecords(participantID: ana.participant.id).count == 1)
+
+        let investigator = try await Fixture.researcher(of: service, role: .investigator)
+        let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
+        try await app.test(.router) { client in
+            for (reason, accepted) in [(longest + "a", false), ("a%E2%80%AEb", false), ("+" + longest + "+", true)] {
+                let leaving = try await Fixture.participant(of: service, zone: .gmt)
+                try await Fixture.consent(of: service, for: leaving, at: clock.now)
+                let left = try await client.execute(uri: "/settings/leave", method: .post, headers: Fixture.headers(leaving, form: true),
+                                                    body: ByteBuffer(string: Fixture.token(leaving) + "&reason=" + reason))
+                #expect((left.status == .seeOther) == accepted, "settings, \(reason.prefix(10)): \(left.status)")
+                let told = try await Fixture.participant(of: service, zone: .gmt)
+                try await Fixture.consent(of: service, for: told, at: clock.now)
+                let recorded = try await client.execute(uri: "/console/participants/\(told.participant.id)/withdraw", method: .post,
+                                                        headers: Fixture.consoleForm(investigator.cookie),
+                                                        body: ByteBuffer(string: investigator.csrf + "&reason=" + reason))
+                #expect((recorded.status == .seeOther) == accepted, "console, \(reason.prefix(10)): \(recorded.status)")
+                for signedIn in [leaving, told] {
+                    #expect(try await service.workflow.withdrawal.isWithdrawn(signedIn.participant) == accepted)
+                }
+            }
+        }
+    }
+
     /// A participant's symptom log (an outcome), a pain run in progress with a file, and the onboarding gate's outcome.
     private func dataOf(_ signedIn: StudyService.SignedIn, in service: StudyService) async throws -> UUID {
         let participant = signedIn.participant

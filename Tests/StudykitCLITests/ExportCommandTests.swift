@@ -183,6 +183,11 @@ import Testing
             let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("export.json"))) as? [String: Any]
             #expect(manifest?["cells"] as? String == cells, "\(flag)")
             #expect(try String(contentsOf: out.appendingPathComponent("consents.csv"), encoding: .utf8).contains(",花子 山田,"))
+            // The audit row is the one every export writes (StudyExportRun), the console's and the API's too.
+            var trail: [AuditEntry] = []
+            try await SQLiteStudyDatabase(path: data.appendingPathComponent("study.sqlite").path).forEachAuditEntry { trail.append($0); return true }
+            let exported = cells == nil ? #"{"participants":1}"# : #"{"participants":1,"cells":"for-spreadsheets"}"#
+            #expect(trail.last?.action == "export" && trail.last?.entityID == "consents" && trail.last?.after == exported, "\(flag)")
         }
     }
 }

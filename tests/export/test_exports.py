@@ -19,7 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "interop"))
 # The same server start-up, participant and answers as the FHIR export's test.
-from test_fhir_export import PAIN_ANSWER, PHQ9_ORDINALS, RECOVER, answered_study, studykit  # noqa: E402
+from test_fhir_export import PAIN_ANSWER, PHQ9_ORDINALS, RECOVER, answered_study, printed_pdfs, studykit  # noqa: E402
 
 # The PHQ-9's answers are LOINC's frequency answers: "Not at all" (0) to "Nearly every day" (3).
 LOINC_FREQUENCY = {0: "LA6568-5", 1: "LA6569-3", 2: "LA6570-1", 3: "LA6571-9"}
@@ -139,8 +139,8 @@ def test_consents_zip_holds_each_record_and_pdf_that_verify(exported, public_key
         assert sorted(archive.namelist()) == sorted([record, pdf])
         archive.extractall(tmp_path)
     data = exported.parent / "data"
-    # The record is the database's bytes, and the PDF the printed file's.
-    assert (tmp_path / pdf).read_bytes() == next((data / "consent-pdfs").glob("*.pdf")).read_bytes()
+    # The record is the database's bytes, and the PDF the one printed into the database.
+    assert (tmp_path / pdf).read_bytes() == next(iter(printed_pdfs(data).values()))
     verified = studykit("consent", "verify", tmp_path / record, "--pdf", tmp_path / pdf, "--study", RECOVER, "--public-key", public_key)
     assert verified.returncode == 0, verified.stdout + verified.stderr
 

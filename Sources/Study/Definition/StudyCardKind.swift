@@ -30,6 +30,20 @@ public enum StudyCardKind: String, Hashable, Sendable, CaseIterable {
     /// Whether the card opens a task run for each event (a survey or an active task) rather than recording on the card.
     public var opensRun: Bool { self == .survey || self == .activeTask }
 
+    /// What the card lets the participant do to its events: the one list the daily page offers and the workflow
+    /// accepts. A simple card and a grid (a simple card on a day with more events) allow the same.
+    public var actions: Set<StudyCardAction> {
+        switch self {
+        case .simple, .instructions, .grid, .checklist: [.record, .removeOutcome]
+        case .buttonLog: [.log, .deleteLogEntry]
+        case .numericProgress, .labeledValue: [.enterValue, .removeOutcome]
+        case .survey, .activeTask: [.startRun, .withdrawSurvey]
+        }
+    }
+
+    /// Whether the card lets the participant do `action` (``actions``).
+    public func allows(_ action: StudyCardAction) -> Bool { actions.contains(action) }
+
     /// CareKit's choice when the study names no card: the survey card for a task with a survey, a button log for a
     /// task that does not impact adherence, a simple card when the day has one event, a grid otherwise.
     public static func defaultKind(for task: StudyTaskDefinition, eventsThatDay: Int) -> StudyCardKind {

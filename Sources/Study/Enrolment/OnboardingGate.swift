@@ -30,6 +30,12 @@ public struct OnboardingGate: Sendable {
 
     /// The outcome that completed the participant's onboarding; nil while they are not onboarded.
     public func completion(participantID: String) async throws -> Outcome? {
+        try await Self.completion(participantID: participantID, in: careStore)
+    }
+
+    /// The outcome that completed the participant's onboarding in `careStore`; nil while they are not onboarded. For a
+    /// reader that needs no clock (an export, a check of the stored data).
+    public static func completion(participantID: String, in careStore: any CareStore) async throws -> Outcome? {
         var query = OutcomeQuery()
         query.taskIDs = [StudyCareIdentifiers.taskID(participant: participantID, task: StudyTaskDefinition.onboardingID)]
         return try await careStore.fetchOutcomes(query: query).first

@@ -96,10 +96,12 @@ public struct StudyExportReader: Sendable {
         data.outcomes = try await careStore.fetchOutcomes(query: outcomeQuery)
         data.runs = try await store.runs(participantID: participant.id, taskID: nil)
         data.runFilesFolder = StudyDataFolder.runFiles(in: dataFolder, participantID: participant.id)
-        if !data.consentRecords.contains(where: { $0.sealed.record.kind == .consent }), let onboarded = onboardingCompletion(in: data) {
-            let when = onboarded.map { " (\(ISO8601.string(from: $0, in: participant.timeZone)))" } ?? ""
-            data.problems.append("completed the onboarding\(when) but has no valid consent record: one was removed from the database, "
-                + "failed verification, or was never stored")
+        let onboardingOutcome = data.outcomes.first { outcome in
+            data.taskVersion(of: outcome).flatMap(data.studyTaskID(of:)) == StudyTaskDefinition.onboardingID
+        }
+        if let problem = OnboardedWithoutConsent.problem(verified: data.consentRecords, onboardingOutcome: onboardingOutcome, runs: data.runs,
+                                                         timeZone: participant.timeZone) {
+            data.problems.append(problem)
         }
         return data
     }
@@ -124,17 +126,6 @@ public struct StudyExportReader: Sendable {
             }
         }
         return (kept, problems)
-    }
-
-    /// Whether the participant completed the onboarding (by its outcome or its completed run): nil when not, else
-    /// when, if known.
-    private func onboardingCompletion(in data: ParticipantExportData) -> Date?? {
-        let outcome = data.outcomes.first { outcome in
-            data.taskVersion(of: outcome).flatMap(data.studyTaskID(of:)) == StudyTaskDefinition.onboardingID
-        }
-        let run = data.runs.first { $0.taskID == StudyTaskDefinition.onboardingID && $0.state == .completed }
-        guard outcome != nil || run != nil else { return nil }
-        return .some(outcome?.createdDate ?? run?.updatedAt)
     }
 
     /// A problem reading a PDF, in a sentence.

@@ -55,6 +55,11 @@ public struct IssuedPasswordLink: Hashable, Sendable {
     /// From when the link no longer works.
     public var expiresAt: Date
 
+    /// How long a password link works, wherever it is made (the console, `studykit researcher`): seven days.
+    public static let lifetime: TimeInterval = 7 * 86_400
+    /// ``lifetime`` in whole days, as the texts that hand a link out say it.
+    public static var lifetimeInDays: Int { Int(lifetime / 86_400) }
+
     /// Creates an issued link.
     public init(researcherID: UUID, token: String, expiresAt: Date) {
         self.researcherID = researcherID

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// let ana = try await store.addResearcher(email: "ana@example.org", role: .investigator)
-/// let link = try await store.createPasswordLink(researcherID: ana.id, lifetime: 7 * 86_400)   // …/console/password/link.token
+/// let link = try await store.createPasswordLink(researcherID: ana.id)   // …/console/password/link.token
 /// _ = try await store.setPassword(linkToken: link.token, passwordHash: Bcrypt.hash(password))
 /// let issued = try await store.createResearcherSession(researcherID: ana.id, lifetime: 12 * 3600)
 /// let signedIn = try await store.researcherSession(token: issued.token)
@@ -88,5 +88,13 @@ public enum ResearcherStoreError: Error, Hashable, Sendable, CustomStringConvert
         case .unknownResearcher(let id): "no researcher has the id \(id.uuidString)"
         case .invalidSetting(let problem): problem
         }
+    }
+}
+
+extension ResearcherStore {
+    /// A one-time link that sets the researcher's password within ``IssuedPasswordLink/lifetime``, replacing their
+    /// earlier links: the link every caller hands out.
+    public func createPasswordLink(researcherID: UUID) async throws -> IssuedPasswordLink {
+        try await createPasswordLink(researcherID: researcherID, lifetime: IssuedPasswordLink.lifetime)
     }
 }

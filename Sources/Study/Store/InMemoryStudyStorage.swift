@@ -58,6 +58,7 @@ public final class InMemoryStudyStorage: StudyStorage, ResearcherAccountsKeeping
         var signInCodes: [String: (participantID: String, expiresAt: Date, used: Bool)] = [:]
         var runs: [UUID: TaskRun] = [:]
         var records: [StoredConsentRecord] = []
+        var pdfClaims: [UUID: Date] = [:]
     }
 
     /// A transaction over its own copy of the tables (copy-on-write: only what it changes is copied).
@@ -185,6 +186,12 @@ public final class InMemoryStudyStorage: StudyStorage, ResearcherAccountsKeeping
         func append(_ record: StoredConsentRecord) throws {
             guard consentRecord(id: record.id) == nil else { throw StudyStorageRowError.keyTaken(table: "consentRecord", key: record.id.uuidString) }
             tables.records.append(record)
+        }
+
+        func claimConsentPDF(recordID: UUID, until: Date, at now: Date) -> Bool {
+            if let claimed = tables.pdfClaims[recordID], claimed > now { return false }
+            tables.pdfClaims[recordID] = until
+            return true
         }
 
         func setConsentPDF(_ state: ConsentPDFState, recordID: UUID, at date: Date) {

@@ -344,6 +344,16 @@ public final class StorageBackedStudyStore<Storage: StudyStorage>: StudyStore {
         }
     }
 
+    /// Claims the printing of the record's PDF for `lease` seconds, when no other claim on it is live.
+    public func claimConsentPDF(recordID: UUID, for lease: TimeInterval) async throws -> Bool {
+        guard lease > 0 else { throw StudyStoreError.invalidLifetime(lease) }
+        let now = environment.now()
+        return try await write { writer in
+            guard try await writer.consentRecord(id: recordID) != nil else { throw StudyStoreError.unknownConsentRecord(recordID) }
+            return try await writer.claimConsentPDF(recordID: recordID, until: now.addingTimeInterval(lease), at: now)
+        }
+    }
+
     /// Records whose PDF is pending or failed, oldest first.
     public func consentRecordsAwaitingPDF() async throws -> [StoredConsentRecord] {
         try await storage.read { reader in try await reader.consentRecordsAwaitingPDF() }

@@ -100,6 +100,8 @@ public protocol StudyStorageWriter: StudyStorageReader {
     func append(_ record: StoredConsentRecord) async throws
     /// Sets the state of a stored record's PDF at `date`.
     func setConsentPDF(_ state: ConsentPDFState, recordID: UUID, at date: Date) async throws
+    /// Claims the printing of the record's PDF until `until`, when no claim on it lasts past `now`; returns whether it did.
+    func claimConsentPDF(recordID: UUID, until: Date, at now: Date) async throws -> Bool
 }
 
 /// A run with its restoration data and result as JSON, encoded before a write so that the writer, which serializes

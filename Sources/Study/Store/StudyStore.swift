@@ -112,6 +112,9 @@ public protocol StudyStore: Sendable {
     func setConsentPDF(_ state: ConsentPDFState, recordID: UUID, participantID: String) async throws
     /// Every record whose PDF is pending or failed, oldest first: the background printer's queue.
     func consentRecordsAwaitingPDF() async throws -> [StoredConsentRecord]
+    /// Claims the printing of the record's PDF for `lease` seconds: true when no other claim on it is live, so that of
+    /// several server processes on one database one prints it. A claim left by a process that died lapses with its lease.
+    func claimConsentPDF(recordID: UUID, for lease: TimeInterval) async throws -> Bool
 
     // MARK: Revision
 

@@ -79,10 +79,7 @@ public final class ParticipantWorkflow: Sendable {
                 try enrolment.plan(participantID: participant.id, enrolledAt: participant.enrolledAt, timeZone: participant.timeZone)
             }
         } catch let error as StudyStoreError {
-            switch error {
-            case .unknownInvitation, .invitationUsed, .invitationExpired, .invitationRevoked: throw StudyRefusal.invitationUnusable
-            default: throw error
-            }
+            throw StudyRefusal(error) ?? error
         }
     }
 
@@ -90,6 +87,12 @@ public final class ParticipantWorkflow: Sendable {
     public func invitationIsUsable(_ code: String) async throws -> Bool {
         guard let invitation = try await data.studyStore.invitation(code: code) else { return false }
         return invitation.isUsable(at: environment.now())
+    }
+
+    /// Checks that an invitation code can still enrol someone; throws ``StudyRefusal/invitationUnusable`` when it
+    /// cannot (unknown, used, expired or revoked), as ``enrol(invitationCode:timeZone:language:)`` would.
+    public func requireUsableInvitation(_ code: String) async throws {
+        guard try await invitationIsUsable(code) else { throw StudyRefusal.invitationUnusable }
     }
 
     /// Changes the participant's language to one the study offers.
@@ -110,6 +113,9 @@ public final class ParticipantWorkflow: Sendable {
         case changeOutcome(task: String, occurrence: Int)
         /// Take back a completed survey of one event: its outcome removed, its run kept as withdrawn.
         case withdrawSurvey(task: String, occurrence: Int)
+        /// Read the events of the participant's days (a client's list of them): only once onboarded, as the daily
+        /// page shows only the onboarding card before.
+        case readEvents
     }
 
     /// Whether the participant has finished onboarding (the onboarding task has an outcome).
@@ -120,9 +126,10 @@ public final class ParticipantWorkflow: Sendable {
         return onboarded
     }
 
-    /// Checks that the participant may do `action` now, and returns the event it is about (nil for the onboarding);
-    /// throws the ``StudyRefusal`` that says why not. The one place that keeps the gate (the onboarding first, and
-    /// only once) and the schedule (an event of the participant's own plan, started, not yet done).
+    /// Checks that the participant may do `action` now, and returns the event it is about (nil for the onboarding and
+    /// for reading events); throws the ``StudyRefusal`` that says why not. The one place that keeps the gate (the
+    /// onboarding first, and only once) and the schedule (an event of the participant's own plan, started, not yet
+    /// done).
     @discardableResult
     public func check(_ action: Action, for participant: StudyParticipant) async throws -> CareEvent? {
         if try await withdrawal.isWithdrawn(participant) { throw StudyRefusal.withdrawn }
@@ -130,6 +137,9 @@ public final class ParticipantWorkflow: Sendable {
         switch action {
         case .startOnboarding:
             if onboarded { throw StudyRefusal.onboardingCompleted }
+            return nil
+        case .readEvents:
+            guard onboarded else { throw StudyRefusal.onboardingRequired }
             return nil
         case .startSurvey(let task, let occurrence), .changeOutcome(let task, let occurrence), .withdrawSurvey(let task, let occurrence):
             if task == StudyTaskDefinition.onboardingID { throw StudyRefusal.onboardingHasNoEvents }
@@ -428,7 +438,7 @@ public final class ParticipantWorkflow: Sendable {
     /// Records an event of a task without a survey as done (simple, instructions, grid and checklist cards): one
     /// boolean `completed` value. An event done already stays as it is.
     public func record(taskID: String, occurrence: Int, for participant: StudyParticipant) async throws {
-        try requireCard(of: taskID, [.simple, .instructions, .grid, .checklist])
+        try requireCard(of: taskID, allowing: .record)
         try await check(.changeOutcome(task: taskID, occurrence: occurrence), for: participant)
         try await changeOutcome(taskID: taskID, occurrence: occurrence, for: participant) { values in
             values.isEmpty ? [self.stamped(StudyTaskDefinition.completedValue)] : nil
@@ -438,14 +448,14 @@ public final class ParticipantWorkflow: Sendable {
     /// Removes what was recorded for an event of a task without a survey (tapping a done card again, unticking a
     /// row); an event without an outcome stays as it is.
     public func removeOutcome(taskID: String, occurrence: Int, for participant: StudyParticipant) async throws {
-        try requireCard(of: taskID, [.simple, .instructions, .grid, .checklist, .numericProgress, .labeledValue])
+        try requireCard(of: taskID, allowing: .removeOutcome)
         try await check(.changeOutcome(task: taskID, occurrence: occurrence), for: participant)
         try await changeOutcome(taskID: taskID, occurrence: occurrence, for: participant) { values in values.isEmpty ? nil : [] }
     }
 
     /// Adds the time now to an event's log (a button log card): one more `logged` value, its created date the time.
     public func log(taskID: String, occurrence: Int, for participant: StudyParticipant) async throws {
-        try requireCard(of: taskID, [.buttonLog])
+        try requireCard(of: taskID, allowing: .log)
         try await check(.changeOutcome(task: taskID, occurrence: occurrence), for: participant)
         try await changeOutcome(taskID: taskID, occurrence: occurrence, for: participant) { values in
             values + [self.stamped(OutcomeValue(.boolean(true), kind: StudyTaskDefinition.loggedKind))]
@@ -455,7 +465,7 @@ public final class ParticipantWorkflow: Sendable {
     /// Deletes the logged time recorded at `loggedAt` (to the millisecond) from an event's log; a time no longer
     /// there (deleted in another tab) changes nothing. The last one deleted removes the outcome.
     public func deleteLogEntry(taskID: String, occurrence: Int, loggedAt: Date, for participant: StudyParticipant) async throws {
-        try requireCard(of: taskID, [.buttonLog])
+        try requireCard(of: taskID, allowing: .deleteLogEntry)
         try await check(.changeOutcome(task: taskID, occurrence: occurrence), for: participant)
         try await changeOutcome(taskID: taskID, occurrence: occurrence, for: participant) { values in
             guard let index = values.firstIndex(where: { value in
@@ -470,6 +480,7 @@ public final class ParticipantWorkflow: Sendable {
     /// Adds a number the participant entered on a numeric card to the event's outcome, in the task's value kind and
     /// units; refused with ``StudyRefusal/valueNotAccepted(task:minimum:maximum:)`` outside the task's limits.
     public func enter(_ number: Double, taskID: String, occurrence: Int, for participant: StudyParticipant) async throws {
+        try requireCard(of: taskID, allowing: .enterValue)
         guard let entry = study.task(id: taskID)?.valueEntry else { throw StudyRefusal.noSuchTask(taskID) }
         guard number.isFinite, number >= entry.minimum, number <= entry.maximum else {
             throw StudyRefusal.valueNotAccepted(task: taskID, minimum: entry.minimum, maximum: entry.maximum)
@@ -481,10 +492,10 @@ public final class ParticipantWorkflow: Sendable {
         }
     }
 
-    /// Refuses an action that the task's card does not offer (a log entry on a simple card) as a task without it.
-    /// Only a simple card turns into a grid on a day with more events; both record the same way.
-    private func requireCard(of taskID: String, _ kinds: Set<StudyCardKind>) throws {
-        guard let kind = study.task(id: taskID)?.cardKind(eventsThatDay: 1), kinds.contains(kind) else { throw StudyRefusal.noSuchTask(taskID) }
+    /// Refuses an action that the task's card does not offer (``StudyCardKind/actions``: a log entry on a simple card)
+    /// as a task without it. Only a simple card turns into a grid on a day with more events; both allow the same.
+    private func requireCard(of taskID: String, allowing action: StudyCardAction) throws {
+        guard let kind = study.task(id: taskID)?.cardKind(eventsThatDay: 1), kind.allows(action) else { throw StudyRefusal.noSuchTask(taskID) }
     }
 
     /// Takes back the completed survey of an event from its card: its outcome is removed and the run that left it is

@@ -73,6 +73,19 @@ public struct ConsoleLinkView: Sendable {
     }
 }
 
+/// A researcher's one-time password link, shown once: the link, whom it is for, and how many days it works.
+public struct ConsolePasswordLinkView: Sendable {
+    public let href: String
+    public let label: String
+    public let lifetimeDays: Int
+
+    public init(href: String, label: String, lifetimeDays: Int) {
+        self.href = href
+        self.label = label
+        self.lifetimeDays = lifetimeDays
+    }
+}
+
 /// A named number ("Consented: 12").
 public struct ConsoleCountView: Sendable {
     public let label: String
@@ -437,11 +450,12 @@ public struct ConsoleResearchersView: Sendable {
     public let addAction: String
     public let error: String?
     /// The address and one-time link of the researcher just added or given a new link, shown this once.
-    public let newLink: ConsoleLinkView?
+    public let newLink: ConsolePasswordLinkView?
     public let roles: [ConsoleOptionView]
     public let researchers: [ConsoleResearcherRowView]
 
-    public init(addAction: String, error: String? = nil, newLink: ConsoleLinkView? = nil, roles: [ConsoleOptionView], researchers: [ConsoleResearcherRowView]) {
+    public init(addAction: String, error: String? = nil, newLink: ConsolePasswordLinkView? = nil, roles: [ConsoleOptionView],
+                researchers: [ConsoleResearcherRowView]) {
         self.addAction = addAction
         self.error = error
         self.newLink = newLink

@@ -1229,6 +1229,17 @@ extension ConsoleLinkView: MustacheParent {
     }
 }
 
+extension ConsolePasswordLinkView: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "href": self.href
+        case "label": self.label
+        case "lifetimeDays": self.lifetimeDays
+        default: nil
+        }
+    }
+}
+
 extension ConsoleCountView: MustacheParent {
     public func child(named name: String) -> Any? {
         switch name {

@@ -429,4 +429,24 @@ struct StudyStoreConformanceTests {
             try await store.appendConsentRecord(try sealedConsent(participant: "nobody"))
         }
     }
+
+    /// Of several printers (processes) asking to print one record's PDF, one gets it while its claim lasts; a claim left
+    /// by a printer that died lapses with its lease, and a record that is not stored cannot be claimed.
+    @Test(arguments: Backend.allCases)
+    func oneClaimOnPrintingAPDFHoldsUntilItsLeaseEnds(backend: Backend) async throws {
+        let store = try await backend.makeStore(clock)
+        let alice = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
+        let consent = try sealedConsent(participant: alice.id)
+        try await store.appendConsentRecord(consent)
+        #expect(try await store.claimConsentPDF(recordID: consent.record.id, for: 300))
+        #expect(try await store.claimConsentPDF(recordID: consent.record.id, for: 300) == false)
+        clock.advance(by: 299)
+        #expect(try await store.claimConsentPDF(recordID: consent.record.id, for: 300) == false)
+        clock.advance(by: 1)
+        #expect(try await store.claimConsentPDF(recordID: consent.record.id, for: 300))
+        #expect(try await store.claimConsentPDF(recordID: consent.record.id, for: 300) == false)
+        let unknown = UUID()
+        await #expect(throws: StudyStoreError.unknownConsentRecord(unknown)) { try await store.claimConsentPDF(recordID: unknown, for: 300) }
+        await #expect(throws: StudyStoreError.invalidLifetime(0)) { try await store.claimConsentPDF(recordID: consent.record.id, for: 0) }
+    }
 }

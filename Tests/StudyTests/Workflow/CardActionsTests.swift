@@ -71,6 +71,36 @@ struct CardActionsTests {
         #expect(try card("medication", in: day2).events.allSatisfy { !$0.isOpen && $0.state(at: clock.now) == .upcoming })
     }
 
+    /// Each card kind's ``StudyCardKind/actions`` are exactly what the workflow takes from it: any other action is
+    /// refused as a task without it, whatever else would refuse an allowed one (an event not done, a run to resume).
+    @Test func theWorkflowTakesExactlyTheActionsEachCardKindAllows() async throws {
+        let (workflow, participant, _, clock) = try await onboardedParticipant()
+        clock.set(wallTime(2026, 3, 5, 8, 10, in: tokyo))
+        let kinds = Set(try await workflow.today(for: participant).cards.map(\.kind))
+        #expect(kinds.isSuperset(of: [.simple, .grid, .checklist, .buttonLog, .numericProgress, .survey]), "\(kinds)")
+        for task in ["icing", "medication", "exercises", "symptoms", "water", "pain"] {
+            let kind = try #require(workflow.study.task(id: task)).cardKind(eventsThatDay: 1)
+            for action in StudyCardAction.allCases {
+                var refusedAsNoSuchTask = false
+                do {
+                    switch action {
+                    case .record: try await workflow.record(taskID: task, occurrence: 0, for: participant)
+                    case .removeOutcome: try await workflow.removeOutcome(taskID: task, occurrence: 0, for: participant)
+                    case .log: try await workflow.log(taskID: task, occurrence: 0, for: participant)
+                    case .deleteLogEntry: try await workflow.deleteLogEntry(taskID: task, occurrence: 0, loggedAt: clock.now, for: participant)
+                    case .enterValue: try await workflow.enter(100, taskID: task, occurrence: 0, for: participant)
+                    case .startRun: _ = try await workflow.startRun(taskID: task, occurrence: 0, for: participant)
+                    case .withdrawSurvey: try await workflow.withdrawSurvey(taskID: task, occurrence: 0, for: participant)
+                    }
+                } catch StudyRefusal.noSuchTask {
+                    refusedAsNoSuchTask = true
+                } catch is StudyRefusal {
+                }
+                #expect(refusedAsNoSuchTask == !kind.allows(action), "\(task) (\(kind)): \(action)")
+            }
+        }
+    }
+
     @Test func aSimpleEventIsRecordedOnceAndUndone() async throws {
         let (workflow, participant, data, clock) = try await onboardedParticipant()
         clock.set(wallTime(2026, 3, 5, 8, 10, in: tokyo))
