@@ -189,6 +189,51 @@ struct PostgresStudyDatabaseTests {
         #expect(try await count("consentRecord", in: data) == 2)
     }
 
+    /// Runs saved through another process's stores while a withdrawal with deletion commits through this one: each is
+    /// either committed before it (and deleted with it) or refused, so none outlives it; afterwards the other process is
+    /// refused the participant's runs and outcomes at once, with nothing cached anywhere.
+    @Test func writesRacingAWithdrawalAreDeletedWithItOrRefused() async throws {
+        let data = try await freshDatabase()
+        // A second server process's stores: its own objects over the same schema (here, the same pool).
+        let other = PostgresStudyDatabase(client: data.client, schema: data.schema)
+        let (participant, run) = try await enrolled(in: data)
+        let consent = try sealedConsent(participant: participant.id)
+        var finished = try await finishing(run, of: participant, in: data, consent: consent)
+        finished.outcomes = []
+        _ = try await data.commit(finished)
+        let leaving = try withdrawal(of: consent, participant: participant, deletesData: true)
+        let refusals = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<16 {
+                group.addTask {
+                    let (restoration, _) = try pausedRun()
+                    let run = TaskRun(id: restoration.taskRunUUID, participantID: participant.id, taskID: "pain", occurrence: 1, state: .inProgress,
+                                      restorationData: restoration)
+                    do {
+                        try await other.studyStore.saveRun(run)
+                        return 0
+                    } catch StudyRefusal.withdrawn {
+                        return 1
+                    }
+                }
+            }
+            group.addTask {
+                _ = try await data.commit(leaving)
+                return 0
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(try await other.studyStore.runSummaries(participantID: participant.id).isEmpty, "\(refusals) of 16 runs refused")
+        #expect(try await count("taskRun", in: data) == 0)
+
+        let (restoration, _) = try pausedRun()
+        await #expect(throws: StudyRefusal.withdrawn) {
+            try await other.studyStore.saveRun(TaskRun(id: restoration.taskRunUUID, participantID: participant.id, taskID: "pain", occurrence: 2,
+                                                        state: .inProgress, restorationData: restoration))
+        }
+        let outcome = try await OnboardingGate(careStore: other.careStore, environment: .live).completionOutcome(participantID: participant.id, timeZone: zone)
+        await #expect(throws: StudyRefusal.withdrawn) { _ = try await other.careStore.addOutcomes([outcome]) }
+    }
+
     @Test func twoProcessesStartingAtOnceMigrateOnce() async throws {
         let client = try PostgresTestDatabase.client.get(), schema = try PostgresTestDatabase.freshSchema()
         async let first = PostgresStudyMigrations.migrate(schema, with: client, joint: false)
