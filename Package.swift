@@ -184,8 +184,9 @@ let package = Package(
         .testTarget(name: "InteropTests", dependencies: ["StudyKitEnvironment", "Interop", "Research", "Consent", "CareStore", .product(name: "Crypto", package: "swift-crypto")],
                     exclude: ["FHIRPathSuiteExclusions.txt"]),
         // StudySQLite: the conformance suite also runs on the study server's one database, which holds both stores;
-        // CareStorePostgres: and on PostgreSQL (STUDYKIT_TEST_POSTGRES_URL, which `make test` sets).
-        .testTarget(name: "CareStoreTests", dependencies: ["StudyKitEnvironment", "CareStore", "CareStoreSQLite", "StudySQLite", "CareStorePostgres",
+        // CareStorePostgres: and on PostgreSQL (STUDYKIT_TEST_POSTGRES_URL, which `make test` sets); StudyPostgres: and
+        // on PostgreSQL's study database, both stores in one schema.
+        .testTarget(name: "CareStoreTests", dependencies: ["StudyKitEnvironment", "CareStore", "CareStoreSQLite", "StudySQLite", "CareStorePostgres", "StudyPostgres",
                                                            "JSONDiagnostics", .product(name: "PostgresNIO", package: "postgres-nio")]),
         // Printing/ tests ConsentPrinting with the same record fixtures.
         .testTarget(name: "ConsentTests", dependencies: ["StudyKitEnvironment", "Consent", "ConsentPrinting", "Research"]),

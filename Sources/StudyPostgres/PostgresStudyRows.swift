@@ -44,7 +44,7 @@ struct PostgresStudyRows: StudyStorageWriter, Sendable {
     }
 
     func claimInvitation(id: UUID, by participantID: String, at date: Date) async throws -> Bool {
-        try await changes("""
+        try await rowCount("""
             UPDATE \(unescaped: schema.name).invitation SET usedAt = \(PostgresTimestamp(date)), usedBy = \(participantID)
             WHERE id = \(id) AND usedAt IS NULL RETURNING 1
             """) == 1
@@ -77,7 +77,7 @@ struct PostgresStudyRows: StudyStorageWriter, Sendable {
     }
 
     func setLanguage(_ language: String, participantID: String) async throws -> Bool {
-        try await changes("UPDATE \(unescaped: schema.name).participant SET language = \(language) WHERE id = \(participantID) RETURNING 1") == 1
+        try await rowCount("UPDATE \(unescaped: schema.name).participant SET language = \(language) WHERE id = \(participantID) RETURNING 1") == 1
     }
 
     // MARK: - Sessions and sign-in codes
@@ -113,14 +113,14 @@ struct PostgresStudyRows: StudyStorageWriter, Sendable {
 
     func touchSession(id: UUID, at date: Date) async throws -> Bool {
         let now = PostgresTimestamp(date)
-        return try await changes("""
+        return try await rowCount("""
             UPDATE \(unescaped: schema.name).session SET lastSeenAt = \(now)
             WHERE id = \(id) AND revokedAt IS NULL AND expiresAt > \(now) RETURNING 1
             """) == 1
     }
 
     func revokeSession(id: UUID, participantID: String, at date: Date) async throws -> Bool {
-        try await changes("""
+        try await rowCount("""
             UPDATE \(unescaped: schema.name).session SET revokedAt = coalesce(revokedAt, \(PostgresTimestamp(date)))
             WHERE id = \(id) AND participantID = \(participantID) RETURNING 1
             """) == 1
@@ -138,7 +138,7 @@ struct PostgresStudyRows: StudyStorageWriter, Sendable {
     }
 
     func signInCodeExists(codeSHA256: String) async throws -> Bool {
-        try await changes("SELECT 1 FROM \(unescaped: schema.name).signInCode WHERE codeSHA256 = \(codeSHA256)") > 0
+        try await rowCount("SELECT 1 FROM \(unescaped: schema.name).signInCode WHERE codeSHA256 = \(codeSHA256)") > 0
     }
 
     static func deleteSignInCodesQuery(in schema: PostgresCareSchema, spentAt now: Date, orOf participantID: String) -> PostgresQuery {
@@ -174,9 +174,8 @@ struct PostgresStudyRows: StudyStorageWriter, Sendable {
 
     /// The participant's runs (of one task, in one state, when given), most recently saved first, with `columns`.
     static func runsQuery(in schema: PostgresCareSchema, columns: String, participantID: String, taskID: String?, state: TaskRunState?) -> PostgresQuery {
-        var query: PostgresQuery = "SELECT \(unescaped: columns) FROM \(unescaped: schema.name).taskRun WHERE participantID = \(participantID)"
-        var binds = query.binds
-        var sql = query.sql
+        let base: PostgresQuery = "SELECT \(unescaped: columns) FROM \(unescaped: schema.name).taskRun WHERE participantID = \(participantID)"
+        var sql = base.sql, binds = base.binds
         if let taskID {
             binds.append(taskID)
             sql += " AND taskID = $\(binds.count)"
@@ -185,8 +184,7 @@ struct PostgresStudyRows: StudyStorageWriter, Sendable {
             binds.append(state.rawValue)
             sql += " AND state = $\(binds.count)"
         }
-        query = PostgresQuery(unsafeSQL: sql + " ORDER BY updatedAt DESC, id DESC", binds: binds)
-        return query
+        return PostgresQuery(unsafeSQL: sql + " ORDER BY updatedAt DESC, id DESC", binds: binds)
     }
 
     static func runQuery(in schema: PostgresCareSchema, columns: String, id: UUID) -> PostgresQuery {
@@ -222,7 +220,7 @@ struct PostgresStudyRows: StudyStorageWriter, Sendable {
     }
 
     func deleteRun(id: UUID, participantID: String) async throws -> Bool {
-        try await changes("DELETE FROM \(unescaped: schema.name).taskRun WHERE id = \(id) AND participantID = \(participantID) RETURNING 1") == 1
+        try await rowCount("DELETE FROM \(unescaped: schema.name).taskRun WHERE id = \(id) AND participantID = \(participantID) RETURNING 1") == 1
     }
 
     // MARK: - Consent records
@@ -268,7 +266,7 @@ struct PostgresStudyRows: StudyStorageWriter, Sendable {
     }
 
     func hasWithdrawalRecord(participantID: String) async throws -> Bool {
-        try await changes(Self.withdrawalQuery(in: schema, participantID: participantID)) > 0
+        try await rowCount(Self.withdrawalQuery(in: schema, participantID: participantID)) > 0
     }
 
     func append(_ record: StoredConsentRecord) async throws {
@@ -286,7 +284,7 @@ struct PostgresStudyRows: StudyStorageWriter, Sendable {
         // One statement: a new claim, or one that takes over a lapsed claim; a live claim is left as it is, and nothing
         // comes back. Two processes claiming at once meet on the primary key: one waits for the other's commit and then
         // sees its claim (or, in serializable transactions, is refused and run again).
-        try await changes("""
+        try await rowCount("""
             INSERT INTO \(unescaped: schema.name).consentPDFClaim AS c (recordID, claimedUntil) VALUES (\(recordID), \(PostgresTimestamp(until)))
             ON CONFLICT (recordID) DO UPDATE SET claimedUntil = excluded.claimedUntil WHERE c.claimedUntil <= \(PostgresTimestamp(now))
             RETURNING 1
@@ -316,7 +314,7 @@ struct PostgresStudyRows: StudyStorageWriter, Sendable {
     }
 
     /// How many rows `query` returns (an UPDATE's or DELETE's with `RETURNING 1`: how many it changed).
-    private func changes(_ query: PostgresQuery) async throws -> Int {
+    private func rowCount(_ query: PostgresQuery) async throws -> Int {
         var count = 0
         for try await _ in try await connection.query(query, logger: logger) { count += 1 }
         return count
