@@ -128,7 +128,7 @@ let package = Package(
         .target(
             name: "StudyServer",
             dependencies: ["StudyKitEnvironment", 
-                "Research", "CareStore", "CareStoreSQLite", "Consent", "ConsentPrinting", "StudyWeb", "Study", "StudyFHIR", "StudySQLite", "JSONDiagnostics",
+                "Research", "CareStore", "Consent", "ConsentPrinting", "StudyWeb", "Study", "StudyFHIR", "JSONDiagnostics",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -200,6 +200,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // Editing the data folder's databases under the server, as someone with sqlite3 would.
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The database the fixture gives the service (the server itself knows no backend).
+                "StudySQLite", "CareStoreSQLite",
                 // Opening the participant's copy of their data.
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]

@@ -4,7 +4,7 @@ import GRDB
 import Study
 import StudyKitEnvironment
 
-extension SQLiteStudyDatabase: AuditTrailStore {
+extension SQLiteStudyDatabase {
     /// The participant's rows, newest first.
     public func auditEntries(participantID: String, limit: Int) async throws -> [AuditEntry] {
         try await database.read { db in

@@ -24,7 +24,7 @@ import Study
 /// Each store still works alone through its own protocol, and passes its own conformance suite over this file. Data
 /// folders written before the two were joined hold a second file, `care.sqlite`: ``mergeCareFile(at:)`` moves its rows
 /// in, once, in one transaction.
-public final class SQLiteStudyDatabase: StudyDataStore {
+public final class SQLiteStudyDatabase: StudyDatabase {
     /// The file's writer, lent to one transaction at a time (both stores write through it).
     public let connections: SQLiteConnections
     /// The GRDB connection: a `DatabasePool` for a file, a `DatabaseQueue` in memory.
@@ -42,6 +42,30 @@ public final class SQLiteStudyDatabase: StudyDataStore {
     public var studyStore: any StudyStore { sqliteStudyStore }
     /// The care store, for the workflow.
     public var careStore: any CareStore { sqliteCareStore }
+
+    /// The study team's accounts, in the same file.
+    public var researchers: any ResearcherStore { sqliteStudyStore }
+
+    /// Calls `observer` with each committed care write (``StorageBackedCareStore/observeCommits(_:)``).
+    public func observeCareCommits(_ observer: @escaping @Sendable (CareChange) -> Void) {
+        sqliteCareStore.observeCommits(observer)
+    }
+
+    /// The database of the data folder at `dataFolder` for a server: the folder made owner-only (and the file created
+    /// owner-only), the file opened for writing with the audit trail's anchor written at most every `auditAnchorInterval`,
+    /// and the care store's own file of a folder from before the two stores shared one file merged in, once. Throws an
+    /// error that names the folder or file at fault.
+    public static func openForServer(dataFolder: URL, environment: StudyKitEnvironment, durability: SQLiteStudyStore.Durability,
+                                     auditAnchorInterval: Duration) throws -> SQLiteStudyDatabase {
+        let folder = try StudyDataFolder(url: dataFolder)
+        try folder.prepare()
+        try folder.createOwnerOnlyFiles(named: [folder.database.lastPathComponent])
+        let database = try SQLiteStudyDatabase(path: folder.database.path, environment: environment, durability: durability,
+                                               auditAnchorInterval: auditAnchorInterval)
+        // A data folder from before the two stores shared one file: its care data moves in, once.
+        try database.mergeCareFile(at: folder.legacyCareDatabase)
+        return database
+    }
 
     /// The migration that joined the two stores' files into one: a file that has it is laid out as one.
     static let jointMigration = "joint v1: files merged into this one"

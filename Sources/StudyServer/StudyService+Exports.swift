@@ -1,7 +1,6 @@
 import Foundation
 import Research
 import Study
-import StudySQLite
 
 /// An export of the whole study as one ZIP file under the data folder, for the console and the API to send; its
 /// working folder is deleted by ``remove()`` once it is sent.

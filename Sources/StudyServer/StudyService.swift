@@ -1,5 +1,4 @@
 import CareStore
-import CareStoreSQLite
 import Consent
 import ConsentPrinting
 import Foundation
@@ -7,7 +6,6 @@ import StudyKitEnvironment
 import Research
 import Study
 import StudyFHIR
-import StudySQLite
 import StudyWeb
 import Synchronization
 
@@ -20,8 +18,9 @@ import Synchronization
 public final class StudyService: Sendable {
     /// The loaded, checked study.
     public let study: StudyDefinition
-    /// The data folder's one database: both stores, one transaction per participant action.
-    public let data: SQLiteStudyDatabase
+    /// The study's one database: both stores, one transaction per participant action, the study team's accounts and the
+    /// audit trail. The service is given it and knows no backend.
+    public let data: any StudyDatabase
     /// The participant's study without HTTP: the gate, runs, outcomes and the day's cards.
     public let workflow: ParticipantWorkflow
     let configuration: StudyServerConfiguration
@@ -83,11 +82,12 @@ public final class StudyService: Sendable {
     static let sessionLifetime: TimeInterval = 365 * 86_400
     /// How long a sign-in code for a second device is good for.
     static let signInCodeLifetime: TimeInterval = 10 * 60
-    /// Opens (or creates) the data folder's stores and keys for `study`; throws ``StudyServerStartError`` naming
-    /// the file at fault. The data folder is made owner-only (0700) and its databases, keys and files are created
-    /// owner-only (0600), whatever the process's umask; a data folder that is a source checkout is refused.
-    public init(study: StudyDefinition, configuration: StudyServerConfiguration, environment: StudyKitEnvironment = .live,
-                pdfRenderer: any ConsentPDFRenderer = ChromiumPDFRenderer()) throws {
+    /// The service of `study` over `data`, with the keys of the data folder (opened or created); throws
+    /// ``StudyServerStartError`` naming the file at fault. The data folder is made owner-only (0700) and its keys and
+    /// files are created owner-only (0600), whatever the process's umask; a data folder that is a source checkout is
+    /// refused.
+    public init(study: StudyDefinition, configuration: StudyServerConfiguration, data: any StudyDatabase,
+                environment: StudyKitEnvironment = .live, pdfRenderer: any ConsentPDFRenderer = ChromiumPDFRenderer()) throws {
         self.study = study
         self.configuration = configuration
         liveStreams = LiveStreamRegistry(limits: LiveStreamRegistry.Limits(perSession: LiveStreamRegistry.Limits.standard.perSession,
@@ -99,20 +99,11 @@ public final class StudyService: Sendable {
             // Owner-only whatever the umask: everything below it is participants' data or the server's keys.
             folder = try StudyDataFolder(url: configuration.dataFolder)
             try folder.prepare()
-            try folder.createOwnerOnlyFiles(named: [folder.database.lastPathComponent])
         } catch {
             throw StudyServerStartError("data folder: \(error)")
         }
-        do {
-            data = try SQLiteStudyDatabase(path: folder.database.path, environment: environment,
-                                           durability: configuration.durability == .powerLoss ? .powerLoss : .processCrash,
-                                           auditAnchorInterval: .milliseconds(100))
-            // A data folder from before the two stores shared one file: its care data moves in, once.
-            try data.mergeCareFile(at: folder.legacyCareDatabase)
-        } catch {
-            throw StudyServerStartError("cannot open \(folder.database.path): \(error)")
-        }
-        researchers = ResearcherAccounts(store: data.sqliteStudyStore, cost: configuration.passwordCost)
+        self.data = data
+        researchers = ResearcherAccounts(store: data.researchers, cost: configuration.passwordCost)
         signer = try RequestSigner.load(dataFolder: folder, randomBytes: environment.randomBytes)
         do {
             consentKey = try ConsentKeyStore(dataDirectory: configuration.dataFolder).loadOrCreate()
@@ -144,7 +135,7 @@ public final class StudyService: Sendable {
         // Every committed care write is published at once, before the write returns: the participant's cached pages
         // key on it, and their open pages are told (LiveUpdatesController).
         let feed = changeFeed
-        data.sqliteCareStore.observeCommits { change in feed.publish(change) }
+        data.observeCareCommits { change in feed.publish(change) }
     }
 
     // MARK: - Participants and sessions

@@ -3,6 +3,7 @@ import Foundation
 import StudyKitEnvironment
 import Study
 import StudyServer
+import StudySQLite
 
 /// `studykit serve`: serves a study folder to participants' browsers.
 struct ServeCommand: AsyncParsableCommand {
@@ -81,7 +82,16 @@ struct ServeCommand: AsyncParsableCommand {
                 environment.now = { Date().addingTimeInterval(offset) }
                 FileHandle.standardOutput.write(Data("The server's clock starts at \(start.formatted(.iso8601)), not the real time.\n".utf8))
             }
-            let service = try StudyService(study: definition, configuration: configuration, environment: environment)
+            let database: SQLiteStudyDatabase
+            do {
+                // The server anchors the audit trail at most every 100 ms: a burst of commits is anchored together.
+                database = try SQLiteStudyDatabase.openForServer(dataFolder: configuration.dataFolder, environment: environment,
+                                                                 durability: durability == .powerLoss ? .powerLoss : .processCrash,
+                                                                 auditAnchorInterval: .milliseconds(100))
+            } catch {
+                throw StudyServerStartError("cannot open the data folder's database \(configuration.dataFolder.appendingPathComponent("study.sqlite").path): \(error)")
+            }
+            let service = try StudyService(study: definition, configuration: configuration, data: database, environment: environment)
             try await StudyServerApplication.run(service: service, configuration: configuration) { line in
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
             }

@@ -54,7 +54,7 @@ struct AuditTrailTests {
         #expect(outcome.reason?.hasPrefix("POST /tasks/exercises/") == true)
         #expect(outcome.participantID == signedIn.participant.id && outcome.before == nil && outcome.after?.contains("\"occurrenceIndex\"") == true)
         #expect(rows.contains { $0.entity == "outcomeValue" && $0.participantID == signedIn.participant.id })
-        #expect(try await service.data.verifyAuditTrail() == nil)
+        #expect(try await service.sqliteData.verifyAuditTrail() == nil)
         #expect(try await verify(service.configuration.dataFolder) == nil, "the data folder's trail holds, keyed and anchored")
         let mine = try await service.data.auditEntries(participantID: signedIn.participant.id, limit: 1000)
         let newest = try await every(service).last?.sequence
@@ -67,7 +67,7 @@ struct AuditTrailTests {
     private func tamperedCopy(of service: StudyService, restoringTriggers: Bool = false, functions: [DatabaseFunction] = [],
                               _ sql: [String]) throws -> URL {
         let original = service.configuration.dataFolder
-        service.data.anchorAuditTrailNow()
+        try service.sqliteData.anchorAuditTrailNow()
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("audit-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: original.appendingPathComponent("keys"), to: copy.appendingPathComponent("keys"))
@@ -239,7 +239,7 @@ struct AuditTrailTests {
         #expect(try fields(takenBack.before).keys.sorted() == ["state"], "the run's own time of change is the audit row's")
         let outcome = try #require(try await every(service).last { $0.entity == "outcome" && $0.action == "update" })
         #expect(try fields(outcome.before)["deletedDate"] is NSNull && fields(outcome.after)["deletedDate"] as? Double != nil)
-        #expect(try await service.data.verifyAuditTrail() == nil)
+        #expect(try await service.sqliteData.verifyAuditTrail() == nil)
     }
 
     @Test func theLogIsAppendOnlyAndAnEditorWithoutStudyKitCannotChangeAuditedData() async throws {
@@ -281,6 +281,6 @@ struct AuditTrailTests {
         #expect(invitation.actor == actor && invitation.reason == "POST /console/invitations" && invitation.after?.contains("Ward 3") == true)
         let export = try #require(rows.last { $0.action == "export" })
         #expect(export.actor == actor && export.entityID == "outcomes" && export.entity == "study")
-        #expect(try await service.data.verifyAuditTrail() == nil)
+        #expect(try await service.sqliteData.verifyAuditTrail() == nil)
     }
 }

@@ -90,6 +90,6 @@ struct WithdrawalDeletionTests {
         let trail = try await service.data.auditEntries(participantID: zoe.participant.id, limit: 10_000)
         #expect(!trail.contains { ($0.before ?? "").contains(marker) || ($0.after ?? "").contains(marker) })
         #expect(trail.contains { $0.entity == "taskRun" && $0.action == "delete" }, "the trail still shows that the run was deleted")
-        #expect(try await service.data.verifyAuditTrail() == nil)
+        #expect(try await service.sqliteData.verifyAuditTrail() == nil)
     }
 }

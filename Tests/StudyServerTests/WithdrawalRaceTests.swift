@@ -78,6 +78,6 @@ struct WithdrawalRaceTests {
                 #expect(later.isEmpty, "rows written after the withdrawal: \(later.map { "\($0.action) \($0.entity)" })")
             }
         }
-        #expect(try await service.data.verifyAuditTrail() == nil)
+        #expect(try await service.sqliteData.verifyAuditTrail() == nil)
     }
 }

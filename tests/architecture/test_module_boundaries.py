@@ -134,3 +134,25 @@ def test_the_gate_is_decided_in_the_workflow():
             if "OnboardingGate(" in line:
                 found.append(f"Sources/{relative}:{number}: {line.strip()}")
     assert not found, "\n".join(found)
+
+
+def test_no_module_above_the_store_backends_knows_a_database():
+    """The server and the libraries above the storage layer know no backend: they import no database driver and no
+    backend module (the *SQLite and *Postgres modules), and are given their stores. Only the backends, the command line
+    (which opens the database `--database` names) and the backends' own crash-test writers do."""
+    backends = {p.name for p in SOURCES.iterdir() if p.is_dir() and (p.name.endswith("SQLite") or p.name.endswith("Postgres"))}
+    allowed = backends | {"studykit", "StudySQLiteCrashWriter", "CareStoreSQLiteCrashWriter"}
+    found = []
+    for module_dir in sorted(p for p in SOURCES.iterdir() if p.is_dir()):
+        if module_dir.name in allowed:
+            continue
+        for path in swift_files(module_dir.name):
+            for name in imports(path):
+                if name in DATABASE_DRIVERS or name in backends:
+                    found.append(f"{path.relative_to(ROOT)}: imports {name}")
+    assert not found, "\n".join(found)
+    package = (ROOT / "Package.swift").read_text(encoding="utf-8")
+    server_target = re.search(r'name:\s*"StudyServer",\s*dependencies:\s*\[(.*?)\]\s*\)', package, re.S)
+    assert server_target, "the StudyServer target is in Package.swift"
+    named = [name for name in backends if f'"{name}"' in server_target.group(1)]
+    assert not named, f"StudyServer depends on {named}"

@@ -6,6 +6,7 @@ import HTTPTypes
 import Study
 @testable import StudyServer
 import Synchronization
+import StudySQLite
 import Testing
 
 /// Recover served on a fresh data folder at a clock the test moves, and its participants: what every server test
@@ -56,9 +57,10 @@ enum ServerFixture {
         if let heartbeat { configuration.liveUpdateHeartbeat = heartbeat }
         var study = try StudyServerApplication.loadStudy(configuration)
         if let withdrawal { study.withdrawal = withdrawal }
-        return try StudyService(study: study, configuration: configuration,
-                                environment: StudyKitEnvironment(now: { clock.now }, makeUUID: { UUID() }),
-                                pdfRenderer: NoPDF())
+        let environment = StudyKitEnvironment(now: { clock.now }, makeUUID: { UUID() })
+        let database = try SQLiteStudyDatabase.openForServer(dataFolder: data, environment: environment, durability: .processCrash,
+                                                             auditAnchorInterval: .milliseconds(100))
+        return try StudyService(study: study, configuration: configuration, data: database, environment: environment, pdfRenderer: NoPDF())
     }
 
     /// A participant enrolled now in `zone`, signed in, and (unless told otherwise) through onboarding.
@@ -125,5 +127,13 @@ enum ServerFixture {
     /// The CSRF field of `signedIn`'s forms.
     static func token(_ signedIn: StudyService.SignedIn) -> String {
         "_csrf=\(signedIn.csrfToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+    }
+}
+
+extension StudyService {
+    /// The service's database as the SQLite file the fixture opened, for tests of what only that backend offers (the
+    /// audit trail's anchor file, its verification against the data folder's key).
+    var sqliteData: SQLiteStudyDatabase {
+        get throws { try #require(data as? SQLiteStudyDatabase) }
     }
 }
