@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "StudyWeb", targets: ["StudyWeb"]),
         .library(name: "Study", targets: ["Study"]),
         .library(name: "StudySQLite", targets: ["StudySQLite"]),
+        .library(name: "StudyPostgres", targets: ["StudyPostgres"]),
         .library(name: "Interop", targets: ["Interop"]),
         .library(name: "StudyFHIR", targets: ["StudyFHIR"]),
         .executable(name: "studykit", targets: ["studykit"]),
@@ -116,6 +117,10 @@ let package = Package(
         // The study server's one file holds both stores' tables, so that one participant action is one transaction.
         .target(name: "StudySQLite", dependencies: ["StudyKitEnvironment", "Study", "Research", "Consent", "CareStore", "CareStoreSQLite",
                                                     .product(name: "GRDB", package: "GRDB.swift")]),
+        // The study store on PostgreSQL, and both stores' tables in one schema, so that one participant action is one transaction.
+        .target(name: "StudyPostgres", dependencies: ["StudyKitEnvironment", "Study", "Research", "Consent", "CareStore", "CareStorePostgres",
+                                                      .product(name: "PostgresNIO", package: "postgres-nio"),
+                                                      .product(name: "Logging", package: "swift-log")]),
         // A child process for StudySQLiteTests' durability test: saves task runs until it is killed. Not a product.
         .executableTarget(name: "StudySQLiteCrashWriter", dependencies: ["StudyKitEnvironment", "Study", "StudyFHIR", "StudySQLite", "Research", "Consent", "CareStore"]),
         // A child process for the durability test: writes outcomes until it is killed. Not a product.
@@ -179,8 +184,9 @@ let package = Package(
         .testTarget(name: "InteropTests", dependencies: ["StudyKitEnvironment", "Interop", "Research", "Consent", "CareStore", .product(name: "Crypto", package: "swift-crypto")],
                     exclude: ["FHIRPathSuiteExclusions.txt"]),
         // StudySQLite: the conformance suite also runs on the study server's one database, which holds both stores;
-        // CareStorePostgres: and on PostgreSQL (STUDYKIT_TEST_POSTGRES_URL, which `make test` sets).
-        .testTarget(name: "CareStoreTests", dependencies: ["StudyKitEnvironment", "CareStore", "CareStoreSQLite", "StudySQLite", "CareStorePostgres",
+        // CareStorePostgres: and on PostgreSQL (STUDYKIT_TEST_POSTGRES_URL, which `make test` sets); StudyPostgres: and
+        // on PostgreSQL's study database, both stores in one schema.
+        .testTarget(name: "CareStoreTests", dependencies: ["StudyKitEnvironment", "CareStore", "CareStoreSQLite", "StudySQLite", "CareStorePostgres", "StudyPostgres",
                                                            "JSONDiagnostics", .product(name: "PostgresNIO", package: "postgres-nio")]),
         // Printing/ tests ConsentPrinting with the same record fixtures.
         .testTarget(name: "ConsentTests", dependencies: ["StudyKitEnvironment", "Consent", "ConsentPrinting", "Research"]),
@@ -203,9 +209,12 @@ let package = Package(
         // The stores and the study module make data folders for `studykit export` to read.
         .testTarget(name: "StudykitCLITests", dependencies: ["studykit", "Study", "StudyFHIR", "StudySQLite", "CareStore", "CareStoreSQLite", "Consent",
                                                         .product(name: "GRDB", package: "GRDB.swift")]),
-        // Conformance/ runs the study store's suite on every backend, the server's one SQLite file included.
-        .testTarget(name: "StudyTests", dependencies: ["StudyKitEnvironment", "JSONDiagnostics", "StudySQLite", "Study", "StudyFHIR", "Research", "CareStore", "Consent", "Interop",
-                                                    .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        // Conformance/ runs the study store's suite on every backend, the server's one SQLite file included, and on
+        // PostgreSQL (STUDYKIT_TEST_POSTGRES_URL, which `make test` sets); Postgres/ tests what PostgreSQL itself refuses.
+        .testTarget(name: "StudyTests", dependencies: ["StudyKitEnvironment", "JSONDiagnostics", "StudySQLite", "StudyPostgres", "CareStorePostgres",
+                                                    "Study", "StudyFHIR", "Research", "CareStore", "Consent", "Interop",
+                                                    .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                                                    .product(name: "PostgresNIO", package: "postgres-nio")]),
         .testTarget(
             name: "StudySQLiteTests",
             dependencies: ["StudyKitEnvironment", "Study", "StudyFHIR", "StudySQLite", "StudySQLiteCrashWriter", "Research", "Consent", "CareStore", "CareStoreSQLite",

@@ -99,7 +99,7 @@ public final class PostgresCareStorage: CareStorage {
     /// succeed: a serialization failure, a deadlock, or a unique index that another transaction's row now fills (the
     /// one live outcome of an event, the one next version of a version), which the rerun sees and refuses in the
     /// store's own terms.
-    static func isConcurrencyRefusal(_ error: PSQLError) -> Bool {
+    public static func isConcurrencyRefusal(_ error: PSQLError) -> Bool {
         switch error.serverInfo?[.sqlState] {
         case "40001", "40P01": true
         case "23505": ["outcome_live_on_taskuuid_occurrenceindex", "version_one_next"].contains(error.serverInfo?[.constraintName])
@@ -115,5 +115,12 @@ public final class PostgresCareStorage: CareStorage {
                 try await body(PostgresCareTransaction(connection: connection, schema: schema, logger: logger))
             }
         }
+    }
+
+    /// The storage's reads and writes inside a transaction the caller holds on `connection` (a database that keeps other
+    /// tables beside the care store's in the same schema, and writes to both in one transaction): no BEGIN or COMMIT is
+    /// run here, and nothing is run again on a serialization failure; the caller does both.
+    public func writer(in connection: PostgresConnection) -> any CareStorageWriter {
+        PostgresCareTransaction(connection: connection, schema: schema, logger: logger)
     }
 }

@@ -9,17 +9,20 @@ import PostgresNIO
 /// `Date` nearest to it. A `Date` that is a whole number of microseconds (every date the tests' clocks make, whole
 /// seconds and their decimal fractions down to a microsecond) comes back equal; any other is moved by less than
 /// half a microsecond.
-struct PostgresTimestamp: PostgresNonThrowingEncodable, PostgresDecodable, Sendable, Hashable {
+public struct PostgresTimestamp: PostgresNonThrowingEncodable, PostgresDecodable, Sendable, Hashable {
     /// The date.
-    var date: Date
+    public var date: Date
 
-    init(_ date: Date) { self.date = date }
+    /// `date`, to be written as a `timestamptz`.
+    public init(_ date: Date) { self.date = date }
 
     /// Microseconds from PostgreSQL's epoch (2000-01-01) to Foundation's reference date (2001-01-01): 366 days.
     private static let referenceDateMicroseconds: Int64 = 366 * 86_400 * 1_000_000
 
-    static var psqlType: PostgresDataType { .timestamptz }
-    static var psqlFormat: PostgresFormat { .binary }
+    /// `timestamptz`.
+    public static var psqlType: PostgresDataType { .timestamptz }
+    /// Binary: microseconds as a 64-bit integer.
+    public static var psqlFormat: PostgresFormat { .binary }
 
     /// The microseconds since PostgreSQL's epoch nearest to `date`.
     static func microseconds(_ date: Date) -> Int64 {
@@ -31,11 +34,13 @@ struct PostgresTimestamp: PostgresNonThrowingEncodable, PostgresDecodable, Senda
         Date(timeIntervalSinceReferenceDate: Double(microseconds - referenceDateMicroseconds) / 1_000_000)
     }
 
-    func encode<JSONEncoder: PostgresJSONEncoder>(into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) {
+    /// Writes the microseconds nearest to ``date``.
+    public func encode<JSONEncoder: PostgresJSONEncoder>(into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) {
         byteBuffer.writeInteger(Self.microseconds(date))
     }
 
-    init<JSONDecoder: PostgresJSONDecoder>(from buffer: inout ByteBuffer, type: PostgresDataType, format: PostgresFormat,
+    /// Reads a `timestamptz` (or `timestamp`) in binary.
+    public init<JSONDecoder: PostgresJSONDecoder>(from buffer: inout ByteBuffer, type: PostgresDataType, format: PostgresFormat,
                                            context: PostgresDecodingContext<JSONDecoder>) throws {
         guard type == .timestamptz || type == .timestamp, format == .binary else { throw PostgresDecodingError.Code.typeMismatch }
         guard buffer.readableBytes == 8, let microseconds = buffer.readInteger(as: Int64.self) else {

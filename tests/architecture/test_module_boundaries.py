@@ -20,6 +20,13 @@ HTTP_MODULES = re.compile(r"^(Hummingbird\w*|HTTPTypes|NIO\w*|MultipartKit)$")
 # postgres-nio for the *Postgres ones, which also take NIOCore (the driver's byte buffers) and Logging (its logger).
 DATABASE_DRIVERS = {"GRDB": "SQLite", "GRDBSQLite": "SQLite", "SQLite3": "SQLite", "PostgresNIO": "Postgres"}
 POSTGRES_BACKEND_IMPORTS = {"NIOCore", "Logging"}
+# The PostgreSQL backends, each beside its SQLite counterpart (CareStoreSQLite, StudySQLite), and all they may import:
+# the storage layer they implement, the driver and its logger, and the care backend for the study's joint schema.
+POSTGRES_BACKENDS = {
+    "CareStorePostgres": {"Foundation", "CareStore", "StudyKitEnvironment", "PostgresNIO", "NIOCore", "Logging"},
+    "StudyPostgres": {"Foundation", "Study", "Research", "Consent", "CareStore", "CareStorePostgres", "StudyKitEnvironment",
+                      "PostgresNIO", "Logging"},
+}
 IMPORT = re.compile(r"^[ \t]*(?:@testable[ \t]+|package[ \t]+|public[ \t]+|internal[ \t]+)?import[ \t]+"
                     r"(?:(?:struct|class|enum|protocol|func|var|let|typealias)[ \t]+)?(\w+)", re.M)
 
@@ -79,6 +86,20 @@ def test_postgres_nio_lives_in_the_postgres_backends():
                     found.append(f"{path.relative_to(ROOT)}: imports {name}, which only a *Postgres backend module may")
                 if backend == "SQLite" and module_dir.name.endswith("Postgres"):
                     found.append(f"{path.relative_to(ROOT)}: a PostgreSQL backend imports {name}")
+    assert not found, "\n".join(found)
+
+
+def test_the_postgres_backends_are_known_and_import_only_their_layer():
+    """Every *Postgres module is one of POSTGRES_BACKENDS, has its line in ARCHITECTURE.md's module table, and imports
+    only what its entry allows (no server, no HTTP, no other backend's driver)."""
+    modules = {p.name for p in SOURCES.iterdir() if p.is_dir() and p.name.endswith("Postgres")}
+    assert modules == set(POSTGRES_BACKENDS), f"*Postgres modules {sorted(modules)}, known {sorted(POSTGRES_BACKENDS)}"
+    architecture = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    found = [f"{module}: no line in ARCHITECTURE.md's module table" for module in sorted(modules)
+             if f"| `{module}` |" not in architecture]
+    for module, allowed in sorted(POSTGRES_BACKENDS.items()):
+        for path in swift_files(module):
+            found += [f"{path.relative_to(ROOT)}: imports {name}" for name in imports(path) if name not in allowed]
     assert not found, "\n".join(found)
 
 

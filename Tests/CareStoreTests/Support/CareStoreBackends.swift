@@ -4,6 +4,7 @@ import Testing
 @testable import CareStore
 import CareStorePostgres
 import CareStoreSQLite
+import StudyPostgres
 import StudySQLite
 
 /// A kind of care store the conformance suite runs against: a name for the test report and a way to make an
@@ -23,13 +24,20 @@ struct CareStoreBackend: CaseIterable, CustomTestStringConvertible, Sendable {
         CareStoreBackend(name: "sqlite") { try SQLiteCareStore.inMemory(environment: $0) },
         // The study server's one database, where the care store's tables sit beside the study store's.
         CareStoreBackend(name: "sqlite, shared with the study store") { try SQLiteStudyDatabase.inMemory(environment: $0).careStore },
-    ] + (PostgresTestDatabase.isConfigured ? [postgreSQL] : [])
+    ] + (PostgresTestDatabase.isConfigured ? [postgreSQL, postgreSQLSharedWithStudy] : [])
 
     /// PostgreSQL, each store in a schema of its own in the database of `STUDYKIT_TEST_POSTGRES_URL`; left out when
     /// that is not set, which ``PostgresTestDatabase`` reports (`make test` always sets it).
     static let postgreSQL = CareStoreBackend(name: "postgresql") { environment in
         try await PostgresCareStore.open(client: PostgresTestDatabase.client.get(), schema: PostgresTestDatabase.freshSchema(),
                                          environment: environment)
+    }
+
+    /// PostgreSQL's study database, where the care store's tables sit beside the study store's in one schema (with the
+    /// trigger that refuses a withdrawn participant's outcomes); left out as ``postgreSQL`` is.
+    static let postgreSQLSharedWithStudy = CareStoreBackend(name: "postgresql, shared with the study store") { environment in
+        try await PostgresStudyDatabase.open(client: PostgresTestDatabase.client.get(), schema: PostgresTestDatabase.freshSchema(),
+                                             environment: environment).careStore
     }
 
     var testDescription: String { name }

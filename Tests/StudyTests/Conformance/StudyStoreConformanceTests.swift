@@ -3,22 +3,35 @@ import Foundation
 import Research
 import Study
 import StudyKitEnvironment
+import StudyPostgres
 import StudySQLite
 import Testing
 
-/// The backends the study store conformance suite runs against: the reference store in memory, and SQLite in memory,
-/// in its own file, and in the study server's one file beside the care store's tables.
-enum Backend: String, CaseIterable, CustomTestStringConvertible {
-    case inMemory, sqliteInMemory, sqliteFile, sqliteSharedWithCare
+/// The backends the study store conformance suite runs against: the reference store in memory; SQLite in memory, in
+/// its own file, and in the study server's one file beside the care store's tables; and PostgreSQL alone and beside the
+/// care store's tables, each store in a schema of its own (when `STUDYKIT_TEST_POSTGRES_URL` is set, as `make test`
+/// sets it: ``PostgresTestDatabase``).
+enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case inMemory, sqliteInMemory, sqliteFile, sqliteSharedWithCare, postgres, postgresSharedWithCare
     var testDescription: String { rawValue }
 
-    /// The backend's store as the study team's accounts see it (every backend keeps them beside the study data).
-    func makeResearcherStore(_ clock: TestClock) throws -> any ResearcherStore {
-        guard let store = try makeStore(clock) as? any ResearcherStore else { throw ResearcherStoreError.invalidSetting("\(rawValue) keeps no researchers") }
+    /// Every backend this process can reach: PostgreSQL's only when the test database is configured.
+    static var allCases: [Backend] {
+        [.inMemory, .sqliteInMemory, .sqliteFile, .sqliteSharedWithCare] + (PostgresTestDatabase.isConfigured ? [.postgres, .postgresSharedWithCare] : [])
+    }
+
+    /// The backends that keep the study team's accounts beside the study data: not PostgreSQL's yet.
+    static var keepingResearchers: [Backend] { allCases.filter { ![.postgres, .postgresSharedWithCare].contains($0) } }
+
+    /// The backend's store as the study team's accounts see it.
+    func makeResearcherStore(_ clock: TestClock) async throws -> any ResearcherStore {
+        guard let store = try await makeStore(clock) as? any ResearcherStore else {
+            throw ResearcherStoreError.invalidSetting("\(rawValue) keeps no researchers")
+        }
         return store
     }
 
-    func makeStore(_ clock: TestClock) throws -> any StudyStore {
+    func makeStore(_ clock: TestClock) async throws -> any StudyStore {
         let environment = StudyKitEnvironment(now: { clock.now }, makeUUID: { UUID() })
         switch self {
         case .inMemory: return InMemoryStudyStore(environment: environment)
@@ -30,6 +43,13 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
             // The study server's one file, where the study store's tables sit beside the care store's.
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("study-database-\(UUID().uuidString)/study.sqlite").path
             return try SQLiteStudyDatabase(path: path, environment: environment).studyStore
+        case .postgres:
+            return try await PostgresStudyStore.open(client: PostgresTestDatabase.client.get(), schema: PostgresTestDatabase.freshSchema(),
+                                                     environment: environment)
+        case .postgresSharedWithCare:
+            // One schema holding the study store's tables beside the care store's, as a PostgreSQL server's database does.
+            return try await PostgresStudyDatabase.open(client: PostgresTestDatabase.client.get(), schema: PostgresTestDatabase.freshSchema(),
+                                                        environment: environment).studyStore
         }
     }
 }
@@ -40,7 +60,7 @@ struct StudyStoreConformanceTests {
     let clock = TestClock(Date(timeIntervalSince1970: 1_772_700_000)) // 2026-03-05T08:40:00Z
 
     @Test(arguments: Backend.allCases) func anInvitationEnrolsOnceAndIsStoredAsAHash(_ backend: Backend) async throws {
-        let store = try backend.makeStore(clock)
+        let store = try await backend.makeStore(clock)
         let issued = try await store.createInvitation(label: "clinic A", expiresAt: nil)
         #expect(issued.code.count == 26)
         #expect(issued.invitation.codeSHA256 == StudySecrets.codeHash(issued.code))
@@ -86,7 +106,7 @@ struct StudyStoreConformanceTests {
     }
 
     @Test(arguments: Backend.allCases) func concurrentEnrolmentsWithOneCodeEnrolOne(_ backend: Backend) async throws {
-        let store = try backend.makeStore(clock)
+        let store = try await backend.makeStore(clock)
         let code = try await store.createInvitation(label: nil, expiresAt: nil).code
         let successes = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<8 {
@@ -99,7 +119,7 @@ struct StudyStoreConformanceTests {
     }
 
     @Test(arguments: Backend.allCases) func sessionsAreFoundByTokenUntilTheyExpireOrAreRevoked(_ backend: Backend) async throws {
-        let store = try backend.makeStore(clock)
+        let store = try await backend.makeStore(clock)
         let participant = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
         let issued = try await store.createSession(participantID: participant.id, lifetime: 3600)
         #expect(issued.token.count == 43)
@@ -130,7 +150,7 @@ struct StudyStoreConformanceTests {
     }
 
     @Test(arguments: Backend.allCases) func signInCodesWorkOnceAndExpire(_ backend: Backend) async throws {
-        let store = try backend.makeStore(clock)
+        let store = try await backend.makeStore(clock)
         let participant = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
         let code = try await store.createSignInCode(participantID: participant.id, lifetime: 600)
         #expect(code.code.count == 9 && code.code.dropFirst(4).first == "-")
@@ -161,7 +181,7 @@ struct StudyStoreConformanceTests {
     /// A store with two participants, Alice with a paused run (occurrence 3) saved now, and Bob with none.
     private func aliceWithARunAndBob(_ backend: Backend) async throws
         -> (store: any StudyStore, alice: StudyParticipant, bob: StudyParticipant, restoration: TaskRestorationData, result: TaskResult, saved: TaskRun) {
-        let store = try backend.makeStore(clock)
+        let store = try await backend.makeStore(clock)
         let alice = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
         let bob = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
         let (restoration, result) = try pausedRun()
@@ -299,7 +319,7 @@ struct StudyStoreConformanceTests {
     }
 
     @Test(arguments: Backend.allCases) func theRevisionGrowsWithEveryCommittedWriteOnly(_ backend: Backend) async throws {
-        let store = try backend.makeStore(clock)
+        let store = try await backend.makeStore(clock)
         var revision = store.revision
         /// Whether the revision moved since the last call.
         func moved() -> Bool {
@@ -333,7 +353,7 @@ struct StudyStoreConformanceTests {
     }
 
     @Test(arguments: Backend.allCases) func aParticipantsRevisionMovesWithTheirOwnVisibleDataOnly(_ backend: Backend) async throws {
-        let store = try backend.makeStore(clock)
+        let store = try await backend.makeStore(clock)
         let alice = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
         let bob = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
         var seen = (store.revision(of: alice.id), store.revision(of: bob.id))
@@ -369,7 +389,7 @@ struct StudyStoreConformanceTests {
     }
 
     @Test(arguments: Backend.allCases) func consentRecordsAreAppendedAndTheirPDFsFollow(_ backend: Backend) async throws {
-        let store = try backend.makeStore(clock)
+        let store = try await backend.makeStore(clock)
         let alice = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
         let bob = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
         let recorder = ConsentRecorder(signingKey: .generate())
@@ -414,7 +434,7 @@ struct StudyStoreConformanceTests {
     /// by a printer that died lapses with its lease, and a record that is not stored cannot be claimed.
     @Test(arguments: Backend.allCases)
     func oneClaimOnPrintingAPDFHoldsUntilItsLeaseEnds(backend: Backend) async throws {
-        let store = try backend.makeStore(clock)
+        let store = try await backend.makeStore(clock)
         let alice = try await store.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
         let consent = try sealedConsent(participant: alice.id)
         try await store.appendConsentRecord(consent)

@@ -1,0 +1,58 @@
+import CareStorePostgres
+import Foundation
+import PostgresNIO
+import Testing
+
+/// The PostgreSQL database the study store's tests use, from `STUDYKIT_TEST_POSTGRES_URL`
+/// (`postgres://USER@HOST:PORT/DB`), and a fresh schema in it for each store a test makes: the same helper as
+/// CareStoreTests' (a test target cannot import another's), reading the same variable.
+///
+/// `make test` always sets the variable: it starts a private cluster (`scripts/postgres-cluster start DIR`, which
+/// prints the URL) and stops it afterwards. Run by hand (`swift test`) without it, the PostgreSQL backends are left out
+/// of the conformance suite's ``Backend/allCases``, and the PostgreSQL-only suites are reported as skipped, each with
+/// the reason and how to set the variable: never a silent pass. To run them by hand:
+///
+/// ```
+/// scripts/postgres-cluster start /tmp/pg   # prints the URL
+/// STUDYKIT_TEST_POSTGRES_URL=postgres://studykit@127.0.0.1:PORT/studykit_test swift test --filter StudyTests
+/// scripts/postgres-cluster stop /tmp/pg
+/// ```
+///
+/// Each store lives in a schema of its own, `t_` and a random UUID's hex, so the tests run in parallel without seeing
+/// each other's rows; the schemas are left for the cluster's end. One connection pool serves the whole test process.
+enum PostgresTestDatabase {
+    /// The environment variable that holds the database's URL.
+    static let variable = "STUDYKIT_TEST_POSTGRES_URL"
+
+    /// The URL the tests connect to; nil when the variable is not set.
+    static let url: String? = ProcessInfo.processInfo.environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+
+    /// Whether PostgreSQL tests run in this process.
+    static var isConfigured: Bool { url != nil }
+
+    /// Why PostgreSQL tests are skipped when the variable is not set.
+    static let notConfigured: Comment = """
+        \(variable) is not set, so the study store's conformance suite ran without PostgreSQL: `make test` sets it, or \
+        start a cluster with `scripts/postgres-cluster start DIR` and export the URL it prints
+        """
+
+    /// The test process's connection pool, running from its first use until the process exits.
+    static let client: Result<PostgresClient, any Error> = {
+        Result {
+            guard let url else { throw PostgresCareStorageError.invalidURL("", reason: "\(variable) is not set") }
+            var configuration = try PostgresDatabaseURL(url).configuration
+            // The cluster of `make test` listens on 127.0.0.1 only, without TLS.
+            configuration.tls = .disable
+            // Tests run in parallel; the cluster allows 200 connections, shared with the other test processes.
+            configuration.options.maximumConnections = 24
+            let client = PostgresClient(configuration: configuration)
+            Task.detached { await client.run() }
+            return client
+        }
+    }()
+
+    /// A schema name no other test uses.
+    static func freshSchema() throws -> PostgresCareSchema {
+        try PostgresCareSchema("t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))
+    }
+}
