@@ -41,7 +41,7 @@ extension StorageBackedCareStore where Storage == PostgresCareStorage {
 /// the same result, so two processes that update the same task at once cannot both link a new version after the same
 /// head, nor both add a live outcome to the same event, nor one orphan the outcomes the other adds; the loser's
 /// transaction is refused with a serialization failure (SQLSTATE 40001, or a deadlock, 40P01) and run again, body and
-/// all, on the state the winner committed, up to ``writeAttempts`` times. The body must therefore be safe to run more
+/// all, on the state the winner committed, for up to ten seconds (``PostgresTransactionRunner/retryingConcurrencyRefusals(patience:_:)``). The body must therefore be safe to run more
 /// than once: it reads what it needs through the writer, as ``StorageBackedCareStore``'s do. The schema's triggers and
 /// unique indexes keep the same rules for anyone else who writes (``PostgresCareMigrations``).
 ///
@@ -52,9 +52,6 @@ public final class PostgresCareStorage: CareStorage {
     /// The schema holding the store's tables.
     public let schema: PostgresCareSchema
     private let logger: Logger
-
-    /// How many times a write is run when PostgreSQL refuses it for a concurrent one; the last refusal is thrown.
-    public static let writeAttempts = 10
 
     /// A logger that writes nothing: the default, since a store's callers report its errors themselves.
     public static let silentLogger = Logger(label: "studykit.care-store.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -83,15 +80,8 @@ public final class PostgresCareStorage: CareStorage {
     /// Runs the body in a serializable transaction, again when PostgreSQL refuses it for a concurrent one; it is
     /// committed (durable, as the server's `synchronous_commit` says) when this returns.
     public func write<T: Sendable>(_ body: @escaping @Sendable (any CareStorageWriter) async throws -> T) async throws -> T {
-        var attempt = 1
-        while true {
-            do {
-                return try await transaction(begin: "BEGIN ISOLATION LEVEL SERIALIZABLE") { transaction in try await body(transaction) }
-            } catch let error as PSQLError where Self.isConcurrencyRefusal(error) && attempt < Self.writeAttempts {
-                // A short pause that grows, so that writers refused together do not meet again at once.
-                try await Task.sleep(for: .milliseconds(attempt * attempt))
-                attempt += 1
-            }
+        try await PostgresTransactionRunner.retryingConcurrencyRefusals {
+            try await transaction(begin: "BEGIN ISOLATION LEVEL SERIALIZABLE") { transaction in try await body(transaction) }
         }
     }
 

@@ -37,4 +37,23 @@ public enum PostgresTransactionRunner {
     public static func execute(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws {
         for try await _ in try await connection.query(query, logger: logger) {}
     }
+
+    /// Runs `body`, a whole serializable transaction, again while PostgreSQL refuses it for what a concurrent one did
+    /// (``PostgresCareStorage/isConcurrencyRefusal(_:)``), after a pause that grows to at most 50 ms, drawn at random
+    /// so that transactions refused together do not meet again at once; for at most `patience` in all, then the
+    /// refusal is thrown. Many writers of one participant at once (a burst of posts racing a withdrawal) can be refused
+    /// several times each: a bound on attempts alone failed under load, a bound on time does not.
+    public static func retryingConcurrencyRefusals<T>(patience: Duration = .seconds(10), _ body: () async throws -> T) async throws -> T {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: patience)
+        var attempt = 1
+        while true {
+            do {
+                return try await body()
+            } catch let error as PSQLError where PostgresCareStorage.isConcurrencyRefusal(error) && clock.now < deadline {
+                try await Task.sleep(for: .microseconds(Int.random(in: 0...min(50_000, 1_000 * attempt * attempt))))
+                attempt += 1
+            }
+        }
+    }
 }

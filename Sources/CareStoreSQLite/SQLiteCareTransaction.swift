@@ -66,6 +66,11 @@ final class SQLiteCareTransaction: CareStorageWriter {
         try onRows { try $0.insert(outcome) }
     }
 
+    /// The batch in one access to the connection: a statement's own work, without a hop per outcome.
+    func insert(contentsOf outcomes: [Outcome]) throws {
+        try onRows { rows in for outcome in outcomes { try rows.insert(outcome) } }
+    }
+
     func markOutcomeDeleted(_ uuid: UUID, at date: Date) throws {
         try onRows { try $0.markOutcomeDeleted(uuid, at: date) }
     }

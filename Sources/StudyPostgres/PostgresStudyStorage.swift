@@ -40,8 +40,8 @@ extension StorageBackedStudyStore where Storage == PostgresStudyStorage {
 /// ROLLBACK when its body throws). A read is `REPEATABLE READ READ ONLY`: it sees one committed state. A write is
 /// `SERIALIZABLE`, so that the store's read-then-write rules (an invitation used once, one withdrawal, a run replaced
 /// only by its participant) hold across server processes: PostgreSQL refuses the loser of a conflict (SQLSTATE 40001 or
-/// 40P01), and the write is run again, body and all, on the state the winner committed, up to
-/// `PostgresCareStorage.writeAttempts` times. The database's refusal of a withdrawn participant's data
+/// 40P01), and the write is run again, body and all, on the state the winner committed, for up to ten seconds
+/// (`PostgresTransactionRunner.retryingConcurrencyRefusals`). The database's refusal of a withdrawn participant's data
 /// (``PostgresWithdrawalGuard``) is thrown as ``StudyRefusal/withdrawn``; other database errors as postgres-nio's
 /// `PSQLError`.
 public final class PostgresStudyStorage: StudyStorage {
@@ -91,18 +91,14 @@ public final class PostgresStudyStorage: StudyStorage {
     /// participant's data is thrown as ``StudyRefusal/withdrawn``.
     static func serializable<T: Sendable>(_ client: PostgresClient, logger: Logger,
                                           _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        var attempt = 1
-        while true {
-            do {
-                return try await client.withConnection { connection in
+        do {
+            return try await PostgresTransactionRunner.retryingConcurrencyRefusals {
+                try await client.withConnection { connection in
                     try await PostgresTransactionRunner.run(on: connection, begin: "BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger, body)
                 }
-            } catch let error as PSQLError where PostgresCareStorage.isConcurrencyRefusal(error) && attempt < PostgresCareStorage.writeAttempts {
-                try await Task.sleep(for: .milliseconds(attempt * attempt))
-                attempt += 1
-            } catch {
-                throw PostgresWithdrawalGuard.refusal(for: error)
             }
+        } catch {
+            throw PostgresWithdrawalGuard.refusal(for: error)
         }
     }
 }

@@ -54,6 +54,13 @@ extension CareStorageReader {
     }
 }
 
+extension CareStorageWriter {
+    /// Stores each outcome in turn with `insert(_:)`.
+    public func insert(contentsOf outcomes: [Outcome]) async throws {
+        for outcome in outcomes { try await insert(outcome) }
+    }
+}
+
 /// Writing rows inside a transaction.
 public protocol CareStorageWriter: CareStorageReader {
     /// Stores a new version.
@@ -62,6 +69,8 @@ public protocol CareStorageWriter: CareStorageReader {
     func setNextVersion(of uuid: UUID, to next: UUID) async throws
     /// Stores a new outcome.
     func insert(_ outcome: Outcome) async throws
+    /// Stores new outcomes, in order: a batch a backend can write in one go (the default stores each in turn).
+    func insert(contentsOf outcomes: [Outcome]) async throws
     /// Marks an outcome deleted at `date`.
     func markOutcomeDeleted(_ uuid: UUID, at date: Date) async throws
     /// Deletes every outcome, live or deleted, of every version of the tasks whose ids are `taskIDs`, with its values:

@@ -180,14 +180,14 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
                 throw CareStoreError.outcomeExists(taskID: taskID, occurrenceIndex: outcome.occurrenceIndex)
             }
         }
-        let added = try await outcomes.sequentialMap { outcome in
+        let added = outcomes.map { outcome in
             var outcome = outcome
             outcome.uuid = environment.makeUUID()
             outcome.createdDate = environment.now()
             outcome.deletedDate = nil
-            try await writer.insert(outcome)
             return outcome
         }
+        try await writer.insert(contentsOf: added)
         return (added, CareChange(outcomeTaskIDs: taskIDs))
     }
 

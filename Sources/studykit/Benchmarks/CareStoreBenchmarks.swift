@@ -105,7 +105,7 @@ struct CareStoreBenchmarks {
         return try await reader.liveOutcomes(in: ranges).count
     }
 
-    /// Outcome inserts per second through `SQLiteCareStorage.write` and `insert(_:)`, `perTransaction` to a write.
+    /// Outcome inserts per second through `SQLiteCareStorage.write` and `insert(contentsOf:)`, `perTransaction` to a write.
     private func storageInserts(path: String, perTransaction: Int) async throws -> Double {
         let storage = try SQLiteCareStorage(path: path)
         let task = UUID()
@@ -115,7 +115,7 @@ struct CareStoreBenchmarks {
             return (next..<next + perTransaction).map { Self.outcome(task: task, occurrence: $0) }
         }
         let rate = try await measureOperationsPerSecondAsync(seconds: secondsPerMeasurement, prepare: batch) { outcomes in
-            try await storage.write { writer in for outcome in outcomes { try await writer.insert(outcome) } }
+            try await storage.write { writer in try await writer.insert(contentsOf: outcomes) }
         }
         return rate * Double(perTransaction)
     }
