@@ -175,6 +175,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The PostgreSQL database of `make test` (STUDYKIT_TEST_POSTGRES_URL), shared by the test targets that use it.
+        .target(name: "PostgresTestSupport", dependencies: ["CareStorePostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+                path: "Tests/PostgresTestSupport"),
         .testTarget(name: "StudyKitEnvironmentTests", dependencies: ["StudyKitEnvironment"]),
         .testTarget(name: "JSONDiagnosticsTests", dependencies: ["JSONDiagnostics"]),
         .testTarget(name: "ResearchTests", dependencies: ["Research", "StudyKitEnvironment"]),
@@ -186,7 +189,7 @@ let package = Package(
         // StudySQLite: the conformance suite also runs on the study server's one database, which holds both stores;
         // CareStorePostgres: and on PostgreSQL (STUDYKIT_TEST_POSTGRES_URL, which `make test` sets); StudyPostgres: and
         // on PostgreSQL's study database, both stores in one schema.
-        .testTarget(name: "CareStoreTests", dependencies: ["StudyKitEnvironment", "CareStore", "CareStoreSQLite", "StudySQLite", "CareStorePostgres", "StudyPostgres",
+        .testTarget(name: "CareStoreTests", dependencies: ["StudyKitEnvironment", "CareStore", "CareStoreSQLite", "StudySQLite", "CareStorePostgres", "StudyPostgres", "PostgresTestSupport",
                                                            "JSONDiagnostics", .product(name: "PostgresNIO", package: "postgres-nio")]),
         // Printing/ tests ConsentPrinting with the same record fixtures.
         .testTarget(name: "ConsentTests", dependencies: ["StudyKitEnvironment", "Consent", "ConsentPrinting", "Research"]),
@@ -211,7 +214,7 @@ let package = Package(
                                                         .product(name: "GRDB", package: "GRDB.swift")]),
         // Conformance/ runs the study store's suite on every backend, the server's one SQLite file included, and on
         // PostgreSQL (STUDYKIT_TEST_POSTGRES_URL, which `make test` sets); Postgres/ tests what PostgreSQL itself refuses.
-        .testTarget(name: "StudyTests", dependencies: ["StudyKitEnvironment", "JSONDiagnostics", "StudySQLite", "StudyPostgres", "CareStorePostgres",
+        .testTarget(name: "StudyTests", dependencies: ["StudyKitEnvironment", "JSONDiagnostics", "StudySQLite", "StudyPostgres", "CareStorePostgres", "PostgresTestSupport",
                                                     "Study", "StudyFHIR", "Research", "CareStore", "Consent", "Interop",
                                                     .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                                                     .product(name: "PostgresNIO", package: "postgres-nio")]),

@@ -2,12 +2,13 @@ import CareStore
 import Foundation
 import PostgresNIO
 import StudyKitEnvironment
+import PostgresTestSupport
 import Testing
 @testable import CareStorePostgres
 
 /// What the PostgreSQL backend promises beyond the conformance suite: its reads use their indexes, migrations run once
 /// whoever starts at the same time, and the database itself keeps the version chain and the revision.
-@Suite("PostgresCareStorage", .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.notConfigured))
+@Suite("PostgresCareStorage", .enabled(if: PostgresTestDatabase.isConfigured, Comment(rawValue: PostgresTestDatabase.notConfigured)))
 struct PostgresCareStorageTests {
     private let logger = PostgresCareStorage.silentLogger
 

@@ -1,5 +1,6 @@
 import Foundation
 import StudyKitEnvironment
+import PostgresTestSupport
 import Testing
 @testable import CareStore
 import CareStorePostgres

@@ -5,6 +5,7 @@ import Study
 import StudyKitEnvironment
 import StudyPostgres
 import StudySQLite
+import PostgresTestSupport
 import Testing
 
 /// The backends the study store conformance suite runs against: the reference store in memory; SQLite in memory, in

@@ -8,11 +8,12 @@ import Study
 import StudyFHIR
 import StudyKitEnvironment
 import StudyPostgres
+import PostgresTestSupport
 import Testing
 
 /// What PostgreSQL itself keeps of the study's rules, whoever writes (the server, another process, a hand at `psql`),
 /// and what one participant action does to both stores' tables in one transaction of one schema.
-@Suite("PostgresStudyDatabase", .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.notConfigured))
+@Suite("PostgresStudyDatabase", .enabled(if: PostgresTestDatabase.isConfigured, Comment(rawValue: PostgresTestDatabase.notConfigured)))
 struct PostgresStudyDatabaseTests {
     let zone = TimeZone(identifier: "Pacific/Auckland")!
     private let logger = PostgresStudyStorage.silentLogger

@@ -2,11 +2,12 @@ import CareStorePostgres
 import Foundation
 import PostgresNIO
 import Study
+import PostgresTestSupport
 import Testing
 @testable import StudyPostgres
 
 /// What the PostgreSQL study storage promises beyond the conformance suite: its lookups use their indexes.
-@Suite("PostgresStudyStorage", .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.notConfigured))
+@Suite("PostgresStudyStorage", .enabled(if: PostgresTestDatabase.isConfigured, Comment(rawValue: PostgresTestDatabase.notConfigured)))
 struct PostgresStudyStorageTests {
     private let logger = PostgresStudyStorage.silentLogger
 

@@ -1,45 +1,44 @@
 import CareStorePostgres
 import Foundation
 import PostgresNIO
-import Testing
 
-/// The PostgreSQL database the tests use, from `STUDYKIT_TEST_POSTGRES_URL` (`postgres://USER@HOST:PORT/DB`), and a
+/// The PostgreSQL database the test targets share (one helper, not a copy per target), from `STUDYKIT_TEST_POSTGRES_URL` (`postgres://USER@HOST:PORT/DB`), and a
 /// fresh schema in it for each store a test makes.
 ///
 /// `make test` always sets the variable: it starts a private cluster (`scripts/postgres-cluster start DIR`, which
 /// prints the URL) and stops it afterwards, so there the conformance suite always runs on PostgreSQL too, and a
 /// cluster that does not start fails `make test` before any test runs. Run by hand (`swift test`) without the
-/// variable, the PostgreSQL backend is left out of ``CareStoreBackend/allCases``, and
-/// ``PostgresTestDatabaseTests/postgreSQLIsConfigured()`` and the PostgreSQL-only suite are reported as skipped, each
-/// with the reason and how to set the variable: never a silent pass. To run them by hand:
+/// variable, the PostgreSQL backends are left out of the conformance suites' backends, and the PostgreSQL-only suites
+/// (and CareStoreTests' `postgreSQLIsConfigured`) are reported as skipped, each with the reason and how to set the
+/// variable: never a silent pass. To run them by hand:
 ///
 /// ```
 /// scripts/postgres-cluster start /tmp/pg   # prints the URL
-/// STUDYKIT_TEST_POSTGRES_URL=postgres://studykit@127.0.0.1:PORT/studykit_test swift test --filter CareStoreTests
+/// STUDYKIT_TEST_POSTGRES_URL=postgres://studykit@127.0.0.1:PORT/studykit_test swift test
 /// scripts/postgres-cluster stop /tmp/pg
 /// ```
 ///
 /// Each store lives in a schema of its own, `t_` and a random UUID's hex, so the tests run in parallel without
 /// seeing each other's rows; the schemas are left for the cluster's end (`make test` removes the whole cluster).
 /// One connection pool serves the whole test process; it runs until the process exits.
-enum PostgresTestDatabase {
+public enum PostgresTestDatabase {
     /// The environment variable that holds the database's URL.
-    static let variable = "STUDYKIT_TEST_POSTGRES_URL"
+    public static let variable = "STUDYKIT_TEST_POSTGRES_URL"
 
     /// The URL the tests connect to; nil when the variable is not set.
-    static let url: String? = ProcessInfo.processInfo.environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+    public static let url: String? = ProcessInfo.processInfo.environment[variable].flatMap { $0.isEmpty ? nil : $0 }
 
     /// Whether PostgreSQL tests run in this process.
-    static var isConfigured: Bool { url != nil }
+    public static var isConfigured: Bool { url != nil }
 
     /// Why PostgreSQL tests are skipped when the variable is not set.
-    static let notConfigured: Comment = """
-        \(variable) is not set, so the care store's conformance suite ran without PostgreSQL: `make test` sets it, or \
-        start a cluster with `scripts/postgres-cluster start DIR` and export the URL it prints
+    public static let notConfigured = """
+        \(variable) is not set, so the PostgreSQL backends were left out of the conformance suites: `make test` sets it, \
+        or start a cluster with `scripts/postgres-cluster start DIR` and export the URL it prints
         """
 
     /// The test process's connection pool, running from its first use until the process exits.
-    static let client: Result<PostgresClient, any Error> = {
+    public static let client: Result<PostgresClient, any Error> = {
         Result {
             guard let url else { throw PostgresCareStorageError.invalidURL("", reason: "\(variable) is not set") }
             var configuration = try PostgresDatabaseURL(url).configuration
@@ -54,18 +53,7 @@ enum PostgresTestDatabase {
     }()
 
     /// A schema name no other test uses.
-    static func freshSchema() throws -> PostgresCareSchema {
+    public static func freshSchema() throws -> PostgresCareSchema {
         try PostgresCareSchema("t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))
-    }
-}
-
-@Suite("PostgreSQL test database")
-struct PostgresTestDatabaseTests {
-    /// Skipped, with the reason, when PostgreSQL is not configured: the one place a run without it says so.
-    @Test(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.notConfigured))
-    func postgreSQLIsConfigured() async throws {
-        let client = try PostgresTestDatabase.client.get()
-        let rows = try await client.query("SELECT 1", logger: PostgresCareStorage.silentLogger).collect()
-        #expect(rows.count == 1)
     }
 }
