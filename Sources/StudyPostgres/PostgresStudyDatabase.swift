@@ -40,6 +40,8 @@ public final class PostgresStudyDatabase: StudyDataStore {
     public var studyStore: any StudyStore { postgresStudyStore }
     /// The care store, for the workflow.
     public var careStore: any CareStore { postgresCareStore }
+    /// The study team's accounts, in the same schema.
+    public var researchers: any ResearcherStore { postgresStudyStore }
 
     /// The stores in `schema` of the database `client` connects to, migrated first: the care store's tables, then the
     /// study store's with the joint migrations (each set under its own advisory lock, so several processes starting at
@@ -57,7 +59,8 @@ public final class PostgresStudyDatabase: StudyDataStore {
         self.client = client
         self.schema = schema
         self.logger = logger
-        postgresStudyStore = PostgresStudyStore(storage: PostgresStudyStorage(client: client, schema: schema, logger: logger), environment: environment)
+        postgresStudyStore = PostgresStudyStore(storage: PostgresStudyStorage(client: client, schema: schema, environment: environment, logger: logger),
+                                                environment: environment)
         postgresCareStore = StorageBackedCareStore(storage: PostgresStudyCareStorage(PostgresCareStorage(client: client, schema: schema, logger: logger)),
                                                    environment: environment)
     }

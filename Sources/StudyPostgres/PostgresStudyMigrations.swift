@@ -27,6 +27,9 @@ import PostgresNIO
 /// consent records are append-only (triggers refuse UPDATE, DELETE and TRUNCATE); a participant has at most one
 /// withdrawal record; once it is stored, their runs are refused, and, where the care store's tables sit beside these
 /// (`joint`), their outcomes too (``PostgresWithdrawalGuard``).
+///
+/// The study team's accounts (v2: ``PostgresResearcherStorage``'s tables) mirror SQLite's researcher tables and
+/// `consoleSignInFailure` column for column.
 public enum PostgresStudyMigrations {
     /// One step of the schema: its name, recorded once applied, and its statements for a schema.
     struct Migration: Sendable {
@@ -44,6 +47,8 @@ public enum PostgresStudyMigrations {
     static let migrations: [Migration] = [
         Migration(name: "v1: invitations, participants, sessions, sign-in codes, task runs, consent records, their PDFs and the claims "
                       + "on printing them, consent records append-only, a withdrawn participant's runs refused", statements: studyTables),
+        Migration(name: "v2: researchers, their password links and sessions, console sign-in failures per address tried and client address",
+                  statements: researcherTables),
     ]
 
     /// The migrations of a schema that holds the care store's tables beside the study store's, oldest first.
@@ -239,5 +244,67 @@ public enum PostgresStudyMigrations {
             )
             """,
         ] + PostgresWithdrawalGuard.studyTriggers(schema)
+    }
+
+    /// The study team's accounts: SQLite's `researcher`, `researcherPasswordLink`, `researcherSession` (with what a
+    /// session is told of the wrong passwords before it) and `consoleSignInFailure` (per SHA-256 of the address tried
+    /// and client address; not study data), with PostgreSQL's types.
+    private static func researcherTables(_ schema: PostgresCareSchema) -> [String] {
+        func table(_ name: String) -> String { schema.name + "." + name }
+        let researcher = table("researcher"), link = table("researcherPasswordLink"), session = table("researcherSession")
+        return [
+            """
+            CREATE TABLE \(researcher) (
+                id uuid PRIMARY KEY,
+                email text COLLATE "C" NOT NULL UNIQUE,
+                role text NOT NULL,
+                createdAt timestamptz NOT NULL,
+                passwordHash text,
+                failedSignIns bigint NOT NULL DEFAULT 0,
+                lockedUntil timestamptz,
+                removedAt timestamptz
+            )
+            """,
+            // researchers(): every one, in this order.
+            "CREATE INDEX researcher_on_createdAt_id ON \(researcher) (createdAt, id)",
+            """
+            CREATE TABLE \(link) (
+                tokenSHA256 text PRIMARY KEY,
+                researcherID uuid NOT NULL REFERENCES \(researcher),
+                createdAt timestamptz NOT NULL,
+                expiresAt timestamptz NOT NULL,
+                usedAt timestamptz
+            )
+            """,
+            "CREATE INDEX researcherPasswordLink_on_researcherID ON \(link) (researcherID)",
+            """
+            CREATE TABLE \(session) (
+                id uuid PRIMARY KEY,
+                tokenSHA256 text NOT NULL UNIQUE,
+                researcherID uuid NOT NULL REFERENCES \(researcher),
+                createdAt timestamptz NOT NULL,
+                expiresAt timestamptz NOT NULL,
+                revokedAt timestamptz,
+                failedSignInsBefore bigint NOT NULL DEFAULT 0,
+                firstFailedSignInBefore timestamptz,
+                lastFailedSignInBefore timestamptz,
+                failedSignInClientsBefore bigint NOT NULL DEFAULT 0
+            )
+            """,
+            "CREATE INDEX researcherSession_on_researcherID ON \(session) (researcherID)",
+            """
+            CREATE TABLE \(table("consoleSignInFailure")) (
+                emailSHA256 text NOT NULL,
+                client text NOT NULL,
+                researcherID uuid,
+                failures bigint NOT NULL,
+                pausedUntil timestamptz,
+                unseen bigint NOT NULL,
+                firstUnseenAt timestamptz,
+                lastFailedAt timestamptz,
+                PRIMARY KEY (emailSHA256, client)
+            )
+            """,
+        ]
     }
 }

@@ -14,7 +14,8 @@ import StudyKitEnvironment
 /// let issued = try await store.createInvitation(label: "clinic A", expiresAt: nil)
 /// ```
 ///
-/// The study team's accounts are not kept in PostgreSQL yet, so this store is not a `ResearcherStore`.
+/// The study team's accounts are kept in the same schema (``PostgresStudyStorage/researcherAccounts``), so this store is
+/// a `ResearcherStore` too.
 public typealias PostgresStudyStore = StorageBackedStudyStore<PostgresStudyStorage>
 
 extension StorageBackedStudyStore where Storage == PostgresStudyStorage {
@@ -24,12 +25,14 @@ extension StorageBackedStudyStore where Storage == PostgresStudyStorage {
     public static func open(client: PostgresClient, schema: PostgresCareSchema = .public, environment: StudyKitEnvironment = .live,
                             logger: Logger = PostgresStudyStorage.silentLogger) async throws -> PostgresStudyStore {
         try await PostgresStudyMigrations.migrate(schema, with: client, logger: logger)
-        return PostgresStudyStore(storage: PostgresStudyStorage(client: client, schema: schema, logger: logger), environment: environment)
+        return PostgresStudyStore(storage: PostgresStudyStorage(client: client, schema: schema, environment: environment, logger: logger),
+                                  environment: environment)
     }
 }
 
 /// A study's rows in PostgreSQL through postgres-nio's connection pool (`PostgresClient`): participants, invitations,
-/// sessions, sign-in codes, task runs and consent records, in the tables of ``PostgresStudyMigrations``.
+/// sessions, sign-in codes, task runs and consent records, in the tables of ``PostgresStudyMigrations``, and the study
+/// team's accounts beside them (``PostgresResearcherAccounts``, over ``PostgresResearcherStorage``).
 ///
 /// ```swift
 /// try await PostgresStudyMigrations.migrate(.public, with: client)
@@ -44,22 +47,28 @@ extension StorageBackedStudyStore where Storage == PostgresStudyStorage {
 /// (`PostgresTransactionRunner.retryingConcurrencyRefusals`). The database's refusal of a withdrawn participant's data
 /// (``PostgresWithdrawalGuard``) is thrown as ``StudyRefusal/withdrawn``; other database errors as postgres-nio's
 /// `PSQLError`.
-public final class PostgresStudyStorage: StudyStorage {
+public final class PostgresStudyStorage: StudyStorage, ResearcherAccountsKeeping {
     /// The connection pool. Whoever made it runs it (`run()`) and ends it.
     public let client: PostgresClient
     /// The schema holding the tables.
     public let schema: PostgresCareSchema
     private let logger: Logger
+    /// The study team's accounts in the same schema, over the same pool.
+    public let researcherAccounts: PostgresResearcherAccounts
 
     /// A logger that writes nothing: the default, since a store's callers report its errors themselves.
     public static let silentLogger = Logger(label: "studykit.study-store.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// Storage in `schema` of the database `client` connects to, which must hold the study store's tables: migrate
-    /// first (``PostgresStudyMigrations``), unless another process did. Nothing is read or written here.
-    public init(client: PostgresClient, schema: PostgresCareSchema = .public, logger: Logger = PostgresStudyStorage.silentLogger) {
+    /// first (``PostgresStudyMigrations``), unless another process did; the study team's accounts use `environment`'s
+    /// clock, UUIDs and randomness. Nothing is read or written here.
+    public init(client: PostgresClient, schema: PostgresCareSchema = .public, environment: StudyKitEnvironment = .live,
+                logger: Logger = PostgresStudyStorage.silentLogger) {
         self.client = client
         self.schema = schema
         self.logger = logger
+        researcherAccounts = PostgresResearcherAccounts(storage: PostgresResearcherStorage(client: client, schema: schema, logger: logger),
+                                                        environment: environment)
     }
 
     /// Runs `body` in a read-only transaction that sees one snapshot of the committed state.

@@ -7,7 +7,7 @@ import Research
 import Study
 
 /// A study store in one SQLite file (GRDB, WAL, versioned migrations): the study store's rules over
-/// ``SQLiteStudyStorage``, with the study team's accounts (``SQLiteResearcherAccounts``) in the same file.
+/// ``SQLiteStudyStorage``, with the study team's accounts (``SQLiteResearcherAccounts``, over ``SQLiteResearcherStorage``) in the same file.
 ///
 /// ```swift
 /// let store = try SQLiteStudyStore(path: "data/study.sqlite", environment: .live)
@@ -101,14 +101,14 @@ public final class SQLiteStudyStorage: StudyStorage, ResearcherAccountsKeeping {
     /// Restoration data as last decoded or saved, by run: a post reads what the previous one saved.
     let restorations = RestorationDataCache()
     /// The study team's accounts in the same file.
-    public let researcherAccounts: any ResearcherStore
+    public let researcherAccounts: SQLiteResearcherAccounts
 
     /// Storage over a database that ``SQLiteStudyDatabase`` opened, migrated and configured (holding the care store's
     /// tables too), or a file opened for reading: nothing is created, migrated or checked here.
     init(sharing connections: SQLiteConnections, environment: StudyKitEnvironment, audit: SQLiteAuditTrail.WriteContext?) {
         self.connections = connections
         self.audit = audit
-        researcherAccounts = SQLiteResearcherAccounts(connections: connections, environment: environment, audit: audit)
+        researcherAccounts = SQLiteResearcherAccounts(storage: SQLiteResearcherStorage(connections: connections, audit: audit), environment: environment)
     }
 
     /// Storage in `database`, migrated here, whose writes survive what `durability` says.

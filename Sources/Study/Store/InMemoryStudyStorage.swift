@@ -25,7 +25,7 @@ public final class InMemoryStudyStorage: StudyStorage, ResearcherAccountsKeeping
     /// Held by a write for its whole transaction, which may await, and by a read while it takes its copy.
     private let gate = AsyncGate()
     /// The study team's accounts.
-    public let researcherAccounts: any ResearcherStore
+    public let researcherAccounts: InMemoryResearcherAccounts
 
     /// Empty storage, with `researchers` as the study team's accounts.
     public init(researchers: InMemoryResearcherAccounts) {
@@ -199,12 +199,6 @@ public final class InMemoryStudyStorage: StudyStorage, ResearcherAccountsKeeping
             tables.records[index].pdf = state
         }
     }
-}
-
-/// A storage that keeps the study team's accounts beside the study's data, so that its store is a ``ResearcherStore``.
-public protocol ResearcherAccountsKeeping {
-    /// The study team's accounts.
-    var researcherAccounts: any ResearcherStore { get }
 }
 
 /// A row a storage cannot store as asked.

@@ -3,7 +3,7 @@ import Foundation
 /// The study team's accounts of a storage that keeps them beside the study's data: the store answers for them, so one
 /// object serves the console as it serves the participants.
 extension StorageBackedStudyStore: ResearcherStore where Storage: ResearcherAccountsKeeping {
-    private var accounts: any ResearcherStore { storage.researcherAccounts }
+    private var accounts: StorageBackedResearcherAccounts<Storage.Researchers> { storage.researcherAccounts }
 
     public func addResearcher(email: String, role: ResearcherRole) async throws -> Researcher {
         try await accounts.addResearcher(email: email, role: role)

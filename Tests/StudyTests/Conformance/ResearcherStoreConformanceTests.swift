@@ -141,4 +141,19 @@ struct ResearcherStoreConformanceTests {
         }
         #expect(try await store.researchers().count == 2, "a removed researcher stays on record")
     }
+
+    @Test(arguments: Backend.keepingResearchers) func aLinkIsForAResearcherWhoIsThereAndRemovalEndsEvenExpiredSessions(_ backend: Backend) async throws {
+        let store = try await backend.makeResearcherStore(clock)
+        let nobody = UUID()
+        await #expect(throws: ResearcherStoreError.unknownResearcher(nobody)) { _ = try await store.createPasswordLink(researcherID: nobody, lifetime: 60) }
+        let ana = try await store.addResearcher(email: "ana@example.org", role: .viewer)
+        let link = try await store.createPasswordLink(researcherID: ana.id, lifetime: 3600)
+        #expect(try await store.setPassword(linkToken: link.token, passwordHash: "$2b$04$hash")?.id == ana.id)
+        let removed = try await store.removeResearcher(id: ana.id)
+        clock.advance(by: 10)
+        #expect(try await store.removeResearcher(id: ana.id).removedAt == removed.removedAt, "the first removal's time stays")
+        await #expect(throws: ResearcherStoreError.unknownResearcher(ana.id)) { _ = try await store.createPasswordLink(researcherID: ana.id, lifetime: 60) }
+        await #expect(throws: ResearcherStoreError.emailTaken("ana@example.org")) { _ = try await store.addResearcher(email: "ana@example.org", role: .viewer) }
+        #expect(try await store.revokeResearcherSessions(researcherID: ana.id) == 0)
+    }
 }

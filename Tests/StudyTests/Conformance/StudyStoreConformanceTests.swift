@@ -21,8 +21,8 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         [.inMemory, .sqliteInMemory, .sqliteFile, .sqliteSharedWithCare] + (PostgresTestDatabase.isConfigured ? [.postgres, .postgresSharedWithCare] : [])
     }
 
-    /// The backends that keep the study team's accounts beside the study data: not PostgreSQL's yet.
-    static var keepingResearchers: [Backend] { allCases.filter { ![.postgres, .postgresSharedWithCare].contains($0) } }
+    /// The backends that keep the study team's accounts beside the study data: every one.
+    static var keepingResearchers: [Backend] { allCases }
 
     /// The backend's store as the study team's accounts see it.
     func makeResearcherStore(_ clock: TestClock) async throws -> any ResearcherStore {
