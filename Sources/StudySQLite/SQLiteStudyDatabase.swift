@@ -46,6 +46,11 @@ public final class SQLiteStudyDatabase: StudyDatabase {
     /// The study team's accounts, in the same file.
     public var researchers: any ResearcherStore { sqliteStudyStore }
 
+    /// Returns when a read of the file answers (`SELECT 1` on a reader); throws the file's error when it does not.
+    public func checkAvailability() async throws {
+        try await connections.read { connection in try connection.run { db in _ = try Int.fetchOne(db, sql: "SELECT 1") } }
+    }
+
     /// Calls `observer` with each committed care write (``StorageBackedCareStore/observeCommits(_:)``).
     public func observeCareCommits(_ observer: @escaping @Sendable (CareChange) -> Void) {
         sqliteCareStore.observeCommits(observer)

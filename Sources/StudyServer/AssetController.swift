@@ -9,17 +9,24 @@ import StudyWeb
 ///
 /// | Route | What it does |
 /// |---|---|
-/// | `GET /health` | `ok`: for load balancers and the benchmarks |
+/// | `GET /health` | `ok`: the process answers (for load balancers and the benchmarks) |
+/// | `GET /health/database` | `ok` when the study's database answers; 503 with `Retry-After` when it does not (a proxy's check) |
 /// | `GET /assets/studykit.css`, `/assets/studykit.js` | the stylesheet and the script |
 /// | `GET /assets/active/NAME.js` | the ES module of an active step (`tapping.js`), and `active.js`, which they share |
 /// | `GET /images/NAME` | an image the study shows (a feed card's, the logo), read when the study was loaded |
 struct AssetController {
     /// The study's images by the name in their URL (``imageURL(_:)``).
     let images: [String: StudyImage]
+    /// Returns when the study's database answers; throws when it does not.
+    let databaseAnswers: @Sendable () async throws -> Void
 
-    init(study: StudyDefinition) {
+    init(study: StudyDefinition, databaseAnswers: @escaping @Sendable () async throws -> Void) {
         images = Dictionary(study.images.map { (Self.imageName($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.databaseAnswers = databaseAnswers
     }
+
+    /// How long a proxy is asked to wait before it checks a database that did not answer again.
+    static let databaseRetryAfter = "5"
 
     /// The URL of the study folder's image `path`: one path segment, so that nothing in it names another file.
     static func imageURL(_ path: String) -> String { "/images/" + imageName(path) }
@@ -43,6 +50,21 @@ struct AssetController {
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: image.data)))
         }
         router.get("/health") { _, _ in "ok" }
+        let databaseAnswers = self.databaseAnswers
+        router.get("/health/database") { _, _ -> Response in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; charset=utf-8"
+            headers[.cacheControl] = "no-store"
+            do {
+                try await databaseAnswers()
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "ok")))
+            } catch {
+                // What failed stays in the server's log: the check is public, the database's words are not.
+                headers[.retryAfter] = Self.databaseRetryAfter
+                return Response(status: .serviceUnavailable, headers: headers,
+                                body: .init(byteBuffer: ByteBuffer(string: "the study's database does not answer")))
+            }
+        }
         router.get("/assets/studykit.css") { _, _ in Self.asset(WebAssets.stylesheet, type: "text/css; charset=utf-8") }
         router.get("/assets/studykit.js") { _, _ in Self.asset(WebAssets.script, type: "text/javascript; charset=utf-8") }
         router.get("/assets/active/:file") { _, context in

@@ -32,7 +32,8 @@ public enum StudyRouter {
     public static func router(service: StudyService, secureCookies: Bool) -> Router<StudyRequestContext> {
         let router = Router(context: StudyRequestContext.self)
         router.add(middleware: StudyPageMiddleware(service: service))
-        AssetController(study: service.study).addRoutes(to: router)
+        let data = service.data
+        AssetController(study: service.study, databaseAnswers: { try await data.checkAvailability() }).addRoutes(to: router)
         EnrolmentController(service: service, secureCookies: secureCookies).addRoutes(to: router)
 
         let participant = router.group()

@@ -14,4 +14,6 @@ public protocol StudyDatabase: StudyDataStore, AuditTrailStore {
     /// Calls `observer` with each committed write of the care store, in the writing task, before the write returns:
     /// how the server's page caches and open pages learn which participants' data changed.
     func observeCareCommits(_ observer: @escaping @Sendable (CareChange) -> Void)
+    /// Returns when the database answers a trivial read; throws when it does not (a server's health check for its proxy).
+    func checkAvailability() async throws
 }
