@@ -122,7 +122,7 @@ struct PostgresCareTransaction: CareStorageWriter, Sendable {
         binds.append(outcome.remoteID)
         binds.append(outcome.source)
         binds.append(try StoredOutcomeValues.json(outcome.values))
-        binds.append(try StoredOutcomeDetails(outcome).json())
+        binds.append(try OutcomeDetails(outcome).json())
         try await execute(PostgresQuery(unsafeSQL: """
             INSERT INTO \(schema.qualified("outcome")) (uuid, taskUUID, occurrenceIndex, createdDate, deletedDate, timeZone, remoteID, source,
                                  outcomeValues, details)
@@ -298,7 +298,7 @@ struct PostgresCareTransaction: CareStorageWriter, Sendable {
             outcome.createdDate = created?.date
             outcome.deletedDate = deleted?.date
             if let detailsJSON {
-                guard let details = StoredOutcomeDetails(json: detailsJSON) else {
+                guard let details = OutcomeDetails(json: detailsJSON) else {
                     throw PostgresCareStorageError.invalidValue(table: "outcome", column: "details", value: detailsJSON)
                 }
                 details.apply(to: &outcome)

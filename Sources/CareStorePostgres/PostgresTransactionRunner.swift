@@ -56,4 +56,20 @@ public enum PostgresTransactionRunner {
             }
         }
     }
+
+    /// Runs `body` in one read-only transaction (`REPEATABLE READ READ ONLY`: every statement sees the same committed
+    /// state) on a connection leased from `client`.
+    public static func readOnly<T: Sendable>(_ client: PostgresClient, logger: Logger,
+                                            _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            try await run(on: connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger, body)
+        }
+    }
+
+    /// How many rows `query` returns on `connection` (an UPDATE's or DELETE's with `RETURNING 1`: how many it changed).
+    public static func rowCount(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws -> Int {
+        var count = 0
+        for try await _ in try await connection.query(query, logger: logger) { count += 1 }
+        return count
+    }
 }

@@ -33,37 +33,6 @@ enum OutcomeValueColumns {
     }
 }
 
-/// An outcome's notes, tags and user info, kept together as JSON in `outcome.details` (NULL when all are empty).
-struct OutcomeDetails: Codable {
-    var notes: [Note]
-    var tags: [String]
-    var userInfo: [String: String]
-
-    init(_ outcome: Outcome) {
-        notes = outcome.notes
-        tags = outcome.tags
-        userInfo = outcome.userInfo
-    }
-
-    /// Reads the column; nil when it is not such JSON.
-    init?(json: String) {
-        guard let decoded = try? JSONDecoder().decode(OutcomeDetails.self, from: Data(json.utf8)) else { return nil }
-        self = decoded
-    }
-
-    /// The column's text, or nil when there is nothing to keep.
-    func json() throws -> String? {
-        guard !(notes.isEmpty && tags.isEmpty && userInfo.isEmpty) else { return nil }
-        return String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
-    }
-
-    func apply(to outcome: inout Outcome) {
-        outcome.notes = notes
-        outcome.tags = tags
-        outcome.userInfo = userInfo
-    }
-}
-
 /// Lists of strings as JSON arrays: a version's tags, and large sets bound as one query argument.
 enum StringListJSON {
     /// `[]` for an empty list without going through the encoder (the common case for tags).

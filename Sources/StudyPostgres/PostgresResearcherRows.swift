@@ -188,11 +188,8 @@ struct PostgresResearcherRows: ResearcherStorageWriter, Sendable {
         try await PostgresTransactionRunner.execute(query, on: connection, logger: logger)
     }
 
-    /// How many rows `query` returns (an UPDATE's with `RETURNING 1`: how many it changed).
     private func rowCount(_ query: PostgresQuery) async throws -> Int {
-        var count = 0
-        for try await _ in try await connection.query(query, logger: logger) { count += 1 }
-        return count
+        try await PostgresTransactionRunner.rowCount(query, on: connection, logger: logger)
     }
 
     private func researchers(_ query: PostgresQuery) async throws -> [Researcher] {

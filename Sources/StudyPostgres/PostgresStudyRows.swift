@@ -313,11 +313,8 @@ struct PostgresStudyRows: StudyStorageWriter, Sendable {
         try await PostgresTransactionRunner.execute(query, on: connection, logger: logger)
     }
 
-    /// How many rows `query` returns (an UPDATE's or DELETE's with `RETURNING 1`: how many it changed).
     private func rowCount(_ query: PostgresQuery) async throws -> Int {
-        var count = 0
-        for try await _ in try await connection.query(query, logger: logger) { count += 1 }
-        return count
+        try await PostgresTransactionRunner.rowCount(query, on: connection, logger: logger)
     }
 
     private func strings(_ query: PostgresQuery) async throws -> [String] {

@@ -74,10 +74,8 @@ public final class PostgresStudyStorage: StudyStorage, ResearcherAccountsKeeping
     /// Runs `body` in a read-only transaction that sees one snapshot of the committed state.
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StudyStorageReader) async throws -> T) async throws -> T {
         let schema = schema, logger = logger
-        return try await client.withConnection { connection in
-            try await PostgresTransactionRunner.run(on: connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger) { connection in
-                try await body(PostgresStudyRows(connection: connection, schema: schema, logger: logger))
-            }
+        return try await PostgresTransactionRunner.readOnly(client, logger: logger) { connection in
+            try await body(PostgresStudyRows(connection: connection, schema: schema, logger: logger))
         }
     }
 
