@@ -1,3 +1,4 @@
+import Consent
 import Crypto
 import Foundation
 import Study
@@ -9,32 +10,24 @@ struct RequestSigner: Sendable {
 
     init(secret: Data) { key = SymmetricKey(data: secret) }
 
-    /// Loads the secret from `DATA/keys/web-secret`, creating it (0600, in a 0700 folder) on first use. A file
-    /// of the wrong size is an error naming it, never replaced, since replacing it would sign everyone out.
-    /// The secret's bytes come from `randomBytes` (the environment's secure source).
-    static func load(dataFolder: StudyDataFolder, randomBytes: @Sendable (Int) -> [UInt8]) throws -> RequestSigner {
-        let keys = dataFolder.keys
-        let file = keys.appendingPathComponent("web-secret")
-        let manager = FileManager.default
+    /// Loads the secret from `KEYS/web-secret` (the server's keys folder: `DATA/keys/` by default), creating it (0600,
+    /// in a 0700 folder) on first use, whole or not at all; several processes starting at once end up with the same
+    /// one. A file that others may read, or of the wrong size, is an error naming it, never replaced, since replacing
+    /// it would sign everyone out. The secret's bytes come from `randomBytes` (the environment's secure source).
+    static func load(keysFolder: URL, randomBytes: @Sendable (Int) -> [UInt8]) throws -> RequestSigner {
+        let file = keysFolder.appendingPathComponent(fileName)
         do { try StudyDataFolder.requireOwnerOnly(secretFile: file.path) } catch { throw StudyServerStartError("\(error)") }
-        if let existing = manager.contents(atPath: file.path) {
-            guard existing.count == 32 else {
-                throw StudyServerStartError("\(file.path) holds \(existing.count) bytes, not a 32-byte secret; move it away to make a new one (everyone will be signed out)")
-            }
-            return RequestSigner(secret: existing)
+        let keys = ConsentKeyStore(keysDirectory: keysFolder)
+        do {
+            if let existing = try keys.loadSecret(named: fileName, byteCount: 32) { return RequestSigner(secret: existing) }
+            return RequestSigner(secret: try keys.storeSecret(named: fileName, Data(randomBytes(32))))
+        } catch {
+            throw StudyServerStartError("\(error); a web secret of the wrong size is never replaced: move it away to make a new one (everyone will be signed out)")
         }
-        try manager.createDirectory(at: keys, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let secret = Data(randomBytes(32))
-        let temporary = keys.appendingPathComponent(".web-secret-\(UUID().uuidString)")
-        guard manager.createFile(atPath: temporary.path, contents: secret, attributes: [.posixPermissions: 0o600]) else {
-            throw StudyServerStartError("cannot write \(temporary.path)")
-        }
-        if rename(temporary.path, file.path) != 0 {
-            try? manager.removeItem(at: temporary)
-            throw StudyServerStartError("cannot create \(file.path): \(String(cString: strerror(errno)))")
-        }
-        return RequestSigner(secret: secret)
     }
+
+    /// The web secret's file name in the keys folder.
+    static let fileName = "web-secret"
 
     /// The CSRF token of a session: base64url of HMAC-SHA256("csrf:" + session token).
     func csrfToken(forSession session: String) -> String {

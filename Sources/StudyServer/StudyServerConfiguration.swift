@@ -4,8 +4,12 @@ import Foundation
 public struct StudyServerConfiguration: Sendable {
     /// The study folder (`study.yaml` and the files it names).
     public var studyFolder: URL
-    /// The data folder: `study.sqlite`, `keys/`, `consent-pdfs/`, `run-files/`.
+    /// The data folder: `study.sqlite` (on SQLite), `keys/`, `run-files/`, and consent PDFs printed by earlier versions.
     public var dataFolder: URL
+    /// The server's keys (the web secret, the consent signing key, the audit trail's key): `DATA/keys/` unless set.
+    /// Several processes over one PostgreSQL database are given the same folder (`--keys DIR`), since the database
+    /// never holds a key.
+    public var keysFolder: URL
     /// The address to listen on; `127.0.0.1` by default, so nothing outside the machine reaches it unless asked.
     public var host: String
     /// The port; 0 picks a free one.
@@ -49,6 +53,7 @@ public struct StudyServerConfiguration: Sendable {
                 durability: Durability = .processCrash, trustedProxies: Set<String> = [], passwordCost: UInt8 = 12) {
         self.studyFolder = studyFolder
         self.dataFolder = dataFolder
+        keysFolder = dataFolder.appendingPathComponent("keys", isDirectory: true)
         self.host = host
         self.port = port
         self.secureCookies = secureCookies

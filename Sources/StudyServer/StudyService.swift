@@ -104,9 +104,9 @@ public final class StudyService: Sendable {
         }
         self.data = data
         researchers = ResearcherAccounts(store: data.researchers, cost: configuration.passwordCost)
-        signer = try RequestSigner.load(dataFolder: folder, randomBytes: environment.randomBytes)
+        signer = try RequestSigner.load(keysFolder: configuration.keysFolder, randomBytes: environment.randomBytes)
         do {
-            consentKey = try ConsentKeyStore(dataDirectory: configuration.dataFolder).loadOrCreate()
+            consentKey = try ConsentKeyStore(keysDirectory: configuration.keysFolder).loadOrCreate()
         } catch {
             throw StudyServerStartError("consent signing key: \(error)")
         }

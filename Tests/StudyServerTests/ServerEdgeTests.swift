@@ -6,6 +6,8 @@ import NIOCore
 import NIOEmbedded
 import NIOHTTPTypes
 import Study
+import StudyKitEnvironment
+import StudySQLite
 @testable import StudyServer
 import Testing
 
@@ -138,6 +140,35 @@ struct ServerEdgeTests {
         for companion in ["study.sqlite-wal", "study.sqlite-shm"] where FileManager.default.fileExists(atPath: data.appendingPathComponent(companion).path) {
             #expect(try mode(companion) & 0o077 == 0, "\(companion)")
         }
+    }
+
+    @Test func aKeysFolderOfItsOwnHoldsTheServersKeysAndTwoServicesShareThem() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("keys-folder-\(UUID().uuidString)")
+        let keys = data.deletingLastPathComponent().appendingPathComponent("keys-\(UUID().uuidString)/study")
+        defer { try? FileManager.default.removeItem(at: data); try? FileManager.default.removeItem(at: keys.deletingLastPathComponent()) }
+        func service(_ folder: URL) throws -> StudyService {
+            var configuration = StudyServerConfiguration(studyFolder: Fixture.repository.appendingPathComponent("examples/studies/recover"),
+                                                         dataFolder: folder, passwordCost: 4)
+            configuration.keysFolder = keys
+            let environment = StudyKitEnvironment(now: { Self.start }, makeUUID: { UUID() })
+            let database = try SQLiteStudyDatabase.openForServer(dataFolder: folder, environment: environment, durability: .processCrash,
+                                                                 auditAnchorInterval: .zero)
+            return try StudyService(study: try StudyServerApplication.loadStudy(configuration), configuration: configuration, data: database,
+                                    environment: environment, pdfRenderer: Fixture.NoPDF())
+        }
+        let first = try service(data.appendingPathComponent("a"))
+        for file in ["web-secret", "consent-signing-key.ed25519"] {
+            let mode = try #require(FileManager.default.attributesOfItem(atPath: keys.appendingPathComponent(file).path)[.posixPermissions] as? Int)
+            #expect(mode & 0o077 == 0, "\(file) is \(String(mode, radix: 8))")
+        }
+        // (The SQLite database under the data folder signs its audit anchor with the data folder's own key: `studykit`
+        // takes --keys only with --database, where the database's keys come from the same folder.)
+        #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("a/keys/web-secret").path), "the web secret was written in the data folder")
+        // A second process given the same keys folder signs and seals with the same keys: a session's CSRF token made by
+        // one verifies on the other.
+        let second = try service(data.appendingPathComponent("b"))
+        #expect(first.consentKey.publicKey == second.consentKey.publicKey)
+        #expect(first.signer.csrfToken(forSession: "a session") == second.signer.csrfToken(forSession: "a session"))
     }
 
     @Test func aWebSecretOthersCanReadIsRefused() throws {

@@ -5,8 +5,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Keeps the server's consent signing key in the data folder: `DATA/keys/consent-signing-key.ed25519`,
-/// the key's 32 raw bytes, mode 0600 in a folder of mode 0700.
+/// Keeps the server's consent signing key in its keys folder: `DATA/keys/consent-signing-key.ed25519` for a server on
+/// SQLite, or the folder `--keys DIR` names for several processes on PostgreSQL (every process reads the same keys;
+/// the database never holds them): the key's 32 raw bytes, mode 0600 in a folder of mode 0700.
 ///
 /// ```swift
 /// let key = try ConsentKeyStore(dataDirectory: data).loadOrCreate()
@@ -17,18 +18,20 @@ import Darwin
 /// never leaves half a key and two processes starting at once end up with the same key). A key file
 /// that is the wrong size is an error naming the file; it is never replaced.
 public struct ConsentKeyStore: Sendable {
-    /// The data folder the key lives under.
-    public var dataDirectory: URL
+    /// The folder holding the keys.
+    public var keysDirectory: URL
 
-    /// A store under `dataDirectory`.
+    /// A store in the data folder `dataDirectory`'s `keys/`.
     public init(dataDirectory: URL) {
-        self.dataDirectory = dataDirectory
+        keysDirectory = dataDirectory.appendingPathComponent("keys", isDirectory: true)
     }
 
-    /// `DATA/keys`.
-    public var keysDirectory: URL { dataDirectory.appendingPathComponent("keys", isDirectory: true) }
+    /// A store in `keysDirectory` itself (created, owner-only, with its parent folders, when missing).
+    public init(keysDirectory: URL) {
+        self.keysDirectory = keysDirectory
+    }
 
-    /// `DATA/keys/consent-signing-key.ed25519`.
+    /// `KEYS/consent-signing-key.ed25519`.
     public var keyFile: URL { keysDirectory.appendingPathComponent("consent-signing-key.ed25519") }
 
     /// The stored key, or nil when there is none yet.
@@ -48,13 +51,13 @@ public struct ConsentKeyStore: Sendable {
         return try ConsentSigningKey(rawRepresentation: stored)
     }
 
-    /// Another secret of the server's kept beside the signing key: `DATA/keys/NAME`, `byteCount` bytes, owner-only.
+    /// Another secret of the server's kept beside the signing key: `KEYS/NAME`, `byteCount` bytes, owner-only.
     /// Nil when there is none yet; an error naming the file when it is open to others or of another size.
     public func loadSecret(named name: String, byteCount: Int) throws -> Data? {
         try loadSecret(at: keysDirectory.appendingPathComponent(name), byteCount: byteCount, what: "the file \(name)")
     }
 
-    /// Stores `secret` as `DATA/keys/NAME` when there is no such file yet, created whole or not at all; returns the
+    /// Stores `secret` as `KEYS/NAME` when there is no such file yet, created whole or not at all; returns the
     /// secret stored, which is another process's when it stored one first.
     @discardableResult
     public func storeSecret(named name: String, _ secret: Data) throws -> Data {
@@ -114,10 +117,11 @@ public struct ConsentKeyStore: Sendable {
             guard isDirectory.boolValue else { throw ConsentKeyError.fileSystem(path: path, reason: "exists and is not a folder") }
             return
         }
+        let parent = keysDirectory.deletingLastPathComponent()
         do {
-            try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
-            throw ConsentKeyError.fileSystem(path: dataDirectory.path, reason: "cannot create the data folder: \(error.localizedDescription)")
+            throw ConsentKeyError.fileSystem(path: parent.path, reason: "cannot create the folder of the keys folder: \(error.localizedDescription)")
         }
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
             throw ConsentKeyError.fileSystem(path: path, reason: "cannot create the keys folder: \(String(cString: strerror(errno)))")
