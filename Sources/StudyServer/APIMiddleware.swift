@@ -67,6 +67,11 @@ struct APIMiddleware: RouterMiddleware {
             return Self.json(StudyServerError(.badRequest, code: "bad-request", error.body ?? "\(error.status)"), status: error.status)
         } catch is NIOTooManyBytesError {
             return Self.json(StudyServerError(.contentTooLarge, code: "too-large", "The body is too large."))
+        } catch {
+            // A refusal met before the API's handlers (reading the caller's session while the database does not answer)
+            // is JSON too; anything else is the server's fault, left to the site's middleware, which logs it.
+            guard let failure = StudyServerError(refusing: error) else { throw error }
+            return Self.json(failure)
         }
     }
 
@@ -85,6 +90,7 @@ struct APIMiddleware: RouterMiddleware {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         headers[.cacheControl] = "no-store"
+        failure.addRetryAfter(to: &headers)
         let body = (try? JSONEncoder().encode(failure.apiError)) ?? Data()
         return Response(status: status ?? failure.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }

@@ -25,9 +25,6 @@ struct AssetController {
         self.databaseAnswers = databaseAnswers
     }
 
-    /// How long a proxy is asked to wait before it checks a database that did not answer again.
-    static let databaseRetryAfter = "5"
-
     /// The URL of the study folder's image `path`: one path segment, so that nothing in it names another file.
     static func imageURL(_ path: String) -> String { "/images/" + imageName(path) }
 
@@ -60,7 +57,7 @@ struct AssetController {
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "ok")))
             } catch {
                 // What failed stays in the server's log: the check is public, the database's words are not.
-                headers[.retryAfter] = Self.databaseRetryAfter
+                StudyServerError.databaseUnavailable.addRetryAfter(to: &headers)
                 return Response(status: .serviceUnavailable, headers: headers,
                                 body: .init(byteBuffer: ByteBuffer(string: "the study's database does not answer")))
             }

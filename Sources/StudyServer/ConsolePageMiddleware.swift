@@ -28,8 +28,10 @@ struct ConsolePageMiddleware: RouterMiddleware {
         let status = refusal.status, text = refusal.description
         let link = signedOut ? ConsoleLinkView(href: "/console/sign-in", label: "Sign in") : ConsoleLinkView(href: "/console", label: "Back to the console")
         let view = ConsoleMessageView(title: status.code == 401 ? "Not signed in" : "That did not work", text: text, link: link)
-        return StudyRouter.html(service.consolePages.message(view, context: ConsoleContext(studyName: service.study.name, researcher: nil, csrfToken: nil,
-                                                                                            assets: .linked(basePath: "/assets"))),
-                                status: status)
+        var response = StudyRouter.html(service.consolePages.message(view, context: ConsoleContext(studyName: service.study.name, researcher: nil,
+                                                                                                    csrfToken: nil, assets: .linked(basePath: "/assets"))),
+                                        status: status)
+        refusal.addRetryAfter(to: &response.headers)
+        return response
     }
 }

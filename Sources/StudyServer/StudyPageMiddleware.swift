@@ -79,11 +79,14 @@ struct StudyPageMiddleware: RouterMiddleware {
     /// The refusal's page, in the signed-in participant's language, or else the browser's preferred one: the one
     /// mapping of a ``StudyServerError`` to a participant's page (``StudyServerError/text(in:)``).
     private func page(for error: StudyServerError, request: Request) async -> Response {
-        let signedIn = try? await service.signedIn(sessionToken: StudyRouter.sessionToken(of: request))
+        // While the database does not answer, the participant's language is the browser's: their session cannot be read.
+        let signedIn = error.kind == .serviceUnavailable ? nil : try? await service.signedIn(sessionToken: StudyRouter.sessionToken(of: request))
         let language = signedIn?.participant.language ?? StudyRouter.language(of: request, service: service)
         let strings = service.strings(language: language)
         let link: (label: String, url: String)? = error == .notSignedIn ? (strings[.signIn], "/signin") : (strings[.home], "/")
         let page = service.messagePage(language: language, signedIn: nil, title: strings[.errorTitle], text: error.text(in: strings), link: link)
-        return StudyRouter.html(page, status: error.status)
+        var response = StudyRouter.html(page, status: error.status)
+        error.addRetryAfter(to: &response.headers)
+        return response
     }
 }

@@ -67,7 +67,23 @@ public struct StudyServerError: Error, Hashable, Sendable, CustomStringConvertib
         case .unprocessableContent: .unprocessableContent
         case .tooManyRequests: .tooManyRequests
         case .internalServerError: .internalServerError
+        case .serviceUnavailable: .serviceUnavailable
         }
+    }
+
+    /// How many seconds the client should wait before asking again, for a refusal that says so (`Retry-After`):
+    /// 5 while the study's database does not answer; nil for every other refusal.
+    public var retryAfterSeconds: Int? {
+        kind == .serviceUnavailable ? Self.databaseRetryAfterSeconds : nil
+    }
+
+    /// How long a client waits before asking again while the study's database does not answer: long enough for a
+    /// restart of PostgreSQL or a failover, short enough that a participant who waits is not kept waiting long.
+    static let databaseRetryAfterSeconds = 5
+
+    /// Sets `Retry-After` on `headers` when the refusal says when to ask again (``retryAfterSeconds``).
+    func addRetryAfter(to headers: inout HTTPFields) {
+        if let seconds = retryAfterSeconds { headers[.retryAfter] = String(seconds) }
     }
 
     /// The refusal in English with its detail: the console's pages, the API's JSON, logs and tests.
@@ -107,6 +123,9 @@ public struct StudyServerError: Error, Hashable, Sendable, CustomStringConvertib
     static let formTooLarge = StudyServerError(.contentTooLarge, .refusalFormTooLarge)
     /// Something failed on the server (500): the page says what the participant can do, never what failed.
     static let serverError = StudyServerError(.internalServerError, .refusalServerError)
+    /// The study's database does not answer for now (503, with `Retry-After`): the page says to try again in a
+    /// moment, and that nothing saved is lost.
+    static let databaseUnavailable = StudyServerError(.serviceUnavailable, .refusalDatabaseUnavailable, code: "database-unavailable")
 
     /// A request that could not be read (400); `detail` says what and where.
     static func malformed(_ detail: String) -> StudyServerError {
@@ -152,6 +171,7 @@ public struct StudyServerError: Error, Hashable, Sendable, CustomStringConvertib
         case let error as StudyStoreError:
             guard let refusal = StudyRefusal(error) else { return nil }
             self.init(refusal)
+        case is StudyDatabaseUnavailable: self = .databaseUnavailable
         default: return nil
         }
     }

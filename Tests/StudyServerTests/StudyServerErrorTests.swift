@@ -57,4 +57,22 @@ struct StudyServerErrorTests {
         let console = StudyServerError.consoleNotSignedIn
         #expect(console.text(in: WebStrings(language: "ja")) == console.description && console.status == .unauthorized)
     }
+
+    @Test func aDatabaseThatDoesNotAnswerIsA503ThatSaysWhenToAskAgainAndNeverItsWords() {
+        let error = StudyServerError(refusing: StudyDatabaseUnavailable("connection refused (postgres://studykit@10.0.0.9:5432/study)"))
+        #expect(error == .databaseUnavailable)
+        #expect(error?.status == .serviceUnavailable && error?.retryAfterSeconds == 5 && error?.code == "database-unavailable")
+        var headers = HTTPFields()
+        error?.addRetryAfter(to: &headers)
+        #expect(headers[.retryAfter] == "5")
+        // The participant's page says to try again and that nothing is lost, in their language; the database's words
+        // (its address, its error) stay in the log.
+        for language in ["en", "ja", "ko", "zh-Hans", "es"] {
+            let text = error?.text(in: WebStrings(language: language)) ?? ""
+            #expect(!text.isEmpty && !text.contains("postgres") && !text.contains("10.0.0.9"), "\(language): \(text)")
+        }
+        #expect(error?.text(in: WebStrings(language: "ja")) != error?.text(in: WebStrings(language: "en")))
+        // No other refusal asks the client to come back later.
+        #expect(StudyServerError.serverError.retryAfterSeconds == nil && StudyServerError(StudyRefusal.withdrawn).retryAfterSeconds == nil)
+    }
 }

@@ -107,6 +107,9 @@ extension StudyRefusal {
         case tooManyRequests
         /// The server failed; nothing the caller did.
         case internalServerError
+        /// The server cannot answer for now (its database does not, ``StudyDatabaseUnavailable``): asked again in a
+        /// moment, it will be; nothing was written.
+        case serviceUnavailable
     }
 
     /// The refusal's kind.

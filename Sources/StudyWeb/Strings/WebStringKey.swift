@@ -153,4 +153,6 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case refusalConsentCannotBeRecorded, refusalNoConsentYet, refusalConsentPrinting, refusalConsentChanged, refusalWithdrawn
     /// The server's own failure.
     case refusalServerError
+    /// The study's database does not answer for now (503): try again in a moment; nothing saved is lost.
+    case refusalDatabaseUnavailable
 }
