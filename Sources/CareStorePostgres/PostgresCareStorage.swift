@@ -98,9 +98,9 @@ public final class PostgresCareStorage: CareStorage {
     }
 
     /// Runs `body` between `begin` and COMMIT on one leased connection.
-    private func transaction<T: Sendable>(begin: PostgresQuery, _ body: @Sendable (PostgresCareTransaction) async throws -> T) async throws -> T {
+    private func transaction<T: Sendable>(begin: PostgresQuery, _ body: @escaping @Sendable (PostgresCareTransaction) async throws -> T) async throws -> T {
         let schema = schema, logger = logger
-        return try await client.withConnection { connection in
+        return try await PostgresTransactionRunner.withConnection(client) { connection in
             try await PostgresTransactionRunner.run(on: connection, begin: begin, logger: logger) { connection in
                 try await body(PostgresCareTransaction(connection: connection, schema: schema, logger: logger))
             }

@@ -1,5 +1,7 @@
 import Logging
 import PostgresNIO
+import StudyKitEnvironment
+import Synchronization
 
 /// BEGIN, the body, then COMMIT, or ROLLBACK when the body throws, on one connection; and statements run to their end.
 ///
@@ -57,11 +59,63 @@ public enum PostgresTransactionRunner {
         }
     }
 
+    /// How long a request waits for a connection of the pool before it is told that the database does not answer. A
+    /// pool that cannot connect (PostgreSQL restarting, unreachable) would otherwise keep the request waiting until it
+    /// connects again; a pool whose connections are all busy lends one as soon as one is free, which on a machine
+    /// loaded to its limit (the tests, with both cores busy) took more than 3 s: 10 s tells the two apart and stays
+    /// well inside a proxy's timeout (deploy/nginx: 60 s).
+    public static let connectionWait: Duration = .seconds(10)
+
+    /// Runs `body` on a connection leased from `client`, waiting at most `wait` for it; throws
+    /// `DatabaseUnavailable` (StudyKitEnvironment) when none was lent in time, or when the connection fails under
+    /// `body` (PostgreSQL stopped, the network cut), so that the caller says "try again in a moment" instead of failing
+    /// or hanging. Every other error of `body` is thrown as it is.
+    public static func withConnection<T: Sendable>(_ client: PostgresClient, waitingAtMost wait: Duration = connectionWait,
+                                                   _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let leased = LeaseFlag()
+        do {
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask {
+                    try await client.withConnection { connection in
+                        leased.set()
+                        return try await body(connection)
+                    }
+                }
+                group.addTask {
+                    try await Task.sleep(for: wait)
+                    if !leased.isSet { throw DatabaseUnavailable("no connection within \(wait) (is PostgreSQL running and reachable?)") }
+                    return nil
+                }
+                while let value = try await group.next() {
+                    if let value {
+                        group.cancelAll()
+                        return value
+                    }
+                }
+                preconditionFailure("the leasing task ends with a value or an error")
+            }
+        } catch let error as PSQLError where isConnectionFailure(error) {
+            throw DatabaseUnavailable("\(error.code): \(String(reflecting: error))")
+        }
+    }
+
+    /// Whether `error` says that the connection, not the statement, failed: it could not be made, was closed, or the
+    /// server is shutting down or starting (SQLSTATE class 08, 57P01 to 57P03).
+    public static func isConnectionFailure(_ error: PSQLError) -> Bool {
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed: return true
+        case .server:
+            let state = error.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
+        default: return false
+        }
+    }
+
     /// Runs `body` in one read-only transaction (`REPEATABLE READ READ ONLY`: every statement sees the same committed
-    /// state) on a connection leased from `client`.
+    /// state) on a connection leased from `client` (``withConnection(_:waitingAtMost:_:)``).
     public static func readOnly<T: Sendable>(_ client: PostgresClient, logger: Logger,
                                             _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
+        try await withConnection(client) { connection in
             try await run(on: connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger, body)
         }
     }
@@ -72,4 +126,11 @@ public enum PostgresTransactionRunner {
         for try await _ in try await connection.query(query, logger: logger) { count += 1 }
         return count
     }
+}
+
+/// Whether a connection was lent: set by the leasing task, read by the one that waits for it.
+private final class LeaseFlag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
 }

@@ -100,7 +100,7 @@ public final class PostgresStudyStorage: StudyStorage, ResearcherAccountsKeeping
                                           _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
             return try await PostgresTransactionRunner.retryingConcurrencyRefusals {
-                try await client.withConnection { connection in
+                try await PostgresTransactionRunner.withConnection(client) { connection in
                     try await PostgresTransactionRunner.run(on: connection, begin: "BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger, body)
                 }
             }

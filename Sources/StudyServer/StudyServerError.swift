@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Research
 import Study
+import StudyKitEnvironment
 import StudyWeb
 
 /// A request the server refuses: the one refusal of the participant pages, the console and the REST API. It carries
@@ -171,7 +172,7 @@ public struct StudyServerError: Error, Hashable, Sendable, CustomStringConvertib
         case let error as StudyStoreError:
             guard let refusal = StudyRefusal(error) else { return nil }
             self.init(refusal)
-        case is StudyDatabaseUnavailable: self = .databaseUnavailable
+        case is DatabaseUnavailable: self = .databaseUnavailable
         default: return nil
         }
     }

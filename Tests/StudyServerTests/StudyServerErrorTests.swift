@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Study
 @testable import StudyServer
+import StudyKitEnvironment
 import StudyWeb
 import Testing
 
@@ -59,7 +60,7 @@ struct StudyServerErrorTests {
     }
 
     @Test func aDatabaseThatDoesNotAnswerIsA503ThatSaysWhenToAskAgainAndNeverItsWords() {
-        let error = StudyServerError(refusing: StudyDatabaseUnavailable("connection refused (postgres://studykit@10.0.0.9:5432/study)"))
+        let error = StudyServerError(refusing: DatabaseUnavailable("connection refused (postgres://studykit@10.0.0.9:5432/study)"))
         #expect(error == .databaseUnavailable)
         #expect(error?.status == .serviceUnavailable && error?.retryAfterSeconds == 5 && error?.code == "database-unavailable")
         var headers = HTTPFields()

@@ -107,7 +107,7 @@ extension StudyRefusal {
         case tooManyRequests
         /// The server failed; nothing the caller did.
         case internalServerError
-        /// The server cannot answer for now (its database does not, ``StudyDatabaseUnavailable``): asked again in a
+        /// The server cannot answer for now (its database does not: `DatabaseUnavailable`): asked again in a
         /// moment, it will be; nothing was written.
         case serviceUnavailable
     }
