@@ -8,12 +8,12 @@ SWIFT ?= swift
 # The browser suite drives chromium through chromedriver with Selenium from PyPI (in .venv); `make bench` loads the
 # server with wrk.
 DEBIAN_PACKAGES := libsqlite3-dev zlib1g-dev libqrencode-dev pkg-config chromium chromium-driver fonts-noto-cjk poppler-utils python3 python3-venv wrk
-# Only the tests need R, zbar and PostgreSQL: tests/export reads every CSV export back with base R's read.csv, as a
-# statistician would; the QR codes are read back with zbar's zbarimg; the store conformance suites also run on a
-# private PostgreSQL cluster that `make test` starts (scripts/postgres-cluster). `make test` installs them and
-# `make run` does not. Debian's postgresql package may make its own cluster (15/main on port 5432), started or not:
+# Only the tests need R, zbar, PostgreSQL and nginx: tests/export reads every CSV export back with base R's read.csv,
+# as a statistician would; the QR codes are read back with zbar's zbarimg; the store conformance suites also run on a
+# private PostgreSQL cluster that `make test` starts (scripts/postgres-cluster); tests/browser/test_two_processes.py
+# runs two servers behind nginx with deploy/nginx/studykit.conf. `make test` installs them and `make run` does not. Debian's postgresql package may make its own cluster (15/main on port 5432), started or not:
 # the tests never use it, and theirs takes a free port, so the two never meet.
-TEST_DEBIAN_PACKAGES := r-base-core zbar-tools postgresql
+TEST_DEBIAN_PACKAGES := r-base-core zbar-tools postgresql nginx
 VENV := .venv
 # axe-core (accessibility checks in the browser suite) comes from PyPI: axe-playwright-python carries axe.min.js.
 AXE_PACKAGE := axe-playwright-python==0.1.8

@@ -1,0 +1,295 @@
+"""Two StudyKit processes behind nginx over one PostgreSQL database, as deploy/ sets them up: a participant enrols
+and onboards through the proxy; their page open on process A follows what they do through process B within a
+second; `kill -9` of either process while answers are being given loses no acknowledged answer and the proxy keeps
+serving through the other; PostgreSQL restarted under the same load answers 503 with Retry-After meanwhile, never a
+500, and loses nothing; a withdrawal recorded on one process is refused data on the other at once.
+
+Each test starts its own PostgreSQL cluster (scripts/postgres-cluster: one of them is restarted), two `studykit
+serve --database … --keys …` processes, and nginx with deploy/nginx/studykit.conf (its TLS server block listening on
+a loopback port without a certificate), and stops them all whatever happens."""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import ROOT, STUDYKIT, free_port, start_server
+from http_participant import Participant
+from studypages import WAIT, mark_page
+
+RECOVER = ROOT / "examples" / "studies" / "recover"
+CLUSTER = ROOT / "scripts" / "postgres-cluster"
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+pytestmark = pytest.mark.skipif(not Path(NGINX).exists(), reason="nginx is not installed (make test installs Debian's nginx)")
+
+
+class Cluster:
+    def __init__(self, folder, url):
+        self.folder, self.url = folder, url
+
+    def restart(self, down_seconds):
+        subprocess.run([str(CLUSTER), "restart", str(self.folder), str(down_seconds)], check=True, capture_output=True)
+
+    def count(self, sql):
+        return int(subprocess.run(["psql", self.url, "-tAc", sql], check=True, capture_output=True, text=True).stdout.strip())
+
+
+@pytest.fixture
+def postgres():
+    # Under /tmp: the cluster runs as the postgres user when the tests run as root, and must reach its folder.
+    folder = Path(tempfile.mkdtemp(prefix="studykit-two-processes-", dir="/tmp"))
+    try:
+        url = subprocess.run([str(CLUSTER), "start", str(folder)], check=True, capture_output=True, text=True).stdout.strip()
+        yield Cluster(folder, url)
+    finally:
+        subprocess.run([str(CLUSTER), "stop", str(folder)], capture_output=True)
+
+
+class Deployment:
+    """The two processes, nginx in front, and the commands that act on the study's database."""
+
+    def __init__(self, workdir, postgres):
+        self.workdir, self.postgres = workdir, postgres
+        self.keys = workdir / "keys"
+        self.servers = {}
+        self.nginx = None
+
+    def database_options(self):
+        return ["--database", self.postgres.url, "--keys", str(self.keys)]
+
+    def serve(self, name, port=None):
+        self.servers[name] = start_server(RECOVER, self.workdir / f"data-{name}", port=port,
+                                          extra=self.database_options() + ["--trusted-proxy", "127.0.0.1"])
+        return self.servers[name]
+
+    def base(self, name):
+        return self.servers[name].base
+
+    def kill(self, name):
+        """`kill -9` of a process, then the same process started again on its port."""
+        server = self.servers[name]
+        os.kill(server.process.pid, signal.SIGKILL)
+        server.process.wait(timeout=20)
+        self.serve(name, port=server.port)
+
+    def invite(self):
+        out = subprocess.run([str(STUDYKIT), "invite", "--study", str(RECOVER), "--data", str(self.workdir / "data-a")]
+                             + self.database_options() + ["--base-url", self.proxy], check=True, capture_output=True, text=True).stdout
+        return next(line.strip() for line in out.splitlines() if line.strip().startswith("http"))
+
+    def start_nginx(self):
+        """nginx with deploy/nginx/studykit.conf, its upstream the two processes, its HTTPS server on a loopback port."""
+        folder = self.workdir / "nginx"
+        folder.mkdir()
+        site = (ROOT / "deploy" / "nginx" / "studykit.conf").read_text()
+        port = free_port()
+        for default, name in (("8081", "a"), ("8082", "b")):
+            site, found = re.subn(rf"server 127\.0\.0\.1:{default} ", f"server 127.0.0.1:{self.servers[name].port} ", site)
+            assert found == 1, f"deploy/nginx/studykit.conf no longer lists 127.0.0.1:{default}"
+        site, found = re.subn(r"    listen 443 ssl;\n    listen \[::\]:443 ssl;\n    http2 on;\n", f"    listen 127.0.0.1:{port};\n", site)
+        assert found == 1, "deploy/nginx/studykit.conf's HTTPS server block changed shape"
+        site, found = re.subn(r"    ssl_certificate .*\n    ssl_certificate_key .*\n", "", site)
+        assert found == 1
+        site = site[:site.index("server {\n    listen 80;")]
+        (folder / "studykit.conf").write_text(site)
+        for temporary in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+            (folder / temporary).mkdir(mode=0o777)
+        user = "user root root;\n" if os.geteuid() == 0 else ""
+        (folder / "nginx.conf").write_text(f"""{user}worker_processes 1;
+daemon off;
+pid {folder}/nginx.pid;
+error_log {folder}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    access_log {folder}/access.log;
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+    include {folder}/studykit.conf;
+}}
+""")
+        self.nginx = subprocess.Popen([NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(folder / "error.log")],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        self.proxy = f"http://127.0.0.1:{port}"
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            assert self.nginx.poll() is None, (folder / "error.log").read_text()
+            try:
+                with urllib.request.urlopen(self.proxy + "/health", timeout=1) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("nginx did not answer within 30 s")
+
+    def stop(self):
+        if self.nginx and self.nginx.poll() is None:
+            self.nginx.terminate()
+            self.nginx.wait(timeout=20)
+        for server in self.servers.values():
+            server.stop(kill=True)
+
+
+@pytest.fixture
+def deployment(workdir, postgres):
+    deployment = Deployment(workdir, postgres)
+    try:
+        deployment.serve("a")
+        deployment.serve("b")
+        deployment.start_nginx()
+        yield deployment
+    finally:
+        deployment.stop()
+
+
+def onboarded(deployment):
+    """A participant enrolled and onboarded through the proxy."""
+    participant = Participant(deployment.proxy)
+    participant.enrol(deployment.invite())
+    participant.complete_onboarding()
+    return participant
+
+
+def nausea_log(participant, base):
+    """The daily page's Nausea log form (through `base`): its action and the page's CSRF token."""
+    html = participant.page(base + "/")[2]
+    return re.search(r'action="(/tasks/symptoms/\d+/log)"', html).group(1), re.search(r'name="_csrf" value="([^"]+)"', html).group(1)
+
+
+def logged_today(participant, base):
+    """How many times the Nausea card of today's page (through `base`) lists the participant's logs."""
+    html = participant.page(base + "/")[2]
+    card = html[html.index(">Nausea</h2>"):]
+    card = card[:card.index("</li>\n</ul>") if "</li>\n</ul>" in card else len(card)]
+    log = card[card.index('<ul class="log">'):]
+    return log[:log.index("</ul>")].count("<li>")
+
+
+def test_a_page_open_on_one_process_follows_what_is_done_through_the_other_within_a_second(deployment, browser):
+    me = onboarded(deployment)
+    driver = browser.driver
+    # The participant's browser, signed in with the same session, shows today's page straight from process A.
+    driver.get(deployment.base("a") + "/health")
+    for cookie in me.cookies:
+        driver.add_cookie({"name": cookie.name, "value": cookie.value, "path": "/"})
+    driver.get(deployment.base("a") + "/")
+    mark_page(driver)
+    WebDriverWait(driver, WAIT).until(lambda d: d.execute_script("return document.documentElement.dataset.events === 'open'"))
+    action, csrf = nausea_log(me, deployment.base("b"))
+
+    def shown():
+        return driver.execute_script(
+            "const card = [...document.querySelectorAll('main li.card')].find(c => c.querySelector('h2').textContent === 'Nausea');"
+            "return card ? card.querySelectorAll('ul.log li').length : -1;")
+
+    for count in (1, 2, 3):
+        since = time.time()
+        status, _, body = me.request("POST", deployment.base("b") + action, {"_csrf": csrf})
+        assert status == 303, body[:300]
+        WebDriverWait(driver, WAIT, poll_frequency=0.05).until(lambda d: shown() == count, f"log {count} on process A's page")
+        assert driver.execute_script("return window.studykitTestMark === true"), "process A's page reloaded instead of following"
+        updated = driver.execute_script("return Number(document.querySelector('[data-live]').dataset.updated) / 1000")
+        assert 0 < updated - since < 1.0, f"log {count}: on process A's page {updated - since:.3f} s after the post to process B"
+
+
+def answer_loop(deployment, participants, stop, results):
+    """Logs Nausea through the proxy, participant after participant, until `stop` is set: each 303 is an acknowledged
+    answer (counted per participant), anything else is kept with its status to be judged."""
+    forms = [nausea_log(participant, deployment.proxy) for participant in participants]
+    while not stop.is_set():
+        for index, participant in enumerate(participants):
+            action, csrf = forms[index]
+            try:
+                status, headers_location, body = participant.request("POST", deployment.proxy + action, {"_csrf": csrf})
+            except OSError as error:
+                results["errors"].append(str(error))
+                continue
+            if status == 303:
+                results["acknowledged"][index] += 1
+            else:
+                results["refused"].append((status, body[:200]))
+
+
+def test_kill_9_of_either_process_under_answers_loses_no_acknowledged_answer_and_the_proxy_keeps_serving(deployment):
+    participants = [onboarded(deployment) for _ in range(2)]
+    stop = threading.Event()
+    results = {"acknowledged": [0, 0], "refused": [], "errors": []}
+    loop = threading.Thread(target=answer_loop, args=(deployment, participants, stop, results))
+    loop.start()
+    kills = 0
+    try:
+        for round in range(12):
+            before = sum(results["acknowledged"])
+            deadline = time.time() + 60
+            while sum(results["acknowledged"]) < before + 3 and time.time() < deadline:
+                time.sleep(0.01)  # answers are being given: kill in the middle of them
+            deployment.kill("a" if round % 2 == 0 else "b")
+            kills += 1
+            # The proxy served through the other meanwhile, and serves now.
+            with urllib.request.urlopen(deployment.proxy + "/health/database", timeout=10) as response:
+                assert response.status == 200
+    finally:
+        stop.set()
+        loop.join(timeout=60)
+    assert kills >= 10
+    acknowledged = results["acknowledged"]
+    assert sum(acknowledged) >= 30, f"too few answers acknowledged to say anything: {acknowledged}"
+    # Only a post a killed process had received may fail (502 from the proxy); never a 500.
+    assert all(status == 502 for status, _ in results["refused"]), results["refused"][:5]
+    for index, participant in enumerate(participants):
+        assert logged_today(participant, deployment.proxy) >= acknowledged[index], \
+            f"participant {index}: {acknowledged[index]} acknowledged, {logged_today(participant, deployment.proxy)} kept"
+    print(f"\n{kills} kills -9 during {sum(acknowledged)} acknowledged answers, {len(results['refused'])} posts refused by the proxy "
+          f"(all 502: received by a killed process); every acknowledged answer kept")
+
+
+def test_postgresql_restarted_under_answers_gives_503s_then_serves_and_loses_nothing(deployment):
+    participants = [onboarded(deployment) for _ in range(2)]
+    stop = threading.Event()
+    results = {"acknowledged": [0, 0], "refused": [], "errors": []}
+    loop = threading.Thread(target=answer_loop, args=(deployment, participants, stop, results))
+    loop.start()
+    try:
+        deadline = time.time() + 60
+        while sum(results["acknowledged"]) < 10 and time.time() < deadline:
+            time.sleep(0.01)
+        deployment.postgres.restart(down_seconds=3)
+        after_restart = sum(results["acknowledged"])
+        deadline = time.time() + 60
+        while sum(results["acknowledged"]) < after_restart + 10 and time.time() < deadline:
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        loop.join(timeout=60)
+    statuses = sorted({status for status, _ in results["refused"]})
+    assert 503 in statuses, f"no request met the outage: {statuses}"
+    assert set(statuses) <= {503}, f"other answers than 503 during the restart: {results['refused'][:5]}"
+    assert sum(results["acknowledged"]) >= after_restart + 10, "the servers did not serve again after PostgreSQL came back"
+    for index, participant in enumerate(participants):
+        assert logged_today(participant, deployment.proxy) >= results["acknowledged"][index]
+    print(f"\nPostgreSQL down 3 s under load: {len(results['refused'])} answers were 503 with Retry-After, "
+          f"{sum(results['acknowledged'])} acknowledged and kept")
+
+
+def test_a_withdrawal_recorded_on_one_process_is_refused_data_on_the_other_at_once(deployment):
+    me = onboarded(deployment)
+    action, csrf = nausea_log(me, deployment.base("b"))
+    # Process B has just served the page and accepted a log: whatever it keeps in memory says "not withdrawn".
+    assert me.request("POST", deployment.base("b") + action, {"_csrf": csrf})[0] == 303
+    html = me.page(deployment.base("a") + "/settings/leave")[2]
+    form = Participant.form_state(html)[0]
+    status, _, body = me.request("POST", deployment.base("a") + "/settings/leave", {"_csrf": form, "reason": "moving abroad"})
+    assert status == 303, body[:300]
+    status, _, body = me.request("POST", deployment.base("b") + action, {"_csrf": csrf})
+    assert status == 403 and b"withdr" in body.lower(), (status, body[:300])
