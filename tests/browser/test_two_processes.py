@@ -5,14 +5,13 @@ serving through the other; PostgreSQL restarted under the same load answers 503 
 500, and loses nothing; a withdrawal recorded on one process is refused data on the other at once.
 
 Each test starts its own PostgreSQL cluster (scripts/postgres-cluster: one of them is restarted), two `studykit
-serve --database … --keys …` processes, and nginx with deploy/nginx/studykit.conf (its TLS server block listening on
-a loopback port without a certificate), and stops them all whatever happens."""
+serve --database … --keys …` processes, and nginx with deploy/nginx/studykit.conf (deployment.py), and stops them all
+whatever happens. PostgreSQL stays down 12 s in the restart test: longer than a request waits for a connection
+(10 s), so that requests meet the outage whatever the timing."""
 import os
 import re
-import shutil
 import signal
 import subprocess
-import tempfile
 import threading
 import time
 import urllib.request
@@ -21,37 +20,21 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import ROOT, STUDYKIT, free_port, start_server
+from conftest import ROOT, STUDYKIT, start_server
+from deployment import NGINX, Nginx, PostgresCluster
 from http_participant import Participant
 from studypages import WAIT, mark_page
 
 RECOVER = ROOT / "examples" / "studies" / "recover"
-CLUSTER = ROOT / "scripts" / "postgres-cluster"
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 pytestmark = pytest.mark.skipif(not Path(NGINX).exists(), reason="nginx is not installed (make test installs Debian's nginx)")
 
 
-class Cluster:
-    def __init__(self, folder, url):
-        self.folder, self.url = folder, url
-
-    def restart(self, down_seconds):
-        subprocess.run([str(CLUSTER), "restart", str(self.folder), str(down_seconds)], check=True, capture_output=True)
-
-    def count(self, sql):
-        return int(subprocess.run(["psql", self.url, "-tAc", sql], check=True, capture_output=True, text=True).stdout.strip())
-
-
 @pytest.fixture
 def postgres():
-    # Under /tmp: the cluster runs as the postgres user when the tests run as root, and must reach its folder.
-    folder = Path(tempfile.mkdtemp(prefix="studykit-two-processes-", dir="/tmp"))
-    try:
-        url = subprocess.run([str(CLUSTER), "start", str(folder)], check=True, capture_output=True, text=True).stdout.strip()
-        yield Cluster(folder, url)
-    finally:
-        subprocess.run([str(CLUSTER), "stop", str(folder)], capture_output=True)
+    cluster = PostgresCluster()
+    yield cluster
+    cluster.stop()
 
 
 class Deployment:
@@ -74,6 +57,10 @@ class Deployment:
     def base(self, name):
         return self.servers[name].base
 
+    @property
+    def proxy(self):
+        return self.nginx.base
+
     def kill(self, name):
         """`kill -9` of a process, then the same process started again on its port."""
         server = self.servers[name]
@@ -86,57 +73,9 @@ class Deployment:
                              + self.database_options() + ["--base-url", self.proxy], check=True, capture_output=True, text=True).stdout
         return next(line.strip() for line in out.splitlines() if line.strip().startswith("http"))
 
-    def start_nginx(self):
-        """nginx with deploy/nginx/studykit.conf, its upstream the two processes, its HTTPS server on a loopback port."""
-        folder = self.workdir / "nginx"
-        folder.mkdir()
-        site = (ROOT / "deploy" / "nginx" / "studykit.conf").read_text()
-        port = free_port()
-        for default, name in (("8081", "a"), ("8082", "b")):
-            site, found = re.subn(rf"server 127\.0\.0\.1:{default} ", f"server 127.0.0.1:{self.servers[name].port} ", site)
-            assert found == 1, f"deploy/nginx/studykit.conf no longer lists 127.0.0.1:{default}"
-        site, found = re.subn(r"    listen 443 ssl;\n    listen \[::\]:443 ssl;\n    http2 on;\n", f"    listen 127.0.0.1:{port};\n", site)
-        assert found == 1, "deploy/nginx/studykit.conf's HTTPS server block changed shape"
-        site, found = re.subn(r"    ssl_certificate .*\n    ssl_certificate_key .*\n", "", site)
-        assert found == 1
-        site = site[:site.index("server {\n    listen 80;")]
-        (folder / "studykit.conf").write_text(site)
-        for temporary in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-            (folder / temporary).mkdir(mode=0o777)
-        user = "user root root;\n" if os.geteuid() == 0 else ""
-        (folder / "nginx.conf").write_text(f"""{user}worker_processes 1;
-daemon off;
-pid {folder}/nginx.pid;
-error_log {folder}/error.log warn;
-events {{ worker_connections 1024; }}
-http {{
-    access_log {folder}/access.log;
-    client_body_temp_path {folder}/body;
-    proxy_temp_path {folder}/proxy;
-    fastcgi_temp_path {folder}/fastcgi;
-    uwsgi_temp_path {folder}/uwsgi;
-    scgi_temp_path {folder}/scgi;
-    include {folder}/studykit.conf;
-}}
-""")
-        self.nginx = subprocess.Popen([NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(folder / "error.log")],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-        self.proxy = f"http://127.0.0.1:{port}"
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            assert self.nginx.poll() is None, (folder / "error.log").read_text()
-            try:
-                with urllib.request.urlopen(self.proxy + "/health", timeout=1) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("nginx did not answer within 30 s")
-
     def stop(self):
-        if self.nginx and self.nginx.poll() is None:
-            self.nginx.terminate()
-            self.nginx.wait(timeout=20)
+        if self.nginx:
+            self.nginx.stop()
         for server in self.servers.values():
             server.stop(kill=True)
 
@@ -147,7 +86,7 @@ def deployment(workdir, postgres):
     try:
         deployment.serve("a")
         deployment.serve("b")
-        deployment.start_nginx()
+        deployment.nginx = Nginx(workdir / "nginx", [deployment.servers["a"].port, deployment.servers["b"].port])
         yield deployment
     finally:
         deployment.stop()
@@ -264,7 +203,7 @@ def test_postgresql_restarted_under_answers_gives_503s_then_serves_and_loses_not
         deadline = time.time() + 60
         while sum(results["acknowledged"]) < 10 and time.time() < deadline:
             time.sleep(0.01)
-        deployment.postgres.restart(down_seconds=3)
+        deployment.postgres.restart(down_seconds=12)
         after_restart = sum(results["acknowledged"])
         deadline = time.time() + 60
         while sum(results["acknowledged"]) < after_restart + 10 and time.time() < deadline:
@@ -278,7 +217,7 @@ def test_postgresql_restarted_under_answers_gives_503s_then_serves_and_loses_not
     assert sum(results["acknowledged"]) >= after_restart + 10, "the servers did not serve again after PostgreSQL came back"
     for index, participant in enumerate(participants):
         assert logged_today(participant, deployment.proxy) >= results["acknowledged"][index]
-    print(f"\nPostgreSQL down 3 s under load: {len(results['refused'])} answers were 503 with Retry-After, "
+    print(f"\nPostgreSQL down 12 s under load: {len(results['refused'])} answers were 503 with Retry-After, "
           f"{sum(results['acknowledged'])} acknowledged and kept")
 
 
