@@ -22,7 +22,12 @@ the server acknowledges, and the growth of the used pages of study.sqlite (read 
 included) is divided by the writes.
 `--storage-only` runs only that (any build: `STUDYKIT=.build/debug/studykit`).
 
-Usage: scripts/bench_server.py [--seconds N] [--rounds N] [--connections N] [--storage-only]"""
+The same rows are then measured on PostgreSQL (a private cluster, tests/browser/deployment.py): one process
+(`--database`; targets: the daily page made afresh ≥ 20 % of its ceiling, the answer post ≥ 10 %), and two processes
+behind nginx (deploy/nginx/studykit.conf), whose page rate is reported beside one process's. `--sqlite-only` leaves
+them out.
+
+Usage: scripts/bench_server.py [--seconds N] [--rounds N] [--connections N] [--storage-only] [--sqlite-only]"""
 import argparse
 import datetime
 import os
@@ -280,6 +285,104 @@ def storage_per_write(participants=3, cycles=12):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def prepared_server(study, data, args, database_options=()):
+    """A server on `study` with the history participant (enrolled a year ago, a year of outcomes recorded) and
+    `args.connections` participants each at the pain level step of a run: (server, history, participants)."""
+    today = datetime.date.today()
+    # A year ago (360 days, within a session's lifetime; at 09:00 UTC) the history participant enrols and takes the onboarding; then the server runs on the
+    # real clock, on the same data and port, and their year is recorded.
+    year_ago = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(days=360)).strftime("%Y-%m-%dT09:00:00Z")
+    server = start_server(study, data, clock_start=year_ago, database_options=database_options)
+    history = Participant(server.base)
+    history.enrol(server.invite()[0], time_zone="UTC")
+    history.complete_onboarding()
+    server.stop()
+    # Every stream of the live-update run comes from this one address (loopback).
+    server = start_server(study, data, port=server.port, database_options=database_options,
+                          extra=["--live-streams-per-address", str(args.streams + 10), "--trusted-proxy", "127.0.0.1"])
+    started = time.time()
+    posts = fill_a_year(history, today, 359)
+    print(f"a year of history: {posts} outcome posts over 359 days and today in {time.time() - started:.0f} s")
+    participants = []
+    for _ in range(args.connections):
+        participant = Participant(server.base)
+        participant.enrol(server.invite()[0])
+        participant.complete_onboarding()
+        # Onboarding prints the consent PDF with headless Chromium in the background: let it finish (printed or
+        # failed), so that Chromium does not share the CPU with the measurements.
+        deadline = time.time() + 120
+        while "being prepared" in participant.page("/settings")[2]:
+            if time.time() > deadline:
+                raise SystemExit("the consent PDF was still being printed after 120 s")
+            time.sleep(0.2)
+        home = participant.page("/")[2]
+        run = participant.start_task(re.search(r'href="(/tasks/pain/\d+)"', home).group(1))
+        csrf = Participant.form_state(participant.page(run)[2])[0]
+        cookie = "; ".join(f"{c.name}={c.value}" for c in participant.cookies)
+        participants.append((cookie, run, csrf, participant))
+    return server, history, participants
+
+
+def measure(label, base, server, history, participants, work, args, full=True):
+    """The rows of one set-up, each a median over `args.rounds` rounds and as a share of the ceiling run beside it,
+    with the requests sent to `base` (a server, or nginx in front of several): a list of (row, req/s, p99 ms, share,
+    shares, note)."""
+    script = work / f"post-{label}.lua"
+    script.write_text(POST_SCRIPT % ", ".join(f'{{cookie="{c}", run="{r}", csrf="{s}"}}' for c, r, s, _ in participants))
+    history_header = [f"Cookie: {'; '.join(f'{c.name}={c.value}' for c in history.cookies)}"]
+    month_ago = (datetime.date.today() - datetime.timedelta(days=30)).isoformat()
+
+    class Target:  # post_run's server: where wrk sends the posts
+        pass
+    target = Target()
+    target.base = base
+    runs = [("GET /health (the ceiling)", lambda: wrk(f"{base}/health", args.seconds, args.connections), ""),
+            ("GET / (a year of history, from the cache)",
+             lambda: wrk(f"{base}/", args.seconds, args.connections, headers=history_header), "served again"),
+            ("GET /?notice=done (today's daily page made afresh)",
+             lambda: wrk(f"{base}/?notice=done", args.seconds, args.connections, headers=history_header), "page"),
+            ("GET /?day=…&notice=done (a day a month ago, afresh)",
+             lambda: wrk(f"{base}/?day={month_ago}&notice=done", args.seconds, args.connections, headers=history_header),
+             "for comparison"),
+            ("POST /runs/RUN (answer a survey step)", lambda: post_run(target, participants, script, args), "post")]
+    if not full:
+        runs = [run for run in runs if run[2] in ("", "page", "post")]
+    # Each round runs every row right after a run of the ceiling of its own, so that the two are seconds apart.
+    ceiling = runs[0][1]
+    rounds = []
+    for _ in range(args.rounds):
+        measured = [ceiling()]
+        shares = [100.0]
+        for _, run, _ in runs[1:]:
+            beside = ceiling()
+            measured.append(run())
+            shares.append(100 * measured[-1][0] / beside[0])
+        rounds.append((measured, shares))
+    rows = []
+    for index, (name, _, note) in enumerate(runs):
+        rates = [measured[index][0] for measured, _ in rounds]
+        p99s = [measured[index][1] for measured, _ in rounds]
+        shares = [round_shares[index] for _, round_shares in rounds]
+        rows.append((name, statistics.median(rates), statistics.median(p99s), statistics.median(shares), shares, note))
+    return rows
+
+
+# The targets of each set-up's shares of its ceiling: SQLite's (issue 29) and PostgreSQL's (issue 34).
+TARGETS = {"SQLite": {"page": 30, "post": 15}, "PostgreSQL, 1 process": {"page": 20, "post": 10}, "PostgreSQL, 2 processes behind nginx": {}}
+
+
+def print_rows(label, rows, args):
+    print(f"\n{label}: {args.rounds} rounds of wrk runs ({args.connections} connections, {args.seconds} s each), "
+          "each row beside a run of the ceiling; medians over the rounds")
+    print(f"{'':<56}{'req/s':>10}{'p99 ms':>9}  share of ceiling (each round's)")
+    print("-" * 110)
+    for name, rate, p99, share, shares, note in rows:
+        target = TARGETS[label].get(note)
+        note = f"target ≥ {target} %" if target else ("" if note in ("page", "post") else note)
+        text = f"{share:5.1f} %  ({', '.join(f'{value:.1f}' for value in shares)})  {note}" if name != "GET /health (the ceiling)" else ""
+        print(f"{name:<56}{rate:>10.0f}{p99:>9.2f}  {text}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=int, default=4, help="length of each wrk run")
@@ -287,6 +390,7 @@ def main():
     parser.add_argument("--connections", type=int, default=4)
     parser.add_argument("--streams", type=int, default=1000)
     parser.add_argument("--storage-only", action="store_true", help="measure only the database's bytes per acknowledged write")
+    parser.add_argument("--sqlite-only", action="store_true", help="leave out the PostgreSQL rows")
     args = parser.parse_args()
     if args.storage_only:
         return storage_per_write()
@@ -294,85 +398,48 @@ def main():
         raise SystemExit("wrk is not installed: apt-get install wrk (make bench installs it)")
     work = Path(tempfile.mkdtemp(prefix="studykit-bench-"))
     study = bench_study(work)
-    today = datetime.date.today()
-    # A year ago (360 days, within a session's lifetime; at 09:00 UTC) the history participant enrols and takes the onboarding; then the server runs on the
-    # real clock, on the same data and port, and their year is recorded.
-    year_ago = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(days=360)).strftime("%Y-%m-%dT09:00:00Z")
-    server = start_server(study, work / "data", clock_start=year_ago)
-    history = Participant(server.base)
-    history.enrol(server.invite()[0], time_zone="UTC")
-    history.complete_onboarding()
-    server.stop()
-    # Every stream of the live-update run comes from this one address (loopback).
-    server = start_server(study, work / "data", port=server.port, extra=["--live-streams-per-address", str(args.streams + 10)])
+    load_before = " ".join(f"{value:.2f}" for value in os.getloadavg())
+    results = []
+    server, history, participants = prepared_server(study, work / "data", args)
     try:
-        started = time.time()
-        posts = fill_a_year(history, today, 359)
-        print(f"a year of history: {posts} outcome posts over 359 days and today in {time.time() - started:.0f} s")
-        participants = []
-        for _ in range(args.connections):
-            participant = Participant(server.base)
-            participant.enrol(server.invite()[0])
-            participant.complete_onboarding()
-            # Onboarding prints the consent PDF with headless Chromium in the background: let it finish (printed or
-            # failed), so that Chromium does not share the CPU with the measurements.
-            deadline = time.time() + 120
-            while "being prepared" in participant.page("/settings")[2]:
-                if time.time() > deadline:
-                    raise SystemExit("the consent PDF was still being printed after 120 s")
-                time.sleep(0.2)
-            home = participant.page("/")[2]
-            run = participant.start_task(re.search(r'href="(/tasks/pain/\d+)"', home).group(1))
-            csrf = Participant.form_state(participant.page(run)[2])[0]
-            cookie = "; ".join(f"{c.name}={c.value}" for c in participant.cookies)
-            participants.append((cookie, run, csrf, participant))
-        script = work / "post.lua"
-        script.write_text(POST_SCRIPT % ", ".join(
-            f'{{cookie="{c}", run="{r}", csrf="{s}"}}' for c, r, s, _ in participants))
-        history_cookie = "; ".join(f"{c.name}={c.value}" for c in history.cookies)
-
-        load_before = " ".join(f"{value:.2f}" for value in os.getloadavg())
-        month_ago = (today - datetime.timedelta(days=30)).isoformat()
-        history_header = [f"Cookie: {history_cookie}"]
-        runs = [("GET /health (the ceiling)", lambda: wrk(f"{server.base}/health", args.seconds, args.connections), ""),
-                ("GET / (a year of history, from the cache)",
-                 lambda: wrk(f"{server.base}/", args.seconds, args.connections, headers=history_header), "served again"),
-                ("GET /?notice=done (today's daily page made afresh)",
-                 lambda: wrk(f"{server.base}/?notice=done", args.seconds, args.connections, headers=history_header), "target ≥ 30 %"),
-                ("GET /?day=…&notice=done (a day a month ago, afresh)",
-                 lambda: wrk(f"{server.base}/?day={month_ago}&notice=done", args.seconds, args.connections, headers=history_header),
-                 "for comparison"),
-                ("POST /runs/RUN (answer a survey step)", lambda: post_run(server, participants, script, args), "target ≥ 15 %")]
-        # Each round runs every row right after a run of the ceiling of its own, so that the two are seconds apart.
-        ceiling = runs[0][1]
-        rounds = []
-        for _ in range(args.rounds):
-            measured = [ceiling()]
-            shares = [100.0]
-            for _, run, _ in runs[1:]:
-                beside = ceiling()
-                measured.append(run())
-                shares.append(100 * measured[-1][0] / beside[0])
-            rounds.append((measured, shares))
+        results.append(("SQLite", measure("sqlite", server.base, server, history, participants, work, args)))
         home_size = len(history.page("/")[2].encode())
-        load = " ".join(f"{value:.2f}" for value in os.getloadavg())
-        print(f"load average before the runs {load_before}, after {load} ({os.cpu_count()} CPUs); the daily page is {home_size} bytes")
-        print(f"{args.rounds} rounds of wrk runs ({args.connections} connections, {args.seconds} s each), "
-              "each row beside a run of the ceiling; medians over the rounds")
-        print(f"{'':<56}{'req/s':>10}{'p99 ms':>9}  share of ceiling (each round's)")
-        print("-" * 110)
-        for index, (name, _, note) in enumerate(runs):
-            rates = [measured[index][0] for measured, _ in rounds]
-            p99s = [measured[index][1] for measured, _ in rounds]
-            shares = [round_shares[index] for _, round_shares in rounds]
-            share = f"{statistics.median(shares):5.1f} %  ({', '.join(f'{value:.1f}' for value in shares)})  {note}" if note else ""
-            print(f"{name:<56}{statistics.median(rates):>10.0f}{statistics.median(p99s):>9.2f}  {share}")
         median, p99, per_stream = live_updates(server, history, args.streams)
-        print(f"live updates with {args.streams} other streams open: outcome post → event at a second page, median {median:.1f} ms, "
-              f"p99 {p99:.1f} ms (target < 100 ms); server memory {per_stream:.1f} KiB per open stream")
+        live = (f"live updates with {args.streams} other streams open: outcome post → event at a second page, median {median:.1f} ms, "
+                f"p99 {p99:.1f} ms (target < 100 ms); server memory {per_stream:.1f} KiB per open stream")
     finally:
         server.stop()
-        shutil.rmtree(work, ignore_errors=True)
+    if not args.sqlite_only:
+        from deployment import Nginx, PostgresCluster
+        cluster = PostgresCluster()
+        servers = []
+        nginx = None
+        try:
+            options = ["--database", cluster.url, "--keys", str(work / "postgres-keys")]
+            first, history, participants = prepared_server(study, work / "data-postgres-a", args, database_options=options)
+            servers.append(first)
+            results.append(("PostgreSQL, 1 process", measure("postgres-1", first.base, first, history, participants, work, args)))
+            servers.append(start_server(study, work / "data-postgres-b", database_options=options, extra=["--trusted-proxy", "127.0.0.1"]))
+            nginx = Nginx(work / "nginx", [server.port for server in servers])
+            results.append(("PostgreSQL, 2 processes behind nginx", measure("postgres-2", nginx.base, first, history, participants, work, args,
+                                                                            full=False)))
+        finally:
+            if nginx:
+                nginx.stop()
+            for server in servers:
+                server.stop()
+            cluster.stop()
+    load = " ".join(f"{value:.2f}" for value in os.getloadavg())
+    print(f"\nload average before the runs {load_before}, after {load} ({os.cpu_count()} CPUs); the daily page is {home_size} bytes")
+    for label, rows in results:
+        print_rows(label, rows, args)
+    if len(results) == 3:
+        page = "GET /?notice=done (today's daily page made afresh)"
+        one, two = (next(row[1] for row in rows if row[0] == page) for _, rows in results[1:])
+        print(f"\ntwo processes behind nginx serve {two / one:.2f}× the page requests per second of one process "
+              f"({two:.0f} against {one:.0f}; both processes, nginx, PostgreSQL and wrk share this machine's {os.cpu_count()} CPUs)")
+    print(live)
+    shutil.rmtree(work, ignore_errors=True)
     storage_per_write()
 
 

@@ -44,13 +44,14 @@ def free_port():
 class Server:
     """A running `studykit serve` and the commands that act on its study and data folder."""
 
-    def __init__(self, study, data, port, process, log):
+    def __init__(self, study, data, port, process, log, database_options=()):
         self.study, self.data, self.port, self.process, self.log = study, data, port, process, log
+        self.database_options = list(database_options)
         self.base = f"http://127.0.0.1:{port}"
 
-    def invite(self, count=1):
+    def invite(self, count=1, base_url=None):
         out = subprocess.run([str(STUDYKIT), "invite", "--count", str(count), "--study", str(self.study),
-                              "--data", str(self.data), "--base-url", self.base],
+                              "--data", str(self.data), "--base-url", base_url or self.base] + self.database_options,
                              check=True, capture_output=True, text=True).stdout
         links = [line.strip() for line in out.splitlines() if line.strip().startswith("http")]
         assert len(links) == count, out
@@ -62,14 +63,15 @@ class Server:
             self.process.wait(timeout=20)
 
 
-def start_server(study, data, port=None, clock_start=None, extra=()):
+def start_server(study, data, port=None, clock_start=None, extra=(), database_options=()):
     """`studykit serve` on `port` (a free one by default); with `clock_start` (ISO 8601) its clock runs from then;
-    `extra` are more of its options."""
+    `database_options` (`--database URL --keys DIR`) are given to it and to `invite`; `extra` are more of its options."""
     port = port or free_port()
     log = open(Path(data).parent / f"server-{port}.log", "a")
     clock = ["--clock-start", clock_start] if clock_start else []
     process = subprocess.Popen([str(STUDYKIT), "serve", "--study", str(study), "--data", str(data),
-                                "--host", "127.0.0.1", "--port", str(port)] + clock + list(extra), stdout=log, stderr=subprocess.STDOUT)
+                                "--host", "127.0.0.1", "--port", str(port)] + clock + list(database_options) + list(extra),
+                               stdout=log, stderr=subprocess.STDOUT)
     deadline = time.time() + 60
     while time.time() < deadline:
         if process.poll() is not None:
@@ -77,7 +79,7 @@ def start_server(study, data, port=None, clock_start=None, extra=()):
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1) as response:
                 if response.status == 200:
-                    return Server(study, data, port, process, log)
+                    return Server(study, data, port, process, log, database_options)
         except OSError:
             time.sleep(0.2)
     process.kill()

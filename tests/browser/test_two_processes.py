@@ -11,7 +11,6 @@ whatever happens. PostgreSQL stays down 12 s in the restart test: longer than a 
 import os
 import re
 import signal
-import subprocess
 import threading
 import time
 import urllib.request
@@ -20,7 +19,7 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import ROOT, STUDYKIT, start_server
+from conftest import ROOT, start_server
 from deployment import NGINX, Nginx, PostgresCluster
 from http_participant import Participant
 from studypages import WAIT, mark_page
@@ -50,8 +49,8 @@ class Deployment:
         return ["--database", self.postgres.url, "--keys", str(self.keys)]
 
     def serve(self, name, port=None):
-        self.servers[name] = start_server(RECOVER, self.workdir / f"data-{name}", port=port,
-                                          extra=self.database_options() + ["--trusted-proxy", "127.0.0.1"])
+        self.servers[name] = start_server(RECOVER, self.workdir / f"data-{name}", port=port, database_options=self.database_options(),
+                                          extra=["--trusted-proxy", "127.0.0.1"])
         return self.servers[name]
 
     def base(self, name):
@@ -69,9 +68,7 @@ class Deployment:
         self.serve(name, port=server.port)
 
     def invite(self):
-        out = subprocess.run([str(STUDYKIT), "invite", "--study", str(RECOVER), "--data", str(self.workdir / "data-a")]
-                             + self.database_options() + ["--base-url", self.proxy], check=True, capture_output=True, text=True).stdout
-        return next(line.strip() for line in out.splitlines() if line.strip().startswith("http"))
+        return self.servers["a"].invite(base_url=self.proxy)[0]
 
     def stop(self):
         if self.nginx:
