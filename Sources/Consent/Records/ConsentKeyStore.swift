@@ -19,14 +19,27 @@ import Darwin
 public struct ConsentKeyStore: Sendable {
     /// The data folder the key lives under.
     public var dataDirectory: URL
+    /// The folder of the key files when it is given directly (``init(keysDirectory:)``); nil for `DATA/keys`.
+    private var givenKeysDirectory: URL?
 
     /// A store under `dataDirectory`.
     public init(dataDirectory: URL) {
         self.dataDirectory = dataDirectory
     }
 
-    /// `DATA/keys`.
-    public var keysDirectory: URL { dataDirectory.appendingPathComponent("keys", isDirectory: true) }
+    /// A store whose key files are in `keysDirectory` itself (a server on PostgreSQL has no data folder: its keys
+    /// are a folder of their own that every process reads, `studykit serve --keys DIR`).
+    ///
+    /// ```swift
+    /// let key = try ConsentKeyStore(keysDirectory: URL(fileURLWithPath: "/etc/studykit/keys")).loadOrCreate()
+    /// ```
+    public init(keysDirectory: URL) {
+        dataDirectory = keysDirectory.deletingLastPathComponent()
+        givenKeysDirectory = keysDirectory
+    }
+
+    /// `DATA/keys`, or the folder given to ``init(keysDirectory:)``.
+    public var keysDirectory: URL { givenKeysDirectory ?? dataDirectory.appendingPathComponent("keys", isDirectory: true) }
 
     /// `DATA/keys/consent-signing-key.ed25519`.
     public var keyFile: URL { keysDirectory.appendingPathComponent("consent-signing-key.ed25519") }
