@@ -270,8 +270,8 @@ enum PostgresAuditTrail {
         staged.sort { $0.0 < $1.0 }
 
         var head: (sequence: Int64, hash: String) = (0, "")
-        for try await row in try await connection.query(PostgresQuery(unsafeSQL: "SELECT sequence, hash FROM \(s).auditHead WHERE id = 1 FOR UPDATE"),
-                                                         logger: logger).decode((Int64, String).self) {
+        for try await row in (try await connection.query(PostgresQuery(unsafeSQL: "SELECT sequence, hash FROM \(s).auditHead WHERE id = 1 FOR UPDATE"),
+                                                         logger: logger)).decode((Int64, String).self) {
             head = row
         }
         let at = Int64((date.timeIntervalSince1970 * 1000).rounded())
@@ -282,9 +282,10 @@ enum PostgresAuditTrail {
             let entry = AuditEntry(sequence: sequence, atMilliseconds: at, actor: source.actor, action: action, entity: entity, entityID: entityID,
                                    participantID: participantID, before: before, after: after, reason: source.reason, previousHash: head.hash, hash: "")
             let hash = AuditTrail.hash(previousHash: head.hash, of: entry.hashedFields, key: key)
-            records.append(["sequence": sequence, "atMilliseconds": at, "actor": source.actor, "action": action, "entity": entity,
-                            "entityID": entityID ?? NSNull(), "participantID": participantID ?? NSNull(), "before": before ?? NSNull(),
-                            "after": after ?? NSNull(), "reason": source.reason ?? NSNull(), "previousHash": head.hash, "hash": hash])
+            // jsonb_to_recordset matches keys to the (lower-case) column names exactly.
+            records.append(["sequence": sequence, "atmilliseconds": at, "actor": source.actor, "action": action, "entity": entity,
+                            "entityid": entityID ?? NSNull(), "participantid": participantID ?? NSNull(), "before": before ?? NSNull(),
+                            "after": after ?? NSNull(), "reason": source.reason ?? NSNull(), "previoushash": head.hash, "hash": hash])
             head = (sequence, hash)
         }
         for (_, action, entity, entityID, participantID, before, after, careKind, careID) in staged {

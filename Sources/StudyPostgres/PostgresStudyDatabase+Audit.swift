@@ -13,9 +13,9 @@ extension PostgresStudyDatabase {
             var binds = PostgresBindings()
             binds.append(participantID)
             binds.append(Int64(limit))
-            return try await connection.query(PostgresQuery(unsafeSQL: """
+            return try await (try await connection.query(PostgresQuery(unsafeSQL: """
                 SELECT \(PostgresAuditTrail.columns) FROM \(schema.name).auditLog WHERE participantID = $1 ORDER BY sequence DESC LIMIT $2
-                """, binds: binds), logger: logger).decode(PostgresAuditTrail.Row.self).collect().map(PostgresAuditTrail.entry)
+                """, binds: binds), logger: logger)).decode(PostgresAuditTrail.Row.self).collected().map(PostgresAuditTrail.entry)
         }
     }
 
@@ -28,9 +28,9 @@ extension PostgresStudyDatabase {
             let page = try await PostgresTransactionRunner.readOnly(client, logger: logger) { connection in
                 var binds = PostgresBindings()
                 binds.append(after)
-                return try await connection.query(PostgresQuery(unsafeSQL: """
+                return try await (try await connection.query(PostgresQuery(unsafeSQL: """
                     SELECT \(PostgresAuditTrail.columns) FROM \(schema.name).auditLog WHERE sequence > $1 ORDER BY sequence LIMIT 1000
-                    """, binds: binds), logger: logger).decode(PostgresAuditTrail.Row.self).collect().map(PostgresAuditTrail.entry)
+                    """, binds: binds), logger: logger)).decode(PostgresAuditTrail.Row.self).collected().map(PostgresAuditTrail.entry)
             }
             for entry in page {
                 guard try body(entry) else { return }
@@ -107,8 +107,8 @@ extension PostgresStudyDatabase {
 
     /// The last row of the trail as `connection` sees it: its sequence and hash; (0, "") for an empty trail.
     static func head(on connection: PostgresConnection, schema: PostgresCareSchema, logger: Logger) async throws -> (sequence: Int64, hash: String) {
-        try await connection.query(PostgresQuery(unsafeSQL: "SELECT sequence, hash FROM \(schema.name).auditLog ORDER BY sequence DESC LIMIT 1"),
-                                   logger: logger).decode((Int64, String).self).collect().first ?? (0, "")
+        try await (try await connection.query(PostgresQuery(unsafeSQL: "SELECT sequence, hash FROM \(schema.name).auditLog ORDER BY sequence DESC LIMIT 1"),
+                                   logger: logger)).decode((Int64, String).self).collected().first ?? (0, "")
     }
 }
 

@@ -97,8 +97,8 @@ public final class PostgresStudyDatabase: StudyDatabase {
             try await PostgresTransactionRunner.readOnly(client, logger: logger) { connection in
                 var binds = PostgresBindings()
                 binds.append(sequence)
-                return try await connection.query(PostgresQuery(unsafeSQL: "SELECT hash FROM \(schema.name).auditLog WHERE sequence = $1", binds: binds),
-                                                  logger: logger).decode(String.self).collect().first
+                return try await (try await connection.query(PostgresQuery(unsafeSQL: "SELECT hash FROM \(schema.name).auditLog WHERE sequence = $1", binds: binds),
+                                                  logger: logger)).decode(String.self).collected().first
             }
         }
         return PostgresStudyDatabase(client: client, schema: schema, key: keying.key, anchor: keying.anchor, keysFolder: keysFolder,

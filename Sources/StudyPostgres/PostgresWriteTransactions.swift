@@ -54,3 +54,12 @@ final class PostgresWriteTransactions: Sendable {
         return value
     }
 }
+
+extension AsyncSequence {
+    /// Every element, in order.
+    func collected() async throws -> [Element] {
+        var elements: [Element] = []
+        for try await element in self { elements.append(element) }
+        return elements
+    }
+}

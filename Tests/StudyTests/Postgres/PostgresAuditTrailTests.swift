@@ -184,8 +184,18 @@ struct PostgresAuditTrailTests {
         defer { data.close() }
         let participant = try await enrolled(in: data)
         let table = data.schema.name + ".participant"
-        #expect(try await refusal(of: "UPDATE \(table) SET language = 'de' WHERE id = '\(participant.id)'", in: data)
-            == "studykit: changes to study data must be written to the audit trail by StudyKit before they commit")
+        // As psql runs it: BEGIN, the UPDATE, COMMIT; the COMMIT is refused.
+        var refused: String?
+        do {
+            try await data.client.withConnection { connection in
+                for sql in ["BEGIN", "UPDATE \(table) SET language = 'de' WHERE id = '\(participant.id)'", "COMMIT"] {
+                    _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect()
+                }
+            }
+        } catch let error as PSQLError {
+            refused = error.serverInfo?[.message]
+        }
+        #expect(refused == "studykit: changes to study data must be written to the audit trail by StudyKit before they commit")
         #expect(try await data.studyStore.participant(id: participant.id)?.language == "en")
         #expect(try await count("auditStage", in: data) == 0)
         // Through the store, it is written and audited.
