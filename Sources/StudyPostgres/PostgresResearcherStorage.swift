@@ -20,13 +20,20 @@ public final class PostgresResearcherStorage: ResearcherStorage {
     /// The schema holding the tables.
     public let schema: PostgresCareSchema
     private let logger: Logger
+    private let transactions: PostgresWriteTransactions
 
     /// Storage in `schema` of the database `client` connects to, which must hold the study store's tables: migrate
     /// first (``PostgresStudyMigrations``), unless another process did. Nothing is read or written here.
-    public init(client: PostgresClient, schema: PostgresCareSchema = .public, logger: Logger = PostgresStudyStorage.silentLogger) {
-        self.client = client
-        self.schema = schema
-        self.logger = logger
+    public convenience init(client: PostgresClient, schema: PostgresCareSchema = .public, logger: Logger = PostgresStudyStorage.silentLogger) {
+        self.init(transactions: PostgresWriteTransactions(client: client, schema: schema, logger: logger, audit: nil))
+    }
+
+    /// Storage whose writes run through `transactions` (a ``PostgresStudyDatabase``'s, which end with the audit trail's flush).
+    init(transactions: PostgresWriteTransactions) {
+        client = transactions.client
+        schema = transactions.schema
+        logger = transactions.logger
+        self.transactions = transactions
     }
 
     /// Runs `body` in a read-only transaction that sees one snapshot of the committed state.
@@ -41,7 +48,7 @@ public final class PostgresResearcherStorage: ResearcherStorage {
     /// committed when this returns.
     public func write<T: Sendable>(_ body: @escaping @Sendable (any ResearcherStorageWriter) async throws -> T) async throws -> T {
         let schema = schema, logger = logger
-        return try await PostgresStudyStorage.serializable(client, logger: logger) { connection in
+        return try await transactions.serializable { connection in
             try await body(PostgresResearcherRows(connection: connection, schema: schema, logger: logger))
         }
     }

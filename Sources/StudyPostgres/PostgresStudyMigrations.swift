@@ -54,6 +54,8 @@ public enum PostgresStudyMigrations {
     /// The migrations of a schema that holds the care store's tables beside the study store's, oldest first.
     static let jointMigrations: [Migration] = [
         Migration(name: "joint v1: a withdrawn participant's outcomes refused", statements: PostgresWithdrawalGuard.outcomeTriggers),
+        Migration(name: "joint v2: the audit trail (auditLog append-only, its head, changes staged by triggers for the flush of each write "
+                      + "transaction, a COMMIT that leaves staged changes refused)", statements: PostgresAuditTrail.migration),
     ]
 
     /// Creates `schema` when it is missing and applies every migration it lacks, in one transaction under the schema's

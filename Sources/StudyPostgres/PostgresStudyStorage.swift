@@ -55,6 +55,8 @@ public final class PostgresStudyStorage: StudyStorage, ResearcherAccountsKeeping
     private let logger: Logger
     /// The study team's accounts in the same schema, over the same pool.
     public let researcherAccounts: PostgresResearcherAccounts
+    /// Where its write transactions run (with the audit trail's flush in a ``PostgresStudyDatabase``).
+    let transactions: PostgresWriteTransactions
 
     /// A logger that writes nothing: the default, since a store's callers report its errors themselves.
     public static let silentLogger = Logger(label: "studykit.study-store.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -62,13 +64,18 @@ public final class PostgresStudyStorage: StudyStorage, ResearcherAccountsKeeping
     /// Storage in `schema` of the database `client` connects to, which must hold the study store's tables: migrate
     /// first (``PostgresStudyMigrations``), unless another process did; the study team's accounts use `environment`'s
     /// clock, UUIDs and randomness. Nothing is read or written here.
-    public init(client: PostgresClient, schema: PostgresCareSchema = .public, environment: StudyKitEnvironment = .live,
-                logger: Logger = PostgresStudyStorage.silentLogger) {
-        self.client = client
-        self.schema = schema
-        self.logger = logger
-        researcherAccounts = PostgresResearcherAccounts(storage: PostgresResearcherStorage(client: client, schema: schema, logger: logger),
-                                                        environment: environment)
+    public convenience init(client: PostgresClient, schema: PostgresCareSchema = .public, environment: StudyKitEnvironment = .live,
+                            logger: Logger = PostgresStudyStorage.silentLogger) {
+        self.init(transactions: PostgresWriteTransactions(client: client, schema: schema, logger: logger, audit: nil), environment: environment)
+    }
+
+    /// Storage whose writes run through `transactions` (a ``PostgresStudyDatabase``'s, which end with the audit trail's flush).
+    init(transactions: PostgresWriteTransactions, environment: StudyKitEnvironment) {
+        client = transactions.client
+        schema = transactions.schema
+        logger = transactions.logger
+        self.transactions = transactions
+        researcherAccounts = PostgresResearcherAccounts(storage: PostgresResearcherStorage(transactions: transactions), environment: environment)
     }
 
     /// Runs `body` in a read-only transaction that sees one snapshot of the committed state.
@@ -83,7 +90,7 @@ public final class PostgresStudyStorage: StudyStorage, ResearcherAccountsKeeping
     /// committed when this returns.
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StudyStorageWriter) async throws -> T) async throws -> T {
         let schema = schema, logger = logger
-        return try await Self.serializable(client, logger: logger) { connection in
+        return try await transactions.serializable { connection in
             try await body(PostgresStudyRows(connection: connection, schema: schema, logger: logger))
         }
     }

@@ -26,7 +26,13 @@ public struct ConsentKeyStore: Sendable {
         keysDirectory = dataDirectory.appendingPathComponent("keys", isDirectory: true)
     }
 
-    /// A store in `keysDirectory` itself (created, owner-only, with its parent folders, when missing).
+    /// A store whose key files are in `keysDirectory` itself (a server on PostgreSQL has no data folder for its keys:
+    /// they are a folder of their own that every process reads, `studykit serve --keys DIR`), created owner-only with
+    /// its parent folders when missing.
+    ///
+    /// ```swift
+    /// let key = try ConsentKeyStore(keysDirectory: URL(fileURLWithPath: "/etc/studykit/keys")).loadOrCreate()
+    /// ```
     public init(keysDirectory: URL) {
         self.keysDirectory = keysDirectory
     }
