@@ -419,7 +419,7 @@ def main():
             first, history, participants = prepared_server(study, work / "data-postgres-a", args, database_options=options)
             servers.append(first)
             results.append(("PostgreSQL, 1 process", measure("postgres-1", first.base, first, history, participants, work, args)))
-            servers.append(start_server(study, work / "data-postgres-b", database_options=options, extra=["--trusted-proxy", "127.0.0.1"]))
+            servers.append(start_server(study, work / "data-postgres-a", database_options=options, extra=["--trusted-proxy", "127.0.0.1"]))
             nginx = Nginx(work / "nginx", [server.port for server in servers])
             results.append(("PostgreSQL, 2 processes behind nginx", measure("postgres-2", nginx.base, first, history, participants, work, args,
                                                                             full=False)))

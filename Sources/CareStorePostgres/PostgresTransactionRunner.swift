@@ -66,33 +66,52 @@ public enum PostgresTransactionRunner {
     /// well inside a proxy's timeout (deploy/nginx: 60 s).
     public static let connectionWait: Duration = .seconds(10)
 
-    /// Runs `body` on a connection leased from `client`, waiting at most `wait` for it; throws
-    /// `DatabaseUnavailable` (StudyKitEnvironment) when none was lent in time, or when the connection fails under
-    /// `body` (PostgreSQL stopped, the network cut), so that the caller says "try again in a moment" instead of failing
-    /// or hanging. Every other error of `body` is thrown as it is.
+    /// How long a transaction may take once it has its connection before the database is taken not to answer: its
+    /// connection is closed (PostgreSQL rolls back what was not committed) and the caller is told to try again.
+    public static let transactionLimit: Duration = .seconds(30)
+
+    /// Runs `body` on a connection leased from `client`, waiting at most `wait` for it and at most
+    /// ``transactionLimit`` for `body` after; throws `DatabaseUnavailable` (StudyKitEnvironment) when no connection
+    /// was lent in time, when `body` ran past its limit, or when the connection failed under it (PostgreSQL stopped,
+    /// the network cut), so that the caller says "try again in a moment" instead of failing or hanging. Every other
+    /// error of `body` is thrown as it is.
+    ///
+    /// Both waits hold even when postgres-nio's own calls do not end: with `sslmode=prefer`, a lease asked for, or a
+    /// query sent, while PostgreSQL restarted was seen to wait for ever, cancelled or not. The lease runs in a task of
+    /// its own, which this call stops waiting for; should it be lent a connection after the caller stopped waiting,
+    /// `body` is not run on it (the caller was told nothing was written, and may have asked again), and a body past
+    /// its limit has its connection closed.
     public static func withConnection<T: Sendable>(_ client: PostgresClient, waitingAtMost wait: Duration = connectionWait,
                                                    _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        let leased = LeaseFlag()
+        let lease = LeaseRace<T>()
+        let leasing = Task {
+            do {
+                let value = try await client.withConnection { connection in
+                    guard lease.take(connection) else { throw DatabaseUnavailable("the connection was lent after the request stopped waiting for it") }
+                    return try await body(connection)
+                }
+                lease.finish(.success(value))
+            } catch {
+                lease.finish(.failure(error))
+            }
+        }
+        let timers = Task {
+            try await Task.sleep(for: wait)
+            if lease.abandonIfWaiting(DatabaseUnavailable("no connection within \(wait) (is PostgreSQL running and reachable?)")) {
+                leasing.cancel()
+                return
+            }
+            try await Task.sleep(for: transactionLimit)
+            if let connection = lease.overrun(DatabaseUnavailable("a transaction ran past \(transactionLimit): the database stopped answering")) {
+                try? await connection.close()
+            }
+        }
+        defer { timers.cancel() }
         do {
-            return try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask {
-                    try await client.withConnection { connection in
-                        leased.set()
-                        return try await body(connection)
-                    }
-                }
-                group.addTask {
-                    try await Task.sleep(for: wait)
-                    if !leased.isSet { throw DatabaseUnavailable("no connection within \(wait) (is PostgreSQL running and reachable?)") }
-                    return nil
-                }
-                while let value = try await group.next() {
-                    if let value {
-                        group.cancelAll()
-                        return value
-                    }
-                }
-                preconditionFailure("the leasing task ends with a value or an error")
+            return try await withTaskCancellationHandler {
+                try await lease.value()
+            } onCancel: {
+                if lease.abandonIfWaiting(CancellationError()) { leasing.cancel() }
             }
         } catch let error as PSQLError where isConnectionFailure(error) {
             throw DatabaseUnavailable("\(error.code): \(String(reflecting: error))")
@@ -128,9 +147,65 @@ public enum PostgresTransactionRunner {
     }
 }
 
-/// Whether a connection was lent: set by the leasing task, read by the one that waits for it.
-private final class LeaseFlag: Sendable {
-    private let value = Mutex(false)
-    func set() { value.withLock { $0 = true } }
-    var isSet: Bool { value.withLock { $0 } }
+/// One lease of ``PostgresTransactionRunner/withConnection(_:waitingAtMost:_:)``: waiting for a connection, lent one
+/// (its body runs), or abandoned (the caller stopped waiting); and the caller's wait for its result, which the first of
+/// the body's end, the abandonment and the overrun of the transaction's limit settles.
+private final class LeaseRace<T: Sendable>: Sendable {
+    private struct State {
+        var lent: PostgresConnection?
+        var abandoned = false
+        var result: Result<T, any Error>?
+        var waiter: CheckedContinuation<T, any Error>?
+    }
+    private let state = Mutex(State())
+
+    /// Marks the lease lent on `connection`, so that its body runs; false when the caller has stopped waiting.
+    func take(_ connection: PostgresConnection) -> Bool {
+        state.withLock { state in
+            guard !state.abandoned, state.result == nil else { return false }
+            state.lent = connection
+            return true
+        }
+    }
+
+    /// Settles the caller's wait with `error` when no connection was lent yet; false when one was.
+    func abandonIfWaiting(_ error: any Error) -> Bool {
+        let settled = state.withLock { state -> Bool in
+            guard state.lent == nil, state.result == nil else { return false }
+            state.abandoned = true
+            return true
+        }
+        if settled { finish(.failure(error)) }
+        return settled
+    }
+
+    /// Settles the caller's wait with `error` when the body has not ended; returns its connection, to be closed.
+    func overrun(_ error: any Error) -> PostgresConnection? {
+        let connection = state.withLock { state in state.result == nil ? state.lent : nil }
+        if connection != nil { finish(.failure(error)) }
+        return connection
+    }
+
+    /// Settles the caller's wait with `result`, unless it is settled already.
+    func finish(_ result: Result<T, any Error>) {
+        let waiter = state.withLock { state -> CheckedContinuation<T, any Error>? in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(with: result)
+    }
+
+    /// The result, once settled.
+    func value() async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let settled = state.withLock { state -> Result<T, any Error>? in
+                if let result = state.result { return result }
+                state.waiter = continuation
+                return nil
+            }
+            if let settled { continuation.resume(with: settled) }
+        }
+    }
 }

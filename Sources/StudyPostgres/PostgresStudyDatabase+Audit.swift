@@ -158,7 +158,7 @@ enum PostgresAuditKeying {
             do {
                 try file.record(sequence: head.sequence, hash: head.hash)
             } catch {
-                throw PostgresStudyDatabaseError.anchorRefused(path: anchorURL.path, problem: "\(error)")
+                throw PostgresStudyDatabaseError.anchorUnwritable(path: anchorURL.path, reason: "\(error)")
             }
             return (key, file)
         }
@@ -196,6 +196,8 @@ public enum PostgresStudyDatabaseError: Error, Hashable, Sendable, CustomStringC
     case anchorMissing(path: String)
     /// The anchor is not the server's, or the trail does not reach it.
     case anchorRefused(path: String, problem: String)
+    /// The anchor cannot be written (its folder is missing or not writable, the disk is full).
+    case anchorUnwritable(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -211,7 +213,9 @@ public enum PostgresStudyDatabaseError: Error, Hashable, Sendable, CustomStringC
             "the audit trail's anchor \(path) is missing, and the trail was anchored before: it may have been cut or rewritten. "
                 + "Restore the anchor from a backup (or copy it from another host of the study), then run studykit audit verify"
         case .anchorRefused(let path, let problem):
-            "the audit trail's anchor \(path) does not hold: \(problem). Run studykit audit verify for the first row that does not"
+            "the audit trail's anchor \(path) does not hold: \(problem). Run studykit audit verify to find the first row that does not"
+        case .anchorUnwritable(let path, let reason):
+            "the audit trail's anchor \(path) cannot be written: \(reason)"
         }
     }
 }

@@ -5,16 +5,17 @@ import Research
 import Study
 import StudySQLite
 
-/// `studykit audit`: the data folder's audit trail.
+/// `studykit audit`: the audit trail of a study's database (the data folder's SQLite file, or `--database`).
 struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit",
-        abstract: "Check or list the audit trail of a data folder.",
+        abstract: "Check or list the audit trail of a study's database.",
         discussion: """
             Every change of study data (participants, invitations, runs, consent records and PDFs, researchers, care tasks, \
             outcomes) is a row of the trail, written in the same transaction as the change, with who, when, what changed \
-            (participants' answers as keyed digests), why, and a hash of the row before keyed with DATA/keys/audit-trail-key. \
-            After every commit the end of the trail is anchored in DATA/study.audit-anchor.json, signed with the server's key.
+            (participants' answers as keyed digests), why, and a hash of the row before keyed with the study's audit-trail-key \
+            (DATA/keys/, or the --keys folder with --database). After every commit the end of the trail is anchored outside the \
+            database, signed with the server's key: DATA/study.audit-anchor.json, or with --database DATA/postgres.audit-anchor.json.
             """,
         subcommands: [Verify.self, List.self, Reanchor.self]
     )
@@ -23,34 +24,33 @@ struct AuditCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check the audit trail's keyed hash chain and its anchor; name the first row that does not hold.",
             discussion: """
-                Every row must hash, with the data folder's audit key, to what it stores and follow the row before, and the trail \
-                must reach the row its latest anchor (DATA/study.audit-anchor.json) names, with the hash the anchor names; the anchor \
+                Every row must hash, with the study's audit key, to what it stores and follow the row before, and the trail \
+                must reach the row its latest anchor (DATA/study.audit-anchor.json, or DATA/postgres.audit-anchor.json) names, with the hash the anchor names; the anchor \
                 must be signed by the server's key. Exits 0 when all of this holds, 1 when it does not (naming the first row or \
-                the anchor at fault), 2 when the data folder cannot be read.
+                the anchor at fault), 2 when the database cannot be read.
                 """)
 
-        @Option(help: "The data folder the server uses.", completion: .directory)
-        var data: String = "data"
+        @OptionGroup var place: StudyDataLocation
 
-        @Option(name: .customLong("public-key"), help: "The server's public key (base64, as studykit consent key prints it) the anchor must be signed with; by default the data folder's own signing key.")
+        @Option(name: .customLong("public-key"), help: "The server's public key (base64, as studykit consent key prints it) the anchor must be signed with; by default the study's own signing key.")
         var publicKey: String?
 
         func validate() throws {
-            try StudyPaths.check(data: data)
             if let publicKey { _ = try ConsentPublicKey(base64: publicKey) }
         }
 
         func run() async throws {
-            let database = try AuditCommand.open(data)
             let check: AuditChainCheck
             do {
-                check = try SQLiteStudyDatabase.auditChainCheck(database: try StudyDataFolder(path: data).database,
-                                                                publicKey: try publicKey.map(ConsentPublicKey.init(base64:)))
+                check = try place.auditChainCheck(publicKey: try publicKey.map(ConsentPublicKey.init(base64:)))
             } catch {
                 FileHandle.standardError.write(Data("studykit audit verify: \(error)\n".utf8))
                 throw ExitCode(1)
             }
-            let triggers = try await database.auditTriggerProblems()
+            let opened = try await AuditCommand.open(place)
+            defer { opened.close() }
+            let database = opened.database
+            let triggers = try await (database as? SQLiteStudyDatabase)?.auditTriggerProblems() ?? []
             if !triggers.isEmpty {
                 FileHandle.standardError.write(Data(("studykit audit verify: the database was edited outside StudyKit: " + triggers.joined(separator: "; ")
                     + "; changes since may be missing from the audit trail\n").utf8))
@@ -119,28 +119,29 @@ struct AuditCommand: AsyncParsableCommand {
         @Option(help: "At most this many rows.")
         var limit: Int = 100
 
-        @Option(help: "The data folder the server uses.", completion: .directory)
-        var data: String = "data"
+        @OptionGroup var place: StudyDataLocation
 
         func validate() throws {
-            try StudyPaths.check(data: data)
             guard (1...100_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 100000") }
         }
 
         func run() async throws {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            for entry in try await AuditCommand.open(data).auditEntries(participantID: participant, limit: limit) {
+            let opened = try await AuditCommand.open(place)
+            defer { opened.close() }
+            for entry in try await opened.database.auditEntries(participantID: participant, limit: limit) {
                 print(String(decoding: try encoder.encode(entry), as: UTF8.self))
             }
         }
     }
 
-    /// The data folder's database, opened for reading.
-    static func open(_ data: String) throws -> SQLiteStudyDatabase {
+    /// The study's database, opened for reading (SQLite: read-only; PostgreSQL: migrated first, as any command does).
+    static func open(_ place: StudyDataLocation) async throws -> OpenedStudyDatabase {
         do {
-            let folder = try StudyDataFolder(path: data)
-            return try SQLiteStudyDatabase.readOnly(path: folder.database.path)
+            if place.database != nil { return try await place.openForWriting() }
+            let folder = try StudyDataFolder(url: place.dataFolder)
+            return OpenedStudyDatabase(database: try SQLiteStudyDatabase.readOnly(path: folder.database.path), close: {})
         } catch {
             FileHandle.standardError.write(Data("studykit audit: \(error)\n".utf8))
             throw ExitCode(2)

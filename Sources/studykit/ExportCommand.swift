@@ -1,4 +1,5 @@
 import ArgumentParser
+import CareStore
 import CareStoreSQLite
 import Consent
 import Foundation
@@ -13,8 +14,9 @@ struct ExportCommand: AsyncParsableCommand {
         commandName: "export",
         abstract: "Export a study's data (participants, consents, care plans, outcomes) into a folder.",
         discussion: """
-            Reads the data folder that `studykit serve` writes (it may run beside the server), and appends one row to \
-            its audit trail saying who exported what, as the console's exports do; nothing else in it changes. \
+            Reads the study's database that `studykit serve` writes (the data folder's, or --database; it may run beside \
+            the server), and appends one row to its audit trail saying who exported what, as the console's exports do; \
+            nothing else in it changes. \
             --format fhir writes FHIR R4: participants/<id>.json (one Bundle each) and <ResourceType>.ndjson (one \
             resource per line, as FHIR Bulk Data). --format csv-long writes answers.csv: one row per answer of every \
             task run (participant, task, event, run, step, item, answer type, value, number, unit, time), written one \
@@ -40,14 +42,13 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "The study folder the data belongs to.", completion: .directory)
     var study: String = StudyPaths.defaultStudy
 
-    @Option(help: "The data folder `studykit serve` writes (study.sqlite, keys/, consent-pdfs/, run-files/).", completion: .directory)
-    var data: String = "data"
+    @OptionGroup var place: StudyDataLocation
 
     @Flag(help: "Write CSV cells safe to open in a spreadsheet: text that would run as a formula gets a ' in front (csv-long, csv-wide, outcomes, consents).")
     var forSpreadsheets = false
 
     func validate() throws {
-        try StudyPaths.check(study: study, data: data)
+        if study.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--study must name a study folder") }
         if out.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--out must name a folder") }
         if forSpreadsheets, !format.writesCSV {
             throw ValidationError("--for-spreadsheets changes CSV cells, and --format \(format.rawValue) writes no CSV file; "
@@ -56,10 +57,12 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let dataFolder = URL(fileURLWithPath: data, isDirectory: true)
+        let dataFolder = place.dataFolder, data = place.data
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: dataFolder.path, isDirectory: &isFolder), isFolder.boolValue else {
-            try fail("no data folder at \(data) (give --data the folder `studykit serve --data` wrote)")
+        if place.database == nil {
+            guard FileManager.default.fileExists(atPath: dataFolder.path, isDirectory: &isFolder), isFolder.boolValue else {
+                try fail("no data folder at \(data) (give --data the folder `studykit serve --data` wrote)")
+            }
         }
         let definition: StudyDefinition
         do {
@@ -67,37 +70,53 @@ struct ExportCommand: AsyncParsableCommand {
         } catch {
             try fail("the study in \(study) has problems:\n" + error.problems.map(\.description).joined(separator: "\n"))
         }
-        let studyStore: SQLiteStudyStore, careStore: SQLiteCareStore
-        do {
-            let folder = try StudyDataFolder(url: dataFolder)
-            (studyStore, careStore) = try SQLiteStudyDatabase.readOnlyStores(path: folder.database.path, legacyCarePath: folder.legacyCareDatabase.path)
-        } catch let error as SQLiteStudyStoreOpenError {
-            try fail("\(error) (is \(data) a data folder `studykit serve` wrote?)")
-        } catch let error as SQLiteCareStorageOpenError {
-            try fail("\(error) (is \(data) a data folder `studykit serve` wrote?)")
-        } catch {
-            try fail("cannot read the data folder \(data): \(error)")
-        }
-        // Every consent record is verified against the study's key as it is read; the database's own guard is checked too.
-        let consentKey: ConsentPublicKey?
-        do { consentKey = try ConsentKeyStore(dataDirectory: dataFolder).load()?.publicKey } catch { try fail("\(error)") }
-        do {
-            for problem in try studyStore.appendOnlyProblems() {
-                FileHandle.standardError.write(Data("warning: study.sqlite: \(problem): consent records may have been changed\n".utf8))
-            }
-        } catch {
-            try fail("cannot read the data folder \(data): \(error)")
-        }
+        let studyStore: any StudyStore, careStore: any CareStore
         // Every export is in the audit trail, as the console's are. A database that cannot take the row (a read-only
         // copy, one whose triggers were removed) still exports, for whoever has to look into it, and says so.
-        let auditTrail: SQLiteStudyDatabase?
+        let auditTrail: (any AuditTrailStore)?
         var notAudited: (any Error)?
-        do {
-            auditTrail = try SQLiteStudyDatabase(path: try StudyDataFolder(url: dataFolder).database.path)
-        } catch {
-            auditTrail = nil
-            notAudited = error
+        var opened: OpenedStudyDatabase?
+        defer { opened?.close() }
+        if place.database != nil {
+            do {
+                opened = try await place.openForWriting()
+            } catch {
+                try fail("cannot open the study's database \(place.description): \(error)")
+            }
+            studyStore = opened!.database.studyStore
+            careStore = opened!.database.careStore
+            auditTrail = opened!.database
+        } else {
+            let sqliteStudyStore: SQLiteStudyStore
+            do {
+                let folder = try StudyDataFolder(url: dataFolder)
+                (sqliteStudyStore, careStore) = try SQLiteStudyDatabase.readOnlyStores(path: folder.database.path, legacyCarePath: folder.legacyCareDatabase.path)
+            } catch let error as SQLiteStudyStoreOpenError {
+                try fail("\(error) (is \(data) a data folder `studykit serve` wrote?)")
+            } catch let error as SQLiteCareStorageOpenError {
+                try fail("\(error) (is \(data) a data folder `studykit serve` wrote?)")
+            } catch {
+                try fail("cannot read the data folder \(data): \(error)")
+            }
+            studyStore = sqliteStudyStore
+            // The database's own guard of the consent records is checked too.
+            do {
+                for problem in try sqliteStudyStore.appendOnlyProblems() {
+                    FileHandle.standardError.write(Data("warning: study.sqlite: \(problem): consent records may have been changed\n".utf8))
+                }
+            } catch {
+                try fail("cannot read the data folder \(data): \(error)")
+            }
+            do {
+                auditTrail = try SQLiteStudyDatabase(path: try StudyDataFolder(url: dataFolder).database.path)
+            } catch {
+                auditTrail = nil
+                notAudited = error
+            }
         }
+        // Every consent record is verified against the study's key as it is read.
+        let consentKey: ConsentPublicKey?
+        do { consentKey = try ConsentKeyStore(keysDirectory: place.keysFolder).load()?.publicKey } catch { try fail("\(error)") }
         let summary: StudyExportSummary
         do {
             let reader = StudyExportReader(study: definition, store: studyStore, careStore: careStore, dataFolder: dataFolder,

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Study
-import StudySQLite
 import StudyServer
 
 /// `studykit invite`: prints invitation links for a study's data folder.
@@ -18,8 +17,7 @@ struct InviteCommand: AsyncParsableCommand {
     @Option(help: "The study folder.", completion: .directory)
     var study: String = StudyPaths.defaultStudy
 
-    @Option(help: "The data folder the server uses.", completion: .directory)
-    var data: String = "data"
+    @OptionGroup var place: StudyDataLocation
 
     @Option(name: .customLong("base-url"), help: "The address participants open, before /join/CODE.")
     var baseURL: String = "http://127.0.0.1:8080"
@@ -29,26 +27,23 @@ struct InviteCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...10_000).contains(count) else { throw ValidationError("--count must be between 1 and 10000") }
-        try StudyPaths.check(study: study, data: data)
+        if study.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--study must name a study folder") }
     }
 
     func run() async throws {
         umask(0o077)
-        let configuration = StudyServerConfiguration(studyFolder: URL(fileURLWithPath: study, isDirectory: true),
-                                                     dataFolder: URL(fileURLWithPath: data, isDirectory: true))
-        // The study is loaded to check it; only the database is opened: no keys are made, no server is built.
-        let database: SQLiteStudyDatabase
+        let configuration = StudyServerConfiguration(studyFolder: URL(fileURLWithPath: study, isDirectory: true), dataFolder: place.dataFolder)
+        // The study is loaded to check it; only the database is opened: no server is built.
+        let opened: OpenedStudyDatabase
         do {
             _ = try StudyServerApplication.loadStudy(configuration)
-            let folder = try StudyDataFolder(url: configuration.dataFolder)
-            try folder.prepare()
-            try folder.createOwnerOnlyFiles(named: [folder.database.lastPathComponent])
-            database = try SQLiteStudyDatabase(path: folder.database.path)
-            try database.mergeCareFile(at: folder.legacyCareDatabase)
+            opened = try await place.openForWriting()
         } catch {
             FileHandle.standardError.write(Data("studykit invite: \(error)\n".utf8))
             throw ExitCode(1)
         }
+        defer { opened.close() }
+        let database = opened.database
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         try await AuditTrail.$source.withValue(StudyPaths.auditSource("invite")) {
             for _ in 0..<count {

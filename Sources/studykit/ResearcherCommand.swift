@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Study
-import StudySQLite
 
 /// `studykit researcher`: the study team's console accounts in a data folder.
 struct ResearcherCommand: AsyncParsableCommand {
@@ -17,27 +16,25 @@ struct ResearcherCommand: AsyncParsableCommand {
         subcommands: [Add.self, Link.self, List.self, Remove.self]
     )
 
-    /// Where the accounts are: the data folder the server uses, and the address researchers open.
+    /// Where the accounts are: the study's database (the data folder's, or `--database`), and the address researchers open.
     struct Place: ParsableArguments {
-        @Option(help: "The data folder the server uses.", completion: .directory)
-        var data: String = "data"
+        @OptionGroup var location: StudyDataLocation
 
         @Option(name: .customLong("base-url"), help: "The address researchers open, before /console/password/TOKEN.")
         var baseURL: String = "http://127.0.0.1:8080"
 
-        func validate() throws { try StudyPaths.check(data: data) }
-
-        /// The data folder's database, created and migrated when new (owner-only).
-        func open() throws -> SQLiteStudyStore {
+        /// Runs `body` with the study's researchers' accounts, the database created and migrated when new (owner-only),
+        /// and closed after.
+        func withAccounts<T>(_ body: (any ResearcherStore) async throws -> T) async throws -> T {
+            let opened: OpenedStudyDatabase
             do {
-                let folder = try StudyDataFolder(path: data)
-                try folder.prepare()
-                try folder.createOwnerOnlyFiles(named: [folder.database.lastPathComponent])
-                return try SQLiteStudyDatabase(path: folder.database.path).sqliteStudyStore
+                opened = try await location.openForWriting()
             } catch {
                 FileHandle.standardError.write(Data("studykit researcher: \(error)\n".utf8))
                 throw ExitCode(1)
             }
+            defer { opened.close() }
+            return try await body(opened.database.researchers)
         }
 
         /// The one-time link of `issued`.
@@ -63,15 +60,16 @@ struct ResearcherCommand: AsyncParsableCommand {
 
         private func perform() async throws {
             umask(0o077)
-            let store = try place.open()
-            do {
-                let researcher = try await store.addResearcher(email: email, role: role)
-                let link = try await store.createPasswordLink(researcherID: researcher.id)
-                print("\(researcher.email) (\(researcher.role.rawValue)) sets a password within \(IssuedPasswordLink.lifetimeInDays) days at:")
-                print(place.link(link))
-            } catch let error as ResearcherStoreError {
-                FileHandle.standardError.write(Data("studykit researcher add: \(error)\n".utf8))
-                throw ExitCode(1)
+            try await place.withAccounts { store in
+                do {
+                    let researcher = try await store.addResearcher(email: email, role: role)
+                    let link = try await store.createPasswordLink(researcherID: researcher.id)
+                    print("\(researcher.email) (\(researcher.role.rawValue)) sets a password within \(IssuedPasswordLink.lifetimeInDays) days at:")
+                    print(place.link(link))
+                } catch let error as ResearcherStoreError {
+                    FileHandle.standardError.write(Data("studykit researcher add: \(error)\n".utf8))
+                    throw ExitCode(1)
+                }
             }
         }
     }
@@ -90,13 +88,14 @@ struct ResearcherCommand: AsyncParsableCommand {
 
         private func perform() async throws {
             umask(0o077)
-            let store = try place.open()
-            guard let researcher = try await store.researcher(email: email), researcher.removedAt == nil else {
-                FileHandle.standardError.write(Data("studykit researcher link: no researcher has the address \(Researcher.normalizedEmail(email))\n".utf8))
-                throw ExitCode(1)
+            try await place.withAccounts { store in
+                guard let researcher = try await store.researcher(email: email), researcher.removedAt == nil else {
+                    FileHandle.standardError.write(Data("studykit researcher link: no researcher has the address \(Researcher.normalizedEmail(email))\n".utf8))
+                    throw ExitCode(1)
+                }
+                let link = try await store.createPasswordLink(researcherID: researcher.id)
+                print(place.link(link))
             }
-            let link = try await store.createPasswordLink(researcherID: researcher.id)
-            print(place.link(link))
         }
     }
 
@@ -106,10 +105,11 @@ struct ResearcherCommand: AsyncParsableCommand {
         @OptionGroup var place: Place
 
         func run() async throws {
-            let store = try place.open()
-            for researcher in try await store.researchers() {
-                let state = researcher.removedAt != nil ? "removed" : researcher.passwordHash == nil ? "no password yet" : "active"
-                print("\(researcher.email)\t\(researcher.role.rawValue)\t\(state)")
+            try await place.withAccounts { store in
+                for researcher in try await store.researchers() {
+                    let state = researcher.removedAt != nil ? "removed" : researcher.passwordHash == nil ? "no password yet" : "active"
+                    print("\(researcher.email)\t\(researcher.role.rawValue)\t\(state)")
+                }
             }
         }
     }
@@ -127,13 +127,14 @@ struct ResearcherCommand: AsyncParsableCommand {
         }
 
         private func perform() async throws {
-            let store = try place.open()
-            guard let researcher = try await store.researcher(email: email) else {
-                FileHandle.standardError.write(Data("studykit researcher remove: no researcher has the address \(Researcher.normalizedEmail(email))\n".utf8))
-                throw ExitCode(1)
+            try await place.withAccounts { store in
+                guard let researcher = try await store.researcher(email: email) else {
+                    FileHandle.standardError.write(Data("studykit researcher remove: no researcher has the address \(Researcher.normalizedEmail(email))\n".utf8))
+                    throw ExitCode(1)
+                }
+                try await store.removeResearcher(id: researcher.id)
+                print("\(researcher.email) removed")
             }
-            try await store.removeResearcher(id: researcher.id)
-            print("\(researcher.email) removed")
         }
     }
 }

@@ -3,7 +3,6 @@ import Foundation
 import StudyKitEnvironment
 import Study
 import StudyServer
-import StudySQLite
 
 /// `studykit serve`: serves a study folder to participants' browsers.
 struct ServeCommand: AsyncParsableCommand {
@@ -16,8 +15,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The study folder.", completion: .directory)
     var study: String = StudyPaths.defaultStudy
 
-    @Option(help: "The data folder (SQLite files, keys, consent PDFs); created when missing.", completion: .directory)
-    var data: String = "data"
+    @OptionGroup var place: StudyDataLocation
 
     @Option(help: "The address to listen on.")
     var host: String = "127.0.0.1"
@@ -54,7 +52,7 @@ struct ServeCommand: AsyncParsableCommand {
     var clockStart: String?
 
     func validate() throws {
-        try StudyPaths.check(study: study, data: data)
+        if study.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--study must name a study folder") }
         if let clockStart, (try? Date(clockStart, strategy: .iso8601)) == nil {
             throw ValidationError("--clock-start: '\(clockStart)' is not an ISO 8601 instant such as 2027-03-26T09:00:00+01:00")
         }
@@ -69,10 +67,10 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         // Everything the server writes (databases, uploads, printed consents, Chromium's scratch files) is owner-only.
         umask(0o077)
-        var configuration = StudyServerConfiguration(studyFolder: URL(fileURLWithPath: study, isDirectory: true),
-                                                     dataFolder: URL(fileURLWithPath: data, isDirectory: true),
+        var configuration = StudyServerConfiguration(studyFolder: URL(fileURLWithPath: study, isDirectory: true), dataFolder: place.dataFolder,
                                                      host: host, port: port, secureCookies: secureCookies, durability: durability,
                                                      trustedProxies: Set(trustedProxies))
+        configuration.keysFolder = place.keysFolder
         configuration.liveStreamsPerClient = liveStreamsPerAddress
         do {
             let definition = try StudyServerApplication.loadStudy(configuration)
@@ -82,16 +80,14 @@ struct ServeCommand: AsyncParsableCommand {
                 environment.now = { Date().addingTimeInterval(offset) }
                 FileHandle.standardOutput.write(Data("The server's clock starts at \(start.formatted(.iso8601)), not the real time.\n".utf8))
             }
-            let database: SQLiteStudyDatabase
+            let opened: OpenedStudyDatabase
             do {
-                // The server anchors the audit trail at most every 100 ms: a burst of commits is anchored together.
-                database = try SQLiteStudyDatabase.openForServer(dataFolder: configuration.dataFolder, environment: environment,
-                                                                 durability: durability == .powerLoss ? .powerLoss : .processCrash,
-                                                                 auditAnchorInterval: .milliseconds(100))
+                opened = try await place.openForServer(environment: environment, durability: durability == .powerLoss ? .powerLoss : .processCrash)
             } catch {
-                throw StudyServerStartError("cannot open the data folder's database \(configuration.dataFolder.appendingPathComponent("study.sqlite").path): \(error)")
+                throw StudyServerStartError("cannot open the study's database \(place.description): \(error)")
             }
-            let service = try StudyService(study: definition, configuration: configuration, data: database, environment: environment)
+            defer { opened.close() }
+            let service = try StudyService(study: definition, configuration: configuration, data: opened.database, environment: environment)
             try await StudyServerApplication.run(service: service, configuration: configuration) { line in
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
             }

@@ -42,12 +42,15 @@ class PostgresCluster:
 class Nginx:
     """nginx with deploy/nginx/studykit.conf balancing the StudyKit processes on `ports`, at `base`."""
 
+    # How long nginx skips a process after a failed connection (deploy/nginx/studykit.conf's fail_timeout).
+    fail_timeout = 2
+
     def __init__(self, folder, ports):
         folder.mkdir(parents=True, exist_ok=True)
         self.folder = folder
         site = (ROOT / "deploy" / "nginx" / "studykit.conf").read_text()
-        upstream = "".join(f"    server 127.0.0.1:{port} max_fails=1 fail_timeout=10s;\n" for port in ports)
-        site, found = re.subn(r"(    server 127\.0\.0\.1:\d+ max_fails=1 fail_timeout=10s;\n)+", upstream, site)
+        upstream = "".join(f"    server 127.0.0.1:{port} max_fails=1 fail_timeout={self.fail_timeout}s;\n" for port in ports)
+        site, found = re.subn(rf"(    server 127\.0\.0\.1:\d+ max_fails=1 fail_timeout={self.fail_timeout}s;\n)+", upstream, site)
         assert found == 1, "deploy/nginx/studykit.conf's upstream changed shape"
         port = free_port()
         site, found = re.subn(r"    listen 443 ssl;\n    listen \[::\]:443 ssl;\n    http2 on;\n", f"    listen 127.0.0.1:{port};\n", site)
