@@ -57,7 +57,7 @@ struct SQLiteStudyStoreTests {
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
         }
         #expect(mode == "wal" && synchronous == 2)
-        #expect(StudyStoreMigrations.migrationNames.count == 6)
+        #expect(StudyStoreMigrations.migrationNames.count == 8)
     }
 
     @Test func aRunIsReadAsStoredEvenWhenChangedBehindTheStoresBack() async throws {
