@@ -49,6 +49,8 @@ public enum PostgresStudyMigrations {
                       + "on printing them, consent records append-only, a withdrawn participant's runs refused", statements: studyTables),
         Migration(name: "v2: researchers, their password links and sessions, console sign-in failures per address tried and client address",
                   statements: researcherTables),
+        Migration(name: "v3: one table of leases keyed by what is claimed (a consent PDF's printing, a run's finishing)", statements: leaseTable),
+        Migration(name: "v4: sign-in attempt buckets per limit and client address, so that every process counts alike", statements: signInBucketTable),
     ]
 
     /// The migrations of a schema that holds the care store's tables beside the study store's, oldest first.
@@ -246,6 +248,41 @@ public enum PostgresStudyMigrations {
             )
             """,
         ] + PostgresWithdrawalGuard.studyTriggers(schema)
+    }
+
+    /// Leases (`StudyLease`: operational claims, not study data) keyed by what is claimed, as SQLite's migration v7
+    /// makes them: v1's consent PDF claims are moved in (key `consentPDF/` and the record's id, held by no one in
+    /// particular) and their table dropped.
+    private static func leaseTable(_ schema: PostgresCareSchema) -> [String] {
+        let lease = schema.name + ".lease", claims = schema.name + ".consentPDFClaim"
+        return [
+            "CREATE TABLE \(lease) (key text COLLATE \"C\" PRIMARY KEY, holder uuid NOT NULL, claimedUntil timestamptz NOT NULL)",
+            """
+            INSERT INTO \(lease) (key, holder, claimedUntil)
+            SELECT 'consentPDF/' || recordID::text, '00000000-0000-0000-0000-000000000000', claimedUntil FROM \(claims)
+            """,
+            "DROP TABLE \(claims)",
+        ]
+    }
+
+    /// The sign-in attempt limit's buckets (`SignInAttemptLimit`), as SQLite's migration v8 makes them: per limit's
+    /// scope and client address (empty for the server-wide bucket), with when each is full again, by which the
+    /// refilled ones are forgotten.
+    private static func signInBucketTable(_ schema: PostgresCareSchema) -> [String] {
+        let table = schema.name + ".signInBucket"
+        return [
+            """
+            CREATE TABLE \(table) (
+                scope text COLLATE "C" NOT NULL,
+                client text COLLATE "C" NOT NULL,
+                tokens double precision NOT NULL,
+                refilledAt timestamptz NOT NULL,
+                fullAt timestamptz NOT NULL,
+                PRIMARY KEY (scope, client)
+            )
+            """,
+            "CREATE INDEX signInBucket_on_scope_fullAt ON \(table) (scope, fullAt)",
+        ]
     }
 
     /// The study team's accounts: SQLite's `researcher`, `researcherPasswordLink`, `researcherSession` (with what a

@@ -280,17 +280,6 @@ struct PostgresStudyRows: StudyStorageWriter, Sendable {
             """)
     }
 
-    func claimConsentPDF(recordID: UUID, until: Date, at now: Date) async throws -> Bool {
-        // One statement: a new claim, or one that takes over a lapsed claim; a live claim is left as it is, and nothing
-        // comes back. Two processes claiming at once meet on the primary key: one waits for the other's commit and then
-        // sees its claim (or, in serializable transactions, is refused and run again).
-        try await rowCount("""
-            INSERT INTO \(unescaped: schema.name).consentPDFClaim AS c (recordID, claimedUntil) VALUES (\(recordID), \(PostgresTimestamp(until)))
-            ON CONFLICT (recordID) DO UPDATE SET claimedUntil = excluded.claimedUntil WHERE c.claimedUntil <= \(PostgresTimestamp(now))
-            RETURNING 1
-            """) == 1
-    }
-
     func setConsentPDF(_ state: ConsentPDFState, recordID: UUID, at date: Date) async throws {
         var pdf: Data?, path: String?, failure: String?
         switch state {
@@ -305,6 +294,89 @@ struct PostgresStudyRows: StudyStorageWriter, Sendable {
             ON CONFLICT (recordID) DO UPDATE SET state = excluded.state, pdf = excluded.pdf, path = excluded.path, failure = excluded.failure,
                 updatedAt = excluded.updatedAt
             """)
+    }
+
+    // MARK: - Leases
+
+    static func leaseQuery(in schema: PostgresCareSchema, key: String) -> PostgresQuery {
+        "SELECT holder, claimedUntil FROM \(unescaped: schema.name).lease WHERE key = \(key)"
+    }
+
+    func lease(key: String) async throws -> StudyLease? {
+        var lease: StudyLease?
+        for try await (holder, until) in try await connection.query(Self.leaseQuery(in: schema, key: key), logger: logger)
+            .decode((UUID, PostgresTimestamp).self) {
+            lease = StudyLease(key: key, holder: holder, until: until.date)
+        }
+        return lease
+    }
+
+    func claimLease(key: String, holder: UUID, until: Date, at now: Date) async throws -> Bool {
+        // One statement: a new claim, or one that takes over a lapsed claim; a live claim is left as it is, and nothing
+        // comes back. Two processes claiming at once meet on the primary key: one waits for the other's commit and then
+        // sees its claim (or, in serializable transactions, is refused and run again).
+        try await rowCount("""
+            INSERT INTO \(unescaped: schema.name).lease AS l (key, holder, claimedUntil) VALUES (\(key), \(holder), \(PostgresTimestamp(until)))
+            ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, claimedUntil = excluded.claimedUntil
+            WHERE l.claimedUntil <= \(PostgresTimestamp(now))
+            RETURNING 1
+            """) == 1
+    }
+
+    func releaseLease(key: String, holder: UUID) async throws {
+        try await execute("DELETE FROM \(unescaped: schema.name).lease WHERE key = \(key) AND holder = \(holder)")
+    }
+
+    // MARK: - Sign-in attempt buckets
+
+    static func signInBucketQuery(in schema: PostgresCareSchema, scope: String, client: String) -> PostgresQuery {
+        "SELECT tokens, refilledAt FROM \(unescaped: schema.name).signInBucket WHERE scope = \(scope) AND client = \(client)"
+    }
+
+    func signInBucket(scope: String, client: String) async throws -> SignInBucket? {
+        var bucket: SignInBucket?
+        for try await (tokens, refilledAt) in try await connection.query(Self.signInBucketQuery(in: schema, scope: scope, client: client), logger: logger)
+            .decode((Double, PostgresTimestamp).self) {
+            bucket = SignInBucket(tokens: tokens, refilledAt: refilledAt.date)
+        }
+        return bucket
+    }
+
+    func signInClientBucketCount(scope: String) async throws -> Int {
+        let query: PostgresQuery = """
+            SELECT count(*) FROM \(unescaped: schema.name).signInBucket WHERE scope = \(scope) AND client <> \(SignInAttemptLimit.serverWide)
+            """
+        var count = 0
+        for try await value in try await connection.query(query, logger: logger).decode(Int64.self) { count = Int(value) }
+        return count
+    }
+
+    func replaceSignInBucket(scope: String, client: String, with bucket: SignInBucket, fullAt: Date, replacing previous: SignInBucket?) async throws -> Bool {
+        let table = schema.name + ".signInBucket"
+        if let previous {
+            return try await rowCount("""
+                UPDATE \(unescaped: table) SET tokens = \(bucket.tokens), refilledAt = \(PostgresTimestamp(bucket.refilledAt)),
+                    fullAt = \(PostgresTimestamp(fullAt))
+                WHERE scope = \(scope) AND client = \(client) AND tokens = \(previous.tokens) AND refilledAt = \(PostgresTimestamp(previous.refilledAt))
+                RETURNING 1
+                """) == 1
+        }
+        return try await rowCount("""
+            INSERT INTO \(unescaped: table) (scope, client, tokens, refilledAt, fullAt)
+            VALUES (\(scope), \(client), \(bucket.tokens), \(PostgresTimestamp(bucket.refilledAt)), \(PostgresTimestamp(fullAt)))
+            ON CONFLICT DO NOTHING RETURNING 1
+            """) == 1
+    }
+
+    func deleteSignInClientBuckets(scope: String, fullBy date: Date?) async throws {
+        let table = schema.name + ".signInBucket"
+        if let date {
+            try await execute("""
+                DELETE FROM \(unescaped: table) WHERE scope = \(scope) AND client <> \(SignInAttemptLimit.serverWide) AND fullAt <= \(PostgresTimestamp(date))
+                """)
+        } else {
+            try await execute("DELETE FROM \(unescaped: table) WHERE scope = \(scope) AND client <> \(SignInAttemptLimit.serverWide)")
+        }
     }
 
     // MARK: - Statements

@@ -258,17 +258,6 @@ struct SQLiteStudyRows: StudyStorageWriter {
         }
     }
 
-    func claimConsentPDF(recordID: UUID, until: Date, at now: Date) throws -> Bool {
-        try run { db in
-            // A claim is an operational lease, not study data: its table has no audit trigger.
-            try db.execute(sql: """
-                INSERT INTO consentPDFClaim (recordID, claimedUntil) VALUES (?, ?)
-                ON CONFLICT (recordID) DO UPDATE SET claimedUntil = excluded.claimedUntil WHERE consentPDFClaim.claimedUntil <= ?
-                """, arguments: [recordID, seconds(until), seconds(now)])
-            return db.changesCount == 1
-        }
-    }
-
     func setConsentPDF(_ state: ConsentPDFState, recordID: UUID, at date: Date) throws {
         var pdf: Data?, path: String?, failure: String?
         switch state {
@@ -284,6 +273,76 @@ struct SQLiteStudyRows: StudyStorageWriter {
                 ON CONFLICT (recordID) DO UPDATE SET state = excluded.state, pdf = excluded.pdf, path = excluded.path, failure = excluded.failure,
                     updatedAt = excluded.updatedAt
                 """, arguments: [recordID, state.name, pdf, path, failure, seconds(date)])
+        }
+    }
+
+    // MARK: - Leases
+
+    func lease(key: String) throws -> StudyLease? {
+        try run { db in
+            try Row.fetchOne(db, sql: "SELECT holder, claimedUntil FROM lease WHERE key = ?", arguments: [key]).map { row in
+                StudyLease(key: key, holder: row["holder"], until: Date(timeIntervalSinceReferenceDate: row["claimedUntil"]))
+            }
+        }
+    }
+
+    func claimLease(key: String, holder: UUID, until: Date, at now: Date) throws -> Bool {
+        try run { db in
+            // A lease is an operational claim, not study data: its table has no audit trigger. A new claim, or one that
+            // takes over a lapsed claim; a live claim is left as it is.
+            try db.execute(sql: """
+                INSERT INTO lease (key, holder, claimedUntil) VALUES (?, ?, ?)
+                ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, claimedUntil = excluded.claimedUntil WHERE lease.claimedUntil <= ?
+                """, arguments: [key, holder, seconds(until), seconds(now)])
+            return db.changesCount == 1
+        }
+    }
+
+    func releaseLease(key: String, holder: UUID) throws {
+        try run { db in try db.execute(sql: "DELETE FROM lease WHERE key = ? AND holder = ?", arguments: [key, holder]) }
+    }
+
+    // MARK: - Sign-in attempt buckets
+
+    func signInBucket(scope: String, client: String) throws -> SignInBucket? {
+        try run { db in
+            try Row.fetchOne(db, sql: "SELECT tokens, refilledAt FROM signInBucket WHERE scope = ? AND client = ?", arguments: [scope, client])
+                .map { row in SignInBucket(tokens: row["tokens"], refilledAt: Date(timeIntervalSinceReferenceDate: row["refilledAt"])) }
+        }
+    }
+
+    func signInClientBucketCount(scope: String) throws -> Int {
+        try run { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM signInBucket WHERE scope = ? AND client <> ?",
+                             arguments: [scope, SignInAttemptLimit.serverWide]) ?? 0
+        }
+    }
+
+    func replaceSignInBucket(scope: String, client: String, with bucket: SignInBucket, fullAt: Date, replacing previous: SignInBucket?) throws -> Bool {
+        try run { db in
+            if let previous {
+                try db.execute(sql: """
+                    UPDATE signInBucket SET tokens = ?, refilledAt = ?, fullAt = ?
+                    WHERE scope = ? AND client = ? AND tokens = ? AND refilledAt = ?
+                    """, arguments: [bucket.tokens, seconds(bucket.refilledAt), seconds(fullAt), scope, client, previous.tokens,
+                                     seconds(previous.refilledAt)])
+            } else {
+                try db.execute(sql: """
+                    INSERT INTO signInBucket (scope, client, tokens, refilledAt, fullAt) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                    """, arguments: [scope, client, bucket.tokens, seconds(bucket.refilledAt), seconds(fullAt)])
+            }
+            return db.changesCount == 1
+        }
+    }
+
+    func deleteSignInClientBuckets(scope: String, fullBy date: Date?) throws {
+        try run { db in
+            if let date {
+                try db.execute(sql: "DELETE FROM signInBucket WHERE scope = ? AND client <> ? AND fullAt <= ?",
+                               arguments: [scope, SignInAttemptLimit.serverWide, seconds(date)])
+            } else {
+                try db.execute(sql: "DELETE FROM signInBucket WHERE scope = ? AND client <> ?", arguments: [scope, SignInAttemptLimit.serverWide])
+            }
         }
     }
 }

@@ -1,4 +1,6 @@
+import Foundation
 import GRDB
+import Study
 
 /// The study store's schema, as versioned migrations in code.
 ///
@@ -40,6 +42,20 @@ public enum StudyStoreMigrations {
                 t.primaryKey("recordID", .blob).references("consentRecord", onDelete: .cascade)
                 t.column("claimedUntil", .double).notNull()
             }
+        }
+        migrator.registerMigration("v7: one table of leases keyed by what is claimed (a consent PDF's printing, a run's finishing)") { db in
+            try createLeaseTable(db)
+        }
+        migrator.registerMigration("v8: sign-in attempt buckets per limit and client address, so that every process counts alike") { db in
+            try db.create(table: "signInBucket") { t in
+                t.column("scope", .text).notNull()
+                t.column("client", .text).notNull()
+                t.column("tokens", .double).notNull()
+                t.column("refilledAt", .double).notNull()
+                t.column("fullAt", .double).notNull()
+                t.primaryKey(["scope", "client"])
+            }
+            try db.create(index: "signInBucket_on_scope_fullAt", on: "signInBucket", columns: ["scope", "fullAt"])
         }
     }
 
@@ -98,6 +114,25 @@ public enum StudyStoreMigrations {
             t.column("revokedAt", .double)
         }
         try db.create(index: "researcherSession_on_researcherID", on: "researcherSession", columns: ["researcherID"])
+    }
+
+    /// Leases (`StudyLease`: operational claims, not study data, so not audited) keyed by what is claimed; the consent
+    /// PDF claims of v6 are moved in (key `consentPDF/` and the record's id, held by no one in particular) and their
+    /// table dropped.
+    private static func createLeaseTable(_ db: Database) throws {
+        try db.create(table: "lease") { t in
+            t.primaryKey("key", .text)
+            t.column("holder", .blob).notNull()
+            t.column("claimedUntil", .double).notNull()
+        }
+        let nobody = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        for row in try Row.fetchAll(db, sql: "SELECT recordID, claimedUntil FROM consentPDFClaim") {
+            let recordID: UUID = row["recordID"]
+            let until: Double = row["claimedUntil"]
+            try db.execute(sql: "INSERT INTO lease (key, holder, claimedUntil) VALUES (?, ?, ?)",
+                           arguments: [StudyLease.consentPDFKey(recordID), nobody, until])
+        }
+        try db.drop(table: "consentPDFClaim")
     }
 
     /// Wrong console passwords per address tried (its SHA-256: a password typed into it is never kept) and client

@@ -17,8 +17,8 @@ import Synchronization
 /// every server process over it counts alike): the ``pauseAfter``th within ``pauseFor`` of the one before pauses
 /// signing in as that address from that client for ``pauseFor``. A stranger guessing one researcher's password from
 /// one place pauses only themselves: the researcher still signs in from anywhere else. Before that, wrong passwords
-/// are limited per client address and server-wide (``attempts``, this process's memory), so that one place cannot
-/// try many accounts quickly either. The researcher is told, on the console's first page after signing in, how many
+/// are limited per client address and server-wide (``attempts``, its buckets in the study's database too), so that one
+/// place cannot try many accounts quickly either, however many server processes it spreads its tries over. The researcher is told, on the console's first page after signing in, how many
 /// wrong passwords were tried for their address since their last sign-in, and when
 /// (``Study/ResearcherSession/failedSignInsBefore``).
 final class ResearcherAccounts: Sendable {
@@ -36,13 +36,15 @@ final class ResearcherAccounts: Sendable {
     /// The longest password accepted, in UTF-8 bytes: bcrypt reads no further, and a longer one would be cut unseen.
     static let maximumPasswordBytes = 72
     /// Wrong passwords limited per client address and server-wide, before any count per address tried.
-    let attempts = SignInAttemptLimiter()
+    let attempts: SignInAttemptLimiter
     /// A hash to check unknown addresses against, so that they take as long as known ones: made at the first sign-in
     /// that needs it, not at every start of the server (bcrypt at cost 12 takes a quarter of a second).
     private let decoy = Mutex<String?>(nil)
 
-    init(store: any ResearcherStore, cost: UInt8) {
+    /// Accounts in `store`, wrong passwords limited by `attempts`, passwords hashed at bcrypt cost `cost`.
+    init(store: any ResearcherStore, attempts: SignInAttemptLimiter, cost: UInt8) {
         self.store = store
+        self.attempts = attempts
         self.cost = cost
     }
 
@@ -57,7 +59,7 @@ final class ResearcherAccounts: Sendable {
 
     /// Checks `password` for `email` from `client` at `now`.
     func signIn(email: String, password: String, from client: String, at now: Date) async throws -> SignInResult {
-        guard attempts.allowsAttempt(from: client, at: now) else { return .paused(until: nil) }
+        guard try await attempts.allowsAttempt(from: client, at: now) else { return .paused(until: nil) }
         if let until = try await store.signInPause(email: email, client: client) { return .paused(until: until) }
         let researcher = try await store.researcher(email: email)
         let hash = researcher.flatMap { $0.removedAt == nil ? $0.passwordHash : nil }
@@ -66,7 +68,7 @@ final class ResearcherAccounts: Sendable {
         let matches = try await Self.verify(password, hash: checked)
         guard let researcher, hash != nil, matches else {
             // The same steps whether or not the address is a researcher's.
-            attempts.recordFailure(from: client, at: now)
+            try await attempts.recordFailure(from: client, at: now)
             if let until = try await store.recordFailedSignIn(email: email, client: client, pauseAfter: pauseAfter, pauseFor: pauseFor) {
                 return .paused(until: until)
             }

@@ -52,8 +52,8 @@ public final class StudyService: Sendable {
     let logoURL: String?
     /// Dates as participants' pages write them, formatted once.
     let dateTexts = DateTexts()
-    /// Wrong sign-in codes, limited server-wide.
-    let signInAttempts = SignInAttemptLimiter()
+    /// Wrong sign-in codes, limited per client address and server-wide, with the buckets in the study's database.
+    let signInAttempts: SignInAttemptLimiter
     /// Which participants' care data changed, for their cached and open pages (``HomePageCache``,
     /// ``LiveUpdatesController``); fed by the care store's commit observer.
     let changeFeed = InProcessParticipantChangeFeed()
@@ -103,7 +103,9 @@ public final class StudyService: Sendable {
             throw StudyServerStartError("data folder: \(error)")
         }
         self.data = data
-        researchers = ResearcherAccounts(store: data.researchers, cost: configuration.passwordCost)
+        signInAttempts = SignInAttemptLimiter(store: data.studyStore, limit: .participantCodes)
+        researchers = ResearcherAccounts(store: data.researchers, attempts: SignInAttemptLimiter(store: data.studyStore, limit: .consolePasswords),
+                                         cost: configuration.passwordCost)
         signer = try RequestSigner.load(keysFolder: configuration.keysFolder, randomBytes: environment.randomBytes)
         do {
             consentKey = try ConsentKeyStore(keysDirectory: configuration.keysFolder).loadOrCreate()
@@ -216,16 +218,17 @@ public final class StudyService: Sendable {
 
     /// Exchanges a one-time code from the participant's other device for a new session token.
     ///
-    /// Wrong codes are limited per client address and server-wide (``SignInAttemptLimiter``); past either limit this
+    /// Wrong codes are limited per client address and server-wide (``SignInAttemptLimiter``, its buckets in the study's
+    /// database, shared by every server process over it); past either limit this
     /// throws ``StudyServerError/tooManyRequests(_:)`` without looking the code up.
     func signIn(code: String, from client: String) async throws -> String? {
         let cleaned = code.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
         guard !cleaned.isEmpty else { return nil }
-        guard signInAttempts.allowsAttempt(from: client, at: environment.now()) else {
+        guard try await signInAttempts.allowsAttempt(from: client, at: environment.now()) else {
             throw StudyServerError(.tooManyRequests, .refusalTooManySignIns)
         }
         guard let participantID = try await store.redeemSignInCode(cleaned) else {
-            signInAttempts.recordFailure(from: client, at: environment.now())
+            try await signInAttempts.recordFailure(from: client, at: environment.now())
             return nil
         }
         return try await store.createSession(participantID: participantID, lifetime: Self.sessionLifetime).token

@@ -52,6 +52,20 @@ public enum PostgresTestDatabase {
         }
     }()
 
+    /// A second connection pool over the same database, as a second server process has: what one pool's connections
+    /// hold (a session, a prepared statement) the other's never see. Small, and running until the process exits.
+    public static let otherClient: Result<PostgresClient, any Error> = {
+        Result {
+            guard let url else { throw PostgresCareStorageError.invalidURL("", reason: "\(variable) is not set") }
+            var configuration = try PostgresDatabaseURL(url).configuration
+            configuration.tls = .disable
+            configuration.options.maximumConnections = 8
+            let client = PostgresClient(configuration: configuration)
+            Task.detached { await client.run() }
+            return client
+        }
+    }()
+
     /// A schema name no other test uses.
     public static func freshSchema() throws -> PostgresCareSchema {
         try PostgresCareSchema("t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))

@@ -57,7 +57,28 @@ struct SQLiteStudyStoreTests {
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
         }
         #expect(mode == "wal" && synchronous == 2)
-        #expect(StudyStoreMigrations.migrationNames.count == 6)
+        #expect(StudyStoreMigrations.migrationNames.count == 8)
+    }
+
+    /// Migration v7 moves v6's claims on printing consent PDFs into the table of leases, keyed by the record: a claim
+    /// made before the upgrade still holds after it.
+    @Test func consentPDFClaimsOfV6AreLeasesAfterV7() throws {
+        let queue = try DatabaseQueue()
+        let migrator = StudyStoreMigrations.migrator
+        try migrator.migrate(queue, upTo: StudyStoreMigrations.migrationNames[5])
+        let record = UUID()
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO participant (id, patientID, timeZone, language, enrolledAt) VALUES ('p', 'p', 'UTC', 'en', 0)")
+            try db.execute(sql: "INSERT INTO consentRecord (id, participantID, kind, sealedJSON, storedAt) VALUES (?, 'p', 'consent', x'7b7d', 0)",
+                           arguments: [record])
+            try db.execute(sql: "INSERT INTO consentPDFClaim (recordID, claimedUntil) VALUES (?, 1234.5)", arguments: [record])
+        }
+        try migrator.migrate(queue)
+        try queue.read { db in
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT key, claimedUntil FROM lease"))
+            #expect(row["key"] as String == StudyLease.consentPDFKey(record) && row["claimedUntil"] as Double == 1234.5)
+            #expect(try db.tableExists("consentPDFClaim") == false)
+        }
     }
 
     @Test func aRunIsReadAsStoredEvenWhenChangedBehindTheStoresBack() async throws {

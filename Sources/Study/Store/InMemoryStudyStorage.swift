@@ -58,7 +58,14 @@ public final class InMemoryStudyStorage: StudyStorage, ResearcherAccountsKeeping
         var signInCodes: [String: (participantID: String, expiresAt: Date, used: Bool)] = [:]
         var runs: [UUID: TaskRun] = [:]
         var records: [StoredConsentRecord] = []
-        var pdfClaims: [UUID: Date] = [:]
+        var leases: [String: StudyLease] = [:]
+        var signInBuckets: [SignInBucketKey: (bucket: SignInBucket, fullAt: Date)] = [:]
+    }
+
+    /// A sign-in bucket's key: its limit's scope and its client (empty for the server-wide one).
+    struct SignInBucketKey: Hashable, Sendable {
+        var scope: String
+        var client: String
     }
 
     /// A transaction over its own copy of the tables (copy-on-write: only what it changes is copied).
@@ -188,10 +195,37 @@ public final class InMemoryStudyStorage: StudyStorage, ResearcherAccountsKeeping
             tables.records.append(record)
         }
 
-        func claimConsentPDF(recordID: UUID, until: Date, at now: Date) -> Bool {
-            if let claimed = tables.pdfClaims[recordID], claimed > now { return false }
-            tables.pdfClaims[recordID] = until
+        func lease(key: String) -> StudyLease? { tables.leases[key] }
+
+        func claimLease(key: String, holder: UUID, until: Date, at now: Date) -> Bool {
+            if let lease = tables.leases[key], lease.isLive(at: now) { return false }
+            tables.leases[key] = StudyLease(key: key, holder: holder, until: until)
             return true
+        }
+
+        func releaseLease(key: String, holder: UUID) {
+            if tables.leases[key]?.holder == holder { tables.leases[key] = nil }
+        }
+
+        func signInBucket(scope: String, client: String) -> SignInBucket? {
+            tables.signInBuckets[SignInBucketKey(scope: scope, client: client)]?.bucket
+        }
+
+        func signInClientBucketCount(scope: String) -> Int {
+            tables.signInBuckets.keys.count { $0.scope == scope && $0.client != SignInAttemptLimit.serverWide }
+        }
+
+        func replaceSignInBucket(scope: String, client: String, with bucket: SignInBucket, fullAt: Date, replacing previous: SignInBucket?) -> Bool {
+            let key = SignInBucketKey(scope: scope, client: client)
+            guard tables.signInBuckets[key]?.bucket == previous else { return false }
+            tables.signInBuckets[key] = (bucket, fullAt)
+            return true
+        }
+
+        func deleteSignInClientBuckets(scope: String, fullBy date: Date?) {
+            tables.signInBuckets = tables.signInBuckets.filter { key, value in
+                key.scope != scope || key.client == SignInAttemptLimit.serverWide || (date.map { value.fullAt > $0 } ?? false)
+            }
         }
 
         func setConsentPDF(_ state: ConsentPDFState, recordID: UUID, at date: Date) {
@@ -205,11 +239,14 @@ public final class InMemoryStudyStorage: StudyStorage, ResearcherAccountsKeeping
 public enum StudyStorageRowError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A row with this key is stored already.
     case keyTaken(table: String, key: String)
+    /// A conditional write found the row changed since the transaction read it.
+    case changedMeanwhile(table: String, key: String)
 
     /// What was refused, naming the table and key.
     public var description: String {
         switch self {
         case .keyTaken(let table, let key): "a \(table) row with the key \(key) is stored already"
+        case .changedMeanwhile(let table, let key): "the \(table) row with the key \(key) changed while a write was counting on it"
         }
     }
 }

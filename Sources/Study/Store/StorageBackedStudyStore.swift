@@ -253,14 +253,46 @@ public final class StorageBackedStudyStore<Storage: StudyStorage>: StudyStore {
             try await write(participant: participantID) { writer -> (saved: TaskRun?, value: Value)? in
                 guard let stored = try await writer.run(id: id), stored.participantID == participantID else { return nil }
                 let (changed, value) = try await change(stored)
-                guard let changed else { return (nil, value) }
-                guard changed.id == id else {
-                    throw StudyStoreError.invalidRun(run: changed.id, reason: "an update of run \(id.uuidString) saves another run")
-                }
-                let saved = try await self.save(try EncodedTaskRun(changed), replacing: TaskRunSummary(stored), at: now, in: writer)
-                return (saved, value)
+                return (try await self.save(changed, over: stored, at: now, in: writer), value)
             }
         }
+    }
+
+    /// Reads the participant's run, and unless another finisher's claim on it is live, saves what `change` makes of it
+    /// and takes the claim for `finisher` when `change` finishes it: all in one write transaction, so the claim is
+    /// atomic with reading the run's state, in this process and any other over the same database.
+    public func updateRun<Value: Sendable>(id: UUID, participantID: String, finisher: RunFinisher,
+                                           _ change: @Sendable (TaskRun) async throws -> (save: TaskRun?, value: Value, finishes: Bool)) async throws
+        -> RunUpdate<Value>? {
+        guard finisher.lease > 0 else { throw StudyStoreError.invalidLifetime(finisher.lease) }
+        let now = environment.now()
+        let key = StudyLease.runFinishKey(id)
+        return try await withoutActuallyEscaping(change) { change in
+            try await write(participant: participantID) { writer -> RunUpdate<Value>? in
+                guard let stored = try await writer.run(id: id), stored.participantID == participantID else { return nil }
+                if let lease = try await writer.lease(key: key), lease.isLive(at: now) { return .beingFinished }
+                let (changed, value, finishes) = try await change(stored)
+                if finishes, try await !writer.claimLease(key: key, holder: finisher.id, until: now.addingTimeInterval(finisher.lease), at: now) {
+                    // Not reached while transactions are serialized (the lease was read lapsed above); were it, another has it.
+                    return .beingFinished
+                }
+                return .changed(saved: try await self.save(changed, over: stored, at: now, in: writer), value: value, finishing: finishes)
+            }
+        }
+    }
+
+    /// Releases `finisher`'s claim on finishing run `id` (a claim that lapsed and another took over stays).
+    public func releaseRunFinish(id: UUID, finisher: RunFinisher) async throws {
+        try await storage.write { writer in try await writer.releaseLease(key: StudyLease.runFinishKey(id), holder: finisher.id) }
+    }
+
+    /// Saves `changed` over `stored` (its id checked) inside the caller's transaction; nil saves nothing.
+    private func save(_ changed: TaskRun?, over stored: TaskRun, at now: Date, in writer: any StudyStorageWriter) async throws -> TaskRun? {
+        guard let changed else { return nil }
+        guard changed.id == stored.id else {
+            throw StudyStoreError.invalidRun(run: changed.id, reason: "an update of run \(stored.id.uuidString) saves another run")
+        }
+        return try await save(try EncodedTaskRun(changed), replacing: TaskRunSummary(stored), at: now, in: writer)
     }
 
     /// The participant's run with this id.
@@ -348,9 +380,10 @@ public final class StorageBackedStudyStore<Storage: StudyStorage>: StudyStore {
     public func claimConsentPDF(recordID: UUID, for lease: TimeInterval) async throws -> Bool {
         guard lease > 0 else { throw StudyStoreError.invalidLifetime(lease) }
         let now = environment.now()
+        let holder = environment.makeUUID()
         return try await write { writer in
             guard try await writer.consentRecord(id: recordID) != nil else { throw StudyStoreError.unknownConsentRecord(recordID) }
-            return try await writer.claimConsentPDF(recordID: recordID, until: now.addingTimeInterval(lease), at: now)
+            return try await writer.claimLease(key: StudyLease.consentPDFKey(recordID), holder: holder, until: now.addingTimeInterval(lease), at: now)
         }
     }
 

@@ -60,6 +60,15 @@ public protocol StudyStorageReader {
     func consentRecordsAwaitingPDF() async throws -> [StoredConsentRecord]
     /// Whether the participant has a withdrawal record.
     func hasWithdrawalRecord(participantID: String) async throws -> Bool
+
+    /// The lease on `key` (``StudyLease``), live or lapsed; nil when none was taken or it was released.
+    func lease(key: String) async throws -> StudyLease?
+
+    /// The bucket kept for `client` under the sign-in attempt limit of `scope` (``SignInAttemptLimit/serverWide``: the
+    /// server-wide bucket); nil when none is kept.
+    func signInBucket(scope: String, client: String) async throws -> SignInBucket?
+    /// How many client buckets the limit of `scope` keeps, the server-wide one aside.
+    func signInClientBucketCount(scope: String) async throws -> Int
 }
 
 /// Storing rows inside a transaction. What a method refuses itself (a row whose key is taken) it throws; every rule is the
@@ -100,8 +109,21 @@ public protocol StudyStorageWriter: StudyStorageReader {
     func append(_ record: StoredConsentRecord) async throws
     /// Sets the state of a stored record's PDF at `date`.
     func setConsentPDF(_ state: ConsentPDFState, recordID: UUID, at date: Date) async throws
-    /// Claims the printing of the record's PDF until `until`, when no claim on it lasts past `now`; returns whether it did.
-    func claimConsentPDF(recordID: UUID, until: Date, at now: Date) async throws -> Bool
+
+    /// Claims `key` for `holder` until `until`, when no lease on it lasts past `now` (none taken, released, or lapsed);
+    /// returns whether it did. Two transactions claiming one key at once never both succeed.
+    func claimLease(key: String, holder: UUID, until: Date, at now: Date) async throws -> Bool
+    /// Drops the lease on `key` when `holder` holds it (a lease another took over after it lapsed stays).
+    func releaseLease(key: String, holder: UUID) async throws
+
+    /// Stores `bucket` (full again at `fullAt`) for `client` under the limit of `scope` when the stored bucket is still
+    /// `previous` (nil: none is stored), a conditional write; returns whether it was, so that of two processes' failures
+    /// counted at once neither is lost.
+    func replaceSignInBucket(scope: String, client: String, with bucket: SignInBucket, fullAt: Date,
+                             replacing previous: SignInBucket?) async throws -> Bool
+    /// Deletes the client buckets of `scope` that are full by `date` (every client bucket of it when nil); the
+    /// server-wide bucket stays.
+    func deleteSignInClientBuckets(scope: String, fullBy date: Date?) async throws
 }
 
 /// A run with its restoration data and result as JSON, encoded before a write so that the writer, which serializes

@@ -83,6 +83,23 @@ public protocol StudyStore: Sendable {
     func updateRun<Value: Sendable>(id: UUID, participantID: String,
                                     _ change: @Sendable (TaskRun) async throws -> (save: TaskRun?, value: Value)) async throws
         -> (saved: TaskRun?, value: Value)?
+    /// ``updateRun(id:participantID:_:)`` for a request that may finish the run: one finisher per run, across every
+    /// server process over the store's database.
+    ///
+    /// In the one transaction, after reading the run: when another finisher's claim on it is live, `change` is not
+    /// called and this returns ``RunUpdate/beingFinished``; otherwise `change` runs, and when it says the run `finishes`,
+    /// `finisher` claims the run for ``RunFinisher/lease`` seconds (a ``StudyLease``) in the same transaction. The claim
+    /// is taken there, not after the transaction, so that reading "not being finished" and claiming are atomic: two
+    /// posts that both end the run, in one process or two, cannot both see it free. The finish itself (another
+    /// transaction, whole or not at all) follows; the caller then releases the claim
+    /// (``releaseRunFinish(id:finisher:)``), whether the finish committed or failed. A claim whose finisher died lapses
+    /// with its lease, and the run can be finished again. Returns nil when the participant has no run with this id.
+    func updateRun<Value: Sendable>(id: UUID, participantID: String, finisher: RunFinisher,
+                                    _ change: @Sendable (TaskRun) async throws -> (save: TaskRun?, value: Value, finishes: Bool)) async throws
+        -> RunUpdate<Value>?
+    /// Releases `finisher`'s claim on finishing run `id`, taken by ``updateRun(id:participantID:finisher:_:)``; a claim
+    /// that lapsed and another finisher took over is left to them.
+    func releaseRunFinish(id: UUID, finisher: RunFinisher) async throws
     /// The participant's runs, of one task or all, most recently saved first.
     func runs(participantID: String, taskID: String?) async throws -> [TaskRun]
     /// The participant's runs still in progress, most recently saved first: what the home page offers to continue,
@@ -115,6 +132,15 @@ public protocol StudyStore: Sendable {
     /// Claims the printing of the record's PDF for `lease` seconds: true when no other claim on it is live, so that of
     /// several server processes on one database one prints it. A claim left by a process that died lapses with its lease.
     func claimConsentPDF(recordID: UUID, for lease: TimeInterval) async throws -> Bool
+
+    // MARK: Sign-in attempts
+
+    /// Whether `client` may try a sign-in secret at `now` under `limit` (``SignInAttemptLimit``): its bucket and the
+    /// server-wide one, as kept in the store's database for every server process, both hold a try.
+    func allowsSignInAttempt(from client: String, under limit: SignInAttemptLimit, at now: Date) async throws -> Bool
+    /// Counts a wrong secret that `client` tried at `now` against its bucket and the server-wide one of `limit`, in one
+    /// transaction: failures counted at once by several processes all count.
+    func recordFailedSignInAttempt(from client: String, under limit: SignInAttemptLimit, at now: Date) async throws
 
     // MARK: Revision
 

@@ -52,9 +52,6 @@ public final class ParticipantWorkflow: Sendable {
     private let recentDays = KeptValues<String, DayAndWeek>(capacity: 1_024)
     /// The ids of each participant's care tasks (the study's tasks, onboarding aside), made once per participant.
     private let careTaskIDs = KeptValues<String, Set<String>>(capacity: 4_096)
-    /// Runs whose last step was accepted and which are being finished now (see ``applyStep(to:for:_:)``). Visible to
-    /// the package's tests, which hold a run here as a first post finishing it would.
-    package let finishingRuns = Mutex<Set<UUID>>([])
 
     /// A workflow over `data` for `study`; runs' attached files are kept under `dataFolder` (none when nil).
     public init(study: StudyDefinition, data: any StudyDataStore, environment: StudyKitEnvironment = .live, consentKey: ConsentSigningKey,
@@ -336,46 +333,49 @@ public final class ParticipantWorkflow: Sendable {
     /// finishes it (see ``FinishedRun``).
     ///
     /// The run is read, the answers applied and the run saved in one transaction of the store, so a second post for the
-    /// same step finds the run moved on. A post that ends the run claims it inside that transaction, so a second one
-    /// meanwhile changes nothing (``StepApplication/beingFinished``).
+    /// same step finds the run moved on. A post that ends the run claims it inside that transaction
+    /// (``StudyStore/updateRun(id:participantID:finisher:_:)``: a lease of ``RunFinisher/defaultLease`` in the store's
+    /// database, so it holds across server processes), so a second one meanwhile, in this process or another, changes
+    /// nothing (``StepApplication/beingFinished``). The claim is released once the finish has committed or failed; a
+    /// finisher that died leaves it to lapse, and the run can then be finished by the participant's next post.
     public func applyStep<Problems: Sendable>(to runID: UUID, for participant: StudyParticipant,
                                               _ apply: @escaping @Sendable (inout TaskSession) throws -> Problems?) async throws
         -> StepApplication<Problems> {
         if try await withdrawal.isWithdrawn(participant) { throw StudyRefusal.withdrawn }
-        let claimed = Mutex(false)
         let calculator = try await calculator(for: participant)
-        let outcome: (saved: TaskRun?, value: PostedStep<Problems>)?
-        do {
-            outcome = try await data.studyStore.updateRun(id: runID, participantID: participant.id) { run -> (save: TaskRun?, value: PostedStep<Problems>) in
-                guard !self.finishingRuns.withLock({ $0.contains(run.id) }) else { return (nil, .beingFinished) }
-                guard var session = try self.restoredSession(of: run, for: participant, calculator: calculator) else {
-                    throw StudyRefusal.runEnded(run.id)
-                }
-                // Inside the transaction no other post of this run writes files: the folder is trimmed to what the run
-                // as saved refers to (files let go by earlier posts, and those of refused ones), before this post writes.
-                session.removeUnreferencedFiles()
-                if let problems = try apply(&session) { return (nil, .refused(session, problems)) }
-                guard let reason = session.finishReason else {
-                    var saved = run
-                    saved.restorationData = session.restorationData
-                    return (saved, .saved)
-                }
-                self.finishingRuns.withLock { _ = $0.insert(run.id) }
-                claimed.withLock { $0 = true }
-                return (nil, .finished(run, session, reason))
+        let finisher = RunFinisher(id: environment.makeUUID())
+        let update = try await data.studyStore.updateRun(id: runID, participantID: participant.id, finisher: finisher) { run
+            -> (save: TaskRun?, value: PostedStep<Problems>, finishes: Bool) in
+            guard var session = try self.restoredSession(of: run, for: participant, calculator: calculator) else {
+                throw StudyRefusal.runEnded(run.id)
             }
-        } catch {
-            if claimed.withLock({ $0 }) { finishingRuns.withLock { _ = $0.remove(runID) } }
-            throw error
+            // Inside the transaction no other post of this run writes files: the folder is trimmed to what the run
+            // as saved refers to (files let go by earlier posts, and those of refused ones), before this post writes.
+            session.removeUnreferencedFiles()
+            if let problems = try apply(&session) { return (nil, .refused(session, problems), false) }
+            guard let reason = session.finishReason else {
+                var saved = run
+                saved.restorationData = session.restorationData
+                return (saved, .saved, false)
+            }
+            return (nil, .finished(run, session, reason), true)
         }
-        guard let applied = outcome else { throw StudyRefusal.noSuchRun(runID) }
-        switch applied.value {
+        guard let update else { throw StudyRefusal.noSuchRun(runID) }
+        guard case .changed(_, let posted, _) = update else { return .beingFinished }
+        switch posted {
         case .refused(let session, let problems): return .refused(session, problems: problems)
         case .saved: return .saved
-        case .beingFinished: return .beingFinished
         case .finished(let run, let session, let reason):
-            defer { finishingRuns.withLock { _ = $0.remove(run.id) } }
-            let finished = try await finish(run, session: session, reason: reason, participant: participant)
+            let finished: FinishedRun
+            do {
+                finished = try await finish(run, session: session, reason: reason, participant: participant)
+            } catch {
+                // A failed finish stored nothing: the run may be finished again at once, not only once the lease lapses.
+                try? await data.studyStore.releaseRunFinish(id: run.id, finisher: finisher)
+                throw error
+            }
+            // The finished run refuses any further post by its state; a release that fails only leaves a lease to lapse.
+            try? await data.studyStore.releaseRunFinish(id: run.id, finisher: finisher)
             // The run has ended and nothing writes to its folder any more: keep the files its result refers to.
             session.removeUnreferencedFiles()
             return .finished(finished)
@@ -387,7 +387,6 @@ public final class ParticipantWorkflow: Sendable {
         case refused(TaskSession, Problems)
         case saved
         case finished(TaskRun, TaskSession, FinishReason)
-        case beingFinished
     }
 
     /// Ends a run in one transaction: a completed one with its result and what it leaves (the onboarding: the sealed

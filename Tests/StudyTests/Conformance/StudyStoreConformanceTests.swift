@@ -55,6 +55,37 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     }
 }
 
+extension Backend {
+    /// Two stores over one database, as two server processes have: for SQLite, two connections' sets to one file (an
+    /// in-memory database cannot be shared, so there two stores over one storage); for PostgreSQL, two connection pools
+    /// on one schema; in memory, two stores over one storage.
+    func makeTwoStores(_ clock: TestClock) async throws -> (any StudyStore, any StudyStore) {
+        let environment = StudyKitEnvironment(now: { clock.now }, makeUUID: { UUID() })
+        switch self {
+        case .inMemory:
+            let first = InMemoryStudyStore(environment: environment)
+            return (first, InMemoryStudyStore(storage: first.storage, environment: environment))
+        case .sqliteInMemory:
+            let first = try SQLiteStudyStore.inMemory(environment: environment)
+            return (first, SQLiteStudyStore(storage: first.storage, environment: environment))
+        case .sqliteFile:
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("study-store-\(UUID().uuidString)/study.sqlite").path
+            return (try SQLiteStudyStore(path: path, environment: environment), try SQLiteStudyStore(path: path, environment: environment))
+        case .sqliteSharedWithCare:
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("study-database-\(UUID().uuidString)/study.sqlite").path
+            return (try SQLiteStudyDatabase(path: path, environment: environment).studyStore, try SQLiteStudyDatabase(path: path, environment: environment).studyStore)
+        case .postgres:
+            let schema = try PostgresTestDatabase.freshSchema()
+            return (try await PostgresStudyStore.open(client: PostgresTestDatabase.client.get(), schema: schema, environment: environment),
+                    try await PostgresStudyStore.open(client: PostgresTestDatabase.otherClient.get(), schema: schema, environment: environment))
+        case .postgresSharedWithCare:
+            let schema = try PostgresTestDatabase.freshSchema()
+            return (try await PostgresStudyDatabase.open(client: PostgresTestDatabase.client.get(), schema: schema, environment: environment).studyStore,
+                    try await PostgresStudyDatabase.open(client: PostgresTestDatabase.otherClient.get(), schema: schema, environment: environment).studyStore)
+        }
+    }
+}
+
 /// What every ``StudyStore`` must do, run against every backend, as CareStore's conformance suite is.
 @Suite("Study store conformance (every backend)")
 struct StudyStoreConformanceTests {
@@ -449,5 +480,150 @@ struct StudyStoreConformanceTests {
         let unknown = UUID()
         await #expect(throws: StudyStoreError.unknownConsentRecord(unknown)) { try await store.claimConsentPDF(recordID: unknown, for: 300) }
         await #expect(throws: StudyStoreError.invalidLifetime(0)) { try await store.claimConsentPDF(recordID: consent.record.id, for: 0) }
+    }
+
+    // MARK: - One finisher per run
+
+    /// Of many requests through two stores over one database (two server processes) that each would finish one run, exactly
+    /// one claims it; the others are told it is being finished, and their change is not even called. The claim holds
+    /// until released by its holder (not by another) or until its lease lapses (a finisher that died); a change that
+    /// does not finish the run claims nothing, and a change that throws keeps no claim.
+    @Test(arguments: Backend.allCases) func oneFinisherPerRunAcrossTwoStoresOverOneDatabase(_ backend: Backend) async throws {
+        let (first, second) = try await backend.makeTwoStores(clock)
+        let alice = try await first.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
+        let (restoration, result) = try pausedRun()
+        let id = restoration.taskRunUUID
+        try await first.saveRun(TaskRun(id: id, participantID: alice.id, taskID: "pain", state: .inProgress, restorationData: restoration))
+
+        // Neither a change that saves only, nor one that throws, leaves a claim.
+        struct Refused: Error {}
+        let moved = try #require(try await second.updateRun(id: id, participantID: alice.id, finisher: RunFinisher(id: UUID())) { run in (run, 1, false) })
+        guard case .changed(let saved, 1, false) = moved, saved?.id == id else { Issue.record("a plain save: \(moved)"); return }
+        await #expect(throws: Refused.self) {
+            try await first.updateRun(id: id, participantID: alice.id, finisher: RunFinisher(id: UUID())) { _ -> (save: TaskRun?, value: Int, finishes: Bool) in
+                throw Refused()
+            }
+        }
+        #expect(try await second.updateRun(id: id, participantID: "bob", finisher: RunFinisher(id: UUID())) { _ in (nil, 0, true) } == nil)
+
+        // The race: eight finishers, four through each store, at once.
+        let finishers = (0..<8).map { _ in RunFinisher(id: UUID()) }
+        let outcomes = try await withThrowingTaskGroup(of: (RunFinisher, Bool).self) { group in
+            for (index, finisher) in finishers.enumerated() {
+                let store = index.isMultiple(of: 2) ? first : second
+                group.addTask {
+                    let update = try await store.updateRun(id: id, participantID: alice.id, finisher: finisher) { _ in (nil, (), true) }
+                    switch update {
+                    case .changed(_, _, let finishing): return (finisher, finishing)
+                    case .beingFinished, nil: return (finisher, false)
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let winners = outcomes.filter(\.1).map(\.0)
+        #expect(winners.count == 1, "\(winners.count) of 8 finishers claimed the run")
+        let winner = try #require(winners.first)
+
+        // Another finisher's release leaves the claim; the lease lapses after its time.
+        try await second.releaseRunFinish(id: id, finisher: RunFinisher(id: UUID()))
+        #expect(try await second.updateRun(id: id, participantID: alice.id, finisher: RunFinisher(id: UUID())) { _ in (nil, 0, true) }.map(isBeingFinished) == true)
+        clock.advance(by: RunFinisher.defaultLease)
+        let late = RunFinisher(id: UUID())
+        guard case .changed(_, _, true) = try await first.updateRun(id: id, participantID: alice.id, finisher: late, { _ in (nil, 0, true) }) else {
+            Issue.record("a lapsed claim should be taken over")
+            return
+        }
+        // The winner's release, after its lease lapsed and another took over, leaves the other's claim.
+        try await first.releaseRunFinish(id: id, finisher: winner)
+        #expect(try await second.updateRun(id: id, participantID: alice.id, finisher: RunFinisher(id: UUID())) { _ in (nil, 0, true) }.map(isBeingFinished) == true)
+
+        // The holder finishes the run and releases its claim: the next post finds a finished run.
+        var completed = try #require(try await first.run(id: id, participantID: alice.id))
+        completed.state = .completed
+        completed.restorationData = nil
+        completed.result = result
+        try await first.saveRun(completed)
+        try await first.releaseRunFinish(id: id, finisher: late)
+        let after = try #require(try await second.updateRun(id: id, participantID: alice.id, finisher: RunFinisher(id: UUID())) { run in (nil, run.state, false) })
+        guard case .changed(nil, .completed, false) = after else { Issue.record("after the finish: \(after)"); return }
+        await #expect(throws: StudyStoreError.invalidLifetime(0)) {
+            try await first.updateRun(id: id, participantID: alice.id, finisher: RunFinisher(id: UUID(), lease: 0)) { _ in (nil, 0, true) }
+        }
+    }
+
+    private func isBeingFinished<Value>(_ update: RunUpdate<Value>) -> Bool {
+        if case .beingFinished = update { return true }
+        return false
+    }
+
+    // MARK: - Sign-in attempt limits
+
+    /// The buckets of a sign-in attempt limit are the database's: failures counted through either of two stores over it
+    /// (two server processes) empty a client's bucket and the server-wide one alike, they refill with time, limits of
+    /// different scopes do not share them, and past the limit on remembered clients the refilled ones are forgotten.
+    @Test(arguments: Backend.allCases) func signInAttemptBucketsAreSharedByEveryStoreOverOneDatabase(_ backend: Backend) async throws {
+        let (first, second) = try await backend.makeTwoStores(clock)
+        let limit = SignInAttemptLimit(scope: "test", burst: 3, failuresPerSecond: 0.5, clientBurst: 2, clientFailuresPerSecond: 0.1, clientLimit: 3)
+        let other = SignInAttemptLimit(scope: "other", burst: 3, failuresPerSecond: 0.5, clientBurst: 2, clientFailuresPerSecond: 0.1)
+        let now = clock.now
+        #expect(try await first.allowsSignInAttempt(from: "10.0.0.1", under: limit, at: now))
+        try await first.recordFailedSignInAttempt(from: "10.0.0.1", under: limit, at: now)
+        #expect(try await second.allowsSignInAttempt(from: "10.0.0.1", under: limit, at: now))
+        try await second.recordFailedSignInAttempt(from: "10.0.0.1", under: limit, at: now)
+        // The client's two tries are spent, whichever process counted them; another client still has the server's last.
+        #expect(try await first.allowsSignInAttempt(from: "10.0.0.1", under: limit, at: now) == false)
+        #expect(try await second.allowsSignInAttempt(from: "10.0.0.1", under: limit, at: now) == false)
+        #expect(try await second.allowsSignInAttempt(from: "10.0.0.2", under: limit, at: now))
+        try await first.recordFailedSignInAttempt(from: "10.0.0.2", under: limit, at: now)
+        #expect(try await second.allowsSignInAttempt(from: "10.0.0.3", under: limit, at: now) == false)
+        #expect(try await second.allowsSignInAttempt(from: "10.0.0.3", under: other, at: now))
+        // The server-wide bucket refills at 0.5 a second: one try after two seconds; the first client's after ten.
+        #expect(try await first.allowsSignInAttempt(from: "10.0.0.3", under: limit, at: now.addingTimeInterval(1.9)) == false)
+        #expect(try await first.allowsSignInAttempt(from: "10.0.0.3", under: limit, at: now.addingTimeInterval(2)))
+        #expect(try await first.allowsSignInAttempt(from: "10.0.0.1", under: limit, at: now.addingTimeInterval(9)) == false)
+        #expect(try await first.allowsSignInAttempt(from: "10.0.0.1", under: limit, at: now.addingTimeInterval(10)))
+        // A clock that goes back adds nothing.
+        #expect(try await first.allowsSignInAttempt(from: "10.0.0.3", under: limit, at: now.addingTimeInterval(-60)) == false)
+
+        // At most three clients remembered. A fourth, when none has refilled, makes the store forget every one: the
+        // first client's empty bucket is gone five seconds later, when it would still hold half a try.
+        let crowd = SignInAttemptLimit(scope: "crowd", burst: 100, failuresPerSecond: 0.5, clientBurst: 2, clientFailuresPerSecond: 0.1, clientLimit: 3)
+        let t0 = now.addingTimeInterval(60)
+        for client in ["10.0.0.3", "10.0.0.4", "10.0.0.5"] {
+            try await second.recordFailedSignInAttempt(from: client, under: crowd, at: t0)
+            try await first.recordFailedSignInAttempt(from: client, under: crowd, at: t0)
+        }
+        #expect(try await first.allowsSignInAttempt(from: "10.0.0.3", under: crowd, at: t0.addingTimeInterval(5)) == false)
+        try await first.recordFailedSignInAttempt(from: "10.0.0.6", under: crowd, at: t0.addingTimeInterval(5))
+        #expect(try await first.allowsSignInAttempt(from: "10.0.0.3", under: crowd, at: t0.addingTimeInterval(5)))
+        // Those that have refilled are forgotten first, and only they: the empty buckets stay.
+        let t1 = t0.addingTimeInterval(30)
+        for client in ["10.0.0.7", "10.0.0.8"] {
+            try await first.recordFailedSignInAttempt(from: client, under: crowd, at: t1)
+            try await second.recordFailedSignInAttempt(from: client, under: crowd, at: t1)
+        }
+        try await second.recordFailedSignInAttempt(from: "10.0.0.9", under: crowd, at: t1)
+        #expect(try await first.allowsSignInAttempt(from: "10.0.0.7", under: crowd, at: t1) == false)
+        #expect(try await first.allowsSignInAttempt(from: "10.0.0.8", under: crowd, at: t1) == false)
+    }
+
+    /// Failures counted at once through two stores over one database all count: twenty wrong secrets from twenty
+    /// clients, half through each store, empty a server-wide bucket of twenty, and none is lost to a race.
+    @Test(arguments: Backend.allCases) func failuresCountedAtOnceThroughTwoStoresAllCount(_ backend: Backend) async throws {
+        let (first, second) = try await backend.makeTwoStores(clock)
+        let limit = SignInAttemptLimit(scope: "race", burst: 20, failuresPerSecond: 1, clientBurst: 5, clientFailuresPerSecond: 1)
+        let now = clock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for client in 0..<19 {
+                let store = client.isMultiple(of: 2) ? first : second
+                group.addTask { try await store.recordFailedSignInAttempt(from: "10.1.0.\(client)", under: limit, at: now) }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await first.allowsSignInAttempt(from: "10.1.1.1", under: limit, at: now))
+        try await second.recordFailedSignInAttempt(from: "10.1.0.19", under: limit, at: now)
+        #expect(try await first.allowsSignInAttempt(from: "10.1.1.1", under: limit, at: now) == false)
+        #expect(try await second.allowsSignInAttempt(from: "10.1.1.1", under: limit, at: now) == false)
     }
 }
