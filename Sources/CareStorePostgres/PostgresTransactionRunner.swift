@@ -68,7 +68,7 @@ public enum PostgresTransactionRunner {
 
     /// How long a transaction may take once it has its connection before the database is taken not to answer: its
     /// connection is closed (PostgreSQL rolls back what was not committed) and the caller is told to try again.
-    public static let transactionLimit: Duration = .seconds(30)
+    public static let transactionLimit: Duration = .seconds(20)
 
     /// Runs `body` on a connection leased from `client`, waiting at most `wait` for it and at most
     /// ``transactionLimit`` for `body` after; throws `DatabaseUnavailable` (StudyKitEnvironment) when no connection

@@ -245,16 +245,15 @@ public final class StorageBackedStudyStore<Storage: StudyStorage>: StudyStore {
     /// Reads the participant's run and saves what `change` makes of it, in one write transaction: no other write comes
     /// between the read and the save.
     public func updateRun<Value: Sendable>(id: UUID, participantID: String,
-                                           _ change: @Sendable (TaskRun) async throws -> (save: TaskRun?, value: Value)) async throws
+                                           _ change: @escaping @Sendable (TaskRun) async throws -> (save: TaskRun?, value: Value)) async throws
         -> (saved: TaskRun?, value: Value)? {
         let now = environment.now()
-        return try await withoutActuallyEscaping(change) { change in
-            // The transaction's body escapes in type only: it runs before `updateRun` returns.
-            try await write(participant: participantID) { writer -> (saved: TaskRun?, value: Value)? in
-                guard let stored = try await writer.run(id: id), stored.participantID == participantID else { return nil }
-                let (changed, value) = try await change(stored)
-                return (try await self.save(changed, over: stored, at: now, in: writer), value)
-            }
+        // The transaction's body may outlive this call (a backend that stops waiting for a database that does not
+        // answer), so `change` escapes.
+        return try await write(participant: participantID) { writer -> (saved: TaskRun?, value: Value)? in
+            guard let stored = try await writer.run(id: id), stored.participantID == participantID else { return nil }
+            let (changed, value) = try await change(stored)
+            return (try await self.save(changed, over: stored, at: now, in: writer), value)
         }
     }
 
@@ -262,22 +261,21 @@ public final class StorageBackedStudyStore<Storage: StudyStorage>: StudyStore {
     /// and takes the claim for `finisher` when `change` finishes it: all in one write transaction, so the claim is
     /// atomic with reading the run's state, in this process and any other over the same database.
     public func updateRun<Value: Sendable>(id: UUID, participantID: String, finisher: RunFinisher,
-                                           _ change: @Sendable (TaskRun) async throws -> (save: TaskRun?, value: Value, finishes: Bool)) async throws
+                                           _ change: @escaping @Sendable (TaskRun) async throws -> (save: TaskRun?, value: Value, finishes: Bool)) async throws
         -> RunUpdate<Value>? {
         guard finisher.lease > 0 else { throw StudyStoreError.invalidLifetime(finisher.lease) }
         let now = environment.now()
         let key = StudyLease.runFinishKey(id)
-        return try await withoutActuallyEscaping(change) { change in
-            try await write(participant: participantID) { writer -> RunUpdate<Value>? in
-                guard let stored = try await writer.run(id: id), stored.participantID == participantID else { return nil }
-                if let lease = try await writer.lease(key: key), lease.isLive(at: now) { return .beingFinished }
-                let (changed, value, finishes) = try await change(stored)
-                if finishes, try await !writer.claimLease(key: key, holder: finisher.id, until: now.addingTimeInterval(finisher.lease), at: now) {
-                    // Not reached while transactions are serialized (the lease was read lapsed above); were it, another has it.
-                    return .beingFinished
-                }
-                return .changed(saved: try await self.save(changed, over: stored, at: now, in: writer), value: value, finishing: finishes)
+        // `change` escapes, as in ``updateRun(id:participantID:_:)``.
+        return try await write(participant: participantID) { writer -> RunUpdate<Value>? in
+            guard let stored = try await writer.run(id: id), stored.participantID == participantID else { return nil }
+            if let lease = try await writer.lease(key: key), lease.isLive(at: now) { return .beingFinished }
+            let (changed, value, finishes) = try await change(stored)
+            if finishes, try await !writer.claimLease(key: key, holder: finisher.id, until: now.addingTimeInterval(finisher.lease), at: now) {
+                // Not reached while transactions are serialized (the lease was read lapsed above); were it, another has it.
+                return .beingFinished
             }
+            return .changed(saved: try await self.save(changed, over: stored, at: now, in: writer), value: value, finishing: finishes)
         }
     }
 

@@ -81,7 +81,7 @@ public protocol StudyStore: Sendable {
     /// id), or nil to save nothing, and a value for the caller. Returns nil when the participant has no run with this
     /// id (including when it is someone else's). When `change` or the save throws, nothing is saved.
     func updateRun<Value: Sendable>(id: UUID, participantID: String,
-                                    _ change: @Sendable (TaskRun) async throws -> (save: TaskRun?, value: Value)) async throws
+                                    _ change: @escaping @Sendable (TaskRun) async throws -> (save: TaskRun?, value: Value)) async throws
         -> (saved: TaskRun?, value: Value)?
     /// ``updateRun(id:participantID:_:)`` for a request that may finish the run: one finisher per run, across every
     /// server process over the store's database.
@@ -95,7 +95,7 @@ public protocol StudyStore: Sendable {
     /// (``releaseRunFinish(id:finisher:)``), whether the finish committed or failed. A claim whose finisher died lapses
     /// with its lease, and the run can be finished again. Returns nil when the participant has no run with this id.
     func updateRun<Value: Sendable>(id: UUID, participantID: String, finisher: RunFinisher,
-                                    _ change: @Sendable (TaskRun) async throws -> (save: TaskRun?, value: Value, finishes: Bool)) async throws
+                                    _ change: @escaping @Sendable (TaskRun) async throws -> (save: TaskRun?, value: Value, finishes: Bool)) async throws
         -> RunUpdate<Value>?
     /// Releases `finisher`'s claim on finishing run `id`, taken by ``updateRun(id:participantID:finisher:_:)``; a claim
     /// that lapsed and another finisher took over is left to them.
