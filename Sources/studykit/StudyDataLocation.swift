@@ -21,6 +21,11 @@ struct StudyDataLocation: ParsableArguments {
                                valueName: "url"))
     var database: String?
 
+    @Option(name: .customLong("database-schema"),
+            help: ArgumentHelp("With --database: the schema holding the study's tables (created by the first start when missing; see deploy/postgresql-roles.sql).",
+                               valueName: "name"))
+    var databaseSchema: String = "public"
+
     @Option(help: ArgumentHelp("With --database: the folder of the study's keys (the consent signing key, the audit trail's key, the web secret), made owner-only on first use. Give every process of the study the same folder.",
                                valueName: "folder"),
             completion: .directory)
@@ -33,9 +38,17 @@ struct StudyDataLocation: ParsableArguments {
             guard let keys, !keys.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw ValidationError("--database needs --keys DIR: the folder of the study's keys, which the database never holds (every process of the study is given the same one)")
             }
+            do { _ = try PostgresCareSchema(databaseSchema) } catch { throw ValidationError("--database-schema: \(error)") }
         } else if keys != nil {
             throw ValidationError("--keys goes with --database: on SQLite the keys are the data folder's own (DATA/keys)")
+        } else if databaseSchema != "public" {
+            throw ValidationError("--database-schema goes with --database")
         }
+    }
+
+    /// The schema of `--database-schema`.
+    var schema: PostgresCareSchema {
+        get throws { try PostgresCareSchema(databaseSchema) }
     }
 
     /// The data folder.
@@ -61,7 +74,7 @@ struct StudyDataLocation: ParsableArguments {
         if let database {
             try StudyDataFolder(url: dataFolder).prepare()
             let opened = try await PostgresStudyDatabase.connect(url: database, keysFolder: keysFolder, auditAnchor: postgresAuditAnchor,
-                                                                  environment: environment)
+                                                                  schema: try schema, environment: environment)
             return OpenedStudyDatabase(database: opened, close: { opened.close() })
         }
         let opened = try SQLiteStudyDatabase.openForServer(dataFolder: dataFolder, environment: environment, durability: durability,
@@ -75,7 +88,7 @@ struct StudyDataLocation: ParsableArguments {
         if let database {
             try StudyDataFolder(url: dataFolder).prepare()
             let opened = try await PostgresStudyDatabase.connect(url: database, keysFolder: keysFolder, auditAnchor: postgresAuditAnchor,
-                                                                  environment: environment)
+                                                                  schema: try schema, environment: environment)
             return OpenedStudyDatabase(database: opened, close: { opened.close() })
         }
         let folder = try StudyDataFolder(url: dataFolder)
