@@ -59,12 +59,16 @@ public enum PostgresTransactionRunner {
         }
     }
 
-    /// How long a request waits for a connection of the pool before it is told that the database does not answer. A
-    /// pool that cannot connect (PostgreSQL restarting, unreachable) would otherwise keep the request waiting until it
-    /// connects again; a pool whose connections are all busy lends one as soon as one is free, which on a machine
-    /// loaded to its limit (the tests, with both cores busy) took more than 3 s: 10 s tells the two apart and stays
-    /// well inside a proxy's timeout (deploy/nginx: 60 s).
+    /// How long a request waits for a connection of the pool, while the pool serves no one, before it is told
+    /// that the database does not answer: a pool that cannot connect (PostgreSQL restarting, unreachable) would
+    /// otherwise keep the request waiting until it connects again. While the pool does serve others (it is busy, not
+    /// cut off: the tests, hundreds at once on a loaded machine, wait their turn for many seconds), the
+    /// request waits on, up to ``busyPoolWait``.
     public static let connectionWait: Duration = .seconds(10)
+
+    /// The longest a request waits for a connection of a pool that keeps serving others: inside a
+    /// proxy's timeout (deploy/nginx: 60 s).
+    public static let busyPoolWait: Duration = .seconds(45)
 
     /// How long a transaction may take once it has its connection before the database is taken not to answer: its
     /// connection is closed (PostgreSQL rolls back what was not committed) and the caller is told to try again.
@@ -84,22 +88,30 @@ public enum PostgresTransactionRunner {
     public static func withConnection<T: Sendable>(_ client: PostgresClient, waitingAtMost wait: Duration = connectionWait,
                                                    _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let lease = LeaseRace<T>()
+        let activity = PoolActivity.of(client)
         let leasing = Task {
             do {
                 let value = try await client.withConnection { connection in
                     guard lease.take(connection) else { throw DatabaseUnavailable("the connection was lent after the request stopped waiting for it") }
                     return try await body(connection)
                 }
+                activity.served()
                 lease.finish(.success(value))
             } catch {
                 lease.finish(.failure(error))
             }
         }
         let timers = Task {
-            try await Task.sleep(for: wait)
-            if lease.abandonIfWaiting(DatabaseUnavailable("no connection within \(wait) (is PostgreSQL running and reachable?)")) {
-                leasing.cancel()
-                return
+            let clock = ContinuousClock(), started = clock.now
+            while true {
+                try await Task.sleep(for: wait)
+                // A pool that served another request within the last wait is busy, not cut off.
+                let busy = activity.servedSince(clock.now - wait) && clock.now - started < busyPoolWait
+                if !busy, lease.abandonIfWaiting(DatabaseUnavailable("no connection within \(clock.now - started) (is PostgreSQL running and reachable?)")) {
+                    leasing.cancel()
+                    return
+                }
+                if !busy || !lease.isWaiting { break }
             }
             try await Task.sleep(for: transactionLimit)
             if let connection = lease.overrun(DatabaseUnavailable("a transaction ran past \(transactionLimit): the database stopped answering")) {
@@ -168,6 +180,9 @@ private final class LeaseRace<T: Sendable>: Sendable {
         }
     }
 
+    /// Whether no connection was lent yet and the caller still waits.
+    var isWaiting: Bool { state.withLock { $0.lent == nil && $0.result == nil } }
+
     /// Settles the caller's wait with `error` when no connection was lent yet; false when one was.
     func abandonIfWaiting(_ error: any Error) -> Bool {
         let settled = state.withLock { state -> Bool in
@@ -207,5 +222,30 @@ private final class LeaseRace<T: Sendable>: Sendable {
             }
             if let settled { continuation.resume(with: settled) }
         }
+    }
+}
+
+/// When a pool last served a request whole (a connection lent, the body run on it), to tell a busy pool (serving
+/// others) from one cut off from its database.
+private final class PoolActivity: Sendable {
+    private let lastServed = Mutex<ContinuousClock.Instant?>(nil)
+    private static let pools = Mutex<[ObjectIdentifier: PoolActivity]>([:])
+
+    /// The activity of `client`'s pool (one per pool, for the life of the process).
+    static func of(_ client: PostgresClient) -> PoolActivity {
+        pools.withLock { pools in
+            if let activity = pools[ObjectIdentifier(client)] { return activity }
+            let activity = PoolActivity()
+            pools[ObjectIdentifier(client)] = activity
+            return activity
+        }
+    }
+
+    /// Notes a request served now.
+    func served() { lastServed.withLock { $0 = ContinuousClock().now } }
+
+    /// Whether a request was served at or after `instant`.
+    func servedSince(_ instant: ContinuousClock.Instant) -> Bool {
+        lastServed.withLock { last in last.map { $0 >= instant } ?? false }
     }
 }

@@ -35,12 +35,18 @@ final class PostgresWriteTransactions: Sendable {
     /// begins; it is committed when this returns.
     func serializable<T: Sendable>(appending actions: [PostgresAuditTrail.Action] = [],
                                    _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        guard let audit else { return try await PostgresStudyStorage.serializable(client, logger: logger, body) }
-        let source = AuditTrail.source
         let schema = schema, logger = logger
+        guard let audit else {
+            return try await PostgresStudyStorage.serializable(client, logger: logger) { connection in
+                try await Self.takeTurn(on: connection, table: "lease", schema: schema, logger: logger)
+                return try await body(connection)
+            }
+        }
+        let source = AuditTrail.source
         // An anchor that could not be written after an earlier commit is written before anything more is.
         try audit.anchor?.writePending()
         let (value, head) = try await PostgresStudyStorage.serializable(client, logger: logger) { connection in
+            try await Self.takeTurn(on: connection, table: "auditHead", schema: schema, logger: logger)
             let value = try await body(connection)
             let flushed = try await PostgresAuditTrail.flush(on: connection, schema: schema, key: audit.key, source: source, at: audit.now(),
                                                              appending: actions, logger: logger)
@@ -52,6 +58,20 @@ final class PostgresWriteTransactions: Sendable {
             try? audit.anchor?.record(sequence: head.sequence, hash: head.hash)
         }
         return value
+    }
+}
+
+extension PostgresWriteTransactions {
+    /// Waits for the writers before this one to end, as the transaction's first statement: before its snapshot is
+    /// taken (LOCK takes none; the first query does), so that it sees what they committed. Every write of a schema
+    /// with the audit trail ends by moving the trail's head, and many write one hot row (the server-wide sign-in
+    /// bucket): writers that overlapped would all but one be refused at the end and run again, ever more often as
+    /// more wait (under load, past any patience). In turn, none is refused, and one write's time is a few
+    /// milliseconds. `table` is one every writer of the schema may lock (the server's role may update it): the trail's
+    /// head, or, for a study store without the trail, its leases.
+    static func takeTurn(on connection: PostgresConnection, table: String, schema: PostgresCareSchema, logger: Logger) async throws {
+        try await PostgresTransactionRunner.execute(PostgresQuery(unsafeSQL: "LOCK TABLE \(schema.name).\(table) IN EXCLUSIVE MODE"),
+                                                    on: connection, logger: logger)
     }
 }
 
