@@ -91,10 +91,15 @@ struct MigrateCommand: AsyncParsableCommand {
         try await sqlite.forEachAuditEntry { entries.append($0); return true }
 
         // 2. The keys, the same as the source's, and the anchor's first state.
-        try copyKeys(from: source.url.appendingPathComponent("keys", isDirectory: true), to: target.keysFolder)
+        // What this run made, removed again when it is refused before the copy begins (once it has begun, the keys stay:
+        // a copy that committed, even when what follows fails, is keyed with them).
+        var made = try copyKeys(from: source.url.appendingPathComponent("keys", isDirectory: true), to: target.keysFolder)
+        var committed = false
+        defer {
+            if !committed { for file in made.reversed() { try? FileManager.default.removeItem(at: file) } }
+        }
         try StudyDataFolder(url: target.dataFolder).prepare()
         let anchorURL = target.postgresAuditAnchor
-        var wroteAnchor = false
         if !FileManager.default.fileExists(atPath: anchorURL.path) {
             guard let signingKey = try ConsentKeyStore(keysDirectory: target.keysFolder).load() else {
                 throw MigrationRefusal("there is no consent signing key in \(target.keysFolder.path)")
@@ -103,17 +108,11 @@ struct MigrateCommand: AsyncParsableCommand {
             // Keyed from where the source's trail is, so that rows the source kept unkeyed verify as they do there.
             try AuditAnchorFile(url: anchorURL, signingKey: signingKey, keyedFromSequence: sourceAnchor?.keyedFromSequence ?? 1, written: -1,
                                 now: { Date() }).record(sequence: 0, hash: "")
-            wroteAnchor = true
+            made.append(anchorURL)
         }
 
         // 3. The target, one transaction.
-        let postgres: PostgresStudyDatabase
-        do {
-            postgres = try await PostgresStudyDatabase.connect(url: to, keysFolder: target.keysFolder, auditAnchor: anchorURL)
-        } catch {
-            if wroteAnchor { try? FileManager.default.removeItem(at: anchorURL) }
-            throw error
-        }
+        let postgres = try await PostgresStudyDatabase.connect(url: to, keysFolder: target.keysFolder, auditAnchor: anchorURL)
         defer { postgres.close() }
         let occupied = try await postgres.occupiedTables()
         guard occupied.isEmpty else {
@@ -121,6 +120,7 @@ struct MigrateCommand: AsyncParsableCommand {
         }
         let sourceCounts = copy.counts
         let recording = try Self.recording(from: source.database.path, counts: sourceCounts, auditRows: entries.count)
+        committed = true
         let imported = try await postgres.importStudy(copy, auditTrail: entries, recording: recording)
         try copyPDFFiles(copy, from: source.url, to: target.dataFolder)
         let elapsed = Date().timeIntervalSince(started)
@@ -173,8 +173,9 @@ struct MigrateCommand: AsyncParsableCommand {
         return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
     }
 
-    /// Copies the study's key files into `keysFolder` (made owner-only), refusing a folder that holds different ones.
-    private func copyKeys(from source: URL, to keysFolder: URL) throws {
+    /// Copies the study's key files into `keysFolder` (made owner-only), refusing a folder that holds different ones;
+    /// returns what it made (the folder when it was new, else the files it added).
+    private func copyKeys(from source: URL, to keysFolder: URL) throws -> [URL] {
         let manager = FileManager.default
         var present: [(name: String, bytes: Data)] = []
         for name in Self.keyFiles {
@@ -190,7 +191,11 @@ struct MigrateCommand: AsyncParsableCommand {
         guard present.contains(where: { $0.name == AuditKey.fileName }) else {
             throw MigrationRefusal("the study has no audit-trail-key in \(source.path): open it once with studykit serve --data \(data)")
         }
-        try manager.createDirectory(at: keysFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var made: [URL] = []
+        if !manager.fileExists(atPath: keysFolder.path) {
+            try manager.createDirectory(at: keysFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            made.append(keysFolder)
+        }
         try manager.setAttributes([.posixPermissions: 0o700], ofItemAtPath: keysFolder.path)
         for (name, bytes) in present {
             let file = keysFolder.appendingPathComponent(name)
@@ -198,9 +203,11 @@ struct MigrateCommand: AsyncParsableCommand {
                 guard manager.createFile(atPath: file.path, contents: bytes, attributes: [.posixPermissions: 0o600]) else {
                     throw MigrationRefusal("\(file.path) cannot be written")
                 }
+                if made.first != keysFolder { made.append(file) }
             }
             try manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         }
+        return made
     }
 
     /// Copies consent PDFs that the source keeps as files in its data folder (`ConsentPDFState.file`, from before PDFs

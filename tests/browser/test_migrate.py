@@ -98,3 +98,17 @@ def test_a_recover_study_moves_into_postgresql_and_serves_the_same_daily_page(wo
     again = migrate(data, postgres.url, keys, target)
     assert again.returncode == 1 and "already holds study data" in again.stderr, again.stdout + again.stderr
     assert postgres.query("SELECT count(*) FROM auditLog") == rows, "a refused migrate wrote to the trail"
+
+    # Into the same database with a new keys folder and data folder: refused, and neither is left behind.
+    fresh = migrate(data, postgres.url, workdir / "keys-2", workdir / "data-2")
+    assert fresh.returncode == 1 and "already holds study data" in fresh.stderr, fresh.stdout + fresh.stderr
+    assert not (workdir / "keys-2").exists() and not (workdir / "data-2" / "postgres.audit-anchor.json").exists()
+
+    # A keys folder holding another study's audit key is refused before anything is written.
+    other = workdir / "keys-3"
+    other.mkdir(mode=0o700)
+    (other / "audit-trail-key").write_bytes(bytes(32))
+    refused = migrate(data, postgres.url, other, workdir / "data-3")
+    assert refused.returncode == 1 and "is not the study's own audit-trail-key" in refused.stderr, refused.stdout + refused.stderr
+    assert sorted(p.name for p in other.iterdir()) == ["audit-trail-key"]
+    assert postgres.query("SELECT count(*) FROM auditLog") == rows
