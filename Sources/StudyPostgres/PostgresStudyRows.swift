@@ -103,6 +103,20 @@ struct PostgresStudyRows: StudyStorageWriter, Sendable {
         try await sessions(Self.sessionsQuery(in: schema, participantID: participantID))
     }
 
+    func sessionsWithTokenHashes(participantID: String) async throws -> [(session: ParticipantSession, tokenSHA256: String)] {
+        var sessions: [(session: ParticipantSession, tokenSHA256: String)] = []
+        let rows = try await connection.query("""
+            SELECT \(unescaped: Self.sessionColumns), tokenSHA256 FROM \(unescaped: schema.name).session WHERE participantID = \(participantID)
+            ORDER BY createdAt DESC, id DESC
+            """, logger: logger)
+        for try await (id, participantID, created, lastSeen, expires, revoked, hash)
+                in rows.decode((UUID, String, PostgresTimestamp, PostgresTimestamp, PostgresTimestamp, PostgresTimestamp?, String).self) {
+            sessions.append((session: ParticipantSession(id: id, participantID: participantID, createdAt: created.date, lastSeenAt: lastSeen.date,
+                                                         expiresAt: expires.date, revokedAt: revoked?.date), tokenSHA256: hash))
+        }
+        return sessions
+    }
+
     func insert(_ session: ParticipantSession, tokenSHA256: String) async throws {
         try await execute("""
             INSERT INTO \(unescaped: schema.name).session (id, tokenSHA256, participantID, createdAt, lastSeenAt, expiresAt)

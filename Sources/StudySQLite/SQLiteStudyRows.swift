@@ -97,6 +97,13 @@ struct SQLiteStudyRows: StudyStorageWriter {
         }
     }
 
+    func sessionsWithTokenHashes(participantID: String) throws -> [(session: ParticipantSession, tokenSHA256: String)] {
+        try run { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM session WHERE participantID = ? ORDER BY createdAt DESC, id DESC",
+                             arguments: [participantID]).map { row in (session: try Rows.session(row), tokenSHA256: row["tokenSHA256"] as String) }
+        }
+    }
+
     func insert(_ session: ParticipantSession, tokenSHA256: String) throws {
         try run { db in
             try db.execute(sql: """

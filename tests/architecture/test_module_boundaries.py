@@ -23,8 +23,8 @@ POSTGRES_BACKEND_IMPORTS = {"NIOCore", "Logging"}
 # The PostgreSQL backends, each beside its SQLite counterpart (CareStoreSQLite, StudySQLite), and all they may import:
 # the storage layer they implement, the driver and its logger, and the care backend for the study's joint schema.
 POSTGRES_BACKENDS = {
-    "CareStorePostgres": {"Foundation", "CareStore", "StudyKitEnvironment", "PostgresNIO", "NIOCore", "Logging"},
-    "StudyPostgres": {"Foundation", "Study", "Research", "Consent", "CareStore", "CareStorePostgres", "StudyKitEnvironment",
+    "CareStorePostgres": {"Foundation", "Synchronization", "CareStore", "StudyKitEnvironment", "PostgresNIO", "NIOCore", "Logging"},
+    "StudyPostgres": {"Foundation", "Synchronization", "Study", "Research", "Consent", "CareStore", "CareStorePostgres", "StudyKitEnvironment",
                       "PostgresNIO", "Logging"},
 }
 IMPORT = re.compile(r"^[ \t]*(?:@testable[ \t]+|package[ \t]+|public[ \t]+|internal[ \t]+)?import[ \t]+"

@@ -88,6 +88,10 @@ public final class InMemoryStudyStorage: StudyStorage, ResearcherAccountsKeeping
             tables.sessions.values.filter { $0.participantID == participantID }
                 .sorted { ($0.createdAt, $0.id.uuidString) > ($1.createdAt, $1.id.uuidString) }
         }
+        func sessionsWithTokenHashes(participantID: String) -> [(session: ParticipantSession, tokenSHA256: String)] {
+            tables.sessions.filter { $0.value.participantID == participantID }.map { (session: $0.value, tokenSHA256: $0.key) }
+                .sorted { ($0.session.createdAt, $0.session.id.uuidString) > ($1.session.createdAt, $1.session.id.uuidString) }
+        }
 
         func participantOfLiveSignInCode(codeSHA256: String, at now: Date) -> String? {
             guard let code = tables.signInCodes[codeSHA256], !code.used, now < code.expiresAt else { return nil }

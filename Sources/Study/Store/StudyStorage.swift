@@ -34,6 +34,9 @@ public protocol StudyStorageReader {
     func session(tokenSHA256: String) async throws -> ParticipantSession?
     /// The participant's sessions, newest first (by creation time, then id, both descending).
     func sessions(participantID: String) async throws -> [ParticipantSession]
+    /// ``sessions(participantID:)`` with the SHA-256 (hex) of each session's token, in the same order: what a copy of
+    /// the study into another database needs to keep every participant signed in (``StudyDataCopy``).
+    func sessionsWithTokenHashes(participantID: String) async throws -> [(session: ParticipantSession, tokenSHA256: String)]
 
     /// The participant of the sign-in code whose SHA-256 is `codeSHA256`, when it is unused and expires after `now`.
     func participantOfLiveSignInCode(codeSHA256: String, at now: Date) async throws -> String?
