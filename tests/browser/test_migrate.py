@@ -4,8 +4,9 @@ copied into an empty PostgreSQL database; the server started on PostgreSQL shows
 with the same session cookie, the same daily page byte for byte but the CSRF token; `studykit audit verify` passes on
 the copy; and a second migrate into the same database is refused with nothing changed.
 
-The participant is driven over plain HTTP (http_participant.py), not Chromium: what is compared is the bytes the
-server sends, which a browser would only render."""
+The participant takes part in Chromium; the daily page's bytes are then read over HTTP with the browser's session
+cookie (a browser shows the page it renders, not the bytes the server sent)."""
+import http.cookiejar
 import re
 import subprocess
 import time
@@ -15,6 +16,8 @@ import pytest
 from conftest import ROOT, STUDYKIT, start_server
 from deployment import PostgresCluster
 from http_participant import Participant
+from selenium.webdriver.common.by import By
+from studypages import Participant as BrowserParticipant
 
 RECOVER = ROOT / "examples" / "studies" / "recover"
 CSRF = re.compile(rb'name="_csrf" value="[^"]+"')
@@ -27,44 +30,33 @@ def postgres():
     cluster.stop()
 
 
-def answer_survey(participant, path):
-    """Takes the survey at `path` (`/tasks/TASK/N`) to its end, choosing each step's first option (a number: 3)."""
-    run = participant.start_task(path)
-    for _ in range(40):
-        status, location, html = participant.page(run)
-        if status == 303:
-            return
-        assert status == 200, (status, html[:300])
-        csrf, step, names = Participant.form_state(html)
-        data = {"_csrf": csrf, "_step": step, "action": "next"}
-        for name in names:
-            option = re.search(r'<input[^>]*type="radio"[^>]*name="%s"[^>]*value="([^"]*)"' % re.escape(name), html) or \
-                re.search(r'<input[^>]*name="%s"[^>]*type="radio"[^>]*value="([^"]*)"' % re.escape(name), html)
-            data[name] = option.group(1) if option else "3"
-        status, location, body = participant.request("POST", run, data)
-        assert status == 303, (step, status, body[:500])
-        if location.startswith("/?") or location == "/":
-            return
-    raise AssertionError(f"the survey {path} did not finish")
-
-
 def migrate(data, url, keys, target):
     return subprocess.run([str(STUDYKIT), "migrate", "--data", str(data), "--to", url, "--keys", str(keys), "--target-data", str(target)],
                           capture_output=True, text=True, timeout=300)
 
 
-def test_a_recover_study_moves_into_postgresql_and_serves_the_same_daily_page(workdir, postgres):
+def test_a_recover_study_moves_into_postgresql_and_serves_the_same_daily_page(workdir, postgres, browser):
     data, keys, target = workdir / "data", workdir / "keys", workdir / "data-postgres"
     server = start_server(RECOVER, data)
     try:
+        # In Chromium, as the participant would: join, the onboarding with its signature, the pain check and the PHQ-9.
+        person = BrowserParticipant(server, browser).join(time_zone="UTC")
+        person.complete_recover_onboarding(check_pages=False)
+        person.take_pain_check(3)
+        person.open("/")
+        person.start_survey("Mood check (PHQ-9)")
+        for index, ordinal in enumerate([0, 0, 0, 1, 2, 1, 3, 2, 1]):
+            box = person.field(f"main input[name='q{index}'][value='{ordinal + 1}']")
+            person.field(f"label[for='{box.get_attribute('id')}']").click()
+        person.next()
+        person.press_primary()
+        done = [c.text for c in browser.driver.find_elements(By.CSS_SELECTOR, "main li.card") if "Completed at" in c.text or "Done" in c.text]
+        assert len(done) >= 2, f"both surveys done on the daily page: {done}"
+        # The bytes the server sends that browser, read over HTTP with its session cookie.
         me = Participant(server.base)
-        me.enrol(server.invite()[0], time_zone="UTC")
-        me.complete_onboarding()
-        home = me.page("/")[2]
-        surveys = sorted(set(re.findall(r'href="(/tasks/(?:pain|mood)/\d+)"', home)))
-        assert len(surveys) == 2, f"day 0 offers the pain check and the PHQ-9: {surveys}"
-        for path in surveys:
-            answer_survey(me, path)
+        session = person.session_cookie()
+        me.cookies.set_cookie(http.cookiejar.Cookie(0, session["name"], session["value"], None, False, "127.0.0.1", False, False, "/", True,
+                                                    False, None, False, None, None, {}))
         status, _, before = me.request("GET", "/")
         assert status == 200
     finally:
