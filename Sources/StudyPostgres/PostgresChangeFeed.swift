@@ -135,8 +135,11 @@ final class PostgresChangeFeed: Sendable {
 
     /// Starts listening on a connection of `client`'s, reconnecting after `listening`'s pauses whenever it is lost,
     /// until ``stop()``; hands each other process's changes to `receive`.
+    ///
+    /// Each time it listens again after a lost connection, `missed` is called first: what other processes committed
+    /// while it did not listen was never heard.
     func start(client: PostgresClient, listening options: PostgresChangeListening, logger: Logger,
-               receive: @escaping @Sendable ([String: CareChange]) -> Void) {
+               missed: @escaping @Sendable () -> Void = {}, receive: @escaping @Sendable ([String: CareChange]) -> Void) {
         let channel = channel
         let task = Task { [weak self] in
             var backoff = options.initialBackoff
@@ -145,6 +148,7 @@ final class PostgresChangeFeed: Sendable {
                 do {
                     try await client.withConnection { connection in
                         try await connection.listen(on: channel) { notifications in
+                            if (self?.listenCount ?? 0) > 0 { missed() }
                             self?.listened()
                             for try await notification in notifications {
                                 if let changes = self?.changes(in: notification.payload), !changes.isEmpty { receive(changes) }

@@ -180,7 +180,8 @@ public final class PostgresStudyDatabase: StudyDatabase {
                                                    environment: environment)
         if let listening {
             let studyStore = postgresStudyStore, careStore = postgresCareStore
-            audit.feed.start(client: client, listening: listening, logger: logger) { changes in
+            // Commits made while the feed was not listening were never heard: every participant's revision moves.
+            audit.feed.start(client: client, listening: listening, logger: logger, missed: { studyStore.countCommitOfEveryone() }) { changes in
                 for (participant, change) in changes {
                     studyStore.countCommit(of: participant)
                     if !change.entities.isEmpty || !change.outcomeTaskIDs.isEmpty { careStore.announce(change) }

@@ -23,6 +23,8 @@ public final class StorageBackedStudyStore<Storage: StudyStorage>: StudyStore {
     public let environment: StudyKitEnvironment
     private let commits = Atomic<UInt64>(0)
     private let participantCommits = Mutex<[String: UInt64]>([:])
+    /// Added to every participant's revision: ``countCommitOfEveryone()``.
+    private let everyone = Atomic<UInt64>(0)
 
     /// A store over `storage` using `environment`'s clock, UUIDs and randomness.
     public init(storage: Storage, environment: StudyKitEnvironment) {
@@ -35,8 +37,19 @@ public final class StorageBackedStudyStore<Storage: StudyStorage>: StudyStore {
     /// How many write transactions this store has committed.
     public var revision: UInt64 { commits.load(ordering: .acquiring) }
 
-    /// How many committed writes changed what `participantID`'s pages show, in this process.
-    public func revision(of participantID: String) -> UInt64 { participantCommits.withLock { $0[participantID] ?? 0 } }
+    /// How many committed writes changed what `participantID`'s pages show, in this process (and, where the database
+    /// tells it, in others), plus one for each time every participant's may have changed unseen
+    /// (``countCommitOfEveryone()``).
+    public func revision(of participantID: String) -> UInt64 {
+        participantCommits.withLock { $0[participantID] ?? 0 } + everyone.load(ordering: .acquiring)
+    }
+
+    /// Moves every participant's ``revision(of:)``: for when commits of other processes may have gone unheard (a
+    /// change feed that lost its connection and listens again), so that whatever is kept per revision (a page, whether
+    /// a participant has withdrawn) is read afresh.
+    public func countCommitOfEveryone() {
+        everyone.add(1, ordering: .releasing)
+    }
 
     /// Counts a committed write in ``revision``, and in ``revision(of:)`` of `participantID` when its pages show it: the
     /// store's own writes count themselves; a write of the caller's transaction (a joint commit) is counted by the caller.

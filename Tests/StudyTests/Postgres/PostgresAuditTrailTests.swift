@@ -264,12 +264,17 @@ struct PostgresAuditTrailTests {
                                         listening: PostgresChangeListening(initialBackoff: .milliseconds(10), maximumBackoff: .milliseconds(50)))
         defer { a.close(); b.close() }
         await b.waitUntilListening()
-        // PostgreSQL ends the listening connection (as a restart would).
-        try await execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%\(schema.name)%'", in: a)
-        await b.waitUntilListening(count: 2)
         let participant = try await enrolled(in: a)
         for _ in 0..<200 where b.studyStore.revision(of: participant.id) < 1 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(b.studyStore.revision(of: participant.id) == 1)
+        // PostgreSQL ends the listening connection (as a restart would).
+        try await execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%\(schema.name)%'", in: a)
+        await b.waitUntilListening(count: 2)
+        // What the others committed while it did not listen was never heard: every participant's revision moved on.
+        #expect(b.studyStore.revision(of: participant.id) == 2)
+        let other = try await enrolled(in: a)
+        for _ in 0..<200 where b.studyStore.revision(of: other.id) < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(b.studyStore.revision(of: other.id) == 2, "one for the reconnection, one for the enrolment heard after it")
     }
 
     @Test func keysAreMadeOwnerOnlyAndAMissingKeyOfAWrittenTrailIsRefused() async throws {
