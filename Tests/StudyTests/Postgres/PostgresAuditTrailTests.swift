@@ -14,14 +14,22 @@ import Testing
 
 /// The audit trail, the keys, the change feed across processes and the availability check of a study on PostgreSQL.
 @Suite("PostgresAuditTrail", .enabled(if: PostgresTestDatabase.isConfigured, Comment(rawValue: PostgresTestDatabase.notConfigured)))
-struct PostgresAuditTrailTests {
-    let zone = TimeZone(identifier: "Pacific/Auckland")!
+final class PostgresAuditTrailTests {
+    /// The keys folders and anchors the test made, removed when it ends: they hold keys.
+    private var folders: [URL] = []
+
+    deinit {
+        for folder in folders { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    static let zone = TimeZone(identifier: "Pacific/Auckland")!
     private let logger = PostgresStudyStorage.silentLogger
 
     /// A fresh keys folder and anchor path.
     private func keysAndAnchor() throws -> (keys: URL, anchor: URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pg-audit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folders.append(folder)
         return (folder.appendingPathComponent("keys"), folder.appendingPathComponent("study.audit-anchor.json"))
     }
 
@@ -33,10 +41,10 @@ struct PostgresAuditTrailTests {
                                                     keysFolder: files.keys, auditAnchor: files.anchor, listening: listening)
     }
 
-    private func enrolled(in data: PostgresStudyDatabase) async throws -> StudyParticipant {
+    private static func enrolled(in data: PostgresStudyDatabase) async throws -> StudyParticipant {
         let definition = try StudyLoader.load(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()])
         let enrolment = StudyEnrolment(study: definition, environment: .live)
-        return try await data.enrol(invitationCode: nil, timeZone: zone, language: "en") { participant in
+        return try await data.enrol(invitationCode: nil, timeZone: Self.zone, language: "en") { participant in
             try enrolment.plan(participantID: participant.id, enrolledAt: participant.enrolledAt, timeZone: participant.timeZone)
         }
     }
@@ -75,7 +83,7 @@ struct PostgresAuditTrailTests {
         let definition = try StudyLoader.load(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()])
         let enrolment = StudyEnrolment(study: definition, environment: .live)
         let participant = try await AuditTrail.$source.withValue(AuditSource(actor: "participant")) {
-            try await data.enrol(invitationCode: issued.code, timeZone: zone, language: "en") { participant in
+            try await data.enrol(invitationCode: issued.code, timeZone: Self.zone, language: "en") { participant in
                 try enrolment.plan(participantID: participant.id, enrolledAt: participant.enrolledAt, timeZone: participant.timeZone)
             }
         }
@@ -89,7 +97,7 @@ struct PostgresAuditTrailTests {
         var change = ParticipantChange(participantID: participant.id)
         change.runs = [run]
         change.consentRecords = [consent]
-        change.outcomes = [try await OnboardingGate(careStore: data.careStore, environment: .live).completionOutcome(participantID: participant.id, timeZone: zone)]
+        change.outcomes = [try await OnboardingGate(careStore: data.careStore, environment: .live).completionOutcome(participantID: participant.id, timeZone: Self.zone)]
         _ = try await data.commit(change)
         let record = try #require(try await data.studyStore.consentRecords(participantID: participant.id).first)
         try await data.studyStore.setConsentPDF(.stored(Data("%PDF-1.7".utf8)), recordID: record.id, participantID: participant.id)
@@ -147,7 +155,7 @@ struct PostgresAuditTrailTests {
     @Test func aRowChangedByPlainSQLIsFoundByVerify() async throws {
         let data = try await freshDatabase()
         defer { data.close() }
-        _ = try await enrolled(in: data)
+        _ = try await Self.enrolled(in: data)
         let log = data.schema.name + ".auditLog"
         #expect(try await refusal(of: "UPDATE \(log) SET actor = 'someone else' WHERE sequence = 2", in: data) == "the audit trail is append-only")
         #expect(try await refusal(of: "DELETE FROM \(log) WHERE sequence = 2", in: data) == "the audit trail is append-only")
@@ -164,7 +172,7 @@ struct PostgresAuditTrailTests {
     @Test func aCutTailIsFoundThroughTheAnchor() async throws {
         let files = try keysAndAnchor()
         let data = try await freshDatabase(files: files)
-        _ = try await enrolled(in: data)
+        _ = try await Self.enrolled(in: data)
         data.close()
         let log = data.schema.name + ".auditLog"
         let total = try await count("auditLog", in: data)
@@ -182,7 +190,7 @@ struct PostgresAuditTrailTests {
     @Test func aWriteThatBypassesTheFlushCannotCommit() async throws {
         let data = try await freshDatabase()
         defer { data.close() }
-        let participant = try await enrolled(in: data)
+        let participant = try await Self.enrolled(in: data)
         let table = data.schema.name + ".participant"
         // As psql runs it: BEGIN, the UPDATE, COMMIT; the COMMIT is refused.
         var refused: String?
@@ -208,7 +216,7 @@ struct PostgresAuditTrailTests {
         let data = try await freshDatabase()
         defer { data.close() }
         let participants = try await withThrowingTaskGroup(of: StudyParticipant.self) { group in
-            for _ in 0..<16 { group.addTask { try await enrolled(in: data) } }
+            for _ in 0..<16 { group.addTask { try await Self.enrolled(in: data) } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -241,7 +249,7 @@ struct PostgresAuditTrailTests {
             seen.withLock { $0.append(change) }
             arrived.continuation.yield()
         }
-        let participant = try await enrolled(in: a)
+        let participant = try await Self.enrolled(in: a)
         var iterator = arrived.stream.makeAsyncIterator()
         _ = await iterator.next()
         let changed = seen.withLock { $0 }.flatMap { $0.entities.values.joined() }.compactMap(StudyCareIdentifiers.participantID(ofCareID:))
@@ -264,7 +272,7 @@ struct PostgresAuditTrailTests {
                                         listening: PostgresChangeListening(initialBackoff: .milliseconds(10), maximumBackoff: .milliseconds(50)))
         defer { a.close(); b.close() }
         await b.waitUntilListening()
-        let participant = try await enrolled(in: a)
+        let participant = try await Self.enrolled(in: a)
         for _ in 0..<200 where b.studyStore.revision(of: participant.id) < 1 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(b.studyStore.revision(of: participant.id) == 1)
         // PostgreSQL ends the listening connection (as a restart would).
@@ -272,7 +280,7 @@ struct PostgresAuditTrailTests {
         await b.waitUntilListening(count: 2)
         // What the others committed while it did not listen was never heard: every participant's revision moved on.
         #expect(b.studyStore.revision(of: participant.id) == 2)
-        let other = try await enrolled(in: a)
+        let other = try await Self.enrolled(in: a)
         for _ in 0..<200 where b.studyStore.revision(of: other.id) < 2 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(b.studyStore.revision(of: other.id) == 2, "one for the reconnection, one for the enrolment heard after it")
     }
@@ -280,7 +288,7 @@ struct PostgresAuditTrailTests {
     @Test func keysAreMadeOwnerOnlyAndAMissingKeyOfAWrittenTrailIsRefused() async throws {
         let files = try keysAndAnchor()
         let data = try await freshDatabase(files: files)
-        _ = try await enrolled(in: data)
+        _ = try await Self.enrolled(in: data)
         data.close()
         let key = files.keys.appendingPathComponent(AuditKey.fileName)
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: key.path)[.posixPermissions] as? Int)

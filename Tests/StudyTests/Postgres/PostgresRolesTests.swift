@@ -56,6 +56,7 @@ struct PostgresRolesTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pg-roles-\(suffix)")
         let keys = folder.appendingPathComponent("keys"), anchor = folder.appendingPathComponent("anchor.json")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let migrated = try await PostgresStudyDatabase.open(client: ownerClient, schema: schema, keysFolder: keys, auditAnchor: anchor, listening: nil)
         migrated.close()
         for sql in try statements(afterMigrating: true, owner: owner, server: server, schema: schema.name, database: database) {
