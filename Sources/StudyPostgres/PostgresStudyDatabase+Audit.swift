@@ -118,7 +118,11 @@ enum PostgresAuditKeying {
     /// key (only for an empty trail: rows keyed with a key that is gone cannot be continued); a trail without an anchor
     /// file gets its first one, naming `head`, when its key was made now or the trail is empty; otherwise the anchor
     /// must be the server's, and the trail must reach it with the hash it names (`hashOfRow`).
+    ///
+    /// `head` is read before the anchor, and another process may commit and anchor between the two: an anchor past
+    /// `head` is checked against the head read again (`readHead`) before it is taken for a cut trail.
     static func open(keysFolder: URL, anchorURL: URL, head: (sequence: Int64, hash: String), now: @escaping @Sendable () -> Date,
+                     readHead: @escaping @Sendable () async throws -> (sequence: Int64, hash: String),
                      hashOfRow: @escaping @Sendable (Int64) async throws -> String?) async throws -> (key: AuditKey, anchor: AuditAnchorFile) {
         let keys = ConsentKeyStore(keysDirectory: keysFolder)
         let keyPath = keys.keysDirectory.appendingPathComponent(AuditKey.fileName).path
@@ -165,7 +169,7 @@ enum PostgresAuditKeying {
         if let problem = anchor.problem(expecting: signingKey.publicKey) {
             throw PostgresStudyDatabaseError.anchorRefused(path: anchorURL.path, problem: problem)
         }
-        if head.sequence < anchor.sequence {
+        if head.sequence < anchor.sequence, try await readHead().sequence < anchor.sequence {
             throw PostgresStudyDatabaseError.anchorRefused(path: anchorURL.path, problem: "it names row \(anchor.sequence), and the trail ends at row "
                 + "\(head.sequence): rows were removed from its end")
         }

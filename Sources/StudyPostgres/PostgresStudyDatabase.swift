@@ -90,10 +90,14 @@ public final class PostgresStudyDatabase: StudyDatabase {
                              listening: PostgresChangeListening?, migrating: Bool, running: Task<Void, Never>?,
                              logger: Logger) async throws -> PostgresStudyDatabase {
         if migrating { try await migrate(client: client, schema: schema, logger: logger) }
-        let head = try await PostgresTransactionRunner.readOnly(client, logger: logger) { connection in
-            try await Self.head(on: connection, schema: schema, logger: logger)
+        let readHead: @Sendable () async throws -> (sequence: Int64, hash: String) = {
+            try await PostgresTransactionRunner.readOnly(client, logger: logger) { connection in
+                try await Self.head(on: connection, schema: schema, logger: logger)
+            }
         }
-        let keying = try await PostgresAuditKeying.open(keysFolder: keysFolder, anchorURL: auditAnchor, head: head, now: environment.now) { sequence in
+        let head = try await readHead()
+        let keying = try await PostgresAuditKeying.open(keysFolder: keysFolder, anchorURL: auditAnchor, head: head, now: environment.now,
+                                                        readHead: readHead) { sequence in
             try await PostgresTransactionRunner.readOnly(client, logger: logger) { connection in
                 var binds = PostgresBindings()
                 binds.append(sequence)

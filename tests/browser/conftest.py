@@ -75,7 +75,9 @@ def start_server(study, data, port=None, clock_start=None, extra=(), database_op
     deadline = time.time() + 60
     while time.time() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"studykit serve exited with {process.returncode}; see {log.name}")
+            log.flush()
+            raise RuntimeError(f"studykit serve exited with {process.returncode}; its log ({log.name}) ends:\n"
+                               + Path(log.name).read_text(errors="replace")[-1500:])
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1) as response:
                 if response.status == 200:
