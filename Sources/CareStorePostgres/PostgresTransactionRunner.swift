@@ -93,9 +93,10 @@ public enum PostgresTransactionRunner {
             do {
                 let value = try await client.withConnection { connection in
                     guard lease.take(connection) else { throw DatabaseUnavailable("the connection was lent after the request stopped waiting for it") }
+                    activity.lent()
+                    defer { activity.served() }
                     return try await body(connection)
                 }
-                activity.served()
                 lease.finish(.success(value))
             } catch {
                 lease.finish(.failure(error))
@@ -105,8 +106,9 @@ public enum PostgresTransactionRunner {
             let clock = ContinuousClock(), started = clock.now
             while true {
                 try await Task.sleep(for: wait)
-                // A pool that served another request within the last wait is busy, not cut off.
-                let busy = activity.servedSince(clock.now - wait) && clock.now - started < busyPoolWait
+                // A pool that has a connection lent now, or served a request within the last wait, is busy, not
+                // cut off (a first wave of long transactions may not have ended within the wait).
+                let busy = activity.isServing(since: clock.now - wait) && clock.now - started < busyPoolWait
                 if !busy, lease.abandonIfWaiting(DatabaseUnavailable("no connection within \(clock.now - started) (is PostgreSQL running and reachable?)")) {
                     leasing.cancel()
                     return
@@ -225,27 +227,46 @@ private final class LeaseRace<T: Sendable>: Sendable {
     }
 }
 
-/// When a pool last served a request whole (a connection lent, the body run on it), to tell a busy pool (serving
-/// others) from one cut off from its database.
+/// How many connections of a pool are lent now, and when it last served a request whole (a connection lent, the
+/// body run on it), to tell a busy pool (serving others) from one cut off from its database.
 private final class PoolActivity: Sendable {
-    private let lastServed = Mutex<ContinuousClock.Instant?>(nil)
-    private static let pools = Mutex<[ObjectIdentifier: PoolActivity]>([:])
+    private struct State {
+        var lentNow = 0
+        var lastServed: ContinuousClock.Instant?
+    }
+    /// A pool's activity, held beside a weak reference to the pool: an identifier of a pool that has ended may be
+    /// given to a new one, which must not inherit its activity.
+    private struct Entry {
+        weak var client: PostgresClient?
+        let activity: PoolActivity
+    }
+    private let state = Mutex(State())
+    private static let pools = Mutex<[ObjectIdentifier: Entry]>([:])
 
-    /// The activity of `client`'s pool (one per pool, for the life of the process).
+    /// The activity of `client`'s pool (one per pool, for as long as the pool lives).
     static func of(_ client: PostgresClient) -> PoolActivity {
         pools.withLock { pools in
-            if let activity = pools[ObjectIdentifier(client)] { return activity }
+            if let entry = pools[ObjectIdentifier(client)], entry.client === client { return entry.activity }
+            pools = pools.filter { $0.value.client != nil }
             let activity = PoolActivity()
-            pools[ObjectIdentifier(client)] = activity
+            pools[ObjectIdentifier(client)] = Entry(client: client, activity: activity)
             return activity
         }
     }
 
-    /// Notes a request served now.
-    func served() { lastServed.withLock { $0 = ContinuousClock().now } }
+    /// Notes a connection lent to a request.
+    func lent() { state.withLock { $0.lentNow += 1 } }
 
-    /// Whether a request was served at or after `instant`.
-    func servedSince(_ instant: ContinuousClock.Instant) -> Bool {
-        lastServed.withLock { last in last.map { $0 >= instant } ?? false }
+    /// Notes that a request lent a connection has given it back now.
+    func served() {
+        state.withLock { state in
+            state.lentNow -= 1
+            state.lastServed = ContinuousClock().now
+        }
+    }
+
+    /// Whether a connection is lent now, or a request was served at or after `instant`.
+    func isServing(since instant: ContinuousClock.Instant) -> Bool {
+        state.withLock { state in state.lentNow > 0 || state.lastServed.map { $0 >= instant } ?? false }
     }
 }

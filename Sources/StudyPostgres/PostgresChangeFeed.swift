@@ -44,7 +44,10 @@ final class PostgresChangeFeed: Sendable {
     /// The schema's channel.
     let channel: String
     private let listener = Mutex<Task<Void, Never>?>(nil)
-    private let listening = Mutex<(count: Int, waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)])>((0, []))
+    /// How many times the listener has (re)started listening.
+    private let listens = AwaitableCount()
+    /// How many of other processes' notifications the listener has handed on.
+    private let heard = AwaitableCount()
 
     /// The most a notification's payload may hold (PostgreSQL's limit is 8000 bytes).
     static let payloadLimit = 7900
@@ -149,9 +152,12 @@ final class PostgresChangeFeed: Sendable {
                     try await client.withConnection { connection in
                         try await connection.listen(on: channel) { notifications in
                             if (self?.listenCount ?? 0) > 0 { missed() }
-                            self?.listened()
+                            self?.listens.increment()
                             for try await notification in notifications {
-                                if let changes = self?.changes(in: notification.payload), !changes.isEmpty { receive(changes) }
+                                if let changes = self?.changes(in: notification.payload), !changes.isEmpty {
+                                    receive(changes)
+                                    self?.heard.increment()
+                                }
                             }
                         }
                     }
@@ -173,29 +179,17 @@ final class PostgresChangeFeed: Sendable {
         listener.withLock { $0 }?.cancel()
     }
 
-    private func listened() {
-        let ready = listening.withLock { state in
-            state.count += 1
-            let count = state.count
-            let ready = state.waiters.filter { $0.count <= count }
-            state.waiters.removeAll { $0.count <= count }
-            return ready
-        }
-        for waiter in ready { waiter.continuation.resume() }
-    }
-
     /// How many times the listener has (re)started listening.
-    var listenCount: Int { listening.withLock { $0.count } }
+    var listenCount: Int { listens.value }
 
     /// Returns once the listener has listened `count` times in all (the first LISTEN is 1; each reconnection adds one).
     func waitUntilListening(count: Int = 1) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = listening.withLock { state -> Bool in
-                if state.count >= count { return true }
-                state.waiters.append((count, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
-        }
+        await listens.wait(for: count)
+    }
+
+    /// Returns once the listener has handed on `count` notifications of other processes in all (a transaction sends
+    /// one, or several when its changes exceed ``payloadLimit``).
+    func waitUntilHeard(count: Int) async {
+        await heard.wait(for: count)
     }
 }

@@ -207,6 +207,13 @@ public final class PostgresStudyDatabase: StudyDatabase {
         await audit.feed.waitUntilListening(count: count)
     }
 
+    /// Returns once this process has heard `count` notifications of other processes' commits in all (a commit sends
+    /// one; one whose changes exceed a notification's 8000 bytes sends several), each counted in the study store's
+    /// `revision(of:)` and announced to the care-commit observers.
+    public func waitUntilHeard(count: Int) async {
+        await audit.feed.waitUntilHeard(count: count)
+    }
+
     private static func migrate(client: PostgresClient, schema: PostgresCareSchema, logger: Logger) async throws {
         try await PostgresCareMigrations.migrate(schema, with: client, logger: logger)
         try await PostgresStudyMigrations.migrate(schema, with: client, joint: true, logger: logger)

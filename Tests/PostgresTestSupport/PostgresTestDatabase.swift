@@ -37,34 +37,38 @@ public enum PostgresTestDatabase {
         or start a cluster with `scripts/postgres-cluster start DIR` and export the URL it prints
         """
 
-    /// The test process's connection pool, running from its first use until the process exits.
-    public static let client: Result<PostgresClient, any Error> = {
-        Result {
-            guard let url else { throw PostgresCareStorageError.invalidURL("", reason: "\(variable) is not set") }
-            var configuration = try PostgresDatabaseURL(url).configuration
-            // The cluster of `make test` listens on 127.0.0.1 only, without TLS.
-            configuration.tls = .disable
-            // Tests run in parallel; the cluster allows 200 connections, shared with the other test processes.
-            configuration.options.maximumConnections = 24
-            let client = PostgresClient(configuration: configuration)
-            Task.detached { await client.run() }
-            return client
-        }
-    }()
+    /// The test process's connection pool, running from its first use until the process exits. Tests run in
+    /// parallel; the cluster allows 200 connections, shared with the other test processes.
+    public static let client: Result<PostgresClient, any Error> = Result { try runningForever(makeClient(maximumConnections: 24)) }
 
     /// A second connection pool over the same database, as a second server process has: what one pool's connections
     /// hold (a session, a prepared statement) the other's never see. Small, and running until the process exits.
-    public static let otherClient: Result<PostgresClient, any Error> = {
-        Result {
-            guard let url else { throw PostgresCareStorageError.invalidURL("", reason: "\(variable) is not set") }
-            var configuration = try PostgresDatabaseURL(url).configuration
-            configuration.tls = .disable
-            configuration.options.maximumConnections = 8
-            let client = PostgresClient(configuration: configuration)
-            Task.detached { await client.run() }
-            return client
-        }
-    }()
+    public static let otherClient: Result<PostgresClient, any Error> = Result { try runningForever(makeClient(maximumConnections: 8)) }
+
+    /// A pool of its own on the test database (another server process's), not running yet: run it
+    /// (``runningClient(maximumConnections:user:)`` does). `user` replaces the URL's role.
+    public static func makeClient(maximumConnections: Int = 4, user: String? = nil) throws -> PostgresClient {
+        guard let url else { throw PostgresCareStorageError.invalidURL("", reason: "\(variable) is not set") }
+        var address = try PostgresDatabaseURL(url)
+        if let user { address.username = user }
+        var configuration = address.configuration
+        // The cluster of `make test` listens on 127.0.0.1 only, without TLS.
+        configuration.tls = .disable
+        configuration.options.maximumConnections = maximumConnections
+        return PostgresClient(configuration: configuration)
+    }
+
+    /// A pool of its own on the test database (``makeClient(maximumConnections:user:)``), running until `running` is
+    /// cancelled.
+    public static func runningClient(maximumConnections: Int = 4, user: String? = nil) throws -> (client: PostgresClient, running: Task<Void, Never>) {
+        let client = try makeClient(maximumConnections: maximumConnections, user: user)
+        return (client, Task { await client.run() })
+    }
+
+    private static func runningForever(_ client: PostgresClient) -> PostgresClient {
+        Task.detached { await client.run() }
+        return client
+    }
 
     /// A schema name no other test uses.
     public static func freshSchema() throws -> PostgresCareSchema {

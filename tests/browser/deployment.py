@@ -76,6 +76,8 @@ http {{
     fastcgi_temp_path {folder}/fastcgi;
     uwsgi_temp_path {folder}/uwsgi;
     scgi_temp_path {folder}/scgi;
+    # Which process answered, for the tests to wait on (inherited by the locations that add no header of their own).
+    add_header X-Upstream $upstream_addr always;
     include {folder}/studykit.conf;
 }}
 """)

@@ -23,14 +23,16 @@ class Participant:
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies), _NoRedirect)
 
     def request(self, method, path, data=None):
-        """(status, location, body) of one request; redirects are not followed."""
+        """(status, location, body) of one request; redirects are not followed. Its headers are kept in `last_headers`."""
         body = urllib.parse.urlencode(data, doseq=True).encode() if data is not None else None
         url = path if path.startswith("http") else self.base + path
         request = urllib.request.Request(url, data=body, method=method)
         try:
             with self.opener.open(request) as response:
+                self.last_headers = response.headers
                 return response.status, response.headers.get("Location"), response.read()
         except urllib.error.HTTPError as error:
+            self.last_headers = error.headers
             return error.code, error.headers.get("Location"), error.read()
 
     def page(self, path):

@@ -155,43 +155,80 @@ def test_a_page_open_on_one_process_follows_what_is_done_through_the_other_withi
         assert 0 < updated - since < 1.0, f"log {count}: on process A's page {updated - since:.3f} s after the post to process B"
 
 
-def answer_loop(deployment, participants, stop, results):
+class AnswerProgress:
+    """What the answer loop has done so far, and a way to wait on it without polling: every answer it counts wakes
+    whoever waits."""
+
+    def __init__(self, participants):
+        self.condition = threading.Condition()
+        self.acknowledged = [0] * participants
+        # Acknowledged answers per process, by the address nginx names in X-Upstream.
+        self.served_by = {}
+        self.refused = []
+        self.errors = []
+
+    def note(self, index, status, upstream, body):
+        with self.condition:
+            if status == 303:
+                self.acknowledged[index] += 1
+                self.served_by[upstream] = self.served_by.get(upstream, 0) + 1
+            else:
+                self.refused.append((status, body[:200]))
+            self.condition.notify_all()
+
+    def wait_until(self, predicate, timeout=60):
+        """Waits until `predicate(self)` holds (checked after each answer); False when `timeout` passed first."""
+        with self.condition:
+            return self.condition.wait_for(lambda: predicate(self), timeout)
+
+    @property
+    def total(self):
+        return sum(self.acknowledged)
+
+
+def answer_loop(deployment, participants, stop, progress):
     """Logs Nausea through the proxy, participant after participant, until `stop` is set: each 303 is an acknowledged
-    answer (counted per participant), anything else is kept with its status to be judged."""
+    answer (counted per participant and per process), anything else is kept with its status to be judged."""
     forms = [nausea_log(participant, deployment.proxy) for participant in participants]
     while not stop.is_set():
         for index, participant in enumerate(participants):
             action, csrf = forms[index]
             try:
-                status, headers_location, body = participant.request("POST", deployment.proxy + action, {"_csrf": csrf})
+                status, _, body = participant.request("POST", deployment.proxy + action, {"_csrf": csrf})
             except OSError as error:
-                results["errors"].append(str(error))
+                with progress.condition:
+                    progress.errors.append(str(error))
                 continue
-            if status == 303:
-                results["acknowledged"][index] += 1
-            else:
-                results["refused"].append((status, body[:200]))
+            # nginx names every process it tried, the one that answered last.
+            upstream = participant.last_headers.get("X-Upstream", "").split(", ")[-1]
+            progress.note(index, status, upstream, body)
 
 
 def test_kill_9_of_either_process_under_answers_loses_no_acknowledged_answer_and_the_proxy_keeps_serving(deployment):
     participants = onboarded(deployment, count=2)
     stop = threading.Event()
-    results = {"acknowledged": [0, 0], "refused": [], "errors": []}
-    loop = threading.Thread(target=answer_loop, args=(deployment, participants, stop, results))
+    progress = AnswerProgress(len(participants))
+    loop = threading.Thread(target=answer_loop, args=(deployment, participants, stop, progress))
     loop.start()
     kills = 0
     try:
-        restarted = 0.0
+        restarted = None
         for round in range(12):
-            before = sum(results["acknowledged"])
-            # Answers are being given: kill in the middle of them, once nginx has taken the process restarted last back
-            # (it skips a process for its fail_timeout after a failure, and took up to twice that to try it again): one
-            # of the two always serves, as with an operator restarting one process at a time.
-            deadline = time.time() + 60
-            while (sum(results["acknowledged"]) < before + 3 or time.time() < restarted + 2 * Nginx.fail_timeout + 1) and time.time() < deadline:
-                time.sleep(0.01)
-            deployment.kill("a" if round % 2 == 0 else "b")
-            restarted = time.time()
+            before = progress.total
+            # Answers are being given: kill in the middle of them, once the process restarted last has answered again
+            # through nginx (which skips a process for a while after a failure): one of the two always serves, as with
+            # an operator restarting one process at a time.
+            if restarted:
+                address, served_before = restarted
+                back = progress.wait_until(lambda p: p.served_by.get(address, 0) > served_before and p.total >= before + 3)
+            else:
+                back = progress.wait_until(lambda p: p.total >= before + 3)
+            assert back, f"round {round}: the proxy did not serve through both processes again: {progress.served_by}"
+            name = "a" if round % 2 == 0 else "b"
+            deployment.kill(name)
+            address = f"127.0.0.1:{deployment.servers[name].port}"
+            with progress.condition:
+                restarted = (address, progress.served_by.get(address, 0))
             kills += 1
             # The proxy served through the other meanwhile, and serves now.
             try:
@@ -204,46 +241,42 @@ def test_kill_9_of_either_process_under_answers_loses_no_acknowledged_answer_and
         stop.set()
         loop.join(timeout=60)
     assert kills >= 10
-    acknowledged = results["acknowledged"]
+    acknowledged = progress.acknowledged
     assert sum(acknowledged) >= 30, f"too few answers acknowledged to say anything: {acknowledged}"
     # Only a post a killed process had received may fail (502 from the proxy: never re-sent, as it may have been
     # stored); never a 500.
-    assert all(status == 502 for status, _ in results["refused"]), results["refused"][:5]
+    assert all(status == 502 for status, _ in progress.refused), progress.refused[:5]
     for index, participant in enumerate(participants):
         assert logged_today(participant, deployment.proxy) >= acknowledged[index], \
             f"participant {index}: {acknowledged[index]} acknowledged, {logged_today(participant, deployment.proxy)} kept"
-    print(f"\n{kills} kills -9 during {sum(acknowledged)} acknowledged answers, {len(results['refused'])} posts answered 502 by the proxy "
+    print(f"\n{kills} kills -9 during {sum(acknowledged)} acknowledged answers, {len(progress.refused)} posts answered 502 by the proxy "
           f"(sent to a process as it was killed); every acknowledged answer kept")
 
 
 def test_postgresql_restarted_under_answers_gives_503s_then_serves_and_loses_nothing(deployment):
     participants = onboarded(deployment, count=2)
     stop = threading.Event()
-    results = {"acknowledged": [0, 0], "refused": [], "errors": []}
-    loop = threading.Thread(target=answer_loop, args=(deployment, participants, stop, results))
+    progress = AnswerProgress(len(participants))
+    loop = threading.Thread(target=answer_loop, args=(deployment, participants, stop, progress))
     loop.start()
     try:
-        deadline = time.time() + 60
-        while sum(results["acknowledged"]) < 10 and time.time() < deadline:
-            time.sleep(0.01)
+        assert progress.wait_until(lambda p: p.total >= 10), "no answers were acknowledged before the restart"
         deployment.postgres.restart(down_seconds=12)
-        after_restart = sum(results["acknowledged"])
-        deadline = time.time() + 60
-        while sum(results["acknowledged"]) < after_restart + 10 and time.time() < deadline:
-            time.sleep(0.05)
+        after_restart = progress.total
+        progress.wait_until(lambda p: p.total >= after_restart + 10)
     finally:
         stop.set()
         loop.join(timeout=60)
-    statuses = sorted({status for status, _ in results["refused"]})
+    statuses = sorted({status for status, _ in progress.refused})
     assert 503 in statuses, (f"no request met the outage: {statuses}; nginx said:\n"
                              + (deployment.nginx.folder / "error.log").read_text()[-3000:])
-    assert set(statuses) <= {503}, (f"other answers than 503 during the restart: {results['refused'][:5]}; nginx said:\n"
+    assert set(statuses) <= {503}, (f"other answers than 503 during the restart: {progress.refused[:5]}; nginx said:\n"
                                     + (deployment.nginx.folder / "error.log").read_text()[-3000:])
-    assert sum(results["acknowledged"]) >= after_restart + 10, "the servers did not serve again after PostgreSQL came back"
+    assert progress.total >= after_restart + 10, "the servers did not serve again after PostgreSQL came back"
     for index, participant in enumerate(participants):
-        assert logged_today(participant, deployment.proxy) >= results["acknowledged"][index]
-    print(f"\nPostgreSQL down 12 s under load: {len(results['refused'])} answers were 503 with Retry-After, "
-          f"{sum(results['acknowledged'])} acknowledged and kept")
+        assert logged_today(participant, deployment.proxy) >= progress.acknowledged[index]
+    print(f"\nPostgreSQL down 12 s under load: {len(progress.refused)} answers were 503 with Retry-After, "
+          f"{progress.total} acknowledged and kept")
 
 
 def test_a_withdrawal_recorded_on_one_process_is_refused_data_on_the_other_at_once(deployment):

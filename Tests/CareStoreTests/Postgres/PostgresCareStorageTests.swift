@@ -117,7 +117,7 @@ struct PostgresCareStorageTests {
     /// migrate it once: one applies every migration, the other waits for the advisory lock and finds nothing to do.
     @Test func storesStartedAtOnceMigrateOnce() async throws {
         let schema = try PostgresTestDatabase.freshSchema()
-        let clients = try (0..<2).map { _ in try makeClient() }
+        let clients = try (0..<2).map { _ in try PostgresTestDatabase.makeClient() }
         let applied = try await withThrowingTaskGroup(of: [String].self) { group in
             for client in clients { group.addTask { await client.run() ; return [] } }
             var applied: [[String]] = []
@@ -141,7 +141,7 @@ struct PostgresCareStorageTests {
     /// update either commits after the other's, linked to it, or is refused; none forks the chain.
     @Test func concurrentUpdatesKeepOneChain() async throws {
         let schema = try PostgresTestDatabase.freshSchema()
-        let clients = try (0..<2).map { _ in try makeClient() }
+        let clients = try (0..<2).map { _ in try PostgresTestDatabase.makeClient() }
         let (succeeded, chain) = try await withThrowingTaskGroup(of: Void.self) { group in
             for client in clients { group.addTask { await client.run() } }
             defer { group.cancelAll() }
@@ -180,7 +180,7 @@ struct PostgresCareStorageTests {
     /// one, is run again and then sees the outcome that won).
     @Test func concurrentOutcomesForOneEventKeepOne() async throws {
         let schema = try PostgresTestDatabase.freshSchema()
-        let clients = try (0..<2).map { _ in try makeClient() }
+        let clients = try (0..<2).map { _ in try PostgresTestDatabase.makeClient() }
         let (added, refusals, live) = try await withThrowingTaskGroup(of: Void.self) { group in
             for client in clients { group.addTask { await client.run() } }
             defer { group.cancelAll() }
@@ -232,12 +232,27 @@ struct PostgresCareStorageTests {
         #expect(afterDelete != afterAdd)
     }
 
-    /// A pool of its own on the test database, as another server process would have.
-    private func makeClient() throws -> PostgresClient {
-        guard let url = PostgresTestDatabase.url else { throw PostgresCareStorageError.invalidURL("", reason: "not configured") }
-        var configuration = try PostgresDatabaseURL(url).configuration
-        configuration.tls = .disable
-        configuration.options.maximumConnections = 4
-        return PostgresClient(configuration: configuration)
+    /// A request waiting behind a long transaction on a pool's only connection is served after it, not refused as
+    /// if the database did not answer: a pool with a connection lent is busy, not cut off, even when it has served
+    /// no one within the wait (a first wave of migrations on a loaded machine; CI refused dozens of tests so).
+    @Test func aRequestWaitingBehindALongTransactionIsServedNotRefused() async throws {
+        let (client, running) = try PostgresTestDatabase.runningClient(maximumConnections: 1)
+        defer { running.cancel() }
+        let wait = Duration.seconds(1)
+        let (holding, holder) = AsyncStream.makeStream(of: Void.self)
+        let long = Task {
+            try await PostgresTransactionRunner.withConnection(client, waitingAtMost: wait) { connection in
+                holder.yield()
+                // Three waits long: the request behind it sees its wait end twice with nothing served.
+                try await PostgresTransactionRunner.execute("SELECT pg_sleep(3)", on: connection, logger: logger)
+                return 1
+            }
+        }
+        for await _ in holding { break }
+        let behind = try await PostgresTransactionRunner.withConnection(client, waitingAtMost: wait) { connection in
+            try await PostgresTransactionRunner.rowCount("SELECT 1", on: connection, logger: logger)
+        }
+        #expect(behind == 1)
+        #expect(try await long.value == 1)
     }
 }

@@ -25,17 +25,15 @@ struct PostgresUnavailabilityTests {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    @Test func aReadAndAWriteAreRefusedAsUnavailableWithinTheWaitAndNeverHang() async throws {
+    @Test func aReadAndAWriteAreRefusedAsUnavailableAfterTheWaitForAConnection() async throws {
         var configuration = try PostgresDatabaseURL("postgres://studykit@127.0.0.1:\(try Self.closedPort())/study").configuration
         configuration.tls = .disable
         let client = PostgresClient(configuration: configuration)
         let running = Task { await client.run() }
         defer { running.cancel() }
         let store = StorageBackedCareStore(storage: PostgresCareStorage(client: client), environment: .live)
-        let clock = ContinuousClock()
         for attempt in ["read", "write"] {
-            let started = clock.now
-            await #expect(throws: DatabaseUnavailable.self, "\(attempt)") { () async throws in
+            let error = await #expect(throws: DatabaseUnavailable.self, "\(attempt)") { () async throws in
                 if attempt == "read" {
                     _ = try await store.fetch(Patient.self, query: CareQuery())
                 } else {
@@ -44,8 +42,8 @@ struct PostgresUnavailabilityTests {
                     _ = try await store.add([Patient(id: "p", name: name, effectiveDate: Date())])
                 }
             }
-            // Refused after the wait, not at once and not never (generous bound: a busy machine).
-            #expect(clock.now - started < PostgresTransactionRunner.connectionWait * 3, "\(attempt) took \(clock.now - started)")
+            // Refused by the wait for a connection (this test ending at all shows it never hangs), not by another path.
+            #expect(error?.description.contains("no connection within") == true, "\(attempt): \(String(describing: error))")
         }
     }
 }

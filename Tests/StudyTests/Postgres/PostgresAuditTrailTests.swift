@@ -235,8 +235,8 @@ final class PostgresAuditTrailTests {
         let schema = try PostgresTestDatabase.freshSchema()
         let files = try keysAndAnchor()
         // Two pools: two processes.
-        let (first, firstRun) = try Self.pool()
-        let (second, secondRun) = try Self.pool()
+        let (first, firstRun) = try PostgresTestDatabase.runningClient()
+        let (second, secondRun) = try PostgresTestDatabase.runningClient()
         defer { firstRun.cancel(); secondRun.cancel() }
         let a = try await freshDatabase(schema: schema, client: first, files: files, listening: .standard)
         let b = try await freshDatabase(schema: schema, client: second, files: files, listening: .standard)
@@ -257,7 +257,7 @@ final class PostgresAuditTrailTests {
         #expect(b.studyStore.revision(of: participant.id) == 1)
         // A study store write alone moves the other's revision too; its own notifications are not counted twice.
         _ = try await a.studyStore.setLanguage("de", participantID: participant.id)
-        for _ in 0..<200 where b.studyStore.revision(of: participant.id) < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        await b.waitUntilHeard(count: 2)
         #expect(b.studyStore.revision(of: participant.id) == 2)
         #expect(a.studyStore.revision(of: participant.id) == 2)
     }
@@ -265,7 +265,7 @@ final class PostgresAuditTrailTests {
     @Test func theListenerReconnectsAfterItsConnectionIsLost() async throws {
         let schema = try PostgresTestDatabase.freshSchema()
         let files = try keysAndAnchor()
-        let (second, secondRun) = try Self.pool()
+        let (second, secondRun) = try PostgresTestDatabase.runningClient()
         defer { secondRun.cancel() }
         let a = try await freshDatabase(schema: schema, files: files)
         let b = try await freshDatabase(schema: schema, client: second, files: files,
@@ -273,7 +273,7 @@ final class PostgresAuditTrailTests {
         defer { a.close(); b.close() }
         await b.waitUntilListening()
         let participant = try await Self.enrolled(in: a)
-        for _ in 0..<200 where b.studyStore.revision(of: participant.id) < 1 { try await Task.sleep(for: .milliseconds(10)) }
+        await b.waitUntilHeard(count: 1)
         #expect(b.studyStore.revision(of: participant.id) == 1)
         // PostgreSQL ends the listening connection (as a restart would).
         try await execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%\(schema.name)%'", in: a)
@@ -281,7 +281,7 @@ final class PostgresAuditTrailTests {
         // What the others committed while it did not listen was never heard: every participant's revision moved on.
         #expect(b.studyStore.revision(of: participant.id) == 2)
         let other = try await Self.enrolled(in: a)
-        for _ in 0..<200 where b.studyStore.revision(of: other.id) < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        await b.waitUntilHeard(count: 2)
         #expect(b.studyStore.revision(of: other.id) == 2, "one for the reconnection, one for the enrolment heard after it")
     }
 
@@ -315,15 +315,6 @@ final class PostgresAuditTrailTests {
             #expect("\(error)".contains("127.0.0.1:1"), "\(error)")
         }
         #expect(ContinuousClock.now - started < .seconds(5))
-    }
-
-    /// A pool of its own (another process's), running until cancelled.
-    static func pool() throws -> (PostgresClient, Task<Void, Never>) {
-        var configuration = try PostgresDatabaseURL(try #require(PostgresTestDatabase.url)).configuration
-        configuration.tls = .disable
-        configuration.options.maximumConnections = 4
-        let client = PostgresClient(configuration: configuration)
-        return (client, Task { await client.run() })
     }
 
     private func count(_ table: String, in data: PostgresStudyDatabase) async throws -> Int64 {

@@ -32,16 +32,6 @@ struct PostgresRolesTests {
         return code.components(separatedBy: ";").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
     }
 
-    private func pool(user: String) throws -> (PostgresClient, Task<Void, Never>) {
-        var url = try PostgresDatabaseURL(try #require(PostgresTestDatabase.url))
-        url.username = user
-        var configuration = url.configuration
-        configuration.tls = .disable
-        configuration.options.maximumConnections = 4
-        let client = PostgresClient(configuration: configuration)
-        return (client, Task { await client.run() })
-    }
-
     @Test func theServerRoleWritesStudyDataButCannotChangeConsentRecordsOrTheTrail() async throws {
         let admin = try PostgresTestDatabase.client.get()
         let suffix = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
@@ -50,8 +40,8 @@ struct PostgresRolesTests {
         for sql in try statements(afterMigrating: false, owner: owner, server: server, schema: schema.name, database: database) {
             _ = try await admin.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect()
         }
-        let (ownerClient, ownerRun) = try pool(user: owner)
-        let (serverClient, serverRun) = try pool(user: server)
+        let (ownerClient, ownerRun) = try PostgresTestDatabase.runningClient(user: owner)
+        let (serverClient, serverRun) = try PostgresTestDatabase.runningClient(user: server)
         defer { ownerRun.cancel(); serverRun.cancel() }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pg-roles-\(suffix)")
         let keys = folder.appendingPathComponent("keys"), anchor = folder.appendingPathComponent("anchor.json")

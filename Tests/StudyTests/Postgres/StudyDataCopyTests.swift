@@ -95,56 +95,25 @@ struct StudyDataCopyTests {
     static func µs(_ date: Date) -> Date { Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1_000_000).rounded() / 1_000_000) }
     static func µs(_ date: Date?) -> Date? { date.map { µs($0) } }
 
-    static func rounded(_ row: Invitation) -> Invitation {
+    /// `row` with the dates at `dates` and `optional` to the microsecond, as PostgreSQL stores them.
+    static func rounded<Row>(_ row: Row, _ dates: [WritableKeyPath<Row, Date>], optional: [WritableKeyPath<Row, Date?>] = []) -> Row {
         var row = row
-        row.createdAt = µs(row.createdAt); row.expiresAt = µs(row.expiresAt); row.usedAt = µs(row.usedAt); row.revokedAt = µs(row.revokedAt)
+        for path in dates { row[keyPath: path] = µs(row[keyPath: path]) }
+        for path in optional { row[keyPath: path] = µs(row[keyPath: path]) }
         return row
     }
 
-    static func rounded(_ row: StudyParticipant) -> StudyParticipant {
-        var row = row
-        row.enrolledAt = µs(row.enrolledAt)
-        return row
-    }
-
-    static func rounded(_ row: ParticipantSession) -> ParticipantSession {
-        var row = row
-        row.createdAt = µs(row.createdAt); row.lastSeenAt = µs(row.lastSeenAt); row.expiresAt = µs(row.expiresAt); row.revokedAt = µs(row.revokedAt)
-        return row
-    }
-
-    static func rounded(_ row: TaskRun) -> TaskRun {
-        var row = row
-        row.createdAt = µs(row.createdAt); row.updatedAt = µs(row.updatedAt)
-        return row
-    }
-
-    static func rounded(_ row: StoredConsentRecord) -> StoredConsentRecord {
-        var row = row
-        row.storedAt = µs(row.storedAt)
-        return row
-    }
-
-    static func rounded(_ row: Researcher) -> Researcher {
-        var row = row
-        row.createdAt = µs(row.createdAt); row.lockedUntil = µs(row.lockedUntil); row.removedAt = µs(row.removedAt)
-        return row
-    }
-
-    static func rounded(_ row: StoredVersion) -> StoredVersion {
-        var row = row
-        row.effectiveDate = µs(row.effectiveDate); row.deletedDate = µs(row.deletedDate)
-        return row
-    }
+    static func rounded(_ row: Invitation) -> Invitation { rounded(row, [\.createdAt], optional: [\.expiresAt, \.usedAt, \.revokedAt]) }
+    static func rounded(_ row: StudyParticipant) -> StudyParticipant { rounded(row, [\.enrolledAt]) }
+    static func rounded(_ row: ParticipantSession) -> ParticipantSession { rounded(row, [\.createdAt, \.lastSeenAt, \.expiresAt], optional: [\.revokedAt]) }
+    static func rounded(_ row: TaskRun) -> TaskRun { rounded(row, [], optional: [\.createdAt, \.updatedAt]) }
+    static func rounded(_ row: StoredConsentRecord) -> StoredConsentRecord { rounded(row, [\.storedAt]) }
+    static func rounded(_ row: Researcher) -> Researcher { rounded(row, [\.createdAt], optional: [\.lockedUntil, \.removedAt]) }
+    static func rounded(_ row: StoredVersion) -> StoredVersion { rounded(row, [\.effectiveDate], optional: [\.deletedDate]) }
 
     static func rounded(_ row: Outcome) -> Outcome {
-        var row = row
-        row.createdDate = µs(row.createdDate); row.deletedDate = µs(row.deletedDate)
-        row.values = row.values.map { value in
-            var value = value
-            value.createdDate = µs(value.createdDate)
-            return value
-        }
+        var row = rounded(row, [], optional: [\.createdDate, \.deletedDate])
+        row.values = row.values.map { rounded($0, [], optional: [\.createdDate]) }
         return row
     }
 
@@ -187,7 +156,7 @@ struct StudyDataCopyTests {
         func stored(_ runs: [TaskRun]) throws -> [String] {
             try runs.sorted { $0.id.uuidString < $1.id.uuidString }.map { run in
                 let encoded = try EncodedTaskRun(run)
-                return "\(run.id) \(run.participantID) \(run.taskID) \(String(describing: run.occurrence)) \(run.state) \(run.createdAt) \(run.updatedAt) "
+                return "\(run.id) \(run.participantID) \(run.taskID) \(String(describing: run.occurrence)) \(run.state) \(String(describing: run.createdAt)) \(String(describing: run.updatedAt)) "
                     + String(decoding: encoded.restorationJSON ?? Data(), as: UTF8.self) + String(decoding: encoded.resultJSON ?? Data(), as: UTF8.self)
             }
         }
