@@ -74,7 +74,15 @@ public enum PostgresTransactionRunner {
     /// connection is closed (PostgreSQL rolls back what was not committed) and the caller is told to try again.
     public static let transactionLimit: Duration = .seconds(20)
 
-    /// Runs `body` on a connection leased from `client`, waiting at most `wait` for it and at most
+    /// Sets how long a request on `client`'s pool waits for a connection while the pool serves no one, in place of
+    /// ``connectionWait``: for a pool on a machine so loaded that connecting may take longer (the test suite's, hundreds
+    /// of tests at once on two cores), where a refusal would be a false alarm. A server's pools keep ``connectionWait``.
+    public static func setConnectionWait(_ wait: Duration, for client: PostgresClient) {
+        PoolActivity.of(client).connectionWait = wait
+    }
+
+    /// Runs `body` on a connection leased from `client`, waiting at most `chosenWait` (the pool's wait,
+    /// ``setConnectionWait(_:for:)``, or ``connectionWait`` when nil) for it and at most
     /// ``transactionLimit`` for `body` after; throws `DatabaseUnavailable` (StudyKitEnvironment) when no connection
     /// was lent in time, when `body` ran past its limit, or when the connection failed under it (PostgreSQL stopped,
     /// the network cut), so that the caller says "try again in a moment" instead of failing or hanging. Every other
@@ -85,10 +93,11 @@ public enum PostgresTransactionRunner {
     /// its own, which this call stops waiting for; should it be lent a connection after the caller stopped waiting,
     /// `body` is not run on it (the caller was told nothing was written, and may have asked again), and a body past
     /// its limit has its connection closed.
-    public static func withConnection<T: Sendable>(_ client: PostgresClient, waitingAtMost wait: Duration = connectionWait,
+    public static func withConnection<T: Sendable>(_ client: PostgresClient, waitingAtMost chosenWait: Duration? = nil,
                                                    _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let lease = LeaseRace<T>()
         let activity = PoolActivity.of(client)
+        let wait = chosenWait ?? activity.connectionWait ?? connectionWait
         let leasing = Task {
             do {
                 let value = try await client.withConnection { connection in
@@ -233,6 +242,7 @@ private final class PoolActivity: Sendable {
     private struct State {
         var lentNow = 0
         var lastServed: ContinuousClock.Instant?
+        var connectionWait: Duration?
     }
     /// A pool's activity, held beside a weak reference to the pool: an identifier of a pool that has ended may be
     /// given to a new one, which must not inherit its activity.
@@ -252,6 +262,12 @@ private final class PoolActivity: Sendable {
             pools[ObjectIdentifier(client)] = Entry(client: client, activity: activity)
             return activity
         }
+    }
+
+    /// How long a request waits for a connection while the pool serves no one; nil for ``PostgresTransactionRunner/connectionWait``.
+    var connectionWait: Duration? {
+        get { state.withLock { $0.connectionWait } }
+        set { state.withLock { $0.connectionWait = newValue } }
     }
 
     /// Notes a connection lent to a request.

@@ -75,45 +75,40 @@ enum PostgresAuditTrail {
         "(CASE WHEN strpos(\(id), '/') > 1 THEN split_part(\(id), '/', 1) ELSE \(id) END)"
     }
 
+    /// How PostgreSQL shows a column of ``AuditedColumns``.
+    static func shown(_ column: AuditedColumns.Column) -> String {
+        switch column.shown {
+        case .asStored: plain(column.column)
+        case .uuid: uuid(column.column)
+        case .time: time(column.column)
+        case .text: text(column.column)
+        case .sha256(let ofText): ofText ? sha256OfText(column.column) : sha256(column.column)
+        case .keyedDigest(let ofJSON): ofJSON ? keyedJSON(column.column) : keyed(column.column)
+        }
+    }
+
+    /// The columns of the audited table `table` (``AuditedColumns``), as PostgreSQL shows them.
+    static func columns(_ table: String) -> [Column] {
+        AuditedColumns.columns(of: table).map { audited in
+            Column(audited.name, { _ in shown(audited) }, of: audited.column, isUpdateTime: audited.isUpdateTime)
+        }
+    }
+
     static func tables(_ schema: PostgresCareSchema) -> [Table] {
         let s = schema.name
         return [
-            Table(name: "participant", key: "P.id", participant: "P.id", columns: [
-                Column("id", plain), Column("patientID", plain), Column("timeZone", plain), Column("language", plain),
-                Column("enrolledAt", time), Column("invitationID", uuid),
-            ]),
-            Table(name: "invitation", key: uuid("id"), participant: "P.usedBy", columns: [
-                Column("id", uuid), Column("label", plain), Column("createdAt", time), Column("expiresAt", time),
-                Column("usedAt", time), Column("usedBy", plain), Column("revokedAt", time),
-            ]),
-            Table(name: "taskRun", key: uuid("id"), participant: "P.participantID", columns: [
-                Column("id", uuid), Column("participantID", plain), Column("taskID", plain), Column("occurrence", plain),
-                Column("state", plain), Column("restorationDataHMAC", keyed, of: "restorationData"), Column("resultHMAC", keyed, of: "result"),
-                Column("createdAt", time), Column("updatedAt", time, isUpdateTime: true),
-            ]),
-            Table(name: "consentRecord", key: uuid("id"), participant: "P.participantID", columns: [
-                Column("id", uuid), Column("participantID", plain), Column("kind", plain), Column("sealedJSON", text),
-                Column("storedAt", time),
-            ]),
-            Table(name: "consentPDF", key: uuid("recordID"), participant: "(SELECT participantID FROM \(s).consentRecord WHERE id = P.recordID)", columns: [
-                Column("recordID", uuid), Column("state", plain), Column("pdfSHA256", sha256, of: "pdf"), Column("path", plain),
-                Column("failure", plain), Column("updatedAt", time, isUpdateTime: true),
-            ]),
-            Table(name: "researcher", key: uuid("id"), participant: "NULL", columns: [
-                Column("id", uuid), Column("email", plain), Column("role", plain), Column("createdAt", time),
-                Column("passwordHashSHA256", sha256OfText, of: "passwordHash"), Column("failedSignIns", plain), Column("lockedUntil", time),
-                Column("removedAt", time),
-            ]),
-            Table(name: "version", key: uuid("uuid"), participant: participantOf("P.id"), columns: [
-                Column("uuid", uuid), Column("kind", plain), Column("id", plain), Column("effectiveDate", time),
-                Column("deletedDate", time), Column("previousVersionUUID", uuid), Column("nextVersionUUID", uuid),
-                Column("payload", text),
-            ], care: ("P.kind", "P.id")),
-            Table(name: "outcome", key: uuid("uuid"), participant: participantOf("(SELECT id FROM \(s).version WHERE uuid = P.taskUUID)"), columns: [
-                Column("uuid", uuid), Column("taskUUID", uuid), Column("occurrenceIndex", plain), Column("createdDate", time),
-                Column("deletedDate", time), Column("timeZone", plain), Column("source", plain), Column("detailsHMAC", keyedJSON, of: "details"),
-                Column("valuesHMAC", keyedJSON, of: "outcomeValues"),
-            ], care: ("'outcome'", "(SELECT id FROM \(s).version WHERE uuid = P.taskUUID)")),
+            Table(name: "participant", key: "P.id", participant: "P.id", columns: columns("participant")),
+            Table(name: "invitation", key: uuid("id"), participant: "P.usedBy", columns: columns("invitation")),
+            Table(name: "taskRun", key: uuid("id"), participant: "P.participantID", columns: columns("taskRun")),
+            Table(name: "consentRecord", key: uuid("id"), participant: "P.participantID", columns: columns("consentRecord")),
+            Table(name: "consentPDF", key: uuid("recordID"), participant: "(SELECT participantID FROM \(s).consentRecord WHERE id = P.recordID)",
+                  columns: columns("consentPDF")),
+            Table(name: "researcher", key: uuid("id"), participant: "NULL", columns: columns("researcher")),
+            Table(name: "version", key: uuid("uuid"), participant: participantOf("P.id"), columns: columns("version"), care: ("P.kind", "P.id")),
+            // PostgreSQL keeps an outcome's values in its row.
+            Table(name: "outcome", key: uuid("uuid"), participant: participantOf("(SELECT id FROM \(s).version WHERE uuid = P.taskUUID)"),
+                  columns: columns("outcome") + [Column("valuesHMAC", keyedJSON, of: "outcomeValues")],
+                  care: ("'outcome'", "(SELECT id FROM \(s).version WHERE uuid = P.taskUUID)")),
         ]
     }
 

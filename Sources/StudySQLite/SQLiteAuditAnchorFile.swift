@@ -3,11 +3,6 @@ import Foundation
 import GRDB
 import Study
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The audit trail's anchor outside the database (`DATA/study.audit-anchor.json`, an ``AuditAnchor``): rewritten,
 /// signed with the server's key, after the commits that append to the trail. With an ``interval`` of zero (commands,
@@ -25,25 +20,18 @@ import Darwin
 final class SQLiteAuditAnchorFile: Sendable {
     /// The least time between two writes of the file.
     let interval: Duration
-    /// One write of the file at a time, so that an older anchor never replaces a newer one.
-    private let writing = Mutex(())
+    /// The file, signed and replaced whole, never with an anchor older than one this process wrote.
+    private let file: AuditAnchorFile
     /// The anchor file.
-    let url: URL
+    var url: URL { file.url }
     /// The database file whose trail it anchors.
     let database: URL
-    private let signingKey: ConsentSigningKey
-    private let keyedFromSequence: Int64
-    private let now: @Sendable () -> Date
     /// The end of the chain as committed, read afresh (for a burst's anchor, written after its commits).
     private let readHead: @Sendable () throws -> (sequence: Int64, hash: String)
-    private let state: Mutex<State>
+    private let state = Mutex(Schedule())
 
-    private struct State {
-        /// The row last anchored by this process.
-        var written: Int64
-        /// An anchor that could not be written, to write before the next write.
-        var failed: (sequence: Int64, hash: String)?
-        /// When the file was last written (monotonic), and whether commits since wait for the write scheduled then.
+    /// When the file was last written (monotonic), and whether commits since wait for the write scheduled then.
+    private struct Schedule {
         var lastWrite: ContinuousClock.Instant?
         var scheduled = false
     }
@@ -51,13 +39,9 @@ final class SQLiteAuditAnchorFile: Sendable {
     init(url: URL, database: URL, signingKey: ConsentSigningKey, keyedFromSequence: Int64, written: Int64, interval: Duration,
          now: @escaping @Sendable () -> Date, readHead: @escaping @Sendable () throws -> (sequence: Int64, hash: String)) {
         self.interval = interval
-        self.url = url
+        file = AuditAnchorFile(url: url, signingKey: signingKey, keyedFromSequence: keyedFromSequence, written: written, now: now)
         self.database = database
-        self.signingKey = signingKey
-        self.keyedFromSequence = keyedFromSequence
-        self.now = now
         self.readHead = readHead
-        state = Mutex(State(written: written))
     }
 
     deinit { flush() }
@@ -79,15 +63,14 @@ final class SQLiteAuditAnchorFile: Sendable {
         }
         if waits { return }
         let head = try SQLiteAuditTrail.head(db)
-        guard head.sequence > state.withLock({ $0.written }) else { return }
+        guard head.sequence > file.writtenSequence else { return }
         guard db.isInsideTransaction else { return record(head) }
         db.afterNextTransaction(onCommit: { _ in self.record(head) })
     }
 
     /// Writes an anchor that failed before; throws when it still cannot be written.
     func writePending() throws {
-        guard let failed = state.withLock({ $0.failed }) else { return }
-        try store(failed)
+        try file.writePending()
     }
 
     /// Writes the anchor of the chain's end as committed now, when commits wait for it (a burst's last ones, before the
@@ -101,41 +84,10 @@ final class SQLiteAuditAnchorFile: Sendable {
         record(head)
     }
 
-    /// Stores an anchor of `head`; one that cannot be stored is kept for the next write.
+    /// Stores an anchor of `head`; one that cannot be stored is kept by the file for the next write (``writePending()``).
     private func record(_ head: (sequence: Int64, hash: String)) {
-        do {
-            try store(head)
-        } catch {
-            state.withLock { if $0.failed.map({ $0.sequence < head.sequence }) ?? true { $0.failed = head } }
-        }
-    }
-
-    private func store(_ head: (sequence: Int64, hash: String)) throws {
-        try writing.withLock { _ in
-            guard head.sequence > state.withLock({ $0.written }) else { return }
-            let anchor = try AuditAnchor.signed(sequence: head.sequence, hash: head.hash, keyedFromSequence: keyedFromSequence, at: now(), key: signingKey)
-            try Self.replace(url, with: try anchor.jsonData())
-            state.withLock { state in
-                state.written = max(state.written, head.sequence)
-                state.lastWrite = ContinuousClock().now
-                if let failed = state.failed, failed.sequence <= head.sequence { state.failed = nil }
-            }
-        }
-    }
-
-    /// Replaces the file at `url` with `data`: written to a temporary file beside it (owner-only), then renamed.
-    static func replace(_ url: URL, with data: Data, sync: Bool = false) throws {
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard descriptor >= 0 else { throw SQLiteAuditAnchorError.cannotWrite(path: url.path, reason: String(cString: strerror(errno))) }
-        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let synced = !sync || fsync(descriptor) == 0
-        close(descriptor)
-        guard written == data.count, synced, rename(temporary, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw SQLiteAuditAnchorError.cannotWrite(path: url.path, reason: reason)
-        }
+        guard (try? file.record(sequence: head.sequence, hash: head.hash)) != nil else { return }
+        state.withLock { $0.lastWrite = ContinuousClock().now }
     }
 }
 
@@ -155,13 +107,13 @@ enum SQLiteAuditKeying {
         let keys = ConsentKeyStore(dataDirectory: folder)
         let signingKey = try keys.loadOrCreate()
         let anchorURL = folder.appendingPathComponent(AuditAnchor.fileName(forDatabase: database.lastPathComponent))
-        var anchor = try readAnchor(at: anchorURL)
+        var anchor = try AuditAnchorFile.read(at: anchorURL)
         var rawKey = try keys.loadSecret(named: AuditKey.fileName, byteCount: AuditKey.byteCount)
         switch (anchor, rawKey) {
         case (nil, let existing) where existing == nil || isNew:
             // Anchor first: a crash before the key is stored leaves an anchor with no row after it, which the next open keys.
             let first = try AuditAnchor.signed(sequence: head.sequence, hash: head.hash, keyedFromSequence: head.sequence + 1, at: now(), key: signingKey)
-            try SQLiteAuditAnchorFile.replace(anchorURL, with: try first.jsonData(), sync: true)
+            try AuditAnchorFile.replace(anchorURL, with: try first.jsonData(), sync: true)
             anchor = first
             rawKey = try existing ?? keys.storeSecret(named: AuditKey.fileName, newKey())
         case (let found?, nil):
@@ -196,7 +148,7 @@ enum SQLiteAuditKeying {
         let folder = database.deletingLastPathComponent()
         let keys = ConsentKeyStore(dataDirectory: folder)
         let anchorURL = folder.appendingPathComponent(AuditAnchor.fileName(forDatabase: database.lastPathComponent))
-        guard let anchor = try readAnchor(at: anchorURL) else { throw SQLiteAuditAnchorError.anchorMissing(path: anchorURL.path) }
+        guard let anchor = try AuditAnchorFile.read(at: anchorURL) else { throw SQLiteAuditAnchorError.anchorMissing(path: anchorURL.path) }
         guard let rawKey = try keys.loadSecret(named: AuditKey.fileName, byteCount: AuditKey.byteCount) else {
             throw SQLiteAuditAnchorError.keyMissing(path: keys.keysDirectory.appendingPathComponent(AuditKey.fileName).path)
         }
@@ -206,15 +158,6 @@ enum SQLiteAuditKeying {
         }
         if let problem = anchor.problem(expecting: expected) { throw SQLiteAuditAnchorError.anchorRefused(path: anchorURL.path, problem: problem) }
         return AuditChainCheck(key: try AuditKey(rawRepresentation: rawKey), anchor: anchor)
-    }
-
-    static func readAnchor(at url: URL) throws -> AuditAnchor? {
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        do {
-            return try AuditAnchor(jsonData: try Data(contentsOf: url))
-        } catch {
-            throw SQLiteAuditAnchorError.anchorRefused(path: url.path, problem: "\(error)")
-        }
     }
 
     private static func newKey() -> Data {
@@ -266,7 +209,7 @@ extension SQLiteAuditKeying {
             throw SQLiteAuditAnchorError.cannotWrite(path: folder.path, reason: "there is no signing key in \(keys.keysDirectory.path)")
         }
         let anchorURL = folder.appendingPathComponent(AuditAnchor.fileName(forDatabase: database.lastPathComponent))
-        let previous = try? readAnchor(at: anchorURL)
+        let previous = try? AuditAnchorFile.read(at: anchorURL)
         // Rows written before the trail was keyed come first: each row is checked keyed, and else unkeyed while no keyed
         // row has been seen; the chain must hold throughout.
         var keyedFrom: Int64?
@@ -292,7 +235,7 @@ extension SQLiteAuditKeying {
         }
         let anchor = try AuditAnchor.signed(sequence: last.sequence, hash: last.hash, keyedFromSequence: keyedFrom ?? last.sequence + 1,
                                             at: now, key: signingKey)
-        try SQLiteAuditAnchorFile.replace(anchorURL, with: try anchor.jsonData(), sync: true)
+        try AuditAnchorFile.replace(anchorURL, with: try anchor.jsonData(), sync: true)
         return (previous, anchor)
     }
 }

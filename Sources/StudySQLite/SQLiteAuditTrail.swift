@@ -169,42 +169,36 @@ enum SQLiteAuditTrail {
     static func keyed(_ column: String) -> String { "studykit_audit_digest(P.\(column))" }
     static func plain(_ column: String) -> String { "P.\(column)" }
 
+    /// How SQLite shows a column of ``AuditedColumns`` (a time is stored as the JSON shows it).
+    static func shown(_ column: AuditedColumns.Column) -> String {
+        switch column.shown {
+        case .asStored, .time: plain(column.column)
+        case .uuid: uuid(column.column)
+        case .text: text(column.column)
+        case .sha256: digest(column.column)
+        case .keyedDigest: keyed(column.column)
+        }
+    }
+
+    /// The columns of the audited table `table` (``AuditedColumns``), as SQLite shows them.
+    static func columns(_ table: String) -> [Column] {
+        AuditedColumns.columns(of: table).map { audited in
+            Column(audited.name, { _ in shown(audited) }, of: audited.column, isUpdateTime: audited.isUpdateTime)
+        }
+    }
+
     static let tables: [Table] = [
-        Table(name: "participant", key: "P.id", participant: "P.id", columns: [
-            Column("id", plain), Column("patientID", plain), Column("timeZone", plain), Column("language", plain),
-            Column("enrolledAt", plain), Column("invitationID", uuid),
-        ]),
-        Table(name: "invitation", key: uuid("id"), participant: "P.usedBy", columns: [
-            Column("id", uuid), Column("label", plain), Column("createdAt", plain), Column("expiresAt", plain),
-            Column("usedAt", plain), Column("usedBy", plain), Column("revokedAt", plain),
-        ]),
-        Table(name: "taskRun", key: uuid("id"), participant: "P.participantID", columns: [
-            Column("id", uuid), Column("participantID", plain), Column("taskID", plain), Column("occurrence", plain),
-            Column("state", plain), Column("restorationDataHMAC", keyed, of: "restorationData"), Column("resultHMAC", keyed, of: "result"),
-            Column("createdAt", plain), Column("updatedAt", plain, isUpdateTime: true),
-        ]),
-        Table(name: "consentRecord", key: uuid("id"), participant: "P.participantID", columns: [
-            Column("id", uuid), Column("participantID", plain), Column("kind", plain), Column("sealedJSON", text),
-            Column("storedAt", plain),
-        ]),
-        Table(name: "consentPDF", key: uuid("recordID"), participant: "(SELECT participantID FROM consentRecord WHERE id = P.recordID)", columns: [
-            Column("recordID", uuid), Column("state", plain), Column("pdfSHA256", digest, of: "pdf"), Column("path", plain),
-            Column("failure", plain), Column("updatedAt", plain, isUpdateTime: true),
-        ]),
-        Table(name: "researcher", key: uuid("id"), participant: "NULL", columns: [
-            Column("id", uuid), Column("email", plain), Column("role", plain), Column("createdAt", plain),
-            Column("passwordHashSHA256", digest, of: "passwordHash"), Column("failedSignIns", plain), Column("lockedUntil", plain),
-            Column("removedAt", plain),
-        ]),
-        Table(name: "version", key: uuid("uuid"), participant: "studykit_participant_of(P.id)", columns: [
-            Column("uuid", uuid), Column("kind", plain), Column("id", plain), Column("effectiveDate", plain),
-            Column("deletedDate", plain), Column("previousVersionUUID", uuid), Column("nextVersionUUID", uuid),
-            Column("payload", text),
-        ]),
-        Table(name: "outcome", key: uuid("uuid"), participant: "studykit_participant_of((SELECT id FROM version WHERE uuid = P.taskUUID))", columns: [
-            Column("uuid", uuid), Column("taskUUID", uuid), Column("occurrenceIndex", plain), Column("createdDate", plain),
-            Column("deletedDate", plain), Column("timeZone", plain), Column("source", plain), Column("detailsHMAC", keyed, of: "details"),
-        ]),
+        Table(name: "participant", key: "P.id", participant: "P.id", columns: columns("participant")),
+        Table(name: "invitation", key: uuid("id"), participant: "P.usedBy", columns: columns("invitation")),
+        Table(name: "taskRun", key: uuid("id"), participant: "P.participantID", columns: columns("taskRun")),
+        Table(name: "consentRecord", key: uuid("id"), participant: "P.participantID", columns: columns("consentRecord")),
+        Table(name: "consentPDF", key: uuid("recordID"), participant: "(SELECT participantID FROM consentRecord WHERE id = P.recordID)",
+              columns: columns("consentPDF")),
+        Table(name: "researcher", key: uuid("id"), participant: "NULL", columns: columns("researcher")),
+        Table(name: "version", key: uuid("uuid"), participant: "studykit_participant_of(P.id)", columns: columns("version")),
+        Table(name: "outcome", key: uuid("uuid"), participant: "studykit_participant_of((SELECT id FROM version WHERE uuid = P.taskUUID))",
+              columns: columns("outcome")),
+        // SQLite keeps an outcome's values in rows of their own.
         Table(name: "outcomeValue", key: "(SELECT lower(hex(uuid)) FROM outcome WHERE id = P.outcomeID) || '#' || P.position",
               participant: "studykit_participant_of((SELECT v.id FROM outcome o JOIN version v ON v.uuid = o.taskUUID WHERE o.id = P.outcomeID))", columns: [
             Column("outcome", { _ in "(SELECT lower(hex(uuid)) FROM outcome WHERE id = P.outcomeID)" }, of: "outcomeID"), Column("position", plain),

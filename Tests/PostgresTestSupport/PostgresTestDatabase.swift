@@ -55,7 +55,11 @@ public enum PostgresTestDatabase {
         // The cluster of `make test` listens on 127.0.0.1 only, without TLS.
         configuration.tls = .disable
         configuration.options.maximumConnections = maximumConnections
-        return PostgresClient(configuration: configuration)
+        let client = PostgresClient(configuration: configuration)
+        // Hundreds of tests at once on a two-core machine can keep a pool from connecting for more than the server's
+        // 10 s: not the outage that wait is for.
+        PostgresTransactionRunner.setConnectionWait(.seconds(30), for: client)
+        return client
     }
 
     /// A pool of its own on the test database (``makeClient(maximumConnections:user:)``), running until `running` is

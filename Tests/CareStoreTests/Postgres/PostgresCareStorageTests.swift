@@ -241,14 +241,24 @@ struct PostgresCareStorageTests {
         let wait = Duration.seconds(1)
         let (holding, holder) = AsyncStream.makeStream(of: Void.self)
         let long = Task {
-            try await PostgresTransactionRunner.withConnection(client, waitingAtMost: wait) { connection in
+            // The stream ends whatever happens, so that a long transaction that never began fails the test, never hangs it.
+            defer { holder.finish() }
+            return try await PostgresTransactionRunner.withConnection(client) { connection in
                 holder.yield()
                 // Three waits long: the request behind it sees its wait end twice with nothing served.
                 try await PostgresTransactionRunner.execute("SELECT pg_sleep(3)", on: connection, logger: logger)
                 return 1
             }
         }
-        for await _ in holding { break }
+        var began = false
+        for await _ in holding {
+            began = true
+            break
+        }
+        if !began {
+            Issue.record("the long transaction never began: \(await long.result)")
+            return
+        }
         let behind = try await PostgresTransactionRunner.withConnection(client, waitingAtMost: wait) { connection in
             try await PostgresTransactionRunner.rowCount("SELECT 1", on: connection, logger: logger)
         }
