@@ -91,11 +91,9 @@ public struct FHIRStudyExporter: StudyExporter {
                         questionnaireData, valueSets: study.valueSets, taskIdentifier: result.identifier,
                         fallbackCanonical: "urn:studykit:\(study.identifier):questionnaire:\(result.identifier)")
                 }
-                // The run's attached files, from its own folder.
-                let runFolder = data.runFilesFolder?.appendingPathComponent(result.taskRunUUID.uuidString, isDirectory: true)
-                let builder = FHIRQuestionnaireResponseBuilder(questionnaire: questionnaires[result.identifier]!) { file in
-                    runFolder.flatMap { FileManager.default.contents(atPath: $0.appendingPathComponent(file.fileName).path) }
-                }
+                // The run's attached files, as the study's database keeps them.
+                let files = data.runFiles[result.taskRunUUID] ?? [:]
+                let builder = FHIRQuestionnaireResponseBuilder(questionnaire: questionnaires[result.identifier]!) { file in files[file.fileName] }
                 let json = try builder.response(
                     for: result, status: run.state == .withdrawn ? .enteredInError : .completed, timeZone: data.participant.timeZone,
                     subject: FHIRReference(reference: "Patient/\(data.participant.id)"),

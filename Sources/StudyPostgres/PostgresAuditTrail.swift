@@ -105,6 +105,7 @@ enum PostgresAuditTrail {
                   columns: columns("consentPDF")),
             Table(name: "researcher", key: uuid("id"), participant: "NULL", columns: columns("researcher")),
             Table(name: "version", key: uuid("uuid"), participant: participantOf("P.id"), columns: columns("version"), care: ("P.kind", "P.id")),
+            Table(name: "runFile", key: "\(uuid("runID")) || '/' || P.name", participant: "P.participantID", columns: columns("runFile")),
             // PostgreSQL keeps an outcome's values in its row.
             Table(name: "outcome", key: uuid("uuid"), participant: participantOf("(SELECT id FROM \(s).version WHERE uuid = P.taskUUID)"),
                   columns: columns("outcome") + [Column("valuesHMAC", keyedJSON, of: "outcomeValues")],
@@ -180,8 +181,14 @@ enum PostgresAuditTrail {
                 DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION \(s).auditStage_refuseUnaudited()
             """,
         ]
-        for table in tables(schema) { statements += triggers(of: table, in: schema) }
+        // The tables audited when this migration was released; a table audited since has a migration of its own.
+        for table in tables(schema) where table.name != "runFile" { statements += triggers(of: table, in: schema) }
         return statements
+    }
+
+    /// The migration that puts the files attached in runs (`runFile`, study migration v5) in the trail.
+    static func runFileMigration(_ schema: PostgresCareSchema) -> [String] {
+        tables(schema).filter { $0.name == "runFile" }.flatMap { triggers(of: $0, in: schema) }
     }
 
     /// The staging function of `table` and its trigger.

@@ -77,7 +77,7 @@ extension PostgresStudyDatabase {
 
     private static func occupiedTables(on connection: PostgresConnection, schema: PostgresCareSchema, logger: Logger) async throws -> [String] {
         var occupied: [String] = []
-        for table in ["participant", "invitation", "session", "taskRun", "consentRecord", "researcher", "version", "outcome", "auditLog"] {
+        for table in ["participant", "invitation", "session", "taskRun", "runFile", "consentRecord", "researcher", "version", "outcome", "auditLog"] {
             let count = try await count(table, on: connection, schema: schema, logger: logger)
             if count > 0 { occupied.append("\(table) (\(count))") }
         }

@@ -51,6 +51,7 @@ public enum PostgresStudyMigrations {
                   statements: researcherTables),
         Migration(name: "v3: one table of leases keyed by what is claimed (a consent PDF's printing, a run's finishing)", statements: leaseTable),
         Migration(name: "v4: sign-in attempt buckets per limit and client address, so that every process counts alike", statements: signInBucketTable),
+        Migration(name: "v5: the files attached in runs, beside them (they were files under the data folder)", statements: runFileTable),
     ]
 
     /// The migrations of a schema that holds the care store's tables beside the study store's, oldest first.
@@ -58,6 +59,7 @@ public enum PostgresStudyMigrations {
         Migration(name: "joint v1: a withdrawn participant's outcomes refused", statements: PostgresWithdrawalGuard.outcomeTriggers),
         Migration(name: "joint v2: the audit trail (auditLog append-only, its head, changes staged by triggers for the flush of each write "
                       + "transaction, a COMMIT that leaves staged changes refused)", statements: PostgresAuditTrail.migration),
+        Migration(name: "joint v3: the files attached in runs are in the audit trail", statements: PostgresAuditTrail.runFileMigration),
     ]
 
     /// Creates `schema` when it is missing and applies every migration it lacks, in one transaction under the schema's
@@ -282,6 +284,24 @@ public enum PostgresStudyMigrations {
             )
             """,
             "CREATE INDEX signInBucket_on_scope_fullAt ON \(table) (scope, fullAt)",
+        ]
+    }
+
+    /// The files attached in runs, as SQLite's migration v9 makes them: each run's by name, with its participant (by
+    /// whom an export reads them), deleted with their run.
+    private static func runFileTable(_ schema: PostgresCareSchema) -> [String] {
+        let table = schema.name + ".runFile"
+        return [
+            """
+            CREATE TABLE \(table) (
+                runID uuid NOT NULL REFERENCES \(schema.name).taskRun ON DELETE CASCADE,
+                participantID text NOT NULL,
+                name text COLLATE "C" NOT NULL,
+                data bytea NOT NULL,
+                PRIMARY KEY (runID, name)
+            )
+            """,
+            "CREATE INDEX runFile_on_participantID ON \(table) (participantID, runID, name)",
         ]
     }
 

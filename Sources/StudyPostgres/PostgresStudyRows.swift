@@ -234,7 +234,52 @@ struct PostgresStudyRows: StudyStorageWriter, Sendable {
     }
 
     func deleteRun(id: UUID, participantID: String) async throws -> Bool {
-        try await rowCount("DELETE FROM \(unescaped: schema.name).taskRun WHERE id = \(id) AND participantID = \(participantID) RETURNING 1") == 1
+        // Its files first, each deletion in the audit trail (the foreign key's cascade would take them too).
+        try await execute("DELETE FROM \(unescaped: schema.name).runFile WHERE runID = \(id) AND participantID = \(participantID)")
+        return try await rowCount("DELETE FROM \(unescaped: schema.name).taskRun WHERE id = \(id) AND participantID = \(participantID) RETURNING 1") == 1
+    }
+
+    // MARK: - Run files
+
+    static func runFileNamesQuery(in schema: PostgresCareSchema, runID: UUID) -> PostgresQuery {
+        "SELECT name FROM \(unescaped: schema.name).runFile WHERE runID = \(runID) ORDER BY name"
+    }
+
+    func runFileNames(runID: UUID) async throws -> [String] {
+        var names: [String] = []
+        for try await name in try await connection.query(Self.runFileNamesQuery(in: schema, runID: runID), logger: logger).decode(String.self) {
+            names.append(name)
+        }
+        return names
+    }
+
+    static func runFilesQuery(in schema: PostgresCareSchema, participantID: String) -> PostgresQuery {
+        "SELECT runID, participantID, name, data FROM \(unescaped: schema.name).runFile WHERE participantID = \(participantID) ORDER BY runID, name"
+    }
+
+    func runFiles(participantID: String) async throws -> [StoredRunFile] {
+        var files: [StoredRunFile] = []
+        let rows = try await connection.query(Self.runFilesQuery(in: schema, participantID: participantID), logger: logger)
+        for try await (runID, participant, name, data) in rows.decode((UUID, String, String, Data).self) {
+            files.append(StoredRunFile(runID: runID, participantID: participant, name: name, data: data))
+        }
+        return files
+    }
+
+    func putRunFile(_ file: StoredRunFile) async throws {
+        // Only beside the participant's own run: the insert selects nothing otherwise.
+        let stored = try await rowCount("""
+            INSERT INTO \(unescaped: schema.name).runFile (runID, participantID, name, data)
+            SELECT id, participantID, \(file.name), \(file.data) FROM \(unescaped: schema.name).taskRun
+            WHERE id = \(file.runID) AND participantID = \(file.participantID)
+            ON CONFLICT (runID, name) DO UPDATE SET data = excluded.data
+            RETURNING 1
+            """)
+        guard stored == 1 else { throw StudyStorageRowError.missingParent(table: "runFile", key: "\(file.runID.uuidString)/\(file.name)") }
+    }
+
+    func deleteRunFile(runID: UUID, name: String) async throws {
+        try await execute("DELETE FROM \(unescaped: schema.name).runFile WHERE runID = \(runID) AND name = \(name)")
     }
 
     // MARK: - Consent records

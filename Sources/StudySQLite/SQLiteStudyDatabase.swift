@@ -69,6 +69,8 @@ public final class SQLiteStudyDatabase: StudyDatabase {
                                                auditAnchorInterval: auditAnchorInterval)
         // A data folder from before the two stores shared one file: its care data moves in, once.
         try database.mergeCareFile(at: folder.legacyCareDatabase)
+        // One from before run files lived in the database: they move in.
+        try database.moveRunFilesIn(from: folder.legacyRunFiles)
         return database
     }
 
@@ -91,6 +93,9 @@ public final class SQLiteStudyDatabase: StudyDatabase {
             try SQLiteWithdrawalGuard.create(in: db)
         }
         migrator.registerMigration("joint v4: audit rows show what an update changed, and participants' data as keyed digests") { db in
+            try SQLiteAuditTrail.recreateTableTriggers(in: db)
+        }
+        migrator.registerMigration("joint v5: the files attached in runs are in the audit trail") { db in
             try SQLiteAuditTrail.recreateTableTriggers(in: db)
         }
         return migrator
@@ -367,7 +372,7 @@ extension SQLiteStudyDatabase {
 }
 
 /// An exclusive lock on a folder, held by this process until released (`flock`, so it goes with the process).
-private struct FolderLock {
+struct FolderLock {
     let descriptor: Int32
 
     init(_ folder: URL) throws {

@@ -216,9 +216,44 @@ struct SQLiteStudyRows: StudyStorageWriter {
 
     func deleteRun(id: UUID, participantID: String) throws -> Bool {
         try run { db in
+            // Its files first, each deletion in the audit trail (the foreign key's cascade would take them too).
+            try db.execute(sql: "DELETE FROM runFile WHERE runID = ? AND participantID = ?", arguments: [id, participantID])
             try db.execute(sql: "DELETE FROM taskRun WHERE id = ? AND participantID = ?", arguments: [id, participantID])
             return db.changesCount == 1
         }
+    }
+
+    // MARK: - Run files
+
+    func runFileNames(runID: UUID) throws -> [String] {
+        try run { db in try String.fetchAll(db.cachedStatement(sql: "SELECT name FROM runFile WHERE runID = ? ORDER BY name"), arguments: [runID]) }
+    }
+
+    func runFiles(participantID: String) throws -> [StoredRunFile] {
+        try run { db in
+            try Row.fetchAll(db, sql: "SELECT runID, participantID, name, data FROM runFile WHERE participantID = ? ORDER BY runID, name",
+                             arguments: [participantID]).map { row in
+                StoredRunFile(runID: row["runID"], participantID: row["participantID"], name: row["name"], data: row["data"])
+            }
+        }
+    }
+
+    func putRunFile(_ file: StoredRunFile) throws {
+        try run { db in
+            guard try String.fetchOne(db.cachedStatement(sql: "SELECT participantID FROM taskRun WHERE id = ?"), arguments: [file.runID])
+                    == file.participantID else {
+                throw StudyStorageRowError.missingParent(table: "runFile", key: "\(file.runID.uuidString)/\(file.name)")
+            }
+            // An upsert, not INSERT OR REPLACE (a delete and an insert): the audit trail shows an update.
+            try db.cachedStatement(sql: """
+                INSERT INTO runFile (runID, participantID, name, data) VALUES (?, ?, ?, ?)
+                ON CONFLICT (runID, name) DO UPDATE SET data = excluded.data
+                """).execute(arguments: [file.runID, file.participantID, file.name, file.data])
+        }
+    }
+
+    func deleteRunFile(runID: UUID, name: String) throws {
+        try run { db in try db.execute(sql: "DELETE FROM runFile WHERE runID = ? AND name = ?", arguments: [runID, name]) }
     }
 
     // MARK: - Consent records

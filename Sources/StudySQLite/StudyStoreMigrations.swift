@@ -57,6 +57,16 @@ public enum StudyStoreMigrations {
             }
             try db.create(index: "signInBucket_on_scope_fullAt", on: "signInBucket", columns: ["scope", "fullAt"])
         }
+        migrator.registerMigration("v9: the files attached in runs, beside them (they were files under the data folder)") { db in
+            try db.create(table: "runFile") { t in
+                t.column("runID", .blob).notNull().references("taskRun", onDelete: .cascade)
+                t.column("participantID", .text).notNull()
+                t.column("name", .text).notNull()
+                t.column("data", .blob).notNull()
+                t.primaryKey(["runID", "name"])
+            }
+            try db.create(index: "runFile_on_participantID", on: "runFile", columns: ["participantID", "runID", "name"])
+        }
     }
 
     /// The triggers that keep consent records append-only, by name, with the SQL each was created with. The store

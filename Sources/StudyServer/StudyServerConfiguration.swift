@@ -4,7 +4,7 @@ import Foundation
 public struct StudyServerConfiguration: Sendable {
     /// The study folder (`study.yaml` and the files it names).
     public var studyFolder: URL
-    /// The data folder: `study.sqlite` (on SQLite), `keys/`, `run-files/`, and consent PDFs printed by earlier versions.
+    /// The data folder: `study.sqlite` (on SQLite), `keys/`, and consent PDFs printed by earlier versions.
     public var dataFolder: URL
     /// The server's keys (the web secret, the consent signing key, the audit trail's key): `DATA/keys/` unless set.
     /// Several processes over one PostgreSQL database are given the same folder (`--keys DIR`), since the database

@@ -128,8 +128,7 @@ public final class StudyService: Sendable {
         } catch {
             throw StudyServerStartError("the study's calculated items: \(error)")
         }
-        workflow = ParticipantWorkflow(study: study, data: data, environment: environment, consentKey: consentKey, calculator: calculator,
-                                       dataFolder: folder)
+        workflow = ParticipantWorkflow(study: study, data: data, environment: environment, consentKey: consentKey, calculator: calculator)
         contentCardsByLanguage = Dictionary(study.languages.map { ($0, study.localized($0).feed.map(DailyPageBuilder.contentCard)) },
                                             uniquingKeysWith: { first, _ in first })
         logoURL = study.theme.logo.map(AssetController.imageURL)

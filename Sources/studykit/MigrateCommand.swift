@@ -77,6 +77,9 @@ struct MigrateCommand: AsyncParsableCommand {
         guard !FileManager.default.fileExists(atPath: source.legacyCareDatabase.path) else {
             throw MigrationRefusal("\(source.legacyCareDatabase.path) is still beside study.sqlite: start studykit serve --data \(data) once (it merges it), then migrate")
         }
+        guard !FileManager.default.fileExists(atPath: source.legacyRunFiles.path) else {
+            throw MigrationRefusal("\(source.legacyRunFiles.path) still holds run files: start studykit serve --data \(data) once (it moves them into the database), then migrate")
+        }
 
         // 1. The source: its trail must verify before anything is copied.
         let check = try SQLiteStudyDatabase.auditChainCheck(database: source.database)

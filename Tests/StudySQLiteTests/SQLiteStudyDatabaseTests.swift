@@ -176,6 +176,43 @@ struct SQLiteStudyDatabaseTests {
         #expect(try await mergedCare.fetchOutcomes(query: OutcomeQuery()).count == outcomes)
     }
 
+    /// A data folder from before run files lived in the database (`run-files/PARTICIPANT/RUN/NAME`): a server starting
+    /// on it moves them in, each in the audit trail, and removes the folder; a file of a run that is gone goes too; a
+    /// second start finds nothing; a folder whose run belongs to someone else is refused and nothing moves.
+    @Test func runFilesOfAnOlderDataFolderMoveIntoTheDatabaseOnce() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("run-files-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = try SQLiteStudyDatabase.openForServer(dataFolder: folder, environment: .live, durability: .processCrash, auditAnchorInterval: .zero)
+        let (participant, run) = try await enrolled(study: data.studyStore, care: data.careStore)
+        let other = try await data.studyStore.enrol(invitationCode: nil, timeZone: zone, language: "en")
+        let root = folder.appendingPathComponent("run-files", isDirectory: true)
+        func put(_ bytes: Data, _ participantID: String, _ runID: UUID, _ name: String) throws {
+            let runFolder = root.appendingPathComponent(participantID, isDirectory: true).appendingPathComponent(runID.uuidString, isDirectory: true)
+            try FileManager.default.createDirectory(at: runFolder, withIntermediateDirectories: true)
+            try bytes.write(to: runFolder.appendingPathComponent(name))
+        }
+        let photo = Data((0..<70_000).map { UInt8($0 % 251) })
+        try put(photo, participant.id, run.id, "photo-1-0a1b2c3d.jpg")
+        try put(Data("gone".utf8), participant.id, UUID(), "deleted-run.m4a")
+
+        // Someone else's run under this participant's folder: refused, nothing moved, the folder kept.
+        try put(Data("x".utf8), other.id, run.id, "stray.jpg")
+        #expect(throws: SQLiteRunFilesMoveError.self) { try data.moveRunFilesIn(from: root) }
+        #expect(try await data.studyStore.runFiles(participantID: participant.id).isEmpty)
+        try FileManager.default.removeItem(at: root.appendingPathComponent(other.id, isDirectory: true))
+
+        #expect(try data.moveRunFilesIn(from: root) == 1)
+        #expect(!FileManager.default.fileExists(atPath: root.path))
+        #expect(try await data.studyStore.runFiles(participantID: participant.id)
+                == [StoredRunFile(runID: run.id, participantID: participant.id, name: "photo-1-0a1b2c3d.jpg", data: photo)])
+        #expect(try data.moveRunFilesIn(from: root) == 0, "nothing left to move")
+        let trail = try await data.auditEntries(participantID: participant.id, limit: 50)
+        #expect(trail.contains { $0.entity == "runFile" && $0.action == "insert" && $0.entityID == run.id.uuidString.lowercased().replacingOccurrences(of: "-", with: "") + "/photo-1-0a1b2c3d.jpg" },
+                "\(trail.map { ($0.entity, $0.action, $0.entityID) })")
+        #expect(try await data.verifyAuditTrail() == nil)
+        data.anchorAuditTrailNow()
+    }
+
     @Test func aMergeCutOffBeforeTheRenameOnlyRenamesAndTwoSourcesAreRefused() async throws {
         let (folder, _, outcomes) = try await legacyFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -63,7 +63,7 @@ struct RunControllerTests {
         let form = ["_csrf": [signedIn.csrfToken], "_step": ["painLevel"], "action": ["next"], "q0": ["3"]]
         // As a first post of the last step leaves it, in this process or another: a live claim on finishing it.
         let other = RunFinisher(id: UUID())
-        _ = try await service.store.updateRun(id: run, participantID: signedIn.participant.id, finisher: other) { _ in (nil, (), true) }
+        _ = try await service.store.updateRun(id: run, participantID: signedIn.participant.id, finisher: other) { _, _ in (nil, (), true) }
         guard case .redirect("/") = try await service.post(form, to: run, signedIn: signedIn) else {
             Issue.record("a post of a run being finished should lead home")
             return

@@ -144,7 +144,11 @@ struct WithdrawalTests {
         let participant = signedIn.participant
         try await service.workflow.log(taskID: "symptoms", occurrence: 0, for: participant)
         let run = try await service.workflow.startRun(taskID: "pain", occurrence: 1, for: participant)
-        _ = try #require(service.workflow.runFiles(for: participant)).write(Data("a recording".utf8), named: "voice.m4a", ofRun: run)
+        _ = try await service.store.updateRun(id: run, participantID: participant.id, finisher: RunFinisher(id: UUID())) { stored, files in
+            _ = try files.write(Data("a recording".utf8), named: "voice.m4a", ofRun: run)
+            return (stored, (), false)
+        }
+        #expect(try await service.store.runFiles(participantID: participant.id).map(\.name) == ["voice.m4a"])
         return run
     }
 
@@ -167,9 +171,8 @@ struct WithdrawalTests {
         let ben = try await Fixture.participant(of: service, zone: .gmt)
         for signedIn in [ana, ben] { try await Fixture.consent(of: service, for: signedIn, at: clock.now) }
         clock.set(Fixture.date("2026-03-05T03:00:00Z")) // the day after enrolment, when Recover's symptom log starts
-        let anaRun = try await dataOf(ana, in: service)
+        _ = try await dataOf(ana, in: service)
         let benRun = try await dataOf(ben, in: service)
-        let files = try #require(service.workflow.runFiles(for: ana.participant))
         #expect(try await outcomeTasks(of: ana, in: service) == ["onboarding", "symptoms"])
 
         let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
@@ -193,13 +196,14 @@ struct WithdrawalTests {
         #expect(try await service.store.consentRecords(participantID: ana.participant.id).map(\.sealed.record.kind) == [.consent, .withdrawal])
         #expect(try await service.store.runs(participantID: ana.participant.id, taskID: nil).isEmpty)
         #expect(try await outcomeTasks(of: ana, in: service) == ["onboarding"])
-        #expect(!FileManager.default.fileExists(atPath: try #require(files.location(ofRun: anaRun))))
+        #expect(try await service.store.runFiles(participantID: ana.participant.id).isEmpty)
         #expect(try await service.workflow.isOnboarded(ana.participant))
         let trail = try await service.data.auditEntries(participantID: ana.participant.id, limit: 20)
         let deletions = trail.filter { $0.reason?.contains("the participant's data deleted (the participant's choice)") == true }
-        #expect(Set(deletions.map(\.entity)).isSuperset(of: ["taskRun", "consentRecord", "outcome"]), "\(trail.map { ($0.entity, $0.reason) })")
+        #expect(Set(deletions.map(\.entity)).isSuperset(of: ["taskRun", "runFile", "consentRecord", "outcome"]), "\(trail.map { ($0.entity, $0.reason) })")
         // Ben kept his: all of it is there.
         #expect(try await service.store.runs(participantID: ben.participant.id, taskID: nil).map(\.id) == [benRun])
+        #expect(try await service.store.runFiles(participantID: ben.participant.id).map(\.name) == ["voice.m4a"])
         #expect(try await outcomeTasks(of: ben, in: service) == ["onboarding", "symptoms"])
         #expect(try await service.workflow.withdrawal.isWithdrawn(ben.participant))
         // A caller that does not give the participant's choice is refused before anything is stored.

@@ -1,6 +1,7 @@
 """The every-format survey in a real browser: every step kind and answer format, each refusable format given a
 wrong answer first (the page comes back with status 422 and the format's message beside the field), then a right
 one, through the review and the completion to a home page that shows the task done."""
+import sqlite3
 from pathlib import Path
 
 from selenium.webdriver.common.actions import interaction
@@ -217,7 +218,7 @@ def test_a_survey_with_every_answer_format(every_format_server, browser, tmp_pat
     at(me, "ladder")
     me.choose("7")
     me.next()
-    # file: the server refuses a file of a type the question does not accept, then keeps a photo in the data folder
+    # file: the server refuses a file of a type the question does not accept, then keeps a photo in the study's database
     at(me, "scarPhoto")
     notes = tmp_path / "notes.txt"
     notes.write_text("not a photo")
@@ -227,8 +228,14 @@ def test_a_survey_with_every_answer_format(every_format_server, browser, tmp_pat
     photo.write_bytes(PNG)
     me.field("#q0").send_keys(str(photo))
     me.next()
-    stored = list((Path(every_format_server.data) / "run-files").rglob("*.png"))
-    assert [path.read_bytes() for path in stored] == [PNG], stored
+    # In the study's database, beside the run (not under the data folder).
+    database = sqlite3.connect(f"file:{Path(every_format_server.data) / 'study.sqlite'}?mode=ro", uri=True)
+    try:
+        stored = [row[0] for row in database.execute("SELECT data FROM runFile WHERE name LIKE '%.png'")]
+    finally:
+        database.close()
+    assert stored == [PNG], stored
+    assert not (Path(every_format_server.data) / "run-files").exists()
 
     # A wait step with a duration moves on by itself after three seconds: of its own time, which is held while the test
     # checks the page (else a slow check may find the next page instead).

@@ -50,7 +50,7 @@ class Deployment:
         return ["--database", self.postgres.url, "--keys", str(self.keys)]
 
     def serve(self, name, port=None, clock_start=None):
-        # The processes share one data folder, as deploy/'s do: run files are kept there.
+        # The processes share one data folder, as deploy/'s do: the audit trail's anchor is kept there.
         self.servers[name] = start_server(RECOVER, self.workdir / "data", port=port, clock_start=clock_start,
                                           database_options=self.database_options(), extra=["--trusted-proxy", "127.0.0.1"])
         return self.servers[name]

@@ -4,13 +4,14 @@ import Foundation
 /// ``TaskSession``, which names each file and decides when one is no longer needed, and never touches storage itself.
 ///
 /// ```swift
-/// let files = FolderRunFileStore(folder: dataFolder.appendingPathComponent("run-files/\(participant)"))
+/// let files = FolderRunFileStore(folder: outputFolder.appendingPathComponent("pain-files"))
 /// var session = try TaskSession(task: task, files: files)
 /// try session.attachFile(jpeg, title: "knee.jpg", contentType: "image/jpeg", for: "photo")
 /// ```
 ///
-/// A server keeps them in a folder per participant (``FolderRunFileStore``); an app might keep them in its container,
-/// a test in memory.
+/// The study server keeps them in its database, beside the run, staged within the transaction that saves the run
+/// (Study's `StagedRunFiles`); `studykit run` keeps them in a folder (``FolderRunFileStore``); an app might keep them in
+/// its container, a test in memory.
 public protocol RunFileStore: Sendable {
     /// Where run `run`'s files are, as the run's result records it (``TaskResult/outputDirectory``); nil to record none.
     func location(ofRun run: UUID) -> String?

@@ -81,6 +81,9 @@ public enum AuditedColumns {
             Column("uuid", .uuid), Column("taskUUID", .uuid), Column("occurrenceIndex"), Column("createdDate", .time),
             Column("deletedDate", .time), Column("timeZone"), Column("source"), Column("detailsHMAC", .keyedDigest(ofJSON: true), of: "details"),
         ]),
+        ("runFile", [
+            Column("runID", .uuid), Column("participantID"), Column("name"), Column("dataHMAC", .keyedDigest(ofJSON: false), of: "data"),
+        ]),
     ]
 
     /// The columns of the audited table `table`; empty for a table that is not audited.

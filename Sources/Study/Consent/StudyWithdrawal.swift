@@ -118,14 +118,6 @@ public struct StudyWithdrawal: Sendable {
         }
         let committed = try await AuditTrail.$source.withValue(source) { try await workflow.data.commit(change) }
         workflow.withdrawals.withLock { $0[participant.id] = nil }
-        // The files go once the runs that refer to them are gone (a disk that refuses fails the call, after the withdrawal
-        // is stored: the error is seen, never ignored).
-        if let files = workflow.runFiles(for: participant) {
-            for run in committed.deletedRunIDs {
-                guard let folder = files.location(ofRun: run), FileManager.default.fileExists(atPath: folder) else { continue }
-                try FileManager.default.removeItem(atPath: folder)
-            }
-        }
         guard let stored = committed.consentRecords.first else { throw StudyWithdrawalError.notStored }
         return stored
     }

@@ -59,19 +59,16 @@ public struct JSONExporter: StudyExporter {
         var outcome: Outcome
     }
 
-    /// The files a run's result names, each with where it is in the data folder (nil when it is not there).
-    static func attachedFiles(of run: TaskRun, in data: ParticipantExportData) -> [(fileName: String, source: URL?)] {
+    /// The files a run's result names, each with its bytes as stored (nil when the study's database does not have it).
+    static func attachedFiles(of run: TaskRun, in data: ParticipantExportData) -> [(fileName: String, data: Data?)] {
         let files = run.result?.stepResults.flatMap(\.results).compactMap { item -> FileResult? in
             if case .file(let file) = item { file } else { nil }
         } ?? []
-        return files.map { file in
-            let source = data.runFilesFolder?.appendingPathComponent(run.id.uuidString, isDirectory: true).appendingPathComponent(file.fileName)
-            return (file.fileName, source.flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0 : nil })
-        }
+        return files.map { file in (file.fileName, data.runFiles[run.id]?[file.fileName]) }
     }
 
     /// A run's line in the JSON formats. The result's ``TaskResult/outputDirectory`` is where the server keeps the
-    /// run's files (`/…/DATA/run-files/PARTICIPANT/RUN`), a path of the server's that no export shows: it becomes
+    /// run's files (`run-files/RUN`, or a folder of the server's for a run stored before the files moved into the database), which no export shows: it becomes
     /// `filesFolder`, where the run's files are in what is handed over, or nil when the run attached no file.
     static func line(of run: TaskRun, participant: String, filesFolder: String) -> RunLine {
         var result = run.result
@@ -126,13 +123,13 @@ public struct JSONExporter: StudyExporter {
             for run in data.runsOldestFirst {
                 let folder = JSONExporter.filesFolder(of: run, participant: participant.id)
                 try runs.write(JSONExporter.line(of: run, participant: participant.id, filesFolder: folder))
-                for (fileName, source) in JSONExporter.attachedFiles(of: run, in: data) {
-                    guard let source else {
+                for (fileName, bytes) in JSONExporter.attachedFiles(of: run, in: data) {
+                    guard let bytes else {
                         issues.append(StudyExportIssue(participantID: participant.id,
-                                                       message: "run \(run.id.uuidString.lowercased()): the attached file \(fileName) is not in the data folder"))
+                                                       message: "run \(run.id.uuidString.lowercased()): the attached file \(fileName) is not in the study's database"))
                         continue
                     }
-                    try files.addFile(at: source, as: "\(folder)/\(fileName)")
+                    try files.add(bytes, as: "\(folder)/\(fileName)")
                 }
             }
             for outcome in data.outcomes {

@@ -36,8 +36,8 @@ public enum ParticipantDataCopy {
             try archive.addConsentRecord(stored, of: data, as: "consents/\(stored.sealed.record.id.uuidString.lowercased())")
         }
         for run in runs {
-            for case let (fileName, source?) in JSONExporter.attachedFiles(of: run, in: data) {
-                try archive.addFile(at: source, as: "\(filesFolder(of: run))/\(fileName)")
+            for case let (fileName, bytes?) in JSONExporter.attachedFiles(of: run, in: data) {
+                try archive.add(bytes, as: "\(filesFolder(of: run))/\(fileName)")
             }
         }
         guard let bytes = archive.data else { throw StudyExportError.cannotWrite(path: "(in memory)", reason: "the ZIP was not built") }

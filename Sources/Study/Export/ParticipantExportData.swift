@@ -22,9 +22,8 @@ public struct ParticipantExportData: Sendable {
     public var runs: [TaskRun]
     /// What could not be read (such as a PDF file that is missing), each in a sentence.
     public var problems: [String]
-    /// The folder of the files attached in their runs (``StudyDataLayout/runFilesFolder(dataFolder:participantID:)``);
-    /// nil when there is none to read.
-    public var runFilesFolder: URL?
+    /// The files attached in their runs, by run and file name.
+    public var runFiles: [UUID: [String: Data]] = [:]
 
     /// Creates a participant's data.
     public init(participant: StudyParticipant, consentRecords: [StoredConsentRecord] = [], consentPDFs: [UUID: Data] = [:],

@@ -95,7 +95,9 @@ public struct StudyExportReader: Sendable {
         outcomeQuery.taskIDs = careTaskIDs
         data.outcomes = try await careStore.fetchOutcomes(query: outcomeQuery)
         data.runs = try await store.runs(participantID: participant.id, taskID: nil)
-        data.runFilesFolder = StudyDataFolder.runFiles(in: dataFolder, participantID: participant.id)
+        for file in try await store.runFiles(participantID: participant.id) {
+            data.runFiles[file.runID, default: [:]][file.name] = file.data
+        }
         let onboardingOutcome = data.outcomes.first { outcome in
             data.taskVersion(of: outcome).flatMap(data.studyTaskID(of:)) == StudyTaskDefinition.onboardingID
         }

@@ -57,6 +57,7 @@ public final class InMemoryStudyStorage: StudyStorage, ResearcherAccountsKeeping
         var sessions: [String: ParticipantSession] = [:]
         var signInCodes: [String: (participantID: String, expiresAt: Date, used: Bool)] = [:]
         var runs: [UUID: TaskRun] = [:]
+        var runFiles: [UUID: [String: StoredRunFile]] = [:]
         var records: [StoredConsentRecord] = []
         var leases: [String: StudyLease] = [:]
         var signInBuckets: [SignInBucketKey: (bucket: SignInBucket, fullAt: Date)] = [:]
@@ -191,7 +192,29 @@ public final class InMemoryStudyStorage: StudyStorage, ResearcherAccountsKeeping
         func deleteRun(id: UUID, participantID: String) -> Bool {
             guard tables.runs[id]?.participantID == participantID else { return false }
             tables.runs[id] = nil
+            tables.runFiles[id] = nil
             return true
+        }
+
+        func runFileNames(runID: UUID) -> [String] {
+            (tables.runFiles[runID]?.keys).map { $0.sorted() } ?? []
+        }
+
+        func runFiles(participantID: String) -> [StoredRunFile] {
+            tables.runFiles.values.flatMap(\.values).filter { $0.participantID == participantID }
+                .sorted { ($0.runID.uuidString, $0.name) < ($1.runID.uuidString, $1.name) }
+        }
+
+        func putRunFile(_ file: StoredRunFile) throws {
+            guard tables.runs[file.runID]?.participantID == file.participantID else {
+                throw StudyStorageRowError.missingParent(table: "runFile", key: "\(file.runID.uuidString)/\(file.name)")
+            }
+            tables.runFiles[file.runID, default: [:]][file.name] = file
+        }
+
+        func deleteRunFile(runID: UUID, name: String) {
+            tables.runFiles[runID]?[name] = nil
+            if tables.runFiles[runID]?.isEmpty == true { tables.runFiles[runID] = nil }
         }
 
         func append(_ record: StoredConsentRecord) throws {
@@ -245,12 +268,15 @@ public enum StudyStorageRowError: Error, Hashable, Sendable, CustomStringConvert
     case keyTaken(table: String, key: String)
     /// A conditional write found the row changed since the transaction read it.
     case changedMeanwhile(table: String, key: String)
+    /// The row belongs to one that is not stored (a run's file without the run, or with another participant).
+    case missingParent(table: String, key: String)
 
     /// What was refused, naming the table and key.
     public var description: String {
         switch self {
         case .keyTaken(let table, let key): "a \(table) row with the key \(key) is stored already"
         case .changedMeanwhile(let table, let key): "the \(table) row with the key \(key) changed while a write was counting on it"
+        case .missingParent(let table, let key): "the \(table) row with the key \(key) belongs to no stored row"
         }
     }
 }

@@ -274,7 +274,7 @@ public final class StorageBackedStudyStore<Storage: StudyStorage>: StudyStore {
     /// and takes the claim for `finisher` when `change` finishes it: all in one write transaction, so the claim is
     /// atomic with reading the run's state, in this process and any other over the same database.
     public func updateRun<Value: Sendable>(id: UUID, participantID: String, finisher: RunFinisher,
-                                           _ change: @escaping @Sendable (TaskRun) async throws -> (save: TaskRun?, value: Value, finishes: Bool)) async throws
+                                           _ change: @escaping @Sendable (TaskRun, StagedRunFiles) async throws -> (save: TaskRun?, value: Value, finishes: Bool)) async throws
         -> RunUpdate<Value>? {
         guard finisher.lease > 0 else { throw StudyStoreError.invalidLifetime(finisher.lease) }
         let now = environment.now()
@@ -283,12 +283,47 @@ public final class StorageBackedStudyStore<Storage: StudyStorage>: StudyStore {
         return try await write(participant: participantID) { writer -> RunUpdate<Value>? in
             guard let stored = try await writer.run(id: id), stored.participantID == participantID else { return nil }
             if let lease = try await writer.lease(key: key), lease.isLive(at: now) { return .beingFinished }
-            let (changed, value, finishes) = try await change(stored)
+            let files = StagedRunFiles(runID: id, participantID: participantID, stored: try await writer.runFileNames(runID: id))
+            let (changed, value, finishes) = try await change(stored, files)
             if finishes, try await !writer.claimLease(key: key, holder: finisher.id, until: now.addingTimeInterval(finisher.lease), at: now) {
                 // Not reached while transactions are serialized (the lease was read lapsed above); were it, another has it.
                 return .beingFinished
             }
-            return .changed(saved: try await self.save(changed, over: stored, at: now, in: writer), value: value, finishing: finishes)
+            let saved = try await self.save(changed, over: stored, at: now, in: writer)
+            // The files go with the state that refers to them: stored with a saved run or one about to be finished, never
+            // with a refused post (whose state is not saved).
+            if changed != nil || finishes { try await Self.store(files, in: writer) }
+            return .changed(saved: saved, value: value, finishing: finishes)
+        }
+    }
+
+    /// Stores what `files` staged, in the caller's transaction.
+    private static func store(_ files: StagedRunFiles, in writer: any StudyStorageWriter) async throws {
+        for (name, data) in files.changes {
+            if let data {
+                try await writer.putRunFile(StoredRunFile(runID: files.runID, participantID: files.participantID, name: name, data: data))
+            } else {
+                try await writer.deleteRunFile(runID: files.runID, name: name)
+            }
+        }
+    }
+
+    /// The files attached in the participant's runs, by run then name.
+    public func runFiles(participantID: String) async throws -> [StoredRunFile] {
+        try await storage.read { reader in try await reader.runFiles(participantID: participantID) }
+    }
+
+    /// Deletes the files of the participant's run `id` that are not in `keeping`: a finished run keeps those its result
+    /// refers to. Nothing when the run is not theirs.
+    public func keepOnlyRunFiles(_ keeping: Set<String>, ofRun id: UUID, participantID: String) async throws {
+        // Most runs have no file to let go: they cost a read, not a write.
+        let names = try await storage.read { reader in try await reader.runFileNames(runID: id) }
+        guard names.contains(where: { !keeping.contains($0) }) else { return }
+        try await write(participant: participantID) { writer in
+            guard try await writer.runSummary(id: id)?.participantID == participantID else { return }
+            for name in try await writer.runFileNames(runID: id) where !keeping.contains(name) {
+                try await writer.deleteRunFile(runID: id, name: name)
+            }
         }
     }
 

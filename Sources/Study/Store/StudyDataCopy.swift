@@ -16,7 +16,7 @@ import Foundation
 ///
 /// What it copies: invitations (used and revoked ones as they are), participants, their sessions (with the SHA-256 of
 /// each token, so that every participant stays signed in), their task runs in every state with restoration data and
-/// result, their consent records with the sealed bytes and the PDF's state (and bytes), researchers with their password
+/// result and their attached files, their consent records with the sealed bytes and the PDF's state (and bytes), researchers with their password
 /// hashes, and the care store's versions of every kind (each chain linked as it was) and outcomes, deleted ones too.
 /// What it leaves out, as transient: sign-in codes (they live minutes, and no reader lists them), leases and the
 /// sign-in attempt limits' buckets, researchers' password links, console sessions and tallies of wrong passwords
@@ -24,7 +24,7 @@ import Foundation
 /// own business (its rows are copied by it, not through these primitives).
 ///
 /// The copy is held in memory between the read and the write, so a write transaction run again (a serialization
-/// failure) writes the same rows; a study's rows without its run files (which live in the database) fit easily.
+/// failure) writes the same rows; a study's rows with its run files (each within a file question's size limit) fit.
 public struct StudyDataCopy: Sendable {
     /// Every invitation, oldest first.
     public var invitations: [Invitation] = []
@@ -34,6 +34,8 @@ public struct StudyDataCopy: Sendable {
     public var sessions: [(session: ParticipantSession, tokenSHA256: String)] = []
     /// Every participant's runs, in every state, with restoration data and result.
     public var runs: [TaskRun] = []
+    /// The files attached in every participant's runs.
+    public var runFiles: [StoredRunFile] = []
     /// Every participant's consent records, in the order each participant's were stored, with their PDF's state.
     public var consentRecords: [StoredConsentRecord] = []
     /// Every researcher, removed ones included.
@@ -56,6 +58,7 @@ public struct StudyDataCopy: Sendable {
             for participant in copy.participants {
                 copy.sessions += try await reader.sessionsWithTokenHashes(participantID: participant.id).reversed()
                 copy.runs += try await reader.runs(participantID: participant.id, taskID: nil, state: nil).reversed()
+                copy.runFiles += try await reader.runFiles(participantID: participant.id)
                 copy.consentRecords += try await reader.consentRecords(participantID: participant.id)
             }
             return copy
@@ -134,6 +137,7 @@ public struct StudyDataCopy: Sendable {
             let created = run.createdAt ?? run.updatedAt ?? Date(timeIntervalSince1970: 0)
             try await study.save(try EncodedTaskRun(run), createdAt: created, updatedAt: run.updatedAt ?? created)
         }
+        for file in runFiles { try await study.putRunFile(file) }
         for version in versions {
             var unlinked = version
             unlinked.nextVersionUUID = nil
@@ -164,6 +168,7 @@ public struct StudyDataCopy: Sendable {
         counts.set("participant", participants.count)
         counts.set("session", sessions.count)
         counts.set("taskRun", runs.count)
+        counts.set("runFile", runFiles.count)
         counts.set("consentRecord", consentRecords.count)
         counts.set("consentPDF (printed)", consentRecords.filter { $0.pdf.name == "ready" }.count)
         counts.set("researcher", researchers.count)

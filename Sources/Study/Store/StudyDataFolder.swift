@@ -96,15 +96,9 @@ extension StudyDataFolder {
     /// `DATA/consent-pdfs/`: the printed consents, one per record.
     public var consentPDFs: URL { url.appendingPathComponent(Self.consentPDFsFolderName, isDirectory: true) }
 
-    /// `DATA/run-files/PARTICIPANT/`: the files attached in a participant's runs, one folder per run below it.
-    public func runFiles(participantID: String) -> URL {
-        Self.runFiles(in: url, participantID: participantID)
-    }
-
-    /// ``runFiles(participantID:)`` of the data folder at `url`, for a reader that does not check the folder.
-    public static func runFiles(in url: URL, participantID: String) -> URL {
-        url.appendingPathComponent("run-files", isDirectory: true).appendingPathComponent(participantID, isDirectory: true)
-    }
+    /// `DATA/run-files/`: where the files attached in runs were kept, `PARTICIPANT/RUN/NAME`, before they moved into the
+    /// study's database; a server moves them in when it starts on the folder.
+    public var legacyRunFiles: URL { url.appendingPathComponent("run-files", isDirectory: true) }
 }
 
 public enum StudyDataFolderError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -64,6 +64,11 @@ public protocol StudyStorageReader {
     /// Whether the participant has a withdrawal record.
     func hasWithdrawalRecord(participantID: String) async throws -> Bool
 
+    /// The names of the files of run `runID`, in name order.
+    func runFileNames(runID: UUID) async throws -> [String]
+    /// The files of the participant's runs, by run then name.
+    func runFiles(participantID: String) async throws -> [StoredRunFile]
+
     /// The lease on `key` (``StudyLease``), live or lapsed; nil when none was taken or it was released.
     func lease(key: String) async throws -> StudyLease?
 
@@ -105,8 +110,12 @@ public protocol StudyStorageWriter: StudyStorageReader {
 
     /// Stores the run, creating it or replacing the stored one with its id, with the dates given.
     func save(_ run: EncodedTaskRun, createdAt: Date, updatedAt: Date) async throws
-    /// Deletes the participant's run; returns whether there was one.
+    /// Deletes the participant's run, and its files; returns whether there was one.
     func deleteRun(id: UUID, participantID: String) async throws -> Bool
+    /// Stores a run's file, creating it or replacing the stored one of its run and name.
+    func putRunFile(_ file: StoredRunFile) async throws
+    /// Deletes the file `name` of run `runID`; nothing when there is none.
+    func deleteRunFile(runID: UUID, name: String) async throws
 
     /// Appends a consent record (its PDF as the record says: pending when new).
     func append(_ record: StoredConsentRecord) async throws

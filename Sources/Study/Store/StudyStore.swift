@@ -94,9 +94,18 @@ public protocol StudyStore: Sendable {
     /// transaction, whole or not at all) follows; the caller then releases the claim
     /// (``releaseRunFinish(id:finisher:)``), whether the finish committed or failed. A claim whose finisher died lapses
     /// with its lease, and the run can be finished again. Returns nil when the participant has no run with this id.
+    ///
+    /// `change` also gets the run's files (``StagedRunFiles``), for the task session it restores to write and remove;
+    /// what it staged is stored in the same transaction when the run is saved or finishes, and never when it saves
+    /// nothing (a refused post).
     func updateRun<Value: Sendable>(id: UUID, participantID: String, finisher: RunFinisher,
-                                    _ change: @escaping @Sendable (TaskRun) async throws -> (save: TaskRun?, value: Value, finishes: Bool)) async throws
+                                    _ change: @escaping @Sendable (TaskRun, StagedRunFiles) async throws -> (save: TaskRun?, value: Value, finishes: Bool)) async throws
         -> RunUpdate<Value>?
+    /// The files attached in the participant's runs, by run then name.
+    func runFiles(participantID: String) async throws -> [StoredRunFile]
+    /// Deletes the files of the participant's run `id` that are not in `keeping` (a finished run keeps those its result
+    /// refers to); nothing when the run is not theirs.
+    func keepOnlyRunFiles(_ keeping: Set<String>, ofRun id: UUID, participantID: String) async throws
     /// Releases `finisher`'s claim on finishing run `id`, taken by ``updateRun(id:participantID:finisher:_:)``; a claim
     /// that lapsed and another finisher took over is left to them.
     func releaseRunFinish(id: UUID, finisher: RunFinisher) async throws

@@ -31,8 +31,6 @@ public final class ParticipantWorkflow: Sendable {
     let consentKey: ConsentSigningKey
     /// Computes the scores of the study's FHIR Questionnaire surveys; nil when it has none.
     let calculator: (any TaskCalculator)?
-    /// The data folder whose `run-files/` keeps the files attached in runs; nil for runs that keep no files.
-    let dataFolder: StudyDataFolder?
     /// Participants known to have finished onboarding: an outcome is never taken back, so once seen it is kept and
     /// the gate asks the care store no more.
     private let onboardedParticipants = Mutex<Set<String>>([])
@@ -53,15 +51,14 @@ public final class ParticipantWorkflow: Sendable {
     /// The ids of each participant's care tasks (the study's tasks, onboarding aside), made once per participant.
     private let careTaskIDs = KeptValues<String, Set<String>>(capacity: 4_096)
 
-    /// A workflow over `data` for `study`; runs' attached files are kept under `dataFolder` (none when nil).
+    /// A workflow over `data` for `study`; the files attached in runs are kept in `data`'s study store, beside the runs.
     public init(study: StudyDefinition, data: any StudyDataStore, environment: StudyKitEnvironment = .live, consentKey: ConsentSigningKey,
-                calculator: (any TaskCalculator)? = nil, dataFolder: StudyDataFolder? = nil) {
+                calculator: (any TaskCalculator)? = nil) {
         self.study = study
         self.data = data
         self.environment = environment
         self.consentKey = consentKey
         self.calculator = calculator
-        self.dataFolder = dataFolder
     }
 
     // MARK: - Enrolment
@@ -228,12 +225,6 @@ public final class ParticipantWorkflow: Sendable {
         return survey
     }
 
-    /// Where the files attached in a participant's runs are kept: `DATA/run-files/PARTICIPANT/RUN-UUID/`; nil without
-    /// a data folder.
-    public func runFiles(for participant: StudyParticipant) -> (any RunFileStore)? {
-        dataFolder.map { FolderRunFileStore(folder: $0.runFiles(participantID: participant.id)) }
-    }
-
     // MARK: - Runs
 
     /// The participant's run still in progress for the onboarding (`occurrence` nil) or a survey's event, or a new one,
@@ -251,8 +242,9 @@ public final class ParticipantWorkflow: Sendable {
         let open = try await data.studyStore.openRunSummaries(participantID: participant.id)
             .filter { $0.taskID == taskID && $0.occurrence == occurrence }
         if let resumable = open.max(by: { ($0.updatedAt ?? .distantPast) < ($1.updatedAt ?? .distantPast) }) { return resumable.id }
+        // The run's files are written inside the transactions that apply its posts (``applyStep(to:for:_:)``).
         let session = try TaskSession(task: task, environment: environment(for: participant),
-                                      calculator: try await calculator(for: participant), files: runFiles(for: participant), device: "web")
+                                      calculator: try await calculator(for: participant), device: "web")
         let run = TaskRun(id: session.taskRunUUID, participantID: participant.id, taskID: taskID, occurrence: occurrence,
                           state: .inProgress, restorationData: session.restorationData)
         return try await data.studyStore.saveRun(run).id
@@ -262,7 +254,7 @@ public final class ParticipantWorkflow: Sendable {
     /// for anyone else's run.
     public func run(_ runID: UUID, for participant: StudyParticipant) async throws -> (run: TaskRun, session: TaskSession?) {
         guard let run = try await data.studyStore.run(id: runID, participantID: participant.id) else { throw StudyRefusal.noSuchRun(runID) }
-        return (run, try restoredSession(of: run, for: participant, calculator: try await calculator(for: participant)))
+        return (run, try restoredSession(of: run, for: participant, calculator: try await calculator(for: participant), files: nil))
     }
 
     /// The step the participant's run `runID` is on; nil when it has ended or is not theirs.
@@ -289,14 +281,15 @@ public final class ParticipantWorkflow: Sendable {
         return launched
     }
 
-    /// The session of a run in progress, restored; nil for a run that has ended.
+    /// The session of a run in progress, restored, with `files` for the files it writes (the run's, staged in a write
+    /// transaction; nil for a session only shown); nil for a run that has ended.
     private func restoredSession(of run: TaskRun, for participant: StudyParticipant,
-                                 calculator: (any TaskCalculator)?) throws -> TaskSession? {
+                                 calculator: (any TaskCalculator)?, files: (any RunFileStore)?) throws -> TaskSession? {
         guard run.state == .inProgress, let data = run.restorationData else { return nil }
         let task = try researchTask(run.taskID, for: participant)
         do {
             return try TaskSession(task: task, restoring: data, environment: environment(for: participant), calculator: calculator,
-                                   files: runFiles(for: participant))
+                                   files: files)
         } catch {
             throw StudyRefusal.runCannotBeResumed(run.id, reason: "\(error)")
         }
@@ -344,13 +337,13 @@ public final class ParticipantWorkflow: Sendable {
         if try await withdrawal.isWithdrawn(participant) { throw StudyRefusal.withdrawn }
         let calculator = try await calculator(for: participant)
         let finisher = RunFinisher(id: environment.makeUUID())
-        let update = try await data.studyStore.updateRun(id: runID, participantID: participant.id, finisher: finisher) { run
+        let update = try await data.studyStore.updateRun(id: runID, participantID: participant.id, finisher: finisher) { run, files
             -> (save: TaskRun?, value: PostedStep<Problems>, finishes: Bool) in
-            guard var session = try self.restoredSession(of: run, for: participant, calculator: calculator) else {
+            guard var session = try self.restoredSession(of: run, for: participant, calculator: calculator, files: files) else {
                 throw StudyRefusal.runEnded(run.id)
             }
-            // Inside the transaction no other post of this run writes files: the folder is trimmed to what the run
-            // as saved refers to (files let go by earlier posts, and those of refused ones), before this post writes.
+            // Inside the transaction no other post of this run writes files: they are trimmed to what the run as saved
+            // refers to (files let go by earlier posts), before this post writes.
             session.removeUnreferencedFiles()
             if let problems = try apply(&session) { return (nil, .refused(session, problems), false) }
             guard let reason = session.finishReason else {
@@ -376,8 +369,8 @@ public final class ParticipantWorkflow: Sendable {
             }
             // The finished run refuses any further post by its state; a release that fails only leaves a lease to lapse.
             try? await data.studyStore.releaseRunFinish(id: run.id, finisher: finisher)
-            // The run has ended and nothing writes to its folder any more: keep the files its result refers to.
-            session.removeUnreferencedFiles()
+            // The run has ended and nothing writes its files any more: keep those its result refers to.
+            try await data.studyStore.keepOnlyRunFiles(session.referencedFileNames, ofRun: run.id, participantID: participant.id)
             return .finished(finished)
         }
     }

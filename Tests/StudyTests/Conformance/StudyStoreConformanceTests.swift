@@ -497,14 +497,14 @@ struct StudyStoreConformanceTests {
 
         // Neither a change that saves only, nor one that throws, leaves a claim.
         struct Refused: Error {}
-        let moved = try #require(try await second.updateRun(id: id, participantID: alice.id, finisher: RunFinisher(id: UUID())) { run in (run, 1, false) })
+        let moved = try #require(try await second.updateRun(id: id, participantID: alice.id, finisher: RunFinisher(id: UUID())) { run, _ in (run, 1, false) })
         guard case .changed(let saved, 1, false) = moved, saved?.id == id else { Issue.record("a plain save: \(moved)"); return }
         await #expect(throws: Refused.self) {
-            try await first.updateRun(id: id, participantID: alice.id, finisher: RunFinisher(id: UUID())) { _ -> (save: TaskRun?, value: Int, finishes: Bool) in
+            try await first.updateRun(id: id, participantID: alice.id, finisher: RunFinisher(id: UUID())) { _, _ -> (save: TaskRun?, value: Int, finishes: Bool) in
                 throw Refused()
             }
         }
-        #expect(try await second.updateRun(id: id, participantID: "bob", finisher: RunFinisher(id: UUID())) { _ in (nil, 0, true) } == nil)
+        #expect(try await second.updateRun(id: id, participantID: "bob", finisher: RunFinisher(id: UUID())) { _, _ in (nil, 0, true) } == nil)
 
         // The race: eight finishers, four through each store, at once.
         let finishers = (0..<8).map { _ in RunFinisher(id: UUID()) }
@@ -512,7 +512,7 @@ struct StudyStoreConformanceTests {
             for (index, finisher) in finishers.enumerated() {
                 let store = index.isMultiple(of: 2) ? first : second
                 group.addTask {
-                    let update = try await store.updateRun(id: id, participantID: alice.id, finisher: finisher) { _ in (nil, (), true) }
+                    let update = try await store.updateRun(id: id, participantID: alice.id, finisher: finisher) { _, _ in (nil, (), true) }
                     switch update {
                     case .changed(_, _, let finishing): return (finisher, finishing)
                     case .beingFinished, nil: return (finisher, false)
@@ -527,16 +527,16 @@ struct StudyStoreConformanceTests {
 
         // Another finisher's release leaves the claim; the lease lapses after its time.
         try await second.releaseRunFinish(id: id, finisher: RunFinisher(id: UUID()))
-        #expect(try await second.updateRun(id: id, participantID: alice.id, finisher: RunFinisher(id: UUID())) { _ in (nil, 0, true) }.map(isBeingFinished) == true)
+        #expect(try await second.updateRun(id: id, participantID: alice.id, finisher: RunFinisher(id: UUID())) { _, _ in (nil, 0, true) }.map(isBeingFinished) == true)
         clock.advance(by: RunFinisher.defaultLease)
         let late = RunFinisher(id: UUID())
-        guard case .changed(_, _, true) = try await first.updateRun(id: id, participantID: alice.id, finisher: late, { _ in (nil, 0, true) }) else {
+        guard case .changed(_, _, true) = try await first.updateRun(id: id, participantID: alice.id, finisher: late, { _, _ in (nil, 0, true) }) else {
             Issue.record("a lapsed claim should be taken over")
             return
         }
         // The winner's release, after its lease lapsed and another took over, leaves the other's claim.
         try await first.releaseRunFinish(id: id, finisher: winner)
-        #expect(try await second.updateRun(id: id, participantID: alice.id, finisher: RunFinisher(id: UUID())) { _ in (nil, 0, true) }.map(isBeingFinished) == true)
+        #expect(try await second.updateRun(id: id, participantID: alice.id, finisher: RunFinisher(id: UUID())) { _, _ in (nil, 0, true) }.map(isBeingFinished) == true)
 
         // The holder finishes the run and releases its claim: the next post finds a finished run.
         var completed = try #require(try await first.run(id: id, participantID: alice.id))
@@ -545,11 +545,69 @@ struct StudyStoreConformanceTests {
         completed.result = result
         try await first.saveRun(completed)
         try await first.releaseRunFinish(id: id, finisher: late)
-        let after = try #require(try await second.updateRun(id: id, participantID: alice.id, finisher: RunFinisher(id: UUID())) { run in (nil, run.state, false) })
+        let after = try #require(try await second.updateRun(id: id, participantID: alice.id, finisher: RunFinisher(id: UUID())) { run, _ in (nil, run.state, false) })
         guard case .changed(nil, .completed, false) = after else { Issue.record("after the finish: \(after)"); return }
         await #expect(throws: StudyStoreError.invalidLifetime(0)) {
-            try await first.updateRun(id: id, participantID: alice.id, finisher: RunFinisher(id: UUID(), lease: 0)) { _ in (nil, 0, true) }
+            try await first.updateRun(id: id, participantID: alice.id, finisher: RunFinisher(id: UUID(), lease: 0)) { _, _ in (nil, 0, true) }
         }
+    }
+
+    // MARK: - Run files
+
+    /// A run's files are the database's, beside the run: what a post's session writes and removes through the staged
+    /// files of ``StudyStore/updateRun(id:participantID:finisher:_:)`` is stored with the saved run (or one about to be
+    /// finished), seen by a second store over the same database; a refused post (nothing saved) or a change that throws
+    /// stores nothing; a participant's files are listed for them only; and a finished run keeps only what it refers to.
+    @Test(arguments: Backend.allCases) func runFilesAreStoredWithTheSavedRunOnlyAndListedForTheirParticipant(_ backend: Backend) async throws {
+        let (first, second) = try await backend.makeTwoStores(clock)
+        let alice = try await first.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
+        let bob = try await first.enrol(invitationCode: nil, timeZone: .gmt, language: "en")
+        let (restoration, _) = try pausedRun()
+        let id = restoration.taskRunUUID
+        try await first.saveRun(TaskRun(id: id, participantID: alice.id, taskID: "pain", state: .inProgress, restorationData: restoration))
+        let photo = Data((0..<70_000).map { UInt8($0 % 251) }), note = Data("a voice note".utf8)
+
+        // Saved with the run, through either store.
+        _ = try await first.updateRun(id: id, participantID: alice.id, finisher: RunFinisher(id: UUID())) { run, files in
+            let existed = [try files.write(photo, named: "photo.jpg", ofRun: id), try files.write(note, named: "note.m4a", ofRun: id)]
+            #expect(existed == [false, false])
+            return (run, (), false)
+        }
+        #expect(try await second.runFiles(participantID: alice.id) == [StoredRunFile(runID: id, participantID: alice.id, name: "note.m4a", data: note),
+                                                                         StoredRunFile(runID: id, participantID: alice.id, name: "photo.jpg", data: photo)])
+        #expect(try await second.runFiles(participantID: bob.id).isEmpty)
+
+        // A refused post and a change that throws leave them as they were.
+        struct Refused: Error {}
+        _ = try await second.updateRun(id: id, participantID: alice.id, finisher: RunFinisher(id: UUID())) { _, files in
+            #expect(files.fileNames(ofRun: id) == ["note.m4a", "photo.jpg"])
+            let replaced = try files.write(Data("other".utf8), named: "photo.jpg", ofRun: id)
+            #expect(replaced)
+            files.remove(named: "note.m4a", ofRun: id)
+            return (nil, (), false)
+        }
+        await #expect(throws: Refused.self) {
+            try await first.updateRun(id: id, participantID: alice.id, finisher: RunFinisher(id: UUID())) { _, files -> (save: TaskRun?, value: Void, finishes: Bool) in
+                files.remove(named: "photo.jpg", ofRun: id)
+                throw Refused()
+            }
+        }
+        #expect(try await first.runFiles(participantID: alice.id).map(\.name) == ["note.m4a", "photo.jpg"])
+        // Someone else's run takes no files, and theirs are not listed.
+        #expect(try await first.updateRun(id: id, participantID: bob.id, finisher: RunFinisher(id: UUID())) { run, _ in (run, (), false) } == nil)
+
+        // A replaced file and a removal, stored with a save; then a finished run keeps only what it refers to.
+        _ = try await second.updateRun(id: id, participantID: alice.id, finisher: RunFinisher(id: UUID())) { run, files in
+            _ = try files.write(Data("retaken".utf8), named: "photo.jpg", ofRun: id)
+            files.remove(named: "note.m4a", ofRun: id)
+            _ = try files.write(note, named: "note-2.m4a", ofRun: id)
+            return (run, (), false)
+        }
+        #expect(try await first.runFiles(participantID: alice.id).map { "\($0.name)=\($0.data.count)" } == ["note-2.m4a=12", "photo.jpg=7"])
+        try await first.keepOnlyRunFiles(["photo.jpg"], ofRun: id, participantID: bob.id)
+        #expect(try await first.runFiles(participantID: alice.id).count == 2, "another participant's call removes nothing")
+        try await first.keepOnlyRunFiles(["photo.jpg"], ofRun: id, participantID: alice.id)
+        #expect(try await second.runFiles(participantID: alice.id).map(\.name) == ["photo.jpg"])
     }
 
     private func isBeingFinished<Value>(_ update: RunUpdate<Value>) -> Bool {

@@ -30,9 +30,6 @@ import ZIPFoundation
         let participant = try await store.enrol(invitationCode: nil, timeZone: Zones.newYork, language: "en")
         let id = UUID(uuidString: "0A1B2C3D-0000-4000-8000-00000000000F")!
         let photo = Data((0..<70_000).map { UInt8($0 % 251) }) // more than one chunk of the ZIP writer
-        let runFolder = StudyDataFolder.runFiles(in: data, participantID: participant.id).appendingPathComponent(id.uuidString, isDirectory: true)
-        try FileManager.default.createDirectory(at: runFolder, withIntermediateDirectories: true)
-        try photo.write(to: runFolder.appendingPathComponent("knee.jpg"))
         let file = FileAnswer(fileName: "knee.jpg", contentType: "image/jpeg", byteCount: photo.count, sha256: String(repeating: "0", count: 64))
         let result = TaskResult(identifier: "pain", taskRunUUID: id, startDate: clock.now, endDate: clock.now, stepResults: [
             StepResult(identifier: "photo", startDate: clock.now, endDate: clock.now, results: [
@@ -42,6 +39,7 @@ import ZIPFoundation
             ]),
         ])
         try await store.saveRun(TaskRun(id: id, participantID: participant.id, taskID: "pain", occurrence: 1, state: .completed, result: result))
+        try await store.storage.write { try await $0.putRunFile(StoredRunFile(runID: id, participantID: participant.id, name: "knee.jpg", data: photo)) }
         let clock = self.clock
         let reader = StudyExportReader(study: study, store: store, careStore: careStore, dataFolder: data, now: { clock.now })
         let out = root.appendingPathComponent("export", isDirectory: true)
@@ -64,7 +62,7 @@ import ZIPFoundation
         var extracted = Data()
         _ = try archive.extract(try #require(entries.first)) { extracted.append($0) }
         #expect(extracted == photo)
-        #expect(summary.issues.map(\.message) == ["run \(id.uuidString.lowercased()): the attached file lost.jpg is not in the data folder"])
+        #expect(summary.issues.map(\.message) == ["run \(id.uuidString.lowercased()): the attached file lost.jpg is not in the study's database"])
         #expect(summary.counts[JSONExporter.filesName] == 1 && summary.counts[JSONExporter.runsName] == 1)
     }
 
@@ -75,10 +73,8 @@ import ZIPFoundation
         let data = root.appendingPathComponent("data", isDirectory: true)
         let participant = try await store.enrol(invitationCode: nil, timeZone: Zones.newYork, language: "en")
         let withFile = UUID(uuidString: "0A1B2C3D-0000-4000-8000-000000000001")!, without = UUID(uuidString: "0A1B2C3D-0000-4000-8000-000000000002")!
-        let runFiles = StudyDataFolder.runFiles(in: data, participantID: participant.id)
-        let runFolder = runFiles.appendingPathComponent(withFile.uuidString, isDirectory: true)
-        try FileManager.default.createDirectory(at: runFolder, withIntermediateDirectories: true)
-        try Data("jpeg".utf8).write(to: runFolder.appendingPathComponent("knee.jpg"))
+        // A result stored before run files moved into the database names the server's folder of them.
+        let runFiles = data.appendingPathComponent("run-files", isDirectory: true).appendingPathComponent(participant.id, isDirectory: true)
         let now = self.clock.now
         func result(_ id: UUID, files: [ResultItem]) -> TaskResult {
             TaskResult(identifier: "pain", taskRunUUID: id, startDate: now, endDate: now,
@@ -90,6 +86,8 @@ import ZIPFoundation
                                                                                           contentType: "image/jpeg", byteCount: 4))])))
         try await store.saveRun(TaskRun(id: without, participantID: participant.id, taskID: "pain", occurrence: 1, state: .completed,
                                         result: result(without, files: [])))
+        try await store.storage.write { try await $0.putRunFile(StoredRunFile(runID: withFile, participantID: participant.id, name: "knee.jpg",
+                                                                             data: Data("jpeg".utf8))) }
         let clock = self.clock
         let reader = StudyExportReader(study: study, store: store, careStore: careStore, dataFolder: data, now: { clock.now })
         let out = root.appendingPathComponent("export", isDirectory: true)

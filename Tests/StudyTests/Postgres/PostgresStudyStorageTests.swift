@@ -28,7 +28,7 @@ struct PostgresStudyStorageTests {
         let client = try PostgresTestDatabase.client.get(), schema = try PostgresTestDatabase.freshSchema()
         _ = try await PostgresStudyStore.open(client: client, schema: schema)
         let s = schema.name
-        let tables = ["invitation", "participant", "session", "signInCode", "taskRun", "consentRecord", "consentPDF"]
+        let tables = ["invitation", "participant", "session", "signInCode", "taskRun", "runFile", "consentRecord", "consentPDF"]
         let fill = [
             """
             INSERT INTO \(s).participant (id, patientID, timeZone, language, enrolledAt)
@@ -50,6 +50,10 @@ struct PostgresStudyStorageTests {
             SELECT gen_random_uuid(), 'p' || (i % 2000), 'task-' || (i % 10), i / 2000, CASE WHEN i % 10 = 0 THEN 'inProgress' ELSE 'completed' END,
                    now(), now() - i * interval '1 second'
             FROM generate_series(0, 19999) AS i
+            """,
+            """
+            INSERT INTO \(s).runFile (runID, participantID, name, data)
+            SELECT id, participantID, 'photo-' || n || '.jpg', '\\xffd8'::bytea FROM \(s).taskRun, generate_series(1, 2) AS n
             """,
             """
             INSERT INTO \(s).consentRecord (id, participantID, kind, sealedJSON, storedAt)
@@ -91,6 +95,8 @@ struct PostgresStudyStorageTests {
         try await expect("taskrun_on_participantid", PostgresStudyRows.runsQuery(in: schema, columns: columns, participantID: "p7", taskID: "task-7", state: nil))
         try await expect("taskrun_on_participantid",
                          PostgresStudyRows.runsQuery(in: schema, columns: columns, participantID: "p7", taskID: nil, state: .inProgress))
+        try await expect("runfile_pkey", PostgresStudyRows.runFileNamesQuery(in: schema, runID: run))
+        try await expect("runfile_on_participantid", PostgresStudyRows.runFilesQuery(in: schema, participantID: "p7"))
         try await expect("consentrecord_on_participantid", PostgresStudyRows.consentRecordsQuery(in: schema, participantID: "p7"))
         try await expect("consentpdf_awaiting", PostgresStudyRows.consentRecordsAwaitingPDFQuery(in: schema))
         try await expect("consentrecord_one_withdrawal", PostgresStudyRows.withdrawalQuery(in: schema, participantID: "p7"))

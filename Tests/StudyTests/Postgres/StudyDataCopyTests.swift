@@ -61,6 +61,13 @@ struct StudyDataCopyTests {
             _ = try await sqlite.studyStore.saveRun(TaskRun(id: id, participantID: participant.id, taskID: "pain", occurrence: 0, state: state,
                                                             result: TaskResult(identifier: "pain", taskRunUUID: id, startDate: environment.now(),
                                                                                endDate: environment.now(), stepResults: [])))
+            // The completed run has a photo attached, kept beside it in the database.
+            if state == .completed {
+                try await sqlite.sqliteStudyStore.storage.write { writer in
+                    try await writer.putRunFile(StoredRunFile(runID: id, participantID: participant.id, name: "photo-0-0a1b2c3d.jpg",
+                                                              data: Data((0..<70_000).map { UInt8($0 % 251) })))
+                }
+            }
         }
         var query = CareQuery()
         query.ids = ["\(participant.id)/pain"]
@@ -170,6 +177,7 @@ struct StudyDataCopyTests {
         #expect(written.outcomes.map(Self.rounded) == source.outcomes.map(Self.rounded))
         #expect(written.outcomes.contains { $0.deletedDate != nil })
         #expect(written.counts == source.counts)
+        #expect(written.runFiles == source.runFiles && source.runFiles.count == 1 && source.runFiles[0].data.count == 70_000)
         #expect(written.consentProblems(key: signing.publicKey).isEmpty)
         // The participant's session still signs them in, by its token's hash.
         #expect(written.sessions.map(\.tokenSHA256) == source.sessions.map(\.tokenSHA256))
