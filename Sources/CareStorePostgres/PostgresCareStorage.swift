@@ -79,9 +79,18 @@ public final class PostgresCareStorage: CareStorage {
 
     /// Runs the body in a serializable transaction, again when PostgreSQL refuses it for a concurrent one; it is
     /// committed (durable, as the server's `synchronous_commit` says) when this returns.
+    ///
+    /// The writers take turns: the transaction's first statement waits for the writers before it (`LOCK TABLE
+    /// versionRevision`, which takes no snapshot, so the body sees what they committed). Every change of a version
+    /// raises that one row, so writers that overlapped would all but one be refused at the end and run again, ever more
+    /// often as more wait: twelve at once on a loaded machine ran past the retry's patience. Reads do not wait.
     public func write<T: Sendable>(_ body: @escaping @Sendable (any CareStorageWriter) async throws -> T) async throws -> T {
-        try await PostgresTransactionRunner.retryingConcurrencyRefusals {
-            try await transaction(begin: "BEGIN ISOLATION LEVEL SERIALIZABLE") { transaction in try await body(transaction) }
+        let turn = PostgresQuery(unsafeSQL: "LOCK TABLE \(schema.qualified("versionRevision")) IN EXCLUSIVE MODE"), logger = logger
+        return try await PostgresTransactionRunner.retryingConcurrencyRefusals {
+            try await transaction(begin: "BEGIN ISOLATION LEVEL SERIALIZABLE") { transaction in
+                try await PostgresTransactionRunner.execute(turn, on: transaction.connection, logger: logger)
+                return try await body(transaction)
+            }
         }
     }
 

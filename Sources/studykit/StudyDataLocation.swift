@@ -71,12 +71,7 @@ struct StudyDataLocation: ParsableArguments {
     /// The study's database, opened for a server (SQLite: created and migrated, the trail anchored at most every
     /// 100 ms; PostgreSQL: connected, migrated under its advisory lock, listening for other processes' commits).
     func openForServer(environment: StudyKitEnvironment, durability: SQLiteStudyStore.Durability) async throws -> OpenedStudyDatabase {
-        if let database {
-            try StudyDataFolder(url: dataFolder).prepare()
-            let opened = try await PostgresStudyDatabase.connect(url: database, keysFolder: keysFolder, auditAnchor: postgresAuditAnchor,
-                                                                  schema: try schema, environment: environment)
-            return OpenedStudyDatabase(database: opened, close: { opened.close() })
-        }
+        if let database { return try await openPostgres(database, environment: environment) }
         let opened = try SQLiteStudyDatabase.openForServer(dataFolder: dataFolder, environment: environment, durability: durability,
                                                            auditAnchorInterval: .milliseconds(100))
         return OpenedStudyDatabase(database: opened, close: { opened.anchorAuditTrailNow() })
@@ -85,18 +80,22 @@ struct StudyDataLocation: ParsableArguments {
     /// The study's database, opened for a command that writes (an invitation, a researcher, an export's audit row):
     /// created and migrated when new, every commit anchored before it returns.
     func openForWriting(environment: StudyKitEnvironment = .live) async throws -> OpenedStudyDatabase {
-        if let database {
-            try StudyDataFolder(url: dataFolder).prepare()
-            let opened = try await PostgresStudyDatabase.connect(url: database, keysFolder: keysFolder, auditAnchor: postgresAuditAnchor,
-                                                                  schema: try schema, environment: environment)
-            return OpenedStudyDatabase(database: opened, close: { opened.close() })
-        }
+        if let database { return try await openPostgres(database, environment: environment) }
         let folder = try StudyDataFolder(url: dataFolder)
         try folder.prepare()
         try folder.createOwnerOnlyFiles(named: [folder.database.lastPathComponent])
         let opened = try SQLiteStudyDatabase(path: folder.database.path, environment: environment)
         try opened.mergeCareFile(at: folder.legacyCareDatabase)
         return OpenedStudyDatabase(database: opened, close: {})
+    }
+
+    /// The PostgreSQL database at `url`, connected and migrated, its anchor kept under the data folder: the same for
+    /// a server and a command, since PostgreSQL's commits are anchored as they are made.
+    private func openPostgres(_ url: String, environment: StudyKitEnvironment) async throws -> OpenedStudyDatabase {
+        try StudyDataFolder(url: dataFolder).prepare()
+        let opened = try await PostgresStudyDatabase.connect(url: url, keysFolder: keysFolder, auditAnchor: postgresAuditAnchor,
+                                                              schema: try schema, environment: environment)
+        return OpenedStudyDatabase(database: opened, close: { opened.close() })
     }
 
     /// The check of the study's audit trail: every row keyed with the study's key from where the trail was keyed, and
