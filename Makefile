@@ -42,15 +42,14 @@ run: deps
 
 # The tests run against a PostgreSQL cluster of their own (a new folder under /tmp, a free port on 127.0.0.1), whose
 # URL they read from STUDYKIT_TEST_POSTGRES_URL; the trap stops it and removes its folder however the recipe ends
-# (tests failing, Ctrl-C), so nothing is left running. The Swift tests' temporary folders (data folders with their
-# keys) are made in a folder of their own (TMPDIR), which the trap removes too.
+# (tests failing, Ctrl-C), so nothing is left running.
 test: test-deps $(VENV)/.installed
 	$(SWIFT) build --build-tests
-	@cluster=$$(mktemp -d /tmp/studykit-postgres.XXXXXX) && scratch=$$(mktemp -d /tmp/studykit-swift-tests.XXXXXX) && \
-	trap 'scripts/postgres-cluster stop "$$cluster"; rm -rf "$$scratch"' EXIT && trap 'exit 130' INT TERM HUP && \
+	@cluster=$$(mktemp -d /tmp/studykit-postgres.XXXXXX) && \
+	trap 'scripts/postgres-cluster stop "$$cluster"' EXIT && trap 'exit 130' INT TERM HUP && \
 	url=$$(scripts/postgres-cluster start "$$cluster") && export STUDYKIT_TEST_POSTGRES_URL="$$url" && \
 	echo "PostgreSQL for the tests: $$url" && \
-	TMPDIR="$$scratch" $(SWIFT) test && \
+	$(SWIFT) test && \
 	$(VENV)/bin/pytest -q tests
 
 bench: deps $(VENV)/.installed

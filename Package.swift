@@ -177,7 +177,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The PostgreSQL database of `make test` (STUDYKIT_TEST_POSTGRES_URL), shared by the test targets that use it.
+        // What test targets share: the PostgreSQL database of `make test` (STUDYKIT_TEST_POSTGRES_URL), and the test
+        // process's scratch folder, removed at exit (TestScratchFolder).
         .target(name: "PostgresTestSupport", dependencies: ["CareStorePostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
                 path: "Tests/PostgresTestSupport"),
         .testTarget(name: "StudyKitEnvironmentTests", dependencies: ["StudyKitEnvironment"]),
@@ -209,6 +210,8 @@ let package = Package(
                 "StudySQLite", "CareStoreSQLite",
                 // Opening the participant's copy of their data.
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                // Data folders in the test process's scratch folder, removed at exit.
+                "PostgresTestSupport",
             ]
         ),
         // The stores and the study module make data folders for `studykit export` to read.

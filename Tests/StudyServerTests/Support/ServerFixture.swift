@@ -1,6 +1,7 @@
 import CareStore
 import Consent
 import Foundation
+import PostgresTestSupport
 import StudyKitEnvironment
 import HTTPTypes
 import Study
@@ -50,7 +51,7 @@ enum ServerFixture {
     /// `trustedProxies` are the peers whose `X-Forwarded-For` names the client; `heartbeat` is the live-update streams'.
     static func service(clock: Clock, dataFolder: URL? = nil, withdrawal: StudyWithdrawalPolicy? = nil,
                         studyFolder: URL? = nil, trustedProxies: Set<String> = [], heartbeat: Duration? = nil) throws -> StudyService {
-        let data = dataFolder ?? FileManager.default.temporaryDirectory.appendingPathComponent("home-cache-\(UUID().uuidString)")
+        let data = dataFolder ?? TestScratchFolder.make("home-cache")
         // bcrypt at its lowest cost: the console's tests sign in many times.
         var configuration = StudyServerConfiguration(studyFolder: studyFolder ?? repository.appendingPathComponent("examples/studies/recover"),
                                                      dataFolder: data, trustedProxies: trustedProxies, passwordCost: 4)

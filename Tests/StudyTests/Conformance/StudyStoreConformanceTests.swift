@@ -38,11 +38,11 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case .inMemory: return InMemoryStudyStore(environment: environment)
         case .sqliteInMemory: return try SQLiteStudyStore.inMemory(environment: environment)
         case .sqliteFile:
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("study-store-\(UUID().uuidString)/study.sqlite").path
+            let path = TestScratchFolder.make("study-store").appendingPathComponent("study.sqlite").path
             return try SQLiteStudyStore(path: path, environment: environment)
         case .sqliteSharedWithCare:
             // The study server's one file, where the study store's tables sit beside the care store's.
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("study-database-\(UUID().uuidString)/study.sqlite").path
+            let path = TestScratchFolder.make("study-database").appendingPathComponent("study.sqlite").path
             return try SQLiteStudyDatabase(path: path, environment: environment).studyStore
         case .postgres:
             return try await PostgresStudyStore.open(client: PostgresTestDatabase.client.get(), schema: PostgresTestDatabase.freshSchema(),
@@ -69,10 +69,10 @@ extension Backend {
             let first = try SQLiteStudyStore.inMemory(environment: environment)
             return (first, SQLiteStudyStore(storage: first.storage, environment: environment))
         case .sqliteFile:
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("study-store-\(UUID().uuidString)/study.sqlite").path
+            let path = TestScratchFolder.make("study-store").appendingPathComponent("study.sqlite").path
             return (try SQLiteStudyStore(path: path, environment: environment), try SQLiteStudyStore(path: path, environment: environment))
         case .sqliteSharedWithCare:
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("study-database-\(UUID().uuidString)/study.sqlite").path
+            let path = TestScratchFolder.make("study-database").appendingPathComponent("study.sqlite").path
             return (try SQLiteStudyDatabase(path: path, environment: environment).studyStore, try SQLiteStudyDatabase(path: path, environment: environment).studyStore)
         case .postgres:
             let schema = try PostgresTestDatabase.freshSchema()
