@@ -84,15 +84,18 @@ end
 
 
 def wrk(url, seconds, connections, headers=(), script=None):
+    # A response slower than wrk's default 2 s would be dropped unseen: the posts' script would lose track of its
+    # run's step (the server moved on, the script did not) and every later post would be refused as stale.
     command = ["wrk", "-t", str(min(connections, 2) if script is None else connections), "-c", str(connections),
-               "-d", f"{seconds}s", "--latency"]
+               "-d", f"{seconds}s", "--timeout", "30s", "--latency"]
     for header in headers:
         command += ["-H", header]
     if script:
         command += ["-s", script]
     out = subprocess.run(command + [url], check=True, capture_output=True, text=True)
     if "unexpected status" in out.stderr:
-        raise SystemExit("wrk saw unexpected statuses:\n" + out.stderr[:800])
+        socket_errors = re.search(r"Socket errors:.*", out.stdout)
+        raise SystemExit("wrk saw unexpected statuses:\n" + out.stderr[:800] + (f"\n{socket_errors.group(0)}" if socket_errors else ""))
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out.stdout).group(1))
     value, unit = re.search(r"\s99%\s+([\d.]+)(us|ms|s)", out.stdout).groups()
     p99 = float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
