@@ -195,11 +195,19 @@ struct SQLiteStudyDatabaseTests {
         try put(photo, participant.id, run.id, "photo-1-0a1b2c3d.jpg")
         try put(Data("gone".utf8), participant.id, UUID(), "deleted-run.m4a")
 
-        // Someone else's run under this participant's folder: refused, nothing moved, the folder kept.
+        // Someone else's run under this participant's folder, or a folder that names no run: refused, naming it,
+        // nothing moved, the folder kept.
         try put(Data("x".utf8), other.id, run.id, "stray.jpg")
         #expect(throws: SQLiteRunFilesMoveError.self) { try data.moveRunFilesIn(from: root) }
         #expect(try await data.studyStore.runFiles(participantID: participant.id).isEmpty)
         try FileManager.default.removeItem(at: root.appendingPathComponent(other.id, isDirectory: true))
+        let notARun = root.appendingPathComponent(participant.id, isDirectory: true).appendingPathComponent("notes", isDirectory: true)
+        try FileManager.default.createDirectory(at: notARun, withIntermediateDirectories: true)
+        #expect(throws: SQLiteRunFilesMoveError.unexpected(path: notARun.path, reason: "a run's folder is named by the run's UUID")) {
+            try data.moveRunFilesIn(from: root)
+        }
+        #expect(try await data.studyStore.runFiles(participantID: participant.id).isEmpty)
+        try FileManager.default.removeItem(at: notARun)
 
         #expect(try data.moveRunFilesIn(from: root) == 1)
         #expect(!FileManager.default.fileExists(atPath: root.path))
