@@ -62,6 +62,7 @@ function init(args)
   me = participants[index]
   atLevel = true   -- the run's current step, as the last acknowledged post left it
   count = 0
+  resynced = false
 end
 function request()
   count = count + 1
@@ -76,6 +77,12 @@ end
 function response(status, headers, body)
   if status == 303 then
     atLevel = not atLevel
+  elseif status == 409 and not resynced then
+    -- When a wrk run ends it closes its connections, but the post each had in flight is still applied, and can land
+    -- after post_run has read the run's step, or during this run: the run is then one step off this script, once per
+    -- connection at most. A second stale step would be the server's.
+    resynced = true
+    atLevel = not atLevel
   else
     io.stderr:write("unexpected status " .. status .. " from participant " .. index .. ": " .. string.sub(body or "", 1, 300) .. "\n")
   end
@@ -83,7 +90,7 @@ end
 """
 
 
-def wrk(url, seconds, connections, headers=(), script=None):
+def wrk(url, seconds, connections, headers=(), script=None, allowed_refusals=0):
     # A response slower than wrk's default 2 s would be dropped unseen: the posts' script would lose track of its
     # run's step (the server moved on, the script did not) and every later post would be refused as stale.
     command = ["wrk", "-t", str(min(connections, 2) if script is None else connections), "-c", str(connections),
@@ -100,7 +107,7 @@ def wrk(url, seconds, connections, headers=(), script=None):
     value, unit = re.search(r"\s99%\s+([\d.]+)(us|ms|s)", out.stdout).groups()
     p99 = float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out.stdout)
-    if errors:
+    if errors and int(errors.group(1)) > allowed_refusals:
         raise SystemExit(f"{url}: {errors.group(1)} non-2xx/3xx responses\n{out.stdout}")
     return rate, p99
 
@@ -108,7 +115,8 @@ def wrk(url, seconds, connections, headers=(), script=None):
 def post_run(server, participants, script, args):
     """One wrk run of survey-step posts; then each participant's run is brought back to its pain level step (a run
     may end after a Next), where the next run's script starts."""
-    result = wrk(server.base + participants[0][1], args.seconds, args.connections, script=str(script))
+    # The script's one stale step per connection at most (a post of the previous run landing late) is not an error.
+    result = wrk(server.base + participants[0][1], args.seconds, args.connections, script=str(script), allowed_refusals=args.connections)
     for _, run, csrf, participant in participants:
         # A post wrk sent as it stopped may still be answered after the step is read here: the Back then names a step
         # the run has left (409), and the step is read again.
