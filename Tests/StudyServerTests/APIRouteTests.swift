@@ -111,7 +111,8 @@ struct APIRouteTests {
         let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))
         let service = try Fixture.service(clock: clock)
         let alex = try await Fixture.participant(of: service, zone: .gmt)
-        try await Fixture.consent(of: service, for: alex, at: clock.now)
+        let record = try await Fixture.consent(of: service, for: alex, at: clock.now).record.id
+        try await service.store.setConsentPDF(.stored(Data("%PDF-1.7 test".utf8)), recordID: record, participantID: alex.participant.id)
         clock.set(Fixture.date("2026-03-05T03:00:00Z"))
         let viewer = try await service.researchers.store.addResearcher(email: "v@example.org", role: .viewer)
         let researcherToken = try await service.researchers.store.createResearcherSession(researcherID: viewer.id, lifetime: 600).token
@@ -120,6 +121,7 @@ struct APIRouteTests {
             (.get, "/api/v1/participant/events?from=2026-03-04&to=2026-03-05", nil, alex.sessionToken, 200),
             (.post, "/api/v1/participant/events/symptoms/0/outcome", #"{"action":"log"}"#, alex.sessionToken, 204),
             (.post, "/api/v1/participant/runs", #"{"task":"pain","occurrence":1}"#, alex.sessionToken, 201),
+            (.get, "/api/v1/participant/consent.pdf", nil, alex.sessionToken, 200),
             (.get, "/api/v1/exports/outcomes", nil, researcherToken, 200),
         ]
         let app = Application(router: StudyRouter.router(service: service, secureCookies: false))

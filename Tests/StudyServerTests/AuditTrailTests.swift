@@ -1,3 +1,4 @@
+import Consent
 import Foundation
 import GRDB
 import HTTPTypes
@@ -239,6 +240,26 @@ struct AuditTrailTests {
         #expect(try fields(takenBack.before).keys.sorted() == ["state"], "the run's own time of change is the audit row's")
         let outcome = try #require(try await every(service).last { $0.entity == "outcome" && $0.action == "update" })
         #expect(try fields(outcome.before)["deletedDate"] is NSNull && fields(outcome.after)["deletedDate"] as? Double != nil)
+        #expect(try await service.sqliteData.verifyAuditTrail() == nil)
+    }
+
+    /// A consent's PDF printed after its record is an update of the PDF's row (pending, then ready, with the PDF's
+    /// digest after), not a second insert that leaves no "before".
+    @Test func aConsentPDFPrintedAfterItsRecordIsAnUpdateOfItsRowWithTheStateBeforeAndAfter() async throws {
+        let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))
+        let service = try Fixture.service(clock: clock)
+        let signedIn = try await Fixture.participant(of: service, zone: tokyo)
+        let record = try await Fixture.consent(of: service, for: signedIn, at: clock.now).record.id
+        let pdf = Data("%PDF-1.7 printed".utf8)
+        try await service.store.setConsentPDF(.stored(pdf), recordID: record, participantID: signedIn.participant.id)
+        let key = record.uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let rows = try await every(service).filter { $0.entity == "consentPDF" && $0.entityID == key }
+        #expect(rows.map(\.action) == ["insert", "update"], "\(rows.map(\.action))")
+        let update = try #require(rows.last)
+        let before = try #require(try JSONSerialization.jsonObject(with: Data((update.before ?? "").utf8)) as? [String: Any])
+        let after = try #require(try JSONSerialization.jsonObject(with: Data((update.after ?? "").utf8)) as? [String: Any])
+        #expect(before["state"] as? String == "pending" && after["state"] as? String == "ready", "\(before) → \(after)")
+        #expect(after["pdfSHA256"] as? String == ConsentRecord.sha256Hex(of: pdf))
         #expect(try await service.sqliteData.verifyAuditTrail() == nil)
     }
 

@@ -195,4 +195,23 @@ struct LiveUpdatesControllerTests {
             await reconnect.close()
         }
     }
+
+    @Test func aWithdrawalRecordedInTheConsoleEndsTheParticipantsOpenStream() async throws {
+        let service = try service(withdrawal: .keep)
+        let alex = try await Fixture.participant(of: service, zone: tokyo)
+        try await Fixture.consent(of: service, for: alex, at: service.environment.now())
+        let investigator = try await Fixture.researcher(of: service, role: .investigator)
+        try await live(service) { client, port in
+            let stream = try await EventStreamConnection.open(port: port, sessionToken: alex.sessionToken)
+            #expect(await stream.opened())
+            let withdrawal = try await client.execute(uri: "/console/participants/\(alex.participant.id)/withdraw", method: .post,
+                                                      headers: Fixture.consoleForm(investigator.cookie),
+                                                      body: ByteBuffer(string: investigator.csrf + "&reason=Asked+by+phone"))
+            #expect(withdrawal.status == .seeOther)
+            #expect(await stream.ended(), "the participant's stream ends when the team records their withdrawal")
+            let reconnect = try await EventStreamConnection.open(port: port, sessionToken: alex.sessionToken)
+            #expect(await reconnect.status() == 403, "a participant who left gets no stream")
+            await reconnect.close()
+        }
+    }
 }

@@ -22,7 +22,6 @@ struct WithdrawalRaceTests {
     @Test func nothingOfTheParticipantIsStoredAfterTheirWithdrawalAndItIsRecordedOnce() async throws {
         let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z"))
         let service = try Fixture.service(clock: clock, withdrawal: .delete)
-        let investigator = try await Fixture.researcher(of: service, role: .investigator)
         var enrolled: [StudyService.SignedIn] = []
         for _ in 0..<20 {
             let signedIn = try await Fixture.participant(of: service, zone: TimeZone(identifier: "Pacific/Auckland")!)
@@ -31,6 +30,9 @@ struct WithdrawalRaceTests {
         }
         let participants = enrolled
         clock.set(Fixture.date("2026-03-05T03:00:00Z")) // the day after enrolment, when Recover's symptom log starts
+        // Signed in now: a console session of an hour made at enrolment would have expired, and every investigator's
+        // post would be refused as not signed in instead of racing the participant.
+        let investigator = try await Fixture.researcher(of: service, role: .investigator)
         let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
         try await app.test(.router) { client in
             for signedIn in participants {
@@ -66,6 +68,10 @@ struct WithdrawalRaceTests {
                 #expect(statuses.allSatisfy { $0.1 < 500 }, "\(statuses)")
                 let withdrawals = statuses.filter { ($0.0 == "leave" || $0.0 == "investigator") && $0.1 == 303 }
                 #expect(withdrawals.count == 1, "one of the two withdrawals is recorded, the other refused: \(statuses)")
+                // The other is told the participant left: the console's 409, or the participant's own refusal (left: 403;
+                // their session deleted with their data: 401).
+                let refused = statuses.filter { ($0.0 == "leave" || $0.0 == "investigator") && $0.1 != 303 }
+                #expect(refused.allSatisfy { $0.0 == "investigator" ? $0.1 == 409 : [401, 403].contains($0.1) }, "\(statuses)")
                 let records = try await service.store.consentRecords(participantID: id)
                 #expect(records.map(\.sealed.record.kind) == [.consent, .withdrawal])
                 #expect(try await service.store.runs(participantID: id, taskID: nil).isEmpty, "no run of theirs outlives the withdrawal")
