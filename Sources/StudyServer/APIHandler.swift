@@ -5,6 +5,7 @@ import Hummingbird
 import OpenAPIRuntime
 import Research
 import Study
+import StudyKitEnvironment
 import StudyServerAPI
 import StudyWeb
 
@@ -37,7 +38,38 @@ extension StudyServerError {
 /// workflow and checks as the web pages. Every refusal is an `Error` body with the status the document lists for the
 /// operation.
 struct APIHandler: APIProtocol {
-    let service: StudyService
+    /// What the API's operations use of the server.
+    protocol Service: Sendable {
+        /// The study the server runs.
+        var study: StudyDefinition { get }
+        /// Participants, invitations, sessions, runs and consent records.
+        var store: any StudyStore { get }
+        /// The participant's rules: the onboarding gate, withdrawal, the daily feed, runs.
+        var workflow: ParticipantWorkflow { get }
+        /// Researchers' accounts, sessions and sign-in.
+        var researchers: ResearcherAccounts { get }
+        /// The clock, calendar and time zone the server runs on.
+        var environment: StudyKitEnvironment { get }
+        /// The web strings of `language` (an answer's problems in the participant's language).
+        func strings(language: String) -> WebStrings
+        /// The participant of a session token; nil when it is no live session.
+        func signedIn(sessionToken: String?) async throws -> StudyService.SignedIn?
+        /// Enrols a participant with the invitation `invitationCode`; the new session's token.
+        func enrol(invitationCode: String?, timeZone: TimeZone, language: String) async throws -> String
+        /// Signs in with a one-time code from `client`; the new session's token, nil when refused.
+        func signIn(code: String, from client: String) async throws -> String?
+        /// Starts, or finds the unfinished, run of `taskID`'s event `occurrence` (the onboarding's when nil).
+        func startRun(taskID: String, occurrence: Int?, for participant: StudyParticipant) async throws -> UUID
+        /// A posted step's answers applied to the participant's run.
+        func apply(_ form: [String: [String]], files: [String: UploadedFile], to runID: UUID, for participant: StudyParticipant) async throws
+            -> (StepSubmission, ParticipantWorkflow.StepApplication<[String: FieldProblem]>)
+        /// The PDF of the participant's signed consent; nil while it is printed.
+        func consentPDF(signedIn: StudyService.SignedIn) async throws -> Data?
+        /// The whole study in one export format, zipped.
+        func exportArchive(format: StudyExportFormat, cells: CSVCellStyle) async throws -> StudyExportArchive
+    }
+
+    let service: any Service
 
     /// The caller's participant; refused when the token is not a participant's.
     private func participant() throws(StudyServerError) -> StudyService.SignedIn {
@@ -287,7 +319,7 @@ struct APIHandler: APIProtocol {
             form[StepSubmission.actionFieldName] = [body.action.rawValue]
             let source = AuditSource(actor: "participant \(participant.id)", reason: "POST /api/v1/participant/runs/\(runID.uuidString.lowercased())/steps")
             let applied = try await refusing {
-                try await AuditTrail.$source.withValue(source) { try await service.apply(form, to: runID, for: participant).1 }
+                try await AuditTrail.$source.withValue(source) { try await service.apply(form, files: [:], to: runID, for: participant).1 }
             }
             switch applied {
             case .refused(_, let problems):
@@ -404,7 +436,7 @@ struct APIHandler: APIProtocol {
                 throw StudyServerError(.badRequest, code: "bad-request", "Unknown export format.")
             }
             let source = AuditSource(actor: "researcher \(researcher.email) (\(researcher.id.uuidString.lowercased()))", reason: "GET /api/v1/exports/\(format.rawValue)")
-            let archive = try await AuditTrail.$source.withValue(source) { try await service.exportArchive(format: format) }
+            let archive = try await AuditTrail.$source.withValue(source) { try await service.exportArchive(format: format, cells: .exact) }
             let chunks = try archive.chunks().map { ArraySlice([UInt8]($0)) }
             return .ok(.init(body: .applicationZip(HTTPBody(chunks, length: .known(Int64(archive.size)), iterationBehavior: .single))))
         } catch let failure as StudyServerError {
@@ -419,3 +451,5 @@ struct APIHandler: APIProtocol {
         }
     }
 }
+
+extension StudyService: APIHandler.Service {}

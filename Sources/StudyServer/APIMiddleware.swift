@@ -15,7 +15,17 @@ import Study
 /// data (their JSON, a consent PDF, an export), which no browser, proxy or shared cache may keep.
 struct APIMiddleware: RouterMiddleware {
     typealias Context = StudyRequestContext
-    let service: StudyService
+    /// What the API's caller check uses of the server.
+    protocol Service: Sendable {
+        /// The proxies whose `X-Forwarded-For` the sign-in limit trusts.
+        var trustedProxies: Set<String> { get }
+        /// Researchers' accounts and sessions.
+        var researchers: ResearcherAccounts { get }
+        /// The participant of a session token; nil when it is no live session.
+        func signedIn(sessionToken: String?) async throws -> StudyService.SignedIn?
+    }
+
+    let service: any Service
 
     /// The largest JSON body accepted.
     static let maximumBody = 64 * 1024
@@ -41,7 +51,7 @@ struct APIMiddleware: RouterMiddleware {
                 request.body = .init(buffer: body)
             }
             var caller = APICaller(client: ClientAddress.resolve(peer: context.remoteAddress, forwardedFor: request.headers[HTTPField.Name("X-Forwarded-For")!],
-                                                                 trustedProxies: service.configuration.trustedProxies))
+                                                                 trustedProxies: service.trustedProxies))
             if let token = Self.bearerToken(of: request) {
                 if let participant = try await service.signedIn(sessionToken: token) {
                     caller.participant = participant
@@ -95,3 +105,5 @@ struct APIMiddleware: RouterMiddleware {
         return Response(status: status ?? failure.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }
+
+extension StudyService: APIMiddleware.Service {}

@@ -10,7 +10,7 @@ import StudyWeb
 
 /// The study team's console: signing in, setting a password from a one-time link, enrolment, a participant's data,
 /// their consent PDFs, exports, and the researcher's own account. Every route is in ``routes()`` with who may use it,
-/// and is reached only through ``guarded(_:)``, which checks that before anything else runs.
+/// and is registered behind ``ConsoleAccessMiddleware``, which checks that before anything else runs.
 ///
 /// | Route | Who | What it does |
 /// |---|---|---|
@@ -26,40 +26,40 @@ import StudyWeb
 /// The console's cookie (`studykit_console`, path `/console`, `SameSite=Strict`) is apart from participants': neither
 /// opens the other's pages.
 struct ConsoleController {
-    let service: StudyService
+    /// What the console's routes use of the server besides what its pages read.
+    protocol Service: ConsolePageBuilder.Service {
+        /// The console's page templates.
+        var consolePages: ConsolePageRenderer { get }
+        /// Researchers' accounts, sessions and sign-in.
+        var researchers: ResearcherAccounts { get }
+        /// Makes the CSRF tokens of console sessions.
+        var signer: RequestSigner { get }
+        /// The consent PDFs printed so far.
+        var pdfPrinter: ConsentPDFPrinter { get }
+        /// The proxies whose `X-Forwarded-For` the sign-in limit trusts.
+        var trustedProxies: Set<String> { get }
+        /// Records a participant's withdrawal (``Study/StudyWithdrawal``).
+        func withdraw(_ participant: StudyParticipant, reason: String?, data: WithdrawnData?, recordedBy recorder: StudyWithdrawal.Recorder) async throws
+        /// Wakes the printer of consent PDFs (a countersignature makes a record to print).
+        func printConsentPDFs()
+        /// The whole study in one export format, zipped.
+        func exportArchive(format: StudyExportFormat, cells: CSVCellStyle) async throws -> StudyExportArchive
+    }
+
+    let service: any Service
     let secureCookies: Bool
 
     /// The console session cookie's name.
     static let cookie = "studykit_console"
 
     func addRoutes(to router: Router<StudyRequestContext>) {
-        let console = router.group("/console").add(middleware: ConsolePageMiddleware(service: service))
+        let console = router.group("/console").add(middleware: ConsolePageMiddleware(study: service.study, pages: service.consolePages))
         for route in routes() {
             let path = route.path == "/console" ? "" : String(route.path.dropFirst("/console".count))
-            console.on(RouterPath(path), method: route.method) { request, context in try await guarded(route)(request, context) }
-        }
-    }
-
-    /// `route`'s handler behind its access check: the researcher of the request's console cookie is found, refused
-    /// when the route's ``ConsoleAccess`` does not let them in, and a posted form read and, with a session, its CSRF
-    /// token checked, before the handler runs.
-    func guarded(_ route: ConsoleRoute) -> @Sendable (Request, StudyRequestContext) async throws -> Response {
-        { request, context in
-            let found = try await service.researchers.signedIn(token: StudyRouter.cookie(named: Self.cookie, of: request))
-            try route.access.check(found?.researcher)
-            let csrf = found.map { Self.csrfToken(of: $0.session, signer: service.signer) }
-            var form: [String: [String]] = [:]
-            if request.method == .post {
-                form = try await PostedForm.fields(of: request)
-                if route.access != .anyone, let csrf, !CSRFToken.isPosted(in: form, expected: csrf) { throw StudyServerError.consoleFormToken }
-            }
-            let console = ConsoleRequest(request: request, context: context, researcher: found?.researcher, session: found?.session, csrfToken: csrf,
-                                         form: form)
-            // What a researcher changes is theirs in the audit trail; before signing in, the console's (a password set).
-            let actor = found.map { "researcher \($0.researcher.email) (\($0.researcher.id.uuidString.lowercased()))" } ?? "console sign-in"
-            return try await AuditTrail.$source.withValue(AuditSource(actor: actor, reason: "\(route.method) \(route.path)")) {
-                try await route.handler(console)
-            }
+            // Each route behind its own access check, whose context then carries the researcher it let in.
+            console.group().add(middleware: ConsoleAccessMiddleware(route, researchers: service.researchers, signer: service.signer))
+                .group(context: ConsoleRequestContext.self)
+                .on(RouterPath(path), method: route.method, use: route.handler)
         }
     }
 
@@ -72,51 +72,51 @@ struct ConsoleController {
     /// Every console route, with who may use it.
     func routes() -> [ConsoleRoute] {
         [
-            ConsoleRoute(.get, "/console/sign-in", .anyone) { request in
-                if request.researcher != nil { return .redirect(to: ConsolePageRenderer.homePath, type: .normal) }
-                let notice = request.request.uri.queryParameters["notice"] == "password-set" ? "Your password is set. Sign in with it." : nil
-                return StudyRouter.html(service.consolePages.signIn(ConsoleSignInView(action: "/console/sign-in", notice: notice), context: context(request)))
+            ConsoleRoute(.get, "/console/sign-in", .anyone) { request, context in
+                if context.researcher != nil { return .redirect(to: ConsolePageRenderer.homePath, type: .normal) }
+                let notice = request.uri.queryParameters["notice"] == "password-set" ? "Your password is set. Sign in with it." : nil
+                return StudyRouter.html(service.consolePages.signIn(ConsoleSignInView(action: "/console/sign-in", notice: notice), context: pageContext(context)))
             },
-            ConsoleRoute(.post, "/console/sign-in", .anyone) { request in try await signIn(request) },
-            ConsoleRoute(.get, "/console/password/:token", .anyone) { request in
-                let token = try request.parameter("token")
+            ConsoleRoute(.post, "/console/sign-in", .anyone) { request, context in try await signIn(request, context) },
+            ConsoleRoute(.get, "/console/password/:token", .anyone) { request, context in
+                let token = try context.parameter("token")
                 guard let researcher = try await service.researchers.store.researcher(passwordLinkToken: token) else { throw Self.deadLink }
-                return StudyRouter.html(service.consolePages.password(passwordView(token: token, researcher: researcher), context: context(request)))
+                return StudyRouter.html(service.consolePages.password(passwordView(token: token, researcher: researcher), context: pageContext(context)))
             },
-            ConsoleRoute(.post, "/console/password/:token", .anyone) { request in try await setPassword(request) },
-            ConsoleRoute(.get, "/console", .permission(.readStudyData)) { request in
+            ConsoleRoute(.post, "/console/password/:token", .anyone) { request, context in try await setPassword(context) },
+            ConsoleRoute(.get, "/console", .permission(.readStudyData)) { request, context in
                 var view = try await ConsolePageBuilder(service: service).enrolment()
-                view.signInNotice = request.session?.failedSignInsBefore.map(Self.signInNotice)
-                return StudyRouter.html(service.consolePages.enrolment(view, context: context(request)))
+                view.signInNotice = context.session?.failedSignInsBefore.map(Self.signInNotice)
+                return StudyRouter.html(service.consolePages.enrolment(view, context: pageContext(context)))
             },
-            ConsoleRoute(.get, "/console/participants/:participant", .permission(.readStudyData)) { request in
-                let participant = try await participant(request)
-                let role = try request.signedIn.role
+            ConsoleRoute(.get, "/console/participants/:participant", .permission(.readStudyData)) { request, context in
+                let participant = try await participant(context)
+                let role = try context.signedIn.role
                 let view = try await ConsolePageBuilder(service: service)
                     .participant(participant, canCountersign: role.allows(.countersignConsent), canRecordWithdrawal: role.allows(.recordWithdrawal))
-                return StudyRouter.html(service.consolePages.participant(view, context: context(request)))
+                return StudyRouter.html(service.consolePages.participant(view, context: pageContext(context)))
             },
-            ConsoleRoute(.post, "/console/participants/:participant/consents/:record/countersign", .permission(.countersignConsent)) { request in
-                try await countersign(request)
+            ConsoleRoute(.post, "/console/participants/:participant/consents/:record/countersign", .permission(.countersignConsent)) { request, context in
+                try await countersign(context)
             },
-            ConsoleRoute(.post, "/console/participants/:participant/withdraw", .permission(.recordWithdrawal)) { request in
-                try await recordWithdrawal(request)
+            ConsoleRoute(.post, "/console/participants/:participant/withdraw", .permission(.recordWithdrawal)) { request, context in
+                try await recordWithdrawal(context)
             },
-            ConsoleRoute(.get, "/console/participants/:participant/consents/:record/pdf", .permission(.readStudyData)) { request in
-                try await consentPDF(request)
+            ConsoleRoute(.get, "/console/participants/:participant/consents/:record/pdf", .permission(.readStudyData)) { request, context in
+                try await consentPDF(context)
             },
-            ConsoleRoute(.get, "/console/exports/:format", .permission(.exportData)) { request in
-                try await export(request, format: try request.parameter("format"))
+            ConsoleRoute(.get, "/console/exports/:format", .permission(.exportData)) { request, context in
+                try await export(request, format: try context.parameter("format"))
             },
-            ConsoleRoute(.get, "/console/exports", .permission(.exportData)) { request in
-                try await export(request, format: request.request.uri.queryParameters["format"].map(String.init) ?? "")
+            ConsoleRoute(.get, "/console/exports", .permission(.exportData)) { request, context in
+                try await export(request, format: request.uri.queryParameters["format"].map(String.init) ?? "")
             },
-            ConsoleRoute(.get, "/console/invitations", .permission(.manageInvitations)) { request in
-                StudyRouter.html(service.consolePages.invitations(try await invitationsView(), context: context(request)))
+            ConsoleRoute(.get, "/console/invitations", .permission(.manageInvitations)) { request, context in
+                StudyRouter.html(service.consolePages.invitations(try await invitationsView(), context: pageContext(context)))
             },
-            ConsoleRoute(.post, "/console/invitations", .permission(.manageInvitations)) { request in try await createInvitations(request) },
-            ConsoleRoute(.post, "/console/invitations/:invitation/revoke", .permission(.manageInvitations)) { request in
-                guard let id = UUID(uuidString: try request.parameter("invitation")) else { throw StudyServerError.noSuchInvitation }
+            ConsoleRoute(.post, "/console/invitations", .permission(.manageInvitations)) { request, context in try await createInvitations(request, context) },
+            ConsoleRoute(.post, "/console/invitations/:invitation/revoke", .permission(.manageInvitations)) { request, context in
+                guard let id = UUID(uuidString: try context.parameter("invitation")) else { throw StudyServerError.noSuchInvitation }
                 do {
                     try await service.store.revokeInvitation(id: id)
                 } catch StudyStoreError.unknownInvitationID {
@@ -126,40 +126,40 @@ struct ConsoleController {
                 }
                 return .redirect(to: ConsolePageRenderer.invitationsPath, type: .normal)
             },
-            ConsoleRoute(.get, "/console/researchers", .permission(.manageResearchers)) { request in
-                StudyRouter.html(service.consolePages.researchers(try await researchersView(request), context: context(request)))
+            ConsoleRoute(.get, "/console/researchers", .permission(.manageResearchers)) { request, context in
+                StudyRouter.html(service.consolePages.researchers(try await researchersView(request, context), context: pageContext(context)))
             },
-            ConsoleRoute(.post, "/console/researchers", .permission(.manageResearchers)) { request in try await addResearcher(request) },
-            ConsoleRoute(.post, "/console/researchers/:researcher/role", .permission(.manageResearchers)) { request in
-                let (researcher, _) = try await otherResearcher(request)
-                guard let role = ResearcherRole(rawValue: request.field("role")) else {
+            ConsoleRoute(.post, "/console/researchers", .permission(.manageResearchers)) { request, context in try await addResearcher(request, context) },
+            ConsoleRoute(.post, "/console/researchers/:researcher/role", .permission(.manageResearchers)) { request, context in
+                let (researcher, _) = try await otherResearcher(context)
+                guard let role = ResearcherRole(rawValue: context.field("role")) else {
                     throw StudyServerError(.unprocessableContent, code: "choose-role", "Choose a role: viewer, investigator or admin.")
                 }
                 try await service.researchers.store.setRole(role, researcherID: researcher.id)
                 return .redirect(to: ConsolePageRenderer.researchersPath, type: .normal)
             },
-            ConsoleRoute(.post, "/console/researchers/:researcher/link", .permission(.manageResearchers)) { request in
-                let (researcher, _) = try await otherResearcher(request)
+            ConsoleRoute(.post, "/console/researchers/:researcher/link", .permission(.manageResearchers)) { request, context in
+                let (researcher, _) = try await otherResearcher(context)
                 let link = try await service.researchers.store.createPasswordLink(researcherID: researcher.id)
-                return StudyRouter.html(service.consolePages.researchers(try await researchersView(request, newLink: (researcher.email, link)), context: context(request)))
+                return StudyRouter.html(service.consolePages.researchers(try await researchersView(request, context, newLink: (researcher.email, link)), context: pageContext(context)))
             },
-            ConsoleRoute(.post, "/console/researchers/:researcher/remove", .permission(.manageResearchers)) { request in
-                let (researcher, _) = try await otherResearcher(request)
+            ConsoleRoute(.post, "/console/researchers/:researcher/remove", .permission(.manageResearchers)) { request, context in
+                let (researcher, _) = try await otherResearcher(context)
                 try await service.researchers.store.removeResearcher(id: researcher.id)
                 return .redirect(to: ConsolePageRenderer.researchersPath, type: .normal)
             },
-            ConsoleRoute(.get, "/console/account", .signedIn) { request in
-                let researcher = try request.signedIn
+            ConsoleRoute(.get, "/console/account", .signedIn) { request, context in
+                let researcher = try context.signedIn
                 let view = ConsoleAccountView(email: researcher.email, role: researcher.role.rawValue, signOutAction: "/console/sign-out",
                                               signOutEverywhereAction: "/console/sign-out-everywhere")
-                return StudyRouter.html(service.consolePages.account(view, context: context(request)))
+                return StudyRouter.html(service.consolePages.account(view, context: pageContext(context)))
             },
-            ConsoleRoute(.post, "/console/sign-out", .signedIn) { request in
-                if let session = request.session { try await service.researchers.store.revokeResearcherSession(id: session.id, researcherID: session.researcherID) }
+            ConsoleRoute(.post, "/console/sign-out", .signedIn) { request, context in
+                if let session = context.session { try await service.researchers.store.revokeResearcherSession(id: session.id, researcherID: session.researcherID) }
                 return signedOut()
             },
-            ConsoleRoute(.post, "/console/sign-out-everywhere", .signedIn) { request in
-                try await service.researchers.store.revokeResearcherSessions(researcherID: try request.signedIn.id)
+            ConsoleRoute(.post, "/console/sign-out-everywhere", .signedIn) { request, context in
+                try await service.researchers.store.revokeResearcherSessions(researcherID: try context.signedIn.id)
                 return signedOut()
             },
         ]
@@ -167,13 +167,13 @@ struct ConsoleController {
 
     // MARK: - Signing in
 
-    private func signIn(_ request: ConsoleRequest) async throws -> Response {
-        let email = request.field("email"), password = request.field("password")
-        let client = ClientAddress.resolve(peer: request.context.remoteAddress, forwardedFor: request.request.headers[HTTPField.Name("X-Forwarded-For")!],
-                                           trustedProxies: service.configuration.trustedProxies)
+    private func signIn(_ request: Request, _ context: ConsoleRequestContext) async throws -> Response {
+        let email = context.field("email"), password = context.field("password")
+        let client = ClientAddress.resolve(peer: context.remoteAddress, forwardedFor: request.headers[HTTPField.Name("X-Forwarded-For")!],
+                                           trustedProxies: service.trustedProxies)
         let page = { (error: String, status: HTTPResponse.Status) in
             StudyRouter.html(service.consolePages.signIn(ConsoleSignInView(action: "/console/sign-in", email: email, error: error),
-                                                         context: context(request)), status: status)
+                                                         context: pageContext(context)), status: status)
         }
         switch try await service.researchers.signIn(email: email, password: password, from: client, at: service.environment.now()) {
         case .signedIn(let issued):
@@ -200,12 +200,12 @@ struct ConsoleController {
         return "Since you last signed in, \(tries) tried for your email address from \(clients), \(when). If they were not yours, tell an admin of the study."
     }
 
-    private func setPassword(_ request: ConsoleRequest) async throws -> Response {
-        let token = try request.parameter("token")
+    private func setPassword(_ context: ConsoleRequestContext) async throws -> Response {
+        let token = try context.parameter("token")
         guard let researcher = try await service.researchers.store.researcher(passwordLinkToken: token) else { throw Self.deadLink }
-        let password = request.field("password")
-        if let problem = ResearcherAccounts.problem(withPassword: password, confirmation: request.field("confirmation"), for: researcher) {
-            return StudyRouter.html(service.consolePages.password(passwordView(token: token, researcher: researcher, error: problem), context: context(request)),
+        let password = context.field("password")
+        if let problem = ResearcherAccounts.problem(withPassword: password, confirmation: context.field("confirmation"), for: researcher) {
+            return StudyRouter.html(service.consolePages.password(passwordView(token: token, researcher: researcher, error: problem), context: pageContext(context)),
                                     status: .unprocessableContent)
         }
         guard try await service.researchers.setPassword(password, linkToken: token) != nil else { throw Self.deadLink }
@@ -228,16 +228,16 @@ struct ConsoleController {
 
     // MARK: - Study data
 
-    private func participant(_ request: ConsoleRequest) async throws -> StudyParticipant {
-        guard let participant = try await service.store.participant(id: try request.parameter("participant")) else {
+    private func participant(_ context: ConsoleRequestContext) async throws -> StudyParticipant {
+        guard let participant = try await service.store.participant(id: try context.parameter("participant")) else {
             throw StudyServerError(.notFound, code: "no-such-participant", "No participant has this id.")
         }
         return participant
     }
 
-    private func consentPDF(_ request: ConsoleRequest) async throws -> Response {
-        let participant = try await participant(request)
-        guard let id = UUID(uuidString: try request.parameter("record")),
+    private func consentPDF(_ context: ConsoleRequestContext) async throws -> Response {
+        let participant = try await participant(context)
+        guard let id = UUID(uuidString: try context.parameter("record")),
               let stored = try await service.store.consentRecord(id: id, participantID: participant.id) else {
             throw StudyServerError(.notFound, code: "no-such-consent-record", "This participant has no consent record with this id.")
         }
@@ -258,20 +258,20 @@ struct ConsoleController {
     }
 
     /// Countersigns a consent with the typed name, or shows the participant's page again saying why not.
-    private func countersign(_ request: ConsoleRequest) async throws -> Response {
-        let participant = try await participant(request)
-        guard let id = UUID(uuidString: try request.parameter("record")) else { throw StudyServerError.countersignature(ConsentCountersigner.Problem.noSuchConsent) }
+    private func countersign(_ context: ConsoleRequestContext) async throws -> Response {
+        let participant = try await participant(context)
+        guard let id = UUID(uuidString: try context.parameter("record")) else { throw StudyServerError.countersignature(ConsentCountersigner.Problem.noSuchConsent) }
         do {
-            guard request.field("confirm") == "yes" else { throw ConsentCountersigner.Problem.name("Confirm that you obtained the participant's consent.") }
-            _ = try await service.workflow.countersigner.countersign(recordID: id, of: participant, givenName: request.field("givenName"),
-                                                                     familyName: request.field("familyName"))
+            guard context.field("confirm") == "yes" else { throw ConsentCountersigner.Problem.name("Confirm that you obtained the participant's consent.") }
+            _ = try await service.workflow.countersigner.countersign(recordID: id, of: participant, givenName: context.field("givenName"),
+                                                                     familyName: context.field("familyName"))
         } catch let problem as ConsentCountersigner.Problem {
             switch problem {
             case .noSuchConsent, .alreadyCountersigned, .withdrawn, .notAsked, .doesNotVerify: throw StudyServerError.countersignature(problem)
             case .name:
                 let view = try await ConsolePageBuilder(service: service).participant(participant, canCountersign: true,
                                                                                       countersignError: (id, problem.description))
-                return StudyRouter.html(service.consolePages.participant(view, context: context(request)), status: .unprocessableContent)
+                return StudyRouter.html(service.consolePages.participant(view, context: pageContext(context)), status: .unprocessableContent)
             }
         }
         service.printConsentPDFs()
@@ -279,14 +279,14 @@ struct ConsoleController {
     }
 
     /// Records the participant's withdrawal with the reason given, or shows their page again saying why not.
-    private func recordWithdrawal(_ request: ConsoleRequest) async throws -> Response {
-        let participant = try await participant(request)
+    private func recordWithdrawal(_ context: ConsoleRequestContext) async throws -> Response {
+        let participant = try await participant(context)
         // The reason's rules and the data choice are the withdrawal's (StudyWithdrawal); where the participant chooses
         // what happens to their data, the investigator records their choice.
-        let data = service.study.withdrawal == .participantChooses ? WithdrawnData(rawValue: request.field("data")) : nil
+        let data = service.study.withdrawal == .participantChooses ? WithdrawnData(rawValue: context.field("data")) : nil
         let problem: String
         do {
-            try await service.withdraw(participant, reason: request.field("reason"), data: data, recordedBy: .investigator)
+            try await service.withdraw(participant, reason: context.field("reason"), data: data, recordedBy: .investigator)
             return .redirect(to: "/console/participants/" + URLPath.encoded(participant.id), type: .normal)
         } catch StudyWithdrawalError.reason(let reasonProblem) {
             problem = switch reasonProblem {
@@ -301,21 +301,21 @@ struct ConsoleController {
         } catch StudyRefusal.onboardingRequired {
             throw StudyServerError(.conflict, code: "not-consented", "This participant has not consented: there is nothing to withdraw.")
         }
-        let view = try await ConsolePageBuilder(service: service).participant(participant, canCountersign: try request.signedIn.role.allows(.countersignConsent),
+        let view = try await ConsolePageBuilder(service: service).participant(participant, canCountersign: try context.signedIn.role.allows(.countersignConsent),
                                                                               canRecordWithdrawal: true, withdrawalError: problem)
-        return StudyRouter.html(service.consolePages.participant(view, context: context(request)), status: .unprocessableContent)
+        return StudyRouter.html(service.consolePages.participant(view, context: pageContext(context)), status: .unprocessableContent)
     }
 
     /// The study in the format named `name`, exported into a folder under the data folder, zipped, streamed, and
     /// deleted. The query's `for-spreadsheets=1` writes the CSV cells for spreadsheets (``CSVCellStyle``); a format
     /// without CSV files is exact either way.
-    private func export(_ request: ConsoleRequest, format name: String) async throws -> Response {
+    private func export(_ request: Request, format name: String) async throws -> Response {
         guard let format = StudyExportFormat(rawValue: name) else {
             throw StudyServerError(.notFound, code: "no-such-export-format", "There is no export format '\(name.prefix(40))'; the formats are "
                 + StudyExportFormat.allCases.map(\.rawValue).joined(separator: ", ") + ".")
         }
         let cells: CSVCellStyle
-        switch request.request.uri.queryParameters["for-spreadsheets"].map(String.init) ?? "" {
+        switch request.uri.queryParameters["for-spreadsheets"].map(String.init) ?? "" {
         case "", "0": cells = .exact
         case "1": cells = .forSpreadsheets
         case let other:
@@ -364,19 +364,19 @@ struct ConsoleController {
     }
 
     /// Makes the links a post asks for and shows them once, or says what is wrong with the form.
-    private func createInvitations(_ request: ConsoleRequest) async throws -> Response {
+    private func createInvitations(_ request: Request, _ context: ConsoleRequestContext) async throws -> Response {
         let page = { (links: [String], error: String?) async throws -> Response in
-            StudyRouter.html(service.consolePages.invitations(try await invitationsView(newLinks: links, error: error), context: context(request)),
+            StudyRouter.html(service.consolePages.invitations(try await invitationsView(newLinks: links, error: error), context: pageContext(context)),
                              status: error == nil ? .ok : .unprocessableContent)
         }
-        guard let count = Int(request.field("count")), (1...200).contains(count) else { return try await page([], "Give a number of links from 1 to 200.") }
-        let label = request.field("label").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let count = Int(context.field("count")), (1...200).contains(count) else { return try await page([], "Give a number of links from 1 to 200.") }
+        let label = context.field("label").trimmingCharacters(in: .whitespacesAndNewlines)
         if label.count > 200 { return try await page([], "The label is longer than 200 characters.") }
         if let scalar = FreeTextRules.forbiddenScalar(in: label, allowingLineBreaks: false) {
             return try await page([], "The label holds \(FreeTextRules.describe(scalar)), which cannot be shown as typed.")
         }
         var expiresAt: Date?
-        let days = request.field("days").trimmingCharacters(in: .whitespaces)
+        let days = context.field("days").trimmingCharacters(in: .whitespaces)
         if !days.isEmpty {
             guard let number = Int(days), (1...3650).contains(number) else { return try await page([], "Give the days before the links expire as a number from 1 to 3650, or leave it empty.") }
             expiresAt = service.environment.now().addingTimeInterval(TimeInterval(number) * 86_400)
@@ -391,15 +391,15 @@ struct ConsoleController {
     }
 
     /// The address participants and researchers open, as this request reached the server.
-    private func publicBase(of request: ConsoleRequest) -> String {
-        (secureCookies ? "https://" : "http://") + (request.request.head.authority ?? "\(service.configuration.host):\(service.configuration.port)")
+    private func publicBase(of request: Request) -> String {
+        (secureCookies ? "https://" : "http://") + (request.head.authority ?? "\(service.configuration.host):\(service.configuration.port)")
     }
 
     // MARK: - Researchers
 
-    private func researchersView(_ request: ConsoleRequest, newLink: (email: String, link: IssuedPasswordLink)? = nil, error: String? = nil)
+    private func researchersView(_ request: Request, _ context: ConsoleRequestContext, newLink: (email: String, link: IssuedPasswordLink)? = nil, error: String? = nil)
         async throws -> ConsoleResearchersView {
-        let me = try request.signedIn
+        let me = try context.signedIn
         let rows = try await service.researchers.store.researchers().map { researcher in
             let path = "/console/researchers/\(researcher.id.uuidString.lowercased())"
             let state = researcher.removedAt.map { "removed " + ISO8601.string(from: $0, in: .gmt) }
@@ -420,27 +420,27 @@ struct ConsoleController {
             roles: ResearcherRole.allCases.map { ConsoleOptionView(value: $0.rawValue, label: $0.rawValue, selected: $0 == .viewer) }, researchers: rows)
     }
 
-    private func addResearcher(_ request: ConsoleRequest) async throws -> Response {
-        guard let role = ResearcherRole(rawValue: request.field("role")) else {
-            return StudyRouter.html(service.consolePages.researchers(try await researchersView(request, error: "Choose a role: viewer, investigator or admin."),
-                                                                     context: context(request)), status: .unprocessableContent)
+    private func addResearcher(_ request: Request, _ context: ConsoleRequestContext) async throws -> Response {
+        guard let role = ResearcherRole(rawValue: context.field("role")) else {
+            return StudyRouter.html(service.consolePages.researchers(try await researchersView(request, context, error: "Choose a role: viewer, investigator or admin."),
+                                                                     context: pageContext(context)), status: .unprocessableContent)
         }
         do {
-            let researcher = try await service.researchers.store.addResearcher(email: request.field("email"), role: role)
+            let researcher = try await service.researchers.store.addResearcher(email: context.field("email"), role: role)
             let link = try await service.researchers.store.createPasswordLink(researcherID: researcher.id)
-            return StudyRouter.html(service.consolePages.researchers(try await researchersView(request, newLink: (researcher.email, link)), context: context(request)))
+            return StudyRouter.html(service.consolePages.researchers(try await researchersView(request, context, newLink: (researcher.email, link)), context: pageContext(context)))
         } catch let error as ResearcherStoreError {
             let text = String(describing: error)
-            return StudyRouter.html(service.consolePages.researchers(try await researchersView(request, error: text.prefix(1).uppercased() + text.dropFirst() + "."),
-                                                                     context: context(request)), status: .unprocessableContent)
+            return StudyRouter.html(service.consolePages.researchers(try await researchersView(request, context, error: text.prefix(1).uppercased() + text.dropFirst() + "."),
+                                                                     context: pageContext(context)), status: .unprocessableContent)
         }
     }
 
     /// The researcher a route names, when it is not the one signed in (an admin does not change or remove
     /// themselves: the study could be left without one) and not removed.
-    private func otherResearcher(_ request: ConsoleRequest) async throws -> (Researcher, Researcher) {
-        let me = try request.signedIn
-        guard let id = UUID(uuidString: try request.parameter("researcher")), let researcher = try await service.researchers.store.researcher(id: id),
+    private func otherResearcher(_ context: ConsoleRequestContext) async throws -> (Researcher, Researcher) {
+        let me = try context.signedIn
+        guard let id = UUID(uuidString: try context.parameter("researcher")), let researcher = try await service.researchers.store.researcher(id: id),
               researcher.removedAt == nil else {
             throw StudyServerError(.notFound, code: "no-such-researcher", "No researcher has this id.")
         }
@@ -450,9 +450,11 @@ struct ConsoleController {
 
     // MARK: - Pages
 
-    private func context(_ request: ConsoleRequest) -> ConsoleContext {
-        ConsoleContext(studyName: service.study.name, researcher: request.researcher.map { "\($0.email) · \($0.role.rawValue)" }, csrfToken: request.csrfToken,
-                       managesResearchers: request.researcher?.role.allows(.manageResearchers) ?? false,
-                       managesInvitations: request.researcher?.role.allows(.manageInvitations) ?? false, assets: .linked(basePath: "/assets"))
+    private func pageContext(_ context: ConsoleRequestContext) -> ConsoleContext {
+        ConsoleContext(studyName: service.study.name, researcher: context.researcher.map { "\($0.email) · \($0.role.rawValue)" }, csrfToken: context.csrfToken,
+                       managesResearchers: context.researcher?.role.allows(.manageResearchers) ?? false,
+                       managesInvitations: context.researcher?.role.allows(.manageInvitations) ?? false, assets: .linked(basePath: "/assets"))
     }
 }
+
+extension StudyService: ConsoleController.Service {}

@@ -3,13 +3,34 @@ import Consent
 import Foundation
 import Research
 import Study
+import StudyKitEnvironment
 import StudyWeb
 
 /// The console's pages from the stores: the enrolment overview and a participant's page. A participant's answers
 /// and outcomes are the rows the CSV exports write (``CSVLongExporter/rows(of:)``, ``CSVOutcomesExporter/rows(of:)``),
 /// so the console and an export never disagree; consent records are verified as the page is made.
 struct ConsolePageBuilder {
-    let service: StudyService
+    /// What the console's pages read: the study, its stores and audit trail, the consent key that verifies records.
+    protocol Service: Sendable {
+        /// The study the server runs.
+        var study: StudyDefinition { get }
+        /// Participants, invitations, sessions, runs and consent records.
+        var store: any StudyStore { get }
+        /// Care plans, tasks, events and outcomes.
+        var careStore: any CareStore { get }
+        /// The study's database, for its audit trail.
+        var data: any StudyDatabase { get }
+        /// The participant's rules (whether a consent awaits countersigning).
+        var workflow: ParticipantWorkflow { get }
+        /// The clock, calendar and time zone the server runs on.
+        var environment: StudyKitEnvironment { get }
+        /// The server's configuration (its data folder, which the export reader names).
+        var configuration: StudyServerConfiguration { get }
+        /// The key consent records are sealed with.
+        var consentKey: ConsentSigningKey { get }
+    }
+
+    let service: any Service
 
     /// How many weeks of adherence a participant's page shows.
     static let adherenceWeeks = 4
@@ -221,3 +242,5 @@ struct ConsolePageBuilder {
                          empty: "No outcome yet.")
     }
 }
+
+extension StudyService: ConsolePageBuilder.Service {}

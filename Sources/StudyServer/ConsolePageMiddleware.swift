@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Study
 import StudyWeb
 
 /// Turns refusals into console pages (in English, with the console's navigation): the one mapping of a
@@ -7,7 +8,10 @@ import StudyWeb
 /// what was wrong with its status.
 struct ConsolePageMiddleware: RouterMiddleware {
     typealias Context = StudyRequestContext
-    let service: StudyService
+    /// The study, whose name the pages show.
+    let study: StudyDefinition
+    /// The console's page templates.
+    let pages: ConsolePageRenderer
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -28,7 +32,7 @@ struct ConsolePageMiddleware: RouterMiddleware {
         let status = refusal.status, text = refusal.description
         let link = signedOut ? ConsoleLinkView(href: "/console/sign-in", label: "Sign in") : ConsoleLinkView(href: "/console", label: "Back to the console")
         let view = ConsoleMessageView(title: status.code == 401 ? "Not signed in" : "That did not work", text: text, link: link)
-        var response = StudyRouter.html(service.consolePages.message(view, context: ConsoleContext(studyName: service.study.name, researcher: nil,
+        var response = StudyRouter.html(pages.message(view, context: ConsoleContext(studyName: study.name, researcher: nil,
                                                                                                     csrfToken: nil, assets: .linked(basePath: "/assets"))),
                                         status: status)
         refusal.addRetryAfter(to: &response.headers)

@@ -36,49 +36,20 @@ enum ConsoleAccess: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A console route: its method, path, who may use it, and what it does. ``ConsoleController/routes()`` lists every
-/// one; the access check runs before the handler, in one place (``ConsoleController/guarded(_:)``), and the tests go
-/// through the same list for every role.
+/// one; the access check runs before the handler, in one place (``ConsoleAccessMiddleware``, which each route is
+/// registered behind), and the tests go through the same list for every role.
 struct ConsoleRoute: Sendable {
     let method: HTTPRequest.Method
     let path: String
     let access: ConsoleAccess
-    let handler: @Sendable (ConsoleRequest) async throws -> Response
+    let handler: @Sendable (Request, ConsoleRequestContext) async throws -> Response
 
-    init(_ method: HTTPRequest.Method, _ path: String, _ access: ConsoleAccess, _ handler: @escaping @Sendable (ConsoleRequest) async throws -> Response) {
+    init(_ method: HTTPRequest.Method, _ path: String, _ access: ConsoleAccess, _ handler: @escaping @Sendable (Request, ConsoleRequestContext) async throws -> Response) {
         self.method = method
         self.path = path
         self.access = access
         self.handler = handler
     }
-}
-
-/// A request on a console route once its access was checked: the signed-in researcher (nil on the routes open to
-/// anyone), and the posted form, its CSRF token checked when there is a session.
-struct ConsoleRequest: Sendable {
-    let request: Request
-    let context: StudyRequestContext
-    let researcher: Researcher?
-    let session: ResearcherSession?
-    /// The CSRF token of the researcher's session, for the page's forms; nil before signing in.
-    let csrfToken: String?
-    let form: [String: [String]]
-
-    /// The signed-in researcher (on a route that needs one, there always is).
-    var signedIn: Researcher {
-        get throws(StudyServerError) {
-            guard let researcher else { throw .consoleNotSignedIn }
-            return researcher
-        }
-    }
-
-    /// A route parameter, or 404.
-    func parameter(_ name: String) throws(StudyServerError) -> String {
-        guard let value = context.parameters.get(name) else { throw .consoleNoSuchPage }
-        return value
-    }
-
-    /// The one value of a form field; empty when absent.
-    func field(_ name: String) -> String { form[name]?.first ?? "" }
 }
 
 /// The console's own refusals: sentences in English, the console's language (``StudyServerError/Message/english(_:)``),

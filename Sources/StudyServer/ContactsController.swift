@@ -14,7 +14,8 @@ import StudyWeb
 /// | `GET /contacts/ID` | one contact, with their organization and address and a link to a map of it |
 /// | `GET /articles/ID` | a featured card's article |
 struct ContactsController {
-    let service: StudyService
+    /// A participant page's frame, the study's articles and the workflow's contacts are all these routes use.
+    let service: any ParticipantPageService
 
     func addRoutes(to group: RouterGroup<ParticipantRequestContext>) {
         group.get("/contacts") { _, context in

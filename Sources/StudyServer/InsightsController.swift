@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Study
+import StudyKitEnvironment
 import StudyWeb
 
 /// The insights page: the study's charts over the participant's week or month, as CareKit's insights tab shows them.
@@ -9,7 +10,13 @@ import StudyWeb
 /// |---|---|
 /// | `GET /insights`, `GET /insights?day=YYYY-MM-DD` | the charts of the period containing today, or that day |
 struct InsightsController {
-    let service: StudyService
+    /// What the insights route uses of the server besides a participant page's frame: the clock.
+    protocol Service: ParticipantPageService {
+        /// The clock, calendar and time zone the server runs on.
+        var environment: StudyKitEnvironment { get }
+    }
+
+    let service: any Service
 
     func addRoutes(to group: RouterGroup<ParticipantRequestContext>) {
         group.get("/insights") { request, context in
@@ -60,3 +67,5 @@ struct InsightsController {
         return InsightsPage.Chart(title: data.chart.title, kind: kind, period: period, days: days, series: series)
     }
 }
+
+extension StudyService: InsightsController.Service {}

@@ -34,7 +34,25 @@ import Study
 ///
 /// A comment every ``heartbeat`` keeps proxies from closing a quiet stream.
 struct LiveUpdatesController {
-    let service: StudyService
+    /// What the live-update stream uses of the server.
+    protocol Service: Sendable {
+        /// The participant's rules (whether they left the study).
+        var workflow: ParticipantWorkflow { get }
+        /// The heartbeat (``StudyServerConfiguration/liveUpdateHeartbeat``).
+        var configuration: StudyServerConfiguration { get }
+        /// The proxies whose `X-Forwarded-For` the stream limits trust.
+        var trustedProxies: Set<String> { get }
+        /// The streams open, bounded per session and client address.
+        var liveStreams: LiveStreamRegistry { get }
+        /// The participants' changes, as they are committed by this process or heard from others.
+        var changeFeed: InProcessParticipantChangeFeed { get }
+        /// This run of the server, in event ids.
+        var bootID: String { get }
+        /// Whether the session is still signed in and its participant still in the study.
+        func isStillLive(_ signedIn: StudyService.SignedIn) async throws -> Bool
+    }
+
+    let service: any Service
 
     /// How often a quiet stream sends a comment, and checks its session and participant against the database
     /// (``StudyServerConfiguration/liveUpdateHeartbeat``, 25 seconds unless configured).
@@ -49,7 +67,7 @@ struct LiveUpdatesController {
             let signedIn = context.signedIn, participant = signedIn.participant.id
             if try await service.workflow.withdrawal.isWithdrawn(signedIn.participant) { throw StudyServerError(StudyRefusal.withdrawn) }
             let client = ClientAddress.resolve(peer: context.remoteAddress, forwardedFor: request.headers[HTTPField.Name("X-Forwarded-For")!],
-                                               trustedProxies: service.configuration.trustedProxies)
+                                               trustedProxies: service.trustedProxies)
             let lease: LiveStreamRegistry.Lease
             switch service.liveStreams.open(session: signedIn.sessionID, participant: participant, client: client) {
             case .success(let opened): lease = opened
@@ -148,3 +166,5 @@ struct LiveUpdatesController {
         "id: \(eventID(boot: boot, number: number))\nevent: changed\ndata: \(number)\n\n"
     }
 }
+
+extension StudyService: LiveUpdatesController.Service {}

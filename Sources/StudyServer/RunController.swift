@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import StudyWeb
 
 /// A run's steps: the current one as a page, and its posted form applied through the workflow.
 ///
@@ -9,7 +10,16 @@ import Hummingbird
 /// | `GET /runs/RUN` | the run's current step |
 /// | `POST /runs/RUN` | the step's form (its files, for a file question): the next step, the same step with its problems (422), or home |
 struct RunController {
-    let service: StudyService
+    /// What the run routes use of the server: a run's current step, and a post applied to it.
+    protocol Service: Sendable {
+        /// The run's current step as a page, or where to go instead.
+        func runPage(_ runID: UUID, signedIn: StudyService.SignedIn) async throws -> StudyService.RunResponse
+        /// The posted step form applied to the run: the next page, the same step with its problems, or where to go.
+        func post(_ form: [String: [String]], files: [String: UploadedFile], to runID: UUID, signedIn: StudyService.SignedIn) async throws
+            -> StudyService.RunResponse
+    }
+
+    let service: any Service
 
     func addRoutes(to group: RouterGroup<ParticipantRequestContext>) {
         group.get("/runs/:run") { _, context in
@@ -34,3 +44,5 @@ struct RunController {
         }
     }
 }
+
+extension StudyService: RunController.Service {}

@@ -9,7 +9,16 @@ import Study
 /// may take files: its body limit follows the largest file its current step accepts.
 struct SessionMiddleware: RouterMiddleware {
     typealias Context = StudyRequestContext
-    let service: StudyService
+
+    /// What the participant's guard uses of the server.
+    protocol Service: Sendable {
+        /// The participant of a session token; nil when it is no live session.
+        func signedIn(sessionToken: String?) async throws -> StudyService.SignedIn?
+        /// The largest file the current step of the participant's run accepts, in bytes (0 for none).
+        func largestUpload(runID: UUID, participant: StudyParticipant) async throws -> Int
+    }
+
+    let service: any Service
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let signedIn = try await service.signedIn(sessionToken: StudyRouter.sessionToken(of: request)) else {
@@ -30,3 +39,5 @@ struct SessionMiddleware: RouterMiddleware {
         return try await AuditTrail.$source.withValue(source) { try await next(request, context) }
     }
 }
+
+extension StudyService: SessionMiddleware.Service {}

@@ -15,11 +15,31 @@ import StudyWeb
 /// | `GET /settings/my-data.zip` | the participant's own copy of their data (``Study/ParticipantDataCopy``) |
 /// | `GET /consent.pdf` | the participant's signed consent |
 struct SettingsController {
-    let service: StudyService
+    /// What the settings routes use of the server besides a participant page's frame.
+    protocol Service: ParticipantPageService {
+        /// The settings page, with a sign-in code for another device when one was just made.
+        func settingsPage(signedIn: StudyService.SignedIn, signInCode: IssuedSignInCode?) async throws -> String
+        /// Stores the participant's language.
+        func setLanguage(_ language: String, for participant: StudyParticipant) async throws -> StudyParticipant
+        /// A one-time code that signs the participant in on another device.
+        func makeSignInCode(for participant: StudyParticipant) async throws -> IssuedSignInCode
+        /// Signs out one of the participant's browsers.
+        func signOut(sessionID: UUID, signedIn: StudyService.SignedIn) async throws
+        /// Whether the participant has a consent to withdraw.
+        func canLeave(_ participant: StudyParticipant) async throws -> Bool
+        /// Records the participant's withdrawal (``Study/StudyWithdrawal``).
+        func withdraw(_ participant: StudyParticipant, reason: String?, data: WithdrawnData?, recordedBy recorder: StudyWithdrawal.Recorder) async throws
+        /// The participant's own copy of their data, as a ZIP.
+        func participantDataCopy(signedIn: StudyService.SignedIn) async throws -> Data
+        /// The PDF of the participant's signed consent; nil while it is printed.
+        func consentPDF(signedIn: StudyService.SignedIn) async throws -> Data?
+    }
+
+    let service: any Service
 
     func addRoutes(to group: RouterGroup<ParticipantRequestContext>) {
         group.get("/settings") { _, context in
-            StudyRouter.html(try await service.settingsPage(signedIn: context.signedIn))
+            StudyRouter.html(try await service.settingsPage(signedIn: context.signedIn, signInCode: nil))
         }
         group.post("/settings/language") { _, context in
             guard let language = context.fields["language"]?.first else { throw StudyServerError(.badRequest, .refusalChooseLanguage) }
@@ -96,3 +116,5 @@ struct SettingsController {
                                 status: choiceError == nil ? .ok : .unprocessableContent)
     }
 }
+
+extension StudyService: SettingsController.Service {}

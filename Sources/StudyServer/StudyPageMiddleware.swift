@@ -10,7 +10,20 @@ import StudyWeb
 /// Security headers on every response, and refusals turned into pages that say what was wrong.
 struct StudyPageMiddleware: RouterMiddleware {
     typealias Context = StudyRequestContext
-    let service: StudyService
+
+    /// What a refusal's page uses of the server: who is signed in, and a message page in their language.
+    protocol Service: Sendable {
+        /// The study the server runs (its languages, for a page before signing in).
+        var study: StudyDefinition { get }
+        /// The web strings of `language`.
+        func strings(language: String) -> WebStrings
+        /// The participant of a session token; nil when it is no live session.
+        func signedIn(sessionToken: String?) async throws -> StudyService.SignedIn?
+        /// A page that says `text` under `title`, with a link on.
+        func messagePage(language: String, signedIn: StudyService.SignedIn?, title: String, text: String, link: (label: String, url: String)?) -> String
+    }
+
+    let service: any Service
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
@@ -81,7 +94,7 @@ struct StudyPageMiddleware: RouterMiddleware {
     private func page(for error: StudyServerError, request: Request) async -> Response {
         // While the database does not answer, the participant's language is the browser's: their session cannot be read.
         let signedIn = error.kind == .serviceUnavailable ? nil : try? await service.signedIn(sessionToken: StudyRouter.sessionToken(of: request))
-        let language = signedIn?.participant.language ?? StudyRouter.language(of: request, service: service)
+        let language = signedIn?.participant.language ?? StudyRouter.language(of: request, study: service.study)
         let strings = service.strings(language: language)
         let link: (label: String, url: String)? = error == .notSignedIn ? (strings[.signIn], "/signin") : (strings[.home], "/")
         let page = service.messagePage(language: language, signedIn: nil, title: strings[.errorTitle], text: error.text(in: strings), link: link)
@@ -90,3 +103,5 @@ struct StudyPageMiddleware: RouterMiddleware {
         return response
     }
 }
+
+extension StudyService: StudyPageMiddleware.Service {}

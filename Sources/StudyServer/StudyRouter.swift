@@ -121,8 +121,8 @@ public enum StudyRouter {
     }
 
     /// The language for a page before signing in: the browser's preference among the study's languages.
-    static func language(of request: Request, service: StudyService) -> String {
-        LanguagePreference.preferredLanguage(acceptLanguage: request.headers[.acceptLanguage] ?? "", supported: service.study.languages)
-            ?? service.study.defaultLanguage
+    static func language(of request: Request, study: StudyDefinition) -> String {
+        LanguagePreference.preferredLanguage(acceptLanguage: request.headers[.acceptLanguage] ?? "", supported: study.languages)
+            ?? study.defaultLanguage
     }
 }

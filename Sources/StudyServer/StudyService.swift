@@ -62,6 +62,9 @@ public final class StudyService: Sendable {
     /// This run of the server, in live-update event ids: a browser that saw an id of another run refreshes.
     let bootID: String
 
+    /// The proxies whose `X-Forwarded-For` header names the client (``StudyServerConfiguration/trustedProxies``).
+    var trustedProxies: Set<String> { configuration.trustedProxies }
+
     /// Participants, invitations, sessions, runs and consent records.
     public var store: any StudyStore { data.studyStore }
     /// Care plans, tasks, events and outcomes.

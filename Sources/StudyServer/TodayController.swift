@@ -16,7 +16,15 @@ import StudyWeb
 /// | `POST /tasks/TASK/N/value` (`value`) | add an entered number to the event's outcome |
 /// | `GET /tasks/TASK/N/withdraw`, `POST …/withdraw` | ask, then take back a completed survey (its run kept, withdrawn) |
 struct TodayController {
-    let service: StudyService
+    /// What today's routes use of the server besides a participant page's frame: the daily page, and starting a run.
+    protocol Service: ParticipantPageService {
+        /// The daily page of the day containing `date` (today when nil), with `notice` on top.
+        func homePage(signedIn: StudyService.SignedIn, date: Date?, notice: String?) async throws -> [UInt8]
+        /// Starts, or finds the unfinished, run of `taskID`'s event `occurrence` (the onboarding's when nil).
+        func startRun(taskID: String, occurrence: Int?, for participant: StudyParticipant) async throws -> UUID
+    }
+
+    let service: any Service
 
     /// The largest occurrence index in a task event's URL: a daily task for a thousand years has fewer.
     static let maximumOccurrence = 1_000_000
@@ -145,3 +153,5 @@ struct TodayController {
         }
     }
 }
+
+extension StudyService: TodayController.Service {}
