@@ -95,9 +95,8 @@ public enum PostgresTransactionRunner {
     /// its limit has its connection closed.
     public static func withConnection<T: Sendable>(_ client: PostgresClient, waitingAtMost chosenWait: Duration? = nil,
                                                    _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        let lease = LeaseRace<T>()
         let activity = PoolActivity.of(client)
-        let wait = chosenWait ?? activity.connectionWait ?? connectionWait
+        let lease = LeaseRace<T>(wait: chosenWait ?? activity.connectionWait ?? connectionWait, activity: activity)
         let leasing = Task {
             do {
                 let value = try await client.withConnection { connection in
@@ -111,25 +110,8 @@ public enum PostgresTransactionRunner {
                 lease.finish(.failure(error))
             }
         }
-        let timers = Task {
-            let clock = ContinuousClock(), started = clock.now
-            while true {
-                try await Task.sleep(for: wait)
-                // A pool that has a connection lent now, or served a request within the last wait, is busy, not
-                // cut off (a first wave of long transactions may not have ended within the wait).
-                let busy = activity.isServing(since: clock.now - wait) && clock.now - started < busyPoolWait
-                if !busy, lease.abandonIfWaiting(DatabaseUnavailable("no connection within \(clock.now - started) (is PostgreSQL running and reachable?)")) {
-                    leasing.cancel()
-                    return
-                }
-                if !busy || !lease.isWaiting { break }
-            }
-            try await Task.sleep(for: transactionLimit)
-            if let connection = lease.overrun(DatabaseUnavailable("a transaction ran past \(transactionLimit): the database stopped answering")) {
-                try? await connection.close()
-            }
-        }
-        defer { timers.cancel() }
+        // Both waits are kept by the one watchdog of every lease, not by a timer of this lease's own.
+        LeaseWatchdog.shared.watch(lease, leasing: leasing)
         do {
             return try await withTaskCancellationHandler {
                 try await lease.value()
@@ -173,26 +155,35 @@ public enum PostgresTransactionRunner {
 /// One lease of ``PostgresTransactionRunner/withConnection(_:waitingAtMost:_:)``: waiting for a connection, lent one
 /// (its body runs), or abandoned (the caller stopped waiting); and the caller's wait for its result, which the first of
 /// the body's end, the abandonment and the overrun of the transaction's limit settles.
-private final class LeaseRace<T: Sendable>: Sendable {
+private final class LeaseRace<T: Sendable>: WatchedLease {
     private struct State {
         var lent: PostgresConnection?
+        var lentAt: ContinuousClock.Instant?
         var abandoned = false
         var result: Result<T, any Error>?
         var waiter: CheckedContinuation<T, any Error>?
     }
     private let state = Mutex(State())
+    /// When the lease was asked for.
+    private let started = ContinuousClock().now
+    /// How long it waits for a connection while the pool serves no one.
+    private let wait: Duration
+    private let activity: PoolActivity
+
+    init(wait: Duration, activity: PoolActivity) {
+        self.wait = wait
+        self.activity = activity
+    }
 
     /// Marks the lease lent on `connection`, so that its body runs; false when the caller has stopped waiting.
     func take(_ connection: PostgresConnection) -> Bool {
         state.withLock { state in
             guard !state.abandoned, state.result == nil else { return false }
             state.lent = connection
+            state.lentAt = ContinuousClock().now
             return true
         }
     }
-
-    /// Whether no connection was lent yet and the caller still waits.
-    var isWaiting: Bool { state.withLock { $0.lent == nil && $0.result == nil } }
 
     /// Settles the caller's wait with `error` when no connection was lent yet; false when one was.
     func abandonIfWaiting(_ error: any Error) -> Bool {
@@ -203,13 +194,6 @@ private final class LeaseRace<T: Sendable>: Sendable {
         }
         if settled { finish(.failure(error)) }
         return settled
-    }
-
-    /// Settles the caller's wait with `error` when the body has not ended; returns its connection, to be closed.
-    func overrun(_ error: any Error) -> PostgresConnection? {
-        let connection = state.withLock { state in state.result == nil ? state.lent : nil }
-        if connection != nil { finish(.failure(error)) }
-        return connection
     }
 
     /// Settles the caller's wait with `result`, unless it is settled already.
@@ -232,6 +216,97 @@ private final class LeaseRace<T: Sendable>: Sendable {
                 return nil
             }
             if let settled { continuation.resume(with: settled) }
+        }
+    }
+
+    func check(at now: ContinuousClock.Instant) -> WatchedLeaseVerdict {
+        let (lent, lentAt, settled) = state.withLock { ($0.lent, $0.lentAt, $0.result != nil) }
+        if settled { return .settled }
+        if let lent, let lentAt {
+            guard now - lentAt >= PostgresTransactionRunner.transactionLimit else { return .watching }
+            finish(.failure(DatabaseUnavailable("a transaction ran past \(PostgresTransactionRunner.transactionLimit): the database stopped answering")))
+            return .overran(lent)
+        }
+        let waited = now - started
+        guard waited >= wait else { return .watching }
+        // A pool that has a connection lent now, or served a request within the last wait, is busy, not cut off (a
+        // first wave of long transactions may not have ended within the wait): the request waits on, up to busyPoolWait.
+        if activity.isServing(since: now - wait) && waited < PostgresTransactionRunner.busyPoolWait { return .watching }
+        let error = DatabaseUnavailable("no connection within \(waited) (is PostgreSQL running and reachable?)")
+        return abandonIfWaiting(error) ? .abandoned : .watching
+    }
+}
+
+/// What ``LeaseWatchdog`` found of a lease.
+private enum WatchedLeaseVerdict {
+    /// Its wait goes on.
+    case watching
+    /// Its caller has its result: nothing more to watch.
+    case settled
+    /// It waited past its wait for a connection: its caller was told, and its lease is to be cancelled.
+    case abandoned
+    /// Its body ran past the transaction's limit: its caller was told, and this connection is to be closed.
+    case overran(PostgresConnection)
+}
+
+/// A lease the watchdog keeps the waits of.
+private protocol WatchedLease: AnyObject, Sendable {
+    /// Settles the lease's wait when a limit passed by `now`, saying what became of it.
+    func check(at now: ContinuousClock.Instant) -> WatchedLeaseVerdict
+}
+
+/// The waits of every lease of the process, checked by one task every ``tick``: a lease's wait for a connection
+/// (``PostgresTransactionRunner/connectionWait``) and its body's limit (``PostgresTransactionRunner/transactionLimit``)
+/// are kept within a tick of their time, without a timer and a task per transaction (a page made afresh asks for one
+/// lease, and a timer of ten seconds set and cancelled for each cost more than the page's queries).
+private final class LeaseWatchdog: Sendable {
+    static let shared = LeaseWatchdog()
+    /// How often the waits are checked.
+    static let tick: Duration = .milliseconds(100)
+
+    private struct Watched {
+        let lease: any WatchedLease
+        let leasing: Task<Void, Never>
+    }
+    private struct State {
+        var watched: [ObjectIdentifier: Watched] = [:]
+        var running = false
+    }
+    private let state = Mutex(State())
+
+    /// Keeps `lease`'s waits until its caller has its result; `leasing` is cancelled when it is abandoned.
+    func watch(_ lease: any WatchedLease, leasing: Task<Void, Never>) {
+        let start = state.withLock { state -> Bool in
+            state.watched[ObjectIdentifier(lease)] = Watched(lease: lease, leasing: leasing)
+            defer { state.running = true }
+            return !state.running
+        }
+        if start { Task.detached { await self.run() } }
+    }
+
+    private func run() async {
+        while true {
+            try? await Task.sleep(for: Self.tick)
+            let now = ContinuousClock.now
+            let watched = state.withLock { state -> [(ObjectIdentifier, Watched)]? in
+                if state.watched.isEmpty {
+                    state.running = false
+                    return nil
+                }
+                return Array(state.watched)
+            }
+            guard let watched else { return }
+            var done: [ObjectIdentifier] = []
+            for (id, entry) in watched {
+                switch entry.lease.check(at: now) {
+                case .watching: continue
+                case .settled: break
+                case .abandoned: entry.leasing.cancel()
+                case .overran(let connection): Task { try? await connection.close() }
+                }
+                done.append(id)
+            }
+            state.withLock { state in for id in done { state.watched[id] = nil } }
         }
     }
 }
