@@ -188,7 +188,13 @@ public final class PostgresStudyDatabase: StudyDatabase {
             audit.feed.start(client: client, listening: listening, logger: logger, missed: { studyStore.countCommitOfEveryone() }) { changes in
                 for (participant, change) in changes {
                     studyStore.countCommit(of: participant)
-                    if !change.entities.isEmpty || !change.outcomeTaskIDs.isEmpty { careStore.announce(change) }
+                    // A change of the participant's study data alone (a withdrawal, a run) is told to the care store's
+                    // observers as a change of their care plan: the server's live streams and page caches key on whose
+                    // data changed, and a stream checks the withdrawal when told (LiveUpdatesController).
+                    let told = change.entities.isEmpty && change.outcomeTaskIDs.isEmpty
+                        ? CareChange(entities: [.carePlan: [StudyCareIdentifiers.carePlanID(participant: participant)]])
+                        : change
+                    careStore.announce(told)
                 }
             }
         }

@@ -26,11 +26,13 @@ import Study
 /// - A stream ends as soon as its client closes the connection (the request's inbound side closes: Hummingbird's
 ///   `consumeWithInboundCloseHandler`), not at the next write.
 /// - A stream ends when its session is signed out (``StudyService/signOut(sessionID:signedIn:)``) or its participant
-///   leaves the study (``StudyService/withdraw(_:reason:data:)``), at once in this process; and at each
-///   ``heartbeat`` a stream checks its session and participant again (``StudyService/isStillLive(_:)``), so that a
-///   sign-out or a withdrawal made by another process ends it within a heartbeat (and, for a sign-out, the
-///   ``StudyService/sessionRecheckInterval`` for which a session found valid is trusted). A withdrawn participant's new stream is refused (403); a signed-out browser's, like any request without
-///   a session (401). A browser's `EventSource` reconnects after a stream ends, gets that refusal, and stops.
+///   leaves the study (``StudyService/withdraw(_:reason:data:)``), at once in this process. A withdrawal recorded by
+///   another process over the same database reaches this one as a change of the participant's, after which the stream
+///   checks the withdrawal and ends. At each ``heartbeat`` a stream checks its session and participant again
+///   (``StudyService/isStillLive(_:)``), so that a sign-out made by another process (which sends no change) ends it
+///   within a heartbeat (and the ``StudyService/sessionRecheckInterval`` for which a session found valid is trusted).
+///   A withdrawn participant's new stream is refused (403); a signed-out browser's, like any request without a session
+///   (401). A browser's `EventSource` reconnects after a stream ends, gets that refusal, and stops.
 ///
 /// A comment every ``heartbeat`` keeps proxies from closing a quiet stream.
 struct LiveUpdatesController {
@@ -129,6 +131,10 @@ struct LiveUpdatesController {
                 switch message {
                 case .changed(let number):
                     try await writer.write(ByteBuffer(string: Self.event(boot: boot, number: number)))
+                    // A withdrawal recorded by another process reaches this one as a change of the participant's: the
+                    // stream ends then, not at the next heartbeat (the answer is kept per revision, so the streams of
+                    // one participant ask the store once).
+                    if try await service.workflow.withdrawal.isWithdrawn(signedIn.participant) { break loop }
                 case .heartbeat:
                     guard try await service.isStillLive(signedIn) else { break loop }
                     try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))

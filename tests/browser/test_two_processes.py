@@ -2,7 +2,8 @@
 and onboards through the proxy; their page open on process A follows what they do through process B within a
 second; `kill -9` of either process while answers are being given loses no acknowledged answer and the proxy keeps
 serving through the other; PostgreSQL restarted under the same load answers 503 with Retry-After meanwhile, never a
-500, and loses nothing; a withdrawal recorded on one process is refused data on the other at once.
+500, and loses nothing; a withdrawal recorded on one process is refused data on the other at once, and ends the
+participant's live-update stream open there.
 
 Each test starts its own PostgreSQL cluster (scripts/postgres-cluster: one of them is restarted), two `studykit
 serve --database … --keys …` processes, and nginx with deploy/nginx/studykit.conf (deployment.py), and stops them all
@@ -12,6 +13,7 @@ import datetime
 import os
 import re
 import signal
+import socket
 import threading
 import time
 import urllib.request
@@ -279,14 +281,56 @@ def test_postgresql_restarted_under_answers_gives_503s_then_serves_and_loses_not
           f"{progress.total} acknowledged and kept")
 
 
-def test_a_withdrawal_recorded_on_one_process_is_refused_data_on_the_other_at_once(deployment):
+def test_a_withdrawal_recorded_on_one_process_is_refused_data_and_ends_its_live_stream_on_the_other_at_once(deployment):
     me, = onboarded(deployment)
     action, csrf = nausea_log(me, deployment.base("b"))
     # Process B has just served the page and accepted a log: whatever it keeps in memory says "not withdrawn".
     assert me.request("POST", deployment.base("b") + action, {"_csrf": csrf})[0] == 303
+    # Their page's live-update stream is open on process B, which heard nothing of a withdrawal yet.
+    stream = open_event_stream(deployment.servers["b"].port, next(c.value for c in me.cookies if c.name == "studykit_session"))
     html = me.page(deployment.base("a") + "/settings/leave")[2]
     form = Participant.form_state(html)[0]
     status, _, body = me.request("POST", deployment.base("a") + "/settings/leave", {"_csrf": form, "reason": "moving abroad"})
     assert status == 303, body[:300]
     status, _, body = me.request("POST", deployment.base("b") + action, {"_csrf": csrf})
     assert status == 403 and b"You have left this study" in body, (status, body[:300])
+    # B ends the stream when it hears the withdrawal from A's commit, not at its next heartbeat (25 s after the
+    # stream opened: the wait below is bounded well inside it).
+    assert stream_ends(stream, within=STREAM_END_BOUND), "process B kept the withdrawn participant's stream open"
+
+
+# How long a stream is waited on to end: a bound on a test that would otherwise hang, inside the servers' heartbeat
+# (25 s), which would end it anyway.
+STREAM_END_BOUND = 15
+
+
+def open_event_stream(port, session):
+    """A raw `GET /events` with the session's cookie, returned once the stream's opening (`retry:`) came."""
+    connection = socket.create_connection(("127.0.0.1", port), timeout=STREAM_END_BOUND)
+    connection.sendall(f"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: studykit_session={session}\r\n"
+                       "Accept: text/event-stream\r\n\r\n".encode())
+    received = b""
+    while b"retry: " not in received:
+        chunk = connection.recv(4096)
+        assert chunk, f"the stream closed before it opened: {received[:300]!r}"
+        received += chunk
+    assert received.startswith(b"HTTP/1.1 200"), received[:300]
+    return connection
+
+
+def stream_ends(connection, within):
+    """Whether the server ends the stream (its last chunk, or the connection closed) within `within` seconds."""
+    connection.settimeout(within)
+    tail = b""
+    try:
+        while True:
+            chunk = connection.recv(4096)
+            if not chunk:
+                return True
+            tail = (tail + chunk)[-16:]
+            if tail.endswith(b"\r\n0\r\n\r\n"):
+                return True
+    except socket.timeout:
+        return False
+    finally:
+        connection.close()
