@@ -514,24 +514,51 @@ struct PostgresStudyRows: StudyStorageWriter, Sendable {
         let rows = try await connection.query(query, logger: logger)
         for try await (id, participantID, taskID, occurrence, stateName, created, updated, restorationJSON, resultJSON)
                 in rows.decode((UUID, String, String, Int64?, String, PostgresTimestamp, PostgresTimestamp, Data?, Data?).self) {
-            // A run whose JSON was damaged in the database names itself, the column and the place in the JSON.
-            func readable<Value: Decodable>(_ column: String, _ json: Data?, as type: Value.Type) throws -> Value? {
-                guard let json else { return nil }
-                do {
-                    return try decoder.decode(type, from: json)
-                } catch let error as DecodingError {
-                    throw PostgresStudyStorageError(table: "taskRun", column: column, value: "run \(id.uuidString.lowercased())",
-                                                    reason: TaskValidator.problem(from: error, in: json).description)
-                }
-            }
-            var run = TaskRun(id: id, participantID: participantID, taskID: taskID, occurrence: occurrence.map(Int.init), state: try Self.state(stateName),
-                              restorationData: try readable("restorationData", restorationJSON, as: TaskRestorationData.self),
-                              result: try readable("result", resultJSON, as: TaskResult.self))
-            run.createdAt = created.date
-            run.updatedAt = updated.date
-            runs.append(run)
+            runs.append(try Self.run(id: id, participantID: participantID, taskID: taskID, occurrence: occurrence, stateName: stateName,
+                                     created: created, updated: updated, restorationJSON: restorationJSON, resultJSON: resultJSON, decoder: decoder))
         }
         return runs
+    }
+
+    /// The run with this id and its files' names, in name order.
+    static func runWithFileNamesQuery(in schema: PostgresCareSchema, id: UUID) -> PostgresQuery {
+        """
+        SELECT \(unescaped: runColumns), ARRAY(SELECT f.name FROM \(unescaped: schema.name).runFile f WHERE f.runID = r.id ORDER BY f.name)
+        FROM \(unescaped: schema.name).taskRun r WHERE r.id = \(id)
+        """
+    }
+
+    /// The run with this id and its files' names, in one statement (a post to a run reads both first).
+    func runWithFileNames(id: UUID) async throws -> (run: TaskRun, fileNames: [String])? {
+        let decoder = ResearchJSON.decoder()
+        let rows = try await connection.query(Self.runWithFileNamesQuery(in: schema, id: id), logger: logger)
+        var found: (run: TaskRun, fileNames: [String])?
+        for try await (id, participantID, taskID, occurrence, stateName, created, updated, restorationJSON, resultJSON, names)
+                in rows.decode((UUID, String, String, Int64?, String, PostgresTimestamp, PostgresTimestamp, Data?, Data?, [String]).self) {
+            found = (try Self.run(id: id, participantID: participantID, taskID: taskID, occurrence: occurrence, stateName: stateName,
+                                  created: created, updated: updated, restorationJSON: restorationJSON, resultJSON: resultJSON, decoder: decoder), names)
+        }
+        return found
+    }
+
+    /// A run from its row; a run whose JSON was damaged in the database names itself, the column and the place in the JSON.
+    private static func run(id: UUID, participantID: String, taskID: String, occurrence: Int64?, stateName: String, created: PostgresTimestamp,
+                            updated: PostgresTimestamp, restorationJSON: Data?, resultJSON: Data?, decoder: JSONDecoder) throws -> TaskRun {
+        func readable<Value: Decodable>(_ column: String, _ json: Data?, as type: Value.Type) throws -> Value? {
+            guard let json else { return nil }
+            do {
+                return try decoder.decode(type, from: json)
+            } catch let error as DecodingError {
+                throw PostgresStudyStorageError(table: "taskRun", column: column, value: "run \(id.uuidString.lowercased())",
+                                                reason: TaskValidator.problem(from: error, in: json).description)
+            }
+        }
+        var run = TaskRun(id: id, participantID: participantID, taskID: taskID, occurrence: occurrence.map(Int.init), state: try state(stateName),
+                          restorationData: try readable("restorationData", restorationJSON, as: TaskRestorationData.self),
+                          result: try readable("result", resultJSON, as: TaskResult.self))
+        run.createdAt = created.date
+        run.updatedAt = updated.date
+        return run
     }
 
     private func records(_ query: PostgresQuery) async throws -> [StoredConsentRecord] {

@@ -8,7 +8,8 @@ import Synchronization
 /// post that is refused, or a transaction that fails, leaves the stored files as they were.
 ///
 /// ```swift
-/// let files = StagedRunFiles(runID: run.id, participantID: run.participantID, stored: try await writer.runFileNames(runID: run.id))
+/// let (run, names) = try await writer.runWithFileNames(id: runID)!
+/// let files = StagedRunFiles(runID: run.id, participantID: run.participantID, stored: names)
 /// var session = try TaskSession(task: task, restoring: data, files: files)
 /// try session.attachFile(jpeg, title: "knee.jpg", contentType: "image/jpeg", for: "photo")
 /// for change in files.changes { … }

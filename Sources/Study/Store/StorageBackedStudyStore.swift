@@ -281,9 +281,9 @@ public final class StorageBackedStudyStore<Storage: StudyStorage>: StudyStore {
         let key = StudyLease.runFinishKey(id)
         // `change` escapes, as in ``updateRun(id:participantID:_:)``.
         return try await write(participant: participantID) { writer -> RunUpdate<Value>? in
-            guard let stored = try await writer.run(id: id), stored.participantID == participantID else { return nil }
+            guard let (stored, fileNames) = try await writer.runWithFileNames(id: id), stored.participantID == participantID else { return nil }
             if let lease = try await writer.lease(key: key), lease.isLive(at: now) { return .beingFinished }
-            let files = StagedRunFiles(runID: id, participantID: participantID, stored: try await writer.runFileNames(runID: id))
+            let files = StagedRunFiles(runID: id, participantID: participantID, stored: fileNames)
             let (changed, value, finishes) = try await change(stored, files)
             if finishes, try await !writer.claimLease(key: key, holder: finisher.id, until: now.addingTimeInterval(finisher.lease), at: now) {
                 // Not reached while transactions are serialized (the lease was read lapsed above); were it, another has it.

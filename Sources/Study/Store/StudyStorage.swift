@@ -45,6 +45,9 @@ public protocol StudyStorageReader {
 
     /// The run with this id, whoever's it is.
     func run(id: UUID) async throws -> TaskRun?
+    /// The run with this id and the names of its files (``runFileNames(runID:)``): what a post to a run reads first. A
+    /// backend whose every statement is a round trip reads both in one.
+    func runWithFileNames(id: UUID) async throws -> (run: TaskRun, fileNames: [String])?
     /// The run with this id without its restoration data and result.
     func runSummary(id: UUID) async throws -> TaskRunSummary?
     /// The participant's runs of `taskID` (of every task when nil) in `state` (any when nil), most recently saved first
@@ -154,5 +157,13 @@ public struct EncodedTaskRun: Sendable {
         self.run = run
         restorationJSON = try run.restorationData.map { try encoder.encode($0) }
         resultJSON = try run.result.map { try encoder.encode($0) }
+    }
+}
+
+extension StudyStorageReader {
+    /// The run, then its files' names, in two reads.
+    public func runWithFileNames(id: UUID) async throws -> (run: TaskRun, fileNames: [String])? {
+        guard let run = try await run(id: id) else { return nil }
+        return (run, try await runFileNames(runID: id))
     }
 }

@@ -96,6 +96,8 @@ struct PostgresStudyStorageTests {
         try await expect("taskrun_on_participantid",
                          PostgresStudyRows.runsQuery(in: schema, columns: columns, participantID: "p7", taskID: nil, state: .inProgress))
         try await expect("runfile_pkey", PostgresStudyRows.runFileNamesQuery(in: schema, runID: run))
+        try await expect("taskrun_pkey", PostgresStudyRows.runWithFileNamesQuery(in: schema, id: run))
+        try await expect("runfile_pkey", PostgresStudyRows.runWithFileNamesQuery(in: schema, id: run))
         try await expect("runfile_on_participantid", PostgresStudyRows.runFilesQuery(in: schema, participantID: "p7"))
         try await expect("consentrecord_on_participantid", PostgresStudyRows.consentRecordsQuery(in: schema, participantID: "p7"))
         try await expect("consentpdf_awaiting", PostgresStudyRows.consentRecordsAwaitingPDFQuery(in: schema))
