@@ -78,31 +78,31 @@ struct ConsoleController {
                 return StudyRouter.html(service.consolePages.signIn(ConsoleSignInView(action: "/console/sign-in", notice: notice), context: pageContext(context)))
             },
             ConsoleRoute(.post, "/console/sign-in", .anyone) { request, context in try await signIn(request, context) },
-            ConsoleRoute(.get, "/console/password/:token", .anyone) { request, context in
+            ConsoleRoute(.get, "/console/password/:token", .anyone) { _, context in
                 let token = try context.parameter("token")
                 guard let researcher = try await service.researchers.store.researcher(passwordLinkToken: token) else { throw Self.deadLink }
                 return StudyRouter.html(service.consolePages.password(passwordView(token: token, researcher: researcher), context: pageContext(context)))
             },
-            ConsoleRoute(.post, "/console/password/:token", .anyone) { request, context in try await setPassword(context) },
-            ConsoleRoute(.get, "/console", .permission(.readStudyData)) { request, context in
+            ConsoleRoute(.post, "/console/password/:token", .anyone) { _, context in try await setPassword(context) },
+            ConsoleRoute(.get, "/console", .permission(.readStudyData)) { _, context in
                 var view = try await ConsolePageBuilder(service: service).enrolment()
                 view.signInNotice = context.session?.failedSignInsBefore.map(Self.signInNotice)
                 return StudyRouter.html(service.consolePages.enrolment(view, context: pageContext(context)))
             },
-            ConsoleRoute(.get, "/console/participants/:participant", .permission(.readStudyData)) { request, context in
+            ConsoleRoute(.get, "/console/participants/:participant", .permission(.readStudyData)) { _, context in
                 let participant = try await participant(context)
                 let role = try context.signedIn.role
                 let view = try await ConsolePageBuilder(service: service)
                     .participant(participant, canCountersign: role.allows(.countersignConsent), canRecordWithdrawal: role.allows(.recordWithdrawal))
                 return StudyRouter.html(service.consolePages.participant(view, context: pageContext(context)))
             },
-            ConsoleRoute(.post, "/console/participants/:participant/consents/:record/countersign", .permission(.countersignConsent)) { request, context in
+            ConsoleRoute(.post, "/console/participants/:participant/consents/:record/countersign", .permission(.countersignConsent)) { _, context in
                 try await countersign(context)
             },
-            ConsoleRoute(.post, "/console/participants/:participant/withdraw", .permission(.recordWithdrawal)) { request, context in
+            ConsoleRoute(.post, "/console/participants/:participant/withdraw", .permission(.recordWithdrawal)) { _, context in
                 try await recordWithdrawal(context)
             },
-            ConsoleRoute(.get, "/console/participants/:participant/consents/:record/pdf", .permission(.readStudyData)) { request, context in
+            ConsoleRoute(.get, "/console/participants/:participant/consents/:record/pdf", .permission(.readStudyData)) { _, context in
                 try await consentPDF(context)
             },
             ConsoleRoute(.get, "/console/exports/:format", .permission(.exportData)) { request, context in
@@ -111,11 +111,11 @@ struct ConsoleController {
             ConsoleRoute(.get, "/console/exports", .permission(.exportData)) { request, context in
                 try await export(request, format: request.uri.queryParameters["format"].map(String.init) ?? "")
             },
-            ConsoleRoute(.get, "/console/invitations", .permission(.manageInvitations)) { request, context in
+            ConsoleRoute(.get, "/console/invitations", .permission(.manageInvitations)) { _, context in
                 StudyRouter.html(service.consolePages.invitations(try await invitationsView(), context: pageContext(context)))
             },
             ConsoleRoute(.post, "/console/invitations", .permission(.manageInvitations)) { request, context in try await createInvitations(request, context) },
-            ConsoleRoute(.post, "/console/invitations/:invitation/revoke", .permission(.manageInvitations)) { request, context in
+            ConsoleRoute(.post, "/console/invitations/:invitation/revoke", .permission(.manageInvitations)) { _, context in
                 guard let id = UUID(uuidString: try context.parameter("invitation")) else { throw StudyServerError.noSuchInvitation }
                 do {
                     try await service.store.revokeInvitation(id: id)
@@ -130,7 +130,7 @@ struct ConsoleController {
                 StudyRouter.html(service.consolePages.researchers(try await researchersView(request, context), context: pageContext(context)))
             },
             ConsoleRoute(.post, "/console/researchers", .permission(.manageResearchers)) { request, context in try await addResearcher(request, context) },
-            ConsoleRoute(.post, "/console/researchers/:researcher/role", .permission(.manageResearchers)) { request, context in
+            ConsoleRoute(.post, "/console/researchers/:researcher/role", .permission(.manageResearchers)) { _, context in
                 let (researcher, _) = try await otherResearcher(context)
                 guard let role = ResearcherRole(rawValue: context.field("role")) else {
                     throw StudyServerError(.unprocessableContent, code: "choose-role", "Choose a role: viewer, investigator or admin.")
@@ -143,22 +143,22 @@ struct ConsoleController {
                 let link = try await service.researchers.store.createPasswordLink(researcherID: researcher.id)
                 return StudyRouter.html(service.consolePages.researchers(try await researchersView(request, context, newLink: (researcher.email, link)), context: pageContext(context)))
             },
-            ConsoleRoute(.post, "/console/researchers/:researcher/remove", .permission(.manageResearchers)) { request, context in
+            ConsoleRoute(.post, "/console/researchers/:researcher/remove", .permission(.manageResearchers)) { _, context in
                 let (researcher, _) = try await otherResearcher(context)
                 try await service.researchers.store.removeResearcher(id: researcher.id)
                 return .redirect(to: ConsolePageRenderer.researchersPath, type: .normal)
             },
-            ConsoleRoute(.get, "/console/account", .signedIn) { request, context in
+            ConsoleRoute(.get, "/console/account", .signedIn) { _, context in
                 let researcher = try context.signedIn
                 let view = ConsoleAccountView(email: researcher.email, role: researcher.role.rawValue, signOutAction: "/console/sign-out",
                                               signOutEverywhereAction: "/console/sign-out-everywhere")
                 return StudyRouter.html(service.consolePages.account(view, context: pageContext(context)))
             },
-            ConsoleRoute(.post, "/console/sign-out", .signedIn) { request, context in
+            ConsoleRoute(.post, "/console/sign-out", .signedIn) { _, context in
                 if let session = context.session { try await service.researchers.store.revokeResearcherSession(id: session.id, researcherID: session.researcherID) }
                 return signedOut()
             },
-            ConsoleRoute(.post, "/console/sign-out-everywhere", .signedIn) { request, context in
+            ConsoleRoute(.post, "/console/sign-out-everywhere", .signedIn) { _, context in
                 try await service.researchers.store.revokeResearcherSessions(researcherID: try context.signedIn.id)
                 return signedOut()
             },
