@@ -25,7 +25,8 @@ included) is divided by the writes.
 The same rows are then measured on PostgreSQL (a private cluster, tests/browser/deployment.py): one process
 (`--database`; targets: the daily page made afresh ≥ 20 % of its ceiling, the answer post ≥ 10 %), and two processes
 behind nginx (deploy/nginx/studykit.conf), whose page rate is reported beside one process's. `--sqlite-only` leaves
-them out.
+them out. Each set-up also runs `GET /health/database` (one `SELECT 1` through the pool, no page): no page that reads
+the database can be served faster, so its share is the most such a page can reach on this machine.
 
 Usage: scripts/bench_server.py [--seconds N] [--rounds N] [--connections N] [--storage-only] [--sqlite-only]"""
 import argparse
@@ -355,9 +356,12 @@ def measure(label, base, server, history, participants, work, args, full=True):
             ("GET /?day=…&notice=done (a day a month ago, afresh)",
              lambda: wrk(f"{base}/?day={month_ago}&notice=done", args.seconds, args.connections, headers=history_header),
              "for comparison"),
-            ("POST /runs/RUN (answer a survey step)", lambda: post_run(target, participants, script, args), "post")]
+            ("POST /runs/RUN (answer a survey step)", lambda: post_run(target, participants, script, args), "post"),
+            # One statement through the pool and back, no page: what any page read from the database can reach at most.
+            ("GET /health/database (one query, no page)",
+             lambda: wrk(f"{base}/health/database", args.seconds, args.connections), "floor")]
     if not full:
-        runs = [run for run in runs if run[2] in ("", "page", "post")]
+        runs = [run for run in runs if run[2] in ("", "page", "post", "floor")]
     # Each round runs every row right after a run of the ceiling of its own, so that the two are seconds apart.
     ceiling = runs[0][1]
     rounds = []
@@ -389,7 +393,8 @@ def print_rows(label, rows, args):
     print("-" * 110)
     for name, rate, p99, share, shares, note in rows:
         target = TARGETS[label].get(note)
-        note = f"target ≥ {target} %" if target else ("" if note in ("page", "post") else note)
+        note = f"target ≥ {target} %" if target else ("" if note in ("page", "post") else
+                                                     "the most a page that reads the database can reach" if note == "floor" else note)
         text = f"{share:5.1f} %  ({', '.join(f'{value:.1f}' for value in shares)})  {note}" if name != "GET /health (the ceiling)" else ""
         print(f"{name:<56}{rate:>10.0f}{p99:>9.2f}  {text}")
 
