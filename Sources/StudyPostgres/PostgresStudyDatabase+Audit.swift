@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import Study
+import StudyKitEnvironment
 
 extension PostgresStudyDatabase {
     /// The participant's rows, newest first, at most `limit`.
@@ -103,6 +104,86 @@ extension PostgresStudyDatabase {
         }
         if let problem = anchor.problem(expecting: expected) { throw PostgresStudyDatabaseError.anchorRefused(path: auditAnchor.path, problem: problem) }
         return AuditChainCheck(key: try AuditKey(rawRepresentation: rawKey), anchor: anchor)
+    }
+
+    /// Anchors the trail of the PostgreSQL study at `url` afresh where it ends now, for a study team that restored the
+    /// database from a dump older than its anchor, or lost the anchor, and knows why (stop the study's servers first):
+    /// every row is checked with the keys folder's audit key first (a trail that does not hold row by row is refused,
+    /// and nothing is written), the new anchor `auditAnchor` written, signed with the keys folder's signing key, and then
+    /// a row of the trail records it, as the current ``AuditTrail/source``, with `reason` and the anchor it replaced.
+    ///
+    /// ```swift
+    /// let replaced = try await PostgresStudyDatabase.reanchorAuditTrail(url: url, keysFolder: keys, auditAnchor: anchor,
+    ///                                                                   reason: "restored from the dump of 2026-11-27")
+    /// ```
+    @discardableResult
+    public static func reanchorAuditTrail(url: String, keysFolder: URL, auditAnchor: URL, schema: PostgresCareSchema = .public, reason: String,
+                                          environment: StudyKitEnvironment = .live,
+                                          logger: Logger = PostgresStudyStorage.silentLogger) async throws -> AuditAnchor? {
+        let keys = ConsentKeyStore(keysDirectory: keysFolder)
+        let keyPath = keys.keysDirectory.appendingPathComponent(AuditKey.fileName).path
+        let key: AuditKey, signingKey: ConsentSigningKey
+        do {
+            guard let rawKey = try keys.loadSecret(named: AuditKey.fileName, byteCount: AuditKey.byteCount) else {
+                throw PostgresStudyDatabaseError.keyMissing(path: keyPath)
+            }
+            guard let signing = try keys.load() else {
+                throw PostgresStudyDatabaseError.keyUnreadable(path: keys.keyFile.path, reason: "there is no signing key to sign the anchor with")
+            }
+            key = try AuditKey(rawRepresentation: rawKey)
+            signingKey = signing
+        } catch let error as PostgresStudyDatabaseError {
+            throw error
+        } catch {
+            throw PostgresStudyDatabaseError.keyUnreadable(path: keyPath, reason: "\(error)")
+        }
+        // An anchor that cannot be read is replaced like a lost one: the reason given says why.
+        let previous = try? AuditAnchorFile.read(at: auditAnchor)
+        // The rows, checked with the key, through an instance that checks no anchor (its own key is never used: it writes nothing).
+        let parsed: PostgresDatabaseURL
+        do {
+            parsed = try PostgresDatabaseURL(url)
+        } catch {
+            throw PostgresStudyDatabaseError.invalidURL(reason: "\(error)")
+        }
+        let client = PostgresClient(configuration: parsed.configuration, backgroundLogger: logger)
+        let running = Task { await client.run() }
+        let head: (sequence: Int64, hash: String)
+        do {
+            let reader = PostgresStudyDatabase(client: client, schema: schema, environment: environment, logger: logger)
+            let check = AuditChainCheck(key: key, anchor: nil, keyedFromSequence: previous?.keyedFromSequence ?? 1)
+            if let broken = try await reader.verifyAuditTrail(check) {
+                throw PostgresStudyDatabaseError.anchorRefused(path: auditAnchor.path, problem: "the trail itself does not hold at \(broken): "
+                    + "it is not anchored again; run studykit audit verify")
+            }
+            head = try await PostgresTransactionRunner.readOnly(client, logger: logger) { connection in
+                try await Self.head(on: connection, schema: schema, logger: logger)
+            }
+            running.cancel()
+        } catch {
+            running.cancel()
+            throw error
+        }
+        let file = AuditAnchorFile(url: auditAnchor, signingKey: signingKey, keyedFromSequence: previous?.keyedFromSequence ?? 1, written: -1,
+                                   now: environment.now)
+        do {
+            try file.record(sequence: head.sequence, hash: head.hash)
+        } catch {
+            throw PostgresStudyDatabaseError.anchorUnwritable(path: auditAnchor.path, reason: "\(error)")
+        }
+        // Opened as a server opens it, the anchor now holding; the row recording the re-anchoring moves it on.
+        let database = try await connect(url: url, keysFolder: keysFolder, auditAnchor: auditAnchor, schema: schema, environment: environment,
+                                         migrating: false, logger: logger)
+        defer { database.close() }
+        var record: [String: Any] = ["reason": reason, "anchoredAt": head.sequence]
+        if let previous { record["replaced"] = ["sequence": previous.sequence, "hash": previous.hash, "writtenAt": previous.writtenAt] }
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+        var source = AuditTrail.source
+        source.reason = [source.reason, reason].compactMap { $0 }.joined(separator: "; ")
+        try await AuditTrail.$source.withValue(source) {
+            try await database.appendAudit(action: "reanchor", entity: "auditTrail", entityID: nil, participantID: nil, after: json)
+        }
+        return previous
     }
 
     /// The last row of the trail as `connection` sees it: its sequence and hash; (0, "") for an empty trail.

@@ -85,11 +85,9 @@ struct AuditCommand: AsyncParsableCommand {
         @Option(help: "Why the trail is anchored again (for example: restored from the backup of 2026-11-27).")
         var reason: String
 
-        @Option(help: "The data folder the server uses.", completion: .directory)
-        var data: String = "data"
+        @OptionGroup var place: StudyDataLocation
 
         func validate() throws {
-            try StudyPaths.check(data: data)
             let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !reason.isEmpty, reason.count <= 1000, FreeTextRules.forbiddenScalar(in: reason, allowingLineBreaks: false) == nil else {
                 throw ValidationError("--reason must be 1 to 1000 characters of text, without control or bidirectional characters")
@@ -98,9 +96,9 @@ struct AuditCommand: AsyncParsableCommand {
 
         func run() async throws {
             do {
-                let path = try StudyDataFolder(path: data).database.path
+                let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
                 let replaced = try await AuditTrail.$source.withValue(StudyPaths.auditSource("audit reanchor")) {
-                    try await SQLiteStudyDatabase.reanchorAuditTrail(path: path, reason: reason.trimmingCharacters(in: .whitespacesAndNewlines))
+                    try await place.reanchorAuditTrail(reason: reason)
                 }
                 print("the audit trail is anchored again" + (replaced.map { " (the anchor it replaced named row \($0.sequence), written at \($0.writtenAt))" } ?? ""))
             } catch {

@@ -106,6 +106,16 @@ struct StudyDataLocation: ParsableArguments {
         }
         return try SQLiteStudyDatabase.auditChainCheck(database: try StudyDataFolder(url: dataFolder).database, publicKey: publicKey)
     }
+
+    /// Anchors the study's audit trail afresh where it ends now (``PostgresStudyDatabase/reanchorAuditTrail(url:keysFolder:auditAnchor:schema:reason:environment:logger:)``
+    /// or ``SQLiteStudyDatabase/reanchorAuditTrail(path:reason:environment:)``); the anchor it replaced, if any.
+    func reanchorAuditTrail(reason: String) async throws -> AuditAnchor? {
+        if let database {
+            return try await PostgresStudyDatabase.reanchorAuditTrail(url: database, keysFolder: keysFolder, auditAnchor: postgresAuditAnchor,
+                                                                      schema: try schema, reason: reason)
+        }
+        return try await SQLiteStudyDatabase.reanchorAuditTrail(path: try StudyDataFolder(path: data).database.path, reason: reason)
+    }
 }
 
 /// A study's database a command opened, and how to close it when the command is done.
