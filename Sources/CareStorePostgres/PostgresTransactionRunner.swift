@@ -257,8 +257,8 @@ private protocol WatchedLease: AnyObject, Sendable {
 
 /// The waits of every lease of the process, checked by one task every ``tick``: a lease's wait for a connection
 /// (``PostgresTransactionRunner/connectionWait``) and its body's limit (``PostgresTransactionRunner/transactionLimit``)
-/// are kept within a tick of their time, without a timer and a task per transaction (a page made afresh asks for one
-/// lease, and a timer of ten seconds set and cancelled for each cost more than the page's queries).
+/// are kept within a tick of their time, without a timer and a task per transaction (each cancelled ten-second timer
+/// stayed queued in the dispatch timers for its ten seconds; the page rate measured the same either way).
 private final class LeaseWatchdog: Sendable {
     static let shared = LeaseWatchdog()
     /// How often the waits are checked.

@@ -78,18 +78,7 @@ extension PostgresStudyDatabase {
             throw PostgresStudyDatabaseError.anchorRefused(path: auditAnchor.path, problem: "\(error)")
         }
         guard let anchor else { throw PostgresStudyDatabaseError.anchorMissing(path: auditAnchor.path) }
-        let keyPath = keys.keysDirectory.appendingPathComponent(AuditKey.fileName).path
-        let rawKey: Data
-        do {
-            guard let stored = try keys.loadSecret(named: AuditKey.fileName, byteCount: AuditKey.byteCount) else {
-                throw PostgresStudyDatabaseError.keyMissing(path: keyPath)
-            }
-            rawKey = stored
-        } catch let error as PostgresStudyDatabaseError {
-            throw error
-        } catch {
-            throw PostgresStudyDatabaseError.keyUnreadable(path: keyPath, reason: "\(error)")
-        }
+        let key = try auditKey(in: keys)
         let expected: ConsentPublicKey
         do {
             guard let found = try publicKey ?? keys.load()?.publicKey else {
@@ -103,7 +92,22 @@ extension PostgresStudyDatabase {
             throw PostgresStudyDatabaseError.keyUnreadable(path: keys.keyFile.path, reason: "\(error)")
         }
         if let problem = anchor.problem(expecting: expected) { throw PostgresStudyDatabaseError.anchorRefused(path: auditAnchor.path, problem: problem) }
-        return AuditChainCheck(key: try AuditKey(rawRepresentation: rawKey), anchor: anchor)
+        return AuditChainCheck(key: key, anchor: anchor)
+    }
+
+    /// The audit trail's key in `keys` (`audit-trail-key`); ``PostgresStudyDatabaseError`` when it is missing or unreadable.
+    private static func auditKey(in keys: ConsentKeyStore) throws -> AuditKey {
+        let keyPath = keys.keysDirectory.appendingPathComponent(AuditKey.fileName).path
+        do {
+            guard let stored = try keys.loadSecret(named: AuditKey.fileName, byteCount: AuditKey.byteCount) else {
+                throw PostgresStudyDatabaseError.keyMissing(path: keyPath)
+            }
+            return try AuditKey(rawRepresentation: stored)
+        } catch let error as PostgresStudyDatabaseError {
+            throw error
+        } catch {
+            throw PostgresStudyDatabaseError.keyUnreadable(path: keyPath, reason: "\(error)")
+        }
     }
 
     /// Anchors the trail of the PostgreSQL study at `url` afresh where it ends now, for a study team that restored the
@@ -121,33 +125,22 @@ extension PostgresStudyDatabase {
                                           environment: StudyKitEnvironment = .live,
                                           logger: Logger = PostgresStudyStorage.silentLogger) async throws -> AuditAnchor? {
         let keys = ConsentKeyStore(keysDirectory: keysFolder)
-        let keyPath = keys.keysDirectory.appendingPathComponent(AuditKey.fileName).path
-        let key: AuditKey, signingKey: ConsentSigningKey
+        let key = try auditKey(in: keys)
+        let signingKey: ConsentSigningKey
         do {
-            guard let rawKey = try keys.loadSecret(named: AuditKey.fileName, byteCount: AuditKey.byteCount) else {
-                throw PostgresStudyDatabaseError.keyMissing(path: keyPath)
-            }
             guard let signing = try keys.load() else {
                 throw PostgresStudyDatabaseError.keyUnreadable(path: keys.keyFile.path, reason: "there is no signing key to sign the anchor with")
             }
-            key = try AuditKey(rawRepresentation: rawKey)
             signingKey = signing
         } catch let error as PostgresStudyDatabaseError {
             throw error
         } catch {
-            throw PostgresStudyDatabaseError.keyUnreadable(path: keyPath, reason: "\(error)")
+            throw PostgresStudyDatabaseError.keyUnreadable(path: keys.keyFile.path, reason: "\(error)")
         }
         // An anchor that cannot be read is replaced like a lost one: the reason given says why.
         let previous = try? AuditAnchorFile.read(at: auditAnchor)
         // The rows, checked with the key, through an instance that checks no anchor (its own key is never used: it writes nothing).
-        let parsed: PostgresDatabaseURL
-        do {
-            parsed = try PostgresDatabaseURL(url)
-        } catch {
-            throw PostgresStudyDatabaseError.invalidURL(reason: "\(error)")
-        }
-        let client = PostgresClient(configuration: parsed.configuration, backgroundLogger: logger)
-        let running = Task { await client.run() }
+        let (client, running, _) = try startClient(url: url, logger: logger)
         let head: (sequence: Int64, hash: String)
         do {
             let reader = PostgresStudyDatabase(client: client, schema: schema, environment: environment, logger: logger)
@@ -175,14 +168,7 @@ extension PostgresStudyDatabase {
         let database = try await connect(url: url, keysFolder: keysFolder, auditAnchor: auditAnchor, schema: schema, environment: environment,
                                          migrating: false, logger: logger)
         defer { database.close() }
-        var record: [String: Any] = ["reason": reason, "anchoredAt": head.sequence]
-        if let previous { record["replaced"] = ["sequence": previous.sequence, "hash": previous.hash, "writtenAt": previous.writtenAt] }
-        let json = String(decoding: try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
-        var source = AuditTrail.source
-        source.reason = [source.reason, reason].compactMap { $0 }.joined(separator: "; ")
-        try await AuditTrail.$source.withValue(source) {
-            try await database.appendAudit(action: "reanchor", entity: "auditTrail", entityID: nil, participantID: nil, after: json)
-        }
+        try await database.appendReanchoring(reason: reason, anchoredAt: head.sequence, replaced: previous)
         return previous
     }
 

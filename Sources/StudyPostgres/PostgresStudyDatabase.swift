@@ -128,14 +128,7 @@ public final class PostgresStudyDatabase: StudyDatabase {
                                environment: StudyKitEnvironment = .live, timeout: Duration = .seconds(10),
                                listening: PostgresChangeListening = .standard, migrating: Bool = true,
                                logger: Logger = PostgresStudyStorage.silentLogger) async throws -> PostgresStudyDatabase {
-        let parsed: PostgresDatabaseURL
-        do {
-            parsed = try PostgresDatabaseURL(url)
-        } catch {
-            throw PostgresStudyDatabaseError.invalidURL(reason: "\(error)")
-        }
-        let client = PostgresClient(configuration: parsed.configuration, backgroundLogger: logger)
-        let running = Task { await client.run() }
+        let (client, running, parsed) = try startClient(url: url, logger: logger)
         do {
             try await Self.withTimeout(timeout) {
                 _ = try await client.query("SELECT 1", logger: logger).collect()
@@ -154,6 +147,19 @@ public final class PostgresStudyDatabase: StudyDatabase {
             running.cancel()
             throw PostgresStudyDatabaseError.migrationFailed(database: parsed.description, reason: Self.describe(error))
         }
+    }
+
+    /// A pool for the database at `url`, running until the task returned is cancelled; ``PostgresStudyDatabaseError/invalidURL(reason:)``
+    /// for a URL that is not PostgreSQL's.
+    static func startClient(url: String, logger: Logger) throws -> (client: PostgresClient, running: Task<Void, Never>, url: PostgresDatabaseURL) {
+        let parsed: PostgresDatabaseURL
+        do {
+            parsed = try PostgresDatabaseURL(url)
+        } catch {
+            throw PostgresStudyDatabaseError.invalidURL(reason: "\(error)")
+        }
+        let client = PostgresClient(configuration: parsed.configuration, backgroundLogger: logger)
+        return (client, Task { await client.run() }, parsed)
     }
 
     /// The stores in a schema that is migrated already (``open(client:schema:environment:logger:)`` migrates too), a

@@ -93,15 +93,7 @@ extension SQLiteStudyDatabase {
     @discardableResult
     public static func reanchorAuditTrail(path: String, reason: String, environment: StudyKitEnvironment = .live) async throws -> AuditAnchor? {
         let (previous, anchor) = try SQLiteAuditKeying.reanchor(database: URL(fileURLWithPath: path), now: environment.now())
-        let database = try SQLiteStudyDatabase(path: path, environment: environment)
-        var record: [String: Any] = ["reason": reason, "anchoredAt": anchor.sequence]
-        if let previous { record["replaced"] = ["sequence": previous.sequence, "hash": previous.hash, "writtenAt": previous.writtenAt] }
-        let json = String(decoding: try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
-        var source = AuditTrail.source
-        source.reason = [source.reason, reason].compactMap { $0 }.joined(separator: "; ")
-        try await AuditTrail.$source.withValue(source) {
-            try await database.appendAudit(action: "reanchor", entity: "auditTrail", entityID: nil, participantID: nil, after: json)
-        }
+        try await SQLiteStudyDatabase(path: path, environment: environment).appendReanchoring(reason: reason, anchoredAt: anchor.sequence, replaced: previous)
         return previous
     }
 }

@@ -172,4 +172,18 @@ extension AuditTrailStore {
         }
         return found ?? check.finish()
     }
+
+    /// Appends the row that records a re-anchoring (after a restore from a backup older than the anchor, or a lost
+    /// anchor): `reason` and the row anchored at, with the anchor it replaced, as the current ``AuditTrail/source``
+    /// with the reason added to its own.
+    public func appendReanchoring(reason: String, anchoredAt sequence: Int64, replaced previous: AuditAnchor?) async throws {
+        var record: [String: Any] = ["reason": reason, "anchoredAt": sequence]
+        if let previous { record["replaced"] = ["sequence": previous.sequence, "hash": previous.hash, "writtenAt": previous.writtenAt] }
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+        var source = AuditTrail.source
+        source.reason = [source.reason, reason].compactMap { $0 }.joined(separator: "; ")
+        try await AuditTrail.$source.withValue(source) {
+            try await appendAudit(action: "reanchor", entity: "auditTrail", entityID: nil, participantID: nil, after: json)
+        }
+    }
 }
