@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "StudyPostgres", targets: ["StudyPostgres"]),
         .library(name: "Interop", targets: ["Interop"]),
         .library(name: "StudyFHIR", targets: ["StudyFHIR"]),
+        .library(name: "ICalendar", targets: ["ICalendar"]),
+        .library(name: "WebPush", targets: ["WebPush"]),
         .executable(name: "studykit", targets: ["studykit"]),
     ],
     dependencies: [
@@ -41,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // NIOEmbedded: the server's channel handlers tested on a channel with a clock the test moves.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // STARTTLS for the reminder mail's SMTP submission (Mail); postgres-nio builds on it already.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // The consent PDF printer runs as a Service in the server's service group (Hummingbird builds on it).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Markdown section content in consent documents.
@@ -145,6 +149,14 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // RFC 5545 calendars (a participant's calendar feed): VEVENT, RRULE, VALARM and VTIMEZONE written from Foundation's
+        // zones. Foundation only.
+        .target(name: "ICalendar"),
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
+        // Web push (RFC 8030, 8291, 8292): aes128gcm payload encryption and VAPID tokens, with swift-crypto's P-256,
+        // HKDF and AES-GCM; sent with Foundation's URLSession.
+        .target(name: "WebPush", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "WebPushTests", dependencies: ["WebPush", .product(name: "Crypto", package: "swift-crypto")]),
         // libqrencode from Debian (libqrencode-dev), which the console's printable invitations draw their QR codes with.
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // QR codes as SVG, from libqrencode's modules.

@@ -106,6 +106,9 @@ enum PostgresAuditTrail {
             Table(name: "researcher", key: uuid("id"), participant: "NULL", columns: columns("researcher")),
             Table(name: "version", key: uuid("uuid"), participant: participantOf("P.id"), columns: columns("version"), care: ("P.kind", "P.id")),
             Table(name: "runFile", key: "\(uuid("runID")) || '/' || P.name", participant: "P.participantID", columns: columns("runFile")),
+            Table(name: "reminderChannel", key: uuid("id"), participant: "P.participantID", columns: columns("reminderChannel")),
+            Table(name: "reminderPreference", key: "P.participantID", participant: "P.participantID", columns: columns("reminderPreference")),
+            Table(name: "reminderDelivery", key: "P.key", participant: "P.participantID", columns: columns("reminderDelivery")),
             // PostgreSQL keeps an outcome's values in its row.
             Table(name: "outcome", key: uuid("uuid"), participant: participantOf("(SELECT id FROM \(s).version WHERE uuid = P.taskUUID)"),
                   columns: columns("outcome") + [Column("valuesHMAC", keyedJSON, of: "outcomeValues")],
@@ -182,13 +185,23 @@ enum PostgresAuditTrail {
             """,
         ]
         // The tables audited when this migration was released; a table audited since has a migration of its own.
-        for table in tables(schema) where table.name != "runFile" { statements += triggers(of: table, in: schema) }
+        for table in tables(schema) where table.name != "runFile" && !reminderTables.contains(table.name) {
+            statements += triggers(of: table, in: schema)
+        }
         return statements
     }
 
     /// The migration that puts the files attached in runs (`runFile`, study migration v5) in the trail.
     static func runFileMigration(_ schema: PostgresCareSchema) -> [String] {
         tables(schema).filter { $0.name == "runFile" }.flatMap { triggers(of: $0, in: schema) }
+    }
+
+    /// The reminders' tables, audited since joint migration v4.
+    static let reminderTables: Set<String> = ["reminderChannel", "reminderPreference", "reminderDelivery"]
+
+    /// The migration that puts the reminders' tables (study migration v6) in the trail.
+    static func reminderMigration(_ schema: PostgresCareSchema) -> [String] {
+        tables(schema).filter { reminderTables.contains($0.name) }.flatMap { triggers(of: $0, in: schema) }
     }
 
     /// The staging function of `table` and its trigger.

@@ -52,6 +52,8 @@ public enum PostgresStudyMigrations {
         Migration(name: "v3: one table of leases keyed by what is claimed (a consent PDF's printing, a run's finishing)", statements: leaseTable),
         Migration(name: "v4: sign-in attempt buckets per limit and client address, so that every process counts alike", statements: signInBucketTable),
         Migration(name: "v5: the files attached in runs, beside them (they were files under the data folder)", statements: runFileTable),
+        Migration(name: "v6: reminders: the channels that reach participants, their choices, and the outbox of deliveries",
+                  statements: reminderTables),
     ]
 
     /// The migrations of a schema that holds the care store's tables beside the study store's, oldest first.
@@ -60,6 +62,8 @@ public enum PostgresStudyMigrations {
         Migration(name: "joint v2: the audit trail (auditLog append-only, its head, changes staged by triggers for the flush of each write "
                       + "transaction, a COMMIT that leaves staged changes refused)", statements: PostgresAuditTrail.migration),
         Migration(name: "joint v3: the files attached in runs are in the audit trail", statements: PostgresAuditTrail.runFileMigration),
+        Migration(name: "joint v4: reminders' channels, choices and deliveries are in the audit trail, and refused for a withdrawn participant",
+                  statements: { PostgresAuditTrail.reminderMigration($0) + PostgresWithdrawalGuard.reminderTriggers($0) }),
     ]
 
     /// Creates `schema` when it is missing and applies every migration it lacks, in one transaction under the schema's
@@ -302,6 +306,54 @@ public enum PostgresStudyMigrations {
             )
             """,
             "CREATE INDEX runFile_on_participantID ON \(table) (participantID, runID, name)",
+        ]
+    }
+
+    /// The reminders' tables, as SQLite's migration v10 makes them.
+    private static func reminderTables(_ schema: PostgresCareSchema) -> [String] {
+        func table(_ name: String) -> String { schema.name + "." + name }
+        return [
+            """
+            CREATE TABLE \(table("reminderChannel")) (
+                id uuid PRIMARY KEY,
+                participantID text NOT NULL REFERENCES \(table("participant")),
+                kind text NOT NULL,
+                address text,
+                pushKeys text,
+                label text,
+                createdAt timestamptz NOT NULL,
+                confirmedAt timestamptz
+            )
+            """,
+            "CREATE INDEX reminderChannel_on_participantID ON \(table("reminderChannel")) (participantID, createdAt)",
+            """
+            CREATE TABLE \(table("reminderPreference")) (
+                participantID text PRIMARY KEY REFERENCES \(table("participant")),
+                preferences text NOT NULL,
+                updatedAt timestamptz NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE \(table("reminderDelivery")) (
+                key text COLLATE "C" PRIMARY KEY,
+                participantID text NOT NULL,
+                reminderID text NOT NULL,
+                taskID text NOT NULL,
+                occurrence bigint NOT NULL,
+                channelID uuid NOT NULL,
+                channelKind text NOT NULL,
+                dueAt timestamptz NOT NULL,
+                state text NOT NULL,
+                attempts bigint NOT NULL,
+                claimedUntil timestamptz,
+                nextAttemptAt timestamptz,
+                detail text,
+                createdAt timestamptz NOT NULL,
+                updatedAt timestamptz NOT NULL
+            )
+            """,
+            "CREATE INDEX reminderDelivery_on_dueAt ON \(table("reminderDelivery")) (dueAt)",
+            "CREATE INDEX reminderDelivery_on_participantID ON \(table("reminderDelivery")) (participantID, dueAt)",
         ]
     }
 

@@ -440,11 +440,11 @@ struct PostgresStudyRows: StudyStorageWriter, Sendable {
 
     // MARK: - Statements
 
-    private func execute(_ query: PostgresQuery) async throws {
+    func execute(_ query: PostgresQuery) async throws {
         try await PostgresTransactionRunner.execute(query, on: connection, logger: logger)
     }
 
-    private func rowCount(_ query: PostgresQuery) async throws -> Int {
+    func rowCount(_ query: PostgresQuery) async throws -> Int {
         try await PostgresTransactionRunner.rowCount(query, on: connection, logger: logger)
     }
 

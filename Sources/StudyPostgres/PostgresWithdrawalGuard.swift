@@ -59,6 +59,13 @@ public enum PostgresWithdrawalGuard {
         return trigger("withdrawn_no_outcome", in: schema, before: "INSERT OR UPDATE", on: "outcome", when: owner)
     }
 
+    /// The triggers that refuse a withdrawn participant's new reminder channels, choices and deliveries.
+    static func reminderTriggers(_ schema: PostgresCareSchema) -> [String] {
+        ["reminderChannel", "reminderPreference", "reminderDelivery"].flatMap { table in
+            trigger("withdrawn_no_\(table)", in: schema, before: "INSERT", on: table, when: withdrawn("NEW.participantID", in: schema))
+        }
+    }
+
     /// Whether `error` is the triggers' refusal, or the index's refusal of a second withdrawal.
     public static func isRefusal(_ error: PSQLError) -> Bool {
         error.serverInfo?[.message] == message

@@ -199,6 +199,9 @@ enum SQLiteAuditTrail {
         Table(name: "outcome", key: uuid("uuid"), participant: "studykit_participant_of((SELECT id FROM version WHERE uuid = P.taskUUID))",
               columns: columns("outcome")),
         Table(name: "runFile", key: "\(uuid("runID")) || '/' || P.name", participant: "P.participantID", columns: columns("runFile")),
+        Table(name: "reminderChannel", key: uuid("id"), participant: "P.participantID", columns: columns("reminderChannel")),
+        Table(name: "reminderPreference", key: "P.participantID", participant: "P.participantID", columns: columns("reminderPreference")),
+        Table(name: "reminderDelivery", key: "P.key", participant: "P.participantID", columns: columns("reminderDelivery")),
         // SQLite keeps an outcome's values in rows of their own.
         Table(name: "outcomeValue", key: "(SELECT lower(hex(uuid)) FROM outcome WHERE id = P.outcomeID) || '#' || P.position",
               participant: "studykit_participant_of((SELECT v.id FROM outcome o JOIN version v ON v.uuid = o.taskUUID WHERE o.id = P.outcomeID))", columns: [

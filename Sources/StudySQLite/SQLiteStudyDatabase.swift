@@ -98,6 +98,10 @@ public final class SQLiteStudyDatabase: StudyDatabase {
         migrator.registerMigration("joint v5: the files attached in runs are in the audit trail") { db in
             try SQLiteAuditTrail.recreateTableTriggers(in: db)
         }
+        migrator.registerMigration("joint v6: reminders' channels, choices and deliveries are in the audit trail, and refused for a withdrawn participant") { db in
+            try SQLiteAuditTrail.recreateTableTriggers(in: db)
+            try SQLiteWithdrawalGuard.createReminderTriggers(in: db)
+        }
         return migrator
     }
 

@@ -39,6 +39,22 @@ enum SQLiteWithdrawalGuard {
                                        when: "NEW.kind = 'withdrawal' AND " + withdrawn("NEW.participantID")),
     ]
 
+    /// The triggers that refuse a withdrawn participant's new reminder channels, choices and deliveries, by name (joint
+    /// migration v6, after the reminders' tables).
+    static let reminderTriggers: [String: String] = [
+        "withdrawn_no_reminderChannel_insert": trigger("withdrawn_no_reminderChannel_insert", "INSERT ON reminderChannel",
+                                                       when: withdrawn("NEW.participantID")),
+        "withdrawn_no_reminderPreference_insert": trigger("withdrawn_no_reminderPreference_insert", "INSERT ON reminderPreference",
+                                                          when: withdrawn("NEW.participantID")),
+        "withdrawn_no_reminderDelivery_insert": trigger("withdrawn_no_reminderDelivery_insert", "INSERT ON reminderDelivery",
+                                                        when: withdrawn("NEW.participantID")),
+    ]
+
+    /// Creates the reminders' triggers (a migration of the joint file).
+    static func createReminderTriggers(in db: Database) throws {
+        for sql in reminderTriggers.sorted(by: { $0.key < $1.key }).map(\.value) { try db.execute(sql: sql) }
+    }
+
     /// Creates the triggers (a migration of the joint file).
     static func create(in db: Database) throws {
         for sql in triggers.sorted(by: { $0.key < $1.key }).map(\.value) { try db.execute(sql: sql) }

@@ -67,6 +67,49 @@ public enum StudyStoreMigrations {
             }
             try db.create(index: "runFile_on_participantID", on: "runFile", columns: ["participantID", "runID", "name"])
         }
+        migrator.registerMigration("v10: reminders: the channels that reach participants, their choices, and the outbox of deliveries") { db in
+            try createReminderTables(db)
+        }
+    }
+
+    /// The reminders' tables: each participant's channels (an email address, a push subscription, a calendar feed),
+    /// their choices (JSON), and the outbox, one row per reminder and channel, claimed by one process before it is sent.
+    private static func createReminderTables(_ db: Database) throws {
+        try db.create(table: "reminderChannel") { t in
+            t.primaryKey("id", .blob)
+            t.column("participantID", .text).notNull().references("participant")
+            t.column("kind", .text).notNull()
+            t.column("address", .text)
+            t.column("pushKeys", .text)
+            t.column("label", .text)
+            t.column("createdAt", .double).notNull()
+            t.column("confirmedAt", .double)
+        }
+        try db.create(index: "reminderChannel_on_participantID", on: "reminderChannel", columns: ["participantID", "createdAt"])
+        try db.create(table: "reminderPreference") { t in
+            t.primaryKey("participantID", .text).references("participant")
+            t.column("preferences", .text).notNull()
+            t.column("updatedAt", .double).notNull()
+        }
+        try db.create(table: "reminderDelivery") { t in
+            t.primaryKey("key", .text)
+            t.column("participantID", .text).notNull()
+            t.column("reminderID", .text).notNull()
+            t.column("taskID", .text).notNull()
+            t.column("occurrence", .integer).notNull()
+            t.column("channelID", .blob).notNull()
+            t.column("channelKind", .text).notNull()
+            t.column("dueAt", .double).notNull()
+            t.column("state", .text).notNull()
+            t.column("attempts", .integer).notNull()
+            t.column("claimedUntil", .double)
+            t.column("nextAttemptAt", .double)
+            t.column("detail", .text)
+            t.column("createdAt", .double).notNull()
+            t.column("updatedAt", .double).notNull()
+        }
+        try db.create(index: "reminderDelivery_on_dueAt", on: "reminderDelivery", columns: ["dueAt"])
+        try db.create(index: "reminderDelivery_on_participantID", on: "reminderDelivery", columns: ["participantID", "dueAt"])
     }
 
     /// The triggers that keep consent records append-only, by name, with the SQL each was created with. The store

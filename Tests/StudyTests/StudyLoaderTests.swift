@@ -239,6 +239,47 @@ struct StudyLoaderTests {
         #expect(lines.contains { $0.hasPrefix("study.yaml: charts[1].kind: ") && $0.contains("pie") })
     }
 
+    @Test func remindersAreReadWithEveryFaultNamedAndTranslatedInEveryLanguage() throws {
+        let study = try StudyLoader.load(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()])
+        #expect(study.reminders.map(\.id) == ["painMorning", "painEvening", "mood"])
+        #expect(study.reminder(id: "painMorning")?.timing == .timeOfDay(minutes: 9 * 60))
+        #expect(study.reminder(id: "painMorning")?.onByDefault == false)
+        #expect(study.quietHours == QuietHours(from: 21 * 60, to: 8 * 60))
+        #expect(study.localized("ja").reminder(id: "painMorning")?.title == "毎日の痛みチェック")
+        #expect(study.localized("es").reminder(id: "mood")?.text == "Nueve preguntas sobre las dos últimas semanas, unos cinco minutos.")
+        let lines = try StudyFixtures.withRecoverCopy { folder in
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: "reminders:\n", with: """
+                reminders:
+                  - {id: typo, task: pian, at: "09:00", title: T, text: T}
+                  - {id: twoTimings, task: pain, at: "09:00", after: {hours: 1}, title: T, text: T}
+                  - {id: noTiming, task: pain, title: T, text: T}
+                  - {id: badTime, task: pain, at: "9am", title: T, text: T}
+                  - {id: tooLong, task: pain, before: {days: 8}, title: T, text: T}
+                  - {id: twoUnits, task: pain, after: {hours: 1, minutes: 5}, title: T, text: T}
+                  - {id: control, task: pain, at: "09:00", title: "Bell\\u0007", text: "Ok"}
+                  - {id: bidi, task: pain, at: "09:00", title: "T", text: "a\\u202Eb"}
+                  - {id: painMorning, task: pain, at: "10:00", title: T, text: T}
+
+                """)
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: "quietHours: {from: \"21:00\", to: \"08:00\"}",
+                                   with: "quietHours: {from: \"25:00\", to: \"08:00\"}")
+            return try problems(in: folder)
+        }
+        let expected = [
+            "study.yaml: reminders[0].task: 'pian' is not a task of the study; did you mean 'pain'? (tasks: exercises, pain, weekly, checkIn, mood, medication, symptoms, icing)",
+            "study.yaml: reminders[1]: a reminder has one timing; this one has 'at' and 'after'",
+            "study.yaml: reminders[2]: a reminder needs one of 'at' (a time of day), 'after' (a delay after the event opens) or 'before' (a lead before it closes)",
+            "study.yaml: reminders[3].at: '9am' is not a time of day as HH:MM (00:00 to 23:59)",
+            "study.yaml: reminders[4].before.days: must be from 1 to 7 (found 8)",
+            "study.yaml: reminders[5].after: a duration is one of {minutes: N}, {hours: N} or {days: N}",
+            "study.yaml: reminders[6].title: has a control character; a reminder's text is plain text",
+            "study.yaml: reminders[7].text: has a bidirectional control character, which can make a message read other than it is",
+            "study.yaml: reminders[9].id: duplicate reminder id 'painMorning' (also reminders[8])",
+            "study.yaml: quietHours.from: '25:00' is not a time of day as HH:MM (00:00 to 23:59)",
+        ]
+        for line in expected { #expect(lines.contains(line), "missing: \(line)\nall:\n\(lines.joined(separator: "\n"))") }
+    }
+
     @Test func feedCardsAndImagesAreReadFromInsideTheStudyFolder() throws {
         let study = try StudyLoader.load(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()])
         #expect(study.feed.map(\.id) == ["tip", "firstWeeks", "help"])

@@ -84,6 +84,20 @@ public enum AuditedColumns {
         ("runFile", [
             Column("runID", .uuid), Column("participantID"), Column("name"), Column("dataHMAC", .keyedDigest(ofJSON: false), of: "data"),
         ]),
+        // A participant's address and push keys are what they gave: keyed digests.
+        ("reminderChannel", [
+            Column("id", .uuid), Column("participantID"), Column("kind"), Column("addressHMAC", .keyedDigest(ofJSON: true), of: "address"),
+            Column("pushKeysHMAC", .keyedDigest(ofJSON: true), of: "pushKeys"), Column("label"), Column("createdAt", .time),
+            Column("confirmedAt", .time),
+        ]),
+        ("reminderPreference", [
+            Column("participantID"), Column("preferences"), Column("updatedAt", .time, isUpdateTime: true),
+        ]),
+        ("reminderDelivery", [
+            Column("key"), Column("participantID"), Column("reminderID"), Column("taskID"), Column("occurrence"), Column("channelID", .uuid),
+            Column("channelKind"), Column("dueAt", .time), Column("state"), Column("attempts"), Column("claimedUntil", .time),
+            Column("nextAttemptAt", .time), Column("detail"), Column("createdAt", .time), Column("updatedAt", .time, isUpdateTime: true),
+        ]),
     ]
 
     /// The columns of the audited table `table`; empty for a table that is not audited.

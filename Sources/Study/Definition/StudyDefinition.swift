@@ -61,6 +61,10 @@ public struct StudyDefinition: Hashable, Sendable {
     /// checked (a FHIR Questionnaire's notes), and the texts a fallback language leaves in the first language, each
     /// with its file and path; `studykit validate` prints them.
     public var notes: [StudyProblem]
+    /// The reminders the study sends about its tasks' events (`reminders`), in file order.
+    public var reminders: [StudyReminder]
+    /// The hours in which no reminder is sent, unless a participant chose their own (`quietHours`).
+    public var quietHours: QuietHours
     /// The study in each of its other languages that has translations (`translations/LANG.yaml`, or a FHIR
     /// Questionnaire's own): the same tasks, schedules and ids, with that language's texts. See ``localized(_:)``.
     public var translations: [String: StudyDefinition] = [:]
@@ -78,7 +82,7 @@ public struct StudyDefinition: Hashable, Sendable {
                 questionnaires: [String: Data] = [:], valueSets: [String: Data] = [:],
                 contacts: [StudyContact], charts: [StudyChart] = [], feed: [StudyFeedCard] = [], images: [String: StudyImage] = [:],
                 strings: StudyStrings, folder: URL, patientFields: StudyPatientFields = StudyPatientFields(),
-                notes: [StudyProblem] = []) {
+                notes: [StudyProblem] = [], reminders: [StudyReminder] = [], quietHours: QuietHours = .standard) {
         self.identifier = identifier
         self.name = name
         self.languages = languages
@@ -101,6 +105,8 @@ public struct StudyDefinition: Hashable, Sendable {
         self.folder = folder
         self.patientFields = patientFields
         self.notes = notes
+        self.reminders = reminders
+        self.quietHours = quietHours
     }
 
     /// The first of ``languages``.
@@ -157,6 +163,11 @@ public struct StudyDefinition: Hashable, Sendable {
     /// The task definition with id `id`; nil when the study has none.
     public func task(id: String) -> StudyTaskDefinition? {
         tasks.first { $0.id == id }
+    }
+
+    /// The reminder with id `id`; nil when the study has none.
+    public func reminder(id: String) -> StudyReminder? {
+        reminders.first { $0.id == id }
     }
 
     /// The survey the card of task `taskID` starts; nil for a task without a survey or an unknown id.

@@ -149,7 +149,7 @@ private struct Loader {
     }
 
     static let topKeys = ["identifier", "name", "languages", "theme", "consent", "onboarding", "strings", "enrolment", "withdrawal", "translation",
-                          "valueSets", "tasks", "contacts", "charts", "feed", "patient"]
+                          "valueSets", "tasks", "contacts", "charts", "feed", "patient", "reminders", "quietHours"]
     static let taskKeys = ["id", "title", "instructions", "impactsAdherence", "survey", "active", "outcome", "code", "card", "lateEntry", "value",
                            "schedule"]
     static let codingKeys = ["system", "code", "display"]
@@ -222,6 +222,8 @@ private struct Loader {
         }
         let contacts = readContacts(value("contacts"), reader: &reader)
         let charts = StudyChartReader.read(value("charts"), tasks: tasks, reader: &reader)
+        let reminders = StudyReminderReader.read(value("reminders"), tasks: tasks, reader: &reader)
+        let quietHours = StudyReminderReader.readQuietHours(value("quietHours"), reader: &reader)
         let files = self // readFile reads only the folder; a copy keeps the closure off this mutating loader
         // A featured card's article is one text: its translation is the whole Markdown in that language.
         let articles = translation?.texts
@@ -246,7 +248,8 @@ private struct Loader {
                                consentDocuments: documents, onboardingTasks: onboarding.tasks, onboardingTaskData: onboarding.data,
                                tasks: tasks, surveys: surveys, localizedSurveys: localizedSurveys, questionnaires: questionnaires, valueSets: valueSets, contacts: contacts, charts: charts,
                                feed: feed, images: feedReader.images, strings: strings,
-                               folder: folder, patientFields: patientFields, notes: notes)
+                               folder: folder, patientFields: patientFields, notes: notes,
+                               reminders: reminders, quietHours: quietHours)
     }
 
     /// Reads `patient`: references into the onboarding task, checked in every language's version of it (a date question

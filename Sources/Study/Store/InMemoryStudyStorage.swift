@@ -61,6 +61,9 @@ public final class InMemoryStudyStorage: StudyStorage, ResearcherAccountsKeeping
         var records: [StoredConsentRecord] = []
         var leases: [String: StudyLease] = [:]
         var signInBuckets: [SignInBucketKey: (bucket: SignInBucket, fullAt: Date)] = [:]
+        var reminderChannels: [UUID: ReminderChannel] = [:]
+        var reminderPreferences: [String: ReminderPreferences] = [:]
+        var reminderDeliveries: [String: ReminderDelivery] = [:]
     }
 
     /// A sign-in bucket's key: its limit's scope and its client (empty for the server-wide one).
@@ -253,6 +256,53 @@ public final class InMemoryStudyStorage: StudyStorage, ResearcherAccountsKeeping
             tables.signInBuckets = tables.signInBuckets.filter { key, value in
                 key.scope != scope || key.client == SignInAttemptLimit.serverWide || (date.map { value.fullAt > $0 } ?? false)
             }
+        }
+
+        func reminderChannels(participantID: String) -> [ReminderChannel] {
+            tables.reminderChannels.values.filter { $0.participantID == participantID }
+                .sorted { ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString) }
+        }
+        func reminderChannel(id: UUID) -> ReminderChannel? { tables.reminderChannels[id] }
+        func allReminderChannels() -> [ReminderChannel] {
+            tables.reminderChannels.values.sorted { ($0.participantID, $0.createdAt, $0.id.uuidString) < ($1.participantID, $1.createdAt, $1.id.uuidString) }
+        }
+        func reminderPreferences(participantID: String) -> ReminderPreferences? { tables.reminderPreferences[participantID] }
+        func allReminderPreferences() -> [String: ReminderPreferences] { tables.reminderPreferences }
+        func reminderDelivery(key: String) -> ReminderDelivery? { tables.reminderDeliveries[key] }
+        func reminderDeliveries(participantID: String) -> [ReminderDelivery] {
+            tables.reminderDeliveries.values.filter { $0.participantID == participantID }.sorted { ($0.dueAt, $0.key) > ($1.dueAt, $1.key) }
+        }
+        func reminderDeliveries(dueSince date: Date) -> [ReminderDelivery] {
+            tables.reminderDeliveries.values.filter { $0.dueAt >= date }.sorted { ($0.dueAt, $0.key) < ($1.dueAt, $1.key) }
+        }
+
+        func insert(_ channel: ReminderChannel) throws {
+            guard tables.reminderChannels[channel.id] == nil else {
+                throw StudyStorageRowError.keyTaken(table: "reminderChannel", key: channel.id.uuidString)
+            }
+            guard !hasWithdrawalRecord(participantID: channel.participantID) else { throw StudyRefusal.withdrawn }
+            tables.reminderChannels[channel.id] = channel
+        }
+        func confirmReminderChannel(id: UUID, at date: Date) -> Bool {
+            guard var channel = tables.reminderChannels[id], channel.confirmedAt == nil else { return false }
+            channel.confirmedAt = date
+            tables.reminderChannels[id] = channel
+            return true
+        }
+        func deleteReminderChannel(id: UUID) -> Bool { tables.reminderChannels.removeValue(forKey: id) != nil }
+        func setReminderPreferences(_ preferences: ReminderPreferences, participantID: String, at date: Date) {
+            tables.reminderPreferences[participantID] = preferences
+        }
+        func put(_ delivery: ReminderDelivery) throws {
+            if tables.reminderDeliveries[delivery.key] == nil, hasWithdrawalRecord(participantID: delivery.participantID) {
+                throw StudyRefusal.withdrawn
+            }
+            tables.reminderDeliveries[delivery.key] = delivery
+        }
+        func deleteReminderData(participantID: String, deliveries: Bool) {
+            tables.reminderChannels = tables.reminderChannels.filter { $0.value.participantID != participantID }
+            tables.reminderPreferences[participantID] = nil
+            if deliveries { tables.reminderDeliveries = tables.reminderDeliveries.filter { $0.value.participantID != participantID } }
         }
 
         func setConsentPDF(_ state: ConsentPDFState, recordID: UUID, at date: Date) {

@@ -59,7 +59,7 @@ public final class StorageBackedStudyStore<Storage: StudyStorage>: StudyStore {
     }
 
     /// Runs `body` in a write transaction and counts it once committed.
-    private func write<T: Sendable>(participant: String? = nil, _ body: @escaping @Sendable (any StudyStorageWriter) async throws -> T) async throws -> T {
+    func write<T: Sendable>(participant: String? = nil, _ body: @escaping @Sendable (any StudyStorageWriter) async throws -> T) async throws -> T {
         let value = try await storage.write(body)
         countCommit(of: participant)
         return value

@@ -16,7 +16,8 @@ import Foundation
 ///
 /// What it copies: invitations (used and revoked ones as they are), participants, their sessions (with the SHA-256 of
 /// each token, so that every participant stays signed in), their task runs in every state with restoration data and
-/// result and their attached files, their consent records with the sealed bytes and the PDF's state (and bytes), researchers with their password
+/// result and their attached files, their consent records with the sealed bytes and the PDF's state (and bytes), their reminder channels,
+/// choices and the outbox of deliveries, researchers with their password
 /// hashes, and the care store's versions of every kind (each chain linked as it was) and outcomes, deleted ones too.
 /// What it leaves out, as transient: sign-in codes (they live minutes, and no reader lists them), leases and the
 /// sign-in attempt limits' buckets, researchers' password links, console sessions and tallies of wrong passwords
@@ -38,6 +39,12 @@ public struct StudyDataCopy: Sendable {
     public var runFiles: [StoredRunFile] = []
     /// Every participant's consent records, in the order each participant's were stored, with their PDF's state.
     public var consentRecords: [StoredConsentRecord] = []
+    /// Every participant's reminder channels.
+    public var reminderChannels: [ReminderChannel] = []
+    /// Every participant's choices about reminders (written with their enrolment time: the store keeps no other).
+    public var reminderPreferences: [String: ReminderPreferences] = [:]
+    /// The outbox's deliveries.
+    public var reminderDeliveries: [ReminderDelivery] = []
     /// Every researcher, removed ones included.
     public var researchers: [Researcher] = []
     /// Every care store version of every kind, in an order where a version's parent and predecessor come first.
@@ -61,6 +68,9 @@ public struct StudyDataCopy: Sendable {
                 copy.runFiles += try await reader.runFiles(participantID: participant.id)
                 copy.consentRecords += try await reader.consentRecords(participantID: participant.id)
             }
+            copy.reminderChannels = try await reader.allReminderChannels()
+            copy.reminderPreferences = try await reader.allReminderPreferences()
+            copy.reminderDeliveries = try await reader.reminderDeliveries(dueSince: .distantPast)
             return copy
         }
         copy.researchers = try await researchers.read { reader in try await reader.researchers() }
@@ -138,6 +148,13 @@ public struct StudyDataCopy: Sendable {
             try await study.save(try EncodedTaskRun(run), createdAt: created, updatedAt: run.updatedAt ?? created)
         }
         for file in runFiles { try await study.putRunFile(file) }
+        // Before the consent records: a withdrawal record closes its participant's rows to inserts.
+        for channel in reminderChannels { try await study.insert(channel) }
+        let enrolled = Dictionary(participants.map { ($0.id, $0.enrolledAt) }, uniquingKeysWith: { first, _ in first })
+        for (participantID, preferences) in reminderPreferences.sorted(by: { $0.key < $1.key }) {
+            try await study.setReminderPreferences(preferences, participantID: participantID, at: enrolled[participantID] ?? Date(timeIntervalSince1970: 0))
+        }
+        for delivery in reminderDeliveries { try await study.put(delivery) }
         for version in versions {
             var unlinked = version
             unlinked.nextVersionUUID = nil
@@ -170,6 +187,9 @@ public struct StudyDataCopy: Sendable {
         counts.set("taskRun", runs.count)
         counts.set("runFile", runFiles.count)
         counts.set("consentRecord", consentRecords.count)
+        counts.set("reminderChannel", reminderChannels.count)
+        counts.set("reminderPreference", reminderPreferences.count)
+        counts.set("reminderDelivery", reminderDeliveries.count)
         counts.set("consentPDF (printed)", consentRecords.filter { $0.pdf.name == "ready" }.count)
         counts.set("researcher", researchers.count)
         for kind in [EntityKind.patient, .carePlan, .contact, .task] {

@@ -43,6 +43,8 @@ public struct StudyDataTransaction<StudyRows: StudyStorage, CareRows: CareStorag
         var deleted = change.deletedRunIDs
         if let withdrawal = change.withdrawal {
             if try await study.hasWithdrawalRecord(participantID: participantID) { throw StudyRefusal.withdrawn }
+            // A participant who left is reached no more: their addresses, subscriptions and feed go with the withdrawal.
+            try await study.deleteReminderData(participantID: participantID, deliveries: withdrawal.deletesData)
             if withdrawal.deletesData {
                 deleted += try await study.runSummaries(participantID: participantID, state: nil)
                     .filter { !withdrawal.keptRunTaskIDs.contains($0.taskID) }

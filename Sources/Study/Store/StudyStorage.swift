@@ -80,6 +80,23 @@ public protocol StudyStorageReader {
     func signInBucket(scope: String, client: String) async throws -> SignInBucket?
     /// How many client buckets the limit of `scope` keeps, the server-wide one aside.
     func signInClientBucketCount(scope: String) async throws -> Int
+
+    /// The participant's reminder channels, oldest first.
+    func reminderChannels(participantID: String) async throws -> [ReminderChannel]
+    /// The reminder channel with this id.
+    func reminderChannel(id: UUID) async throws -> ReminderChannel?
+    /// Every participant's reminder channels, by participant then age: what the sender and exports read.
+    func allReminderChannels() async throws -> [ReminderChannel]
+    /// What the participant chose about reminders; nil when they have not chosen.
+    func reminderPreferences(participantID: String) async throws -> ReminderPreferences?
+    /// Every participant's choices about reminders, by participant.
+    func allReminderPreferences() async throws -> [String: ReminderPreferences]
+    /// The outbox's delivery with this key.
+    func reminderDelivery(key: String) async throws -> ReminderDelivery?
+    /// The participant's deliveries, latest due first.
+    func reminderDeliveries(participantID: String) async throws -> [ReminderDelivery]
+    /// Every participant's deliveries due at or after `date`, oldest due first.
+    func reminderDeliveries(dueSince date: Date) async throws -> [ReminderDelivery]
 }
 
 /// Storing rows inside a transaction. What a method refuses itself (a row whose key is taken) it throws; every rule is the
@@ -139,6 +156,20 @@ public protocol StudyStorageWriter: StudyStorageReader {
     /// Deletes the client buckets of `scope` that are full by `date` (every client bucket of it when nil); the
     /// server-wide bucket stays.
     func deleteSignInClientBuckets(scope: String, fullBy date: Date?) async throws
+
+    /// Stores a new reminder channel.
+    func insert(_ channel: ReminderChannel) async throws
+    /// Marks the channel confirmed at `date` when it is not yet; returns whether it was.
+    func confirmReminderChannel(id: UUID, at date: Date) async throws -> Bool
+    /// Deletes the channel; returns whether there was one.
+    func deleteReminderChannel(id: UUID) async throws -> Bool
+    /// Stores the participant's choices about reminders, replacing earlier ones.
+    func setReminderPreferences(_ preferences: ReminderPreferences, participantID: String, at date: Date) async throws
+    /// Stores a delivery, replacing the one with its key.
+    func put(_ delivery: ReminderDelivery) async throws
+    /// Deletes the participant's reminder channels and choices, and with `deliveries` their outbox rows too (a
+    /// withdrawal: a participant who left is reached no more; a withdrawal with deletion deletes what was sent).
+    func deleteReminderData(participantID: String, deliveries: Bool) async throws
 }
 
 /// A run with its restoration data and result as JSON, encoded before a write so that the writer, which serializes

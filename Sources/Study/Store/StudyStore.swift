@@ -17,7 +17,7 @@ import Foundation
 /// ```
 ///
 /// Secrets are returned once, when made, and stored only as SHA-256 digests (see ``StudySecrets``).
-public protocol StudyStore: Sendable {
+public protocol StudyStore: ReminderStore {
     // MARK: Invitations
 
     /// Makes an invitation with a fresh code; `expiresAt` nil for one that never expires.

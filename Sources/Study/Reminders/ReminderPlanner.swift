@@ -1,0 +1,168 @@
+import CareStore
+import Foundation
+
+/// One reminder due now for one participant's event: what ``ReminderPlanner`` decides from the care store.
+public struct DueReminder: Hashable, Sendable {
+    /// The participant.
+    public var participantID: String
+    /// The study's reminder.
+    public var reminderID: String
+    /// The study task of the event.
+    public var taskID: String
+    /// The event's occurrence index in its task's schedule.
+    public var occurrence: Int
+    /// When the event opened.
+    public var eventStart: Date
+    /// When the event closes.
+    public var eventEnd: Date
+    /// When the reminder fell due (it may be sent later: after quiet hours, or after the server was down).
+    public var dueDate: Date
+    /// The participant's local day of ``dueDate`` (`2027-03-28`): a reminder at a time of day is due once a day of
+    /// an event that spans several.
+    public var localDay: String
+
+    /// Creates a due reminder; see the properties.
+    public init(participantID: String, reminderID: String, taskID: String, occurrence: Int, eventStart: Date, eventEnd: Date,
+                dueDate: Date, localDay: String) {
+        self.participantID = participantID
+        self.reminderID = reminderID
+        self.taskID = taskID
+        self.occurrence = occurrence
+        self.eventStart = eventStart
+        self.eventEnd = eventEnd
+        self.dueDate = dueDate
+        self.localDay = localDay
+    }
+
+    /// What makes this reminder one: participant, task, occurrence, reminder and (for a time of day) the local day.
+    /// Each channel sends it at most once under this key (the outbox's, with the channel).
+    public var key: String {
+        "\(participantID)/\(taskID)/\(occurrence)/\(reminderID)/\(localDay)"
+    }
+}
+
+/// Decides which of a study's reminders are due for a participant at an instant, from their events as the care store
+/// gives them: a reminder is due when its task's event is open (started, not yet closed), has no outcome, the
+/// reminder's time has come (on the event's local day, in the participant's zone, so 09:00 is 09:00 on a 23- or
+/// 25-hour day), the participant has it on and has not paused reminders, and it is not their quiet hours. A reminder
+/// whose time fell in quiet hours is due when they end, if its event is still open then. The planner keeps nothing:
+/// the outbox (``ReminderDelivery``) says what was sent.
+///
+/// ```swift
+/// let planner = ReminderPlanner(study: study)
+/// let due = planner.due(at: now, participantID: "p1", timeZone: berlin, preferences: prefs, events: openEvents)
+/// ```
+public struct ReminderPlanner: Sendable {
+    /// The study whose reminders are planned.
+    public let study: StudyDefinition
+    private let remindersByTask: [String: [StudyReminder]]
+
+    /// A planner for `study`'s reminders.
+    public init(study: StudyDefinition) {
+        self.study = study
+        self.remindersByTask = Dictionary(grouping: study.reminders, by: \.taskID)
+    }
+
+    /// The study tasks that have reminders: the care-store group identifiers whose events the planner needs.
+    public var remindedTaskIDs: Set<String> { Set(remindersByTask.keys) }
+
+    /// The reminders due at `now` for one participant, from their events open at `now` (others are ignored).
+    ///
+    /// - Parameters:
+    ///   - events: The participant's care events that overlap `now` (of any task; those without reminders are skipped).
+    ///   - lastSent: When each reminder (by id) was last sent to them, for `notMoreOftenThan`.
+    public func due(at now: Date, participantID: String, timeZone: TimeZone, preferences: ReminderPreferences,
+                    events: [CareEvent], lastSent: [String: Date] = [:]) -> [DueReminder] {
+        guard !preferences.paused else { return [] }
+        let calendar = Self.calendar(in: timeZone)
+        let quiet = preferences.effectiveQuietHours(in: study)
+        if quiet.contains(minuteOfDay: Self.minuteOfDay(now, calendar: calendar)) { return [] }
+        var due: [DueReminder] = []
+        for event in events {
+            let start = event.scheduleEvent.start, end = event.scheduleEvent.end
+            guard event.outcome == nil, start <= now, now < end,
+                  let taskID = event.task.version.groupIdentifier, let reminders = remindersByTask[taskID] else { continue }
+            for reminder in reminders where preferences.isOn(reminder) {
+                guard let dueDate = Self.latestDueDate(of: reminder.timing, eventStart: start, eventEnd: end, notAfter: now, calendar: calendar)
+                else { continue }
+                if let interval = reminder.minimumInterval, let last = lastSent[reminder.id], now.timeIntervalSince(last) < Double(interval) { continue }
+                due.append(DueReminder(participantID: participantID, reminderID: reminder.id, taskID: taskID,
+                                       occurrence: event.scheduleEvent.occurrence, eventStart: start, eventEnd: end, dueDate: dueDate,
+                                       localDay: Self.dayText(dueDate, calendar: calendar)))
+            }
+        }
+        return due
+    }
+
+    /// Every instant `reminder` falls due for an event from `eventStart` to `eventEnd` in `timeZone`: one for a delay
+    /// or a lead, one per local day the event is open at that time for a time of day. Used by the calendar feed's alarms.
+    public static func dueDates(of timing: StudyReminder.Timing, eventStart: Date, eventEnd: Date, timeZone: TimeZone) -> [Date] {
+        let calendar = calendar(in: timeZone)
+        switch timing {
+        case .afterStart(let seconds):
+            let date = eventStart.addingTimeInterval(Double(seconds))
+            return date < eventEnd ? [date] : []
+        case .beforeEnd(let seconds):
+            let date = eventEnd.addingTimeInterval(-Double(seconds))
+            return date >= eventStart ? [date] : []
+        case .timeOfDay(let minutes):
+            var dates: [Date] = []
+            var day = calendar.startOfDay(for: eventStart)
+            while day < eventEnd {
+                if let date = Self.date(minuteOfDay: minutes, onDayStarting: day, calendar: calendar), date >= eventStart, date < eventEnd {
+                    dates.append(date)
+                }
+                guard let next = calendar.date(byAdding: .day, value: 1, to: day) else { break }
+                day = next
+            }
+            return dates
+        }
+    }
+
+    /// The latest instant at or before `now` that the reminder fell due for the event; nil when none has yet.
+    static func latestDueDate(of timing: StudyReminder.Timing, eventStart: Date, eventEnd: Date, notAfter now: Date, calendar: Calendar) -> Date? {
+        switch timing {
+        case .afterStart(let seconds):
+            let date = eventStart.addingTimeInterval(Double(seconds))
+            return date <= now && date < eventEnd ? date : nil
+        case .beforeEnd(let seconds):
+            let date = eventEnd.addingTimeInterval(-Double(seconds))
+            return date <= now && date >= eventStart ? date : nil
+        case .timeOfDay(let minutes):
+            // Today's time, else yesterday's (an event open across midnight), each inside the event.
+            let today = calendar.startOfDay(for: now)
+            for day in [today, calendar.date(byAdding: .day, value: -1, to: today)].compactMap({ $0 }) {
+                if let date = date(minuteOfDay: minutes, onDayStarting: day, calendar: calendar),
+                   date <= now, date >= eventStart, date < eventEnd { return date }
+            }
+            return nil
+        }
+    }
+
+    /// `minutes` after midnight of the local day that starts at `day`, as the wall clock reads it: on a day whose
+    /// clocks skip that time (02:30 in Berlin on the spring change), the first time after the gap.
+    static func date(minuteOfDay minutes: Int, onDayStarting day: Date, calendar: Calendar) -> Date? {
+        calendar.date(bySettingHour: minutes / 60, minute: minutes % 60, second: 0, of: day, matchingPolicy: .nextTime,
+                      repeatedTimePolicy: .first, direction: .forward)
+    }
+
+    /// The minute of the local day of `date`.
+    static func minuteOfDay(_ date: Date, calendar: Calendar) -> Int {
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        return (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
+    }
+
+    /// `YYYY-MM-DD` of the local day of `date`.
+    static func dayText(_ date: Date, calendar: Calendar) -> String {
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    /// A Gregorian calendar in `zone` (never the process's).
+    static func calendar(in zone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        calendar.locale = Locale(identifier: "en_US_POSIX")
+        return calendar
+    }
+}
