@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "StudyFHIR", targets: ["StudyFHIR"]),
         .library(name: "ICalendar", targets: ["ICalendar"]),
         .library(name: "WebPush", targets: ["WebPush"]),
+        .library(name: "Mail", targets: ["Mail"]),
         .executable(name: "studykit", targets: ["studykit"]),
     ],
     dependencies: [
@@ -44,7 +45,7 @@ let package = Package(
         // NIOEmbedded: the server's channel handlers tested on a channel with a clock the test moves.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // STARTTLS for the reminder mail's SMTP submission (Mail); postgres-nio builds on it already.
-        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         // The consent PDF printer runs as a Service in the server's service group (Hummingbird builds on it).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Markdown section content in consent documents.
@@ -143,6 +144,8 @@ let package = Package(
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 "StudyServerAPI", "QRCodes",
+                // Reminders: the calendar feed, web push, and mail through SMTP.
+                "ICalendar", "WebPush", "Mail",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 // NIOThreadPool: bcrypt runs off the request's executor.
@@ -157,6 +160,15 @@ let package = Package(
         // HKDF and AES-GCM; sent with Foundation's URLSession.
         .target(name: "WebPush", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "WebPushTests", dependencies: ["WebPush", .product(name: "Crypto", package: "swift-crypto")]),
+        // Reminder mail: MIME messages and an SMTP submission client (STARTTLS, AUTH) on swift-nio and swift-nio-ssl,
+        // which postgres-nio already brings; no maintained Swift SMTP client is on this machine.
+        .target(name: "Mail", dependencies: [
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ]),
+        .testTarget(name: "MailTests", dependencies: ["Mail", .product(name: "NIOCore", package: "swift-nio"),
+                                                      .product(name: "NIOPosix", package: "swift-nio"),
+                                                      .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         // libqrencode from Debian (libqrencode-dev), which the console's printable invitations draw their QR codes with.
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // QR codes as SVG, from libqrencode's modules.
@@ -186,6 +198,8 @@ let package = Package(
                 "StudyPostgres",
                 "StudyServer",
                 "StudyWeb",
+                // Reminder settings of `studykit serve`: mail addresses and SMTP, push services.
+                "Mail", "WebPush",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -15,6 +15,7 @@ import StudyWeb
 /// - ``TodayController``: today's page, starting the onboarding or a survey, ticking off an event.
 /// - ``RunController``: a run's steps.
 /// - ``SettingsController``: language, sign-in codes, browsers, the consent PDF.
+/// - ``ReminderController``: the reminders page, and the links of confirmations, reminders and the calendar feed.
 /// - ``ConsoleController``: the study team's console under `/console`, with its own sign-in and cookie.
 ///
 /// Every response passes ``StudyPageMiddleware`` (security headers; a refusal becomes a page in the participant's
@@ -45,6 +46,9 @@ public enum StudyRouter {
         LiveUpdatesController(service: service).addRoutes(to: participant)
         RunController(service: service).addRoutes(to: participant)
         SettingsController(service: service).addRoutes(to: participant)
+        let reminders = ReminderController(service: service)
+        reminders.addRoutes(to: participant)
+        reminders.addPublicRoutes(to: router)
         ConsoleController(service: service, secureCookies: secureCookies).addRoutes(to: router)
         addAPI(to: router, service: service)
         return router

@@ -26,7 +26,7 @@ public enum StudyServerApplication {
     public static let idleTimeout = TimeAmount.seconds(30)
 
     /// The whole server, wired: the router over `service`, the HTTP server with its connection limits, and the consent
-    /// PDF printer as a service started and stopped with it. `announce` gets the address to open once it listens.
+    /// PDF printer and the reminder sender as services started and stopped with it. `announce` gets the address to open once it listens.
     public static func buildApplication(service: StudyService, configuration: StudyServerConfiguration,
                                         announce: @escaping @Sendable (String) -> Void) -> some ApplicationProtocol {
         var logger = Logger(label: "studykit")
@@ -35,7 +35,7 @@ public enum StudyServerApplication {
             router: StudyRouter.router(service: service, secureCookies: configuration.secureCookies),
             server: .http1(configuration: .init(additionalChannelHandlers: [SlowRequestBodyHandler()], idleTimeout: idleTimeout)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-            services: [ConsentPDFPrintingService(service: service)],
+            services: [ConsentPDFPrintingService(service: service), ReminderSendingService(service: service)],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 announce("\(service.study.name) is being served at http://\(configuration.host):\(port)/")

@@ -32,6 +32,8 @@ public struct StudyServerConfiguration: Sendable {
     /// How many live-update streams one client address may hold open at once: 32 by default. Raise it where many
     /// participants share one address (a clinic's network behind one NAT) and no trusted proxy tells them apart.
     public var liveStreamsPerClient = 32
+    /// How reminders reach participants: the public address of links, mail and push (none sent by default).
+    public var reminders = ReminderSendingConfiguration()
 
     /// What an acknowledged write survives.
     ///

@@ -94,7 +94,8 @@ extension StudyService {
         let page = SettingsPage(participantLabel: participant.id, languages: languages, languageFormAction: "/settings/language",
                                 signInCode: code, signInCodeFormAction: "/settings/signin-code", consentPDF: consentPDF,
                                 browsers: browsers, myDataURL: "/settings/my-data.zip",
-                                withdrawURL: Self.canLeave(records) ? "/settings/leave" : nil)
+                                withdrawURL: Self.canLeave(records) ? "/settings/leave" : nil,
+                                remindersURL: study.reminders.isEmpty || !Self.canLeave(records) ? nil : "/settings/reminders")
         return sitePages.settings(page, context: siteContext(language: participant.language, signedIn: signedIn))
     }
 

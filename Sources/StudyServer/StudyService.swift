@@ -8,6 +8,8 @@ import Study
 import StudyFHIR
 import StudyWeb
 import Synchronization
+import WebPush
+import Crypto
 
 /// Everything the study server does, without HTTP: enrolment, sessions, the home page's cards, task runs driven by
 /// posted forms, and what a finished run leaves behind (outcomes; for onboarding, the sealed consent record and its
@@ -61,6 +63,14 @@ public final class StudyService: Sendable {
     let liveStreams: LiveStreamRegistry
     /// This run of the server, in live-update event ids: a browser that saw an id of another run refreshes.
     let bootID: String
+    /// The words and links of confirmations and reminders.
+    let reminderMessages: ReminderMessages
+    /// The mail server reminders go through; nil when the server sends no mail.
+    let mailer: ReminderMailer?
+    /// The server's VAPID key (`KEYS/vapid-private-key`), made on first use; nil when the server sends no push.
+    let vapidKey: VAPIDKey?
+    /// Sends push messages to the services the configuration allows; nil when the server sends no push.
+    let pushSender: WebPushSender?
 
     /// The proxies whose `X-Forwarded-For` header names the client (``StudyServerConfiguration/trustedProxies``).
     var trustedProxies: Set<String> { configuration.trustedProxies }
@@ -80,6 +90,9 @@ public final class StudyService: Sendable {
         let checkedAt: Date
         let expiresAt: Date
     }
+
+    /// The file of the server's VAPID private key (32 bytes) in the keys folder.
+    static let vapidKeyFileName = "vapid-private-key"
 
     /// How long a session cookie lasts.
     static let sessionLifetime: TimeInterval = 365 * 86_400
@@ -132,10 +145,31 @@ public final class StudyService: Sendable {
             throw StudyServerStartError("the study's calculated items: \(error)")
         }
         workflow = ParticipantWorkflow(study: study, data: data, environment: environment, consentKey: consentKey, calculator: calculator)
+        let builtInStrings = Dictionary(uniqueKeysWithValues: study.languages.map { ($0, WebStrings(language: $0, overrides: study.strings.web)) })
+        let overrides = study.strings.web
+        reminderMessages = ReminderMessages(study: study, configuration: configuration.reminders, signer: signer,
+                                            strings: { language in builtInStrings[language] ?? WebStrings(language: language, overrides: overrides) },
+                                            environment: environment)
+        mailer = configuration.reminders.mail.map { ReminderMailer(configuration: $0.smtp) }
+        if let push = configuration.reminders.push {
+            do {
+                let keys = ConsentKeyStore(keysDirectory: configuration.keysFolder)
+                let raw = try keys.loadSecret(named: Self.vapidKeyFileName, byteCount: 32)
+                    ?? keys.storeSecret(named: Self.vapidKeyFileName, try VAPIDKey.generate(randomBytes: environment.randomBytes).privateKey.rawRepresentation)
+                vapidKey = VAPIDKey(privateKey: try P256.Signing.PrivateKey(rawRepresentation: raw))
+            } catch {
+                throw StudyServerStartError("web push key (\(configuration.keysFolder.appendingPathComponent(Self.vapidKeyFileName).path)): \(error)")
+            }
+            let now = environment.now
+            pushSender = WebPushSender(policy: push.policy, timeout: .seconds(30), now: { now() })
+        } else {
+            vapidKey = nil
+            pushSender = nil
+        }
         contentCardsByLanguage = Dictionary(study.languages.map { ($0, study.localized($0).feed.map(DailyPageBuilder.contentCard)) },
                                             uniquingKeysWith: { first, _ in first })
         logoURL = study.theme.logo.map(AssetController.imageURL)
-        webStrings = Dictionary(uniqueKeysWithValues: study.languages.map { ($0, WebStrings(language: $0, overrides: study.strings.web)) })
+        webStrings = builtInStrings
         // Every committed care write is published at once, before the write returns: the participant's cached pages
         // key on it, and their open pages are told (LiveUpdatesController).
         let feed = changeFeed

@@ -46,6 +46,8 @@ struct ServeCommand: AsyncParsableCommand {
                                valueName: "count"))
     var liveStreamsPerAddress = 32
 
+    @OptionGroup(title: "Reminders") var reminders: ReminderOptions
+
     @Option(name: .customLong("clock-start"),
             help: ArgumentHelp("Run the server's clock from this instant (ISO 8601, such as 2027-03-26T09:00:00+01:00) instead of the real time: to show or test the days around a date. It runs at the real speed from there.",
                                valueName: "instant"))
@@ -74,6 +76,11 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.liveStreamsPerClient = liveStreamsPerAddress
         do {
             let definition = try StudyServerApplication.loadStudy(configuration)
+            do {
+                configuration.reminders = try reminders.configuration(studyName: definition.name)
+            } catch {
+                throw StudyServerStartError("reminders: \(error)")
+            }
             var environment = StudyKitEnvironment.live
             if let start = clockStart.flatMap({ try? Date($0, strategy: .iso8601) }) {
                 let offset = start.timeIntervalSince(Date())

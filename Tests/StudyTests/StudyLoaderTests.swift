@@ -488,7 +488,7 @@ struct StudyLoaderTests {
             return try problems(in: folder)
         }
         let expected = [
-            "study.yaml: langauges: unknown key 'langauges'; did you mean 'languages'? (known keys: identifier, name, languages, theme, consent, onboarding, strings, enrolment, withdrawal, translation, valueSets, tasks, contacts, charts, feed, patient)",
+            "study.yaml: langauges: unknown key 'langauges'; did you mean 'languages'? (known keys: identifier, name, languages, theme, consent, onboarding, strings, enrolment, withdrawal, translation, valueSets, tasks, contacts, charts, feed, patient, reminders, quietHours)",
             "study.yaml: languages: is required but missing",
             "study.yaml: identifier: 'bad id' may hold only letters, digits, '-' and '_', starting with a letter or digit",
             ##"study.yaml: theme.tint: 'red' is not a colour written as #RRGGBB, such as "#0A66C2""##,

@@ -120,6 +120,9 @@ public struct ReminderDelivery: Hashable, Sendable {
         self.updatedAt = updatedAt
     }
 
+    /// The most characters of ``detail`` kept (a server's answer can be long).
+    public static let longestDetail = 1_000
+
     /// The key of `due` through `channel`.
     public static func key(of due: DueReminder, channelID: UUID) -> String {
         due.key + "/" + channelID.uuidString.lowercased()

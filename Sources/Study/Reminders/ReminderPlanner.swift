@@ -158,8 +158,8 @@ public struct ReminderPlanner: Sendable {
         return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
     }
 
-    /// A Gregorian calendar in `zone` (never the process's).
-    static func calendar(in zone: TimeZone) -> Calendar {
+    /// A Gregorian calendar in `zone` (never the process's), as the planner computes with it.
+    public static func calendar(in zone: TimeZone) -> Calendar {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         calendar.locale = Locale(identifier: "en_US_POSIX")

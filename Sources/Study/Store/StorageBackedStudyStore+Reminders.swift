@@ -101,7 +101,7 @@ extension StorageBackedStudyStore {
             guard var stored = try await writer.reminderDelivery(key: claimed.key), stored.state == .sending,
                   stored.attempts == claimed.attempts else { return false }
             stored.state = state
-            stored.detail = detail.map { String($0.prefix(500)) }
+            stored.detail = detail.map { String($0.prefix(ReminderDelivery.longestDetail)) }
             stored.claimedUntil = nil
             stored.nextAttemptAt = state == .retrying ? nextAttemptAt : nil
             stored.updatedAt = now

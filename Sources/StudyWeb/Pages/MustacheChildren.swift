@@ -781,6 +781,7 @@ extension SettingsView: MustacheParent {
         case "participantHeading": self.participantHeading
         case "participantLabel": self.participantLabel
         case "language": self.language
+        case "reminders": self.reminders
         case "signIn": self.signIn
         case "browsers": self.browsers
         case "consent": self.consent
@@ -901,6 +902,117 @@ extension ConsentView: MustacheParent {
         case "heading": self.heading
         case "download": self.download
         case "note": self.note
+        default: nil
+        }
+    }
+}
+
+extension ReminderSettingsView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": self.title
+        case "intro": self.intro
+        case "notice": self.notice
+        case "noChannel": self.noChannel
+        case "whichHeading": self.whichHeading
+        case "action": self.action
+        case "reminders": self.reminders
+        case "pauseLabel": self.pauseLabel
+        case "paused": self.paused
+        case "quietText": self.quietText
+        case "quietFromLabel": self.quietFromLabel
+        case "quietFrom": self.quietFrom
+        case "quietToLabel": self.quietToLabel
+        case "quietTo": self.quietTo
+        case "save": self.save
+        case "email": self.email
+        case "push": self.push
+        case "calendar": self.calendar
+        default: nil
+        }
+    }
+}
+
+extension ReminderLineView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": self.id
+        case "inputID": self.inputID
+        case "label": self.label
+        case "timing": self.timing
+        case "checked": self.checked
+        default: nil
+        }
+    }
+}
+
+extension ReminderChannelLineView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "label": self.label
+        case "state": self.state
+        case "removeAction": self.removeAction
+        case "removeButton": self.removeButton
+        default: nil
+        }
+    }
+}
+
+extension ReminderEmailView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "heading": self.heading
+        case "items": self.items
+        case "action": self.action
+        case "label": self.label
+        case "value": self.value
+        case "error": self.error
+        case "button": self.button
+        default: nil
+        }
+    }
+}
+
+extension ReminderPushView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "heading": self.heading
+        case "intro": self.intro
+        case "publicKey": self.publicKey
+        case "action": self.action
+        case "button": self.button
+        case "needsScript": self.needsScript
+        case "unsupported": self.unsupported
+        case "denied": self.denied
+        case "items": self.items
+        default: nil
+        }
+    }
+}
+
+extension ReminderCalendarView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "heading": self.heading
+        case "intro": self.intro
+        case "createAction": self.createAction
+        case "createButton": self.createButton
+        case "httpsURL": self.httpsURL
+        case "webcalURL": self.webcalURL
+        case "subscribe": self.subscribe
+        case "addressLabel": self.addressLabel
+        case "revokeAction": self.revokeAction
+        case "revokeButton": self.revokeButton
+        default: nil
+        }
+    }
+}
+
+extension RemindersLinkView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "heading": self.heading
+        case "link": self.link
         default: nil
         }
     }

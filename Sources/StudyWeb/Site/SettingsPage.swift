@@ -80,6 +80,8 @@ public struct SettingsPage: Sendable {
     /// Where the participant downloads a copy of everything the study holds about them (a ZIP file); nil leaves the
     /// section out.
     public var myDataURL: String?
+    /// The participant's reminders page; nil leaves the section out.
+    public var remindersURL: String?
     /// Where the participant asks to leave the study (a page that confirms); nil leaves the section out (before their
     /// consent, or once they have left).
     public var withdrawURL: String?
@@ -88,7 +90,8 @@ public struct SettingsPage: Sendable {
     public init(participantLabel: String, languages: [Language], languageFormAction: String,
                 signInCode: (code: String, expiresText: String)?, signInCodeFormAction: String,
                 consentPDF: ConsentPDF, signInAddress: String = "/signin", browsers: [Browser] = [], myDataURL: String? = nil,
-                withdrawURL: String? = nil) {
+                withdrawURL: String? = nil, remindersURL: String? = nil) {
+        self.remindersURL = remindersURL
         self.withdrawURL = withdrawURL
         self.browsers = browsers
         self.myDataURL = myDataURL

@@ -6,7 +6,7 @@ import Research
 struct SitePageBuilder {
     let context: SiteContext
 
-    private var strings: WebStrings { context.strings }
+    var strings: WebStrings { context.strings }
 
     /// The paths of the header's navigation links.
     static let homePath = "/", insightsPath = "/insights", contactsPath = "/contacts", settingsPath = "/settings"
@@ -284,8 +284,11 @@ struct SitePageBuilder {
         let leave = settings.withdrawURL.map { url in
             LeaveView(heading: strings[.leaveHeading], intro: strings[.leaveIntro], link: LinkView(href: url, label: strings[.leaveButton]))
         }
+        let reminders = settings.remindersURL.map { url in
+            RemindersLinkView(heading: strings[.reminders], link: LinkView(href: url, label: strings[.remindersSettingsLink]))
+        }
         let view = SettingsView(title: strings[.settings], participantHeading: strings[.participant],
-                                participantLabel: settings.participantLabel, language: language, signIn: signIn,
+                                participantLabel: settings.participantLabel, language: language, reminders: reminders, signIn: signIn,
                                 browsers: browsers, consent: consent, myData: myData, leave: leave)
         return page(view, title: strings[.settings], current: Self.settingsPath)
     }

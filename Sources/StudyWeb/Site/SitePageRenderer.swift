@@ -20,7 +20,7 @@ public struct SitePageRenderer: Sendable {
     private let frames = SiteFrameCache()
 
     /// The templates, by name, as shipped under `Resources/templates`: the shared layout, the site frame, and one per page.
-    static let templateNames = TemplateLibrary.layoutNames + ["site", "home", "contacts", "confirm", "insights", "article", "settings", "join", "signin", "message"]
+    static let templateNames = TemplateLibrary.layoutNames + ["site", "home", "contacts", "confirm", "insights", "article", "settings", "reminders", "join", "signin", "message"]
 
     /// Parses the templates; throws ``StepPageError/template(_:_:)`` when one is missing or malformed (a build mistake).
     public init() throws(StepPageError) {
@@ -81,6 +81,11 @@ public struct SitePageRenderer: Sendable {
     /// signed consent PDF.
     public func settings(_ page: SettingsPage, context: SiteContext) -> String {
         render(SitePageBuilder(context: context).settings(page), template: "settings")
+    }
+
+    /// The reminders page: which reminders, quiet hours, and the channels that carry them.
+    public func reminders(_ page: ReminderSettingsPage, context: SiteContext) -> String {
+        render(SitePageBuilder(context: context).reminders(page), template: "reminders")
     }
 
     /// The join page an invitation link opens: the study's welcome and a form with the participant's time zone.

@@ -188,6 +188,7 @@ struct SettingsView {
     let participantHeading: String
     let participantLabel: String
     let language: LanguageFormView?
+    let reminders: RemindersLinkView?
     let signIn: SignInCodeView
     let browsers: BrowsersView?
     let consent: ConsentView?
@@ -262,6 +263,82 @@ struct ConsentView {
     let heading: String
     let download: LinkView?
     let note: String?
+}
+
+struct ReminderSettingsView {
+    let title: String
+    let intro: String
+    let notice: String?
+    let noChannel: String?
+    let whichHeading: String
+    let action: String
+    let reminders: [ReminderLineView]
+    let pauseLabel: String
+    let paused: Bool
+    let quietText: String
+    let quietFromLabel: String
+    let quietFrom: String
+    let quietToLabel: String
+    let quietTo: String
+    let save: String
+    let email: ReminderEmailView?
+    let push: ReminderPushView?
+    let calendar: ReminderCalendarView
+}
+
+struct ReminderLineView {
+    let id: String
+    let inputID: String
+    let label: String
+    let timing: String
+    let checked: Bool
+}
+
+struct ReminderChannelLineView {
+    let label: String
+    let state: String?
+    let removeAction: String
+    let removeButton: String
+}
+
+struct ReminderEmailView {
+    let heading: String
+    let items: [ReminderChannelLineView]
+    let action: String
+    let label: String
+    let value: String
+    let error: String?
+    let button: String
+}
+
+struct ReminderPushView {
+    let heading: String
+    let intro: String
+    let publicKey: String
+    let action: String
+    let button: String
+    let needsScript: String
+    let unsupported: String
+    let denied: String
+    let items: [ReminderChannelLineView]
+}
+
+struct ReminderCalendarView {
+    let heading: String
+    let intro: String
+    let createAction: String?
+    let createButton: String
+    let httpsURL: String?
+    let webcalURL: String?
+    let subscribe: String
+    let addressLabel: String
+    let revokeAction: String?
+    let revokeButton: String
+}
+
+struct RemindersLinkView {
+    let heading: String
+    let link: LinkView
 }
 
 struct LinkView {

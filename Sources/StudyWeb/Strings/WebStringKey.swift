@@ -128,6 +128,10 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case joinTitle, timeZone, timeZoneHint, joinStudy
     /// The sign-in page: heading (and button), explanation, and the code field's label.
     case signIn, signInIntro, signInCode
+    /// Reminders: the settings page (which reminders, pause, quiet hours "{from}" "{to}", timings "{time}" "{duration}",
+    /// email "{address}" "{problem}", notifications "{date}", calendar), the confirmation and unsubscribe pages, the mails
+    /// ("{study}", "{task}", "{link}") and the calendar's name.
+    case reminders, remindersIntro, remindersSettingsLink, remindersWhich, remindersTimingAt, remindersTimingAfter, remindersTimingBefore, remindersPause, remindersQuietHours, remindersQuietFrom, remindersQuietTo, remindersSave, remindersSaved, remindersNoChannel, remindersEmailHeading, remindersEmailLabel, remindersEmailAdd, remindersEmailPending, remindersEmailConfirmed, remindersEmailSent, remindersEmailInvalid, remindersEmailUnavailable, remindersEmailTooMany, remindersRemove, remindersPushHeading, remindersPushIntro, remindersPushEnable, remindersPushNeedsScript, remindersPushUnsupported, remindersPushDenied, remindersPushUnavailable, remindersPushDevice, remindersCalendarHeading, remindersCalendarIntro, remindersCalendarCreate, remindersCalendarSubscribe, remindersCalendarAddress, remindersCalendarRevoke, remindersLinkInvalid, remindersConfirmTitle, remindersConfirmText, remindersConfirmButton, remindersConfirmed, remindersUnsubscribeTitle, remindersUnsubscribeText, remindersUnsubscribeButton, remindersUnsubscribed, mailConfirmSubject, mailConfirmText, mailConfirmIgnore, mailTask, mailOpenTask, mailFooter, mailManage, calendarName
     /// The sign-in page's error when the code is unknown, used or expired.
     case signInCodeInvalid
     /// The onboarding card's title on the gated home page.

@@ -1,0 +1,197 @@
+"""Reminders by email, end to end with a real SMTP server (aiosmtpd, tests/support/smtp_server.py): a participant adds
+an address and confirms it from the link in the mail that server received, turns reminders on, and gets exactly one
+reminder at 09:00 on their wall clock — in Berlin on the day clocks spring forward, and in Sydney on the day they fall
+back — in their language, whose link opens the task; once the task is done the evening reminder is not sent; a
+restarted server does not send the morning one again; and the one-click unsubscribe (RFC 8058) stops the mail.
+
+The server's clock is set with `--clock-start` and the server restarted on the same database to move it; each check
+waits for the sender's own report of its first round in the server's log, never for a fixed time."""
+import email
+import email.policy
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from conftest import ROOT, free_port, start_server
+from studypages import Participant, click_to_navigate
+
+RECOVER = ROOT / "examples" / "studies" / "recover"
+PYTHON = ROOT / ".venv" / "bin" / "python"
+DEADLINE = 60  # seconds: how long a wait on the server's or the mail server's state may take before the test fails
+
+
+class MailServer:
+    """tests/support/smtp_server.py on a free port, keeping what it receives in `maildir`."""
+
+    def __init__(self, folder):
+        self.maildir = folder / "mail"
+        self.maildir.mkdir()
+        self.process = subprocess.Popen([str(PYTHON), str(ROOT / "tests" / "support" / "smtp_server.py"), "--port", "0",
+                                         "--maildir", str(self.maildir), "--stop-on-stdin-eof"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.port = int(self.process.stdout.readline())
+
+    def count(self):
+        return len(list(self.maildir.glob("*.eml")))
+
+    def message(self, number):
+        return email.message_from_bytes((self.maildir / f"{number}.eml").read_bytes(), policy=email.policy.default)
+
+    def wait_for(self, count):
+        deadline = time.time() + DEADLINE
+        while self.count() < count:
+            assert time.time() < deadline, f"{count} messages expected, {self.count()} arrived"
+            time.sleep(0.1)
+        return self.message(count)
+
+    def stop(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=20)
+
+
+@pytest.fixture
+def mail_server(workdir):
+    server = MailServer(workdir)
+    yield server
+    server.stop()
+
+
+def text_of(message):
+    """The plain-text part of a message, decoded."""
+    part = message.get_body(preferencelist=("plain",))
+    return part.get_content()
+
+
+def link_in(text, path):
+    match = re.search(r"(http://127\.0\.0\.1:\d+" + re.escape(path) + r"[^\s]*)", text)
+    assert match, f"no link to {path} in:\n{text}"
+    return match.group(1)
+
+
+class ReminderServer:
+    """One study server on one data folder and port, restarted with its clock set to a given instant."""
+
+    def __init__(self, workdir, mail_server):
+        self.data, self.port = workdir / "data", free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.options = ["--public-url", self.base, "--smtp-host", "127.0.0.1", "--smtp-port", str(mail_server.port),
+                        "--smtp-security", "plain", "--mail-from", "recover@example.org", "--reminder-interval", "600"]
+        self.server = None
+
+    def start(self, clock):
+        """Starts (or restarts) the server with its clock at `clock`; returns the sender's report of its first round."""
+        if self.server:
+            self.server.stop()
+        log = self.data.parent / f"server-{self.port}.log"
+        before = log.read_text(errors="replace").count("reminders at ") if log.exists() else 0
+        self.server = start_server(RECOVER, self.data, port=self.port, clock_start=clock, extra=self.options)
+        deadline = time.time() + DEADLINE
+        while True:
+            lines = [line for line in log.read_text(errors="replace").splitlines() if line.startswith("reminders at ")]
+            if len(lines) > before:
+                return lines[before]
+            assert time.time() < deadline, "the reminder sender reported no round"
+            time.sleep(0.1)
+
+    def stop(self):
+        if self.server:
+            self.server.stop()
+
+
+# (zone, the day clocks change there, the offset after the change, the language the participant reads, its name on
+# the settings page, the morning reminder's title and text in that language (translations/LANG.yaml))
+CASES = [
+    ("Europe/Berlin", "2027-03-28", "+02:00", "es", "español", "Tu control diario del dolor",
+     "Una pregunta sobre tu rodilla hoy; tarda unos segundos."),
+    ("Australia/Sydney", "2027-04-04", "+10:00", "ja", "日本語", "毎日の痛みチェック", "今日のひざの具合について1問だけ。数秒で終わります。"),
+]
+
+
+@pytest.mark.parametrize("zone,day,offset,language,language_name,title,text", CASES, ids=["Berlin", "Sydney"])
+def test_one_reminder_mail_at_nine_in_their_zone_and_language_and_none_once_the_task_is_done(
+        workdir, new_browser, mail_server, zone, day, offset, language, language_name, title, text):
+    study = ReminderServer(workdir, mail_server)
+    try:
+        assert "0 due" in study.start(f"{day}T08:30:00{offset}")
+        me = Participant(study.server, new_browser()).join(time_zone=zone)
+        me.complete_recover_onboarding(check_pages=False)
+        me.open("/settings")
+        me.choose(language_name)
+        click_to_navigate(me.driver, me.field("section[aria-labelledby=language-title] button[type=submit]"))
+        assert me.driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == language
+
+        # The address, and its confirmation from the link in the mail the SMTP server received.
+        assert me.driver.find_elements(By.CSS_SELECTOR, "section[aria-labelledby=reminders-title] a"), me.main_text()
+        click_to_navigate(me.driver, me.field("section[aria-labelledby=reminders-title] a"))
+        assert me.path() == "/settings/reminders" and me.page() == 200
+        me.type_into("#email-address", "ada@example.org")
+        click_to_navigate(me.driver, me.field("form[action='/settings/reminders/email'] button"))
+        assert "ada@example.org" in me.field("main .notice").text
+        confirmation = mail_server.wait_for(1)
+        assert confirmation["To"] == "ada@example.org" and confirmation["List-Unsubscribe"] is None
+        me.open(link_in(text_of(confirmation), "/reminders/confirm/"))
+        assert me.page() == 200 and "ada@example.org" in me.main_text()
+        me.press_primary()
+        me.open("/settings/reminders")
+        assert "ada@example.org" in me.main_text()
+        for reminder in ("painMorning", "painEvening"):
+            me.field(f"input[name=on][value={reminder}]").click()
+        click_to_navigate(me.driver, me.field("form[action='/settings/reminders'] button.primary"))
+        assert me.path() == "/settings/reminders?notice=saved"
+        assert mail_server.count() == 1, "nothing is sent before 09:00"
+
+        # 09:00 on the participant's wall clock: exactly one reminder, in their language.
+        assert "1 due, 1 sent" in study.start(f"{day}T09:00:05{offset}")
+        reminder = mail_server.wait_for(2)
+        assert reminder["To"] == "ada@example.org" and reminder["Subject"] == title
+        body = text_of(reminder)
+        assert text in body
+        assert reminder["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+        unsubscribe = re.fullmatch(r"<(.+)>", reminder["List-Unsubscribe"]).group(1)
+        html = reminder.get_body(preferencelist=("html",)).get_content()
+        assert f'lang="{language}"' in html and "/tasks/pain/" in html
+
+        # A server restarted later that morning sends it no second time.
+        assert "0 due" in study.start(f"{day}T09:10:00{offset}")
+        assert mail_server.count() == 2
+
+        # The link opens the task (after sign-in: this browser is signed in); the participant answers it.
+        me.open(link_in(body, "/tasks/pain/"))
+        assert me.path().startswith("/runs/") and me.step() == "painLevel"
+        for _ in range(6):
+            if not me.path().startswith("/runs/"):
+                break
+            # The first choice of each question (the pain level, where it hurts); the notes skipped.
+            choices = me.driver.find_elements(By.CSS_SELECTOR, "main input[type=radio], main input[type=checkbox]")
+            if not choices and me.driver.find_elements(By.CSS_SELECTOR, "form button[name=action][value=skip]"):
+                me.press("skip")
+                continue
+            if choices and not any(choice.is_selected() for choice in choices):
+                me.driver.find_element(By.CSS_SELECTOR, f"label[for='{choices[0].get_attribute('id')}']").click()
+            me.press_primary()
+        assert not me.path().startswith("/runs/"), f"the pain check did not finish: {me.main_text()}"
+        # The evening: the pain check has an outcome, so nothing is due.
+        assert "0 due" in study.start(f"{day}T19:00:05{offset}")
+        assert mail_server.count() == 2
+
+        # RFC 8058's one-click unsubscribe: a POST without cookies stops mail to the address; a forged token does nothing.
+        forged = unsubscribe[:-4] + ("AAAA" if not unsubscribe.endswith("AAAA") else "BBBB")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(urllib.request.Request(forged, data=b"List-Unsubscribe=One-Click", method="POST"), timeout=20)
+        assert refused.value.code == 404
+        with urllib.request.urlopen(urllib.request.Request(unsubscribe, data=b"List-Unsubscribe=One-Click", method="POST"), timeout=20) as answer:
+            assert answer.status == 200
+        me.open("/settings/reminders")
+        assert "ada@example.org" not in me.main_text()
+        with pytest.raises(urllib.error.HTTPError) as gone:
+            urllib.request.urlopen(urllib.request.Request(unsubscribe, data=b"List-Unsubscribe=One-Click", method="POST"), timeout=20)
+        assert gone.value.code == 404
+    finally:
+        study.stop()
