@@ -1,5 +1,6 @@
 import Consent
 import Foundation
+import ServiceLifecycle
 import Study
 
 /// Prints the PDFs of sealed consent records in the background, one at a time, into the study's database beside their
@@ -33,12 +34,14 @@ actor ConsentPDFPrinter {
         repeat {
             again = false
             let pending = (try? await store.consentRecordsAwaitingPDF()) ?? []
-            for stored in pending {
+            // A server shutting down stops between two records (each claimed just before it is printed): the rest
+            // are printed at its next start, or by another process.
+            for stored in pending where !Task.isShuttingDownGracefully {
                 // Another process prints it (or printed it a moment ago): its claim lasts while Chromium may take.
                 guard (try? await store.claimConsentPDF(recordID: stored.id, for: Self.claimLease)) == true else { continue }
                 await print(stored, store: store, strings: strings)
             }
-        } while again
+        } while again && !Task.isShuttingDownGracefully
     }
 
     /// How long a claim on printing one PDF lasts: longer than a print takes (the renderer's own time-out is a minute).

@@ -33,10 +33,10 @@ struct ReminderSendingService: Service {
         }
         defer { timer.cancel() }
         await withGracefulShutdownHandler {
-            var first = true
+            // The first round is reported whatever it found, and so is the first with nothing due after one that had.
+            var reportNothingDue = true
             for await _ in ticks {
-                await sendDue(reportingNothingDue: first)
-                first = false
+                reportNothingDue = await sendDue(reportingNothingDue: reportNothingDue) > 0
             }
         } onGracefulShutdown: {
             tick.finish()
@@ -44,17 +44,19 @@ struct ReminderSendingService: Service {
     }
 
     /// One round: what is due now, claimed, sent and settled. Reports the round on standard output when anything was
-    /// due or failed, and the first round of the process whatever it found.
-    func sendDue(reportingNothingDue: Bool = false) async {
+    /// due or failed, or with `reportingNothingDue`; returns how many deliveries were due.
+    @discardableResult
+    func sendDue(reportingNothingDue: Bool = false) async -> Int {
         let now = service.environment.now()
         let round = await AuditTrail.$source.withValue(AuditSource(actor: "reminder sender", reason: "reminders due")) {
             await sendDue(at: now)
         }
-        guard round.due > 0 || round.failure != nil || reportingNothingDue else { return }
+        guard round.due > 0 || round.failure != nil || reportingNothingDue else { return 0 }
         var line = "reminders at \(now.formatted(.iso8601)): \(round.due) due, \(round.sent) sent, \(round.retrying) to retry, "
             + "\(round.failed) failed, \(round.skipped) skipped"
         if let failure = round.failure { line += "; \(failure)" }
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        return round.due
     }
 
     /// What a round did.
@@ -103,15 +105,15 @@ struct ReminderSendingService: Service {
             }
         }
         if let mailer = service.mailer, !mails.isEmpty {
-            var outcomes: [(Int, SMTPError?)] = []
-            await mailer.sendAll(mails.map(\.message)) { index, error in outcomes.append((index, error)) }
-            for (index, error) in outcomes {
+            // Each settled as soon as the mail server answers: a process killed mid-round leaves at most the one
+            // message in flight unsettled (it is sent again when its claim lapses).
+            await mailer.sendAll(mails.map(\.message)) { index, error in
                 let claim = mails[index].claim
-                guard let error else {
+                if let error {
+                    await settle(claim, error.isTemporary ? .retrying : .failed, error.description, &round)
+                } else {
                     await settle(claim, .sent, "accepted by the mail server", &round)
-                    continue
                 }
-                await settle(claim, error.isTemporary ? .retrying : .failed, error.description, &round)
             }
         }
         return round
