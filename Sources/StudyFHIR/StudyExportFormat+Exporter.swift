@@ -10,6 +10,7 @@ extension StudyExportFormat {
         case .csvLong: CSVLongExporter(cells: cells)
         case .csvWide: CSVWideExporter(cells: cells)
         case .outcomes: CSVOutcomesExporter(cells: cells)
+        case .reminders: CSVRemindersExporter(cells: cells)
         case .json: JSONExporter()
         case .consents: ConsentsExporter(cells: cells)
         }

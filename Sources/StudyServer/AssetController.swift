@@ -5,7 +5,8 @@ import NIOCore
 import Study
 import StudyWeb
 
-/// The health check and the one stylesheet and script, cached for a year (their URLs carry a version).
+/// The health check and the one stylesheet and script, cached for a year (their URLs carry a version); the service
+/// worker and the web app manifest, which browsers look for at fixed URLs and so are asked again each time.
 ///
 /// | Route | What it does |
 /// |---|---|
@@ -14,14 +15,22 @@ import StudyWeb
 /// | `GET /assets/studykit.css`, `/assets/studykit.js` | the stylesheet and the script |
 /// | `GET /assets/active/NAME.js` | the ES module of an active step (`tapping.js`), and `active.js`, which they share |
 /// | `GET /images/NAME` | an image the study shows (a feed card's, the logo), read when the study was loaded |
+/// | `GET /sw.js` | the service worker that shows pushed reminders (scope `/`) |
+/// | `GET /manifest.webmanifest` | the web app manifest: the study's name, tint and logo (a phone adds the site to its home screen with it) |
 struct AssetController {
     /// The study's images by the name in their URL (``imageURL(_:)``).
     let images: [String: StudyImage]
+    /// The web app manifest, written when the study was loaded.
+    let manifest: String
     /// Returns when the study's database answers; throws when it does not.
     let databaseAnswers: @Sendable () async throws -> Void
 
     init(study: StudyDefinition, databaseAnswers: @escaping @Sendable () async throws -> Void) {
         images = Dictionary(study.images.map { (Self.imageName($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+        let logo = study.theme.logo.flatMap { path in study.images[path].map { (url: Self.imageURL(path), image: $0) } }
+        manifest = String(decoding: WebAssets.manifest(name: study.name, themeColour: study.theme.tint,
+                                                       icon: logo.map { .init(url: $0.url, data: $0.image.data, contentType: $0.image.contentType) }),
+                          as: UTF8.self)
         self.databaseAnswers = databaseAnswers
     }
 
@@ -68,12 +77,22 @@ struct AssetController {
             guard let file = context.parameters.get("file"), let script = WebAssets.activeScripts[file] else { throw StudyServerError.noSuchPage }
             return Self.asset(script, type: "text/javascript; charset=utf-8")
         }
+        router.get("/sw.js") { _, _ in
+            var response = Self.asset(WebAssets.serviceWorker, type: "text/javascript; charset=utf-8", cache: "no-cache")
+            response.headers[HTTPField.Name("Service-Worker-Allowed")!] = "/"
+            return response
+        }
+        let manifest = self.manifest
+        router.get("/manifest.webmanifest") { _, _ in
+            Self.asset(manifest, type: "application/manifest+json", cache: "no-cache")
+        }
     }
 
-    private static func asset(_ text: String, type: String) -> Response {
+    /// A file of the site; by default cached for a year, as a URL with a version may be.
+    private static func asset(_ text: String, type: String, cache: String = "public, max-age=31536000, immutable") -> Response {
         var headers = HTTPFields()
         headers[.contentType] = type
-        headers[.cacheControl] = "public, max-age=31536000, immutable"
+        headers[.cacheControl] = cache
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }

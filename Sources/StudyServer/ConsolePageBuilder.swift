@@ -81,6 +81,7 @@ struct ConsolePageBuilder {
         .csvLong: "CSV, one row per answer (csv-long)",
         .csvWide: "CSV, one row per run, with a REDCap data dictionary (csv-wide)",
         .outcomes: "Outcomes CSV (outcomes)",
+        .reminders: "Reminders sent CSV (reminders)",
         .json: "JSON lines, with attached files (json)",
         .consents: "Signed consent PDFs with their records (consents)",
         .fhir: "FHIR R4 bundles and NDJSON (fhir)",
@@ -117,6 +118,8 @@ struct ConsolePageBuilder {
     /// `countersignError` is the refusal of the last try, by record.
     func participant(_ participant: StudyParticipant, canCountersign: Bool = false, countersignError: (record: UUID, message: String)? = nil,
                      canRecordWithdrawal: Bool = false, withdrawalError: String? = nil) async throws -> ConsoleParticipantView {
+        // Contact details are shown to the roles that act on a participant's consent; a viewer sees kinds and states.
+        let showsAddresses = canRecordWithdrawal
         let reader = StudyExportReader(study: service.study, store: service.store, careStore: service.careStore, dataFolder: service.configuration.dataFolder,
                                        consentPublicKey: service.consentKey.publicKey, now: service.environment.now)
         let data = try await reader.data(of: participant)
@@ -166,6 +169,9 @@ struct ConsolePageBuilder {
         var view = ConsoleParticipantView(id: participant.id, facts: facts, problems: data.problems.filter { !$0.contains("consent record") },
                                           consents: consents, weekdays: weekdays, adherence: try await adherence(of: participant),
                                           runs: runs(of: data), outcomes: outcomes(of: data), audit: try await audit(of: participant))
+        view.reminderChannels = try await reminderChannels(of: participant, showingAddresses: showsAddresses)
+        view.reminderDeliveries = ConsoleTableView(caption: "Reminders sent, failed and skipped", headings: Array(CSVRemindersExporter.columns[1...]),
+                                                   rows: CSVRemindersExporter.rows(of: data).map { Array($0[1...]) }, empty: "No reminder yet.")
         if canRecordWithdrawal, case .consented = Self.consentState(records) {
             let rule: String? = switch service.study.withdrawal {
             case .keep: "What was collected stays, as the study's consent says."
@@ -176,6 +182,19 @@ struct ConsolePageBuilder {
                                                 dataRule: rule, asksDataChoice: service.study.withdrawal == .participantChooses)
         }
         return view
+    }
+
+    /// The participant's reminder channels: kind, address (or only that there is one), state, when added.
+    private func reminderChannels(of participant: StudyParticipant, showingAddresses: Bool) async throws -> ConsoleTableView {
+        let preferences = try await service.store.reminderPreferences(participantID: participant.id)
+        let on = service.study.reminders.filter(preferences.isOn).map(\.id)
+        let rows = try await service.store.reminderChannels(participantID: participant.id).map { channel -> [String] in
+            let address = channel.kind == .calendar ? "" : showingAddresses ? channel.address ?? "" : "(hidden for your role)"
+            return [channel.kind.rawValue, address, channel.isConfirmed ? "confirmed" : "waiting for confirmation",
+                    ISO8601.string(from: channel.createdAt, in: participant.timeZone)]
+        }
+        let caption = "Channels (reminders on: \(on.isEmpty ? "none" : on.joined(separator: ", "))\(preferences.paused ? "; paused" : ""))"
+        return ConsoleTableView(caption: caption, headings: ["channel", "address", "state", "added"], rows: rows, empty: "No channel: no reminder reaches them.")
     }
 
     private var weekdays: [String] { ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] }

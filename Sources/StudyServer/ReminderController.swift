@@ -53,11 +53,13 @@ struct ReminderController {
             return Response.redirect(to: "/settings/reminders?notice=saved", type: .normal)
         }
         group.post("/settings/reminders/email") { _, context in
-            let typed = String((context.fields["address"]?.first ?? "").prefix(300))
+            // Checked whole (a long address is refused as such); only its start is shown back.
+            let posted = context.fields["address"]?.first ?? ""
+            let typed = String(posted.prefix(300))
             let strings = service.strings(language: context.participant.language)
             let problem: String
             do throws(StudyService.EmailRefusal) {
-                try await service.addReminderEmail(typed, for: context.participant)
+                try await service.addReminderEmail(posted, for: context.participant)
                 problem = ""
             } catch {
                 switch error {

@@ -5,13 +5,15 @@ import Foundation
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure StudyKit's hot paths (use a release build: make bench)."
+        abstract: "Measure StudyKit's hot paths (use a release build: make bench).",
+        discussion: "Without a subcommand, measures and prints a table. The subcommands are helpers of scripts/bench_server.py.",
+        subcommands: [ReminderDataCommand.self, SMTPSendCommand.self]
     )
 
     @Option(help: "Seconds to spend on each measurement.")
     var seconds: Double = 2
 
-    @Option(name: .customLong("only"), help: "Measure only these groups (repeatable): research, active-tasks, schedules, care-writes, care-reads, pages, exports.")
+    @Option(name: .customLong("only"), help: "Measure only these groups (repeatable): research, active-tasks, schedules, care-writes, care-reads, pages, exports, reminders.")
     var groups: [BenchmarkGroup] = BenchmarkGroup.allCases
 
     func run() async throws {
@@ -28,6 +30,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
         if groups.contains(.pages) { rows += try PageBenchmarks(secondsPerMeasurement: seconds).run() }
         if groups.contains(.exports) { rows += try await ExportBenchmarks().run() }
+        if groups.contains(.reminders) { rows += try await ReminderBenchmarks().run() }
         BenchmarkTable.print(rows)
     }
 }
@@ -48,4 +51,6 @@ enum BenchmarkGroup: String, CaseIterable, ExpressibleByArgument {
     case pages
     /// `studykit export` in each format on 1,000, 10,000 and 30,000 runs: time and peak memory.
     case exports
+    /// The reminders due for 10,000 participants with 5 tasks each, on SQLite.
+    case reminders
 }

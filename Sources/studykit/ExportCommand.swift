@@ -23,7 +23,7 @@ struct ExportCommand: AsyncParsableCommand {
             participant at a time; --format csv-wide writes wide/TASK.csv (one row per run, one column per question) \
             and data-dictionary.csv in REDCap's layout; --format outcomes writes outcomes.csv (one row per outcome \
             value); --format json writes runs, outcomes and participants as JSON lines and the attached files in \
-            files.zip; --format consents writes consents.zip (each sealed record and its PDF) and consents.csv. The \
+            files.zip; --format reminders writes reminders.csv (one row per reminder sent, failed or skipped, with why); --format consents writes consents.zip (each sealed record and its PDF) and consents.csv. The \
             export replaces the previous one in --out whole; a folder that \
             holds anything but a previous export is refused. What cannot be written exactly is listed as warnings. \
             CSV cells are exact, for R, pandas and REDCap; --for-spreadsheets is for files someone opens in Excel, \

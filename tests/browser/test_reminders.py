@@ -6,6 +6,7 @@ restarted server does not send the morning one again; and the one-click unsubscr
 
 The server's clock is set with `--clock-start` and the server restarted on the same database to move it; each check
 waits for the sender's own report of its first round in the server's log, never for a fixed time."""
+import csv
 import email
 import email.policy
 import re
@@ -19,8 +20,9 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import ROOT, free_port, start_server
+from conftest import ROOT, STUDYKIT, free_port, start_server
 from studypages import Participant, click_to_navigate
+from test_console import add_researcher, set_password_and_sign_in
 
 RECOVER = ROOT / "examples" / "studies" / "recover"
 PYTHON = ROOT / ".venv" / "bin" / "python"
@@ -69,6 +71,15 @@ def text_of(message):
     return part.get_content()
 
 
+def export_rows(study, workdir, format):
+    """The rows (header left out) of `studykit export --format FORMAT`'s CSV, read from the server's data folder."""
+    out = workdir / f"export-{format}"
+    subprocess.run([str(STUDYKIT), "export", "--format", format, "--out", str(out), "--study", str(RECOVER), "--data", str(study.data)],
+                   check=True, capture_output=True)
+    with open(out / f"{format}.csv", newline="", encoding="utf-8") as file:
+        return list(csv.reader(file))[1:]
+
+
 def link_in(text, path):
     match = re.search(r"(http://127\.0\.0\.1:\d+" + re.escape(path) + r"[^\s]*)", text)
     assert match, f"no link to {path} in:\n{text}"
@@ -86,7 +97,8 @@ class ReminderServer:
         self.server = None
 
     def start(self, clock):
-        """Starts (or restarts) the server with its clock at `clock`; returns the sender's report of its first round."""
+        """Starts (or restarts) the server with its clock at `clock` (None: the real time); returns the sender's report of
+        its first round."""
         if self.server:
             self.server.stop()
         log = self.data.parent / f"server-{self.port}.log"
@@ -158,6 +170,27 @@ def test_one_reminder_mail_at_nine_in_their_zone_and_language_and_none_once_the_
         html = reminder.get_body(preferencelist=("html",)).get_content()
         assert f'lang="{language}"' in html and "/tasks/pain/" in html
 
+        # The study team sees it: the channel (the address only for a role that may see it) and the delivery, and the
+        # `reminders` export lists it with the mail server's answer and no address.
+        # (On the real clock: `studykit researcher add` dates the password link by it.)
+        study.start(None)
+        link = add_researcher(study.server, "investigator@example.org", "investigator")
+        team = Participant(study.server, new_browser())
+        set_password_and_sign_in(team, link, "investigator@example.org", "a quiet harbour at dawn")
+        participant_id = next(row[0] for row in export_rows(study, workdir, "reminders"))
+        team.open(f"/console/participants/{participant_id}")
+        section = team.field("section[aria-labelledby=reminders-title]").text
+        assert "ada@example.org" in section and "confirmed" in section and "painMorning" in section and "sent" in section
+        viewer_link = add_researcher(study.server, "viewer@example.org", "viewer")
+        viewer = Participant(study.server, new_browser())
+        set_password_and_sign_in(viewer, viewer_link, "viewer@example.org", "a quiet harbour at dusk")
+        viewer.open(f"/console/participants/{participant_id}")
+        section = viewer.field("section[aria-labelledby=reminders-title]").text
+        assert "ada@example.org" not in section and "email" in section and "sent" in section
+        rows = export_rows(study, workdir, "reminders")
+        assert [(row[1], row[2], row[4], row[6], row[7]) for row in rows] == [("painMorning", "pain", "email", "sent", "1")]
+        assert rows[0][5].startswith(f"{day}T09:00:00") and "ada@example.org" not in ",".join(rows[0])
+
         # A server restarted later that morning sends it no second time.
         assert "0 due" in study.start(f"{day}T09:10:00{offset}")
         assert mail_server.count() == 2
@@ -193,5 +226,42 @@ def test_one_reminder_mail_at_nine_in_their_zone_and_language_and_none_once_the_
         with pytest.raises(urllib.error.HTTPError) as gone:
             urllib.request.urlopen(urllib.request.Request(unsubscribe, data=b"List-Unsubscribe=One-Click", method="POST"), timeout=20)
         assert gone.value.code == 404
+    finally:
+        study.stop()
+
+
+def test_hostile_and_unconfirmed_addresses_get_nothing(workdir, mail_server):
+    """An address with a line break (a header injection), one of 2 KB, one with a bidirectional control, and one never
+    confirmed: each refused with what was wrong, or (the unconfirmed one) sent nothing at 09:00 but its confirmation."""
+    from http_participant import Participant as HTTPParticipant
+
+    study = ReminderServer(workdir, mail_server)
+    try:
+        study.start("2027-03-23T08:30:00+01:00")
+        me = HTTPParticipant(study.base)
+        me.enrol(study.server.invite()[0], time_zone="Europe/Berlin")
+        me.complete_onboarding()
+        _, _, page = me.page("/settings/reminders")
+        token = re.search(r'name="_csrf" value="([^"]+)"', page).group(1)
+        for address, problem in [("ada@example.org\r\nBcc: everyone@example.org", "control character"),
+                                 ("a" * 2000 + "@example.org", "characters long"),
+                                 ("ada\u202e@example.org", "text-direction"),
+                                 ("ada@@example.org", "more than one @")]:
+            status, _, body = me.request("POST", "/settings/reminders/email", {"_csrf": token, "address": address})
+            assert status == 422, (address[:40], status)
+            assert problem in body.decode(), (problem, re.search(r'class="err"[^>]*>([^<]*)', body.decode()))
+        assert mail_server.count() == 0
+        # An address added but never confirmed gets its confirmation and nothing more.
+        status, _, _ = me.request("POST", "/settings/reminders/email", {"_csrf": token, "address": "unconfirmed@example.org"})
+        assert status == 200
+        mail_server.wait_for(1)
+        status, _, _ = me.request("POST", "/settings/reminders", {"_csrf": token, "on": "painMorning", "quietFrom": "21:00", "quietTo": "08:00"})
+        assert status == 303
+        # A reminder the study does not have, or quiet hours that are not times, are refused.
+        for fields in ({"on": "nosuch", "quietFrom": "21:00", "quietTo": "08:00"}, {"on": "painMorning", "quietFrom": "25:00", "quietTo": "08:00"}):
+            status, _, _ = me.request("POST", "/settings/reminders", {"_csrf": token, **fields})
+            assert status == 400
+        assert "0 due" in study.start("2027-03-23T09:00:05+01:00")
+        assert mail_server.count() == 1
     finally:
         study.stop()

@@ -24,6 +24,8 @@ public struct ParticipantExportData: Sendable {
     public var problems: [String]
     /// The files attached in their runs, by run and file name.
     public var runFiles: [UUID: [String: Data]] = [:]
+    /// The reminders the study sent them, or tried to: the outbox's deliveries, latest due first.
+    public var reminderDeliveries: [ReminderDelivery] = []
 
     /// Creates a participant's data.
     public init(participant: StudyParticipant, consentRecords: [StoredConsentRecord] = [], consentPDFs: [UUID: Data] = [:],

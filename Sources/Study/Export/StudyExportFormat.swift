@@ -17,12 +17,14 @@ public enum StudyExportFormat: String, Hashable, Sendable, CaseIterable {
     case consents
     /// Every value of every live outcome as a row of one CSV file (``CSVOutcomesExporter``).
     case outcomes
+    /// Every reminder the study sent or tried to send, as a row of one CSV file (``CSVRemindersExporter``).
+    case reminders
 
     /// Whether the format writes CSV files, whose cells ``CSVCellStyle/forSpreadsheets`` can make safe to open in a
-    /// spreadsheet: `csv-long`, `csv-wide`, `outcomes` and `consents` (its `consents.csv`).
+    /// spreadsheet: `csv-long`, `csv-wide`, `outcomes`, `reminders` and `consents` (its `consents.csv`).
     public var writesCSV: Bool {
         switch self {
-        case .csvLong, .csvWide, .outcomes, .consents: true
+        case .csvLong, .csvWide, .outcomes, .reminders, .consents: true
         case .fhir, .json: false
         }
     }

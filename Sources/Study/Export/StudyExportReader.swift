@@ -95,6 +95,7 @@ public struct StudyExportReader: Sendable {
         outcomeQuery.taskIDs = careTaskIDs
         data.outcomes = try await careStore.fetchOutcomes(query: outcomeQuery)
         data.runs = try await store.runs(participantID: participant.id, taskID: nil)
+        data.reminderDeliveries = try await store.reminderDeliveries(participantID: participant.id)
         for file in try await store.runFiles(participantID: participant.id) {
             data.runFiles[file.runID, default: [:]][file.name] = file.data
         }

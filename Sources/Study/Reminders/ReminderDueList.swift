@@ -42,15 +42,22 @@ public struct ReminderDueList: Sendable {
     /// each of their confirmed email and push channels.
     public func deliveries(at now: Date) async throws -> [DueDelivery] {
         let study = planner.study
+        let tclock = ContinuousClock(); var tlast = tclock.now
+        func lap(_ name: String) { let n = tclock.now; FileHandle.standardError.write(Data("TIMING \(name): \(n - tlast)\n".utf8)); tlast = n }
+        defer { lap("planner") }
         guard !study.reminders.isEmpty else { return [] }
         let store = data.studyStore
         let channels = Dictionary(grouping: try await store.allReminderChannels().filter { $0.isConfirmed && Self.sentKinds.contains($0.kind) },
                                   by: \.participantID)
         guard !channels.isEmpty else { return [] }
+        lap("channels")
         let participants = try await store.participants().filter { channels[$0.id] != nil }
+        lap("participants")
         let preferences = try await store.allReminderPreferences()
+        lap("preferences")
         let onboarded = try await onboardedParticipants(participants.map(\.id))
 
+        lap("onboarded")
         // The events of the reminded tasks open now, of every candidate, in one care-store read.
         var query = CareQuery()
         for participant in participants where onboarded.contains(participant.id) {
@@ -58,11 +65,13 @@ public struct ReminderDueList: Sendable {
         }
         guard !query.ids.isEmpty else { return [] }
         let events = try await data.careStore.events(taskQuery: query, window: DateInterval(start: now, duration: 1))
+        lap("events")
         let eventsByParticipant = Dictionary(grouping: events) { StudyCareIdentifiers.participantID(ofCareID: $0.task.id) ?? "" }
 
         // The outbox of the last days: what is settled or held, and when each reminder last went to each participant.
         let longestInterval = study.reminders.compactMap(\.minimumInterval).max() ?? 0
         let recent = try await store.reminderDeliveries(dueSince: now.addingTimeInterval(-Double(max(longestInterval, 3 * 86_400))))
+        lap("grouping+outbox")
         var unclaimable: Set<String> = []
         var lastSent: [String: [String: Date]] = [:]
         for delivery in recent {

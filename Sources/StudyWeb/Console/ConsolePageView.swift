@@ -288,6 +288,10 @@ public struct ConsoleParticipantView: Sendable {
     public let audit: ConsoleTableView
     /// The form recording the participant's withdrawal, for a role that may, while their consent stands.
     public var withdraw: ConsoleWithdrawView?
+    /// The channels that reach the participant (kinds and states; addresses only for a role that may see them).
+    public var reminderChannels: ConsoleTableView?
+    /// The reminders sent, failed and skipped, with why: the rows of the `reminders` export.
+    public var reminderDeliveries: ConsoleTableView?
 
     public init(id: String, facts: [ConsoleCountView], problems: [String], consents: [ConsoleConsentRecordView], weekdays: [String],
                 adherence: [ConsoleAdherenceWeekView], runs: [ConsoleRunView], outcomes: ConsoleTableView, audit: ConsoleTableView) {

@@ -451,6 +451,7 @@ extension PermissionView: MustacheParent {
         switch name {
         case "name": self.name
         case "id": self.id
+        case "kind": self.kind
         case "title": self.title
         case "detail": self.detail
         case "allowLabel": self.allowLabel
@@ -1503,6 +1504,8 @@ extension ConsoleParticipantView: MustacheParent {
         case "outcomes": self.outcomes
         case "audit": self.audit
         case "withdraw": self.withdraw
+        case "reminderChannels": self.reminderChannels
+        case "reminderDeliveries": self.reminderDeliveries
         default: nil
         }
     }

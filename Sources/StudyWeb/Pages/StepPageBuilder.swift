@@ -292,7 +292,7 @@ struct StepPageBuilder {
         fields.permissions.enumerated().map { index, request in
             let name = StepFields.permissionName(index + 1)
             let chosen = posted.map { $0[name]?.first.flatMap(PermissionOutcome.init(rawValue:)) } ?? session.permissionOutcome(request.identifier)
-            return PermissionView(name: name, id: name, title: request.title ?? Self.permissionTitle(request.kind),
+            return PermissionView(name: name, id: name, kind: request.kind.rawValue, title: request.title ?? Self.permissionTitle(request.kind),
                                   detail: request.detailText, allowLabel: strings[.allow], denyLabel: strings[.doNotAllow],
                                   granted: chosen == .granted, denied: chosen == .denied)
         }

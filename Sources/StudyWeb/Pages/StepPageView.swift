@@ -297,6 +297,8 @@ struct WaitView {
 struct PermissionView {
     let name: String
     let id: String
+    /// What is asked (`notifications`): the script asks the browser itself for the ones it can.
+    let kind: String
     let title: String
     let detail: String?
     let allowLabel: String

@@ -2,11 +2,13 @@ import ActiveTasks
 import Foundation
 
 /// The participant pages' stylesheet and script, read once from the module's resources, for a server to
-/// serve under ``AssetDelivery/linked(basePath:)`` or for pages to inline.
+/// serve under ``AssetDelivery/linked(basePath:)`` or for pages to inline; the service worker and the web app
+/// manifest, which a server serves at its root.
 public enum WebAssets {
     /// `studykit.css`: the one stylesheet; the theme tint is the `--tint` variable.
     public static let stylesheet: String = resource("studykit.css")
-    /// `studykit.js`: the one script (signature pad, live validation, range readout, exclusive choices).
+    /// `studykit.js`: the one script (signature pad, live validation, range readout, exclusive choices, turning on
+    /// notifications).
     /// Pages work without it, except for drawing a signature.
     public static let script: String = resource("studykit.js")
     /// The ES modules of active steps by file name (`tapping.js`): one per module, and `active.js`, which they share.
@@ -15,6 +17,9 @@ public enum WebAssets {
     })
     /// The active step modules, each of which has its browser side in `Resources/active/NAME.js`.
     static let activeModuleNames = ActiveModules.standard.names
+    /// `sw.js`: the service worker, served at the site's root (its scope is the whole site). It shows a pushed
+    /// reminder as a notification and opens the reminder's page, on this site only, when the notification is tapped.
+    public static let serviceWorker: String = resource("sw.js")
 
     /// A short hash of every file, to put in their URLs so that browsers fetch them again after a change.
     public static let version: String = {
@@ -25,6 +30,65 @@ public enum WebAssets {
         }
         return String(hash, radix: 16)
     }()
+
+    /// The web app manifest of a study's site (`/manifest.webmanifest`): its name, a window of its own from the home page,
+    /// the theme tint as the window's colour, and the logo as its icon when the study has one.
+    ///
+    /// ```swift
+    /// let json = WebAssets.manifest(name: "Recover", themeColour: "#C8472B",
+    ///                               icon: .init(url: "/images/logo.svg", data: logo.data, contentType: logo.contentType))
+    /// ```
+    public static func manifest(name: String, themeColour: String, icon: ManifestIcon?) -> Data {
+        let manifest = Manifest(name: name, startURL: "/", scope: "/", display: "standalone",
+                                themeColour: PageShell.validatedTint(themeColour), icons: icon.map { [$0] })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Strings and optionals only: encoding cannot fail.
+        return (try? encoder.encode(manifest)) ?? Data("{}".utf8)
+    }
+
+    /// An icon of the web app manifest: the study's logo.
+    public struct ManifestIcon: Encodable, Hashable, Sendable {
+        /// Where the image is served (`/images/logo.svg`).
+        public var src: String
+        /// Its media type (`image/svg+xml`).
+        public var type: String
+        /// Its size as the manifest says it (`512x512`; `any` for a drawing); nil when the format does not say it simply.
+        public var sizes: String?
+
+        /// The icon served at `url` whose bytes are `data`, of media type `contentType`; its size is read from a PNG's header.
+        public init(url: String, data: Data, contentType: String) {
+            src = url
+            type = contentType
+            sizes = contentType == "image/svg+xml" ? "any" : Self.pngSize(data)
+        }
+
+        /// `WIDTHxHEIGHT` from a PNG's header chunk (IHDR, always first); nil for anything else.
+        static func pngSize(_ data: Data) -> String? {
+            let bytes = [UInt8](data.prefix(24))
+            guard bytes.count == 24, bytes[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], bytes[12..<16] == [0x49, 0x48, 0x44, 0x52] else {
+                return nil
+            }
+            func number(_ start: Int) -> UInt32 { bytes[start..<start + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+            return "\(number(16))x\(number(20))"
+        }
+    }
+
+    /// The members of the manifest, named as the Web Application Manifest spells them.
+    private struct Manifest: Encodable {
+        let name: String
+        let startURL: String
+        let scope: String
+        let display: String
+        let themeColour: String?
+        let icons: [ManifestIcon]?
+
+        enum CodingKeys: String, CodingKey {
+            case name, scope, display, icons
+            case startURL = "start_url"
+            case themeColour = "theme_color"
+        }
+    }
 
     /// The text of a file under `Resources/`; a missing file is a build mistake, so it stops the program with its name.
     static func resource(_ path: String) -> String {
