@@ -49,7 +49,7 @@ struct ReadmeStudyTests {
                           "kind", "units", "schedule", "daily", "weekly", "once", "sameAs", "at", "from", "for", "until", "on", "day",
                           "weeks", "duration", "text", "targetValues", "value", "contacts", "givenName", "familyName", "role",
                           "organization", "category", "phones", "emails", "messaging", "address", "label", "street", "city", "state",
-                          "postalCode", "country"]
+                          "postalCode", "country", "reminders", "task", "notMoreOftenThan", "onByDefault", "hours", "quietHours"]
         for key in documented { #expect(keys.contains(key), "README's study.yaml does not show '\(key)'") }
     }
 }
