@@ -241,12 +241,12 @@ struct StudyLoaderTests {
 
     @Test func remindersAreReadWithEveryFaultNamedAndTranslatedInEveryLanguage() throws {
         let study = try StudyLoader.load(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()])
-        #expect(study.reminders.map(\.id) == ["painMorning", "painEvening", "mood"])
+        #expect(study.reminders.map(\.id) == ["painMorning", "painEvening", "phq9"])
         #expect(study.reminder(id: "painMorning")?.timing == .timeOfDay(minutes: 9 * 60))
         #expect(study.reminder(id: "painMorning")?.onByDefault == false)
         #expect(study.quietHours == QuietHours(from: 21 * 60, to: 8 * 60))
         #expect(study.localized("ja").reminder(id: "painMorning")?.title == "毎日の痛みチェック")
-        #expect(study.localized("es").reminder(id: "mood")?.text == "Nueve preguntas sobre las dos últimas semanas, unos cinco minutos.")
+        #expect(study.localized("es").reminder(id: "phq9")?.text == "Nueve preguntas sobre las dos últimas semanas, unos cinco minutos.")
         let lines = try StudyFixtures.withRecoverCopy { folder in
             try StudyFixtures.edit("study.yaml", in: folder, replacing: "reminders:\n", with: """
                 reminders:

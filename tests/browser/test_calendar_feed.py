@@ -59,7 +59,7 @@ def test_the_feed_lists_the_care_stores_events_of_eight_weeks_with_alarms_and_di
         me = Participant(server, browser).join(time_zone=zone_name)
         me.complete_recover_onboarding(check_pages=False)
         me.open("/settings/reminders")
-        for reminder in ("painMorning", "mood"):
+        for reminder in ("painMorning", "phq9"):
             me.field(f"input[name=on][value={reminder}]").click()
         click_to_navigate(me.driver, me.field("form[action='/settings/reminders'] button.primary"))
         click_to_navigate(me.driver, me.field("form[action='/settings/reminders/calendar'] button"))
