@@ -181,6 +181,11 @@ def test_one_reminder_mail_at_nine_in_their_zone_and_language_and_none_once_the_
         team.open(f"/console/participants/{participant_id}")
         section = team.field("section[aria-labelledby=reminders-title]").text
         assert "ada@example.org" in section and "confirmed" in section and "painMorning" in section and "sent" in section
+        # Each channel change and each send is in the audit trail, whose chain verifies.
+        audit = team.field("section[aria-labelledby=audit-title]").text
+        assert "reminderDelivery" in audit and "reminderChannel" in audit and "reminder sender" in audit
+        verified = subprocess.run([str(STUDYKIT), "audit", "verify", "--data", str(study.data)], capture_output=True, text=True)
+        assert verified.returncode == 0, verified.stdout + verified.stderr
         viewer_link = add_researcher(study.server, "viewer@example.org", "viewer")
         viewer = Participant(study.server, new_browser())
         set_password_and_sign_in(viewer, viewer_link, "viewer@example.org", "a quiet harbour at dusk")
