@@ -11,9 +11,11 @@ DEBIAN_PACKAGES := libsqlite3-dev zlib1g-dev libqrencode-dev pkg-config chromium
 # Only the tests need R, zbar, PostgreSQL and nginx: tests/export reads every CSV export back with base R's read.csv,
 # as a statistician would; the QR codes are read back with zbar's zbarimg; the store conformance suites also run on a
 # private PostgreSQL cluster that `make test` starts (scripts/postgres-cluster); tests/browser/test_two_processes.py
-# runs two servers behind nginx with deploy/nginx/studykit.conf. `make test` installs them and `make run` does not. Debian's postgresql package may make its own cluster (15/main on port 5432), started or not:
+# runs two servers behind nginx with deploy/nginx/studykit.conf; tests/browser/test_push.py clicks Chromium's notifications
+# through a desktop notification server on a private D-Bus bus (dbus-daemon, Debian's python3-dbus and python3-gi).
+# `make test` installs them and `make run` does not. Debian's postgresql package may make its own cluster (15/main on port 5432), started or not:
 # the tests never use it, and theirs takes a free port, so the two never meet.
-TEST_DEBIAN_PACKAGES := r-base-core zbar-tools postgresql nginx
+TEST_DEBIAN_PACKAGES := r-base-core zbar-tools postgresql nginx dbus-daemon python3-dbus python3-gi
 VENV := .venv
 # axe-core (accessibility checks in the browser suite) comes from PyPI: axe-playwright-python carries axe.min.js.
 AXE_PACKAGE := axe-playwright-python==0.1.8

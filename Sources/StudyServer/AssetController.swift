@@ -13,6 +13,7 @@ import StudyWeb
 /// | `GET /health` | `ok`: the process answers (for load balancers and the benchmarks) |
 /// | `GET /health/database` | `ok` when the study's database answers; 503 with `Retry-After` when it does not (a proxy's check) |
 /// | `GET /assets/studykit.css`, `/assets/studykit.js` | the stylesheet and the script |
+/// | `GET /assets/push.js` | turning on notifications, loaded by the script on the pages that offer them |
 /// | `GET /assets/active/NAME.js` | the ES module of an active step (`tapping.js`), and `active.js`, which they share |
 /// | `GET /images/NAME` | an image the study shows (a feed card's, the logo), read when the study was loaded |
 /// | `GET /sw.js` | the service worker that shows pushed reminders (scope `/`) |
@@ -73,6 +74,7 @@ struct AssetController {
         }
         router.get("/assets/studykit.css") { _, _ in Self.asset(WebAssets.stylesheet, type: "text/css; charset=utf-8") }
         router.get("/assets/studykit.js") { _, _ in Self.asset(WebAssets.script, type: "text/javascript; charset=utf-8") }
+        router.get("/assets/push.js") { _, _ in Self.asset(WebAssets.pushScript, type: "text/javascript; charset=utf-8") }
         router.get("/assets/active/:file") { _, context in
             guard let file = context.parameters.get("file"), let script = WebAssets.activeScripts[file] else { throw StudyServerError.noSuchPage }
             return Self.asset(script, type: "text/javascript; charset=utf-8")

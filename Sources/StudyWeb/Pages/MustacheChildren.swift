@@ -985,6 +985,7 @@ extension ReminderPushView: MustacheParent {
         case "needsScript": self.needsScript
         case "unsupported": self.unsupported
         case "denied": self.denied
+        case "failed": self.failed
         case "items": self.items
         default: nil
         }

@@ -7,10 +7,12 @@ import Foundation
 public enum WebAssets {
     /// `studykit.css`: the one stylesheet; the theme tint is the `--tint` variable.
     public static let stylesheet: String = resource("studykit.css")
-    /// `studykit.js`: the one script (signature pad, live validation, range readout, exclusive choices, turning on
-    /// notifications).
+    /// `studykit.js`: the one script (signature pad, live validation, range readout, exclusive choices).
     /// Pages work without it, except for drawing a signature.
     public static let script: String = resource("studykit.js")
+    /// `push.js`: turning on notifications (web push), which `studykit.js` loads from beside itself on the pages that
+    /// offer them (the reminders page, a permissions step asking for notifications), so that no other page carries it.
+    public static let pushScript: String = resource("push.js")
     /// The ES modules of active steps by file name (`tapping.js`): one per module, and `active.js`, which they share.
     public static let activeScripts: [String: String] = Dictionary(uniqueKeysWithValues: (["active"] + activeModuleNames).map {
         ("\($0).js", resource("active/\($0).js"))
@@ -24,7 +26,7 @@ public enum WebAssets {
     /// A short hash of every file, to put in their URLs so that browsers fetch them again after a change.
     public static let version: String = {
         var hash: UInt32 = 0x811C_9DC5
-        for byte in (stylesheet + script + activeScripts.keys.sorted().compactMap { activeScripts[$0] }.joined()).utf8 {
+        for byte in (stylesheet + script + pushScript + activeScripts.keys.sorted().compactMap { activeScripts[$0] }.joined()).utf8 {
             hash ^= UInt32(byte)
             hash = hash &* 0x0100_0193
         }

@@ -189,120 +189,12 @@
     source.addEventListener('open', function () { doc.documentElement.setAttribute('data-events', 'open'); });
   }
 
-  // Reminders as notifications (web push). The browser is asked only when the participant presses a button: the
-  // reminders page's, or Next on a step where they allow notifications. Then this browser subscribes with the
-  // server's key (the section's data-push-key) and the subscription is posted to the server.
-  var pushWorks = 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window && !!window.fetch;
-  function pushOffer(section) {
-    return section && {key: section.getAttribute('data-push-key'), action: section.getAttribute('data-push-action')};
-  }
-  function keyBytes(base64url) {
-    return Uint8Array.from(atob(base64url.replace(/-/g, '+').replace(/_/g, '/')), function (c) { return c.charCodeAt(0); });
-  }
-  // "Chrome, Android": how the reminders page lists this browser.
-  function browserLabel() {
-    var agent = navigator.userAgent;
-    var browser = /Edg\//.test(agent) ? 'Edge' : /Firefox\/|FxiOS/.test(agent) ? 'Firefox' : /Chrome\/|CriOS/.test(agent) ? 'Chrome'
-      : /Safari\//.test(agent) ? 'Safari' : 'Browser';
-    var system = /Android/.test(agent) ? 'Android' : /iPhone|iPad/.test(agent) ? 'iOS' : /Mac OS X/.test(agent) ? 'macOS'
-      : /Windows/.test(agent) ? 'Windows' : /Linux|CrOS/.test(agent) ? 'Linux' : '';
-    return system ? browser + ', ' + system : browser;
-  }
-  function within(milliseconds, promise) {
-    return Promise.race([promise, new Promise(function (resolve, reject) {
-      setTimeout(function () { reject(new Error('The browser\u2019s push service did not answer.')); }, milliseconds);
-    })]);
-  }
-  // Asks for notifications (call it in the press's own event: browsers ignore a request made later), subscribes, and
-  // stores the subscription with the server. `offer` is {key, action}, or a promise of it (null: the server sends no
-  // push). Resolves with the server's answer; rejects with 'denied' when the browser refuses, an Error otherwise.
-  function askAndSubscribe(offer, csrf) {
-    return Notification.requestPermission().then(function (answer) {
-      if (answer !== 'granted') throw 'denied';
-      return offer;
-    }).then(function (push) {
-      if (!push) return null;
-      var key = keyBytes(push.key);
-      return navigator.serviceWorker.register('/sw.js', {scope: '/'}).then(function () {
-        return navigator.serviceWorker.ready;
-      }).then(function (registration) {
-        var manager = registration.pushManager;
-        // A subscription made with another key (the server's was replaced) cannot be used again: it is dropped first.
-        return manager.getSubscription().then(function (old) {
-          var oldKey = old && old.options.applicationServerKey;
-          if (oldKey && String(new Uint8Array(oldKey)) !== String(key)) return old.unsubscribe();
-        }).then(function () {
-          return within(15000, manager.subscribe({userVisibleOnly: true, applicationServerKey: key}));
-        });
-      }).then(function (subscription) {
-        return fetch(push.action, {method: 'POST', credentials: 'same-origin',
-          body: new URLSearchParams({_csrf: csrf, subscription: JSON.stringify(subscription), label: browserLabel()})});
-      }).then(function (response) {
-        if (response.ok) return response;
-        // The server's refusal page says why in its first paragraph.
-        return response.text().then(function (html) {
-          var reason = new DOMParser().parseFromString(html, 'text/html').querySelector('main p');
-          throw new Error(reason ? reason.textContent : response.status + ' ' + response.statusText);
-        });
-      });
-    });
-  }
-
-  // The reminders page: the button turns notifications on for this browser; the status line says what went wrong.
-  var pushSection = doc.getElementById('push');
-  if (pushSection) {
-    var pushButton = doc.getElementById('push-enable'), pushStatus = pushSection.querySelector('.push-status');
-    var say = function (name) { pushStatus.textContent = pushSection.getAttribute('data-push-' + name) || ''; };
-    if (!pushWorks) {
-      say('unsupported');
-    } else {
-      pushButton.hidden = false;
-      if (Notification.permission === 'denied') say('denied');
-      pushButton.addEventListener('click', function () {
-        pushButton.disabled = true;
-        pushStatus.textContent = '';
-        askAndSubscribe(pushOffer(pushSection), doc.querySelector('input[name=_csrf]').value).then(function (response) {
-          location.replace(response.url);
-        }, function (problem) {
-          pushButton.disabled = false;
-          if (problem === 'denied') say('denied');
-          else pushStatus.textContent = pushSection.getAttribute('data-push-failed') || problem.message || String(problem);
-        });
-      });
-    }
-  }
-
-  // A permissions step: "Allow" for notifications asks the browser when the participant presses Next, and what the
-  // browser answers is what is recorded: refused, or a browser that cannot, turns the choice into "Don't allow".
-  var allowNotifications = doc.querySelector('input[data-permission=notifications][value=granted]');
-  if (allowNotifications) {
-    var stepForm = allowNotifications.form, asking = false;
-    // The server's key and address for subscriptions are on the reminders page; fetched while the step is read.
-    var offer = pushWorks && window.DOMParser && fetch('/settings/reminders', {credentials: 'same-origin'}).then(function (response) {
-      return response.ok ? response.text() : '';
-    }).then(function (html) {
-      return pushOffer(new DOMParser().parseFromString(html, 'text/html').getElementById('push'));
-    }).catch(function () { return null; });
-    stepForm.addEventListener('submit', function (event) {
-      var submitter = event.submitter || stepForm.querySelector('button.primary');
-      if (asking) { event.preventDefault(); return; }
-      if (!allowNotifications.checked || !submitter || !submitter.classList.contains('primary')) return;
-      event.preventDefault();
-      asking = true;
-      stepForm.setAttribute('aria-busy', 'true');
-      var send = function () {
-        var action = doc.createElement('input');
-        action.type = 'hidden'; action.name = submitter.name; action.value = submitter.value;
-        stepForm.appendChild(action);
-        stepForm.submit();
-      };
-      var refuse = function () {
-        stepForm.querySelector('input[name="' + allowNotifications.name + '"][value=denied]').checked = true;
-        send();
-      };
-      if (pushWorks) askAndSubscribe(offer, stepForm.querySelector('input[name=_csrf]').value).then(send, refuse);
-      else refuse();
-    });
+  // Notifications: their script (push.js, beside this one) is loaded only by the pages that offer them.
+  var script = doc.currentScript;
+  if (script && script.src && (doc.getElementById('push') || doc.querySelector('input[data-permission=notifications]'))) {
+    var push = doc.createElement('script');
+    push.src = script.src.replace('/studykit.js', '/push.js');
+    doc.head.appendChild(push);
   }
 
   // After a refused post, the error summary takes the focus so that screen readers announce it.

@@ -130,7 +130,7 @@ extension SitePageBuilder {
             ReminderPushView(heading: strings[.remindersPushHeading], intro: strings[.remindersPushIntro], publicKey: push.publicKey,
                                              action: push.subscribeAction, button: strings[.remindersPushEnable],
                                              needsScript: strings[.remindersPushNeedsScript], unsupported: strings[.remindersPushUnsupported],
-                                             denied: strings[.remindersPushDenied], items: push.devices.map(line))
+                                             denied: strings[.remindersPushDenied], failed: strings[.remindersPushFailed], items: push.devices.map(line))
         }
         let calendar: ReminderCalendarView = switch settings.calendar {
         case .offered(let create):

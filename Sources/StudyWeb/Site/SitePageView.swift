@@ -320,6 +320,7 @@ struct ReminderPushView {
     let needsScript: String
     let unsupported: String
     let denied: String
+    let failed: String
     let items: [ReminderChannelLineView]
 }
 
