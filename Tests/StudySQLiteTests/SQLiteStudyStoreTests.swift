@@ -57,7 +57,7 @@ struct SQLiteStudyStoreTests {
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
         }
         #expect(mode == "wal" && synchronous == 2)
-        #expect(StudyStoreMigrations.migrationNames.count == 9)
+        #expect(StudyStoreMigrations.migrationNames.count == 10)
     }
 
     /// Migration v7 moves v6's claims on printing consent PDFs into the table of leases, keyed by the record: a claim
