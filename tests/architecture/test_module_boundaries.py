@@ -131,7 +131,8 @@ def test_the_gate_is_decided_in_the_workflow():
     found = []
     for path in sorted(SOURCES.rglob("*.swift")):
         relative = path.relative_to(SOURCES).as_posix()
-        if relative.startswith("Study/") or relative.startswith("StudySQLiteCrashWriter/"):
+        # The crash writer and the benchmarks' data set-up record onboardings to make their data, as a participant's would be.
+        if relative.startswith("Study/") or relative.startswith("StudySQLiteCrashWriter/") or relative.startswith("studykit/Benchmarks/"):
             continue
         text = path.read_text(encoding="utf-8")
         for number, line in enumerate(text.splitlines(), 1):
