@@ -28,9 +28,21 @@ behind nginx (deploy/nginx/studykit.conf), whose page rate is reported beside on
 them out. Each set-up also runs `GET /health/database` (one `SELECT 1` through the pool, no page): no page that reads
 the database can be served faster, so its share is the most such a page can reach on this machine.
 
-Usage: scripts/bench_server.py [--seconds N] [--rounds N] [--connections N] [--storage-only] [--sqlite-only]"""
+Last, reminders by mail (issue 35, target ≥ 100 messages/s): a data folder of `--reminder-participants` (1,000)
+Recover participants, each onboarded with a confirmed address and the morning pain reminder on, written by `studykit
+bench reminder-data` (enrolled on Monday 14 June 2027 at noon in Berlin; the reminder due on Tuesday at 09:00); a real
+SMTP server (tests/support/smtp_server.py, aiosmtpd, writing each message to a file); and a release `studykit serve`
+started with `--clock-start` five minutes after 09:00 and the mail options. Measured from the server's start (the
+process spawned) to the last of the messages written by the mail server: messages per second end to end, start-up
+and the reading of what is due included; then the same messages' sending alone (first message to last). Beside it,
+Mail's SMTP client alone (`studykit bench smtp-send`: as many messages shaped like a reminder over one session), so
+that the server's own cost per message shows. `--reminders-only` runs only that.
+
+Usage: scripts/bench_server.py [--seconds N] [--rounds N] [--connections N] [--storage-only] [--sqlite-only]
+                               [--reminders-only] [--reminder-participants N]"""
 import argparse
 import datetime
+import json
 import os
 import re
 import selectors
@@ -47,7 +59,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 os.environ.setdefault("STUDYKIT", str(ROOT / ".build" / "release" / "studykit"))
-from conftest import start_server  # noqa: E402  (the same start-up as the browser suite)
+from conftest import STUDYKIT, free_port, start_server  # noqa: E402  (the same start-up as the browser suite)
 from http_participant import Participant  # noqa: E402
 
 # Each wrk connection is one participant, alternating two posts on their pain check: the pain level with Next
@@ -399,6 +411,115 @@ def print_rows(label, rows, args):
         print(f"{name:<56}{rate:>10.0f}{p99:>9.2f}  {text}")
 
 
+class MailServer:
+    """tests/support/smtp_server.py on a free port, writing each message it accepts to `maildir` as N.eml (1, 2, … in
+    order of arrival); it stops when this process closes its standard input."""
+
+    def __init__(self, maildir):
+        self.maildir = maildir
+        maildir.mkdir(parents=True)
+        # Its warnings (aiosmtpd's, one per message) go to a file beside the mail folder.
+        with open(maildir.parent / "mail-server.log", "w") as log:
+            self.process = subprocess.Popen([str(ROOT / ".venv" / "bin" / "python"), str(ROOT / "tests" / "support" / "smtp_server.py"),
+                                             "--port", "0", "--maildir", str(maildir), "--stop-on-stdin-eof"],
+                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True)
+        self.port = int(self.process.stdout.readline())
+
+    def has(self, count):
+        """Whether message `count` has arrived (a message's file appears whole, after every earlier one's)."""
+        return (self.maildir / f"{count}.eml").exists()
+
+    def stop(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=20)
+
+
+def reminder_mail(args):
+    """Reminders by mail through the real server, and Mail's SMTP client alone (see the module's description)."""
+    count = args.reminder_participants
+    work = Path(tempfile.mkdtemp(prefix="studykit-reminders-"))
+    recover = ROOT / "examples" / "studies" / "recover"
+    enrolled, due = "2027-06-14T12:00:00+02:00", "2027-06-15T09:05:00+02:00"
+    started = time.time()
+    out = subprocess.run([str(STUDYKIT), "bench", "reminder-data", "--study", str(recover), "--data", str(work / "data"),
+                          "--participants", str(count), "--enrolled-at", enrolled, "--due-at", due, "--reminder", "painMorning"],
+                         check=True, capture_output=True, text=True).stdout
+    found = int(re.search(r"due at .*: (\d+)", out).group(1))
+    if found != count:
+        raise SystemExit(f"studykit bench reminder-data: {found} reminders due, not {count}:\n{out}")
+    print(f"\nreminders by mail: {count} participants written in {time.time() - started:.0f} s, each with the morning pain "
+          f"reminder due at {due}")
+    mail = MailServer(work / "mail")
+    server = None
+    try:
+        port = free_port()
+        log_path = work / "server.log"
+        with open(log_path, "w") as log:
+            spawned = time.perf_counter()
+            server = subprocess.Popen([str(STUDYKIT), "serve", "--study", str(recover), "--data", str(work / "data"),
+                                       "--host", "127.0.0.1", "--port", str(port), "--clock-start", due,
+                                       "--public-url", f"http://127.0.0.1:{port}", "--smtp-host", "127.0.0.1",
+                                       "--smtp-port", str(mail.port), "--smtp-security", "plain", "--mail-from", "recover@example.org",
+                                       "--reminder-interval", "600"], stdout=log, stderr=subprocess.STDOUT)
+        # Polled every 10 ms: two stat calls (the first and the last message's files) and, until it is seen, the log.
+        listening = first = last = reported = None
+        round_line = ""
+        deadline = time.perf_counter() + 600
+        while reported is None:
+            now = time.perf_counter()
+            if server.poll() is not None:
+                raise SystemExit(f"studykit serve exited with {server.returncode}:\n{log_path.read_text(errors='replace')[-1500:]}")
+            if now > deadline:
+                raise SystemExit(f"{sum(1 for _ in mail.maildir.glob('*.eml'))} of {count} messages after 600 s:\n"
+                                 + log_path.read_text(errors="replace")[-1500:])
+            if first is None and mail.has(1):
+                first = now
+            if last is None and mail.has(count):
+                last = now
+            if listening is None or last is not None:
+                text = log_path.read_text(errors="replace")
+                if listening is None and "is being served at" in text:
+                    listening = now
+                match = re.search(r"^reminders at .*$", text, re.MULTILINE)
+                if match:
+                    reported, round_line = now, match.group(0)
+            time.sleep(0.01)
+        if f": {count} due, {count} sent" not in round_line:
+            raise SystemExit(f"the server's round: {round_line!r}, not {count} sent")
+        recipients = {json.loads((mail.maildir / f"{n}.json").read_text())["rcpt_tos"][0] for n in range(1, count + 1)}
+        if len(recipients) != count or mail.has(count + 1):
+            raise SystemExit(f"{count} messages to as many participants expected; {len(recipients)} recipients")
+        size = statistics.mean((mail.maildir / f"{n}.eml").stat().st_size for n in range(1, count + 1))
+        server.terminate()
+        server.wait(timeout=20)
+        server = None
+
+        # Mail's client alone: as many messages over one session to the same mail server.
+        client = subprocess.run([str(STUDYKIT), "bench", "smtp-send", "--port", str(mail.port), "--messages", str(count)],
+                                check=True, capture_output=True, text=True).stdout
+        client_rate = float(re.search(r"([\d.]+) messages/s", client).group(1))
+        client_size = int(re.search(r"(\d+) bytes each", client).group(1))
+        if not mail.has(2 * count):
+            raise SystemExit(f"studykit bench smtp-send: the mail server did not receive {count} messages")
+    finally:
+        if server:
+            server.kill()
+            server.wait()
+        mail.stop()
+    total = last - spawned
+    print(f"{'':<64}{'messages/s':>11}  ")
+    print("-" * 110)
+    print(f"{'server start → all ' + str(count) + ' reminders received by the mail server':<64}{count / total:>11.0f}  "
+          f"{total:.2f} s; target ≥ 100 messages/s")
+    print(f"{'  of which sending: first message received → last':<64}{(count - 1) / (last - first):>11.0f}  "
+          f"{last - first:.2f} s; before it: start-up {listening - spawned:.2f} s to listening, "
+          f"{first - spawned:.2f} s to the first message")
+    print(f"{'Mail client alone (studykit bench smtp-send), one session':<64}{client_rate:>11.0f}  "
+          f"{client_size} bytes a message; the server's were {size:.0f}")
+    print(f"the server's report: {round_line}")
+    shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=int, default=4, help="length of each wrk run")
@@ -407,9 +528,13 @@ def main():
     parser.add_argument("--streams", type=int, default=1000)
     parser.add_argument("--storage-only", action="store_true", help="measure only the database's bytes per acknowledged write")
     parser.add_argument("--sqlite-only", action="store_true", help="leave out the PostgreSQL rows")
+    parser.add_argument("--reminders-only", action="store_true", help="measure only the reminders sent by mail")
+    parser.add_argument("--reminder-participants", type=int, default=1000, help="participants with a reminder due, one message each")
     args = parser.parse_args()
     if args.storage_only:
         return storage_per_write()
+    if args.reminders_only:
+        return reminder_mail(args)
     if not shutil.which("wrk"):
         raise SystemExit("wrk is not installed: apt-get install wrk (make bench installs it)")
     work = Path(tempfile.mkdtemp(prefix="studykit-bench-"))
@@ -457,6 +582,7 @@ def main():
     print(live)
     shutil.rmtree(work, ignore_errors=True)
     storage_per_write()
+    reminder_mail(args)
 
 
 if __name__ == "__main__":

@@ -14,10 +14,11 @@ public struct DueDelivery: Hashable, Sendable {
 }
 
 /// What is due for every participant at an instant, read from the stores in a few bulk reads (not one per
-/// participant): the participants who have a confirmed email or push channel, what they chose, whether they are
-/// onboarded, their events of the reminded tasks open at that instant with their outcomes (the care store's), and the
-/// outbox's recent rows, so that a delivery settled or held by another process is not asked for again. Deciding is
-/// ``ReminderPlanner``'s.
+/// participant): the participants who have a confirmed email or push channel and what they chose; of those who can
+/// be reminded now (not paused, not in their quiet hours), their events open at that instant of the tasks whose
+/// reminders they have on, with their outcomes (the care store's); the outbox's recent rows, so that a delivery
+/// settled or held by another process is not asked for again; and last, of those with something to send, whether they
+/// are onboarded. Deciding is ``ReminderPlanner``'s.
 ///
 /// ```swift
 /// let list = ReminderDueList(study: study, data: database)
@@ -38,40 +39,46 @@ public struct ReminderDueList: Sendable {
     /// The kinds of channel the server sends through (a calendar feed is read by the participant's calendar).
     public static let sentKinds: Set<ReminderChannel.Kind> = [.email, .push]
 
+    /// How many participants' onboarding is read at once: their onboarding tasks are read, then those tasks' outcomes,
+    /// which name the tasks' versions; a batch this size stays among the versions the care store keeps decoded
+    /// between the two reads.
+    static let onboardingBatch = 1_000
+
     /// The deliveries due at `now` that no process has settled or holds: each reminder due for a participant, through
     /// each of their confirmed email and push channels.
     public func deliveries(at now: Date) async throws -> [DueDelivery] {
         let study = planner.study
-        let tclock = ContinuousClock(); var tlast = tclock.now
-        func lap(_ name: String) { let n = tclock.now; FileHandle.standardError.write(Data("TIMING \(name): \(n - tlast)\n".utf8)); tlast = n }
-        defer { lap("planner") }
         guard !study.reminders.isEmpty else { return [] }
         let store = data.studyStore
         let channels = Dictionary(grouping: try await store.allReminderChannels().filter { $0.isConfirmed && Self.sentKinds.contains($0.kind) },
                                   by: \.participantID)
         guard !channels.isEmpty else { return [] }
-        lap("channels")
         let participants = try await store.participants().filter { channels[$0.id] != nil }
-        lap("participants")
         let preferences = try await store.allReminderPreferences()
-        lap("preferences")
-        let onboarded = try await onboardedParticipants(participants.map(\.id))
 
-        lap("onboarded")
-        // The events of the reminded tasks open now, of every candidate, in one care-store read.
+        // Who can be reminded now, from what they chose alone: not paused, not in their quiet hours, with a reminder
+        // on; of each, the events of the tasks whose reminders they have on, in one care-store read. The wall clock
+        // of each zone is worked out once.
+        var clocks: [String: ReminderPlanner.LocalClock] = [:]
+        var candidates: [(participant: StudyParticipant, preferences: ReminderPreferences)] = []
         var query = CareQuery()
-        for participant in participants where onboarded.contains(participant.id) {
-            for task in planner.remindedTaskIDs { query.ids.insert(StudyCareIdentifiers.taskID(participant: participant.id, task: task)) }
+        for participant in participants {
+            let chosen = preferences[participant.id] ?? .studyDefaults
+            let zone = participant.timeZone.identifier
+            if clocks[zone] == nil { clocks[zone] = ReminderPlanner.LocalClock(now: now, timeZone: participant.timeZone) }
+            guard let clock = clocks[zone], planner.mayBeDue(preferences: chosen, clock: clock) else { continue }
+            let tasks = planner.remindedTaskIDs(on: chosen)
+            guard !tasks.isEmpty else { continue }
+            for task in tasks { query.ids.insert(StudyCareIdentifiers.taskID(participant: participant.id, task: task)) }
+            candidates.append((participant, chosen))
         }
         guard !query.ids.isEmpty else { return [] }
         let events = try await data.careStore.events(taskQuery: query, window: DateInterval(start: now, duration: 1))
-        lap("events")
         let eventsByParticipant = Dictionary(grouping: events) { StudyCareIdentifiers.participantID(ofCareID: $0.task.id) ?? "" }
 
         // The outbox of the last days: what is settled or held, and when each reminder last went to each participant.
         let longestInterval = study.reminders.compactMap(\.minimumInterval).max() ?? 0
         let recent = try await store.reminderDeliveries(dueSince: now.addingTimeInterval(-Double(max(longestInterval, 3 * 86_400))))
-        lap("grouping+outbox")
         var unclaimable: Set<String> = []
         var lastSent: [String: [String: Date]] = [:]
         for delivery in recent {
@@ -82,32 +89,42 @@ public struct ReminderDueList: Sendable {
         }
 
         var deliveries: [DueDelivery] = []
-        for participant in participants where onboarded.contains(participant.id) {
-            let due = planner.due(at: now, participantID: participant.id, timeZone: participant.timeZone,
-                                  preferences: preferences[participant.id] ?? .studyDefaults,
-                                  events: eventsByParticipant[participant.id] ?? [], lastSent: lastSent[participant.id] ?? [:])
+        var senders: [String] = []
+        for (participant, chosen) in candidates {
+            let zone = participant.timeZone.identifier
+            let due = planner.due(participantID: participant.id, preferences: chosen, events: eventsByParticipant[participant.id] ?? [],
+                                  lastSent: lastSent[participant.id] ?? [:], clock: &clocks[zone, default: ReminderPlanner.LocalClock(now: now, timeZone: participant.timeZone)])
+            let before = deliveries.count
             for reminder in due {
                 for channel in channels[participant.id] ?? [] where !unclaimable.contains(ReminderDelivery.key(of: reminder, channelID: channel.id)) {
                     deliveries.append(DueDelivery(due: reminder, channel: channel, language: participant.language, timeZone: participant.timeZone))
                 }
             }
+            if deliveries.count > before { senders.append(participant.id) }
         }
-        return deliveries
+        // Only onboarded participants see tasks: asked last, of those with something to send.
+        guard !deliveries.isEmpty else { return [] }
+        let onboarded = try await onboardedParticipants(senders)
+        return deliveries.filter { onboarded.contains($0.due.participantID) }
     }
 
     /// Which of `participantIDs` have finished the onboarding (its task has an outcome): the others see no tasks yet.
     private func onboardedParticipants(_ participantIDs: [String]) async throws -> Set<String> {
-        let taskIDs = Set(participantIDs.map { StudyCareIdentifiers.taskID(participant: $0, task: StudyTaskDefinition.onboardingID) })
-        guard !taskIDs.isEmpty else { return [] }
-        var taskQuery = CareQuery()
-        taskQuery.ids = taskIDs
-        // An outcome names its task by version: each onboarding task's versions, to its participant.
-        var owners: [UUID: String] = [:]
-        for task in try await data.careStore.fetch(CareTask.self, query: taskQuery) {
-            owners[task.version.uuid] = StudyCareIdentifiers.participantID(ofCareID: task.id)
+        var onboarded: Set<String> = []
+        for start in stride(from: 0, to: participantIDs.count, by: Self.onboardingBatch) {
+            let batch = participantIDs[start..<min(start + Self.onboardingBatch, participantIDs.count)]
+            let taskIDs = Set(batch.map { StudyCareIdentifiers.taskID(participant: $0, task: StudyTaskDefinition.onboardingID) })
+            var taskQuery = CareQuery()
+            taskQuery.ids = taskIDs
+            // An outcome names its task by version: each onboarding task's versions, to its participant.
+            var owners: [UUID: String] = [:]
+            for task in try await data.careStore.fetch(CareTask.self, query: taskQuery) {
+                owners[task.version.uuid] = StudyCareIdentifiers.participantID(ofCareID: task.id)
+            }
+            var outcomeQuery = OutcomeQuery()
+            outcomeQuery.taskIDs = taskIDs
+            onboarded.formUnion(try await data.careStore.fetchOutcomes(query: outcomeQuery).compactMap { owners[$0.taskUUID] })
         }
-        var outcomeQuery = OutcomeQuery()
-        outcomeQuery.taskIDs = taskIDs
-        return Set(try await data.careStore.fetchOutcomes(query: outcomeQuery).compactMap { owners[$0.taskUUID] })
+        return onboarded
     }
 }

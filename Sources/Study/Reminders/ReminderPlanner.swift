@@ -73,25 +73,97 @@ public struct ReminderPlanner: Sendable {
     ///   - lastSent: When each reminder (by id) was last sent to them, for `notMoreOftenThan`.
     public func due(at now: Date, participantID: String, timeZone: TimeZone, preferences: ReminderPreferences,
                     events: [CareEvent], lastSent: [String: Date] = [:]) -> [DueReminder] {
-        guard !preferences.paused else { return [] }
-        let calendar = Self.calendar(in: timeZone)
-        let quiet = preferences.effectiveQuietHours(in: study)
-        if quiet.contains(minuteOfDay: Self.minuteOfDay(now, calendar: calendar)) { return [] }
+        var clock = LocalClock(now: now, timeZone: timeZone)
+        return due(participantID: participantID, preferences: preferences, events: events, lastSent: lastSent, clock: &clock)
+    }
+
+    /// ``due(at:participantID:timeZone:preferences:events:lastSent:)`` on the wall clock of `clock`, whose calendar
+    /// answers it keeps for the next participant in the same zone.
+    func due(participantID: String, preferences: ReminderPreferences, events: [CareEvent], lastSent: [String: Date],
+             clock: inout LocalClock) -> [DueReminder] {
+        guard mayBeDue(preferences: preferences, clock: clock) else { return [] }
+        let now = clock.now
         var due: [DueReminder] = []
         for event in events {
             let start = event.scheduleEvent.start, end = event.scheduleEvent.end
             guard event.outcome == nil, start <= now, now < end,
                   let taskID = event.task.version.groupIdentifier, let reminders = remindersByTask[taskID] else { continue }
             for reminder in reminders where preferences.isOn(reminder) {
-                guard let dueDate = Self.latestDueDate(of: reminder.timing, eventStart: start, eventEnd: end, notAfter: now, calendar: calendar)
-                else { continue }
+                guard let dueDate = clock.latestDueDate(of: reminder.timing, eventStart: start, eventEnd: end) else { continue }
                 if let interval = reminder.minimumInterval, let last = lastSent[reminder.id], now.timeIntervalSince(last) < Double(interval) { continue }
                 due.append(DueReminder(participantID: participantID, reminderID: reminder.id, taskID: taskID,
                                        occurrence: event.scheduleEvent.occurrence, eventStart: start, eventEnd: end, dueDate: dueDate,
-                                       localDay: Self.dayText(dueDate, calendar: calendar)))
+                                       localDay: clock.dayText(dueDate)))
             }
         }
         return due
+    }
+
+    /// Whether anything can be due for a participant with `preferences` at `clock`'s instant: reminders not paused,
+    /// not their quiet hours. (Which reminders are on is asked per task: ``remindedTaskIDs(on:)``.)
+    func mayBeDue(preferences: ReminderPreferences, clock: LocalClock) -> Bool {
+        !preferences.paused && !preferences.effectiveQuietHours(in: study).contains(minuteOfDay: clock.minuteOfDay)
+    }
+
+    /// The study tasks that have a reminder `preferences` turn on: the only ones whose events can be due.
+    func remindedTaskIDs(on preferences: ReminderPreferences) -> [String] {
+        remindersByTask.compactMap { task, reminders in reminders.contains(where: preferences.isOn) ? task : nil }
+    }
+
+    /// The wall clock of one instant in one zone, as the planner reads it: the calendar, the minute of the day, and
+    /// the local days of today and yesterday, made once; each time of day on those days and each day's text are
+    /// worked out once and kept, so that the participants of one zone share them (the calendar's answers are the
+    /// costly part of deciding).
+    struct LocalClock {
+        /// The instant.
+        let now: Date
+        /// The Gregorian calendar in the zone (``ReminderPlanner/calendar(in:)``).
+        let calendar: Calendar
+        /// The minute of the local day of ``now``.
+        let minuteOfDay: Int
+        /// The starts of the local day of ``now`` and of the day before (nil if the calendar has none).
+        private let days: [Date]
+        /// The instant of each minute of the day on each of ``days``, as worked out so far.
+        private var timesOfDay: [Int: [Date?]] = [:]
+        /// The `YYYY-MM-DD` of each instant's local day, as worked out so far (the participants of a zone share due dates).
+        private var dayTexts: [Date: String] = [:]
+
+        /// The wall clock of `now` in `timeZone`.
+        init(now: Date, timeZone: TimeZone) {
+            self.now = now
+            calendar = ReminderPlanner.calendar(in: timeZone)
+            minuteOfDay = ReminderPlanner.minuteOfDay(now, calendar: calendar)
+            let today = calendar.startOfDay(for: now)
+            days = [today, calendar.date(byAdding: .day, value: -1, to: today)].compactMap { $0 }
+        }
+
+        /// ``ReminderPlanner/latestDueDate(of:eventStart:eventEnd:notAfter:calendar:)`` at ``now``.
+        mutating func latestDueDate(of timing: StudyReminder.Timing, eventStart: Date, eventEnd: Date) -> Date? {
+            guard case .timeOfDay(let minutes) = timing else {
+                return ReminderPlanner.latestDueDate(of: timing, eventStart: eventStart, eventEnd: eventEnd, notAfter: now, calendar: calendar)
+            }
+            // Today's time, else yesterday's (an event open across midnight), each inside the event.
+            let dates: [Date?]
+            if let known = timesOfDay[minutes] {
+                dates = known
+            } else {
+                let calendar = calendar
+                dates = days.map { ReminderPlanner.date(minuteOfDay: minutes, onDayStarting: $0, calendar: calendar) }
+                timesOfDay[minutes] = dates
+            }
+            for date in dates {
+                if let date, date <= now, date >= eventStart, date < eventEnd { return date }
+            }
+            return nil
+        }
+
+        /// ``ReminderPlanner/dayText(_:calendar:)``: `YYYY-MM-DD` of the local day of `date`.
+        mutating func dayText(_ date: Date) -> String {
+            if let text = dayTexts[date] { return text }
+            let text = ReminderPlanner.dayText(date, calendar: calendar)
+            dayTexts[date] = text
+            return text
+        }
     }
 
     /// Every instant `reminder` falls due for an event from `eventStart` to `eventEnd` in `timeZone`: one for a delay

@@ -20,7 +20,8 @@ struct ReminderDataCommand: AsyncParsableCommand {
             Each participant is enrolled at --enrolled-at in --time-zone (one transaction with their care plan, as the \
             server enrols), onboarded as finishing the onboarding commits it (a consent record sealed with the data \
             folder's consent key, which is created if missing, and the onboarding gate's outcome in one transaction; \
-            the record's PDF marked printed with a placeholder, so that the server does not print them with Chromium), \
+            the record's text is one sentence, not the document, and its PDF is marked printed with a placeholder, so \
+            that the server does not print a PDF for each with Chromium), \
             given one confirmed address, participant-N@example.org, and the chosen reminders turned on. Then the \
             reminders due at --due-at are listed as the server's sender lists them (ReminderDueList), and their number \
             is printed: "due at INSTANT: N". Nothing else differs from a server's data folder; start `studykit serve` \

@@ -35,8 +35,8 @@ struct ReminderBenchParticipants {
     let clock: BenchClock
 
     /// Enrols and onboards `count` participants at `enrolledAt`, in `zones` by turns, each with the address
-    /// `participant-N@example.org` confirmed and `reminders` on (every participant `pausedEvery`-th, counting from the
-    /// last of each run, has paused all reminders; 0: none).
+    /// `participant-N@example.org` confirmed and `reminders` on; every `pausedEvery`-th participant (the tenth, the
+    /// twentieth, … for 10; none for 0) has paused all reminders.
     ///
     /// Without `consentKey`, the onboarding outcomes are added in batches of 5,000 (the care store's bulk write: the same
     /// outcomes ``OnboardingGate/recordCompletion(participantID:timeZone:)`` adds one at a time). With it, each
