@@ -39,6 +39,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import EVERY_FORMAT_STUDY, ROOT, free_port, start_server
 from studypages import WAIT, Participant, click_to_navigate, draw_signature
+from test_reminders import next_round, rounds, wait_until
 
 RECOVER = ROOT / "examples" / "studies" / "recover"
 CONTACT = "mailto:team@example.org"
@@ -55,17 +56,6 @@ def b64url(data):
 
 def unb64url(text):
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-def wait_until(condition, what, timeout=DEADLINE):
-    """Polls `condition` until it returns something true, and returns that; fails naming `what` after `timeout`."""
-    deadline = time.time() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.time() < deadline, f"waited {timeout} s for {what}"
-        time.sleep(0.05)
 
 
 class PushEndpoint:
@@ -144,11 +134,9 @@ class PushStudy:
         if self.server:
             self.server.stop()
         log = self.data.parent / f"server-{self.port}.log"
-        before = log.read_text(errors="replace").count("reminders at ") if log.exists() else 0
+        before = len(rounds(log))
         self.server = start_server(RECOVER, self.data, port=self.port, clock_start=clock, extra=self.options)
-        lines = wait_until(lambda: [line for line in log.read_text(errors="replace").splitlines()
-                                    if line.startswith("reminders at ")][before:], "the reminder sender's first round")
-        return lines[0]
+        return next_round(log, before)
 
     def stop(self):
         if self.server:

@@ -19,7 +19,7 @@ import pytest
 from conftest import ROOT, free_port, start_server
 from deployment import PostgresCluster
 from http_participant import Participant
-from test_reminders import DEADLINE, MailServer, link_in, text_of
+from test_reminders import MailServer, link_in, next_round, rounds, text_of, wait_until
 
 RECOVER = ROOT / "examples" / "studies" / "recover"
 BERLIN_MORNING = "2027-03-23T08:30:00+01:00"
@@ -69,13 +69,6 @@ def reminders_received(mail_server, confirmations):
     return received
 
 
-def wait_for_mail(mail_server, count):
-    deadline = time.time() + DEADLINE
-    while mail_server.count() < count:
-        assert time.time() < deadline, f"{count} messages expected, {mail_server.count()} arrived"
-        time.sleep(0.01)
-
-
 def test_kill_9_mid_round_loses_no_reminder_and_repeats_only_the_one_in_flight(workdir, mail_server):
     participants, kills = 60, 3
     port = free_port()
@@ -91,7 +84,7 @@ def test_kill_9_mid_round_loses_no_reminder_and_repeats_only_the_one_in_flight(w
             clock = f"2027-03-23T09:{kill * 3:02d}:05+01:00"
             before = mail_server.count()
             server = start_server(RECOVER, workdir / "data", port=port, clock_start=clock, extra=options)
-            wait_for_mail(mail_server, before + 1)
+            mail_server.wait_for(before + 1)
             os.kill(server.process.pid, signal.SIGKILL)
             server.process.wait(timeout=20)
             # A delivery claimed but not settled whose mail arrived was in flight at the kill: it may go again.
@@ -103,14 +96,10 @@ def test_kill_9_mid_round_loses_no_reminder_and_repeats_only_the_one_in_flight(w
             in_flight += sum(1 for participant in unsettled if received_now[addresses[participant]] > 0)
         # The last start runs to the end of the round.
         server = start_server(RECOVER, workdir / "data", port=port, clock_start="2027-03-23T09:20:05+01:00", extra=options)
-        deadline = time.time() + DEADLINE
-        while True:
+        def states():
             with sqlite3.connect(database) as db:
-                states = collections.Counter(row[0] for row in db.execute("SELECT state FROM reminderDelivery"))
-            if states == {"sent": participants}:
-                break
-            assert time.time() < deadline, states
-            time.sleep(0.05)
+                return collections.Counter(row[0] for row in db.execute("SELECT state FROM reminderDelivery"))
+        wait_until(lambda: states() == {"sent": participants}, lambda: str(states()))
         received = reminders_received(mail_server, participants)
         # None lost: every participant got the reminder.
         assert set(received) == {f"p{n}@example.org" for n in range(participants)}
@@ -140,23 +129,18 @@ def test_two_processes_on_postgresql_send_each_reminder_once(workdir, mail_serve
         servers.append(start_server(RECOVER, workdir / "data", port=port, clock_start=REMINDER_TIME, extra=options, database_options=database))
         servers.append(start_server(RECOVER, workdir / "data", port=other, clock_start=REMINDER_TIME,
                                     extra=reminder_options(other, mail_server), database_options=database))
-        wait_for_mail(mail_server, 2 * participants)
-        deadline = time.time() + DEADLINE
-        while cluster.query("SELECT count(*) FROM reminderDelivery WHERE state = 'sent'") != str(participants):
-            assert time.time() < deadline, cluster.query("SELECT state, count(*) FROM reminderDelivery GROUP BY state")
-            time.sleep(0.05)
+        mail_server.wait_for(2 * participants)
+        wait_until(lambda: cluster.query("SELECT count(*) FROM reminderDelivery WHERE state = 'sent'") == str(participants),
+                   lambda: cluster.query("SELECT state, count(*) FROM reminderDelivery GROUP BY state"))
         # Both started again later that morning: each one's first round finds nothing due, and nothing more is sent.
         for index in (1, 2):
             server = servers[index]
             server.stop()
             log = workdir / f"server-{server.port}.log"
-            before = log.read_text(errors="replace").count("reminders at ")
+            before = len(rounds(log))
             servers[index] = start_server(RECOVER, workdir / "data", port=server.port, clock_start="2027-03-23T09:10:00+01:00",
                                           extra=reminder_options(server.port, mail_server), database_options=database)
-            while log.read_text(errors="replace").count("reminders at ") == before:
-                assert time.time() < deadline + DEADLINE, "the sender reported no round"
-                time.sleep(0.05)
-            assert re.findall(r"reminders at \S+: (\d+) due", log.read_text(errors="replace"))[before] == "0"
+            assert ": 0 due," in next_round(log, before)
         received = reminders_received(mail_server, participants)
         assert received == {f"p{n}@example.org": 1 for n in range(participants)}
         assert cluster.query("SELECT max(attempts) FROM reminderDelivery") == "1"

@@ -18,7 +18,9 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import ROOT, STUDYKIT, free_port, start_server
 from studypages import Participant, click_to_navigate
@@ -27,6 +29,27 @@ from test_console import add_researcher, set_password_and_sign_in
 RECOVER = ROOT / "examples" / "studies" / "recover"
 PYTHON = ROOT / ".venv" / "bin" / "python"
 DEADLINE = 60  # seconds: how long a wait on the server's or the mail server's state may take before the test fails
+
+
+def wait_until(condition, what, timeout=DEADLINE):
+    """Waits until `condition()` gives something true (the mail server's files, the database, the server's log, a
+    page's state), polled by WebDriverWait, and returns it; fails after `timeout` seconds naming `what` (a text, or a
+    function that gives one)."""
+    try:
+        return WebDriverWait(None, timeout, poll_frequency=0.02).until(lambda _: condition())
+    except TimeoutException:
+        raise AssertionError(f"waited {timeout} s for " + (what() if callable(what) else what)) from None
+
+
+def rounds(log):
+    """The sender's reports of its rounds in a server's log, in order."""
+    return [line for line in log.read_text(errors="replace").splitlines() if line.startswith("reminders at ")] if log.exists() else []
+
+
+def next_round(log, before):
+    """The report of the first round after the `before` reports already in the log, once the sender writes it."""
+    wait_until(lambda: len(rounds(log)) > before, lambda: "the reminder sender reported no round")
+    return rounds(log)[before]
 
 
 class MailServer:
@@ -47,10 +70,7 @@ class MailServer:
         return email.message_from_bytes((self.maildir / f"{number}.eml").read_bytes(), policy=email.policy.default)
 
     def wait_for(self, count):
-        deadline = time.time() + DEADLINE
-        while self.count() < count:
-            assert time.time() < deadline, f"{count} messages expected, {self.count()} arrived"
-            time.sleep(0.1)
+        wait_until(lambda: self.count() >= count, lambda: f"{count} messages expected, {self.count()} arrived")
         return self.message(count)
 
     def stop(self):
@@ -102,15 +122,9 @@ class ReminderServer:
         if self.server:
             self.server.stop()
         log = self.data.parent / f"server-{self.port}.log"
-        before = log.read_text(errors="replace").count("reminders at ") if log.exists() else 0
+        before = len(rounds(log))
         self.server = start_server(RECOVER, self.data, port=self.port, clock_start=clock, extra=self.options)
-        deadline = time.time() + DEADLINE
-        while True:
-            lines = [line for line in log.read_text(errors="replace").splitlines() if line.startswith("reminders at ")]
-            if len(lines) > before:
-                return lines[before]
-            assert time.time() < deadline, "the reminder sender reported no round"
-            time.sleep(0.1)
+        return next_round(log, before)
 
     def stop(self):
         if self.server:
