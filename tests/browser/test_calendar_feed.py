@@ -1,8 +1,9 @@
 """The participant's calendar feed (RFC 5545), read by Python's icalendar and recurring_ical_events, written by others:
 over the next eight weeks it lists exactly the events the care store gives the participant (read back through the REST
-API), in Berlin across the spring change and in Sydney across the autumn one, each reminder they have on as an alarm
-at its wall-clock time, and a stable UID per event; the feed's address works without a session, and once revoked it
-(and any forged address) answers 404."""
+API), in Berlin across the spring change and in Sydney across the autumn one, the daily tasks as repeating events
+(RRULE) with the change day's pain check as an exception, each reminder they have on as an alarm at its wall-clock
+time, and stable UIDs; the feed's address works without a session, and once revoked it (and any forged address)
+answers 404."""
 import datetime
 import json
 import urllib.error
@@ -31,15 +32,17 @@ def get(url, token=None):
 
 
 def care_store_events(base, token, first_day, days):
-    """The participant's events from `first_day` for `days` days, as the REST API gives them (31 days a request)."""
+    """The participant's events from `first_day` for `days` days, as the REST API gives them (31 days a request):
+    (task, start, end) by (task, occurrence)."""
     events = {}
     day = first_day
     while day < first_day + datetime.timedelta(days=days):
         last = min(day + datetime.timedelta(days=30), first_day + datetime.timedelta(days=days - 1))
         _, _, body = get(f"{base}/api/v1/participant/events?from={day.isoformat()}&to={last.isoformat()}", token)
         for event in json.loads(body)["events"]:
-            events[(event["task"], event["occurrence"])] = (datetime.datetime.fromisoformat(event["start"]),
-                                                            datetime.datetime.fromisoformat(event["end"]))
+            events[(event["task"], event["occurrence"])] = (event["task"],
+                                                            datetime.datetime.fromisoformat(event["start"]).astimezone(datetime.timezone.utc),
+                                                            datetime.datetime.fromisoformat(event["end"]).astimezone(datetime.timezone.utc))
         day = last + datetime.timedelta(days=1)
     return events
 
@@ -49,6 +52,21 @@ def instant(value, zone):
     if isinstance(value, datetime.datetime):
         return value.astimezone(datetime.timezone.utc)
     return datetime.datetime.combine(value, datetime.time(0), zone).astimezone(datetime.timezone.utc)
+
+
+def task_of(uid):
+    """The task a UID names: PARTICIPANT-TASK-OCCURRENCE@host for a single event, PARTICIPANT-TASK-eELEMENT@host for a
+    series."""
+    return uid.split("@")[0].rsplit("-", 2)[-2]
+
+
+def alarm_instants(occurrence, zone):
+    """When each alarm of an occurrence goes off: an absolute trigger as it is, a relative one (recurring_ical_events
+    gives a series' occurrences their series' triggers) added to the occurrence's start in exact time."""
+    start = instant(occurrence["DTSTART"].dt, zone)
+    triggers = [alarm["TRIGGER"].dt for alarm in occurrence.walk("VALARM")]
+    return [start + trigger if isinstance(trigger, datetime.timedelta) else trigger.astimezone(datetime.timezone.utc)
+            for trigger in triggers]
 
 
 @pytest.mark.parametrize("zone_name,joined,change_day", CASES, ids=["Berlin", "Sydney"])
@@ -80,32 +98,46 @@ def test_the_feed_lists_the_care_stores_events_of_eight_weeks_with_alarms_and_di
         occurrences = recurring_ical_events.of(calendar).between(start, end)
         token = me.session_cookie()["value"]
         expected = care_store_events(server.base, token, start.date(), 56)
-        expected = {key: value for key, value in expected.items() if value[1] > start and value[0] < end}
+        expected = [value for value in expected.values() if value[2] > start and value[1] < end]
 
-        found = {}
-        uids = set()
+        # Each occurrence is its task (from the UID) and its start; with its end, exactly the care store's events,
+        # none twice.
+        found = []
+        seen = set()
         for event in occurrences:
             uid = str(event["UID"])
-            assert uid not in uids, f"UID {uid} twice"
-            uids.add(uid)
-            # UID: PARTICIPANT-TASK-OCCURRENCE@host
-            task, occurrence = uid.split("@")[0].rsplit("-", 2)[-2:]
-            found[(task, int(occurrence))] = (instant(event["DTSTART"].dt, zone), instant(event["DTEND"].dt, zone))
+            task = task_of(uid)
+            begins, ends = instant(event["DTSTART"].dt, zone), instant(event["DTEND"].dt, zone)
+            assert (uid, begins) not in seen, f"{uid} at {begins} twice"
+            seen.add((uid, begins))
+            found.append((task, begins, ends))
             # Each alarm of the pain check is at 09:00 on the participant's wall clock, whatever the offset that day.
-            alarms = [alarm["TRIGGER"].dt for alarm in event.walk("VALARM")]
-            if task == "pain" and found[(task, int(occurrence))][0] > datetime.datetime.fromisoformat(joined):
-                assert [a.astimezone(zone).time() for a in alarms] == [datetime.time(9, 0)], (uid, alarms)
+            alarms = alarm_instants(event, zone)
+            if task == "pain" and begins > datetime.datetime.fromisoformat(joined):
+                assert [a.astimezone(zone).time() for a in alarms] == [datetime.time(9, 0)], (uid, begins, alarms)
             if task in ("exercises", "medication", "icing", "weekly", "symptoms", "checkIn"):
                 assert alarms == [], uid
         assert len(expected) > 200
-        assert found == {key: (a.astimezone(datetime.timezone.utc), b.astimezone(datetime.timezone.utc)) for key, (a, b) in expected.items()}
-        # The change day is in the window, and its pain alarm is at 09:00 local though the offset changed that night.
+        assert len(found) == len(set(found)) and len(expected) == len(set(expected))
+        assert sorted(found) == sorted(expected)
+
+        # The daily tasks are repeating events; the pain check's change day, whose 09:00 alarm is not nine hours after
+        # its midnight, is excluded from its series and stands alone with its alarm at 09:00 local.
         change_offsets = {zone.utcoffset(datetime.datetime.combine(change_day, datetime.time(1))),
                           zone.utcoffset(datetime.datetime.combine(change_day, datetime.time(12)))}
         assert len(change_offsets) == 2
+        series = {task_of(str(e["UID"])): e for e in calendar.walk("VEVENT") if "RRULE" in e}
+        assert {"exercises", "pain", "medication", "symptoms", "icing", "weekly"} <= set(series), sorted(series)
+        assert series["exercises"]["RRULE"]["FREQ"] == ["DAILY"] and series["weekly"]["RRULE"]["FREQ"] == ["WEEKLY"]
+        exdates = series["pain"].get("EXDATE")
+        exdates = [exdates] if not isinstance(exdates, list) else exdates
+        assert change_day in [d.dt for e in exdates for d in e.dts]
+        singles = [e for e in calendar.walk("VEVENT") if "RRULE" not in e and task_of(str(e["UID"])) == "pain"]
+        assert [e["DTSTART"].dt for e in singles if e["DTSTART"].dt == change_day] == [change_day]
 
-        # Read again: the same UIDs, so a calendar updates its events instead of adding them twice.
-        assert {str(e["UID"]) for e in recurring_ical_events.of(icalendar.Calendar.from_ical(get(server.base + path)[2])).between(start, end)} == uids
+        # Read again: the same UIDs and starts, so a calendar updates its events instead of adding them twice.
+        again = recurring_ical_events.of(icalendar.Calendar.from_ical(get(server.base + path)[2])).between(start, end)
+        assert {(str(e["UID"]), instant(e["DTSTART"].dt, zone)) for e in again} == seen
 
         # Revoked: the address answers 404, and a forged one too.
         click_to_navigate(me.driver, me.field("form[action='/settings/reminders/calendar/revoke'] button"))
