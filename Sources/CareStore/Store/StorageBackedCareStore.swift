@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import StudyKitEnvironment
 
 /// The care store's rules, written once over any ``CareStorage``: the in-memory store and the SQLite store are
@@ -17,7 +18,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     private let broadcaster = ChangeBroadcaster()
     /// Entities already decoded from their stored JSON, by version UUID: a version's payload never changes, so an
     /// entry never goes stale.
-    private let decodedVersions = KeptValues<UUID, any VersionedEntity>(capacity: 4_096)
+    private let decodedVersions = KeptValues<UUID, any VersionedEntity>(capacity: 65_536)
     /// The task versions of the sets of ids asked for, in their chains, each with the storage's
     /// ``CareStorageReader/versionsRevision()`` it was read at: while that is the same, no version was written. A
     /// participant's daily page asks for the same ids on every visit and after every outcome written.
@@ -25,6 +26,13 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// The task spans of the sets of ids asked for over a window, each with its events there, kept as ``taskChains``
     /// are: a schedule's events change only with a new version. The daily page asks for the same week on every visit.
     private let scheduledWindows = KeptValues<ScheduledWindowKey, (revision: Int64, scheduled: ScheduledSpans)>(capacity: 1_024)
+    /// ``taskChains`` and ``scheduledWindows`` for queries of more than ``largeQuery`` ids (a reminder round asks for
+    /// every reminded task of a study): few are kept, so that memory stays bounded by a few such queries' worth and
+    /// not by a thousand of them.
+    private let largeTaskChains = KeptValues<Set<String>, (revision: Int64, chains: Chains)>(capacity: 2)
+    private let largeScheduledWindows = KeptValues<ScheduledWindowKey, (revision: Int64, scheduled: ScheduledSpans)>(capacity: 2)
+    /// How many ids make a query large (a participant's page asks for a dozen).
+    static var largeQuery: Int { 1_024 }
     /// The calendar days of the windows asked for, in each calendar and time zone asked for: the same every time.
     private let dayLists = KeptValues<DayListKey, [DateInterval]>(capacity: 1_024)
 
@@ -145,7 +153,9 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// The versions in effect that pass the query, sorted and paged.
     public func fetch<Entity: VersionedEntity>(_ type: Entity.Type, query: CareQuery) async throws -> [Entity] {
         try await storage.read { reader in
-            try await self.select(Entity.self, query: query, in: reader).map { try self.entity($0) as Entity }
+            let versions = try await self.select(Entity.self, query: query, in: reader)
+            try self.decodeAhead(Entity.self, versions)
+            return try versions.map { try self.entity($0) as Entity }
         }
     }
 
@@ -576,11 +586,12 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// window are skipped; one only ends a span after the window.)
     private func taskSpans(ids: Set<String>, revision: Int64, window: DateInterval, in reader: any CareStorageReader) async throws -> [TaskSpan] {
         let chains: Chains
-        if let kept = taskChains[ids], kept.revision == revision {
-            chains = kept.chains
+        let kept = ids.count > Self.largeQuery ? largeTaskChains : taskChains
+        if let known = kept[ids], known.revision == revision {
+            chains = known.chains
         } else {
             chains = try await Chains(reader.versions(of: .task, ids: ids))
-            taskChains.keep((revision, chains), for: ids)
+            kept.keep((revision, chains), for: ids)
         }
         var filter = StoredVersionFilter()
         filter.ids = ids
@@ -596,16 +607,17 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
 
     /// The spans of the live versions in `chains` that pass `filter` and take effect before `window` ends.
     private func spans(of chains: Chains, matching filter: StoredVersionFilter, window: DateInterval) throws -> [TaskSpan] {
-        var spans: [TaskSpan] = []
+        var selected: [(version: StoredVersion, end: Date?)] = []
         for id in chains.ids {
             let chain = chains.chain(of: id)
             for (index, version) in chain.enumerated() where version.deletedDate == nil && Self.matches(version, filter) {
                 let end = index + 1 < chain.count ? chain[index + 1].effectiveDate : nil
                 guard version.effectiveDate < window.end else { continue }
-                spans.append(TaskSpan(stored: version, task: try entity(version), end: end))
+                selected.append((version, end))
             }
         }
-        return spans
+        try decodeAhead(CareTask.self, selected.map(\.version))
+        return try selected.map { TaskSpan(stored: $0.version, task: try entity($0.version), end: $0.end) }
     }
 
     private func events(taskQuery: CareQuery, window: DateInterval, in reader: any CareStorageReader) async throws -> [CareEvent] {
@@ -620,9 +632,10 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             return ScheduledSpans(try await taskSpans(taskQuery: taskQuery, window: window, in: reader), over: window)
         }
         let key = ScheduledWindowKey(ids: ids, window: window)
-        if let kept = scheduledWindows[key], kept.revision == revision { return kept.scheduled }
+        let kept = ids.count > Self.largeQuery ? largeScheduledWindows : scheduledWindows
+        if let known = kept[key], known.revision == revision { return known.scheduled }
         let scheduled = ScheduledSpans(try await taskSpans(ids: ids, revision: revision, window: window, in: reader), over: window)
-        scheduledWindows.keep((revision, scheduled), for: key)
+        kept.keep((revision, scheduled), for: key)
         return scheduled
     }
 
@@ -749,6 +762,33 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
                       groupIdentifier: entity.version.groupIdentifier, remoteID: entity.version.remoteID, tags: entity.version.tags,
                       parentUUID: entity.parentUUID, payload: try JSONEncoder().encode(entity))
     }
+
+    /// Decodes the versions of `stored` not decoded yet on every core at once, and keeps them (``decodedVersions``),
+    /// when there are enough for it to pay: a reminder round or an export reads tens of thousands of task versions
+    /// after a start, and decoding is what costs. Fewer, or more than are kept, are left to ``entity(_:)``.
+    func decodeAhead<Entity: VersionedEntity>(_ type: Entity.Type, _ stored: [StoredVersion]) throws {
+        let missing = stored.filter { decodedVersions[$0.uuid] == nil }
+        let workers = ProcessInfo.processInfo.activeProcessorCount
+        guard workers > 1, missing.count >= Self.decodeAheadMinimum, missing.count <= decodedVersions.capacity / 2 else { return }
+        let chunk = (missing.count + workers - 1) / workers
+        let failure = Mutex<(any Error)?>(nil)
+        let kept = decodedVersions
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let decoder = JSONDecoder()
+            for version in missing[min(missing.count, worker * chunk)..<min(missing.count, (worker + 1) * chunk)] {
+                do {
+                    kept.keep(try decoder.decode(Entity.self, from: version.payload), for: version.uuid)
+                } catch {
+                    failure.withLock { $0 = $0 ?? error }
+                    return
+                }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+
+    /// How many versions to decode make ``decodeAhead(_:_:)`` use every core.
+    static var decodeAheadMinimum: Int { 512 }
 
     /// The entity a stored version holds, with its version links as the store knows them now.
     ///

@@ -73,7 +73,9 @@ public struct ReminderDueList: Sendable {
             candidates.append((participant, chosen))
         }
         guard !query.ids.isEmpty else { return [] }
-        let events = try await data.careStore.events(taskQuery: query, window: DateInterval(start: now, duration: 1))
+        // The events of the hour around `now` (the planner takes those open at `now`): the rounds of one hour ask the
+        // care store the same question, whose schedules it keeps, and read only the outcomes afresh.
+        let events = try await data.careStore.events(taskQuery: query, window: Self.hour(containing: now))
         let eventsByParticipant = Dictionary(grouping: events) { StudyCareIdentifiers.participantID(ofCareID: $0.task.id) ?? "" }
 
         // The outbox of the last days: what is settled or held, and when each reminder last went to each participant.
@@ -106,6 +108,12 @@ public struct ReminderDueList: Sendable {
         guard !deliveries.isEmpty else { return [] }
         let onboarded = try await onboardedParticipants(senders)
         return deliveries.filter { onboarded.contains($0.due.participantID) }
+    }
+
+    /// The hour (of UTC, so of every zone with whole-hour offsets alike) that holds `date`: the window whose events a
+    /// round reads.
+    public static func hour(containing date: Date) -> DateInterval {
+        DateInterval(start: Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 3_600).rounded(.down) * 3_600), duration: 3_600)
     }
 
     /// Which of `participantIDs` have finished the onboarding (its task has an outcome): the others see no tasks yet.

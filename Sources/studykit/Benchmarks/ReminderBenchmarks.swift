@@ -98,8 +98,8 @@ struct ReminderBenchmarks {
             dueAfterwards = max(dueAfterwards, deliveries.count)
         }
 
-        // What the rounds ask of the care store, alone: the events open at the instant of the tasks of every participant
-        // who has not paused reminders (each has all five on), in one read, as the list makes it.
+        // What the rounds ask of the care store, alone: the events of the hour of the instant of the tasks of every
+        // participant who has not paused reminders (each has all five on), in one read, as the list makes it.
         var query = CareQuery()
         for (index, participant) in participants.enumerated() where index % 10 != 9 {
             for task in 1...5 { query.ids.insert(StudyCareIdentifiers.taskID(participant: participant.id, task: "task\(task)")) }
@@ -107,7 +107,7 @@ struct ReminderBenchmarks {
         var eventTimes: [Duration] = []
         var eventCount = 0
         for _ in 0..<repeats {
-            let window = DateInterval(start: Self.measuredAt.addingTimeInterval(Double(30 * round)), duration: 1)
+            let window = ReminderDueList.hour(containing: Self.measuredAt.addingTimeInterval(Double(30 * round)))
             round += 1
             eventTimes.append(try await timer.measure { eventCount = try await database.careStore.events(taskQuery: query, window: window).count })
         }

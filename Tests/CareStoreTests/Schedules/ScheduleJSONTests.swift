@@ -159,6 +159,34 @@ struct ScheduleJSONTests {
         }
     }
 
+    /// The decoder reads the usual shape with typed containers and anything else through the generic tree: both must
+    /// read what ``Schedule/load(_:)`` reads and report what it reports.
+    @Test(arguments: [
+        Self.example,
+        #"{"timeZone": "Europe/Berlin", "elements": [{"start": "2026-03-28T08:00:00+01:00", "duration": {"minutes": 1.5}, "interval": {"weeks": 2, "days": 1.0}}]}"#,
+        #"{"timeZone": "Europe/Berlin", "elements": [{"start": "2026-03-28T08:00:00+01:00", "end": null, "duration": "allDay"}]}"#,
+        #"{"timeZone": "Europe/Berlin", "elements": [{"start": "2026-03-28T08:00:00+01:00", "targetValues": [{"value": 3, "kind": "steps"}]}]}"#,
+        #"{"timeZone": "Europe/Berlin", "elements": [{"start": "2026-03-28T08:00:00+01:00", "duration": "often"}]}"#,
+        #"{"timeZone": "Europe/Berlin", "elements": [{"start": "2026-03-28T08:00:00+01:00", "interval": {"days": "1"}}]}"#,
+        #"{"timeZone": "Europe/Berlin", "elements": [{"start": "2026-03-28T08:00:00+01:00", "repeat": "daily"}], "owner": "x"}"#,
+        #"{"timeZone": 7, "elements": [{"start": 20260328}]}"#,
+        #"{"elements": []}"#,
+    ])
+    func decoderReadsAndReportsAsLoadDoes(json: String) {
+        enum Reading: Equatable { case schedule(Schedule), problems(String) }
+        let loaded: Reading
+        do { loaded = .schedule(try Schedule.load(Data(json.utf8))) } catch { loaded = .problems(error.problems.map(\.description).joined(separator: "; ")) }
+        let decoded: Reading
+        do {
+            decoded = .schedule(try JSONDecoder().decode(Schedule.self, from: Data(json.utf8)))
+        } catch let DecodingError.dataCorrupted(context) {
+            decoded = .problems(context.debugDescription)
+        } catch {
+            decoded = .problems("\(error)")
+        }
+        #expect(decoded == loaded)
+    }
+
     @Test func problemsOfSchedulesBuiltInCode() {
         let start = S.date("2026-03-28T08:00:00+01:00")
         var element = ScheduleElement(start: start, end: start, interval: DateComponents(day: 0), duration: .seconds(0))
