@@ -30,6 +30,9 @@ import Study
 /// updates its events instead of adding them twice. A single event links to its occurrence
 /// (``ReminderMessages/taskPath(taskID:occurrence:eventStart:timeZone:)``); a series, whose link cannot name one
 /// occurrence (a survey's does), links to the participant's home page, `/`, which shows the day's card of the task.
+///
+/// A reminder of the daily page as a whole (`page: today`) has no alarm here: it depends on what is still open at its
+/// time, which a calendar cannot know; the server sends it by mail and push.
 struct CalendarFeedBuilder: Sendable {
     let study: StudyDefinition
     let messages: ReminderMessages

@@ -31,7 +31,7 @@ struct ReminderController {
         func addPushSubscription(_ json: Data, label: String?, for participant: StudyParticipant) async throws
         func reminderChannel(token: String, purpose: RequestSigner.ReminderLinkPurpose, kind: ReminderChannel.Kind) async throws -> ReminderChannel?
         func language(of channel: ReminderChannel) async throws -> String
-        func calendarFeed(token: String, host: String) async throws -> Data?
+        func calendarFeed(token: String) async throws -> Data?
         var store: any StudyStore { get }
     }
 
@@ -120,7 +120,7 @@ struct ReminderController {
         router.get("/calendar/:file") { request, context in
             let file = try context.parameters.require("file")
             guard file.hasSuffix(".ics"),
-                  let feed = try await service.calendarFeed(token: String(file.dropLast(4)), host: request.head.authority ?? "studykit") else {
+                  let feed = try await service.calendarFeed(token: String(file.dropLast(4))) else {
                 throw StudyServerError.noSuchPage
             }
             var headers = HTTPFields()

@@ -58,17 +58,26 @@ struct ReminderMessages: Sendable {
     /// The push payload of `delivery`: JSON the service worker shows (`title`, `body`, `url`, `tag`).
     func pushPayload(_ delivery: DueDelivery) throws -> Data {
         let (title, paragraphs, link) = reminderWords(delivery)
-        let payload = ["title": title, "body": paragraphs.joined(separator: "\n"), "url": link.url,
-                       "tag": "\(delivery.due.taskID)-\(delivery.due.occurrence)"]
+        // One notification per event (or per day for the daily page): a later one replaces it rather than piling up.
+        let tag = delivery.due.isForDailyPage ? "today-\(delivery.due.localDay)" : "\(delivery.due.taskID)-\(delivery.due.occurrence)"
+        let payload = ["title": title, "body": paragraphs.joined(separator: "\n"), "url": link.url, "tag": tag]
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(payload)
     }
 
-    /// A reminder's title, its paragraphs (the study's text, then the task), and the link to the task.
+    /// A reminder's title, its paragraphs (the study's text, then the task), and the link to the task; for the daily
+    /// page, the tasks still open and the link to the page.
     private func reminderWords(_ delivery: DueDelivery) -> (String, [String], (label: String, url: String)) {
         let localized = study.localized(delivery.language), strings = strings(delivery.language)
         let reminder = localized.reminder(id: delivery.due.reminderID)
+        if delivery.due.isForDailyPage {
+            let titles = delivery.due.openTaskIDs.compactMap { localized.task(id: $0)?.title }
+            let list = titles.formatted(.list(type: .and).locale(Locale(identifier: delivery.language)))
+            return (reminder?.title ?? localized.name,
+                    [reminder?.text, titles.isEmpty ? nil : strings.format(.mailOpenTasks, ["tasks": list])].compactMap { $0 },
+                    (strings[.mailOpenToday], configuration.link("/")))
+        }
         let task = localized.task(id: delivery.due.taskID)
         let path = taskPath(taskID: delivery.due.taskID, occurrence: delivery.due.occurrence, eventStart: delivery.due.eventStart,
                             timeZone: delivery.timeZone)

@@ -170,8 +170,10 @@ extension StudyService {
     }
 
     /// The calendar feed of the token's channel: the participant's events of the coming weeks with their reminders'
-    /// alarms; nil when the token does not hold (revoked, wrong).
-    func calendarFeed(token: String, host: String) async throws -> Data? {
+    /// alarms; nil when the token does not hold (revoked, wrong). Its UIDs end in the public address's host (else the
+    /// study's identifier), never in the host a request named: a calendar that reads the feed under another name must
+    /// see the same UIDs, or it would list every event twice.
+    func calendarFeed(token: String) async throws -> Data? {
         guard let channel = try await reminderChannel(token: token, purpose: .calendarFeed, kind: .calendar),
               let participant = try await store.participant(id: channel.participantID) else { return nil }
         let now = environment.now()
@@ -181,6 +183,7 @@ extension StudyService {
         let events = try await careStore.events(taskQuery: query, window: window)
         let preferences = try await store.reminderPreferences(participantID: participant.id)
         let builder = CalendarFeedBuilder(study: study, messages: reminderMessages)
-        return builder.calendar(for: participant, preferences: preferences, events: events, window: window, now: now, host: host).serializedUTF8()
+        return builder.calendar(for: participant, preferences: preferences, events: events, window: window, now: now,
+                                host: configuration.reminders.publicURL?.host() ?? study.identifier).serializedUTF8()
     }
 }

@@ -241,7 +241,10 @@ struct StudyLoaderTests {
 
     @Test func remindersAreReadWithEveryFaultNamedAndTranslatedInEveryLanguage() throws {
         let study = try StudyLoader.load(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()])
-        #expect(study.reminders.map(\.id) == ["painMorning", "painEvening", "phq9"])
+        #expect(study.reminders.map(\.id) == ["painMorning", "painEvening", "phq9", "evening"])
+        #expect(study.reminder(id: "evening")?.isForDailyPage == true && study.reminder(id: "evening")?.timing == .timeOfDay(minutes: 20 * 60 + 30))
+        #expect(study.reminder(id: "phq9")?.isForDailyPage == false)
+        #expect(study.localized("ko").reminder(id: "evening")?.title == "오늘 남은 일이 있나요?")
         #expect(study.reminder(id: "painMorning")?.timing == .timeOfDay(minutes: 9 * 60))
         #expect(study.reminder(id: "painMorning")?.onByDefault == false)
         #expect(study.quietHours == QuietHours(from: 21 * 60, to: 8 * 60))
@@ -258,6 +261,10 @@ struct StudyLoaderTests {
                   - {id: twoUnits, task: pain, after: {hours: 1, minutes: 5}, title: T, text: T}
                   - {id: control, task: pain, at: "09:00", title: "Bell\\u0007", text: "Ok"}
                   - {id: bidi, task: pain, at: "09:00", title: "T", text: "a\\u202Eb"}
+                  - {id: pageAndTask, task: pain, page: today, at: "20:00", title: T, text: T}
+                  - {id: neither, at: "20:00", title: T, text: T}
+                  - {id: pageDelay, page: today, after: {hours: 1}, title: T, text: T}
+                  - {id: otherPage, page: insights, at: "20:00", title: T, text: T}
                   - {id: painMorning, task: pain, at: "10:00", title: T, text: T}
 
                 """)
@@ -274,7 +281,11 @@ struct StudyLoaderTests {
             "study.yaml: reminders[5].after: a duration is one of {minutes: N}, {hours: N} or {days: N}",
             "study.yaml: reminders[6].title: has a control character; a reminder's text is plain text",
             "study.yaml: reminders[7].text: has a bidirectional control character, which can make a message read other than it is",
-            "study.yaml: reminders[9].id: duplicate reminder id 'painMorning' (also reminders[8])",
+            "study.yaml: reminders[8]: a reminder is of a task or of the daily page; this one has both 'task' and 'page'",
+            "study.yaml: reminders[9]: a reminder needs 'task' (a task whose events it reminds of) or 'page: today' (the daily page as a whole)",
+            "study.yaml: reminders[10].after: a reminder of the daily page is at a time of day ('at'); its events open and close at different times",
+            "study.yaml: reminders[11].page: 'insights' is not a page a reminder can be of (pages: today)",
+            "study.yaml: reminders[13].id: duplicate reminder id 'painMorning' (also reminders[12])",
             "study.yaml: quietHours.from: '25:00' is not a time of day as HH:MM (00:00 to 23:59)",
         ]
         for line in expected { #expect(lines.contains(line), "missing: \(line)\nall:\n\(lines.joined(separator: "\n"))") }

@@ -9,6 +9,7 @@ waits for the sender's own report of its first round in the server's log, never 
 import csv
 import email
 import email.policy
+import datetime
 import re
 import subprocess
 import sys
@@ -100,6 +101,15 @@ def export_rows(study, workdir, format):
         return list(csv.reader(file))[1:]
 
 
+def recover_text(language, key):
+    """A text of Recover in `language`, from its translation file (lines `"key": "value"`)."""
+    for line in (RECOVER / "translations" / f"{language}.yaml").read_text(encoding="utf-8").splitlines():
+        match = re.fullmatch(r'\s*"(.+?)": "(.*)"', line)
+        if match and match.group(1) == key:
+            return match.group(2)
+    raise KeyError(key)
+
+
 def link_in(text, path):
     match = re.search(r"(http://127\.0\.0\.1:\d+" + re.escape(path) + r"[^\s]*)", text)
     assert match, f"no link to {path} in:\n{text}"
@@ -167,8 +177,11 @@ def test_one_reminder_mail_at_nine_in_their_zone_and_language_and_none_once_the_
         me.press_primary()
         me.open("/settings/reminders")
         assert "ada@example.org" in me.main_text()
-        for reminder in ("painMorning", "painEvening"):
+        for reminder in ("painMorning", "painEvening", "evening"):
             me.field(f"input[name=on][value={reminder}]").click()
+        # The daily page's reminder, as the participant reads it: its title is the mail's subject.
+        page_reminder_title = me.field("label[for=" + me.field("input[name=on][value=evening]").get_attribute("id") + "]").text
+        page_reminder_title = page_reminder_title.rsplit("(", 1)[0].strip()
         click_to_navigate(me.driver, me.field("form[action='/settings/reminders'] button.primary"))
         assert me.path() == "/settings/reminders?notice=saved"
         assert mail_server.count() == 1, "nothing is sent before 09:00"
@@ -229,9 +242,25 @@ def test_one_reminder_mail_at_nine_in_their_zone_and_language_and_none_once_the_
                 me.driver.find_element(By.CSS_SELECTOR, f"label[for='{choices[0].get_attribute('id')}']").click()
             me.press_primary()
         assert not me.path().startswith("/runs/"), f"the pain check did not finish: {me.main_text()}"
-        # The evening: the pain check has an outcome, so nothing is due.
+        # The evening: the pain check has an outcome, so nothing is due; nor is the daily page's reminder at 20:30, as
+        # nothing else on the page that day counts (the mood check does not count towards adherence).
         assert "0 due" in study.start(f"{day}T19:00:05{offset}")
+        assert "0 due" in study.start(f"{day}T20:30:05{offset}")
         assert mail_server.count() == 2
+
+        # The next day at 20:30 the pain check, the dose and the icing are open: the pain check's two reminders (late)
+        # and the daily page's, which names what is open and links to the page.
+        next_day = (datetime.date.fromisoformat(day) + datetime.timedelta(days=1)).isoformat()
+        assert "3 due, 3 sent" in study.start(f"{next_day}T20:30:05{offset}")
+        mails = [mail_server.wait_for(count) for count in (3, 4, 5)]
+        page = next(mail for mail in mails if mail["Subject"] == page_reminder_title)
+        page_html = page.get_body(preferencelist=("html",)).get_content()
+        assert f'href="{study.base}/"' in page_html and "/tasks/" not in page_html
+        page_text = text_of(page)
+        for task in ("pain", "medication", "icing"):
+            assert recover_text(language, f"tasks[{task}].title") in page_text, (task, page_text)
+        for task in ("exercises", "mood", "symptoms"):
+            assert recover_text(language, f"tasks[{task}].title") not in page_text, (task, page_text)
 
         # RFC 8058's one-click unsubscribe: a POST without cookies stops mail to the address; a forged token does nothing.
         forged = unsubscribe[:-4] + ("AAAA" if not unsubscribe.endswith("AAAA") else "BBBB")
@@ -242,6 +271,7 @@ def test_one_reminder_mail_at_nine_in_their_zone_and_language_and_none_once_the_
             assert answer.status == 200
         me.open("/settings/reminders")
         assert "ada@example.org" not in me.main_text()
+        assert mail_server.count() == 5
         with pytest.raises(urllib.error.HTTPError) as gone:
             urllib.request.urlopen(urllib.request.Request(unsubscribe, data=b"List-Unsubscribe=One-Click", method="POST"), timeout=20)
         assert gone.value.code == 404

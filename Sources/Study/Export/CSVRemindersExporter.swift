@@ -6,7 +6,7 @@ import Research
 ///
 /// | Column | What it holds |
 /// |---|---|
-/// | `participant`, `reminder`, `task`, `occurrence` | whose reminder, which of the study's reminders, and of which task's event |
+/// | `participant`, `reminder`, `task`, `occurrence` | whose reminder, which of the study's reminders, and of which task's event (both empty for a reminder of the daily page) |
 /// | `channel` | `email` or `push` (never the address: exports carry no contact details) |
 /// | `due_at` | when it fell due, in the participant's zone |
 /// | `state` | `sent`, `retrying`, `failed`, `skipped`, or `sending` (claimed by a process, not yet settled) |
@@ -41,7 +41,7 @@ public struct CSVRemindersExporter: StudyExporter {
     public static func rows(of data: ParticipantExportData) -> [[String]] {
         let zone = data.participant.timeZone
         return data.reminderDeliveries.sorted { ($0.dueAt, $0.key) < ($1.dueAt, $1.key) }.map { delivery in
-            [data.participant.id, delivery.reminderID, delivery.taskID, String(delivery.occurrence), delivery.channelKind.rawValue,
+            [data.participant.id, delivery.reminderID, delivery.taskID, delivery.taskID.isEmpty ? "" : String(delivery.occurrence), delivery.channelKind.rawValue,
              ISO8601.string(from: delivery.dueAt, in: zone), delivery.state.rawValue, String(delivery.attempts), delivery.detail ?? "",
              ISO8601.string(from: delivery.updatedAt, in: zone)]
         }

@@ -2,9 +2,12 @@ import Foundation
 import JSONDiagnostics
 
 /// Reads `study.yaml`'s `reminders` and `quietHours`, every fault named with its path: a reminder of a task the study
-/// does not have, of the onboarding, with no timing or two, a time that is not `HH:MM`, a delay out of range.
+/// does not have, of the onboarding, of a page other than `today`, of a task and a page at once, with no timing or two,
+/// a page's reminder with a delay, a time that is not `HH:MM`, a delay out of range.
 struct StudyReminderReader {
-    static let reminderKeys = ["id", "task", "at", "after", "before", "notMoreOftenThan", "onByDefault", "title", "text"]
+    static let reminderKeys = ["id", "task", "page", "at", "after", "before", "notMoreOftenThan", "onByDefault", "title", "text"]
+    /// The pages a reminder may be of: the daily page.
+    static let pages = ["today"]
     static let durationUnits: [(key: String, seconds: Int)] = [("minutes", 60), ("hours", 3600), ("days", 86_400)]
     /// The longest delay or lead a reminder may have: a week.
     static let longestOffset = 7 * 86_400
@@ -15,10 +18,32 @@ struct StudyReminderReader {
         var seen: [String: Int] = [:]
         for (index, element) in list.enumerated() {
             let path = "reminders[\(index)]"
-            guard let pairs = reader.object(element, path: path, known: reminderKeys, required: ["id", "task", "title", "text"]) else { continue }
+            guard let pairs = reader.object(element, path: path, known: reminderKeys, required: ["id", "title", "text"]) else { continue }
             func field(_ key: String) -> JSONTree? { pairs.first { $0.key == key }?.value }
             let id = reader.identifier(field("id"), path: "\(path).id", index: index, seen: &seen, kind: "reminder", list: "reminders")
-            let taskID = reader.string(field("task"), path: "\(path).task")
+            // Of one task's events, or of the daily page as a whole.
+            var subjectKnown = true
+            var taskID: String?
+            switch (field("task"), field("page")) {
+            case (nil, nil):
+                reader.report(path, "a reminder needs 'task' (a task whose events it reminds of) or 'page: today' (the daily page as a whole)")
+                subjectKnown = false
+            case (.some, .some):
+                reader.report(path, "a reminder is of a task or of the daily page; this one has both 'task' and 'page'")
+                subjectKnown = false
+            case (nil, let page?):
+                let name = reader.string(page, path: "\(path).page")
+                if let name, !pages.contains(name) {
+                    reader.report("\(path).page", "'\(name)' is not a page a reminder can be of (pages: \(pages.joined(separator: ", ")))")
+                }
+                subjectKnown = name.map(pages.contains) ?? false
+                for key in ["after", "before"] where field(key) != nil {
+                    reader.report("\(path).\(key)", "a reminder of the daily page is at a time of day ('at'); its events open and close at different times")
+                }
+            case (let task?, nil):
+                taskID = reader.string(task, path: "\(path).task")
+                subjectKnown = taskID != nil
+            }
             if let taskID, !tasks.contains(where: { $0.id == taskID }) {
                 let hint = JSONDiagnostics.closestKey(to: taskID, among: tasks.map(\.id)).map { "; did you mean '\($0)'?" } ?? ""
                 reader.report("\(path).task", "'\(taskID)' is not a task of the study\(hint) (tasks: \(tasks.map(\.id).joined(separator: ", ")))")
@@ -45,8 +70,8 @@ struct StudyReminderReader {
                 guard let value else { continue }
                 if let problem = Self.textProblem(value, limit: key == "title" ? 120 : 600) { reader.report("\(path).\(key)", problem) }
             }
-            guard let id, seen[id] == index, let taskID, let timing, let title, let text,
-                  tasks.contains(where: { $0.id == taskID }) else { continue }
+            guard let id, seen[id] == index, subjectKnown, let timing, let title, let text,
+                  taskID.map({ taskID in tasks.contains { $0.id == taskID } }) ?? timing.isTimeOfDay else { continue }
             reminders.append(StudyReminder(id: id, taskID: taskID, timing: timing, minimumInterval: interval, onByDefault: onByDefault,
                                            title: title, text: text))
         }

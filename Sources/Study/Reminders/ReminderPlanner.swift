@@ -11,19 +11,22 @@ public struct DueReminder: Hashable, Sendable {
     public var taskID: String
     /// The event's occurrence index in its task's schedule.
     public var occurrence: Int
-    /// When the event opened.
+    /// When the event opened (for a reminder of the daily page, the start of the participant's day).
     public var eventStart: Date
-    /// When the event closes.
+    /// When the event closes (for a reminder of the daily page, the end of the participant's day).
     public var eventEnd: Date
     /// When the reminder fell due (it may be sent later: after quiet hours, or after the server was down).
     public var dueDate: Date
     /// The participant's local day of ``dueDate`` (`2027-03-28`): a reminder at a time of day is due once a day of
     /// an event that spans several.
     public var localDay: String
+    /// For a reminder of the daily page, the study tasks with an event still open without an outcome, in the study's
+    /// order (its ``taskID`` is empty and its ``occurrence`` 0); empty for a reminder of one task's event.
+    public var openTaskIDs: [String]
 
     /// Creates a due reminder; see the properties.
     public init(participantID: String, reminderID: String, taskID: String, occurrence: Int, eventStart: Date, eventEnd: Date,
-                dueDate: Date, localDay: String) {
+                dueDate: Date, localDay: String, openTaskIDs: [String] = []) {
         self.participantID = participantID
         self.reminderID = reminderID
         self.taskID = taskID
@@ -32,9 +35,14 @@ public struct DueReminder: Hashable, Sendable {
         self.eventEnd = eventEnd
         self.dueDate = dueDate
         self.localDay = localDay
+        self.openTaskIDs = openTaskIDs
     }
 
-    /// What makes this reminder one: participant, task, occurrence, reminder and (for a time of day) the local day.
+    /// Whether it reminds of the daily page as a whole.
+    public var isForDailyPage: Bool { taskID.isEmpty }
+
+    /// What makes this reminder one: participant, task, occurrence, reminder and (for a time of day) the local day. (A
+    /// reminder of the daily page has no task and occurrence: it is one per local day.)
     /// Each channel sends it at most once under this key (the outbox's, with the channel).
     public var key: String {
         "\(participantID)/\(taskID)/\(occurrence)/\(reminderID)/\(localDay)"
@@ -45,8 +53,10 @@ public struct DueReminder: Hashable, Sendable {
 /// gives them: a reminder is due when its task's event is open (started, not yet closed), has no outcome, the
 /// reminder's time has come (on the event's local day, in the participant's zone, so 09:00 is 09:00 on a 23- or
 /// 25-hour day), the participant has it on and has not paused reminders, and it is not their quiet hours. A reminder
-/// whose time fell in quiet hours is due when they end, if its event is still open then. The planner keeps nothing:
-/// the outbox (``ReminderDelivery``) says what was sent.
+/// whose time fell in quiet hours is due when they end, if its event is still open then. A reminder of the daily page
+/// is due at its time of day (that day's only) when some event of a task that counts towards adherence, open by then,
+/// is still open without an outcome; one that falls in quiet hours is not sent (its day is over when they end). The
+/// planner keeps nothing: the outbox (``ReminderDelivery``) says what was sent.
 ///
 /// ```swift
 /// let planner = ReminderPlanner(study: study)
@@ -56,15 +66,29 @@ public struct ReminderPlanner: Sendable {
     /// The study whose reminders are planned.
     public let study: StudyDefinition
     private let remindersByTask: [String: [StudyReminder]]
+    /// The reminders of the daily page as a whole.
+    private let pageReminders: [StudyReminder]
+    /// The tasks whose open events a reminder of the daily page counts, in the study's order: those that count
+    /// towards adherence.
+    private let dailyPageTaskIDs: [String]
 
     /// A planner for `study`'s reminders.
     public init(study: StudyDefinition) {
         self.study = study
-        self.remindersByTask = Dictionary(grouping: study.reminders, by: \.taskID)
+        var byTask: [String: [StudyReminder]] = [:]
+        for reminder in study.reminders {
+            if let task = reminder.taskID { byTask[task, default: []].append(reminder) }
+        }
+        remindersByTask = byTask
+        pageReminders = study.reminders.filter(\.isForDailyPage)
+        dailyPageTaskIDs = study.tasks.filter { $0.impactsAdherence && $0.id != StudyTaskDefinition.onboardingID }.map(\.id)
     }
 
-    /// The study tasks that have reminders: the care-store group identifiers whose events the planner needs.
-    public var remindedTaskIDs: Set<String> { Set(remindersByTask.keys) }
+    /// The study tasks that have reminders (all that count towards adherence when the daily page has one): the
+    /// care-store group identifiers whose events the planner needs.
+    public var remindedTaskIDs: Set<String> {
+        Set(remindersByTask.keys).union(pageReminders.isEmpty ? [] : dailyPageTaskIDs)
+    }
 
     /// The reminders due at `now` for one participant, from their events open at `now` (others are ignored).
     ///
@@ -84,10 +108,13 @@ public struct ReminderPlanner: Sendable {
         guard mayBeDue(preferences: preferences, clock: clock) else { return [] }
         let now = clock.now
         var due: [DueReminder] = []
+        // When each task's earliest event open now without an outcome opened, for the daily page's reminders.
+        var openSince: [String: Date] = [:]
         for event in events {
             let start = event.scheduleEvent.start, end = event.scheduleEvent.end
-            guard event.outcome == nil, start <= now, now < end,
-                  let taskID = event.task.version.groupIdentifier, let reminders = remindersByTask[taskID] else { continue }
+            guard event.outcome == nil, start <= now, now < end, let taskID = event.task.version.groupIdentifier else { continue }
+            if !pageReminders.isEmpty { openSince[taskID] = min(start, openSince[taskID] ?? start) }
+            guard let reminders = remindersByTask[taskID] else { continue }
             for reminder in reminders where preferences.isOn(reminder) {
                 guard let dueDate = clock.latestDueDate(of: reminder.timing, eventStart: start, eventEnd: end) else { continue }
                 if let interval = reminder.minimumInterval, let last = lastSent[reminder.id], now.timeIntervalSince(last) < Double(interval) { continue }
@@ -95,6 +122,16 @@ public struct ReminderPlanner: Sendable {
                                        occurrence: event.scheduleEvent.occurrence, eventStart: start, eventEnd: end, dueDate: dueDate,
                                        localDay: clock.dayText(dueDate)))
             }
+        }
+        for reminder in pageReminders where preferences.isOn(reminder) && !openSince.isEmpty {
+            guard case .timeOfDay(let minutes) = reminder.timing, let dueDate = clock.todaysTime(minuteOfDay: minutes), dueDate <= now,
+                  let day = clock.today else { continue }
+            if let interval = reminder.minimumInterval, let last = lastSent[reminder.id], now.timeIntervalSince(last) < Double(interval) { continue }
+            // The tasks open by the reminder's time and still open now.
+            let open = dailyPageTaskIDs.filter { openSince[$0].map { $0 <= dueDate } ?? false }
+            guard !open.isEmpty else { continue }
+            due.append(DueReminder(participantID: participantID, reminderID: reminder.id, taskID: "", occurrence: 0, eventStart: day.start,
+                                   eventEnd: day.end, dueDate: dueDate, localDay: clock.dayText(dueDate), openTaskIDs: open))
         }
         return due
     }
@@ -107,7 +144,9 @@ public struct ReminderPlanner: Sendable {
 
     /// The study tasks that have a reminder `preferences` turn on: the only ones whose events can be due.
     func remindedTaskIDs(on preferences: ReminderPreferences) -> [String] {
-        remindersByTask.compactMap { task, reminders in reminders.contains(where: preferences.isOn) ? task : nil }
+        let tasks = remindersByTask.compactMap { task, reminders in reminders.contains(where: preferences.isOn) ? task : nil }
+        guard pageReminders.contains(where: preferences.isOn) else { return tasks }
+        return Array(Set(tasks).union(dailyPageTaskIDs))
     }
 
     /// The wall clock of one instant in one zone, as the planner reads it: the calendar, the minute of the day, and
@@ -143,18 +182,30 @@ public struct ReminderPlanner: Sendable {
                 return ReminderPlanner.latestDueDate(of: timing, eventStart: eventStart, eventEnd: eventEnd, notAfter: now, calendar: calendar)
             }
             // Today's time, else yesterday's (an event open across midnight), each inside the event.
-            let dates: [Date?]
-            if let known = timesOfDay[minutes] {
-                dates = known
-            } else {
-                let calendar = calendar
-                dates = days.map { ReminderPlanner.date(minuteOfDay: minutes, onDayStarting: $0, calendar: calendar) }
-                timesOfDay[minutes] = dates
-            }
-            for date in dates {
+            for date in times(minuteOfDay: minutes) {
                 if let date, date <= now, date >= eventStart, date < eventEnd { return date }
             }
             return nil
+        }
+
+        /// The local day of ``now``, from its start to the next day's; nil if the calendar has none.
+        var today: DateInterval? {
+            guard let start = days.first, let end = calendar.date(byAdding: .day, value: 1, to: start), end > start else { return nil }
+            return DateInterval(start: start, end: end)
+        }
+
+        /// `minutes` after midnight on the local day of ``now`` (the first time after a gap that skips it).
+        mutating func todaysTime(minuteOfDay minutes: Int) -> Date? {
+            times(minuteOfDay: minutes).first ?? nil
+        }
+
+        /// `minutes` after midnight on each of ``days``, worked out once.
+        private mutating func times(minuteOfDay minutes: Int) -> [Date?] {
+            if let known = timesOfDay[minutes] { return known }
+            let calendar = calendar
+            let dates = days.map { ReminderPlanner.date(minuteOfDay: minutes, onDayStarting: $0, calendar: calendar) }
+            timesOfDay[minutes] = dates
+            return dates
         }
 
         /// ``ReminderPlanner/dayText(_:calendar:)``: `YYYY-MM-DD` of the local day of `date`.

@@ -1,8 +1,9 @@
 import Foundation
 
-/// A reminder the study sends a participant about one task's events, as `study.yaml`'s `reminders` defines it: when
-/// (a time of day in the participant's zone on the event's day, a delay after the event opens, or a lead before it
-/// closes), how often at most, and what it says (translated like every other text of the study).
+/// A reminder the study sends a participant about one task's events, or about their daily page as a whole, as
+/// `study.yaml`'s `reminders` defines it: when (a time of day in the participant's zone on the event's day, a delay
+/// after the event opens, or a lead before it closes), how often at most, and what it says (translated like every other
+/// text of the study).
 ///
 /// ```yaml
 /// reminders:
@@ -17,10 +18,17 @@ import Foundation
 ///     notMoreOftenThan: {hours: 20}
 ///     title: The mood check is open
 ///     text: Nine questions about the last two weeks.
+///   - id: evening
+///     page: today                    # the daily page as a whole: at a time of day only
+///     at: "20:00"
+///     title: Anything left for today?
+///     text: A few of today's tasks are still open.
 /// quietHours: {from: "21:00", to: "08:00"}
 /// ```
 ///
-/// A reminder is sent for an event only while the event is open and has no outcome; see ``ReminderPlanner``.
+/// A reminder is sent for an event only while the event is open and has no outcome; a reminder of the daily page only
+/// when, at its time that day, some event of a task that counts towards adherence is open without an outcome (it names
+/// them, and links to the page). See ``ReminderPlanner``.
 public struct StudyReminder: Hashable, Sendable, Identifiable {
     /// When, relative to an event, the reminder is due.
     public enum Timing: Hashable, Sendable {
@@ -31,12 +39,19 @@ public struct StudyReminder: Hashable, Sendable, Identifiable {
         case afterStart(seconds: Int)
         /// This many seconds before the event closes.
         case beforeEnd(seconds: Int)
+
+        /// Whether it is a time of day (the only timing of a reminder of the daily page).
+        public var isTimeOfDay: Bool {
+            if case .timeOfDay = self { return true }
+            return false
+        }
     }
 
     /// The reminder's identifier in the study; unique.
     public var id: String
-    /// The study task whose events it reminds of.
-    public var taskID: String
+    /// The study task whose events it reminds of; nil for a reminder of the daily page as a whole (`page: today`),
+    /// whose timing is a time of day.
+    public var taskID: String?
     /// When it is due.
     public var timing: Timing
     /// The shortest time between two of this reminder to one participant, in seconds; nil for no limit beyond one
@@ -50,7 +65,7 @@ public struct StudyReminder: Hashable, Sendable, Identifiable {
     public var text: String
 
     /// Creates a reminder; see the properties.
-    public init(id: String, taskID: String, timing: Timing, minimumInterval: Int? = nil, onByDefault: Bool = false,
+    public init(id: String, taskID: String?, timing: Timing, minimumInterval: Int? = nil, onByDefault: Bool = false,
                 title: String, text: String) {
         self.id = id
         self.taskID = taskID
@@ -60,6 +75,9 @@ public struct StudyReminder: Hashable, Sendable, Identifiable {
         self.title = title
         self.text = text
     }
+
+    /// Whether it reminds of the daily page as a whole rather than of one task's events.
+    public var isForDailyPage: Bool { taskID == nil }
 }
 
 /// The hours of the day in which a participant is sent nothing, in their own zone: from ``from`` to ``to`` (minutes

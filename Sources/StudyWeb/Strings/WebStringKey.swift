@@ -132,6 +132,8 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     /// email "{address}" "{problem}", notifications "{date}", calendar), the confirmation and unsubscribe pages, the mails
     /// ("{study}", "{task}", "{link}") and the calendar's name.
     case reminders, remindersIntro, remindersSettingsLink, remindersWhich, remindersTimingAt, remindersTimingAfter, remindersTimingBefore, remindersPause, remindersQuietHours, remindersQuietFrom, remindersQuietTo, remindersSave, remindersSaved, remindersNoChannel, remindersEmailHeading, remindersEmailLabel, remindersEmailAdd, remindersEmailPending, remindersEmailConfirmed, remindersEmailSent, remindersEmailInvalid, remindersEmailUnavailable, remindersEmailTooMany, remindersRemove, remindersPushHeading, remindersPushIntro, remindersPushEnable, remindersPushNeedsScript, remindersPushUnsupported, remindersPushDenied, remindersPushFailed, remindersPushUnavailable, remindersPushDevice, remindersCalendarHeading, remindersCalendarIntro, remindersCalendarCreate, remindersCalendarSubscribe, remindersCalendarAddress, remindersCalendarRevoke, remindersLinkInvalid, remindersConfirmTitle, remindersConfirmText, remindersConfirmButton, remindersConfirmed, remindersUnsubscribeTitle, remindersUnsubscribeText, remindersUnsubscribeButton, remindersUnsubscribed, mailConfirmSubject, mailConfirmText, mailConfirmIgnore, mailTask, mailOpenTask, mailFooter, mailManage, calendarName
+    /// A reminder of the daily page: the tasks still open ("{tasks}"), and its link.
+    case mailOpenTasks, mailOpenToday
     /// The sign-in page's error when the code is unknown, used or expired.
     case signInCodeInvalid
     /// The onboarding card's title on the gated home page.

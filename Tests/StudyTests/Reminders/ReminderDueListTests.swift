@@ -131,6 +131,44 @@ struct ReminderDueListTests {
         #expect(try await f.list.deliveries(at: day.at(20)).isEmpty)
     }
 
+    /// Recover's reminder of the daily page at 20:30 on the first day of tasks: the pain check (all day), the dose of
+    /// 19:30 to 21:30 and the icing of 20:00 to 22:00 are open; the exercises of 19:00 closed at 19:30 and the mood check
+    /// does not count towards adherence. Once all three have outcomes, nothing is due; a page's reminder held by quiet
+    /// hours is not sent the next morning.
+    @Test(arguments: ReminderDay.all)
+    func theDailyPagesReminderNamesWhatIsStillOpenAndIsNotSentOnceAllIsDone(_ day: ReminderDay) async throws {
+        let f = try await fixture(day, reminders: ["evening"])
+        #expect(try await f.list.deliveries(at: day.at(20, 29)).isEmpty)
+        let due = try await f.list.deliveries(at: day.at(20, 30))
+        #expect(due.map(\.due.reminderID) == ["evening"])
+        let page = try #require(due.first?.due)
+        #expect(page.isForDailyPage && page.taskID.isEmpty && page.occurrence == 0)
+        #expect(page.openTaskIDs == ["pain", "medication", "icing"])
+        #expect(page.dueDate == day.at(20, 30) && wallClock(page.dueDate, in: day.zone).hour == 20)
+        #expect(page.localDay == String(format: "%04d-%02d-%02d", day.year, day.month, day.day))
+        #expect(page.eventStart == day.at(0) && page.eventEnd.timeIntervalSince(page.eventStart) == Double(day.hours) * 3600)
+        // One a day: its key has no task and no occurrence.
+        #expect(page.key == "\(f.participant.id)//0/evening/\(page.localDay)")
+
+        // Everything open gets an outcome: nothing left to remind of.
+        var query = CareQuery()
+        query.ids = Set(["pain", "medication", "icing"].map { StudyCareIdentifiers.taskID(participant: f.participant.id, task: $0) })
+        let open = try await f.data.careStore.events(taskQuery: query, window: DateInterval(start: day.at(20, 30), duration: 1))
+        #expect(Set(open.compactMap(\.task.version.groupIdentifier)) == ["pain", "medication", "icing"])
+        _ = try await f.data.careStore.addOutcomes(open.map {
+            Outcome(taskUUID: $0.task.version.uuid, occurrenceIndex: $0.scheduleEvent.occurrence, values: [OutcomeValue(.integer(1), kind: "done")],
+                    timeZone: day.zone)
+        })
+        #expect(try await f.list.deliveries(at: day.at(20, 31)).isEmpty)
+
+        // Held by the participant's quiet hours from 20:00, it is not sent when they end: that day is over.
+        let g = try await fixture(day, reminders: ["evening"])
+        try await g.data.studyStore.setReminderPreferences(ReminderPreferences(enabledReminderIDs: ["evening"], quietHours: QuietHours(from: 20 * 60, to: 8 * 60)),
+                                                           participantID: g.participant.id)
+        #expect(try await g.list.deliveries(at: day.at(20, 30)).isEmpty)
+        #expect(try await g.list.deliveries(at: wallTime(day.year, day.month, day.day + 1, 8, 1, in: day.zone)).isEmpty)
+    }
+
     @Test func dueDatesOfATimeOfDayFollowTheWallClockAcrossAChange() {
         let berlin = TimeZone(identifier: "Europe/Berlin")!
         // An event of three days across the spring change: 09:00 each day, whatever the offset.
