@@ -196,14 +196,15 @@ struct SMTPClientTests {
         }
     }
 
-    @Test func silenceTimesOutAndAHangUpOrARefusedConnectionIsTemporary() async throws {
+    /// A server that never greets: the command timeout given (300 ms) ends the wait, as a timeout at the greeting (a
+    /// client that ignored it would wait until the test's time limit).
+    @Test(.timeLimit(.minutes(1)))
+    func silenceTimesOutAndAHangUpOrARefusedConnectionIsTemporary() async throws {
         try await withScriptedSMTPServer(greeting: nil) { port in
-            let started = ContinuousClock.now
             let error = await #expect(throws: SMTPError.self) {
                 try await SMTPClient(configuration: configuration(port: port, security: .plain, commandTimeout: .milliseconds(300))).send(try message())
             }
             #expect(error?.kind == .timedOut && error?.command == .greeting && error?.isTemporary == true)
-            #expect(ContinuousClock.now - started < .seconds(10))
         }
         try await withScriptedSMTPServer(greeting: "220 flaky.test ESMTP\r\n", replies: [("EHLO", "250 flaky.test\r\n"), ("MAIL", "")]) { port in
             let error = await #expect(throws: SMTPError.self) {
@@ -223,15 +224,17 @@ struct SMTPClientTests {
         #expect(error?.kind == .connectionFailed && error?.command == .connect && error?.isTemporary == true)
     }
 
-    @Test func aCancelledSendStopsWaiting() async throws {
+    /// Cancelled while the server is silent, a send ends as cancelled, not as the 60 s timeout it would otherwise reach
+    /// (and after which it would say "timed out").
+    @Test(.timeLimit(.minutes(1)))
+    func aCancelledSendStopsWaiting() async throws {
         try await withScriptedSMTPServer(greeting: nil) { port in
             let client = SMTPClient(configuration: configuration(port: port, security: .plain, commandTimeout: .seconds(60)))
             let message = try message()
-            let started = ContinuousClock.now
             let task = Task { try await client.send(message) }
             task.cancel()
             let error = await #expect(throws: SMTPError.self) { try await task.value }
-            #expect(error?.kind == .cancelled && ContinuousClock.now - started < .seconds(30))
+            #expect(error?.kind == .cancelled)
         }
     }
 }
