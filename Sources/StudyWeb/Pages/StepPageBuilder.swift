@@ -307,6 +307,7 @@ struct StepPageBuilder {
         case .camera: "Camera"
         case .microphone: "Microphone"
         case .health: "Health data"
+        case .email: "Email reminders"
         }
     }
 
