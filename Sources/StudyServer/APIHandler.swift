@@ -60,6 +60,8 @@ struct APIHandler: APIProtocol {
         func signIn(code: String, from client: String) async throws -> String?
         /// Starts, or finds the unfinished, run of `taskID`'s event `occurrence` (the onboarding's when nil).
         func startRun(taskID: String, occurrence: Int?, for participant: StudyParticipant) async throws -> UUID
+        /// Whether a permissions step's reminder email address has a field (the server sends mail).
+        var offersReminderEmail: Bool { get }
         /// A posted step's answers applied to the participant's run.
         func apply(_ form: [String: [String]], files: [String: UploadedFile], to runID: UUID, for participant: StudyParticipant) async throws
             -> (StepSubmission, ParticipantWorkflow.StepApplication<[String: FieldProblem]>)
@@ -360,7 +362,8 @@ struct APIHandler: APIProtocol {
             let html: String? = if case .webContent(let content) = step.kind { content.html } else { nil }
             return Components.Schemas.Step(identifier: step.identifier, _type: step.kind.type.rawValue, title: step.title, text: step.text,
                                            detail: step.detailText, html: html, optional: step.isOptional, canGoBack: session.canGoBack,
-                                           fields: StepForm(step: step, locale: session.locale, timeZone: session.timeZone, allowsTypedSignature: true)
+                                           fields: StepForm(step: step, locale: session.locale, timeZone: session.timeZone, allowsTypedSignature: true,
+                                                            offersReminderEmail: service.offersReminderEmail)
                                                .fields.map(Self.field))
         } }
         return .init(id: run.id.uuidString.lowercased(), task: run.taskID, occurrence: run.occurrence,

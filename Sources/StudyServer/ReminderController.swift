@@ -62,11 +62,7 @@ struct ReminderController {
                 try await service.addReminderEmail(posted, for: context.participant)
                 problem = ""
             } catch {
-                switch error {
-                case .invalid(let reason): problem = strings.format(.remindersEmailInvalid, ["problem": reason])
-                case .tooMany: problem = strings[.remindersEmailTooMany]
-                case .notSent(let reason): problem = reason
-                }
+                problem = error.problem.text(in: strings)
             }
             if problem.isEmpty {
                 let notice = strings.format(.remindersEmailSent, ["address": typed])

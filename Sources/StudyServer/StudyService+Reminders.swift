@@ -17,6 +17,15 @@ extension StudyService {
         case tooMany
         /// The mail server did not take the confirmation; the address is kept, and adding it again sends it again.
         case notSent(String)
+
+        /// What the participant reads, on the reminders page and on an onboarding's permissions step alike.
+        var problem: FieldProblem {
+            switch self {
+            case .invalid(let reason): .formatted(.remindersEmailInvalid, ["problem": reason])
+            case .tooMany: .builtIn(.remindersEmailTooMany)
+            case .notSent(let reason): .formatted(.remindersEmailNotSent, ["problem": reason])
+            }
+        }
     }
 
     /// The reminders page of the signed-in participant.
@@ -89,7 +98,8 @@ extension StudyService {
     }
 
     /// Adds an email address for the participant (or finds the one added before) and sends it the link that confirms
-    /// it; nothing else is sent to it until that link is opened.
+    /// it; nothing else is sent to it until that link is opened. The reminders page and a permissions step's reminder
+    /// email address (``apply(_:files:to:for:)``) both add it here.
     func addReminderEmail(_ text: String, for participant: StudyParticipant) async throws(EmailRefusal) {
         let address: MailAddress
         do { address = try MailAddress(text) } catch { throw .invalid(error.description) }

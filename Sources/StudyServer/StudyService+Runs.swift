@@ -27,8 +27,11 @@ extension StudyService {
         PageContext(strings: strings(language: signedIn.participant.language), csrfToken: signedIn.csrfToken,
                     formAction: "/runs/\(runID.uuidString.lowercased())", studyName: study.localized(signedIn.participant.language).name, themeTint: study.theme.tint,
                     allowsTypedSignature: true, assets: .linked(basePath: "/assets"),
-                    languageNotice: languageNotice(signedIn.participant.language))
+                    languageNotice: languageNotice(signedIn.participant.language), offersReminderEmail: offersReminderEmail)
     }
+
+    /// Whether a permissions step's reminder email address has a field: the server sends mail.
+    var offersReminderEmail: Bool { configuration.reminders.mail != nil }
 
     /// The current step's page, or home when the run has ended.
     func runPage(_ runID: UUID, signedIn: SignedIn) async throws -> RunResponse {
@@ -75,14 +78,20 @@ extension StudyService {
     /// Applies a posted step (a web form, or the REST API's fields in the same names) to the participant's run
     /// through the workflow, all or nothing; starts printing the consent PDFs when it completes the onboarding.
     /// Returns the submission as read, for a page that shows it again with its problems.
+    ///
+    /// A reminder email address the participant goes on with (a permissions step's `email` permission) is added first,
+    /// as on the reminders page (``addReminderEmail(_:for:)``: checked, unconfirmed, its confirmation mailed); a refusal
+    /// shows the step again with it and applies nothing. The run records only that an address was given.
     func apply(_ form: [String: [String]], files: [String: UploadedFile] = [:], to runID: UUID,
                for participant: StudyParticipant) async throws -> (StepSubmission, ParticipantWorkflow.StepApplication<[String: FieldProblem]>) {
         let submission: StepSubmission
         do { submission = try StepSubmission(form: form, files: files) } catch { throw StudyServerError.malformed("\(error)") }
+        if let refused = try await addReminderEmails(of: submission, to: runID, for: participant) { return (submission, refused) }
+        let offersReminderEmail = offersReminderEmail
         let applied = try await workflow.applyStep(to: runID, for: participant) { session -> [String: FieldProblem]? in
             let result: StepSubmissionResult
             do {
-                result = try submission.apply(to: &session, allowsTypedSignature: true)
+                result = try submission.apply(to: &session, allowsTypedSignature: true, offersReminderEmail: offersReminderEmail)
             } catch StepSubmissionError.staleStep {
                 throw StudyRefusal.staleStep(runID)
             } catch StepSubmissionError.finished {
@@ -98,6 +107,28 @@ extension StudyService {
         }
         if case .finished(.onboarding) = applied { printConsentPDFs() }
         return (submission, applied)
+    }
+
+    /// Adds the reminder email addresses a post goes on with, before its step is applied (the mail cannot wait inside
+    /// the run's transaction); nil when there are none or all were added, else the step to show again with the refusals.
+    private func addReminderEmails(of submission: StepSubmission, to runID: UUID,
+                                   for participant: StudyParticipant) async throws -> ParticipantWorkflow.StepApplication<[String: FieldProblem]>? {
+        guard offersReminderEmail, case .next = submission.action,
+              let step = try await workflow.currentStep(of: runID, for: participant) else { return nil }
+        let addresses = submission.reminderEmailAddresses(on: step)
+        guard !addresses.isEmpty else { return nil }
+        if try await workflow.withdrawal.isWithdrawn(participant) { throw StudyRefusal.withdrawn }
+        var problems: [String: FieldProblem] = [:]
+        for (permission, address) in addresses {
+            do throws(EmailRefusal) {
+                try await addReminderEmail(address, for: participant)
+            } catch {
+                problems[permission] = error.problem
+            }
+        }
+        guard !problems.isEmpty else { return nil }
+        guard let session = try await workflow.run(runID, for: participant).session else { throw StudyRefusal.runEnded(runID) }
+        return .refused(session, problems: problems)
     }
 
     /// Whether the run's current step is an active step.

@@ -118,6 +118,12 @@ struct TerminalRunner<Input: LineInput, Output: TextOutput> {
         case .requestPermissions(let requests):
             for request in requests {
                 output.line("\(request.title ?? request.kind.rawValue.capitalized)\(request.detailText.map { ": \($0)" } ?? "")")
+                if request.kind == .email {
+                    // Only the study's server sends email: the address is given on the web, not to a terminal run.
+                    output.line("  Email reminders are set up on the web (the study's Settings → Reminders); a terminal run asks for no address.")
+                    try? session.setPermission(request.identifier, outcome: .unavailable)
+                    continue
+                }
                 while true {
                     output.write("Allow? (yes/no) > ")
                     guard let line = input.readLine() else { return .end(.inputEnded) }

@@ -291,6 +291,33 @@ struct StudyLoaderTests {
         for line in expected { #expect(lines.contains(line), "missing: \(line)\nall:\n\(lines.joined(separator: "\n"))") }
     }
 
+    /// Recover asks for the reminder email address on its permissions step, in every language; a study without reminders,
+    /// or a survey, that asks for it is refused with the file and path.
+    @Test func theReminderEmailAddressIsAskedForInTheOnboardingOfAStudyWithReminders() throws {
+        let study = try StudyLoader.load(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()])
+        for (language, title) in [("en", "Reminders by email"), ("ja", "メールでのリマインダー"), ("zh-Hans", "通过电子邮件接收提醒"),
+                                  ("ko", "이메일 리마인더"), ("es", "Recordatorios por correo electrónico")] {
+            let step = try #require(study.localized(language).onboardingTasks[language]?.task.step(withIdentifier: "permissions"))
+            guard case .requestPermissions(let requests) = step.kind else { Issue.record("\(language): not a permissions step"); continue }
+            #expect(requests.last?.kind == .email && requests.last?.identifier == "email" && requests.last?.title == title, "\(language)")
+        }
+
+        let lines = try StudyFixtures.withRecoverCopy { folder in
+            let file = folder.appendingPathComponent("study.yaml")
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let start = try #require(text.range(of: "\nreminders:\n")), end = try #require(text.range(of: "\nquietHours:"))
+            try StudyFixtures.edit("study.yaml", in: folder, replacing: String(text[start.lowerBound..<end.lowerBound]), with: "")
+            try StudyFixtures.edit("surveys/pain.json", in: folder, replacing: #""steps": ["#, with: #"""
+                "steps": [{"type": "requestPermissions", "identifier": "mail", "permissions": [{"identifier": "email", "kind": "email"}]},
+                """#)
+            return try problems(in: folder)
+        }
+        #expect(lines.contains("onboarding.json: steps[3].permissions[2].kind: asks for the reminder email address, but the study sends no reminders (study.yaml has no 'reminders')"),
+                "\(lines)")
+        #expect(lines.contains("surveys/pain.json: steps[0].permissions[0].kind: the reminder email address is asked for in the onboarding only; "
+                               + "once onboarded, participants add addresses in Settings → Reminders"), "\(lines)")
+    }
+
     @Test func feedCardsAndImagesAreReadFromInsideTheStudyFolder() throws {
         let study = try StudyLoader.load(folder: StudyFixtures.recover, surveyFormats: [FHIRSurveyFormat()])
         #expect(study.feed.map(\.id) == ["tip", "firstWeeks", "help"])
@@ -408,6 +435,7 @@ struct StudyLoaderTests {
 
     @Test func activeTasksAreBuiltFromTheCatalogueAndTheirMeasuresMapToOutcomes() throws {
         let (study, lines) = try StudyFixtures.withRecoverCopy { folder in
+            try StudyFixtures.withoutReminderEmail(folder)
             try """
             identifier: cognition
             name: Cognition
@@ -589,6 +617,7 @@ struct StudyLoaderTests {
 
     @Test func aStudyJSONFileReadsLikeYAML() throws {
         try StudyFixtures.withRecoverCopy { folder in
+            try StudyFixtures.withoutReminderEmail(folder)
             let yamlStudy = try StudyLoader.load(folder: folder, surveyFormats: [FHIRSurveyFormat()])
             try FileManager.default.removeItem(at: folder.appendingPathComponent("study.yaml"))
             try """

@@ -125,4 +125,26 @@ struct RunCommandTests {
             #expect(output.stdout.contains("step 'stairs' is required and cannot be skipped"))
         }
     }
+
+    /// A terminal has no server to mail from: the reminder email address is left to the web, and recorded as unavailable.
+    @Test func theReminderEmailAddressIsLeftToTheWeb() throws {
+        let folder = try StudykitProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try #"""
+        {"identifier": "permissions-demo", "steps": [
+          {"type": "requestPermissions", "identifier": "permissions", "permissions": [
+            {"identifier": "reminders", "kind": "notifications", "title": "Reminders"},
+            {"identifier": "email", "kind": "email", "title": "Reminders by email"}]},
+          {"type": "completion", "identifier": "done", "title": "Thank you"}
+        ]}
+        """#.write(to: folder.appendingPathComponent("task.json"), atomically: true, encoding: .utf8)
+        let output = try StudykitProcess.run(["run", "task.json", "--output", "r.json"], input: "yes\n\n", in: folder)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("Reminders by email\n  Email reminders are set up on the web (the study's Settings → Reminders); a terminal run asks for no address."))
+        let steps = try #require(try result(in: folder)["stepResults"] as? [[String: Any]])
+        let results = try #require(steps.first?["results"] as? [[String: Any]])
+        #expect(results.map { $0["identifier"] as? String } == ["reminders", "email"])
+        #expect(results.map { $0["outcome"] as? String } == ["granted", "unavailable"])
+        #expect(results.map { $0["permission"] as? String } == ["notifications", "email"])
+    }
 }

@@ -96,4 +96,24 @@ struct ValidateCommandTests {
         #expect(lines.contains("study.yaml: tasks[0].schedule[1].sameAs: no task has the id 'nothing'"))
         #expect(lines.contains { $0.hasPrefix("study.yaml: tasks[0].schedule[2].daily.at: '24:00' is not a time of day") })
     }
+
+    /// A study that asks for the reminder email address but sends no reminders is refused with the file and the path.
+    @Test func aReminderEmailAddressWithoutRemindersIsRefused() throws {
+        let root = try StudykitProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let examples = StudykitProcess.packageRoot.appendingPathComponent("examples")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("examples/studies"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: examples.appendingPathComponent("consent"), to: root.appendingPathComponent("examples/consent"))
+        let study = root.appendingPathComponent("examples/studies/recover")
+        try FileManager.default.copyItem(at: examples.appendingPathComponent("studies/recover"), to: study)
+        let file = study.appendingPathComponent("study.yaml")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let start = try #require(text.range(of: "\nreminders:\n")), end = try #require(text.range(of: "\nquietHours:"))
+        try text.replacingCharacters(in: start.lowerBound..<end.lowerBound, with: "").write(to: file, atomically: true, encoding: .utf8)
+        let output = try StudykitProcess.run(["validate", "examples/studies/recover"], in: root)
+        #expect(output.status == 1)
+        #expect(output.stdout.split(separator: "\n").map(String.init) == [
+            "onboarding.json: steps[3].permissions[2].kind: asks for the reminder email address, but the study sends no reminders (study.yaml has no 'reminders')",
+        ], "\(output.stdout)")
+    }
 }

@@ -251,10 +251,11 @@ class Participant:
 
     # Recover's onboarding
 
-    def complete_recover_onboarding(self, given="Ada", family="Lovelace", check_pages=True, welcome="Welcome to Recover"):
+    def complete_recover_onboarding(self, given="Ada", family="Lovelace", check_pages=True, welcome="Welcome to Recover", email=None):
         """Takes Recover's whole onboarding from home: the two instructions, the name, the consent with a drawn
         signature, the permissions and the completion; ends on home. `welcome` is the first step's title in the
-        participant's language."""
+        participant's language. The permissions step's reminder email address is left empty, or given as `email`
+        (the server must send mail)."""
         check = self.page if check_pages else (lambda: 200)
         click_to_navigate(self.driver, self.driver.find_element(By.CSS_SELECTOR, "main a.button[href='/onboarding']"))
         assert self.step() == "welcome" and self.h1() == welcome
@@ -282,6 +283,8 @@ class Participant:
         assert self.step() == "permissions"
         check()
         self.choose_all_permissions()
+        if email is not None:
+            self.type_into("main input[type=email][name^=perm]", email)
         self.next()
         assert self.step() == "done"
         check()

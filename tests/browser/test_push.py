@@ -557,9 +557,11 @@ def test_allowing_notifications_in_the_onboarding_records_the_browsers_refusal(s
     # Back on the step: the browser refused notifications, so that is what was recorded; the motion choice stands.
     me.press("back")
     assert me.step() == "permissions"
-    reminders, motion = me.driver.find_elements(By.CSS_SELECTOR, "main fieldset")
+    reminders, motion, email = me.driver.find_elements(By.CSS_SELECTOR, "main fieldset")
     assert reminders.find_element(By.CSS_SELECTOR, "input:checked").get_attribute("value") == "denied"
     assert motion.find_element(By.CSS_SELECTOR, "input:checked").get_attribute("value") == "granted"
+    # This server sends no mail: the reminder email address has no field, and the step says so.
+    assert not email.find_elements(By.CSS_SELECTOR, "input") and "This study does not send email." in email.text
     assert devices(me) == []
 
 

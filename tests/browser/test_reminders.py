@@ -3,6 +3,9 @@ an address and confirms it from the link in the mail that server received, turns
 reminder at 09:00 on their wall clock — in Berlin on the day clocks spring forward, and in Sydney on the day they fall
 back — in their language, whose link opens the task; once the task is done the evening reminder is not sent; a
 restarted server does not send the morning one again; and the one-click unsubscribe (RFC 8058) stops the mail.
+A participant may give the address in Recover's onboarding instead: one confirmation arrives, its link confirms the
+address, and the run's stored result and the exports say only that an address was given; hostile addresses are
+refused on the step with nothing sent.
 
 The server's clock is set with `--clock-start` and the server restarted on the same database to move it; each check
 waits for the sender's own report of its first round in the server's log, never for a fixed time."""
@@ -10,7 +13,9 @@ import csv
 import email
 import email.policy
 import datetime
+import json
 import re
+import sqlite3
 import subprocess
 import sys
 import time
@@ -312,5 +317,113 @@ def test_hostile_and_unconfirmed_addresses_get_nothing(workdir, mail_server):
             assert status == 400
         assert "0 due" in study.start("2027-03-23T09:00:05+01:00")
         assert mail_server.count() == 1
+    finally:
+        study.stop()
+
+
+def permission_results(folder, identifier):
+    """Every permission result named `identifier` in the JSON files (whole documents or one per line) under `folder`."""
+    found = []
+
+    def walk(value):
+        if isinstance(value, dict):
+            if value.get("kind") == "permission" and value.get("identifier") == identifier:
+                found.append(value)
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    for file in sorted(path for path in folder.rglob("*") if path.suffix in (".json", ".ndjson")):
+        text = file.read_text()
+        try:
+            walk(json.loads(text))
+        except json.JSONDecodeError:
+            for line in text.splitlines():
+                if line.strip():
+                    walk(json.loads(line))
+    return found
+
+
+def test_the_onboarding_asks_for_the_address_and_keeps_it_out_of_the_results(workdir, new_browser, mail_server):
+    """Recover's permissions step asks for the reminder email address: given there, it gets exactly one confirmation,
+    whose link confirms it (the reminders page then says so); the onboarding's stored run and every export record only
+    that an address was given, never the address."""
+    study = ReminderServer(workdir, mail_server)
+    try:
+        study.start("2027-03-23T08:30:00+01:00")
+        me = Participant(study.server, new_browser()).join(time_zone="Europe/Berlin")
+        me.complete_recover_onboarding(email="ada@example.org")
+        confirmation = mail_server.wait_for(1)
+        assert confirmation["To"] == "ada@example.org" and confirmation["List-Unsubscribe"] is None
+        me.open("/settings/reminders")
+        assert "ada@example.org" in me.main_text() and "waiting for you to confirm" in me.main_text()
+        me.open(link_in(text_of(confirmation), "/reminders/confirm/"))
+        assert me.page() == 200 and "ada@example.org" in me.main_text()
+        me.press_primary()
+        me.open("/settings/reminders")
+        assert re.search(r"ada@example\.org\s*—\s*confirmed", me.main_text()), me.main_text()
+        assert mail_server.count() == 1, "one confirmation, and nothing else"
+
+        # The run as stored: the permission's outcome, not the address.
+        with sqlite3.connect(f"file:{study.data / 'study.sqlite'}?mode=ro", uri=True) as database:
+            rows = database.execute("SELECT result, restorationData FROM taskRun WHERE taskID = 'onboarding'").fetchall()
+        assert len(rows) == 1 and rows[0][0] is not None
+        stored = b"".join(bytes(column or b"") for column in rows[0])
+        assert b'"email"' in stored and b"ada@" not in stored
+        # Every export of the study, as a researcher gets it.
+        for format in ("json", "csv-long", "csv-wide", "fhir", "outcomes", "reminders", "consents"):
+            out = workdir / f"export-{format}"
+            subprocess.run([str(STUDYKIT), "export", "--format", format, "--out", str(out), "--study", str(RECOVER), "--data", str(study.data)],
+                           check=True, capture_output=True)
+            for file in out.rglob("*"):
+                if file.is_file():
+                    assert b"ada@" not in file.read_bytes(), f"{format}: {file.name} holds the address"
+        assert [found.get("outcome") for found in permission_results(workdir / "export-json", "email")] == ["granted"], \
+            "the JSON export says an address was given"
+    finally:
+        study.stop()
+
+
+def test_hostile_addresses_on_the_onboarding_step_are_refused_with_nothing_sent(workdir, mail_server):
+    """On Recover's permissions step, an address with a line break (a header injection) or of 2 KB is refused with what
+    was wrong, the participant stays on the step, and no mail is sent; left empty, the step goes on."""
+    from http_participant import SIGNATURE, Participant as HTTPParticipant
+
+    study = ReminderServer(workdir, mail_server)
+    try:
+        study.start("2027-03-23T08:30:00+01:00")
+        me = HTTPParticipant(study.base)
+        me.enrol(study.server.invite()[0], time_zone="Europe/Berlin")
+        _, run, _ = me.page("/onboarding")
+        for _ in range(10):
+            _, _, html = me.page(run)
+            csrf, step, names = me.form_state(html)
+            if step == "permissions":
+                break
+            data = {"_csrf": csrf, "_step": step, "action": "next"}
+            if "signature" in names:
+                data["signature"] = SIGNATURE
+            if step.endswith(".name"):
+                data.update({"q0": "Alex", "q1": "Morgan"})
+            status, _, _ = me.request("POST", run, data)
+            assert status == 303, step
+        assert step == "permissions" and "perm3" in names and 'type="email"' in html
+        for address, problem in [("ada@example.org\r\nBcc: everyone@example.org", "control character"),
+                                 ("a" * 2000 + "@example.org", "characters long")]:
+            status, _, body = me.request("POST", run, {"_csrf": csrf, "_step": "permissions", "action": "next", "perm3": address})
+            page = body.decode()
+            assert status == 422, (address[:40], status)
+            assert "This is not an email address that can be used" in page and problem in page, re.findall(r'class="err"[^>]*>([^<]*)', page)
+            assert me.form_state(page)[1] == "permissions"
+        assert me.form_state(me.page(run)[2])[1] == "permissions", "the participant stays on the step"
+        assert mail_server.count() == 0
+        status, location, _ = me.request("POST", run, {"_csrf": csrf, "_step": "permissions", "action": "next", "perm3": ""})
+        assert status == 303 and location == run
+        assert me.form_state(me.page(run)[2])[1] == "done"
+        _, _, settings = me.page("/settings/reminders")
+        assert "example.org" not in settings.split('id="email-title"')[1].split("</section>")[0]
+        assert mail_server.count() == 0
     finally:
         study.stop()

@@ -274,7 +274,8 @@ public struct PermissionResult: Hashable, Sendable, Codable {
     public var identifier: String
     /// What was asked for.
     public var permission: PermissionKind
-    /// What became of the request; `notDetermined` when the participant left the step without an outcome for it.
+    /// What became of the request; `notDetermined` when the participant left the step without an outcome for it. For
+    /// an ``PermissionKind/email`` request it says only whether an address was given, never the address.
     public var outcome: PermissionOutcome
     /// Creates a permission result; see the properties for each part.
     public init(identifier: String, permission: PermissionKind, outcome: PermissionOutcome) {

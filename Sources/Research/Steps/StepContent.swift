@@ -207,10 +207,15 @@ public struct PermissionRequest: Hashable, Sendable, Codable {
     }
 }
 
-/// What a permission grants. On the web these map to the browser's permission prompts.
+/// What a permission grants. On the web these map to the browser's permission prompts, except ``email``.
 public enum PermissionKind: String, Hashable, Sendable, Codable, CaseIterable {
     /// Notifications, the device's position, motion sensors, camera, microphone and health data.
     case notifications, location, motion, camera, microphone, health
+    /// An email address to send the study's reminders to, which the participant may leave empty. The runner hands the
+    /// address to whatever sends the reminders and keeps it out of the result (results are exported to researchers):
+    /// the outcome is `granted` when an address was given, `denied` when none was, and `unavailable` where nothing
+    /// sends email (a terminal). A task asks for it once at most.
+    case email
 }
 
 /// How a wait step shows that something is under way.

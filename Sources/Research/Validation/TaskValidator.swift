@@ -65,6 +65,7 @@ public enum TaskValidator {
         if steps.isEmpty { report("steps", "a task needs at least one step") }
 
         var firstIndex: [String: Int] = [:]
+        var emailRequest: String?
         for (index, step) in steps.enumerated() {
             let path = "steps[\(index)]"
             if step.identifier.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -77,6 +78,17 @@ public enum TaskValidator {
                 firstIndex[step.identifier] = index
             }
             problems += stepProblems(step, path: path)
+            if case .requestPermissions(let requests) = step.kind {
+                // One address per task: a runner adds the one given, and a second field would only ask again.
+                for (requestIndex, request) in requests.enumerated() where request.kind == .email {
+                    if let first = emailRequest {
+                        report("\(path).permissions[\(requestIndex)].kind",
+                               "a task asks for the reminder email address once at most, and \(first) asks for it already")
+                    } else {
+                        emailRequest = "permission '\(request.identifier)' of step '\(step.identifier)'"
+                    }
+                }
+            }
         }
 
         let questions = questionIndex(steps)

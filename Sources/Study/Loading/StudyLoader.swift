@@ -206,9 +206,11 @@ private struct Loader {
         let documents = readConsent(value("consent"), languages: languages ?? [], reader: &reader)
 
         var onboarding: (data: Data, tasks: [String: ConsentTask])?
+        var onboardingFile: (name: String, data: Data)?
         if let path = reader.string(value("onboarding"), path: "onboarding"),
            let read = readFile(path, reference: "onboarding", reader: &reader), let documents, let languages {
             let data = translatable(read, file: path, kind: .task)
+            onboardingFile = (path, data)
             onboarding = loadOnboarding(data, file: path, documents: documents, languages: languages, strings: strings)
         }
 
@@ -224,6 +226,13 @@ private struct Loader {
         let charts = StudyChartReader.read(value("charts"), tasks: tasks, reader: &reader)
         let reminders = StudyReminderReader.read(value("reminders"), tasks: tasks, reader: &reader)
         let quietHours = StudyReminderReader.readQuietHours(value("quietHours"), reader: &reader)
+        if let onboardingFile, value("reminders") == nil || value("reminders") == .array([]) {
+            // An address asked for with nothing to send to it: the participant would give it for nothing.
+            for path in Self.reminderEmailPaths(in: onboardingFile.data) {
+                problems.append(StudyProblem(file: onboardingFile.name, path: path,
+                                             message: "asks for the reminder email address, but the study sends no reminders (study.yaml has no 'reminders')"))
+            }
+        }
         let files = self // readFile reads only the folder; a copy keeps the closure off this mutating loader
         // A featured card's article is one text: its translation is the whole Markdown in that language.
         let articles = translation?.texts
@@ -544,6 +553,22 @@ private struct Loader {
         return faults.isEmpty ? (data, tasks) : nil
     }
 
+    /// The JSON paths of the reminder email permissions (`"kind": "email"` in a `requestPermissions` step) of a task
+    /// file as written: `steps[3].permissions[2].kind`.
+    static func reminderEmailPaths(in data: Data) -> [String] {
+        guard let tree = try? JSONTree(data: data), case .array(let steps)? = tree["steps"] else { return [] }
+        var paths: [String] = []
+        for (stepIndex, step) in steps.enumerated() {
+            guard case .string("requestPermissions")? = step["type"], case .array(let permissions)? = step["permissions"] else { continue }
+            for (index, permission) in permissions.enumerated() {
+                if case .string(PermissionKind.email.rawValue)? = permission["kind"] {
+                    paths.append("steps[\(stepIndex)].permissions[\(index)].kind")
+                }
+            }
+        }
+        return paths
+    }
+
     // MARK: - Tasks
 
     mutating func readTasks(_ list: [JSONTree], languages: [String],
@@ -752,6 +777,13 @@ private struct Loader {
                 }
                 // Calculated items are evaluated against the FHIR Questionnaire they came from.
                 for (stepIndex, step) in (survey?.steps ?? []).enumerated() {
+                    if case .requestPermissions(let requests) = step.kind {
+                        for (requestIndex, request) in requests.enumerated() where request.kind == .email {
+                            problems.append(StudyProblem(file: file, path: "steps[\(stepIndex)].permissions[\(requestIndex)].kind",
+                                                         message: "the reminder email address is asked for in the onboarding only; once onboarded, "
+                                                             + "participants add addresses in Settings → Reminders"))
+                        }
+                    }
                     if case .active = step.kind {
                         // An active step's settings are checked, and its samples read, by the catalogue that built it.
                         problems.append(StudyProblem(file: file, path: "steps[\(stepIndex)]",

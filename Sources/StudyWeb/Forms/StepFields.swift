@@ -12,8 +12,12 @@ struct StepFields {
     let needsSignature: Bool
     /// The settings of an active step, whose module posts its samples in ``StepSubmission/samplesFieldName``; nil otherwise.
     let active: ActiveStepContent?
+    /// Whether a reminder email permission (``PermissionKind/email``) has its address field, named like any permission's
+    /// (`perm2`); where the server sends no email it has none, and a post of one is refused.
+    let offersReminderEmail: Bool
 
-    init(step: Step, locale: Locale, timeZone: TimeZone) {
+    init(step: Step, locale: Locale, timeZone: TimeZone, offersReminderEmail: Bool = false) {
+        self.offersReminderEmail = offersReminderEmail
         questions = Self.askedQuestions(of: step).enumerated().map { index, question in
             QuestionFields(identifier: question.identifier, format: question.format, name: "q\(index)", locale: locale, timeZone: timeZone)
         }
@@ -33,7 +37,8 @@ struct StepFields {
         return step.questions.filter { !calculated.contains($0.identifier) }
     }
 
-    /// The choice field of the permission numbered `number` (from 1): `perm1`.
+    /// The field of the permission numbered `number` (from 1): `perm1`. It holds `granted` or `denied`, or for a
+    /// reminder email permission the address.
     static func permissionName(_ number: Int) -> String { "perm\(number)" }
 
     /// Whether a post of this page may carry the field `name`.
@@ -43,7 +48,9 @@ struct StepFields {
             if name == StepSubmission.typedNameFieldName { return allowsTypedSignature }
         }
         if active != nil, name == StepSubmission.samplesFieldName { return true }
-        if name.hasPrefix("perm"), let number = Int(name.dropFirst(4)), permissions.indices.contains(number - 1) { return true }
+        if name.hasPrefix("perm"), let number = Int(name.dropFirst(4)), permissions.indices.contains(number - 1) {
+            return permissions[number - 1].kind != .email || offersReminderEmail
+        }
         return questions.contains { $0.fieldNames.contains(name) }
     }
 

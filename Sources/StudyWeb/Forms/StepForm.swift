@@ -30,7 +30,8 @@ public struct StepForm: Sendable {
         case dateTime
         /// A time of day, `HH:MM`.
         case time
-        /// An email address.
+        /// An email address: an email question's answer, or a reminder email permission's address (which may be left
+        /// empty, and is never stored with the run).
         case email
         /// Any non-empty value answers "I don't know".
         case dontKnow
@@ -40,7 +41,7 @@ public struct StepForm: Sendable {
         case signature
         /// A typed name in place of a drawn signature.
         case typedName
-        /// `granted` or `denied`, for one permission request.
+        /// `granted` or `denied`, for one permission request. (A reminder email permission's field is `email`.)
         case permission
         /// An active step's measurements, as its module's JSON document.
         case samples
@@ -83,9 +84,10 @@ public struct StepForm: Sendable {
     public let fields: [Field]
 
     /// The form of `step` for a participant in `locale` and `timeZone` (which choose metric or US units); the typed-name
-    /// field is listed only when `allowsTypedSignature`.
-    public init(step: Step, locale: Locale, timeZone: TimeZone, allowsTypedSignature: Bool) {
-        let page = StepFields(step: step, locale: locale, timeZone: timeZone)
+    /// field is listed only when `allowsTypedSignature`, and a reminder email permission's field only when
+    /// `offersReminderEmail` (the server sends email).
+    public init(step: Step, locale: Locale, timeZone: TimeZone, allowsTypedSignature: Bool, offersReminderEmail: Bool = false) {
+        let page = StepFields(step: step, locale: locale, timeZone: timeZone, offersReminderEmail: offersReminderEmail)
         var labels: [String: String] = [:]
         if case .form(let form) = step.kind {
             for item in form.items { if let identifier = item.identifier, let text = item.text { labels[identifier] = text } }
@@ -100,8 +102,9 @@ public struct StepForm: Sendable {
             fields += Self.fields(of: question, label: labels[question.identifier], isOptional: isOptional)
         }
         for (index, request) in page.permissions.enumerated() {
-            fields.append(Field(name: StepFields.permissionName(index + 1), question: nil, input: .permission, label: request.title,
-                                isOptional: true, choices: [], unit: nil, minimum: nil, maximum: nil))
+            if request.kind == .email, !offersReminderEmail { continue }
+            fields.append(Field(name: StepFields.permissionName(index + 1), question: nil, input: request.kind == .email ? .email : .permission,
+                                label: request.title, isOptional: true, choices: [], unit: nil, minimum: nil, maximum: nil))
         }
         if page.active != nil {
             fields.append(Field(name: StepSubmission.samplesFieldName, question: nil, input: .samples, label: nil, isOptional: false,

@@ -96,10 +96,18 @@ public struct StepSubmission: Sendable {
     /// Returns the problems to show beside the questions (item identifier or `signature` → problem); when there are any, `session` is unchanged. Throws ``StepSubmissionError`` for a post that does
     /// not fit the run; `session` is then unchanged too. `allowsTypedSignature` must match the page's
     /// ``PageContext/allowsTypedSignature``: a typed name is refused where the study does not allow it.
-    public func apply(to session: inout TaskSession, allowsTypedSignature: Bool = false) throws(StepSubmissionError) -> StepSubmissionResult {
+    /// `offersReminderEmail` must match the page's ``PageContext/offersReminderEmail``: where it is false, a reminder
+    /// email permission's address is refused and Next records it as `unavailable`.
+    ///
+    /// A reminder email permission's address never enters the session: Next records only `granted` (an address was
+    /// given) or `denied` (none was), and a step come back to with its field empty keeps an earlier `granted` (that
+    /// address was added and stays until removed in settings). Back and Skip record nothing of it. Adding the address
+    /// itself is the caller's, before applying: see ``reminderEmailAddresses(on:)``.
+    public func apply(to session: inout TaskSession, allowsTypedSignature: Bool = false,
+                      offersReminderEmail: Bool = false) throws(StepSubmissionError) -> StepSubmissionResult {
         guard let step = session.currentStep else { throw .finished(session.finishReason ?? .completed) }
         guard step.identifier == stepIdentifier else { throw .staleStep(posted: stepIdentifier, current: step.identifier) }
-        let page = StepFields(step: step, locale: session.locale, timeZone: session.timeZone)
+        let page = StepFields(step: step, locale: session.locale, timeZone: session.timeZone, offersReminderEmail: offersReminderEmail)
         for (name, values) in fields {
             guard page.accepts(name, allowsTypedSignature: allowsTypedSignature) else { throw .unknownField(name) }
             if values.count > 1, !page.allowsSeveralValues(name) { throw .repeatedField(name) }
@@ -130,12 +138,12 @@ public struct StepSubmission: Sendable {
         case .back:
             guard draft.canGoBack else { throw .refused(.cannotGoBack) }
             var kept = draft
-            if try enter(into: &kept, page: page, allowsTypedSignature: allowsTypedSignature).isEmpty { draft = kept }
+            if try enter(into: &kept, page: page, allowsTypedSignature: allowsTypedSignature, goingOn: false).isEmpty { draft = kept }
             do { try draft.goBack() } catch { throw .refused(error) }
             session = draft
             return StepSubmissionResult(errors: [:], moved: true)
         case .next:
-            var errors = try enter(into: &draft, page: page, allowsTypedSignature: allowsTypedSignature)
+            var errors = try enter(into: &draft, page: page, allowsTypedSignature: allowsTypedSignature, goingOn: true)
             if errors.isEmpty {
                 for missing in draft.missingAnswers {
                     errors[missing] = .builtIn(missing == Self.signatureFieldName && page.needsSignature ? .signatureRequired : .answerRequired)
@@ -148,8 +156,26 @@ public struct StepSubmission: Sendable {
         }
     }
 
+    /// The reminder email addresses this post gives to go on with (Next): for each reminder email permission of `step`
+    /// (the step it was posted for) whose field is not empty, the permission's identifier and the address as posted.
+    /// Empty for any other action, so that only going on from the step adds an address.
+    ///
+    /// The caller adds each (checked, unconfirmed, its confirmation sent) before ``apply(to:allowsTypedSignature:offersReminderEmail:)``,
+    /// and shows a refusal as the permission's ``FieldProblem``, keyed by its identifier: the address is kept out of the
+    /// session and so out of the run's result.
+    public func reminderEmailAddresses(on step: Step) -> [(permission: String, address: String)] {
+        guard action == .next, step.identifier == stepIdentifier, case .requestPermissions(let requests) = step.kind else { return [] }
+        return requests.enumerated().compactMap { index, request in
+            guard request.kind == .email, let address = fields[StepFields.permissionName(index + 1)]?.first,
+                  !address.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+            return (request.identifier, address)
+        }
+    }
+
     /// Sets every answer, the signature and the permissions of the page on `session`; returns the problems found.
-    private func enter(into session: inout TaskSession, page: StepFields, allowsTypedSignature: Bool) throws(StepSubmissionError) -> [String: FieldProblem] {
+    /// `goingOn` is true for Next: only then is a reminder email permission's outcome recorded.
+    private func enter(into session: inout TaskSession, page: StepFields, allowsTypedSignature: Bool,
+                       goingOn: Bool) throws(StepSubmissionError) -> [String: FieldProblem] {
         var errors: [String: FieldProblem] = [:]
         for question in page.questions {
             if case .file = question.format {
@@ -177,6 +203,22 @@ public struct StepSubmission: Sendable {
         }
         for (number, request) in page.permissions.enumerated() {
             let name = StepFields.permissionName(number + 1)
+            if request.kind == .email {
+                guard goingOn else { continue }
+                let given = fields[name]?.first.map { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } ?? false
+                let outcome: PermissionOutcome
+                if !page.offersReminderEmail {
+                    outcome = .unavailable
+                } else if given {
+                    outcome = .granted
+                } else if session.permissionOutcome(request.identifier) == .granted {
+                    continue   // given on an earlier pass: that address stays until removed in settings
+                } else {
+                    outcome = .denied
+                }
+                do { try session.setPermission(request.identifier, outcome: outcome) } catch { throw .refused(error) }
+                continue
+            }
             guard let value = fields[name]?.first, !value.isEmpty else { continue }
             guard let outcome = PermissionOutcome(rawValue: value), outcome == .granted || outcome == .denied else {
                 throw .malformedField(name, "is '\(value)', not granted or denied")

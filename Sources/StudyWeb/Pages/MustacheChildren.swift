@@ -449,15 +449,44 @@ extension WaitView: MustacheParent {
 extension PermissionView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
+        case "title": self.title
+        case "detail": self.detail
+        case "choice": self.choice
+        case "email": self.email
+        case "unavailable": self.unavailable
+        default: nil
+        }
+    }
+}
+
+extension PermissionChoiceView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
         case "name": self.name
         case "id": self.id
         case "kind": self.kind
-        case "title": self.title
-        case "detail": self.detail
         case "allowLabel": self.allowLabel
         case "denyLabel": self.denyLabel
         case "granted": self.granted
         case "denied": self.denied
+        default: nil
+        }
+    }
+}
+
+extension PermissionEmailView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "id": self.id
+        case "label": self.label
+        case "value": self.value
+        case "hint": self.hint
+        case "hintId": self.hintId
+        case "given": self.given
+        case "error": self.error
+        case "errorId": self.errorId
+        case "describedBy": self.describedBy
         default: nil
         }
     }

@@ -28,12 +28,17 @@ public struct PageContext: Sendable {
     /// What the page says at its top when the task's texts may show in another language than the page's (a
     /// language the study lets fall back); nil when they do not.
     public var languageNotice: String?
+    /// Whether a permissions step's reminder email address (``Research/PermissionKind/email``) has a field: the server
+    /// sends email. Without it the step says that this study does not send email, and the participant goes on.
+    public var offersReminderEmail: Bool
 
     /// Creates a page context; see the properties for each setting.
     public init(strings: WebStrings, csrfToken: String, formAction: String, studyName: String? = nil, themeTint: String? = nil,
                 allowsTypedSignature: Bool = false, assets: AssetDelivery = .inline,
-                resolveURL: @escaping @Sendable (String) -> String = { $0 }, languageNotice: String? = nil) {
+                resolveURL: @escaping @Sendable (String) -> String = { $0 }, languageNotice: String? = nil,
+                offersReminderEmail: Bool = false) {
         self.languageNotice = languageNotice
+        self.offersReminderEmail = offersReminderEmail
         self.strings = strings
         self.csrfToken = csrfToken
         self.formAction = formAction

@@ -22,13 +22,14 @@ struct StepPageBuilder {
         self.context = context
         self.errors = errors
         self.posted = posted
-        self.fields = StepFields(step: step, locale: session.locale, timeZone: session.timeZone)
+        self.fields = StepFields(step: step, locale: session.locale, timeZone: session.timeZone, offersReminderEmail: context.offersReminderEmail)
         self.displayLocale = context.strings.locale
     }
 
     func build() -> StepPageView {
         let questions = questionViews()
         let signature = signatureView()
+        let permissions = permissionViews()
         let heading = step.title ?? session.task.title ?? step.text ?? ""
         var summary: ErrorSummaryView?
         if !errors.isEmpty {
@@ -36,6 +37,9 @@ struct StepPageBuilder {
                 question.error.map { ErrorLinkView(href: "#" + focusTarget(question), message: $0) }
             }
             if let error = signature?.error { links.append(ErrorLinkView(href: "#sig", message: error)) }
+            for email in permissions.compactMap(\.email) {
+                if let error = email.error { links.append(ErrorLinkView(href: "#" + email.id, message: error)) }
+            }
             summary = ErrorSummaryView(title: strings[.errorSummaryTitle], items: links)
         }
         let titleParts = [heading, context.studyName].compactMap { $0 }.filter { !$0.isEmpty }
@@ -58,7 +62,7 @@ struct StepPageBuilder {
                 title: heading, text: isQuestionStep ? nil : step.text, detail: isQuestionStep ? nil : step.detailText,
                 footnote: step.footnote, image: step.image.map(imageView), bodyItems: step.bodyItems.map(bodyItemView),
                 hasBody: !step.bodyItems.isEmpty, learnMore: step.learnMore.map(learnMoreView), entries: entries(questions), table: tableView(),
-                webHTML: webHTML(), signature: signature, wait: waitView(), permissions: permissionViews(),
+                webHTML: webHTML(), signature: signature, wait: waitView(), permissions: permissions,
                 video: videoView(), review: review, hasReview: !review.isEmpty, active: activeView(), measures: measuresView()),
             buttons: buttons(), s: table)
     }
@@ -291,10 +295,25 @@ struct StepPageBuilder {
     private func permissionViews() -> [PermissionView] {
         fields.permissions.enumerated().map { index, request in
             let name = StepFields.permissionName(index + 1)
-            let chosen = posted.map { $0[name]?.first.flatMap(PermissionOutcome.init(rawValue:)) } ?? session.permissionOutcome(request.identifier)
-            return PermissionView(name: name, id: name, kind: request.kind.rawValue, title: request.title ?? Self.permissionTitle(request.kind),
-                                  detail: request.detailText, allowLabel: strings[.allow], denyLabel: strings[.doNotAllow],
-                                  granted: chosen == .granted, denied: chosen == .denied)
+            let title = request.title ?? Self.permissionTitle(request.kind)
+            guard request.kind == .email else {
+                let chosen = posted.map { $0[name]?.first.flatMap(PermissionOutcome.init(rawValue:)) } ?? session.permissionOutcome(request.identifier)
+                let choice = PermissionChoiceView(name: name, id: name, kind: request.kind.rawValue, allowLabel: strings[.allow],
+                                                  denyLabel: strings[.doNotAllow], granted: chosen == .granted, denied: chosen == .denied)
+                return PermissionView(title: title, detail: request.detailText, choice: choice, email: nil, unavailable: nil)
+            }
+            guard fields.offersReminderEmail else {
+                return PermissionView(title: title, detail: request.detailText, choice: nil, email: nil, unavailable: strings[.remindersEmailUnavailable])
+            }
+            // The address is shown back only after a refused post (its start, as the reminders page does); it is never stored with the run.
+            let error = errors[request.identifier]?.text(in: strings)
+            let email = PermissionEmailView(name: name, id: name, label: strings[.remindersEmailLabel],
+                                            value: String((posted?[name]?.first ?? "").prefix(300)),
+                                            hint: strings[.permissionEmailHint], hintId: "\(name)-hint",
+                                            given: posted == nil && session.permissionOutcome(request.identifier) == .granted ? strings[.permissionEmailGiven] : nil,
+                                            error: error, errorId: "\(name)-err",
+                                            describedBy: error == nil ? "\(name)-hint" : "\(name)-err \(name)-hint")
+            return PermissionView(title: title, detail: request.detailText, choice: nil, email: email, unavailable: nil)
         }
     }
 
@@ -307,6 +326,7 @@ struct StepPageBuilder {
         case .camera: "Camera"
         case .microphone: "Microphone"
         case .health: "Health data"
+        case .email: "Email reminders"
         }
     }
 

@@ -295,16 +295,40 @@ struct WaitView {
 }
 
 struct PermissionView {
+    let title: String
+    let detail: String?
+    /// Allow and Don't allow; nil for the reminder email address.
+    let choice: PermissionChoiceView?
+    /// The reminder email address's field; nil for other permissions, and where the server sends no email.
+    let email: PermissionEmailView?
+    /// What the step says instead of the address field where the server sends no email.
+    let unavailable: String?
+}
+
+struct PermissionChoiceView {
     let name: String
     let id: String
     /// What is asked (`notifications`): the script asks the browser itself for the ones it can.
     let kind: String
-    let title: String
-    let detail: String?
     let allowLabel: String
     let denyLabel: String
     let granted: Bool
     let denied: Bool
+}
+
+struct PermissionEmailView {
+    let name: String
+    let id: String
+    let label: String
+    /// What was typed, after a refused post (its start only); empty otherwise: the address is never stored with the run.
+    let value: String
+    let hint: String
+    let hintId: String
+    /// Said when the participant gave an address on an earlier pass of the step.
+    let given: String?
+    let error: String?
+    let errorId: String
+    let describedBy: String
 }
 
 struct VideoView {

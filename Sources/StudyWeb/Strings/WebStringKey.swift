@@ -37,6 +37,9 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case ladderTop, ladderBottom
     /// A request-permissions step's two answers.
     case allow, doNotAllow
+    /// A request-permissions step's reminder email address: the hint under its field, and the note when the participant
+    /// gave one on an earlier visit of the step.
+    case permissionEmailHint, permissionEmailGiven
     /// A review step's notes for unanswered and skipped steps, and its heading for a signature.
     case notAnswered, skipped, signature
     /// An age answer as a review shows it ("{age} years"; the singular for 1), and a ladder's rung ("{rung} of {rungs}").
@@ -131,7 +134,7 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     /// Reminders: the settings page (which reminders, pause, quiet hours "{from}" "{to}", timings "{time}" "{duration}",
     /// email "{address}" "{problem}", notifications "{date}", calendar), the confirmation and unsubscribe pages, the mails
     /// ("{study}", "{task}", "{link}") and the calendar's name.
-    case reminders, remindersIntro, remindersSettingsLink, remindersWhich, remindersTimingAt, remindersTimingAfter, remindersTimingBefore, remindersPause, remindersQuietHours, remindersQuietFrom, remindersQuietTo, remindersSave, remindersSaved, remindersNoChannel, remindersEmailHeading, remindersEmailLabel, remindersEmailAdd, remindersEmailPending, remindersEmailConfirmed, remindersEmailSent, remindersEmailInvalid, remindersEmailUnavailable, remindersEmailTooMany, remindersRemove, remindersPushHeading, remindersPushIntro, remindersPushEnable, remindersPushNeedsScript, remindersPushUnsupported, remindersPushDenied, remindersPushFailed, remindersPushUnavailable, remindersPushDevice, remindersCalendarHeading, remindersCalendarIntro, remindersCalendarCreate, remindersCalendarSubscribe, remindersCalendarAddress, remindersCalendarRevoke, remindersLinkInvalid, remindersConfirmTitle, remindersConfirmText, remindersConfirmButton, remindersConfirmed, remindersUnsubscribeTitle, remindersUnsubscribeText, remindersUnsubscribeButton, remindersUnsubscribed, mailConfirmSubject, mailConfirmText, mailConfirmIgnore, mailTask, mailOpenTask, mailFooter, mailManage, calendarName
+    case reminders, remindersIntro, remindersSettingsLink, remindersWhich, remindersTimingAt, remindersTimingAfter, remindersTimingBefore, remindersPause, remindersQuietHours, remindersQuietFrom, remindersQuietTo, remindersSave, remindersSaved, remindersNoChannel, remindersEmailHeading, remindersEmailLabel, remindersEmailAdd, remindersEmailPending, remindersEmailConfirmed, remindersEmailSent, remindersEmailInvalid, remindersEmailUnavailable, remindersEmailTooMany, remindersEmailNotSent, remindersRemove, remindersPushHeading, remindersPushIntro, remindersPushEnable, remindersPushNeedsScript, remindersPushUnsupported, remindersPushDenied, remindersPushFailed, remindersPushUnavailable, remindersPushDevice, remindersCalendarHeading, remindersCalendarIntro, remindersCalendarCreate, remindersCalendarSubscribe, remindersCalendarAddress, remindersCalendarRevoke, remindersLinkInvalid, remindersConfirmTitle, remindersConfirmText, remindersConfirmButton, remindersConfirmed, remindersUnsubscribeTitle, remindersUnsubscribeText, remindersUnsubscribeButton, remindersUnsubscribed, mailConfirmSubject, mailConfirmText, mailConfirmIgnore, mailTask, mailOpenTask, mailFooter, mailManage, calendarName
     /// A reminder of the daily page: the tasks still open ("{tasks}"), and its link.
     case mailOpenTasks, mailOpenToday
     /// The sign-in page's error when the code is unknown, used or expired.

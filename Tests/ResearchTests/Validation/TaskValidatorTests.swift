@@ -110,6 +110,37 @@ struct TaskValidatorTests {
         ])
     }
 
+    /// The reminder email address is a permission like the others in the JSON: optional, once a task, and a kind or key
+    /// that is not one is named with its path.
+    @Test func theReminderEmailPermissionIsAskedForOnceATask() throws {
+        let task = try TaskValidator.load(Data(#"""
+        {"identifier": "onboarding", "steps": [{"type": "requestPermissions", "identifier": "permissions", "permissions": [
+          {"identifier": "reminders", "kind": "notifications"},
+          {"identifier": "email", "kind": "email", "title": "Reminders by email", "detailText": "If you like."}
+        ]}]}
+        """#.utf8))
+        guard case .requestPermissions(let requests) = task.steps.first?.kind else { Issue.record("not a permissions step"); return }
+        #expect(requests.map(\.kind) == [.notifications, .email])
+        #expect(requests[1] == PermissionRequest(identifier: "email", kind: .email, title: "Reminders by email", detailText: "If you like."))
+        #expect(task.steps[0].isOptional)
+        let encoded = String(decoding: try ResearchJSON.encoder(pretty: false).encode(task.steps[0]), as: UTF8.self)
+        #expect(encoded.contains(#""kind":"email""#))
+
+        #expect(problems(#"""
+        {"identifier": "x", "steps": [
+          {"type": "requestPermissions", "identifier": "p", "permissions": [{"identifier": "e", "kind": "email"}, {"identifier": "f", "kind": "email"}]},
+          {"type": "requestPermissions", "identifier": "q", "permissions": [{"identifier": "n", "kind": "notifications"}, {"identifier": "g", "kind": "email"}]}
+        ]}
+        """#) == [
+            "steps[0].permissions[1].kind: a task asks for the reminder email address once at most, and permission 'e' of step 'p' asks for it already",
+            "steps[1].permissions[1].kind: a task asks for the reminder email address once at most, and permission 'e' of step 'p' asks for it already",
+        ])
+        #expect(problems(#"{"identifier": "x", "steps": [{"type": "requestPermissions", "identifier": "p", "permissions": [{"identifier": "e", "kind": "e-mail"}]}]}"#)
+            .first?.hasPrefix("steps[0].permissions[0].kind: ") == true)
+        #expect(problems(#"{"identifier": "x", "steps": [{"type": "requestPermissions", "identifier": "p", "permissions": [{"identifier": "e", "kind": "email", "address": "a@example.org"}]}]}"#)
+            .first?.hasPrefix("steps[0].permissions[0].address: ") == true)
+    }
+
     @Test func conditionReferencesMustExistAndFit() throws {
         let steps = [Build.scale("pain"), Build.form("week", items: ["mood"]), Build.boolean("yes"), Build.instruction("info")]
         func check(_ condition: Condition) -> [String] {

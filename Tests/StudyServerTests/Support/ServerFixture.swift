@@ -48,14 +48,17 @@ enum ServerFixture {
     }
 
     /// Recover (or the study in `studyFolder`) on a fresh data folder, with every clock set to `clock`.
-    /// `trustedProxies` are the peers whose `X-Forwarded-For` names the client; `heartbeat` is the live-update streams'.
+    /// `trustedProxies` are the peers whose `X-Forwarded-For` names the client; `heartbeat` is the live-update streams';
+    /// `reminders` how reminders are sent (none by default).
     static func service(clock: Clock, dataFolder: URL? = nil, withdrawal: StudyWithdrawalPolicy? = nil,
-                        studyFolder: URL? = nil, trustedProxies: Set<String> = [], heartbeat: Duration? = nil) throws -> StudyService {
+                        studyFolder: URL? = nil, trustedProxies: Set<String> = [], heartbeat: Duration? = nil,
+                        reminders: ReminderSendingConfiguration? = nil) throws -> StudyService {
         let data = dataFolder ?? TestScratchFolder.make("home-cache")
         // bcrypt at its lowest cost: the console's tests sign in many times.
         var configuration = StudyServerConfiguration(studyFolder: studyFolder ?? repository.appendingPathComponent("examples/studies/recover"),
                                                      dataFolder: data, trustedProxies: trustedProxies, passwordCost: 4)
         if let heartbeat { configuration.liveUpdateHeartbeat = heartbeat }
+        if let reminders { configuration.reminders = reminders }
         var study = try StudyServerApplication.loadStudy(configuration)
         if let withdrawal { study.withdrawal = withdrawal }
         let environment = StudyKitEnvironment(now: { clock.now }, makeUUID: { UUID() })

@@ -35,6 +35,16 @@ enum StudyFixtures {
                  with: "languages: [en, ja, zh-Hans, ko, es]\ntranslation:\n  fallback: [ja, zh-Hans, ko, es]\n")
     }
 
+    /// Takes the reminder email address out of a Recover copy's onboarding, for a test that gives it a study file
+    /// without reminders (where the address would be refused: nothing would be sent to it).
+    static func withoutReminderEmail(_ recover: URL) throws {
+        let onboarding = try String(contentsOf: recover.appendingPathComponent("onboarding.json"), encoding: .utf8)
+        guard let line = onboarding.split(separator: "\n").first(where: { $0.contains(#""kind": "email""#) }) else {
+            throw FixtureError.missing(#""kind": "email""#, "onboarding.json")
+        }
+        try edit("onboarding.json", in: recover, replacing: ",\n" + line, with: "")
+    }
+
     /// Replaces `old` with `new` in `file` of `folder`; fails the test when `old` is not there.
     static func edit(_ file: String, in folder: URL, replacing old: String, with new: String) throws {
         let url = folder.appendingPathComponent(file)
