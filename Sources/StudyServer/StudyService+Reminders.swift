@@ -17,6 +17,9 @@ extension StudyService {
         case tooMany
         /// The mail server did not take the confirmation; the address is kept, and adding it again sends it again.
         case notSent(String)
+        /// The participant's addresses had as many confirmation links in the last hour as they may
+        /// (``ConfirmationMailLimiter``); the address is kept.
+        case tooOften
 
         /// What the participant reads, on the reminders page and on an onboarding's permissions step alike.
         var problem: FieldProblem {
@@ -24,6 +27,7 @@ extension StudyService {
             case .invalid(let reason): .formatted(.remindersEmailInvalid, ["problem": reason])
             case .tooMany: .builtIn(.remindersEmailTooMany)
             case .notSent(let reason): .formatted(.remindersEmailNotSent, ["problem": reason])
+            case .tooOften: .builtIn(.remindersEmailTooOften)
             }
         }
     }
@@ -98,7 +102,7 @@ extension StudyService {
     }
 
     /// Adds an email address for the participant (or finds the one added before) and sends it the link that confirms
-    /// it; nothing else is sent to it until that link is opened. The reminders page and a permissions step's reminder
+    /// it (at most as often as ``ConfirmationMailLimiter`` lets); nothing else is sent to it until that link is opened. The reminders page and a permissions step's reminder
     /// email address (``apply(_:files:to:for:)``) both add it here.
     func addReminderEmail(_ text: String, for participant: StudyParticipant) async throws(EmailRefusal) {
         let address: MailAddress
@@ -113,6 +117,11 @@ extension StudyService {
             throw .notSent("\(error)")
         }
         guard !channel.isConfirmed, let mailer else { return }
+        switch confirmationLimiter.decide(participantID: participant.id, address: address.description, at: environment.now()) {
+        case .send: break
+        case .alreadySent: return
+        case .tooOften: throw .tooOften
+        }
         do {
             try await mailer.send(try reminderMessages.confirmationMail(to: address, channelID: channel.id, language: participant.language))
         } catch {

@@ -67,6 +67,8 @@ public final class StudyService: Sendable {
     let reminderMessages: ReminderMessages
     /// The mail server reminders go through; nil when the server sends no mail.
     let mailer: ReminderMailer?
+    /// How often confirmation links are mailed.
+    let confirmationLimiter = ConfirmationMailLimiter()
     /// The server's VAPID key (`KEYS/vapid-private-key`), made on first use; nil when the server sends no push.
     let vapidKey: VAPIDKey?
     /// Sends push messages to the services the configuration allows; nil when the server sends no push.

@@ -309,6 +309,21 @@ def test_hostile_and_unconfirmed_addresses_get_nothing(workdir, mail_server):
         status, _, _ = me.request("POST", "/settings/reminders/email", {"_csrf": token, "address": "unconfirmed@example.org"})
         assert status == 200
         mail_server.wait_for(1)
+        # The same address again at once (a double press) sends nothing more; adding and removing other addresses gets
+        # at most five links an hour, then a refusal that says so (no one's address is mailed over and over).
+        status, _, _ = me.request("POST", "/settings/reminders/email", {"_csrf": token, "address": "unconfirmed@example.org"})
+        assert status == 200 and mail_server.count() == 1
+        for index in range(4):
+            status, _, _ = me.request("POST", "/settings/reminders/email", {"_csrf": token, "address": f"other{index}@example.org"})
+            assert status == 200
+            mail_server.wait_for(2 + index)
+            _, _, page = me.page("/settings/reminders")
+            remove = re.search(rf'other{index}@example\.org.*?action="(/settings/reminders/channels/[0-9a-f-]+/remove)"', page, re.S).group(1)
+            status, _, _ = me.request("POST", remove, {"_csrf": token})
+            assert status == 303
+        status, _, body = me.request("POST", "/settings/reminders/email", {"_csrf": token, "address": "other9@example.org"})
+        assert status == 422 and "in the last hour" in body.decode()
+        assert mail_server.count() == 5
         status, _, _ = me.request("POST", "/settings/reminders", {"_csrf": token, "on": "painMorning", "quietFrom": "21:00", "quietTo": "08:00"})
         assert status == 303
         # A reminder the study does not have, or quiet hours that are not times, are refused.
@@ -316,7 +331,7 @@ def test_hostile_and_unconfirmed_addresses_get_nothing(workdir, mail_server):
             status, _, _ = me.request("POST", "/settings/reminders", {"_csrf": token, **fields})
             assert status == 400
         assert "0 due" in study.start("2027-03-23T09:00:05+01:00")
-        assert mail_server.count() == 1
+        assert mail_server.count() == 5
     finally:
         study.stop()
 
