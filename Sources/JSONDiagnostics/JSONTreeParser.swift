@@ -52,6 +52,7 @@ struct JSONTreeParser {
     private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONTree {
         position += 1
         var members: [JSONTree.Member] = []
+        // Names seen, for a name given twice: the members themselves while they are few (most objects), a set after.
         var names = Set<String>()
         skipWhitespace()
         if peek(UInt8(ascii: "}")) { position += 1; return .object(members) }
@@ -60,7 +61,14 @@ struct JSONTreeParser {
             guard peek(UInt8(ascii: "\"")) else { throw error("expected a member name in double quotes") }
             let keyStart = position
             let key = try parseString()
-            guard names.insert(key).inserted else { throw error("the member name \"\(key)\" is given twice", at: keyStart) }
+            let isNew: Bool
+            if members.count < Self.membersSearchedInOrder {
+                isNew = !members.contains { $0.key == key }
+            } else {
+                if names.isEmpty { names = Set(members.map(\.key)) }
+                isNew = names.insert(key).inserted
+            }
+            guard isNew else { throw error("the member name \"\(key)\" is given twice", at: keyStart) }
             skipWhitespace()
             guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after the member name \"\(key)\"") }
             position += 1
@@ -92,9 +100,22 @@ struct JSONTreeParser {
         }
     }
 
+    /// Up to how many members an object's names are searched one by one for a name given twice (cheaper than hashing).
+    private static let membersSearchedInOrder = 16
+
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         let start = position
         position += 1
+        // Most strings have no escape: their bytes are the text, validated as UTF-8 in one go.
+        var end = position
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            guard let text = String(validating: bytes[position..<end], as: UTF8.self) else {
+                throw error("string is not valid UTF-8", at: start)
+            }
+            position = end + 1
+            return text
+        }
         var utf8: [UInt8] = []
         while true {
             guard position < bytes.count else { throw error("unterminated string", at: start) }

@@ -107,11 +107,51 @@ struct ElementEncoding: Encodable {
 enum ScheduleDate {
     /// Parses `2026-03-28T08:00:00+01:00` (or `Z`, with or without fractional seconds); nil without an offset.
     static func date(from text: String) -> Date? {
+        if let date = wholeSecondDate(from: text) { return date }
         guard text.count >= 20, text.contains("T") else { return nil }
         let tail = text.suffix(6)
         guard text.hasSuffix("Z") || tail.hasPrefix("+") || tail.hasPrefix("-") else { return nil }
         if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
         return try? Date.ISO8601FormatStyle().parse(text)
+    }
+
+    /// `2026-03-28T08:00:00+01:00` or `2026-03-28T07:00:00Z` exactly (whole seconds, every field in range), read by
+    /// hand: how stored schedules write their dates, and a tenth of the cost of the format style. Nil for anything
+    /// else, which the format style then reads.
+    static func wholeSecondDate(from text: String) -> Date? {
+        var utf8 = text.utf8.makeIterator()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(25)
+        while let byte = utf8.next() {
+            guard bytes.count < 25 else { return nil }
+            bytes.append(byte)
+        }
+        guard bytes.count == 20 || bytes.count == 25 else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                let digit = Int(bytes[index]) - 48
+                guard (0...9).contains(digit) else { return nil }
+                value = value * 10 + digit
+            }
+            return value
+        }
+        guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
+              bytes[16] == UInt8(ascii: ":"), let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              year >= 1900, (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month), hour < 24, minute < 60, second < 60
+        else { return nil }
+        var offset = 0
+        if bytes.count == 20 {
+            guard bytes[19] == UInt8(ascii: "Z") else { return nil }
+        } else {
+            guard bytes[19] == UInt8(ascii: "+") || bytes[19] == UInt8(ascii: "-"), bytes[22] == UInt8(ascii: ":"),
+                  let offsetHours = number(20..<22), let offsetMinutes = number(23..<25), offsetHours * 60 + offsetMinutes <= 18 * 60, offsetMinutes < 60
+            else { return nil }
+            offset = (offsetHours * 3600 + offsetMinutes * 60) * (bytes[19] == UInt8(ascii: "-") ? -1 : 1)
+        }
+        let seconds = CivilDate.dayNumber(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds))
     }
 
     /// Prints a date with the offset of `timeZone` (`2026-03-29T08:00:00+02:00`; `Z` for UTC), with

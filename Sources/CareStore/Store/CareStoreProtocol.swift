@@ -35,6 +35,11 @@ public protocol CareStore: Sendable {
     /// The events of the tasks the query selects that overlap `window`, each from the task version in effect
     /// when it starts, with their outcomes and progress; ordered by start.
     func events(taskQuery: CareQuery, window: DateInterval) async throws -> [CareEvent]
+    /// The events of the tasks the query selects that are open at `instant` (started, not yet ended) and have no live
+    /// outcome, as ``events(taskQuery:window:)`` gives them (with no outcome and no progress), ordered by start: what a
+    /// reminder sender asks of every participant's tasks. Outcomes are only looked up, never read, and the events of
+    /// the hour around `instant` are kept, so that asking again within the hour reads only whether outcomes exist.
+    func openEventsWithoutOutcomes(taskQuery: CareQuery, at instant: Date) async throws -> [CareEvent]
     /// Adherence for each day of `window` over the selected tasks that impact adherence.
     func adherence(taskQuery: CareQuery, window: DateInterval, calendar: Calendar) async throws -> [DailyAdherence]
     /// The events of `eventWindow`, as ``events(taskQuery:window:)`` gives them, and the adherence of each day of

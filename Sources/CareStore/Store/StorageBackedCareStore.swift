@@ -153,9 +153,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// The versions in effect that pass the query, sorted and paged.
     public func fetch<Entity: VersionedEntity>(_ type: Entity.Type, query: CareQuery) async throws -> [Entity] {
         try await storage.read { reader in
-            let versions = try await self.select(Entity.self, query: query, in: reader)
-            try self.decodeAhead(Entity.self, versions)
-            return try versions.map { try self.entity($0) as Entity }
+            try self.entities(try await self.select(Entity.self, query: query, in: reader))
         }
     }
 
@@ -304,6 +302,39 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
     /// The window's events, each owned by the task version in effect when it starts, with outcomes and progress.
     public func events(taskQuery: CareQuery, window: DateInterval) async throws -> [CareEvent] {
         try await storage.read { reader in try await self.events(taskQuery: taskQuery, window: window, in: reader) }
+    }
+
+    /// The events open at `instant` without an outcome: the events of the UTC hour that holds it (kept as any window's
+    /// are, so the next ask within the hour finds them), those open at the instant, less those with a live outcome.
+    public func openEventsWithoutOutcomes(taskQuery: CareQuery, at instant: Date) async throws -> [CareEvent] {
+        let hour = DateInterval(start: Date(timeIntervalSince1970: (instant.timeIntervalSince1970 / 3_600).rounded(.down) * 3_600), duration: 3_600)
+        return try await storage.read { reader in
+            let scheduled = try await self.scheduledSpans(taskQuery: taskQuery, window: hour, in: reader)
+            var open: [[ScheduleEvent]] = []
+            var ranges: [UUID: ClosedRange<Int>] = [:]
+            for index in scheduled.spans.indices {
+                let events = scheduled.events[index].filter { $0.start <= instant && instant < $0.end }
+                open.append(events)
+                if let range = TaskSpan.occurrences(of: events) { ranges[scheduled.spans[index].task.uuid] = range }
+            }
+            var recorded = Set<EventKey>()
+            for event in try await reader.liveOutcomeEvents(in: ranges) {
+                recorded.insert(EventKey(task: event.taskUUID, occurrence: event.occurrenceIndex))
+            }
+            var result: [CareEvent] = []
+            for index in scheduled.spans.indices {
+                let task = scheduled.spans[index].task
+                for event in open[index] where !recorded.contains(EventKey(task: task.uuid, occurrence: event.occurrence)) {
+                    result.append(CareEvent(task: task, scheduleEvent: event, outcome: nil, progress: EventProgress(targets: event.targetValues, outcome: nil)))
+                }
+            }
+            result.sort {
+                $0.scheduleEvent.start == $1.scheduleEvent.start
+                    ? ($0.task.id == $1.task.id ? $0.scheduleEvent.occurrence < $1.scheduleEvent.occurrence : $0.task.id < $1.task.id)
+                    : $0.scheduleEvent.start < $1.scheduleEvent.start
+            }
+            return result
+        }
     }
 
     /// Daily adherence over the tasks that impact it, computed from the window's events.
@@ -616,8 +647,8 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
                 selected.append((version, end))
             }
         }
-        try decodeAhead(CareTask.self, selected.map(\.version))
-        return try selected.map { TaskSpan(stored: $0.version, task: try entity($0.version), end: $0.end) }
+        let tasks: [CareTask] = try entities(selected.map(\.version))
+        return zip(selected, tasks).map { TaskSpan(stored: $0.version, task: $1, end: $0.end) }
     }
 
     private func events(taskQuery: CareQuery, window: DateInterval, in reader: any CareStorageReader) async throws -> [CareEvent] {
@@ -763,32 +794,49 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
                       parentUUID: entity.parentUUID, payload: try JSONEncoder().encode(entity))
     }
 
-    /// Decodes the versions of `stored` not decoded yet on every core at once, and keeps them (``decodedVersions``),
-    /// when there are enough for it to pay: a reminder round or an export reads tens of thousands of task versions
-    /// after a start, and decoding is what costs. Fewer, or more than are kept, are left to ``entity(_:)``.
-    func decodeAhead<Entity: VersionedEntity>(_ type: Entity.Type, _ stored: [StoredVersion]) throws {
-        let missing = stored.filter { decodedVersions[$0.uuid] == nil }
+    /// The entities `stored` hold, in order, as ``entity(_:)`` gives each. Those not decoded yet are decoded on every
+    /// core at once when there are enough for it to pay (a reminder round or an export reads tens of thousands of
+    /// task versions after a start, and decoding is what costs), and kept (``decodedVersions``).
+    func entities<Entity: VersionedEntity>(_ stored: [StoredVersion]) throws -> [Entity] {
+        let missing = stored.indices.filter { decodedVersions[stored[$0].uuid] == nil }
         let workers = ProcessInfo.processInfo.activeProcessorCount
-        guard workers > 1, missing.count >= Self.decodeAheadMinimum, missing.count <= decodedVersions.capacity / 2 else { return }
+        guard workers > 1, missing.count >= Self.parallelDecodingMinimum else { return try stored.map { try entity($0) } }
         let chunk = (missing.count + workers - 1) / workers
+        let decoded = Mutex<[Int: Entity]>([:])
         let failure = Mutex<(any Error)?>(nil)
-        let kept = decodedVersions
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             let decoder = JSONDecoder()
-            for version in missing[min(missing.count, worker * chunk)..<min(missing.count, (worker + 1) * chunk)] {
+            var mine: [Int: Entity] = [:]
+            for index in missing[min(missing.count, worker * chunk)..<min(missing.count, (worker + 1) * chunk)] {
                 do {
-                    kept.keep(try decoder.decode(Entity.self, from: version.payload), for: version.uuid)
+                    mine[index] = try Self.decode(Entity.self, from: stored[index].payload, using: decoder)
                 } catch {
                     failure.withLock { $0 = $0 ?? error }
                     return
                 }
             }
+            decoded.withLock { $0.merge(mine) { first, _ in first } }
         }
         if let error = failure.withLock({ $0 }) { throw error }
+        let fresh = decoded.withLock { $0 }
+        return try stored.indices.map { index in
+            guard var entity = fresh[index] else { return try entity(stored[index]) }
+            decodedVersions.keep(entity, for: stored[index].uuid)
+            entity.version.nextVersionUUIDs = stored[index].nextVersionUUID.map { [$0] } ?? []
+            entity.version.previousVersionUUIDs = stored[index].previousVersionUUID.map { [$0] } ?? []
+            return entity
+        }
     }
 
-    /// How many versions to decode make ``decodeAhead(_:_:)`` use every core.
-    static var decodeAheadMinimum: Int { 512 }
+    /// The entity of a stored payload: a task through ``CareTask/init(storedJSON:)`` when it has the shape the store
+    /// writes (a third of the cost), anything else (and any task it does not take) through `decoder`.
+    static func decode<Entity: VersionedEntity>(_ type: Entity.Type, from payload: Data, using decoder: JSONDecoder) throws -> Entity {
+        if Entity.self == CareTask.self, let task = CareTask(storedJSON: payload) as? Entity { return task }
+        return try decoder.decode(Entity.self, from: payload)
+    }
+
+    /// How many versions to decode make ``entities(_:)`` use every core.
+    static var parallelDecodingMinimum: Int { 512 }
 
     /// The entity a stored version holds, with its version links as the store knows them now.
     ///
@@ -799,7 +847,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         if let cached = decodedVersions[stored.uuid] as? Entity {
             entity = cached
         } else {
-            entity = try JSONDecoder().decode(Entity.self, from: stored.payload)
+            entity = try Self.decode(Entity.self, from: stored.payload, using: JSONDecoder())
             decodedVersions.keep(entity, for: stored.uuid)
         }
         entity.version.nextVersionUUIDs = stored.nextVersionUUID.map { [$0] } ?? []

@@ -15,10 +15,10 @@ public struct DueDelivery: Hashable, Sendable {
 
 /// What is due for every participant at an instant, read from the stores in a few bulk reads (not one per
 /// participant): the participants who have a confirmed email or push channel and what they chose; of those who can
-/// be reminded now (not paused, not in their quiet hours), their events open at that instant of the tasks whose
-/// reminders they have on, with their outcomes (the care store's); the outbox's recent rows, so that a delivery
-/// settled or held by another process is not asked for again; and last, of those with something to send, whether they
-/// are onboarded. Deciding is ``ReminderPlanner``'s.
+/// be reminded now (not paused, not in their quiet hours), their events open at that instant without an outcome, of
+/// the tasks whose reminders they have on (the care store's), whether they are onboarded, and the outbox's recent rows,
+/// so that a delivery settled or held by another process is not asked for again; the last three read at once.
+/// Deciding is ``ReminderPlanner``'s.
 ///
 /// ```swift
 /// let list = ReminderDueList(study: study, data: database)
@@ -73,14 +73,16 @@ public struct ReminderDueList: Sendable {
             candidates.append((participant, chosen))
         }
         guard !query.ids.isEmpty else { return [] }
-        // The events of the hour around `now` (the planner takes those open at `now`): the rounds of one hour ask the
-        // care store the same question, whose schedules it keeps, and read only the outcomes afresh.
-        let events = try await data.careStore.events(taskQuery: query, window: Self.hour(containing: now))
-        let eventsByParticipant = Dictionary(grouping: events) { StudyCareIdentifiers.participantID(ofCareID: $0.task.id) ?? "" }
-
-        // The outbox of the last days: what is settled or held, and when each reminder last went to each participant.
+        // Three reads at once: the outbox of the last days (what is settled or held, and when each reminder last went
+        // to each participant), who of the candidates is onboarded (only they see tasks), and the events open now
+        // without an outcome (the rounds of one hour ask the care store the same question, whose schedules it keeps,
+        // and only look up afresh whether outcomes exist).
         let longestInterval = study.reminders.compactMap(\.minimumInterval).max() ?? 0
-        let recent = try await store.reminderDeliveries(dueSince: now.addingTimeInterval(-Double(max(longestInterval, 3 * 86_400))))
+        async let recentRead = store.reminderDeliveries(dueSince: now.addingTimeInterval(-Double(max(longestInterval, 3 * 86_400))))
+        async let onboardedRead = onboardedParticipants(candidates.map(\.participant.id))
+        let events = try await data.careStore.openEventsWithoutOutcomes(taskQuery: query, at: now)
+        let eventsByParticipant = Dictionary(grouping: events) { StudyCareIdentifiers.participantID(ofCareID: $0.task.id) ?? "" }
+        let recent = try await recentRead
         var unclaimable: Set<String> = []
         var lastSent: [String: [String: Date]] = [:]
         for delivery in recent {
@@ -90,30 +92,19 @@ public struct ReminderDueList: Sendable {
             }
         }
 
+        let onboarded = try await onboardedRead
         var deliveries: [DueDelivery] = []
-        var senders: [String] = []
-        for (participant, chosen) in candidates {
+        for (participant, chosen) in candidates where onboarded.contains(participant.id) {
             let zone = participant.timeZone.identifier
             let due = planner.due(participantID: participant.id, preferences: chosen, events: eventsByParticipant[participant.id] ?? [],
                                   lastSent: lastSent[participant.id] ?? [:], clock: &clocks[zone, default: ReminderPlanner.LocalClock(now: now, timeZone: participant.timeZone)])
-            let before = deliveries.count
             for reminder in due {
                 for channel in channels[participant.id] ?? [] where !unclaimable.contains(ReminderDelivery.key(of: reminder, channelID: channel.id)) {
                     deliveries.append(DueDelivery(due: reminder, channel: channel, language: participant.language, timeZone: participant.timeZone))
                 }
             }
-            if deliveries.count > before { senders.append(participant.id) }
         }
-        // Only onboarded participants see tasks: asked last, of those with something to send.
-        guard !deliveries.isEmpty else { return [] }
-        let onboarded = try await onboardedParticipants(senders)
-        return deliveries.filter { onboarded.contains($0.due.participantID) }
-    }
-
-    /// The hour (of UTC, so of every zone with whole-hour offsets alike) that holds `date`: the window whose events a
-    /// round reads.
-    public static func hour(containing date: Date) -> DateInterval {
-        DateInterval(start: Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 3_600).rounded(.down) * 3_600), duration: 3_600)
+        return deliveries
     }
 
     /// Which of `participantIDs` have finished the onboarding (its task has an outcome): the others see no tasks yet.

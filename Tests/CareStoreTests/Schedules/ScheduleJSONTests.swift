@@ -187,6 +187,28 @@ struct ScheduleJSONTests {
         #expect(decoded == loaded)
     }
 
+    /// Dates with an offset and whole seconds are read by hand: each must be the instant the format style reads, and
+    /// what the hand reading leaves (a fraction, a day a month does not have, an offset out of range) is left to it.
+    @Test func datesReadByHandAreTheFormatStylesInstants() {
+        var generator = SystemRandomNumberGenerator()
+        let style = Date.ISO8601FormatStyle()
+        for _ in 0..<2_000 {
+            let offsetMinutes = Int.random(in: -56...56, using: &generator) * 15  // the real world's offsets, -14:00 to +14:00
+            let zone = TimeZone(secondsFromGMT: offsetMinutes * 60)!
+            let date = Date(timeIntervalSince1970: Double(Int.random(in: -2_000_000_000...4_000_000_000, using: &generator)))
+            let text = ScheduleDate.string(from: date, in: zone)
+            #expect(ScheduleDate.wholeSecondDate(from: text) == date, "\(text)")
+            #expect(ScheduleDate.wholeSecondDate(from: text) == (try? style.parse(text)), "\(text)")
+        }
+        for text in ["2026-03-28T08:00:00.500+01:00", "2026-02-29T08:00:00Z", "2026-03-28T24:00:00Z", "2026-03-28T08:00:60Z",
+                     "2026-03-28 08:00:00Z", "2026-03-28T08:00:00+19:00", "2026-03-28T08:00:00", "1899-12-31T23:59:59Z",
+                     "２026-03-28T08:00:00Z", "2026-03-28T08:00:00+01:00 "] {
+            #expect(ScheduleDate.wholeSecondDate(from: text) == nil, "\(text)")
+        }
+        #expect(ScheduleDate.date(from: "2026-03-28T08:00:00.500+01:00") == S.date("2026-03-28T07:00:00.500Z"))
+        #expect(ScheduleDate.date(from: "2028-02-29T23:59:59-03:30") == Date(timeIntervalSince1970: 1_835_494_199))
+    }
+
     @Test func problemsOfSchedulesBuiltInCode() {
         let start = S.date("2026-03-28T08:00:00+01:00")
         var element = ScheduleElement(start: start, end: start, interval: DateComponents(day: 0), duration: .seconds(0))
