@@ -38,6 +38,52 @@ struct EventConformanceTests {
         #expect(events.allSatisfy { $0.scheduleEvent.start < date(2026, 3, 7, in: tokyo) })
     }
 
+    /// What a reminder sender asks: the events open at an instant without a live outcome, exactly those that the
+    /// window's events say are open then without one; an outcome added, deleted or a new version written after the
+    /// first ask (within the same hour, whose schedules the store keeps) is seen by the next.
+    @Test(arguments: CareStoreBackend.allCases)
+    func openEventsWithoutOutcomesAreTheWindowsOpenEventsWithoutOne(backend: CareStoreBackend) async throws {
+        let store = try await backend.makeStore(clock: TestClock())
+        let start = date(2026, 3, 1, in: berlin)
+        let tasks = try await store.add([
+            CareTask(id: "allDay", schedule: .dailyAt(hour: 0, start: start, duration: .allDay, timeZone: berlin), effectiveDate: start, timeZone: berlin),
+            CareTask(id: "morning", schedule: .dailyAt(hour: 8, start: start, duration: .hours(3), timeZone: berlin), effectiveDate: start, timeZone: berlin),
+            CareTask(id: "closed", schedule: .dailyAt(hour: 6, start: start, duration: .hours(1), timeZone: berlin), effectiveDate: start, timeZone: berlin),
+            CareTask(id: "later", schedule: .dailyAt(hour: 10, start: start, duration: .hours(1), timeZone: berlin), effectiveDate: start, timeZone: berlin),
+        ])
+        var query = CareQuery()
+        query.ids = ["allDay", "morning", "closed", "later"]
+        let instant = date(2026, 3, 28, 9, 30, in: berlin)
+        func expected() async throws -> [String] {
+            try await store.events(taskQuery: query, window: DateInterval(start: instant, duration: 1))
+                .filter { $0.scheduleEvent.start <= instant && instant < $0.scheduleEvent.end && $0.outcome == nil }
+                .map { "\($0.task.id) \($0.scheduleEvent.occurrence) \($0.task.uuid)" }
+        }
+        func open(at when: Date) async throws -> [String] {
+            try await store.openEventsWithoutOutcomes(taskQuery: query, at: when).map { "\($0.task.id) \($0.scheduleEvent.occurrence) \($0.task.uuid)" }
+        }
+        #expect(try await open(at: instant) == expected())
+        #expect(try await open(at: instant) == ["allDay 27 \(tasks[0].uuid)", "morning 27 \(tasks[1].uuid)"])
+
+        // An outcome for the morning's event, then deleted: gone, then back, within the hour.
+        let outcome = try await store.addOutcomes([Outcome(taskUUID: tasks[1].uuid, occurrenceIndex: 27, values: [OutcomeValue(.boolean(true))])])
+        #expect(try await open(at: instant.addingTimeInterval(60)) == ["allDay 27 \(tasks[0].uuid)"])
+        _ = try await store.deleteOutcomes(outcome)
+        #expect(try await open(at: instant.addingTimeInterval(120)) == ["allDay 27 \(tasks[0].uuid)", "morning 27 \(tasks[1].uuid)"])
+
+        // A new version of the all-day task from today: its event is the new version's.
+        var changed = tasks[0]
+        changed.title = "All day, changed"
+        changed.version.effectiveDate = date(2026, 3, 28, in: berlin)
+        let updated = try await store.update([changed])[0]
+        let after = try await open(at: instant.addingTimeInterval(180))
+        #expect(after.contains { $0.hasPrefix("allDay ") && $0.hasSuffix(updated.uuid.uuidString) })
+        #expect(try await open(at: instant) == expected())
+        // At 10:30 the later task is open and the morning's too; at 23:00 only the all-day one.
+        #expect(try await open(at: date(2026, 3, 28, 10, 30, in: berlin)).map { $0.split(separator: " ")[0] } == ["allDay", "morning", "later"])
+        #expect(try await open(at: date(2026, 3, 28, 23, 0, in: berlin)).map { $0.split(separator: " ")[0] } == ["allDay"])
+    }
+
     @Test(arguments: CareStoreBackend.allCases)
     func dailyEventsKeepTheirWallClockTimeAcrossDaylightSavingTime(backend: CareStoreBackend) async throws {
         let store = try await backend.makeStore(clock: TestClock())
