@@ -565,6 +565,42 @@ def test_allowing_notifications_in_the_onboarding_records_the_browsers_refusal(s
     assert devices(me) == []
 
 
+def test_allow_pressed_before_the_notifications_script_is_there_never_posts_allow_unasked(study, endpoint, browser):
+    """The script that asks the browser (push.js) cannot load: "Allow" pressed on the permissions step waits for it,
+    and since the browser could not be asked, "Don't allow" is what is recorded, though the browser would have granted."""
+    study.start(f"{DAY}T08:30:00{OFFSET}")
+    me = Participant(study.server, browser).join(time_zone="Europe/Berlin")
+    set_notifications(me.driver, study.base, "granted")
+    # (Not from the cache either, where an earlier page's copy would be.)
+    me.driver.execute_cdp_cmd("Network.enable", {})
+    me.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    me.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*push.js*"]})
+    try:
+        click_to_navigate(me.driver, me.field("main a.button[href='/onboarding']"))
+        me.next()
+        me.next()
+        me.type_into("#q0", "Ada")
+        me.type_into("#q1", "Lovelace")
+        me.next()
+        canvas = me.field(".sig canvas")
+        WebDriverWait(me.driver, WAIT).until(lambda d: canvas.is_displayed())
+        me.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
+        draw_signature(me.driver, canvas)
+        me.next()
+        assert me.step() == "permissions"
+        me.choose_all_permissions()
+        me.next()
+        assert me.step() == "done"
+        me.press("back")
+        assert me.step() == "permissions"
+        reminders = me.driver.find_elements(By.CSS_SELECTOR, "main fieldset")[0]
+        assert reminders.find_element(By.CSS_SELECTOR, "input:checked").get_attribute("value") == "denied"
+        assert devices(me) == []
+    finally:
+        me.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        me.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+
+
 def test_the_service_worker_and_the_web_app_manifest_are_served_for_the_whole_site(study, endpoint, browser, workdir):
     study.start(f"{DAY}T08:30:00{OFFSET}")
     with urllib.request.urlopen(study.base + "/sw.js", timeout=WAIT) as answer:

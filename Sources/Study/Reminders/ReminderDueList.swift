@@ -50,11 +50,14 @@ public struct ReminderDueList: Sendable {
         let study = planner.study
         guard !study.reminders.isEmpty else { return [] }
         let store = data.studyStore
+        // The channels, the participants and their choices, read at once.
+        async let participantRows = store.participants()
+        async let preferenceRows = store.allReminderPreferences()
         let channels = Dictionary(grouping: try await store.allReminderChannels().filter { $0.isConfirmed && Self.sentKinds.contains($0.kind) },
                                   by: \.participantID)
+        let participants = try await participantRows.filter { channels[$0.id] != nil }
+        let preferences = try await preferenceRows
         guard !channels.isEmpty else { return [] }
-        let participants = try await store.participants().filter { channels[$0.id] != nil }
-        let preferences = try await store.allReminderPreferences()
 
         // Who can be reminded now, from what they chose alone: not paused, not in their quiet hours, with a reminder
         // on; of each, the events of the tasks whose reminders they have on, in one care-store read. The wall clock

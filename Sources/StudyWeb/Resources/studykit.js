@@ -191,9 +191,31 @@
 
   // Notifications: their script (push.js, beside this one) is loaded only by the pages that offer them.
   var script = doc.currentScript;
-  if (script && script.src && (doc.getElementById('push') || doc.querySelector('input[data-permission=notifications]'))) {
+  var allowNotifications = doc.querySelector('input[data-permission=notifications][value=granted]');
+  if (script && script.src && (doc.getElementById('push') || allowNotifications)) {
     var push = doc.createElement('script');
     push.src = script.src.replace('/studykit.js', '/push.js');
+    // On a permissions step, a press before push.js is there waits for it, so that "Allow" is never posted without
+    // the browser asked; if it cannot load, the browser cannot be asked, and "Don't allow" is posted, then or later.
+    var held = null, stepForm = allowNotifications && allowNotifications.form;
+    var hold = function (event) {
+      if (!allowNotifications.checked) return;
+      event.preventDefault();
+      held = event.submitter || stepForm.querySelector('button.primary');
+    };
+    var release = function (loaded) {
+      if (!stepForm) return;
+      stepForm.removeEventListener('submit', hold);
+      if (!loaded) {
+        stepForm.addEventListener('submit', function () {
+          if (allowNotifications.checked) stepForm.querySelector('input[name="' + allowNotifications.name + '"][value=denied]').checked = true;
+        });
+      }
+      if (held) stepForm.requestSubmit(held);
+    };
+    if (stepForm) stepForm.addEventListener('submit', hold);
+    push.onload = function () { release(true); };
+    push.onerror = function () { release(false); };
     doc.head.appendChild(push);
   }
 
