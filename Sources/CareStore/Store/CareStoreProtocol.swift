@@ -40,6 +40,9 @@ public protocol CareStore: Sendable {
     /// reminder sender asks of every participant's tasks. Outcomes are only looked up, never read, and the events of
     /// the hour around `instant` are kept, so that asking again within the hour reads only whether outcomes exist.
     func openEventsWithoutOutcomes(taskQuery: CareQuery, at instant: Date) async throws -> [CareEvent]
+    /// Which of the tasks `ids` names have a live outcome for an event of any of their versions, found by looking only
+    /// at whether outcomes exist (no task or outcome is read whole): whether each participant's onboarding is done.
+    func taskIDsWithOutcomes(among ids: Set<String>) async throws -> Set<String>
     /// Adherence for each day of `window` over the selected tasks that impact adherence.
     func adherence(taskQuery: CareQuery, window: DateInterval, calendar: Calendar) async throws -> [DailyAdherence]
     /// The events of `eventWindow`, as ``events(taskQuery:window:)`` gives them, and the adherence of each day of

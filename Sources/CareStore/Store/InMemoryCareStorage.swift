@@ -106,7 +106,9 @@ public final class InMemoryCareStorage: CareStorage {
             var found: [Outcome] = []
             for task in tasks {
                 guard let byOccurrence = tables.outcomesByTask[task] else { continue }
-                if let occurrences, occurrences.count < byOccurrence.count {
+                // (The range's width without overflow: a range may reach Int.max.)
+                if let occurrences, case let (width, overflow) = occurrences.upperBound.subtractingReportingOverflow(occurrences.lowerBound),
+                   !overflow, width < byOccurrence.count - 1 {
                     for occurrence in occurrences { found += (byOccurrence[occurrence] ?? []).compactMap { tables.outcomes[$0] } }
                 } else {
                     for (occurrence, uuids) in byOccurrence where occurrences?.contains(occurrence) ?? true {

@@ -337,6 +337,24 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         }
     }
 
+    /// The tasks among `ids` with a live outcome: every version of each (deleted ones too: their outcomes stay live
+    /// until deleted), each looked up over all its occurrences.
+    public func taskIDsWithOutcomes(among ids: Set<String>) async throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        return try await storage.read { reader in
+            var owners: [UUID: String] = [:]
+            var ranges: [UUID: ClosedRange<Int>] = [:]
+            for version in try await reader.versions(of: .task, ids: ids) {
+                owners[version.uuid] = version.id
+                ranges[version.uuid] = Self.everyOccurrence
+            }
+            return Set(try await reader.liveOutcomeEvents(in: ranges).compactMap { owners[$0.taskUUID] })
+        }
+    }
+
+    /// Every occurrence index a schedule can give (far past any study's).
+    static var everyOccurrence: ClosedRange<Int> { 0...Int(Int32.max) }
+
     /// Daily adherence over the tasks that impact it, computed from the window's events.
     public func adherence(taskQuery: CareQuery, window: DateInterval, calendar: Calendar) async throws -> [DailyAdherence] {
         try await storage.read { reader in

@@ -39,11 +39,6 @@ public struct ReminderDueList: Sendable {
     /// The kinds of channel the server sends through (a calendar feed is read by the participant's calendar).
     public static let sentKinds: Set<ReminderChannel.Kind> = [.email, .push]
 
-    /// How many participants' onboarding is read at once: their onboarding tasks are read, then those tasks' outcomes,
-    /// which name the tasks' versions; a batch this size stays among the versions the care store keeps decoded
-    /// between the two reads.
-    static let onboardingBatch = 1_000
-
     /// The deliveries due at `now` that no process has settled or holds: each reminder due for a participant, through
     /// each of their confirmed email and push channels.
     public func deliveries(at now: Date) async throws -> [DueDelivery] {
@@ -112,21 +107,9 @@ public struct ReminderDueList: Sendable {
 
     /// Which of `participantIDs` have finished the onboarding (its task has an outcome): the others see no tasks yet.
     private func onboardedParticipants(_ participantIDs: [String]) async throws -> Set<String> {
-        var onboarded: Set<String> = []
-        for start in stride(from: 0, to: participantIDs.count, by: Self.onboardingBatch) {
-            let batch = participantIDs[start..<min(start + Self.onboardingBatch, participantIDs.count)]
-            let taskIDs = Set(batch.map { StudyCareIdentifiers.taskID(participant: $0, task: StudyTaskDefinition.onboardingID) })
-            var taskQuery = CareQuery()
-            taskQuery.ids = taskIDs
-            // An outcome names its task by version: each onboarding task's versions, to its participant.
-            var owners: [UUID: String] = [:]
-            for task in try await data.careStore.fetch(CareTask.self, query: taskQuery) {
-                owners[task.version.uuid] = StudyCareIdentifiers.participantID(ofCareID: task.id)
-            }
-            var outcomeQuery = OutcomeQuery()
-            outcomeQuery.taskIDs = taskIDs
-            onboarded.formUnion(try await data.careStore.fetchOutcomes(query: outcomeQuery).compactMap { owners[$0.taskUUID] })
-        }
-        return onboarded
+        let done = try await data.careStore.taskIDsWithOutcomes(among: Set(participantIDs.map {
+            StudyCareIdentifiers.taskID(participant: $0, task: StudyTaskDefinition.onboardingID)
+        }))
+        return Set(done.compactMap(StudyCareIdentifiers.participantID(ofCareID:)))
     }
 }

@@ -84,6 +84,26 @@ struct EventConformanceTests {
         #expect(try await open(at: date(2026, 3, 28, 23, 0, in: berlin)).map { $0.split(separator: " ")[0] } == ["allDay"])
     }
 
+    /// Which tasks have a live outcome, looked up only: one with an outcome, one without, one whose outcome was
+    /// deleted, one whose outcome is on its older version, and an id no task has.
+    @Test(arguments: CareStoreBackend.allCases)
+    func taskIDsWithOutcomesAreThoseWithALiveOutcomeOnAnyVersion(backend: CareStoreBackend) async throws {
+        let store = try await backend.makeStore(clock: TestClock())
+        let start = date(2026, 3, 1, in: berlin)
+        let tasks = try await store.add(["done", "open", "undone", "older"].map {
+            CareTask(id: $0, schedule: .dailyAt(hour: 9, start: start, timeZone: berlin), effectiveDate: start, timeZone: berlin)
+        })
+        _ = try await store.addOutcomes([Outcome(taskUUID: tasks[0].uuid, occurrenceIndex: 3, values: [])])
+        let undone = try await store.addOutcomes([Outcome(taskUUID: tasks[2].uuid, occurrenceIndex: 0, values: [])])
+        _ = try await store.deleteOutcomes(undone)
+        _ = try await store.addOutcomes([Outcome(taskUUID: tasks[3].uuid, occurrenceIndex: 1, values: [])])
+        var newer = tasks[3]
+        newer.version.effectiveDate = date(2026, 3, 10, in: berlin)
+        _ = try await store.update([newer])
+        #expect(try await store.taskIDsWithOutcomes(among: ["done", "open", "undone", "older", "nothing"]) == ["done", "older"])
+        #expect(try await store.taskIDsWithOutcomes(among: []) == [])
+    }
+
     @Test(arguments: CareStoreBackend.allCases)
     func dailyEventsKeepTheirWallClockTimeAcrossDaylightSavingTime(backend: CareStoreBackend) async throws {
         let store = try await backend.makeStore(clock: TestClock())
