@@ -251,11 +251,12 @@ class Participant:
 
     # Recover's onboarding
 
-    def complete_recover_onboarding(self, given="Ada", family="Lovelace", check_pages=True, welcome="Welcome to Recover", email=None):
+    def complete_recover_onboarding(self, given="Ada", family="Lovelace", check_pages=True, welcome="Welcome to Recover", email=None,
+                                    finish=True):
         """Takes Recover's whole onboarding from home: the two instructions, the name, the consent with a drawn
-        signature, the permissions and the completion; ends on home. `welcome` is the first step's title in the
-        participant's language. The permissions step's reminder email address is left empty, or given as `email`
-        (the server must send mail)."""
+        signature, the permissions and the completion; ends on home (or, with `finish` false, on the completion step).
+        `welcome` is the first step's title in the participant's language. The permissions step's reminder email
+        address is left empty, or given as `email` (the server must send mail)."""
         check = self.page if check_pages else (lambda: 200)
         click_to_navigate(self.driver, self.driver.find_element(By.CSS_SELECTOR, "main a.button[href='/onboarding']"))
         assert self.step() == "welcome" and self.h1() == welcome
@@ -288,6 +289,8 @@ class Participant:
         self.next()
         assert self.step() == "done"
         check()
+        if not finish:
+            return
         self.next()
         assert self.path() == "/?notice=onboarded", self.driver.current_url
 

@@ -37,11 +37,10 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import EVERY_FORMAT_STUDY, ROOT, free_port, start_server
-from studypages import WAIT, Participant, click_to_navigate, draw_signature
-from test_reminders import next_round, rounds, wait_until
+from conftest import EVERY_FORMAT_STUDY, ROOT, start_server
+from studypages import WAIT, Participant, click_to_navigate
+from test_reminders import ReminderServer, wait_until
 
-RECOVER = ROOT / "examples" / "studies" / "recover"
 CONTACT = "mailto:team@example.org"
 DEADLINE = 60  # seconds: how long a wait on the server's, the endpoint's or the browser's state may take
 DAY, OFFSET = "2027-05-10", "+02:00"  # a Monday; Berlin is on summer time
@@ -119,28 +118,9 @@ class BrowserKeys:
         return http_ece.decrypt(body, private_key=self.private_key, auth_secret=self.auth_secret, version="aes128gcm")
 
 
-class PushStudy:
+def push_study(workdir, endpoint):
     """Recover on one data folder and port, sending push to `endpoint`, restarted with its clock set to a given instant."""
-
-    def __init__(self, workdir, endpoint):
-        self.data, self.port = workdir / "data", free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.options = ["--public-url", self.base, "--push-contact", CONTACT, "--push-service", endpoint.origin,
-                        "--reminder-interval", "600"]
-        self.server = None
-
-    def start(self, clock):
-        """Starts (or restarts) the server with its clock at `clock`; returns the sender's report of its first round."""
-        if self.server:
-            self.server.stop()
-        log = self.data.parent / f"server-{self.port}.log"
-        before = len(rounds(log))
-        self.server = start_server(RECOVER, self.data, port=self.port, clock_start=clock, extra=self.options)
-        return next_round(log, before)
-
-    def stop(self):
-        if self.server:
-            self.server.stop()
+    return ReminderServer(workdir, sending=["--push-contact", CONTACT, "--push-service", endpoint.origin])
 
 
 class NotificationServer:
@@ -240,7 +220,7 @@ def endpoint():
 
 @pytest.fixture
 def study(workdir, endpoint):
-    served = PushStudy(workdir, endpoint)
+    served = push_study(workdir, endpoint)
     yield served
     served.stop()
 
@@ -539,21 +519,7 @@ def test_allowing_notifications_in_the_onboarding_records_the_browsers_refusal(s
     study.start(f"{DAY}T08:30:00{OFFSET}")
     me = Participant(study.server, browser).join(time_zone="Europe/Berlin")
     set_notifications(me.driver, study.base, "denied")
-    click_to_navigate(me.driver, me.field("main a.button[href='/onboarding']"))
-    me.next()
-    me.next()
-    me.type_into("#q0", "Ada")
-    me.type_into("#q1", "Lovelace")
-    me.next()
-    canvas = me.field(".sig canvas")
-    WebDriverWait(me.driver, WAIT).until(lambda d: canvas.is_displayed())
-    me.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
-    draw_signature(me.driver, canvas)
-    me.next()
-    assert me.step() == "permissions"
-    me.choose_all_permissions()
-    me.next()
-    assert me.step() == "done"
+    me.complete_recover_onboarding(check_pages=False, finish=False)
     # Back on the step: the browser refused notifications, so that is what was recorded; the motion choice stands.
     me.press("back")
     assert me.step() == "permissions"
@@ -576,21 +542,7 @@ def test_allow_pressed_before_the_notifications_script_is_there_never_posts_allo
     me.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
     me.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*push.js*"]})
     try:
-        click_to_navigate(me.driver, me.field("main a.button[href='/onboarding']"))
-        me.next()
-        me.next()
-        me.type_into("#q0", "Ada")
-        me.type_into("#q1", "Lovelace")
-        me.next()
-        canvas = me.field(".sig canvas")
-        WebDriverWait(me.driver, WAIT).until(lambda d: canvas.is_displayed())
-        me.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
-        draw_signature(me.driver, canvas)
-        me.next()
-        assert me.step() == "permissions"
-        me.choose_all_permissions()
-        me.next()
-        assert me.step() == "done"
+        me.complete_recover_onboarding(check_pages=False, finish=False)
         me.press("back")
         assert me.step() == "permissions"
         reminders = me.driver.find_elements(By.CSS_SELECTOR, "main fieldset")[0]

@@ -122,13 +122,16 @@ def link_in(text, path):
 
 
 class ReminderServer:
-    """One study server on one data folder and port, restarted with its clock set to a given instant."""
+    """One study server on one data folder and port, restarted with its clock set to a given instant, sending mail to
+    `mail_server` (or, given `sending`, with those options instead: push, for instance)."""
 
-    def __init__(self, workdir, mail_server):
+    def __init__(self, workdir, mail_server=None, sending=None):
         self.data, self.port = workdir / "data", free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.options = ["--public-url", self.base, "--smtp-host", "127.0.0.1", "--smtp-port", str(mail_server.port),
-                        "--smtp-security", "plain", "--mail-from", "recover@example.org", "--reminder-interval", "600"]
+        if sending is None:
+            sending = ["--smtp-host", "127.0.0.1", "--smtp-port", str(mail_server.port), "--smtp-security", "plain",
+                       "--mail-from", "recover@example.org"]
+        self.options = ["--public-url", self.base, *sending, "--reminder-interval", "600"]
         self.server = None
 
     def start(self, clock):

@@ -5,67 +5,13 @@ extension Schedule {
     /// Reads a schedule in its JSON shape (see ``Schedule``), checking everything ``load(_:)`` checks; the first
     /// problems become the error's description.
     public init(from decoder: any Decoder) throws {
-        // Schedules are read far more often than written (each stored task version on each cold read): the common
-        // shape is read with typed containers first, and anything else (an unknown key, a value of another type)
-        // through the generic tree, which gives the same tree for the common shape and the exact problems otherwise.
-        let value = try (try? Self.commonShape(from: decoder)) ?? JSONTree(from: decoder)
+        let value = try JSONTree(from: decoder)
         var reader = ScheduleReader()
         guard let schedule = reader.schedule(value), reader.problems.isEmpty else {
             throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath,
                                                                     debugDescription: reader.problems.map(\.description).joined(separator: "; ")))
         }
         self = schedule
-    }
-
-    /// The schedule's tree when it has the shape schedules are written in (the members ``ScheduleReader`` knows, each
-    /// of the type it expects), read with typed containers: a generic ``JSONTree`` tries each kind of value in turn,
-    /// and every failed try costs a thrown error. Throws for anything else.
-    private static func commonShape(from decoder: any Decoder) throws -> JSONTree {
-        let container = try decoder.container(keyedBy: MemberKey.self)
-        try requireKnownKeys(container.allKeys, ["elements", "timeZone"])
-        var items = try container.nestedUnkeyedContainer(forKey: MemberKey("elements"))
-        var elements: [JSONTree] = []
-        while !items.isAtEnd {
-            let element = try items.nestedContainer(keyedBy: MemberKey.self)
-            let keys = element.allKeys
-            try requireKnownKeys(keys, ["duration", "end", "interval", "rrule", "start", "targetValues", "text"])
-            var members: [JSONTree.Member] = []
-            for key in keys.map(\.stringValue).sorted() {
-                let memberKey = MemberKey(key)
-                let value: JSONTree
-                switch key {
-                case "start", "end", "rrule", "text":
-                    value = .string(try element.decode(String.self, forKey: memberKey))
-                case "interval":
-                    let interval = try element.nestedContainer(keyedBy: MemberKey.self, forKey: memberKey)
-                    value = .object(try interval.allKeys.map(\.stringValue).sorted().map {
-                        JSONTree.Member(key: $0, value: .number(String(try interval.decode(Int.self, forKey: MemberKey($0)))))
-                    })
-                case "duration":
-                    // "allDay", or one unit and its number.
-                    if let text = try? element.decode(String.self, forKey: memberKey) {
-                        value = .string(text)
-                    } else {
-                        let units = try element.nestedContainer(keyedBy: MemberKey.self, forKey: memberKey)
-                        value = .object(try units.allKeys.map(\.stringValue).sorted().map {
-                            JSONTree.Member(key: $0, value: .number(try units.decode(Double.self, forKey: MemberKey($0))))
-                        })
-                    }
-                default:
-                    value = try element.decode(JSONTree.self, forKey: memberKey)
-                }
-                members.append(JSONTree.Member(key: key, value: value))
-            }
-            elements.append(.object(members))
-        }
-        return .object([JSONTree.Member(key: "elements", value: .array(elements)),
-                        JSONTree.Member(key: "timeZone", value: .string(try container.decode(String.self, forKey: MemberKey("timeZone"))))])
-    }
-
-    private struct ShapeMismatch: Error {}
-
-    private static func requireKnownKeys(_ keys: [MemberKey], _ known: Set<String>) throws {
-        guard keys.allSatisfy({ known.contains($0.stringValue) }) else { throw ShapeMismatch() }
     }
 
     /// Writes the schedule in its JSON shape, with dates in the offset of ``timeZone``.
@@ -119,14 +65,8 @@ enum ScheduleDate {
     /// hand: how stored schedules write their dates, and a tenth of the cost of the format style. Nil for anything
     /// else, which the format style then reads.
     static func wholeSecondDate(from text: String) -> Date? {
-        var utf8 = text.utf8.makeIterator()
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(25)
-        while let byte = utf8.next() {
-            guard bytes.count < 25 else { return nil }
-            bytes.append(byte)
-        }
-        guard bytes.count == 20 || bytes.count == 25 else { return nil }
+        guard text.utf8.count == 20 || text.utf8.count == 25 else { return nil }
+        let bytes = Array(text.utf8)
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
             for index in range {

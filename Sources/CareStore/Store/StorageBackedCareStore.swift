@@ -328,11 +328,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
                     result.append(CareEvent(task: task, scheduleEvent: event, outcome: nil, progress: EventProgress(targets: event.targetValues, outcome: nil)))
                 }
             }
-            result.sort {
-                $0.scheduleEvent.start == $1.scheduleEvent.start
-                    ? ($0.task.id == $1.task.id ? $0.scheduleEvent.occurrence < $1.scheduleEvent.occurrence : $0.task.id < $1.task.id)
-                    : $0.scheduleEvent.start < $1.scheduleEvent.start
-            }
+            result.sort(by: Self.isOrderedBefore)
             return result
         }
     }
@@ -730,12 +726,15 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             }
         }
         // Sorted in place: an event holds its whole task, and a sorted copy would copy every one.
-        result.sort {
-            $0.scheduleEvent.start == $1.scheduleEvent.start
-                ? ($0.task.id == $1.task.id ? $0.scheduleEvent.occurrence < $1.scheduleEvent.occurrence : $0.task.id < $1.task.id)
-                : $0.scheduleEvent.start < $1.scheduleEvent.start
-        }
+        result.sort(by: Self.isOrderedBefore)
         return result
+    }
+
+    /// Events in the order reads give them: by start, then task id, then occurrence.
+    private static func isOrderedBefore(_ first: CareEvent, _ second: CareEvent) -> Bool {
+        first.scheduleEvent.start == second.scheduleEvent.start
+            ? (first.task.id == second.task.id ? first.scheduleEvent.occurrence < second.scheduleEvent.occurrence : first.task.id < second.task.id)
+            : first.scheduleEvent.start < second.scheduleEvent.start
     }
 
     /// The start and progress of each event `scheduled` for each span. Events without targets only need to know

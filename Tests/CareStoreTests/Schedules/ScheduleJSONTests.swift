@@ -159,8 +159,8 @@ struct ScheduleJSONTests {
         }
     }
 
-    /// The decoder reads the usual shape with typed containers and anything else through the generic tree: both must
-    /// read what ``Schedule/load(_:)`` reads and report what it reports.
+    /// Through a `Decoder` (the generic tree) a schedule must read what ``Schedule/load(_:)`` reads and report what it
+    /// reports, in the usual shape and out of it.
     @Test(arguments: [
         Self.example,
         #"{"timeZone": "Europe/Berlin", "elements": [{"start": "2026-03-28T08:00:00+01:00", "duration": {"minutes": 1.5}, "interval": {"weeks": 2, "days": 1.0}}]}"#,
