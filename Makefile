@@ -40,7 +40,7 @@ run: deps
 	$(SWIFT) build --product studykit
 	@echo "Open this invitation link in a browser (each link enrols one participant):"
 	@.build/debug/studykit invite --study examples/studies/recover --data data --base-url http://127.0.0.1:8080
-	.build/debug/studykit serve --study examples/studies/recover --data data
+	.build/debug/studykit serve --study examples/studies/recover --data data --public-url http://127.0.0.1:8080
 
 # The tests run against a PostgreSQL cluster of their own (a new folder under /tmp, a free port on 127.0.0.1), whose
 # URL they read from STUDYKIT_TEST_POSTGRES_URL; the trap stops it and removes its folder however the recipe ends
