@@ -232,33 +232,45 @@ struct SQLiteCareRows {
 
     private func fetchVersions(_ query: Query) throws -> [StoredVersion] {
         var versions: [StoredVersion] = []
+        // Stepped directly (SQLiteStatementAccess): a reminder round after a start reads tens of thousands of versions.
         for (statement, arguments) in try query.statements(in: db, selecting: """
             uuid, kind, id, effectiveDate, deletedDate, previousVersionUUID, nextVersionUUID, groupIdentifier, remoteID,
             parentUUID, tags, payload
             """, from: "version") {
-            let rows = try Row.fetchCursor(statement, arguments: arguments)
-            while let row = try rows.next() {
-                let kindName = try row.decode(String.self, atIndex: 1)
-                guard let kind = EntityKind(rawValue: kindName) else {
-                    throw SQLiteCareStorageError(table: "version", column: "kind", value: kindName)
+            try statement.setArguments(arguments)
+            try SQLiteStatementAccess.rows(ofBound: statement, in: db) { row in
+                func fault(_ column: String, _ index: Int32) -> SQLiteCareStorageError {
+                    SQLiteCareStorageError(table: "version", column: column, value: "\(row.value(index))")
                 }
-                let tagsJSON = try row.decode(String.self, atIndex: 10)
-                guard let tags = StringListJSON.decode(tagsJSON) else {
-                    throw SQLiteCareStorageError(table: "version", column: "tags", value: tagsJSON)
+                func optionalUUID(_ column: String, _ index: Int32) throws -> UUID? {
+                    if row.isNull(index) { return nil }
+                    guard let uuid = row.uuid(index) else { throw fault(column, index) }
+                    return uuid
                 }
+                func optionalText(_ column: String, _ index: Int32) throws -> String? {
+                    if row.isNull(index) { return nil }
+                    guard let text = row.text(index) else { throw fault(column, index) }
+                    return text
+                }
+                guard let kindName = row.text(1), let kind = EntityKind(rawValue: kindName) else { throw fault("kind", 1) }
+                guard let tagsJSON = row.text(10), let tags = StringListJSON.decode(tagsJSON) else { throw fault("tags", 10) }
+                guard let uuid = row.uuid(0) else { throw fault("uuid", 0) }
+                guard let id = row.text(2) else { throw fault("id", 2) }
+                guard let effectiveDate = row.number(3) else { throw fault("effectiveDate", 3) }
+                let deletedDate = row.isNull(4) ? nil : row.number(4)
+                if !row.isNull(4), deletedDate == nil { throw fault("deletedDate", 4) }
+                guard let payload = row.blob(11) else { throw fault("payload", 11) }
                 versions.append(StoredVersion(
-                    kind: kind,
-                    uuid: try uuid(row, 0, "version", "uuid"),
-                    id: try row.decode(String.self, atIndex: 2),
-                    effectiveDate: Date(timeIntervalSinceReferenceDate: try row.decode(Double.self, atIndex: 3)),
-                    deletedDate: try row.decode(Double?.self, atIndex: 4).map(Date.init(timeIntervalSinceReferenceDate:)),
-                    previousVersionUUID: try optionalUUID(row, 5, "version", "previousVersionUUID"),
-                    nextVersionUUID: try optionalUUID(row, 6, "version", "nextVersionUUID"),
-                    groupIdentifier: try row.decode(String?.self, atIndex: 7),
-                    remoteID: try row.decode(String?.self, atIndex: 8),
+                    kind: kind, uuid: uuid, id: id,
+                    effectiveDate: Date(timeIntervalSinceReferenceDate: effectiveDate),
+                    deletedDate: deletedDate.map(Date.init(timeIntervalSinceReferenceDate:)),
+                    previousVersionUUID: try optionalUUID("previousVersionUUID", 5),
+                    nextVersionUUID: try optionalUUID("nextVersionUUID", 6),
+                    groupIdentifier: try optionalText("groupIdentifier", 7),
+                    remoteID: try optionalText("remoteID", 8),
                     tags: tags,
-                    parentUUID: try optionalUUID(row, 9, "version", "parentUUID"),
-                    payload: try row.decode(Data.self, atIndex: 11)))
+                    parentUUID: try optionalUUID("parentUUID", 9),
+                    payload: payload))
             }
         }
         return versions

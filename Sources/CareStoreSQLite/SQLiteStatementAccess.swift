@@ -127,6 +127,18 @@ enum SQLiteStatementAccess {
             return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
         }
 
+        /// A blob column (text as its UTF-8 bytes, as GRDB reads `Data`); nil for NULL or a number.
+        func blob(_ index: Int32) -> Data? {
+            switch sqlite3_column_type(statement, index) {
+            case SQLITE_BLOB, SQLITE_TEXT:
+                let count = Int(sqlite3_column_bytes(statement, index))
+                guard count > 0, let bytes = sqlite3_column_blob(statement, index) else { return Data() }
+                return Data(bytes: bytes, count: count)
+            default:
+                return nil
+            }
+        }
+
         /// A UUID as GRDB reads one: 16 bytes, or its text; nil for anything else.
         func uuid(_ index: Int32) -> UUID? {
             switch sqlite3_column_type(statement, index) {

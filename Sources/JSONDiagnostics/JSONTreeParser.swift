@@ -9,7 +9,8 @@ import Foundation
 struct JSONTreeParser {
     private let bytes: [UInt8]
     private var position = 0
-    /// Where the parser is: member names and array indices from the root.
+    /// Where the parser is: member names (by where each starts: read again only for an error) and array indices from
+    /// the root.
     private var path: [PathComponent] = []
     /// Nesting deeper than this is refused, so hostile input cannot exhaust the stack.
     private let maximumDepth = 512
@@ -19,7 +20,7 @@ struct JSONTreeParser {
     }
 
     private enum PathComponent {
-        case member(String)
+        case member(nameStart: Int)
         case index(Int)
     }
 
@@ -56,6 +57,7 @@ struct JSONTreeParser {
         var names = Set<String>()
         skipWhitespace()
         if peek(UInt8(ascii: "}")) { position += 1; return .object(members) }
+        members.reserveCapacity(8)
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else { throw error("expected a member name in double quotes") }
@@ -73,7 +75,7 @@ struct JSONTreeParser {
             guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after the member name \"\(key)\"") }
             position += 1
             skipWhitespace()
-            path.append(.member(key))
+            path.append(.member(nameStart: keyStart))
             members.append(JSONTree.Member(key: key, value: try parseValue(depth: depth + 1)))
             path.removeLast()
             skipWhitespace()
@@ -88,6 +90,7 @@ struct JSONTreeParser {
         var elements: [JSONTree] = []
         skipWhitespace()
         if peek(UInt8(ascii: "]")) { position += 1; return .array(elements) }
+        elements.reserveCapacity(4)
         while true {
             skipWhitespace()
             path.append(.index(elements.count))
@@ -257,7 +260,11 @@ struct JSONTreeParser {
         var location = ""
         for component in path {
             switch component {
-            case .member(let name): location += location.isEmpty ? name : ".\(name)"
+            case .member(let nameStart):
+                var reader = self
+                reader.position = nameStart
+                let name = (try? reader.parseString()) ?? "?"
+                location += location.isEmpty ? name : ".\(name)"
             case .index(let index): location += "[\(index)]"
             }
         }

@@ -37,6 +37,16 @@ public final class KeptValues<Key: Hashable & Sendable, Value: Sendable>: Sendab
         }
     }
 
+    /// Keeps each value under its key, under one lock.
+    @inlinable public func keep(contentsOf pairs: some Sequence<(Key, Value)>) {
+        values.withLock { values in
+            for (key, value) in pairs {
+                if values[key] == nil, values.count >= capacity { values.removeAll(keepingCapacity: true) }
+                values[key] = value
+            }
+        }
+    }
+
     /// The value kept under `key`, or the one `make` makes, which is kept (unless `make` throws).
     @inlinable public func value(for key: Key, orMake make: () throws -> Value) rethrows -> Value {
         if let value = self[key] { return value }

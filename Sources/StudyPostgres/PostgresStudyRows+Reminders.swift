@@ -118,8 +118,9 @@ extension PostgresStudyRows {
 
     private func preferences(_ query: PostgresQuery) async throws -> [String: ReminderPreferences] {
         var all: [String: ReminderPreferences] = [:]
+        var reader = ReminderPreferences.StoredTextReader()
         for try await (participantID, json) in try await connection.query(query, logger: logger).decode((String, String).self) {
-            guard let preferences = try? JSONDecoder().decode(ReminderPreferences.self, from: Data(json.utf8)) else {
+            guard let preferences = reader.preferences(in: json) else {
                 throw PostgresStudyStorageError(table: "reminderPreference", column: "preferences", value: participantID)
             }
             all[participantID] = preferences

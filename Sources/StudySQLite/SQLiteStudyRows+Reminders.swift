@@ -31,9 +31,10 @@ extension SQLiteStudyRows {
     func allReminderPreferences() throws -> [String: ReminderPreferences] {
         try connection.run { db in
             var all: [String: ReminderPreferences] = [:]
+            var reader = ReminderPreferences.StoredTextReader()
             for row in try Row.fetchAll(db, sql: "SELECT participantID, preferences FROM reminderPreference") {
                 let participantID: String = row["participantID"]
-                all[participantID] = try ReminderRows.preferences(row["preferences"], participantID: participantID)
+                all[participantID] = try ReminderRows.preferences(row["preferences"], participantID: participantID, reader: &reader)
             }
             return all
         }
@@ -144,10 +145,14 @@ enum ReminderRows {
     }
 
     static func preferences(_ json: String, participantID: String) throws -> ReminderPreferences {
-        do {
-            return try JSONDecoder().decode(ReminderPreferences.self, from: Data(json.utf8))
-        } catch {
+        var reader = ReminderPreferences.StoredTextReader()
+        return try preferences(json, participantID: participantID, reader: &reader)
+    }
+
+    static func preferences(_ json: String, participantID: String, reader: inout ReminderPreferences.StoredTextReader) throws -> ReminderPreferences {
+        guard let preferences = reader.preferences(in: json) else {
             throw SQLiteStudyStoreError(table: "reminderPreference", column: "preferences", value: participantID)
         }
+        return preferences
     }
 }

@@ -73,9 +73,12 @@ struct ZoneClock {
     let zone: TimeZone
     /// The zone's offset when it never changes (fixed-offset zones), which spares the lookups.
     private let fixedOffset: Int?
+    /// The zone's offsets as learned so far, shared by every clock of the zone.
+    private let offsets: ZoneOffsets
 
     init(_ zone: TimeZone) {
         self.zone = zone
+        offsets = ZoneOffsets.of(zone)
         // Zones made from an offset (`GMT+0100`), UTC and the `Etc/` zones never change; asking the others whether
         // they ever change costs more than it saves.
         let identifier = zone.identifier
@@ -85,7 +88,7 @@ struct ZoneClock {
     }
 
     private func offset(at seconds: Double) -> Int {
-        fixedOffset ?? zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds))
+        fixedOffset ?? offsets.offset(at: seconds)
     }
 
     /// Local seconds of an instant.

@@ -328,8 +328,7 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
                     result.append(CareEvent(task: task, scheduleEvent: event, outcome: nil, progress: EventProgress(targets: event.targetValues, outcome: nil)))
                 }
             }
-            result.sort(by: Self.isOrderedBefore)
-            return result
+            return Self.inEventOrder(result)
         }
     }
 
@@ -725,16 +724,19 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
                                         progress: EventProgress(targets: event.targetValues, outcome: outcome)))
             }
         }
-        // Sorted in place: an event holds its whole task, and a sorted copy would copy every one.
-        result.sort(by: Self.isOrderedBefore)
-        return result
+        return Self.inEventOrder(result)
     }
 
-    /// Events in the order reads give them: by start, then task id, then occurrence.
-    private static func isOrderedBefore(_ first: CareEvent, _ second: CareEvent) -> Bool {
-        first.scheduleEvent.start == second.scheduleEvent.start
-            ? (first.task.id == second.task.id ? first.scheduleEvent.occurrence < second.scheduleEvent.occurrence : first.task.id < second.task.id)
-            : first.scheduleEvent.start < second.scheduleEvent.start
+    /// `events` in the order reads give them: by start, then task id, then occurrence. The order is found among their
+    /// indices, and each event moved once: an event holds its whole task, and a sort moves each many times.
+    private static func inEventOrder(_ events: [CareEvent]) -> [CareEvent] {
+        let starts = events.map(\.scheduleEvent.start)
+        let order = events.indices.sorted { first, second in
+            guard starts[first] == starts[second] else { return starts[first] < starts[second] }
+            let (firstID, secondID) = (events[first].task.id, events[second].task.id)
+            return firstID == secondID ? events[first].scheduleEvent.occurrence < events[second].scheduleEvent.occurrence : firstID < secondID
+        }
+        return order.map { events[$0] }
     }
 
     /// The start and progress of each event `scheduled` for each span. Events without targets only need to know
@@ -819,26 +821,30 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         let workers = ProcessInfo.processInfo.activeProcessorCount
         guard workers > 1, missing.count >= Self.parallelDecodingMinimum else { return try stored.map { try entity($0) } }
         let chunk = (missing.count + workers - 1) / workers
-        let decoded = Mutex<[Int: Entity]>([:])
+        // Each worker's share, decoded in order into its own slot.
+        let shares = Mutex<[[Entity]]>(Array(repeating: [], count: workers))
         let failure = Mutex<(any Error)?>(nil)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             let decoder = JSONDecoder()
-            var mine: [Int: Entity] = [:]
-            for index in missing[min(missing.count, worker * chunk)..<min(missing.count, (worker + 1) * chunk)] {
+            let mine = missing[min(missing.count, worker * chunk)..<min(missing.count, (worker + 1) * chunk)]
+            var share: [Entity] = []
+            share.reserveCapacity(mine.count)
+            for index in mine {
                 do {
-                    mine[index] = try Self.decode(Entity.self, from: stored[index].payload, using: decoder)
+                    share.append(try Self.decode(Entity.self, from: stored[index].payload, using: decoder))
                 } catch {
                     failure.withLock { $0 = $0 ?? error }
                     return
                 }
             }
-            decoded.withLock { $0.merge(mine) { first, _ in first } }
+            shares.withLock { $0[worker] = share }
         }
         if let error = failure.withLock({ $0 }) { throw error }
-        let fresh = decoded.withLock { $0 }
+        var fresh = [Entity?](repeating: nil, count: stored.count)
+        for (position, entity) in zip(missing, shares.withLock { $0 }.joined()) { fresh[position] = entity }
+        decodedVersions.keep(contentsOf: missing.lazy.compactMap { index in fresh[index].map { (stored[index].uuid, $0 as any VersionedEntity) } })
         return try stored.indices.map { index in
             guard var entity = fresh[index] else { return try entity(stored[index]) }
-            decodedVersions.keep(entity, for: stored[index].uuid)
             entity.version.nextVersionUUIDs = stored[index].nextVersionUUID.map { [$0] } ?? []
             entity.version.previousVersionUUIDs = stored[index].previousVersionUUID.map { [$0] } ?? []
             return entity
@@ -959,7 +965,13 @@ struct Chains: Sendable {
 
     init(_ versions: [StoredVersion]) throws {
         let byID = Dictionary(grouping: versions, by: \.id)
+        chains.reserveCapacity(byID.count)
         for (id, versions) in byID {
+            // Most ids have one version (a task never edited): its chain is itself when it has no predecessor.
+            if versions.count == 1 {
+                chains[id] = versions[0].previousVersionUUID == nil ? versions : []
+                continue
+            }
             let byUUID = Dictionary(versions.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
             var chain: [StoredVersion] = []
             var visited = Set<UUID>()

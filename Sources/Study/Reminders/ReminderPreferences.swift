@@ -54,4 +54,22 @@ public struct ReminderPreferences: Hashable, Sendable, Codable {
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: try encoder.encode(preferences), as: UTF8.self)
     }
+
+    /// Reads the JSON text stores keep (``storedText(of:)``) for many participants at once: equal text is decoded once,
+    /// since most participants keep the study's choices or the same few (a reminder round reads every participant's).
+    public struct StoredTextReader {
+        private var decoded: [String: ReminderPreferences] = [:]
+        private let decoder = JSONDecoder()
+
+        /// A reader that has read nothing yet.
+        public init() {}
+
+        /// The preferences `text` holds; nil when it holds none (the store names the row in its own error).
+        public mutating func preferences(in text: String) -> ReminderPreferences? {
+            if let known = decoded[text] { return known }
+            guard let preferences = try? decoder.decode(ReminderPreferences.self, from: Data(text.utf8)) else { return nil }
+            if decoded.count < 256 { decoded[text] = preferences }
+            return preferences
+        }
+    }
 }
