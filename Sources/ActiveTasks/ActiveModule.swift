@@ -46,7 +46,8 @@ public struct ActiveModules: Sendable {
     public var names: [String] { modules.keys.sorted() }
 
     /// Every module StudyKit provides.
-    public static let standard = ActiveModules([CountdownModule(), TappingModule(), ReactionTimeModule(), StroopModule(), SpatialSpanModule(), TrailMakingModule(), TowerOfHanoiModule(), PSATModule(), AmslerGridModule(), HolePegModule()])
+    public static let standard = ActiveModules([CountdownModule(), TappingModule(), ReactionTimeModule(), StroopModule(), SpatialSpanModule(), TrailMakingModule(), TowerOfHanoiModule(), PSATModule(), AmslerGridModule(), HolePegModule(),
+                                                  RangeOfMotionModule()])
 }
 
 /// The countdown before a measurement: the browser shows it for the step's duration and posts how long it actually

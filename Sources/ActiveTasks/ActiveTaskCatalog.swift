@@ -78,7 +78,18 @@ public enum ActiveTaskCatalog {
                                  numberOfPegs: try settings.integer("numberOfPegs") ?? 9, threshold: try settings.number("threshold") ?? 0.2,
                                  timeLimit: try settings.number("timeLimit") ?? 300, options: try settings.options(), language: language)
         },
+        "kneeRangeOfMotion": rangeOfMotion(.knee),
+        "shoulderRangeOfMotion": rangeOfMotion(.shoulder),
     ]
+
+    /// The range-of-motion task of `joint`: `side` (left or right, ResearchKit's `limbOption`), `frequency`.
+    private static func rangeOfMotion(_ joint: RangeOfMotionTask.Joint) -> Entry {
+        Entry(settings: ["side", "frequency"]) { identifier, settings, language throws(ActiveTaskSettingsError) in
+            try RangeOfMotionTask.make(identifier: identifier, joint: joint, side: try settings.choice("side", RangeOfMotionTask.Side.self) ?? .right,
+                                       intendedUse: try settings.text("intendedUse"), frequency: try settings.number("frequency") ?? 60,
+                                       options: try settings.options(), language: language)
+        }
+    }
 
     /// The names of every task, sorted.
     public static var names: [String] { entries.keys.sorted() }

@@ -57,6 +57,15 @@ enum ActiveTaskText: String, CaseIterable, Sendable {
     case pegPlace
     case pegRemove
     case trailLetters
+    case leftSide
+    case rightSide
+    case kneeTitle
+    case shoulderTitle
+    case rangeOfMotionUse
+    case kneeHow
+    case shoulderHow
+    case kneeStep
+    case shoulderStep
 }
 
 /// The texts of one language: the language's table, else its base language's (`ja-JP` reads `ja`, `zh` reads

@@ -14,7 +14,7 @@ import StudyWeb
 /// | `GET /health/database` | `ok` when the study's database answers; 503 with `Retry-After` when it does not (a proxy's check) |
 /// | `GET /assets/studykit.css`, `/assets/studykit.js` | the stylesheet and the script |
 /// | `GET /assets/push.js` | turning on notifications, loaded by the script on the pages that offer them |
-/// | `GET /assets/active/NAME.js` | the ES module of an active step (`tapping.js`), and `active.js`, which they share |
+/// | `GET /assets/active/NAME.js` | the ES module of an active step (`tapping.js`), `active.js`, which they share, and `motion.js`, the sensor recorders |
 /// | `GET /images/NAME` | an image the study shows (a feed card's, the logo), read when the study was loaded |
 /// | `GET /sw.js` | the service worker that shows pushed reminders (scope `/`) |
 /// | `GET /manifest.webmanifest` | the web app manifest: the study's name, tint and logo (a phone adds the site to its home screen with it) |

@@ -20,6 +20,9 @@ public struct ActiveStepResult: Hashable, Sendable, Codable {
     public var samples: JSONTree
     /// The summary measures, in the module's order.
     public var measures: [ActiveMeasure]
+    /// The files the step's recorders wrote (each sensor's readings), which the session keeps as the step's file
+    /// results (``TaskSession/recordFile(_:identifier:fileExtension:contentType:)``); not part of the result's own JSON.
+    public var files: [ActiveRecordedFile] = []
 
     /// Creates a result; see the properties for each part.
     public init(identifier: String, module: String, isComplete: Bool, samples: JSONTree, measures: [ActiveMeasure]) {
@@ -62,5 +65,20 @@ public struct ActiveMeasure: Hashable, Sendable, Codable {
         try c.encode(identifier, forKey: .identifier)
         try c.encode(value, forKey: .value)
         try c.encodeIfPresent(units, forKey: .units)
+    }
+}
+
+/// A file an active step's recorder wrote: JSON in ResearchKit's layout (`{"items": [...]}`), named by the recorder
+/// (`deviceMotion`).
+public struct ActiveRecordedFile: Hashable, Sendable {
+    /// The recorder's name, which names the file within the step.
+    public var identifier: String
+    /// The JSON.
+    public var data: Data
+
+    /// The file `identifier` holding `data`.
+    public init(identifier: String, data: Data) {
+        self.identifier = identifier
+        self.data = data
     }
 }

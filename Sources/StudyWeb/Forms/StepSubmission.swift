@@ -231,7 +231,12 @@ public struct StepSubmission: Sendable {
                 throw .malformedField(Self.samplesFieldName, "step '\(step.identifier)' is run by '\(content.module)', which this server does not know")
             }
             do {
-                try session.recordActiveResult(try module.result(of: step, content: content, posted: Data(samples.utf8)))
+                let result = try module.result(of: step, content: content, posted: Data(samples.utf8))
+                try session.recordActiveResult(result)
+                // Each recorder's readings become a file result of the step, as ResearchKit's recorders write them.
+                for file in result.files {
+                    try session.recordFile(file.data, identifier: file.identifier, fileExtension: "json", contentType: "application/json")
+                }
             } catch let error as ActiveSamplesError {
                 throw .malformedField(Self.samplesFieldName, error.description)
             } catch let error as TaskSessionError {

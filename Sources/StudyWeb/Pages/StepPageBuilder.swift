@@ -135,6 +135,8 @@ struct StepPageBuilder {
             "watch": strings[.activeWatch], "yourTurn": strings[.activeYourTurn], "trailLetters": strings[.trailLetters],
             "tower": strings[.hanoiTower], "moves": strings[.hanoiMoves], "amsler": strings[.amslerGrid], "clear": strings[.clear],
             "done": strings[.done], "pegs": strings[.pegsDone],
+            "touchToStart": strings[.motionTouchToStart], "touchToFinish": strings[.motionTouchToFinish],
+            "motionDenied": strings[.motionDenied], "motionAbsent": strings[.motionAbsent], "motionNoReadings": strings[.motionNoReadings],
         ]
         return ActiveView(module: content.module, script: "\(base)/active/\(content.module).js?v=\(WebAssets.version)",
                           duration: QuestionFields.text(content.duration ?? 0), settings: Self.json(content.settings), texts: Self.json(texts),

@@ -13,8 +13,9 @@ public enum WebAssets {
     /// `push.js`: turning on notifications (web push), which `studykit.js` loads from beside itself on the pages that
     /// offer them (the reminders page, a permissions step asking for notifications), so that no other page carries it.
     public static let pushScript: String = resource("push.js")
-    /// The ES modules of active steps by file name (`tapping.js`): one per module, and `active.js`, which they share.
-    public static let activeScripts: [String: String] = Dictionary(uniqueKeysWithValues: (["active"] + activeModuleNames).map {
+    /// The ES modules of active steps by file name (`tapping.js`): one per module, `active.js`, which they all share,
+    /// and `motion.js`, the sensor recorders of the steps that record motion.
+    public static let activeScripts: [String: String] = Dictionary(uniqueKeysWithValues: (["active", "motion"] + activeModuleNames).map {
         ("\($0).js", resource("active/\($0).js"))
     })
     /// The active step modules, each of which has its browser side in `Resources/active/NAME.js`.

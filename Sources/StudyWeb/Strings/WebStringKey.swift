@@ -55,6 +55,8 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case activeNeedsScript, activeStop, activeStartsIn, activeSecondsLeft, activeTap, activeSending
     /// A reaction time step's hold button, and its progress ("{current}", "{total}").
     case activeHold, activeTrial
+    /// A range-of-motion step's prompts, and what it says when the browser gives no motion readings.
+    case motionTouchToStart, motionTouchToFinish, motionDenied, motionAbsent, motionNoReadings
     /// The colours of a Stroop step, as its words and buttons name them.
     case colorRed, colorGreen, colorBlue, colorYellow
     /// A spatial span step's two phases: the sequence playing, and the participant's turn.
@@ -77,6 +79,7 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case measureScore, measureMaximumSpan, measureNumberOfGames, measureNumberOfFailures
     case measureTotalTime, measureNumberOfErrors
     case measureNumberOfMoves, measureExtraMoves
+    case measureStart, measureFinish, measureMinimum, measureMaximum, measureRange
     case measureTotalCorrect, measureTotalDyad, measureMeanTime
     case measureMarkedArea, measureMarkCount
     case measureTotalSuccesses, measureTotalFailures, measureMeanPegTime, measureTotalDistance

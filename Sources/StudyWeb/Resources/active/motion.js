@@ -1,0 +1,111 @@
+// Motion recorders: device motion, the accelerometer and orientation from the browser's events, location from the
+// Geolocation API. Each reading is kept with ResearchKit's field names and Core Motion's conventions (accelerations in
+// g with gravity pointing down, rotation in radians a second, the attitude as a quaternion), timed by its event's own
+// timeStamp on the step's clock (seconds from `origin`, the frame that first showed the step's test).
+import { seconds } from './active.js';
+
+const G = 9.80665;
+const RADIANS = Math.PI / 180;
+
+/** Asks for the motion sensors where the browser asks the user (iOS Safari: only from a tap); resolves with
+ *  'granted', 'denied' or 'absent'. */
+export async function requestMotion() {
+  if (typeof DeviceMotionEvent === 'undefined') return 'absent';
+  for (const kind of [DeviceMotionEvent, typeof DeviceOrientationEvent === 'undefined' ? null : DeviceOrientationEvent]) {
+    if (!kind || typeof kind.requestPermission !== 'function') continue;
+    try {
+      if (await kind.requestPermission() !== 'granted') return 'denied';
+    } catch {
+      return 'denied';
+    }
+  }
+  return 'granted';
+}
+
+/** The quaternion of DeviceOrientationEvent's angles (degrees, intrinsic Z-X'-Y''), as the W3C's conversion gives it. */
+export function quaternion(alpha, beta, gamma) {
+  const [c1, s1] = [Math.cos(alpha * RADIANS / 2), Math.sin(alpha * RADIANS / 2)];
+  const [c2, s2] = [Math.cos(beta * RADIANS / 2), Math.sin(beta * RADIANS / 2)];
+  const [c3, s3] = [Math.cos(gamma * RADIANS / 2), Math.sin(gamma * RADIANS / 2)];
+  return { x: round(c1 * s2 * c3 - s1 * c2 * s3), y: round(c1 * c2 * s3 + s1 * s2 * c3), z: round(s1 * c2 * c3 + c1 * s2 * s3), w: round(c1 * c2 * c3 - s1 * s2 * s3) };
+}
+
+function round(value, digits = 1e6) { return Math.round(value * digits) / digits; }
+function vector(x, y, z) { return { x: round(x), y: round(y), z: round(z) }; }
+
+/** Records the named recorders (accelerometer, deviceMotion, orientation, location) at most `frequency` times a second. */
+export class MotionRecorders {
+  constructor(names, frequency, origin) {
+    this.names = names;
+    this.origin = origin;
+    this.spacing = 800 / frequency; // milliseconds: a reading sooner than 0.8 of the rate's spacing is not kept
+    this.items = Object.fromEntries(names.map((name) => [name, []]));
+    this.unavailable = {};
+    this.orientation = null;
+    this.last = {};
+    this.listeners = [];
+  }
+
+  /** Starts listening; `denied` or `absent` records every recorder as unavailable for that reason instead. */
+  start(access) {
+    if (access !== 'granted') {
+      for (const name of this.names) this.unavailable[name] = access;
+      return;
+    }
+    const listen = (type, handler) => { addEventListener(type, handler); this.listeners.push([type, handler]); };
+    listen('deviceorientation', (event) => {
+      if (event.beta === null || event.gamma === null) return;
+      this.orientation = { alpha: event.alpha ?? 0, beta: event.beta, gamma: event.gamma };
+      this.keep('orientation', event.timeStamp, () => ({ alpha: round(this.orientation.alpha, 1e4), beta: round(event.beta, 1e4), gamma: round(event.gamma, 1e4) }));
+    });
+    listen('devicemotion', (event) => {
+      const a = event.acceleration, g = event.accelerationIncludingGravity, r = event.rotationRate;
+      if (g && g.x !== null) this.keep('accelerometer', event.timeStamp, () => vector(-g.x / G, -g.y / G, -g.z / G));
+      if (!this.orientation || !a || a.x === null || !g || g.x === null || !r || r.alpha === null) return;
+      const o = this.orientation;
+      this.keep('deviceMotion', event.timeStamp, () => ({
+        attitude: quaternion(o.alpha, o.beta, o.gamma),
+        rotationRate: vector(r.beta * RADIANS, r.gamma * RADIANS, r.alpha * RADIANS),
+        userAcceleration: vector(-a.x / G, -a.y / G, -a.z / G),
+        gravity: vector(-(g.x - a.x) / G, -(g.y - a.y) / G, -(g.z - a.z) / G),
+      }));
+    });
+    if (this.names.includes('location')) {
+      if (!navigator.geolocation) {
+        this.unavailable.location = 'absent';
+      } else {
+        this.watch = navigator.geolocation.watchPosition((position) => {
+          const c = position.coords;
+          this.keep('location', position.timestamp - performance.timeOrigin, () => ({
+            coordinate: { latitude: c.latitude, longitude: c.longitude }, altitude: c.altitude, horizontalAccuracy: c.accuracy,
+            speed: c.speed, course: Number.isFinite(c.heading) ? c.heading : null,
+          }));
+        }, (error) => { if (error.code === error.PERMISSION_DENIED) this.unavailable.location = 'denied'; }, { enableHighAccuracy: true });
+      }
+    }
+  }
+
+  keep(name, time, reading) {
+    const list = this.items[name];
+    if (!list || this.stopped || time < this.origin) return;
+    const last = this.last[name];
+    if (last !== undefined && time - last < (name === 'location' ? 800 : this.spacing)) return;
+    this.last[name] = time;
+    list.push({ timestamp: seconds(time - this.origin), ...reading() });
+  }
+
+  /** Whether any recorder has a reading yet. */
+  get hasReadings() { return this.names.some((name) => this.items[name].length > 0); }
+
+  /** Stops listening. */
+  stop() {
+    this.stopped = true;
+    for (const [type, handler] of this.listeners) removeEventListener(type, handler);
+    if (this.watch !== undefined) navigator.geolocation.clearWatch(this.watch);
+  }
+
+  /** What the step posts as `recorders`: each recorder's items, or why it has none. */
+  document() {
+    return Object.fromEntries(this.names.map((name) => [name, this.unavailable[name] ? { unavailable: this.unavailable[name] } : { items: this.items[name] }]));
+  }
+}
