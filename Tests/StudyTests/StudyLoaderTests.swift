@@ -17,7 +17,7 @@ struct StudyLoaderTests {
         #expect(study.defaultLanguage == "en")
         #expect(study.theme.tint == "#C8472B")
         #expect(study.enrolment == .invitation)
-        #expect(study.tasks.map(\.id) == ["exercises", "pain", "weekly", "checkIn", "mood", "medication", "symptoms", "icing"])
+        #expect(study.tasks.map(\.id) == ["exercises", "pain", "weekly", "checkIn", "mood", "medication", "symptoms", "icing", "kneeBend"])
 
         // Consent: each language its own document; a language the study does not declare gets the main (English) one.
         #expect(study.consentDocument(language: "ja").language == "ja")
@@ -208,6 +208,9 @@ struct StudyLoaderTests {
         #expect(study.charts == [StudyChart(id: "recovery", title: "Exercise and pain", kind: .bar, period: .week, series: [
             StudyChart.Series(taskID: "exercises", legend: "Exercise sessions done", colour: "#C8472B", aggregate: .count),
             StudyChart.Series(taskID: "pain", legend: "Pain (0–10)", colour: "#1F6FB2", aggregate: .mean, valueKind: "pain"),
+        ]), StudyChart(id: "motion", title: "Knee bend and pain", kind: .line, period: .month, series: [
+            StudyChart.Series(taskID: "kneeBend", legend: "Knee bend (degrees)", colour: "#2E7D32", aggregate: .mean, valueKind: "kneeRange"),
+            StudyChart.Series(taskID: "pain", legend: "Pain (0–10)", colour: "#1F6FB2", aggregate: .mean, valueKind: "pain"),
         ])])
         let lines = try StudyFixtures.withRecoverCopy { folder in
             try StudyFixtures.edit("study.yaml", in: folder, replacing: "charts:\n", with: """
@@ -273,7 +276,7 @@ struct StudyLoaderTests {
             return try problems(in: folder)
         }
         let expected = [
-            "study.yaml: reminders[0].task: 'pian' is not a task of the study; did you mean 'pain'? (tasks: exercises, pain, weekly, checkIn, mood, medication, symptoms, icing)",
+            "study.yaml: reminders[0].task: 'pian' is not a task of the study; did you mean 'pain'? (tasks: exercises, pain, weekly, checkIn, mood, medication, symptoms, icing, kneeBend)",
             "study.yaml: reminders[1]: a reminder has one timing; this one has 'at' and 'after'",
             "study.yaml: reminders[2]: a reminder needs one of 'at' (a time of day), 'after' (a delay after the event opens) or 'before' (a lead before it closes)",
             "study.yaml: reminders[3].at: '9am' is not a time of day as HH:MM (00:00 to 23:59)",

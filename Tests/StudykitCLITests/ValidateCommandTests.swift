@@ -44,7 +44,7 @@ struct ValidateCommandTests {
         let notes = output.stdout.split(separator: "\n").filter { $0.contains(": note: ") }
         #expect(notes.isEmpty, "\(notes)")
         #expect(output.stdout.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains(": note: ") }.joined(separator: "\n") == """
-            examples/studies/recover: valid (recover: 8 tasks, 5 languages)
+            examples/studies/recover: valid (recover: 9 tasks, 5 languages)
             examples/studies/recover-classic: valid (recover-classic: 3 tasks, 5 languages)
             examples/studies/cognition: valid (cognition: 5 tasks, 5 languages)
             branching.json: valid (knee-pain-check, 12 steps)

@@ -112,7 +112,7 @@ import Testing
         #expect(activities.compactMap { $0.at("detail", "code", "text")?.stringValue }
                 == ["Knee exercises", "Knee exercises", "Knee exercises", "Daily pain check", "Weekly function survey", "Two-week check-in",
                     "Mood check (PHQ-9)", "Mood check (PHQ-9)", "Mood check (PHQ-9)", "Mood check (PHQ-9)", "Doxylamine", "Doxylamine",
-                    "Doxylamine", "Nausea", "Ice the knee"])
+                    "Doxylamine", "Nausea", "Ice the knee", "Knee bend", "Knee bend", "Knee bend"])
         #expect(activities[5].at("detail", "scheduledTiming", "event") == ["2026-03-19"])
         #expect(activities[0].at("detail", "scheduledTiming", "repeat", "timeOfDay") == ["08:00:00"])
         #expect(activities[2].at("detail", "scheduledTiming", "repeat", "timeOfDay") == ["19:00:00"])
@@ -131,6 +131,24 @@ import Testing
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("export.json"))) as? [String: Any]
         #expect(manifest?["format"] as? String == "fhir")
         #expect(manifest?["study"] as? String == "recover")
+    }
+
+    @Test func recoversKneeBendIsAnObservationUnderLOINCsCodeForTheRightKneesFlexion() async throws {
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (participant, _) = try await onboardedParticipant()
+        var query = CareQuery()
+        query.ids = ["\(participant.id)/kneeBend"]
+        let knee = try #require(try await careStore.fetch(CareTask.self, query: query).first)
+        // What the study's outcome mapping makes of a range-of-motion step's `range` measure (92.5°).
+        _ = try await careStore.addOutcomes([Outcome(taskUUID: knee.version.uuid, occurrenceIndex: 0,
+                                                     values: [OutcomeValue(.double(92.5), kind: "kneeRange", units: "deg")], timeZone: Zones.kiritimati)])
+        try await export()
+        let observation = try #require(try lines("Observation.ndjson").first { $0.at("code", "coding", 0, "code") == "41347-6" })
+        #expect(observation.at("code", "coding", 0, "system") == "http://loinc.org")
+        #expect(observation.at("code", "coding", 0, "display") == "Knee - right Flexion Active Range of Motion Quantitative")
+        #expect(observation.at("valueQuantity", "value")?.decimalValue == Decimal(string: "92.5"))
+        #expect(observation.at("valueQuantity", "unit") == "deg")
+        #expect(observation.at("subject", "reference")?.stringValue == "Patient/\(participant.id)")
     }
 
     @Test func aWithdrawalMakesTheConsentInactiveAndThePlanRevoked() async throws {

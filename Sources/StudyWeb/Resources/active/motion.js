@@ -65,7 +65,8 @@ export class MotionRecorders {
       const o = this.orientation;
       this.keep('deviceMotion', event.timeStamp, () => ({
         attitude: quaternion(o.alpha, o.beta, o.gamma),
-        rotationRate: vector(r.beta * RADIANS, r.gamma * RADIANS, r.alpha * RADIANS),
+        // The specification (and every browser) gives the rate about x as alpha, about y as beta, about z as gamma.
+        rotationRate: vector(r.alpha * RADIANS, r.beta * RADIANS, r.gamma * RADIANS),
         userAcceleration: vector(-a.x / G, -a.y / G, -a.z / G),
         gravity: vector(-(g.x - a.x) / G, -(g.y - a.y) / G, -(g.z - a.z) / G),
       }));
