@@ -196,3 +196,60 @@ def test_recovers_knee_bend_comes_on_its_days_and_its_range_lands_on_the_insight
         assert row is not None and abs(float(row[0]) - 95) <= 2, row
     finally:
         (friday or thursday).stop()
+
+
+def motion_choice_recorded(me):
+    """Back on the onboarding's permissions step (from its completion step): the motion choice the server recorded."""
+    me.press("back")
+    assert me.step() == "permissions"
+    motion = me.driver.find_elements(By.CSS_SELECTOR, "main fieldset")[1]
+    return motion.find_element(By.CSS_SELECTOR, "input:checked").get_attribute("value")
+
+
+def test_allowing_motion_in_the_onboarding_records_what_the_browser_answers(workdir, browser):
+    server = start_server(RECOVER, workdir / "data", clock_start="2027-03-25T10:00:00+01:00")
+    try:
+        me = Participant(server, browser).join(time_zone="Europe/Berlin")
+        # The browser refuses the motion sensors to this site: "Allow" pressed, "Don't allow" recorded.
+        me.driver.execute_cdp_cmd("Browser.setPermission", {"origin": server.base, "permission": {"name": "accelerometer"}, "setting": "denied"})
+        me.complete_recover_onboarding(check_pages=False, finish=False)
+        assert motion_choice_recorded(me) == "denied"
+        # Allowed again: now the browser grants, and "Allow" is recorded.
+        me.driver.execute_cdp_cmd("Browser.setPermission", {"origin": server.base, "permission": {"name": "accelerometer"}, "setting": "granted"})
+        me.choose_all_permissions()
+        me.next()
+        assert me.step() == "done"
+        assert motion_choice_recorded(me) == "granted"
+    finally:
+        server.stop()
+
+
+# A browser that asks the participant, as iOS Safari does: DeviceMotionEvent.requestPermission, counted, answering as
+# the test says.
+_ASKING_BROWSER = """
+window.studykitMotionAsked = 0;
+if (window.DeviceMotionEvent) DeviceMotionEvent.requestPermission = () => {
+  window.studykitMotionAsked += 1;
+  return Promise.resolve(sessionStorage.getItem('motionAnswer') || 'denied');
+};
+"""
+
+
+def test_a_browser_that_asks_the_participant_is_asked_on_the_press_and_its_answer_recorded(workdir, browser):
+    server = start_server(RECOVER, workdir / "data", clock_start="2027-03-25T10:00:00+01:00")
+    try:
+        browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": _ASKING_BROWSER})
+        me = Participant(server, browser).join(time_zone="Europe/Berlin")
+        me.complete_recover_onboarding(check_pages=False, finish=False)
+        assert motion_choice_recorded(me) == "denied"
+        me.driver.execute_script("sessionStorage.setItem('motionAnswer', 'granted')")
+        me.choose_all_permissions()
+        # The press asks once, and the step moves on with the answer.
+        asked = []
+        me.driver.execute_script("window.addEventListener('pagehide', () => sessionStorage.setItem('asked', String(window.studykitMotionAsked)))")
+        me.next()
+        asked.append(me.driver.execute_script("return sessionStorage.getItem('asked')"))
+        assert me.step() == "done" and asked == ["1"], asked
+        assert motion_choice_recorded(me) == "granted"
+    finally:
+        server.stop()

@@ -189,6 +189,38 @@
     source.addEventListener('open', function () { doc.documentElement.setAttribute('data-events', 'open'); });
   }
 
+  // Motion sensors, on a permissions step: "Allow" asks the browser, on the participant's press (iOS Safari asks the
+  // participant, and only from a tap); what it answers is posted, and a browser without motion sensors posts "Don't
+  // allow". Registered before the notifications' handlers, which run on the press that follows.
+  var allowMotion = doc.querySelector('input[data-permission=motion][value=granted]');
+  if (allowMotion) {
+    var motionForm = allowMotion.form, motionAnswered = false;
+    var askMotion = function () {
+      if (typeof DeviceMotionEvent === 'undefined') return Promise.resolve('denied');
+      if (typeof DeviceMotionEvent.requestPermission === 'function') {
+        return DeviceMotionEvent.requestPermission().then(function (answer) { return answer; }, function () { return 'denied'; });
+      }
+      if (!navigator.permissions || !navigator.permissions.query) return Promise.resolve('granted');
+      return Promise.all(['accelerometer', 'gyroscope'].map(function (name) {
+        return navigator.permissions.query({name: name}).then(function (status) { return status.state; }, function () { return 'granted'; });
+      })).then(function (states) { return states.indexOf('denied') >= 0 ? 'denied' : 'granted'; });
+    };
+    motionForm.addEventListener('submit', function (event) {
+      var button = event.submitter || motionForm.querySelector('button.primary');
+      if (motionAnswered || !allowMotion.checked || !button || !button.classList.contains('primary')) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      askMotion().then(function (answer) {
+        if (answer !== 'granted') motionForm.querySelector('input[name="' + allowMotion.name + '"][value=denied]').checked = true;
+        motionForm.setAttribute('data-motion', answer === 'granted' ? 'granted' : 'denied');
+        motionAnswered = true;
+        // In a task of its own: an answer that comes at once would otherwise come while this press's submit event is
+        // still being fired, when the form ignores another.
+        setTimeout(function () { motionForm.requestSubmit(button); }, 0);
+      });
+    });
+  }
+
   // Notifications: their script (push.js, beside this one) is loaded only by the pages that offer them.
   var script = doc.currentScript;
   var allowNotifications = doc.querySelector('input[data-permission=notifications][value=granted]');
