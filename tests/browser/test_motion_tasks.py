@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import ROOT, start_server
-from studypages import Participant, WAIT, control_page_time, first_frame_shown, release_page_time
+from studypages import Participant, WAIT, click_to_navigate, control_page_time, first_frame_shown, release_page_time
 from test_active_tasks import active_result, page_clock, stored_result, tapping_server, wait_for_step  # noqa: F401 (fixture)
 
 G = 9.80665
@@ -253,3 +253,35 @@ def test_a_browser_that_asks_the_participant_is_asked_on_the_press_and_its_answe
         assert motion_choice_recorded(me) == "granted"
     finally:
         server.stop()
+
+
+def test_the_knee_bend_speaks_each_built_in_language(tapping_server, new_browser):
+    """The step's title, prompt and measures in Korean and Spanish (the task's own words come from the catalogue), each
+    for a participant of their own (the task is once a day)."""
+    for language, title, prompt, measure in (("한국어", "무릎 관절 가동 범위(오른쪽)", "아무 곳이나 터치해 시작", "가동 범위"),
+                                             ("español", "Movilidad de la rodilla, lado derecho", "Toque en cualquier parte para empezar", "Amplitud de movimiento")):
+        browser = new_browser()
+        control_page_time(browser.driver)
+        me = Participant(tapping_server, browser).join()
+        me.open("/settings")
+        me.choose(language)
+        click_to_navigate(me.driver, me.field("section[aria-labelledby=language-title] button[type=submit]"))
+        me.open("/")
+        me.onboard_every_format()
+        me.start_survey("Knee bend")
+        wait_for_step(me, "rangeOfMotion.right")
+        emulate_sensors(me.driver)
+        me.driver.execute_script(_WATCH_SENSORS)
+        release_page_time(me.driver)
+        first_frame_shown(me.driver)
+        WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "ready")
+        me.browser.check_page()
+        assert me.h1() == title and prompt in me.main_text(), (me.h1(), me.main_text())
+        tilt(me.driver, 0)
+        touch(me.driver)
+        WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "recording")
+        tilt(me.driver, 30)
+        touch(me.driver)
+        wait_for_step(me, "conclusion")
+        assert measure in me.main_text()
+        me.next()
