@@ -133,6 +133,20 @@ struct RangeOfMotionModuleTests {
         }
     }
 
+    @Test func aTruncatedOrHugeBodyIsRefusedWithWhereItBroke() {
+        let whole = String(decoding: document(bend()), as: UTF8.self)
+        let truncated = Data(whole.prefix(whole.count / 2).utf8)
+        do {
+            _ = try RangeOfMotionModule().result(of: step, content: content, posted: truncated)
+            Issue.record("a truncated body was kept")
+        } catch {
+            #expect(error.path.hasPrefix("recorders.deviceMotion.items["), "\(error)")
+        }
+        // Over the samples' limit (1 MB), before anything is parsed.
+        let huge = Data((#"{"recorders":{"deviceMotion":{"items":["# + String(repeating: " ", count: 1_100_000) + "]}}}").utf8)
+        #expect(throws: ActiveSamplesError.self) { try RangeOfMotionModule().result(of: step, content: content, posted: huge) }
+    }
+
     @Test func moreReadingsThanTheRateAllowsAreRefused() {
         // 200 readings a second for 4.5 s, where the step asked for 60.
         let items = bend(seconds: 4.5, rate: 200)
