@@ -74,7 +74,7 @@ public struct MotionRecordings: Hashable, Sendable {
             if items.isEmpty {
                 recordings.unavailable[recorder] = .noReadings
             } else {
-                recordings.files[recorder] = (try? JSONEncoder().encode(JSONTree.object([.init(key: "items", value: .array(reader.checked))]))) ?? Data()
+                recordings.files[recorder] = JSONTree.object([.init(key: "items", value: .array(reader.checked))]).jsonData
             }
         }
         return recordings
