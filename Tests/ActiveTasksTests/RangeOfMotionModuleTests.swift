@@ -95,6 +95,20 @@ struct RangeOfMotionModuleTests {
         #expect(abs(range - 90 * sin(Double.pi / 4)) < 0.5)
     }
 
+    @Test func aPhoneWithoutDeviceMotionIsMeasuredFromItsOrientation() throws {
+        // No gyroscope: no device motion reading, but orientation from the accelerometer and compass, as it changes.
+        let both = ActiveStepContent(module: "rangeOfMotion", settings: ["recorders": .text("deviceMotion,orientation"), "frequency": .number(60)])
+        let orientation = stride(from: 0.0, through: 90, by: 5).enumerated().map { index, beta in
+            #"{"timestamp":\#(1 + Double(index) * 0.1),"alpha":200,"beta":\#(beta),"gamma":0}"#
+        } + [#"{"timestamp":3.5,"alpha":200,"beta":0,"gamma":0}"#]
+        let posted = Data(#"{"recorders":{"deviceMotion":{"items":[]},"orientation":{"items":[\#(orientation.joined(separator: ","))]}},"startTouch":1,"finishTouch":4,"landscape":false,"complete":true}"#.utf8)
+        let result = try RangeOfMotionModule().result(of: step, content: both, posted: posted)
+        let m = measures(result)
+        #expect(abs((m["range"] ?? nil)! - 90) < 0.2 && abs((m["start"] ?? nil)! - 90) < 0.2)
+        #expect(result.files.map(\.identifier) == ["orientation"])
+        #expect(result.samples["recorders"]?["deviceMotion"]?["unavailable"] == .string("noReadings"))
+    }
+
     @Test func aDeniedSensorIsRecordedAsSuchWithNoMeasuresAndNoFile() throws {
         let result = try RangeOfMotionModule().result(of: step, content: content,
                                                       posted: document(nil, start: nil, finish: nil, complete: false, unavailable: "denied"))

@@ -120,6 +120,12 @@ def test_a_knee_bent_from_straight_to_ninety_degrees_reports_its_range_and_keeps
     assert max(tilts) > 89.5 and min(tilts) < 0.5
     for beta in angles:
         assert any(abs(t - beta) < 0.3 for t in tilts), f"no reading of {beta}°"
+    # The orientation recorder's file: each tilt as the browser's beta (kept for phones without device motion).
+    with sqlite3.connect(f"file:{tapping_server.data / 'study.sqlite'}?mode=ro", uri=True) as db:
+        (data,) = db.execute("SELECT data FROM runFile WHERE name LIKE 'rangeOfMotion_right-orientation%'").fetchone()
+    betas = [item["beta"] for item in json.loads(data)["items"]]
+    for beta in angles:
+        assert any(abs(b - beta) < 0.3 for b in betas), f"no orientation of {beta}°: {betas}"
 
 
 def test_a_browser_that_gives_no_motion_says_so_and_records_no_measure(tapping_server, browser):

@@ -33,8 +33,15 @@ public struct RangeOfMotionAnalyzer: Sendable {
         self.landscape = landscape
     }
 
-    /// The measures of the readings from `start` to `finish` seconds on the step's clock.
+    /// The measures of the device motion readings from `start` to `finish` seconds on the step's clock.
     public func measures(of samples: [DeviceMotionSample], from start: Double, to finish: Double) -> Measures? {
+        measures(ofAttitudes: samples.map { (timestamp: $0.timestamp, attitude: $0.attitude) }, from: start, to: finish)
+    }
+
+    /// The measures of attitudes (each with its timestamp, in order) from `start` to `finish` seconds on the step's
+    /// clock: device motion's, or the orientation recorder's on a phone whose browser gives orientation but no device
+    /// motion (one without a gyroscope).
+    public func measures(ofAttitudes samples: [(timestamp: Double, attitude: MotionQuaternion)], from start: Double, to finish: Double) -> Measures? {
         let moving = samples.filter { $0.timestamp >= start && $0.timestamp <= finish }
         guard let reference = moving.first?.attitude else { return nil }
         let inverse = reference.inverse

@@ -2,8 +2,10 @@ import Foundation
 import JSONDiagnostics
 import Research
 
-/// Runs range-of-motion steps: checks the device motion the browser recorded and the two touches, keeps the readings
-/// as the run's `deviceMotion` file, and computes ``RangeOfMotionAnalyzer``'s measures from them.
+/// Runs range-of-motion steps: checks the device motion and orientation the browser recorded and the two touches, keeps
+/// the readings as the run's `deviceMotion` and `orientation` files, and computes ``RangeOfMotionAnalyzer``'s measures
+/// from device motion's attitudes, or from orientation's where the browser gives no device motion (a phone without a
+/// gyroscope reports orientation from its accelerometer and compass).
 ///
 /// The browser posts `{"recorders": {"deviceMotion": …}, "startTouch": s, "finishTouch": s, "landscape": bool,
 /// "complete": bool}`: the touches in seconds on the step's clock (the second null when the participant stopped before
@@ -37,8 +39,12 @@ public struct RangeOfMotionModule: ActiveModule {
         let recordings = try MotionRecordings.read(members["recorders"], "recorders", expected: recorders,
                                                    frequency: content.number("frequency") ?? 60, end: finishTouch ?? Self.longest)
         var measures: RangeOfMotionAnalyzer.Measures?
-        if complete, let startTouch, let finishTouch, let motion = recordings.deviceMotion {
-            measures = RangeOfMotionAnalyzer(landscape: landscape).measures(of: motion, from: startTouch, to: finishTouch)
+        if complete, let startTouch, let finishTouch {
+            // Device motion's attitudes; else, on a phone whose browser gives orientation but no device motion (no
+            // gyroscope), the orientation recorder's.
+            let attitudes = if let motion = recordings.deviceMotion, !motion.isEmpty { motion.map { (timestamp: $0.timestamp, attitude: $0.attitude) } }
+                else { (recordings.orientation ?? []).map { (timestamp: $0.timestamp, attitude: MotionQuaternion(alpha: $0.alpha, beta: $0.beta, gamma: $0.gamma)) } }
+            measures = RangeOfMotionAnalyzer(landscape: landscape).measures(ofAttitudes: attitudes, from: startTouch, to: finishTouch)
         }
         func number(_ value: Double?) -> JSONTree { value.map { .number($0) } ?? .null }
         let samples = JSONTree.object([

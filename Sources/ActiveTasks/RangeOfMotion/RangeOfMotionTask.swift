@@ -40,7 +40,7 @@ public enum RangeOfMotionTask {
                  text: t(joint == .knee ? .kneeHow : .shoulderHow, ["side": sideText])),
         ]
         let step = Step(identifier: "rangeOfMotion.\(side.rawValue)", kind: .active(ActiveStepContent(module: RangeOfMotionModule.name, settings: [
-            "joint": .text(joint.rawValue), "side": .text(side.rawValue), "recorders": .text(MotionRecorder.deviceMotion.rawValue),
+            "joint": .text(joint.rawValue), "side": .text(side.rawValue), "recorders": .text("\(MotionRecorder.deviceMotion.rawValue),\(MotionRecorder.orientation.rawValue)"),
             "frequency": .number(frequency),
         ])), title: title, text: t(joint == .knee ? .kneeStep : .shoulderStep), isOptional: false)
         do {
