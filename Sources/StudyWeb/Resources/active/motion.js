@@ -22,6 +22,11 @@ export async function requestMotion() {
   return 'granted';
 }
 
+/** Whether the browser asks the user for the motion sensors, and only from a tap (iOS Safari). */
+export function needsTap() {
+  return typeof DeviceMotionEvent !== 'undefined' && typeof DeviceMotionEvent.requestPermission === 'function';
+}
+
 /** The quaternion of DeviceOrientationEvent's angles (degrees, intrinsic Z-X'-Y''), as the W3C's conversion gives it. */
 export function quaternion(alpha, beta, gamma) {
   const [c1, s1] = [Math.cos(alpha * RADIANS / 2), Math.sin(alpha * RADIANS / 2)];
@@ -44,6 +49,7 @@ export class MotionRecorders {
     this.orientation = null;
     this.last = {};
     this.listeners = [];
+    this.onKeep = null; // called with (name, item) for each reading kept, in the order they came
   }
 
   /** Starts listening; `denied` or `absent` records every recorder as unavailable for that reason instead. */
@@ -92,7 +98,9 @@ export class MotionRecorders {
     const last = this.last[name];
     if (last !== undefined && time - last < (name === 'location' ? 800 : this.spacing)) return;
     this.last[name] = time;
-    list.push({ timestamp: seconds(time - this.origin), ...reading() });
+    const item = { timestamp: seconds(time - this.origin), ...reading() };
+    list.push(item);
+    if (this.onKeep) this.onKeep(name, item);
   }
 
   /** Whether any recorder has a reading yet. */
