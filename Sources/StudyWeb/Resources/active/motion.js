@@ -22,9 +22,11 @@ export async function requestMotion() {
   return 'granted';
 }
 
-/** Whether the browser asks the user for the motion sensors, and only from a tap (iOS Safari). */
-export function needsTap() {
-  return typeof DeviceMotionEvent !== 'undefined' && typeof DeviceMotionEvent.requestPermission === 'function';
+/** Asks for the motion sensors without a tap: resolves as `requestMotion` does, or with null where the browser
+ *  refuses to ask but from a tap (iOS Safari; Chromium's `requestPermission` grants at once). */
+export async function requestMotionWithoutTap() {
+  const access = await requestMotion();
+  return access === 'denied' && typeof DeviceMotionEvent.requestPermission === 'function' ? null : access;
 }
 
 /** The quaternion of DeviceOrientationEvent's angles (degrees, intrinsic Z-X'-Y''), as the W3C's conversion gives it. */
@@ -113,8 +115,10 @@ export class MotionRecorders {
     if (this.watch !== undefined) navigator.geolocation.clearWatch(this.watch);
   }
 
-  /** What the step posts as `recorders`: each recorder's items, or why it has none. */
-  document() {
-    return Object.fromEntries(this.names.map((name) => [name, this.unavailable[name] ? { unavailable: this.unavailable[name] } : { items: this.items[name] }]));
+  /** What the step posts as `recorders`: each recorder's items (those stamped by `until`, seconds on the step's clock,
+   *  when given: an event stamped after the frame that ended the step may still have come), or why it has none. */
+  document(until = Infinity) {
+    return Object.fromEntries(this.names.map((name) => [name, this.unavailable[name] ? { unavailable: this.unavailable[name] }
+      : { items: this.items[name].filter((item) => item.timestamp <= until) }]));
   }
 }

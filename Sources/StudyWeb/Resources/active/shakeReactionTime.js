@@ -4,7 +4,7 @@
 // threshold before the circle's onset (the frame that showed it) is a false start, and the attempt runs again; the
 // first within the timeout after the onset is the reaction; none is a timeout.
 import { step, format, onset, finish, seconds, statusLine, stopBar } from './active.js';
-import { MotionRecorders, requestMotion, needsTap } from './motion.js';
+import { MotionRecorders, requestMotion, requestMotionWithoutTap } from './motion.js';
 
 const s = step();
 const attempts = s.settings.numberOfAttempts || 3;
@@ -104,8 +104,7 @@ function end(complete) {
 }
 stop.addEventListener('click', () => end(false));
 
-async function begin() {
-  const access = await requestMotion();
+async function begin(access) {
   recorders = new MotionRecorders(['deviceMotion'], s.settings.frequency || 60, origin);
   recorders.onKeep = judge;
   recorders.start(access);
@@ -127,10 +126,17 @@ async function begin() {
 
 showProgress();
 origin = await onset(() => { area.classList.add('shown'); });
-if (needsTap()) {
+const access = await requestMotionWithoutTap();
+if (access === null) {
+  // The browser asks for the sensors only from a tap.
   prompt.textContent = s.texts.touchToStart;
   area.dataset.state = 'ready';
-  area.addEventListener('pointerdown', (event) => { event.preventDefault(); if (area.dataset.state === 'ready') { area.dataset.state = 'asking'; begin(); } });
+  area.addEventListener('pointerdown', async (event) => {
+    event.preventDefault();
+    if (area.dataset.state !== 'ready') return;
+    area.dataset.state = 'asking';
+    begin(await requestMotion());
+  });
 } else {
-  begin();
+  begin(access);
 }

@@ -2,7 +2,7 @@
 // are recorded from the first frame of the recording (where the browser asks for the sensors only from a tap, from
 // the frame after that tap). The server reads the tremor's frequency and amplitude from the readings.
 import { step, format, onset, finish, seconds, statusLine, stopBar } from './active.js';
-import { MotionRecorders, requestMotion, needsTap } from './motion.js';
+import { MotionRecorders, requestMotion, requestMotionWithoutTap } from './motion.js';
 
 const s = step();
 const duration = s.duration || 10;
@@ -23,8 +23,8 @@ function end(complete, at) {
   if (done) return;
   done = true;
   recorders?.stop();
-  const elapsed = recording ? Math.min(Math.max(at - origin, 0), (duration + 1) * 1000) : 0;
-  finish(s, { recorders: (recorders ?? new MotionRecorders(names, frequency, origin)).document(), end: seconds(elapsed), complete });
+  const elapsed = seconds(recording ? Math.min(Math.max(at - origin, 0), (duration + 1) * 1000) : 0);
+  finish(s, { recorders: (recorders ?? new MotionRecorders(names, frequency, origin)).document(elapsed), end: elapsed, complete });
 }
 
 function tick(now) {
@@ -37,8 +37,7 @@ function tick(now) {
   requestAnimationFrame(tick);
 }
 
-async function begin() {
-  const access = await requestMotion();
+async function begin(access) {
   if (access !== 'granted') {
     // Nothing is measured: the participant reads why, then moves on with Stop.
     recorders = new MotionRecorders(names, frequency, origin);
@@ -56,10 +55,17 @@ async function begin() {
 
 stop.addEventListener('click', (event) => end(false, event.timeStamp));
 await onset(() => { area.classList.add('shown'); });
-if (needsTap()) {
+const access = await requestMotionWithoutTap();
+if (access === null) {
+  // The browser asks for the sensors only from a tap.
   prompt.textContent = s.texts.touchToStart;
   area.dataset.state = 'ready';
-  area.addEventListener('pointerdown', (event) => { event.preventDefault(); if (area.dataset.state === 'ready') { area.dataset.state = 'asking'; begin(); } });
+  area.addEventListener('pointerdown', async (event) => {
+    event.preventDefault();
+    if (area.dataset.state !== 'ready') return;
+    area.dataset.state = 'asking';
+    begin(await requestMotion());
+  });
 } else {
-  begin();
+  begin(access);
 }
