@@ -365,3 +365,34 @@ def test_a_denied_or_silent_sensor_gives_no_shake_result(tapping_server, browser
     assert result["samples"]["recorders"]["deviceMotion"] == {"unavailable": "noReadings"}
     assert all(m.get("value") is None for m in result["measures"]), result["measures"]
     assert run_files(tapping_server, "reactionTime") == {}
+
+
+# iOS Safari's way: the browser asks for the motion sensors only from a tap, and here the participant refuses.
+_REFUSING_BROWSER = """
+DeviceMotionEvent.requestPermission = () => Promise.resolve('denied');
+"""
+
+
+def test_refused_motion_sensors_are_said_so_and_the_tremor_is_recorded_as_denied(tapping_server, browser):
+    control_page_time(browser.driver)
+    browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": _REFUSING_BROWSER})
+    me = Participant(tapping_server, browser).join()
+    me.onboard_every_format()
+    me.start_survey("Hand tremor")
+    past_countdown(me, "tremor.handInLap.right")
+    release_page_time(me.driver)
+    first_frame_shown(me.driver)
+    WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "ready")
+    assert "Touch anywhere to start" in me.main_text()
+    touch(me.driver)
+    WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "unavailable")
+    assert "Motion sensors were not allowed" in me.main_text()
+    me.browser.check_page()
+    me.driver.find_element(By.CSS_SELECTOR, ".tap-bar button").click()
+    wait_for_step(me, "conclusion")
+    me.next()
+    result = active_result(stored_result(tapping_server, "tremor"), "tremor.handInLap.right")
+    assert result["complete"] is False
+    assert result["samples"]["recorders"] == {"accelerometer": {"unavailable": "denied"}, "deviceMotion": {"unavailable": "denied"}}
+    assert all(m.get("value") is None for m in result["measures"]), result["measures"]
+    assert run_files(tapping_server, "tremor_handInLap_right") == {}
