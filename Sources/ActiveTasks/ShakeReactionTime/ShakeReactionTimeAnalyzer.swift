@@ -16,8 +16,11 @@
 public struct ShakeReactionTimeAnalyzer: Hashable, Sendable {
     /// What became of a trial.
     public enum Outcome: String, Hashable, Sendable {
+        /// The phone moved within the timeout after the stimulus's onset.
         case reaction
+        /// The phone moved before the stimulus's onset; the attempt runs again.
         case falseStart
+        /// The phone did not move within the timeout.
         case timeout
     }
 
@@ -65,8 +68,11 @@ public struct ShakeReactionTimeAnalyzer: Hashable, Sendable {
 
     /// The measures of a step's trials.
     public struct Measures: Hashable, Sendable {
+        /// Trials that ended in a reaction.
         public var reactions: Int
+        /// Trials that ended in a false start.
         public var falseStarts: Int
+        /// Trials that timed out.
         public var timeouts: Int
         /// ms; nil without a reaction.
         public var meanReactionTime: Double?

@@ -22,11 +22,11 @@ import Foundation
 public struct TremorAnalyzer: Sendable {
     /// The measures of one pose.
     public struct Measures: Hashable, Sendable {
-        /// Hz.
+        /// The frequency of the periodogram's highest point in the band, in Hz.
         public var dominantFrequency: Double
-        /// g.
+        /// The amplitude of the least-squares sinusoid at that frequency (half its peak-to-peak swing), in g.
         public var amplitude: Double
-        /// %.
+        /// The share of the signal's variance that sinusoid explains, in %.
         public var bandShare: Double
     }
 
