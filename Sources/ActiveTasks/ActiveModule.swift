@@ -47,7 +47,7 @@ public struct ActiveModules: Sendable {
 
     /// Every module StudyKit provides.
     public static let standard = ActiveModules([CountdownModule(), TappingModule(), ReactionTimeModule(), StroopModule(), SpatialSpanModule(), TrailMakingModule(), TowerOfHanoiModule(), PSATModule(), AmslerGridModule(), HolePegModule(),
-                                                  RangeOfMotionModule()])
+                                                  RangeOfMotionModule(), TremorModule(), ShakeReactionTimeModule()])
 }
 
 /// The countdown before a measurement: the browser shows it for the step's duration and posts how long it actually

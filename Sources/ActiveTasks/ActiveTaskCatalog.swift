@@ -80,6 +80,21 @@ public enum ActiveTaskCatalog {
         },
         "kneeRangeOfMotion": rangeOfMotion(.knee),
         "shoulderRangeOfMotion": rangeOfMotion(.shoulder),
+        "tremorTest": Entry(settings: ["duration", "hands", "exclude", "frequency"]) { identifier, settings, language throws(ActiveTaskSettingsError) in
+            try TremorTask.make(identifier: identifier, intendedUse: try settings.text("intendedUse"), duration: try settings.number("duration") ?? 10,
+                                hands: try settings.choice("hands", TappingTask.Hands.self) ?? .right,
+                                excluding: Set(try settings.choices("exclude", TremorTask.Pose.self)), frequency: try settings.number("frequency") ?? 100,
+                                options: try settings.options(), language: language)
+        },
+        "shakeReactionTime": Entry(settings: ["maximumStimulusInterval", "minimumStimulusInterval", "thresholdAcceleration", "numberOfAttempts", "timeout",
+                                              "frequency"]) { identifier, settings, language throws(ActiveTaskSettingsError) in
+            try ShakeReactionTimeTask.make(identifier: identifier, intendedUse: try settings.text("intendedUse"),
+                                           maximumStimulusInterval: try settings.number("maximumStimulusInterval") ?? 10,
+                                           minimumStimulusInterval: try settings.number("minimumStimulusInterval") ?? 4,
+                                           thresholdAcceleration: try settings.number("thresholdAcceleration") ?? 0.5,
+                                           numberOfAttempts: try settings.integer("numberOfAttempts") ?? 3, timeout: try settings.number("timeout") ?? 3,
+                                           frequency: try settings.number("frequency") ?? 100, options: try settings.options(), language: language)
+        },
     ]
 
     /// The range-of-motion task of `joint`: `side` (left or right, ResearchKit's `limbOption`), `frequency`.
@@ -148,6 +163,21 @@ public enum ActiveTaskCatalog {
                 throw ActiveTaskSettingsError(path: name, message: "is '\(text)'; expected one of \(Choice.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return choice
+        }
+
+        /// A list of choices: an array of names (`[inLap, queenWave]`), each one of `type`'s; empty when not given.
+        func choices<Choice: RawRepresentable & CaseIterable>(_ name: String, _ type: Choice.Type) throws(ActiveTaskSettingsError) -> [Choice]
+            where Choice.RawValue == String {
+            guard let value = values[name] else { return [] }
+            guard case .array(let elements) = value else { throw ActiveTaskSettingsError(path: name, message: "must be a list, found \(value.kindDescription)") }
+            var choices: [Choice] = []
+            for (index, element) in elements.enumerated() {
+                guard case .string(let text) = element, let choice = Choice(rawValue: text) else {
+                    throw ActiveTaskSettingsError(path: "\(name)[\(index)]", message: "must be one of \(Choice.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                choices.append(choice)
+            }
+            return choices
         }
 
         func options() throws(ActiveTaskSettingsError) -> ActiveTaskOptions {

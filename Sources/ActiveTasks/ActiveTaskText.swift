@@ -66,6 +66,20 @@ enum ActiveTaskText: String, CaseIterable, Sendable {
     case shoulderHow
     case kneeStep
     case shoulderStep
+    case tremorTitle
+    case tremorUse
+    case tremorHow
+    case tremorRightHand
+    case tremorLeftHand
+    case tremorInLap
+    case tremorAtShoulder
+    case tremorElbowBent
+    case tremorTouchNose
+    case tremorQueenWave
+    case shakeTitle
+    case shakeUse
+    case shakeHow
+    case shakeStep
 }
 
 /// The texts of one language: the language's table, else its base language's (`ja-JP` reads `ja`, `zh` reads

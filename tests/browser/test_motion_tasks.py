@@ -13,7 +13,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import ROOT, start_server
 from studypages import Participant, WAIT, click_to_navigate, control_page_time, first_frame_shown, release_page_time
-from test_active_tasks import active_result, page_clock, stored_result, tapping_server, wait_for_step  # noqa: F401 (fixture)
+from test_active_tasks import active_result, page_clock, past_countdown, stored_result, tapping_server, wait_for_step  # noqa: F401 (fixture)
 
 G = 9.80665
 # Readings held steady while the knee bends: the accelerometer (m/s², gravity included, as the W3C gives it), the
@@ -291,3 +291,203 @@ def test_the_knee_bend_speaks_each_built_in_language(tapping_server, new_browser
         wait_for_step(me, "conclusion")
         assert measure in me.main_text()
         me.next()
+
+
+def fast_wait(driver, condition, timeout=WAIT):
+    """Waits for `condition` on the page, looking every few milliseconds: the emulated movements follow the page's
+    states closely (a shake must come before the stimulus's delay ends)."""
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.002).until(condition)
+    except Exception:
+        area = driver.execute_script("return document.querySelector('.motion-area')?.outerHTML")
+        raise AssertionError(f"the page did not get there; its motion area: {area}")
+
+
+def wait_for_page_clock(driver, stamp):
+    """Returns once the page's own clock (`performance.now()`, ms) has reached `stamp`: the page answers as soon as it
+    sees it, looking between its other tasks (a message to itself), so its frames and motion events go on meanwhile."""
+    driver.execute_async_script("""
+        const [target, done] = arguments, channel = new MessageChannel();
+        channel.port1.onmessage = () => { if (performance.now() >= target) done(); else channel.port2.postMessage(0); };
+        channel.port2.postMessage(0);""", stamp)
+
+
+def hold_still(driver, linear=(0, 0, 0)):
+    """The phone upright (gravity along y), its user acceleration `linear` (m/s²) and the accelerometer's reading
+    gravity plus that."""
+    x, y, z = linear
+    driver.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": "linear-acceleration", "reading": {"xyz": {"x": x, "y": y, "z": z}}})
+    driver.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": "accelerometer", "reading": {"xyz": {"x": x, "y": G + y, "z": z}}})
+
+
+def upright_phone(driver):
+    """Every motion sensor emulated, the phone still and upright, and the page watching its sensors."""
+    emulate_phone(driver)
+    for kind in ("accelerometer", "linear-acceleration", "gravity", "gyroscope", "relative-orientation", "absolute-orientation"):
+        driver.execute_cdp_cmd("Emulation.setSensorOverrideEnabled", {"enabled": True, "type": kind})
+    driver.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": "gravity", "reading": {"xyz": {"x": 0, "y": G, "z": 0}}})
+    driver.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": "gyroscope", "reading": {"xyz": {"x": 0, "y": 0, "z": 0}}})
+    hold_still(driver)
+    driver.execute_script(_WATCH_SENSORS)
+    tilt(driver, 90)
+
+
+def run_files(server, prefix):
+    with sqlite3.connect(f"file:{server.data / 'study.sqlite'}?mode=ro", uri=True) as db:
+        return {name: json.loads(data) for name, data in db.execute("SELECT name, data FROM runFile WHERE name LIKE ?", (prefix + "%",))}
+
+
+def test_a_five_hertz_tremor_is_measured_as_five_hertz_and_its_readings_kept(tapping_server, browser):
+    control_page_time(browser.driver)
+    me = Participant(tapping_server, browser).join()
+    me.onboard_every_format()
+    me.start_survey("Hand tremor")
+    past_countdown(me, "tremor.handInLap.right")
+    upright_phone(me.driver)
+    release_page_time(me.driver)
+    first_frame_shown(me.driver)
+    fast_wait(me.driver, lambda d: area_state(d) == "recording")
+    # The browser tells an orientation only when it changes (a real phone's changes all the time): the device motion
+    # recorder, which keeps the attitude with each reading, starts with the first one it hears.
+    tilt(me.driver, 89.5)
+    me.browser.check_page()
+
+    # The hand shakes at 5 Hz, 1 m/s² along the phone's x axis: each reading is the sinusoid at the page's own clock
+    # when it is set, and set again as soon as that is done, until the page has finished recording.
+    amplitude, hertz, updates = 1.0, 5.0, 0
+    start = None
+    while True:
+        try:
+            now, state = me.driver.execute_script(
+                "return [performance.now(), document.querySelector('.motion-area')?.dataset.state ?? null]")
+        except Exception:
+            break  # the page is being replaced by the next one
+        if state != "recording":
+            break
+        start = now if start is None else start
+        hold_still(me.driver, (amplitude * math.sin(2 * math.pi * hertz * (now - start) / 1000), 0, 0))
+        updates += 1
+    wait_for_step(me, "conclusion")
+    assert "Tremor frequency" in me.main_text()
+    me.next()
+
+    result = active_result(stored_result(tapping_server, "tremor"), "tremor.handInLap.right")
+    measures = {m["identifier"]: m["value"] for m in result["measures"]}
+    print(f"\ntremor: {measures}, {updates} readings set, {result['samples']['recorders']}")
+    assert result["complete"] is True
+    assert abs(measures["dominantFrequency"] - 5) <= 0.5, measures
+    assert abs(measures["amplitude"] - amplitude / G) < 0.5 * amplitude / G, measures
+    files = run_files(tapping_server, "tremor_handInLap_right")
+    assert len(files) == 2 and any("accelerometer" in n for n in files) and any("deviceMotion" in n for n in files), list(files)
+    for name, document in files.items():
+        stamps = [item["timestamp"] for item in document["items"]]
+        assert stamps == sorted(stamps) and stamps[-1] <= result["samples"]["end"], name
+        assert len(stamps) > 60, name  # about 60 a second for 3 s
+
+
+def test_a_shake_400_ms_after_the_circle_is_a_400_ms_reaction_and_one_before_it_a_false_start(tapping_server, browser):
+    control_page_time(browser.driver)
+    me = Participant(tapping_server, browser).join()
+    me.onboard_every_format()
+    me.start_survey("Shake reaction")
+    past_countdown(me, "reactionTime")
+    upright_phone(me.driver)
+    release_page_time(me.driver)
+    first_frame_shown(me.driver)
+    shake = (0, 9.80665, 0)  # 1 g of user acceleration: above the 0.5 g threshold
+    fast_wait(me.driver, lambda d: area_state(d) == "starting")
+    tilt(me.driver, 89.5)  # as above: the first attitude after the recorder started
+
+    def state(d):
+        return area_state(d)
+
+    # Shaken while waiting for the circle: a false start, and the attempt runs again.
+    fast_wait(me.driver, lambda d: state(d) == "waiting")
+    hold_still(me.driver, shake)
+    fast_wait(me.driver, lambda d: state(d) == "falseStart")
+    hold_still(me.driver)
+    assert "Too early" in me.main_text()
+
+    # Shaken when the page's clock reaches the circle's onset (the frame that showed it) + 400 ms.
+    fast_wait(me.driver, lambda d: state(d) == "stimulus")
+    onset = float(me.driver.execute_script("return document.querySelector('.motion-area').dataset.onset"))
+    wait_for_page_clock(me.driver, onset + 400)
+    hold_still(me.driver, shake)
+    given = me.driver.execute_script("return performance.now()") - onset
+    fast_wait(me.driver, lambda d: state(d) == "reaction")
+    hold_still(me.driver)
+
+    # Not shaken at all: a timeout, which ends the second attempt and the step.
+    wait_for_step(me, "conclusion")
+    assert "Shaken too early" in me.main_text()
+    me.next()
+
+    result = active_result(stored_result(tapping_server, "shake"), "reactionTime")
+    trials = result["samples"]["trials"]
+    assert [t["outcome"] for t in trials] == ["falseStart", "reaction", "timeout"], trials
+    measures = {m["identifier"]: m["value"] for m in result["measures"]}
+    print(f"\nshake reaction: measured {trials[1]['reactionTime']} ms for a shake given 400 ms after the onset (its reading set by {given:.1f} ms); {measures}")
+    # The reading changes when the test's command reaches the browser (`given`, on the page's clock, is just after),
+    # and the page hears it with its next motion event (Chromium gives about 60 a second): the reaction is the first
+    # reading at or after the shake, within one reading of the shake's setting.
+    assert 400 <= trials[1]["reactionTime"] <= given + 1000 / 55, (trials[1], given)
+    assert measures["falseStarts"] == 1 and measures["timeouts"] == 1 and measures["reactions"] == 1
+    assert measures["meanReactionTime"] == measures["medianReactionTime"] == round(trials[1]["reactionTime"], 1)
+    files = run_files(tapping_server, "reactionTime")
+    assert len(files) == 1, list(files)
+    moving = [item for item in next(iter(files.values()))["items"] if abs(item["userAcceleration"]["y"] + 1) < 0.02]
+    assert moving, "the shakes are in the recorder's file"
+
+
+def test_a_denied_or_silent_sensor_gives_no_shake_result(tapping_server, browser):
+    control_page_time(browser.driver)
+    me = Participant(tapping_server, browser).join()
+    me.onboard_every_format()
+    me.start_survey("Shake reaction")
+    past_countdown(me, "reactionTime")
+    for kind in ("accelerometer", "linear-acceleration", "gravity", "gyroscope", "relative-orientation", "absolute-orientation"):
+        me.driver.execute_cdp_cmd("Emulation.setSensorOverrideEnabled", {"enabled": True, "type": kind, "metadata": {"available": False}})
+    release_page_time(me.driver)
+    first_frame_shown(me.driver)
+    WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "noReadings")
+    assert "No motion readings" in me.main_text()
+    me.browser.check_page()
+    me.driver.find_element(By.CSS_SELECTOR, ".tap-bar button").click()
+    wait_for_step(me, "conclusion")
+    me.next()
+    result = active_result(stored_result(tapping_server, "shake"), "reactionTime")
+    assert result["complete"] is False and result["samples"]["trials"] == []
+    assert result["samples"]["recorders"]["deviceMotion"] == {"unavailable": "noReadings"}
+    assert all(m.get("value") is None for m in result["measures"]), result["measures"]
+    assert run_files(tapping_server, "reactionTime") == {}
+
+
+# iOS Safari's way: the browser asks for the motion sensors only from a tap, and here the participant refuses.
+_REFUSING_BROWSER = """
+DeviceMotionEvent.requestPermission = () => Promise.resolve('denied');
+"""
+
+
+def test_refused_motion_sensors_are_said_so_and_the_tremor_is_recorded_as_denied(tapping_server, browser):
+    control_page_time(browser.driver)
+    browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": _REFUSING_BROWSER})
+    me = Participant(tapping_server, browser).join()
+    me.onboard_every_format()
+    me.start_survey("Hand tremor")
+    past_countdown(me, "tremor.handInLap.right")
+    release_page_time(me.driver)
+    first_frame_shown(me.driver)
+    WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "ready")
+    assert "Touch anywhere to start" in me.main_text()
+    touch(me.driver)
+    WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "unavailable")
+    assert "Motion sensors were not allowed" in me.main_text()
+    me.browser.check_page()
+    me.driver.find_element(By.CSS_SELECTOR, ".tap-bar button").click()
+    wait_for_step(me, "conclusion")
+    me.next()
+    result = active_result(stored_result(tapping_server, "tremor"), "tremor.handInLap.right")
+    assert result["complete"] is False
+    assert result["samples"]["recorders"] == {"accelerometer": {"unavailable": "denied"}, "deviceMotion": {"unavailable": "denied"}}
+    assert all(m.get("value") is None for m in result["measures"]), result["measures"]
+    assert run_files(tapping_server, "tremor_handInLap_right") == {}

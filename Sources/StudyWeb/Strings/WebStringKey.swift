@@ -57,6 +57,8 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case activeHold, activeTrial
     /// A range-of-motion step's prompts, and what it says when the browser gives no motion readings.
     case motionTouchToStart, motionTouchToFinish, motionDenied, motionAbsent, motionNoReadings
+    /// A shake reaction time step's notes after a shake before the circle, and after no shake in time.
+    case shakeTooEarly, shakeTooSlow
     /// The colours of a Stroop step, as its words and buttons name them.
     case colorRed, colorGreen, colorBlue, colorYellow
     /// A spatial span step's two phases: the sequence playing, and the participant's turn.
@@ -83,6 +85,8 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case measureTotalCorrect, measureTotalDyad, measureMeanTime
     case measureMarkedArea, measureMarkCount
     case measureTotalSuccesses, measureTotalFailures, measureMeanPegTime, measureTotalDistance
+    case measureDominantFrequency, measureAmplitude, measureBandShare
+    case measureReactions, measureFalseStarts
 
     // Site pages (home, settings, join, sign-in, messages).
     /// The link that jumps over the header to the page's content, and the label of the header's navigation.

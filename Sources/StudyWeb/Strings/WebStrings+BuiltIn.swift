@@ -5,6 +5,13 @@ extension WebStrings {
     ]
 
     private static let english: [String: String] = [
+        "shakeTooEarly": "Too early: keep the phone still until the circle appears. This attempt starts again.",
+        "shakeTooSlow": "No shake in time.",
+        "measureDominantFrequency": "Tremor frequency",
+        "measureAmplitude": "Tremor amplitude",
+        "measureBandShare": "Share of movement in the tremor",
+        "measureReactions": "Shakes in time",
+        "measureFalseStarts": "Shaken too early",
         "pegsDone": "Pegs: {done} of {total}",
         "measureTotalSuccesses": "Pegs moved",
         "measureTotalFailures": "Pegs dropped short",
@@ -266,6 +273,13 @@ extension WebStrings {
     ]
 
     private static let simplifiedChinese: [String: String] = [
+        "shakeTooEarly": "太早了：圆圈出现前请保持手机不动。这一次重新开始。",
+        "shakeTooSlow": "没有及时摇动。",
+        "measureDominantFrequency": "震颤频率",
+        "measureAmplitude": "震颤幅度",
+        "measureBandShare": "震颤占动作的比例",
+        "measureReactions": "及时摇动",
+        "measureFalseStarts": "摇动过早",
         "pegsDone": "木钉：{done} / {total}",
         "measureTotalSuccesses": "移好的木钉",
         "measureTotalFailures": "没放到位的木钉",
@@ -527,6 +541,13 @@ extension WebStrings {
     ]
 
     private static let japanese: [String: String] = [
+        "shakeTooEarly": "早すぎます。円が現れるまでスマートフォンを動かさないでください。この回をやり直します。",
+        "shakeTooSlow": "時間内に振られませんでした。",
+        "measureDominantFrequency": "ふるえの周波数",
+        "measureAmplitude": "ふるえの振幅",
+        "measureBandShare": "動きに占めるふるえの割合",
+        "measureReactions": "時間内に振った回数",
+        "measureFalseStarts": "早すぎた回数",
         "pegsDone": "ペグ：{total} 本中 {done} 本",
         "measureTotalSuccesses": "移動できたペグ",
         "measureTotalFailures": "届かなかったペグ",
@@ -788,6 +809,13 @@ extension WebStrings {
     ]
 
     private static let korean: [String: String] = [
+        "shakeTooEarly": "너무 빨랐습니다. 원이 나타날 때까지 휴대폰을 움직이지 마세요. 이 시도를 다시 합니다.",
+        "shakeTooSlow": "시간 안에 흔들지 않았습니다.",
+        "measureDominantFrequency": "떨림 주파수",
+        "measureAmplitude": "떨림 진폭",
+        "measureBandShare": "움직임 중 떨림의 비율",
+        "measureReactions": "제때 흔든 횟수",
+        "measureFalseStarts": "너무 일찍 흔든 횟수",
         "pegsDone": "못: {total}개 중 {done}개",
         "measureTotalSuccesses": "옮긴 못",
         "measureTotalFailures": "제자리에 못 놓은 못",
@@ -1049,6 +1077,13 @@ extension WebStrings {
     ]
 
     private static let spanish: [String: String] = [
+        "shakeTooEarly": "Demasiado pronto: no mueva el teléfono hasta que aparezca el círculo. Este intento vuelve a empezar.",
+        "shakeTooSlow": "No agitó a tiempo.",
+        "measureDominantFrequency": "Frecuencia del temblor",
+        "measureAmplitude": "Amplitud del temblor",
+        "measureBandShare": "Parte del movimiento que es temblor",
+        "measureReactions": "Agitaciones a tiempo",
+        "measureFalseStarts": "Agitado demasiado pronto",
         "pegsDone": "Clavijas: {done} de {total}",
         "measureTotalSuccesses": "Clavijas movidas",
         "measureTotalFailures": "Clavijas fuera de sitio",

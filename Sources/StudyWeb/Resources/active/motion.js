@@ -22,6 +22,13 @@ export async function requestMotion() {
   return 'granted';
 }
 
+/** Asks for the motion sensors without a tap: resolves as `requestMotion` does, or with null where the browser
+ *  refuses to ask but from a tap (iOS Safari; Chromium's `requestPermission` grants at once). */
+export async function requestMotionWithoutTap() {
+  const access = await requestMotion();
+  return access === 'denied' && typeof DeviceMotionEvent.requestPermission === 'function' ? null : access;
+}
+
 /** The quaternion of DeviceOrientationEvent's angles (degrees, intrinsic Z-X'-Y''), as the W3C's conversion gives it. */
 export function quaternion(alpha, beta, gamma) {
   const [c1, s1] = [Math.cos(alpha * RADIANS / 2), Math.sin(alpha * RADIANS / 2)];
@@ -44,6 +51,7 @@ export class MotionRecorders {
     this.orientation = null;
     this.last = {};
     this.listeners = [];
+    this.onKeep = null; // called with (name, item) for each reading kept, in the order they came
   }
 
   /** Starts listening; `denied` or `absent` records every recorder as unavailable for that reason instead. */
@@ -92,7 +100,9 @@ export class MotionRecorders {
     const last = this.last[name];
     if (last !== undefined && time - last < (name === 'location' ? 800 : this.spacing)) return;
     this.last[name] = time;
-    list.push({ timestamp: seconds(time - this.origin), ...reading() });
+    const item = { timestamp: seconds(time - this.origin), ...reading() };
+    list.push(item);
+    if (this.onKeep) this.onKeep(name, item);
   }
 
   /** Whether any recorder has a reading yet. */
@@ -105,8 +115,10 @@ export class MotionRecorders {
     if (this.watch !== undefined) navigator.geolocation.clearWatch(this.watch);
   }
 
-  /** What the step posts as `recorders`: each recorder's items, or why it has none. */
-  document() {
-    return Object.fromEntries(this.names.map((name) => [name, this.unavailable[name] ? { unavailable: this.unavailable[name] } : { items: this.items[name] }]));
+  /** What the step posts as `recorders`: each recorder's items (those stamped by `until`, seconds on the step's clock,
+   *  when given: an event stamped after the frame that ended the step may still have come), or why it has none. */
+  document(until = Infinity) {
+    return Object.fromEntries(this.names.map((name) => [name, this.unavailable[name] ? { unavailable: this.unavailable[name] }
+      : { items: this.items[name].filter((item) => item.timestamp <= until) }]));
   }
 }
