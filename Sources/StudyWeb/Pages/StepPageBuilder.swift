@@ -137,6 +137,7 @@ struct StepPageBuilder {
             "done": strings[.done], "pegs": strings[.pegsDone],
             "touchToStart": strings[.motionTouchToStart], "touchToFinish": strings[.motionTouchToFinish],
             "motionDenied": strings[.motionDenied], "motionAbsent": strings[.motionAbsent], "motionNoReadings": strings[.motionNoReadings],
+            "touchWhenDone": strings[.walkTouchWhenDone], "walkUnderway": strings[.walkUnderway],
         ]
         return ActiveView(module: content.module, script: "\(base)/active/\(content.module).js?v=\(WebAssets.version)",
                           duration: QuestionFields.text(content.duration ?? 0), settings: Self.json(content.settings), texts: Self.json(texts),
