@@ -183,8 +183,8 @@ struct WalkModuleTests {
         let sixMinutes = try WalkTask.sixMinuteWalk(identifier: "six")
         guard case .active(let walk)? = sixMinutes.steps.first(where: { $0.identifier == "fitness.walk" })?.kind else { Issue.record("no walk"); return }
         let bytes = WalkModule().maximumPostedBytes(for: walk)
-        // Six minutes at 30 a second with three recorders: about 6 MB, and its form under nginx's 16 MB.
-        #expect(bytes > 5_000_000 && bytes < 7_000_000, "\(bytes)")
+        // Six minutes at 30 a second with three recorders: 6,152,416 bytes, and its form under nginx's 16 MB.
+        #expect(bytes == 6_152_416)
         #expect(2 * bytes + (1 << 20) < 16 << 20)
         // A real post of that walk fits (steps with 0.05 g of noise, rounded as the browser rounds).
         var random = Noise()

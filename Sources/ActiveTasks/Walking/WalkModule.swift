@@ -53,7 +53,7 @@ public struct WalkModule: ActiveModule {
     /// The most bytes a step's samples may have: for each recorder, the readings its rate allows over the step's
     /// duration and a second (with the quarter to spare that ``MotionRecordings`` allows), at the bytes one takes, and
     /// 64 KB besides; at least the usual 1 MB. A fitness check's six-minute walk at 30 readings a second with the
-    /// accelerometer, device motion and location comes to 5.6 MB.
+    /// accelerometer, device motion and location comes to 6,152,416 bytes (its form: at most 13.4 MB).
     public func maximumPostedBytes(for content: ActiveStepContent) -> Int {
         let duration = (content.duration ?? 0) + 1
         let frequency = content.number("frequency") ?? 60
