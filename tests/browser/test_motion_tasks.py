@@ -1,6 +1,7 @@
 """Active tasks on the phone's motion sensors, in a real browser whose sensors the DevTools protocol drives
 (`Emulation.setSensorOverrideEnabled` and `setSensorOverrideReadings`): the stored recorder file must hold the emulated
-readings, and the measures must be what the emulated movement implies.
+readings, and the measures must be what the emulated movement implies. Walking tasks' location comes from
+`Emulation.setGeolocationOverride`.
 
 Each emulated reading is waited for on the page itself (a listener the test adds sees the orientation the page's
 recorder sees, and counts the motion events after it), never on the clock."""
@@ -373,3 +374,36 @@ def test_a_timed_walk_takes_the_time_between_two_touches_and_the_distance_betwee
     items = json.loads(data)["items"]
     assert 150 in [round(item["horizontalAccuracy"]) for item in items], items
     assert abs(items[-1]["coordinate"]["latitude"] - fixes[-1][0]) < 1e-9
+
+
+def test_a_timed_walk_without_motion_or_location_says_so_times_the_walk_and_records_no_readings(tapping_server, browser):
+    control_page_time(browser.driver)
+    me = Participant(tapping_server, browser).join()
+    me.onboard_every_format()
+    me.start_survey("Timed walk")
+    me.next()
+    emulate_walking_phone(me.driver)
+    # The participant refuses the sensors and the location: every permission but none is granted.
+    me.driver.execute_cdp_cmd("Browser.grantPermissions", {"permissions": [], "origin": tapping_server.base})
+    for step in ("timed.walk.trial1", "timed.walk.turn.around", "timed.walk.trial2"):
+        wait_for_step(me, step)
+        release_page_time(me.driver)
+        first_frame_shown(me.driver)
+        WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "ready")
+        started = touch(me.driver)
+        WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "unavailable")
+        if step == "timed.walk.trial1":
+            assert "Motion sensors were not allowed" in me.main_text()
+            me.browser.check_page()
+            trial = (started, touch(me.driver))
+        else:
+            touch(me.driver)
+    wait_for_step(me, "conclusion")
+    me.next()
+    result = active_result(stored_result(tapping_server, "timedwalk"), "timed.walk.trial1")
+    measures = {m["identifier"]: m["value"] for m in result["measures"]}
+    assert measures["stepCount"] is None and measures["cadence"] is None and measures["distance"] is None, measures
+    assert abs(measures["duration"] - (trial[1] - trial[0])) < 0.002, (measures, trial)
+    assert result["samples"]["recorders"] == {name: {"unavailable": "denied"} for name in ("accelerometer", "deviceMotion", "location")}
+    with sqlite3.connect(f"file:{tapping_server.data / 'study.sqlite'}?mode=ro", uri=True) as db:
+        assert db.execute("SELECT count(*) FROM runFile WHERE name LIKE 'timed_walk%'").fetchone()[0] == 0
