@@ -15,9 +15,15 @@ public protocol ActiveModule: Sendable {
     /// Checks the samples the browser `posted` (a JSON object) for `step`, whose content is `content`, and computes
     /// the measures; throws naming the first sample that cannot be kept.
     func result(of step: Step, content: ActiveStepContent, posted: Data) throws(ActiveSamplesError) -> ActiveStepResult
+    /// The most bytes the samples of a step with `content` may have (1 MB unless a module says otherwise).
+    func maximumPostedBytes(for content: ActiveStepContent) -> Int
 }
 
 extension ActiveModule {
+    /// The most bytes the samples of a step with `content` may have: 1 MB unless the module records more (a walk's
+    /// sensors); the server lets a step's form be this much larger than its usual limit.
+    public func maximumPostedBytes(for content: ActiveStepContent) -> Int { ActiveModules.usualSampleBytes }
+
     /// The result of `step` from its checked `samples` and the `measures` computed from them.
     func result(of step: Step, isComplete: Bool, samples: JSONTree, measures: [(identifier: String, value: Double?, units: String?)]) -> ActiveStepResult {
         ActiveStepResult(identifier: step.identifier, module: name, isComplete: isComplete, samples: samples,
@@ -42,12 +48,15 @@ public struct ActiveModules: Sendable {
     /// The module named `name`; nil when the catalogue has none.
     public subscript(name: String) -> (any ActiveModule)? { modules[name] }
 
+    /// The most bytes an active step's samples may have unless its module says otherwise (1 MB).
+    public static let usualSampleBytes = PostedSamples.maximumBytes
+
     /// The names of every module, sorted.
     public var names: [String] { modules.keys.sorted() }
 
     /// Every module StudyKit provides.
     public static let standard = ActiveModules([CountdownModule(), TappingModule(), ReactionTimeModule(), StroopModule(), SpatialSpanModule(), TrailMakingModule(), TowerOfHanoiModule(), PSATModule(), AmslerGridModule(), HolePegModule(),
-                                                  RangeOfMotionModule(), TremorModule(), ShakeReactionTimeModule()])
+                                                  RangeOfMotionModule(), TremorModule(), ShakeReactionTimeModule(), WalkModule()])
 }
 
 /// The countdown before a measurement: the browser shows it for the step's duration and posts how long it actually

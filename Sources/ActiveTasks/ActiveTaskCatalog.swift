@@ -95,6 +95,33 @@ public enum ActiveTaskCatalog {
                                            numberOfAttempts: try settings.integer("numberOfAttempts") ?? 3, timeout: try settings.number("timeout") ?? 3,
                                            frequency: try settings.number("frequency") ?? 100, options: try settings.options(), language: language)
         },
+        "shortWalk": Entry(settings: ["numberOfStepsPerLeg", "restDuration", "frequency"]) { identifier, settings, language throws(ActiveTaskSettingsError) in
+            try WalkTask.shortWalk(identifier: identifier, intendedUse: try settings.text("intendedUse"),
+                                   numberOfStepsPerLeg: try settings.integer("numberOfStepsPerLeg") ?? 20, restDuration: try settings.number("restDuration") ?? 20,
+                                   frequency: try settings.number("frequency") ?? 60, options: try settings.options(), language: language)
+        },
+        "walkBackAndForth": Entry(settings: ["walkDuration", "restDuration", "frequency"]) { identifier, settings, language throws(ActiveTaskSettingsError) in
+            try WalkTask.walkBackAndForth(identifier: identifier, intendedUse: try settings.text("intendedUse"),
+                                          walkDuration: try settings.number("walkDuration") ?? 180, restDuration: try settings.number("restDuration") ?? 180,
+                                          frequency: try settings.number("frequency") ?? 30, options: try settings.options(), language: language)
+        },
+        "timedWalk": Entry(settings: ["distanceInMeters", "timeLimit", "turnAroundTimeLimit", "includeAssistiveDeviceForm", "frequency"]) { identifier, settings, language throws(ActiveTaskSettingsError) in
+            try WalkTask.timedWalk(identifier: identifier, intendedUse: try settings.text("intendedUse"),
+                                   distanceInMeters: try settings.number("distanceInMeters") ?? 100, timeLimit: try settings.number("timeLimit") ?? 180,
+                                   turnAroundTimeLimit: try settings.number("turnAroundTimeLimit") ?? 60,
+                                   includeAssistiveDeviceForm: settings.values["includeAssistiveDeviceForm"] == nil ? true : try settings.flag("includeAssistiveDeviceForm"),
+                                   frequency: try settings.number("frequency") ?? 60, options: try settings.options(), language: language)
+        },
+        "fitnessCheck": Entry(settings: ["walkDuration", "restDuration", "frequency"]) { identifier, settings, language throws(ActiveTaskSettingsError) in
+            try WalkTask.fitnessCheck(identifier: identifier, intendedUse: try settings.text("intendedUse"),
+                                      walkDuration: try settings.number("walkDuration") ?? 360, restDuration: try settings.number("restDuration") ?? 180,
+                                      frequency: try settings.number("frequency") ?? 30, options: try settings.options(), language: language)
+        },
+        "sixMinuteWalk": Entry(settings: ["walkDuration", "restDuration", "frequency"]) { identifier, settings, language throws(ActiveTaskSettingsError) in
+            try WalkTask.sixMinuteWalk(identifier: identifier, intendedUse: try settings.text("intendedUse"),
+                                       walkDuration: try settings.number("walkDuration") ?? 360, restDuration: try settings.number("restDuration") ?? 180,
+                                       frequency: try settings.number("frequency") ?? 30, options: try settings.options(), language: language)
+        },
     ]
 
     /// The range-of-motion task of `joint`: `side` (left or right, ResearchKit's `limbOption`), `frequency`.

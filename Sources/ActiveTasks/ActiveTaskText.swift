@@ -80,6 +80,42 @@ enum ActiveTaskText: String, CaseIterable, Sendable {
     case shakeUse
     case shakeHow
     case shakeStep
+    case walkTitle
+    case walkUse
+    case walkHow
+    case walkOutbound
+    case walkReturn
+    case walkRest
+    case walkBackTitle
+    case walkBackHow
+    case walkBackStep
+    case timedTitle
+    case timedUse
+    case timedHow
+    case timedTrial1
+    case timedTurn
+    case timedTrial2
+    case timedFormTitle
+    case timedFormText
+    case timedAFO
+    case timedAssistance
+    case timedNone
+    case timedCane1
+    case timedCrutch1
+    case timedCane2
+    case timedCrutch2
+    case timedWalker
+    case fitnessTitle
+    case sixMinuteTitle
+    case fitnessUse
+    case fitnessHow
+    case fitnessWalk
+    case fitnessRest
+    case walkQuestionsTitle
+    case exertionQuestion
+    case exertionLow
+    case exertionHigh
+    case stoppedQuestion
 }
 
 /// The texts of one language: the language's table, else its base language's (`ja-JP` reads `ja`, `zh` reads

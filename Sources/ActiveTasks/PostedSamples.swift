@@ -7,10 +7,10 @@ struct PostedSamples {
     /// The most bytes a posted samples document may have.
     static let maximumBytes = 1_000_000
 
-    /// Parses `data` as one JSON object.
-    static func document(_ data: Data) throws(ActiveSamplesError) -> JSONTree {
-        guard data.count <= maximumBytes else {
-            throw ActiveSamplesError(path: "", message: "is \(data.count) bytes; samples may take at most \(maximumBytes)")
+    /// Parses `data` as one JSON object of at most `limit` bytes.
+    static func document(_ data: Data, limit: Int = maximumBytes) throws(ActiveSamplesError) -> JSONTree {
+        guard data.count <= limit else {
+            throw ActiveSamplesError(path: "", message: "is \(data.count) bytes; samples may take at most \(limit)")
         }
         let tree: JSONTree
         do { tree = try JSONTree(data: data) } catch { throw ActiveSamplesError(path: error.path, message: error.locatedMessage) }

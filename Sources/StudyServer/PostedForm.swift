@@ -17,25 +17,30 @@ struct PostedForm: Sendable {
     /// The largest form body accepted without a file (a signature with many strokes fits easily).
     static let maximumBody = 1 << 20
 
-    /// Reads an `application/x-www-form-urlencoded` body.
-    static func fields(of request: Request) async throws -> [String: [String]] {
+    /// Reads an `application/x-www-form-urlencoded` body of at most ``maximumBody`` and `extra` bytes.
+    static func fields(of request: Request, extra: Int = 0) async throws -> [String: [String]] {
         let contentType = request.headers[.contentType]
         if let contentType, !FormBody.isURLEncoded(contentType: contentType) { throw FormBody.wrongContentType(contentType) }
-        let body = try await request.body.collect(upTo: maximumBody)
+        let body = try await request.body.collect(upTo: maximumBody + extra)
         if contentType == nil, body.readableBytes > 0 { throw FormBody.wrongContentType(nil) }
         return try FormBody.fields(String(buffer: body))
     }
 
     /// Reads a form, with its files when it is posted as `multipart/form-data`; such a body may be as large as the
     /// largest file the route accepts (`largestFile`, asked only for a multipart post) with a margin, plus
-    /// ``maximumBody`` for the rest.
+    /// ``maximumBody`` for the rest. A form that says it is larger than ``maximumBody`` (its `Content-Length`) may be
+    /// larger by what `largestFile` allows: an active step that records many readings (a walk's sensors) allows twice
+    /// its samples' limit, since a form's encoding at most about doubles a samples document.
     static func read(_ request: Request, largestFile: () async throws -> Int) async throws -> PostedForm {
         let contentType = request.headers[.contentType] ?? ""
         guard let boundary = FormBody.multipartBoundary(contentType: contentType) else {
             if FormBody.isMultipart(contentType: contentType) {
                 throw StudyServerError.malformed("The form was sent as multipart/form-data without its boundary.")
             }
-            return PostedForm(fields: try await fields(of: request), files: [:])
+            // Asked only of a large form, so that every other post reads nothing more.
+            let length = request.headers[.contentLength].flatMap { Int($0) } ?? 0
+            let extra = length > maximumBody ? try await largestFile() : 0
+            return PostedForm(fields: try await fields(of: request, extra: extra), files: [:])
         }
         // The largest file and as much again (at most 10 MB more), so that a file somewhat too large still reaches its
         // question and gets its message.

@@ -44,10 +44,12 @@ extension StudyService {
         }
     }
 
-    /// The largest file the current step of the participant's run `runID` accepts, in bytes; 0 when it asks for no
-    /// file (or there is no such run of theirs): how large a posted form may be beyond the usual limit.
+    /// The largest file the current step of the participant's run `runID` accepts, in bytes, or for an active step
+    /// whose module records more than 1 MB of samples (a walk: ``StepSubmission/extraFormBytes(for:)``), twice that;
+    /// 0 when it asks for neither (or there is no such run of theirs): how large a posted form may be beyond the usual limit.
     func largestUpload(runID: UUID, participant: StudyParticipant) async throws -> Int {
         guard let step = try await workflow.currentStep(of: runID, for: participant) else { return 0 }
+        if case .active = step.kind { return StepSubmission.extraFormBytes(for: step) }
         return step.questions.reduce(0) { largest, question in
             guard case .file(let format) = question.format else { return largest }
             return max(largest, format.maximumBytes)

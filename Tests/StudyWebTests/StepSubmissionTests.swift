@@ -255,4 +255,18 @@ struct StepSubmissionTests {
         #expect(session.currentStep?.identifier == "review")
         #expect(try Fixtures.render(session).contains("<dd>6</dd>"))
     }
+
+    @Test func aWalksFormMayBeLargerByTwiceItsSamplesLimitAndNoOtherStepsMay() {
+        let walk = Step(identifier: "walking.outbound", kind: .active(ActiveStepContent(module: "walk", duration: 30, settings: [
+            "phase": .text("walk"), "recorders": .text("accelerometer,deviceMotion"), "frequency": .number(60)])), isOptional: false)
+        // 2,330 readings a recorder at 340 + 100 bytes, and 64 KiB: 1,090,736 bytes of samples.
+        #expect(StepSubmission.extraFormBytes(for: walk) == 2 * 1_090_736)
+        let tapping = Step(identifier: "tapping.right", kind: .active(ActiveStepContent(module: "tapping", duration: 20)), isOptional: false)
+        #expect(StepSubmission.extraFormBytes(for: tapping) == 0)
+        // A short walk's rest at 10 readings a second stays within the usual limit.
+        let rest = Step(identifier: "walking.rest", kind: .active(ActiveStepContent(module: "walk", duration: 20, settings: [
+            "phase": .text("rest"), "recorders": .text("accelerometer,deviceMotion"), "frequency": .number(10)])), isOptional: false)
+        #expect(StepSubmission.extraFormBytes(for: rest) == 0)
+        #expect(StepSubmission.extraFormBytes(for: Step(identifier: "q", kind: .instruction)) == 0)
+    }
 }

@@ -8,6 +8,7 @@ import json
 import math
 import sqlite3
 
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -59,12 +60,14 @@ def tilt(driver, beta):
 
 
 def touch(driver):
+    """Touches the middle of the step's area; returns the touch's timestamp (the page's clock, seconds since the epoch)."""
     centre = driver.execute_script(
         "const r = document.querySelector('.motion-area').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]")
     at = page_clock(driver)
     for kind in ("mousePressed", "mouseReleased"):
         driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": kind, "x": centre[0], "y": centre[1], "button": "left", "clickCount": 1,
                                                             "timestamp": at})
+    return at
 
 
 def area_state(driver):
@@ -491,3 +494,205 @@ def test_refused_motion_sensors_are_said_so_and_the_tremor_is_recorded_as_denied
     assert result["samples"]["recorders"] == {"accelerometer": {"unavailable": "denied"}, "deviceMotion": {"unavailable": "denied"}}
     assert all(m.get("value") is None for m in result["measures"]), result["measures"]
     assert run_files(tapping_server, "tremor_handInLap_right") == {}
+
+
+# Walking: the page's view of the motion events, for the test to follow (the last event's timeStamp and how many came).
+_WATCH_WALK = """
+window.studykitWalk = {count: 0, last: null};
+addEventListener('devicemotion', (e) => { window.studykitWalk.count += 1; window.studykitWalk.last = e.timeStamp; });
+"""
+UPRIGHT = {"x": math.sin(math.pi / 4), "y": 0, "z": 0, "w": math.cos(math.pi / 4)}  # beta 90°: the phone upright in a pocket
+STEP_AMPLITUDE = 3.0  # m/s² of vertical acceleration, swinging once a step
+
+
+def emulate_walking_phone(driver):
+    """A phone upright in a pocket: gravity along its y axis, no rotation; the walk's swing is set by `swing`."""
+    emulate_phone(driver)
+    for kind in ("accelerometer", "linear-acceleration", "gravity", "gyroscope", "relative-orientation", "absolute-orientation"):
+        driver.execute_cdp_cmd("Emulation.setSensorOverrideEnabled", {"enabled": True, "type": kind})
+    driver.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": "gravity", "reading": {"xyz": {"x": 0, "y": G, "z": 0}}})
+    driver.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": "gyroscope", "reading": {"xyz": {"x": 0, "y": 0, "z": 0}}})
+    for kind in ("relative-orientation", "absolute-orientation"):
+        driver.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": kind, "reading": {"quaternion": UPRIGHT}})
+    swing(driver, 0)
+
+
+def swing(driver, vertical):
+    """The vertical acceleration the walk gives the phone now (m/s² along its y axis), gravity added for the accelerometer."""
+    driver.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": "linear-acceleration", "reading": {"xyz": {"x": 0, "y": vertical, "z": 0}}})
+    driver.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": "accelerometer", "reading": {"xyz": {"x": 0, "y": G + vertical, "z": 0}}})
+
+
+def walk_at_two_steps_a_second(driver):
+    """Follows the page's motion events until the step has posted: after each new event, sets the swing the walk has
+    at that event's time on the page's clock (a 2 Hz sine), so the signal's frequency is the page's and not the test's
+    pace. Returns every swing set."""
+    given, seen, first = [], 0, None
+    while True:
+        try:
+            state = driver.execute_script(
+                "const f = document.querySelector('input[name=samples]'); const w = window.studykitWalk;"
+                "return w && f && !f.value ? [w.count, w.last] : null")
+        except WebDriverException:
+            break  # the next page is loading
+        if state is None:
+            break
+        count, last = state
+        if count == seen or last is None:
+            continue
+        seen = count
+        first = last if first is None else first
+        vertical = round(STEP_AMPLITUDE * math.sin(2 * math.pi * 2 * (last - first) / 1000), 1)
+        swing(driver, vertical)
+        given.append(vertical)
+    return given
+
+
+def test_a_thirty_second_walk_at_two_steps_a_second_counts_sixty_steps_and_keeps_the_readings(tapping_server, browser):
+    control_page_time(browser.driver)
+    me = Participant(tapping_server, browser).join()
+    me.onboard_every_format()
+    me.start_survey("Walk")
+    wait_for_step(me, "walking.outbound")
+    emulate_walking_phone(me.driver)
+    me.driver.execute_script(_WATCH_SENSORS + _WATCH_WALK)
+    release_page_time(me.driver)
+    first_frame_shown(me.driver)
+    WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "ready")
+    me.browser.check_page()
+    assert me.main_text().count("Touch anywhere to start") == 1
+
+    touch(me.driver)
+    WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "recording")
+    # The recorder keeps device motion once it has seen an orientation, which the browser reports when it changes:
+    # the phone leans half a degree as the walk begins.
+    half = math.radians(90.5) / 2
+    for kind in ("relative-orientation", "absolute-orientation"):
+        me.driver.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": kind, "reading": {"quaternion": {"x": math.sin(half), "y": 0, "z": 0, "w": math.cos(half)}}})
+    given = walk_at_two_steps_a_second(me.driver)
+    wait_for_step(me, "conclusion")
+    assert "Steps a minute" in me.main_text()
+    me.next()
+
+    result = active_result(stored_result(tapping_server, "walk"), "walking.outbound")
+    measures = {m["identifier"]: m["value"] for m in result["measures"]}
+    assert abs(measures["stepCount"] - 60) <= 2, measures
+    assert abs(measures["cadence"] - 120) <= 4, measures
+    assert measures["distance"] is None  # no location recorded on this walk
+    assert abs(measures["duration"] - 30) < 0.05, measures
+    assert result["complete"] is True
+
+    # The recorders' files hold the emulated readings, in Core Motion's units and directions.
+    with sqlite3.connect(f"file:{tapping_server.data / 'study.sqlite'}?mode=ro", uri=True) as db:
+        files = dict(db.execute("SELECT name, data FROM runFile WHERE name LIKE 'walking_outbound-%'").fetchall())
+    motion = next(json.loads(data)["items"] for name, data in files.items() if "deviceMotion" in name)
+    accelerometer = next(json.loads(data)["items"] for name, data in files.items() if "accelerometer" in name)
+    # Device motion from the first orientation, a few events after the touch: nearly 60 a second for 30 s.
+    assert len(motion) > 50 * 30 and len(accelerometer) > 50 * 30, (len(motion), len(accelerometer))
+    values = set(given)
+    for item in motion:
+        assert any(abs(item["userAcceleration"]["y"] + v / G) < 0.011 for v in values), item
+        assert abs(item["userAcceleration"]["x"]) < 0.011 and abs(item["userAcceleration"]["z"]) < 0.011, item
+    # Gravity is what the page derives from two sensors, which the test sets one after the other: an event between the
+    # two sees them a swing's step or two apart, so it is right on average, and along y.
+    gravity = [item["gravity"]["y"] for item in motion]
+    assert abs(sum(gravity) / len(gravity) + 1) < 0.02 and all(abs(item["gravity"]["x"]) < 0.011 for item in motion)
+    for item in accelerometer:
+        assert any(abs(item["y"] + (G + v) / G) < 0.011 for v in values), item
+    swings = [item["userAcceleration"]["y"] for item in motion]
+    assert max(swings) > 0.25 and min(swings) < -0.25
+
+
+def test_a_timed_walk_takes_the_time_between_two_touches_and_the_distance_between_accurate_fixes(tapping_server, browser):
+    control_page_time(browser.driver)
+    me = Participant(tapping_server, browser).join()
+    me.onboard_every_format()
+    me.start_survey("Timed walk")
+    assert me.step() == "timed.walk.form"  # kept when the instructions are left out, as ResearchKit does
+    assert "ankle-foot orthosis" in me.main_text()
+    me.browser.check_page()
+    me.next()
+    wait_for_step(me, "timed.walk.trial1")
+    emulate_walking_phone(me.driver)
+    me.driver.execute_cdp_cmd("Browser.grantPermissions", {"permissions": ["geolocation", "sensors"], "origin": tapping_server.base})
+    # Walking north from (52.52, 13.405): a fix every 5 m, and one 200 m off with an accuracy of 150 m, left out.
+    per_metre = 1 / (6_371_008.8 * math.pi / 180)
+    fixes = [(52.52, 13.405, 5), (52.52 + 5 * per_metre, 13.405, 5), (52.5210, 13.4080, 150), (52.52 + 10 * per_metre, 13.405, 5),
+             (52.52 + 15 * per_metre, 13.405, 5)]
+    # Before the walk, a rough fix of the start (kept only if it comes after the touch, and then left out as inaccurate).
+    me.driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": fixes[0][0], "longitude": fixes[0][1], "accuracy": 150})
+    me.driver.execute_script("window.studykitFixes = 0; navigator.geolocation.watchPosition(() => { window.studykitFixes += 1; });")
+    release_page_time(me.driver)
+    first_frame_shown(me.driver)
+    WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "ready")
+    started = touch(me.driver)
+    WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "recording")
+    assert "Touch anywhere when you are there" in me.main_text()
+    for index, (latitude, longitude, accuracy) in enumerate(fixes, start=2):
+        # The recorder keeps a fix at most every 0.8 s: each comes a second after the last, on the page's clock.
+        wait_for_page_clock(me.driver, me.driver.execute_script("return performance.now()") + 1000)
+        me.driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": latitude, "longitude": longitude, "accuracy": accuracy})
+        WebDriverWait(me.driver, WAIT).until(lambda d, n=index: d.execute_script("return window.studykitFixes") >= n)
+    ended = touch(me.driver)
+    wait_for_step(me, "timed.walk.turn.around")
+    release_page_time(me.driver)
+    first_frame_shown(me.driver)
+    WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "ready")
+    touch(me.driver)
+    WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) in ("recording", "unavailable"))
+    touch(me.driver)
+    wait_for_step(me, "timed.walk.trial2")
+    release_page_time(me.driver)
+    first_frame_shown(me.driver)
+    WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "ready")
+    touch(me.driver)
+    WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) in ("recording", "unavailable"))
+    touch(me.driver)
+    wait_for_step(me, "conclusion")
+    me.next()
+
+    result = active_result(stored_result(tapping_server, "timedwalk"), "timed.walk.trial1")
+    measures = {m["identifier"]: m["value"] for m in result["measures"]}
+    # The touches' own timestamps are what the page measured from: measured − given.
+    assert measures["duration"] is not None and abs(measures["duration"] - (ended - started)) < 0.002, (result, ended - started)
+    assert abs(measures["distance"] - 15) < 0.2, measures
+    assert result["samples"]["distanceInMeters"] == 15
+    assert result["complete"] is True
+    with sqlite3.connect(f"file:{tapping_server.data / 'study.sqlite'}?mode=ro", uri=True) as db:
+        data = db.execute("SELECT data FROM runFile WHERE name LIKE 'timed_walk_trial1-location%'").fetchone()[0]
+    items = json.loads(data)["items"]
+    assert 150 in [round(item["horizontalAccuracy"]) for item in items], items
+    assert abs(items[-1]["coordinate"]["latitude"] - fixes[-1][0]) < 1e-9
+
+
+def test_a_timed_walk_without_motion_or_location_says_so_times_the_walk_and_records_no_readings(tapping_server, browser):
+    control_page_time(browser.driver)
+    me = Participant(tapping_server, browser).join()
+    me.onboard_every_format()
+    me.start_survey("Timed walk")
+    me.next()
+    emulate_walking_phone(me.driver)
+    # The participant refuses the sensors and the location: every permission but none is granted.
+    me.driver.execute_cdp_cmd("Browser.grantPermissions", {"permissions": [], "origin": tapping_server.base})
+    for step in ("timed.walk.trial1", "timed.walk.turn.around", "timed.walk.trial2"):
+        wait_for_step(me, step)
+        release_page_time(me.driver)
+        first_frame_shown(me.driver)
+        WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "ready")
+        started = touch(me.driver)
+        WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "unavailable")
+        if step == "timed.walk.trial1":
+            assert "Motion sensors were not allowed" in me.main_text()
+            me.browser.check_page()
+            trial = (started, touch(me.driver))
+        else:
+            touch(me.driver)
+    wait_for_step(me, "conclusion")
+    me.next()
+    result = active_result(stored_result(tapping_server, "timedwalk"), "timed.walk.trial1")
+    measures = {m["identifier"]: m["value"] for m in result["measures"]}
+    assert measures["stepCount"] is None and measures["cadence"] is None and measures["distance"] is None, measures
+    assert abs(measures["duration"] - (trial[1] - trial[0])) < 0.002, (measures, trial)
+    assert result["samples"]["recorders"] == {name: {"unavailable": "denied"} for name in ("accelerometer", "deviceMotion", "location")}
+    with sqlite3.connect(f"file:{tapping_server.data / 'study.sqlite'}?mode=ro", uri=True) as db:
+        assert db.execute("SELECT count(*) FROM runFile WHERE name LIKE 'timed_walk%'").fetchone()[0] == 0

@@ -46,6 +46,15 @@ public struct StepSubmission: Sendable {
     /// The hidden field in which an active step's module posts what it measured, as the module's JSON document.
     public static let samplesFieldName = "samples"
 
+    /// How many bytes more than a form's usual limit a post of `step` may have: for an active step whose module may
+    /// be posted more than the usual 1 MB of samples (``ActiveModule/maximumPostedBytes(for:)``: a walk's sensors),
+    /// twice that (a form's encoding at most about doubles a samples document); 0 for any other step.
+    public static func extraFormBytes(for step: Step) -> Int {
+        guard case .active(let content) = step.kind, let module = ActiveModules.standard[content.module] else { return 0 }
+        let samples = module.maximumPostedBytes(for: content)
+        return samples > ActiveModules.usualSampleBytes ? 2 * samples : 0
+    }
+
     /// The step the form was rendered for.
     public let stepIdentifier: String
     /// The button pressed.

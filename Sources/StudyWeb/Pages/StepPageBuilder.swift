@@ -138,6 +138,7 @@ struct StepPageBuilder {
             "touchToStart": strings[.motionTouchToStart], "touchToFinish": strings[.motionTouchToFinish],
             "motionDenied": strings[.motionDenied], "motionAbsent": strings[.motionAbsent], "motionNoReadings": strings[.motionNoReadings],
             "tooEarly": strings[.shakeTooEarly], "tooSlow": strings[.shakeTooSlow],
+            "touchWhenDone": strings[.walkTouchWhenDone], "walkUnderway": strings[.walkUnderway],
         ]
         return ActiveView(module: content.module, script: "\(base)/active/\(content.module).js?v=\(WebAssets.version)",
                           duration: QuestionFields.text(content.duration ?? 0), settings: Self.json(content.settings), texts: Self.json(texts),

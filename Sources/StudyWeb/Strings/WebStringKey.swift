@@ -171,4 +171,6 @@ public enum WebStringKey: String, CaseIterable, Sendable {
     case refusalServerError
     /// The study's database does not answer for now (503): try again in a moment; nothing saved is lost.
     case refusalDatabaseUnavailable
+    /// A walking step's measures, its prompt to touch at the end of a timed walk, and what it says while a walk runs.
+    case measureStepCount, measureCadence, measureDistance, measureDuration, walkTouchWhenDone, walkUnderway
 }

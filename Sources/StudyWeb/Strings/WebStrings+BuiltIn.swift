@@ -270,6 +270,12 @@ extension WebStrings {
         "mailFooter": "You get this because you turned on reminders in {study}. To stop email reminders, open {link}",
         "mailManage": "Choose your reminders in Settings: {link}",
         "calendarName": "{study}: my tasks",
+        "measureStepCount": "Steps",
+        "measureCadence": "Steps a minute",
+        "measureDistance": "Distance walked",
+        "measureDuration": "Time taken",
+        "walkTouchWhenDone": "Touch anywhere when you are there",
+        "walkUnderway": "Keep going: this part ends by itself.",
     ]
 
     private static let simplifiedChinese: [String: String] = [
@@ -538,6 +544,12 @@ extension WebStrings {
         "mailFooter": "您收到此邮件，是因为您在 {study} 中开启了提醒。如需停止电子邮件提醒，请打开 {link}",
         "mailManage": "在“设置”中选择您的提醒：{link}",
         "calendarName": "{study}：我的任务",
+        "measureStepCount": "步数",
+        "measureCadence": "每分钟步数",
+        "measureDistance": "步行距离",
+        "measureDuration": "用时",
+        "walkTouchWhenDone": "到达后触摸任意位置",
+        "walkUnderway": "继续：这一部分会自动结束。",
     ]
 
     private static let japanese: [String: String] = [
@@ -806,6 +818,12 @@ extension WebStrings {
         "mailFooter": "このメールは、{study} でリマインダーをオンにしたためお送りしています。メールでのリマインダーを停止するには、次のリンクを開いてください：{link}",
         "mailManage": "リマインダーは「設定」で選べます：{link}",
         "calendarName": "{study}：マイタスク",
+        "measureStepCount": "歩数",
+        "measureCadence": "1 分間の歩数",
+        "measureDistance": "歩いた距離",
+        "measureDuration": "かかった時間",
+        "walkTouchWhenDone": "着いたらどこかに触れてください",
+        "walkUnderway": "そのまま続けてください。このパートは自動で終わります。",
     ]
 
     private static let korean: [String: String] = [
@@ -1074,6 +1092,12 @@ extension WebStrings {
         "mailFooter": "{study}에서 리마인더를 켜셨기 때문에 이 메일을 받으셨습니다. 이메일 리마인더를 중지하려면 다음 링크를 여세요: {link}",
         "mailManage": "설정에서 리마인더를 선택하세요: {link}",
         "calendarName": "{study}: 내 과제",
+        "measureStepCount": "걸음 수",
+        "measureCadence": "분당 걸음 수",
+        "measureDistance": "걸은 거리",
+        "measureDuration": "걸린 시간",
+        "walkTouchWhenDone": "도착하면 아무 곳이나 터치하세요",
+        "walkUnderway": "계속하세요. 이 부분은 저절로 끝납니다.",
     ]
 
     private static let spanish: [String: String] = [
@@ -1343,5 +1367,11 @@ extension WebStrings {
         "mailFooter": "Recibe este mensaje porque activó los recordatorios en {study}. Para dejar de recibir recordatorios por correo electrónico, abra {link}",
         "mailManage": "Elija sus recordatorios en Ajustes: {link}",
         "calendarName": "{study}: mis tareas",
+        "measureStepCount": "Pasos",
+        "measureCadence": "Pasos por minuto",
+        "measureDistance": "Distancia recorrida",
+        "measureDuration": "Tiempo empleado",
+        "walkTouchWhenDone": "Toque en cualquier parte al llegar",
+        "walkUnderway": "Siga: esta parte termina sola.",
     ]
 }
