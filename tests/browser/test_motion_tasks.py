@@ -696,3 +696,45 @@ def test_a_timed_walk_without_motion_or_location_says_so_times_the_walk_and_reco
     assert result["samples"]["recorders"] == {name: {"unavailable": "denied"} for name in ("accelerometer", "deviceMotion", "location")}
     with sqlite3.connect(f"file:{tapping_server.data / 'study.sqlite'}?mode=ro", uri=True) as db:
         assert db.execute("SELECT count(*) FROM runFile WHERE name LIKE 'timed_walk%'").fetchone()[0] == 0
+
+
+def test_a_timed_walk_with_motion_refused_but_location_allowed_still_measures_its_distance(tapping_server, browser):
+    control_page_time(browser.driver)
+    me = Participant(tapping_server, browser).join()
+    me.onboard_every_format()
+    me.start_survey("Timed walk")
+    me.next()
+    wait_for_step(me, "timed.walk.trial1")
+    emulate_walking_phone(me.driver)
+    # Location allowed, the motion sensors not.
+    me.driver.execute_cdp_cmd("Browser.grantPermissions", {"permissions": ["geolocation"], "origin": tapping_server.base})
+    per_metre = 1 / (6_371_008.8 * math.pi / 180)
+    fixes = [(52.52 + metres * per_metre, 13.405) for metres in (0, 5, 10)]
+    me.driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": 0, "longitude": 0, "accuracy": 1000})
+    me.driver.execute_script("window.studykitFixes = 0; navigator.geolocation.watchPosition(() => { window.studykitFixes += 1; });")
+    release_page_time(me.driver)
+    first_frame_shown(me.driver)
+    WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "ready")
+    touch(me.driver)
+    WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) in ("recording", "unavailable"))
+    for index, (latitude, longitude) in enumerate(fixes, start=2):
+        wait_for_page_clock(me.driver, me.driver.execute_script("return performance.now()") + 1000)
+        me.driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": latitude, "longitude": longitude, "accuracy": 5})
+        WebDriverWait(me.driver, WAIT).until(lambda d, n=index: d.execute_script("return window.studykitFixes") >= n)
+    touch(me.driver)
+    for step in ("timed.walk.turn.around", "timed.walk.trial2"):
+        wait_for_step(me, step)
+        release_page_time(me.driver)
+        first_frame_shown(me.driver)
+        WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "ready")
+        touch(me.driver)
+        WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) in ("recording", "unavailable"))
+        touch(me.driver)
+    wait_for_step(me, "conclusion")
+    me.next()
+    result = active_result(stored_result(tapping_server, "timedwalk"), "timed.walk.trial1")
+    recorders = result["samples"]["recorders"]
+    assert recorders["accelerometer"] == {"unavailable": "denied"} and recorders["deviceMotion"] == {"unavailable": "denied"}, recorders
+    assert recorders["location"]["items"] >= len(fixes), recorders
+    measures = {m["identifier"]: m["value"] for m in result["measures"]}
+    assert measures["stepCount"] is None and abs(measures["distance"] - 10) < 0.2, measures

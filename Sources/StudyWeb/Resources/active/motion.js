@@ -56,10 +56,13 @@ export class MotionRecorders {
 
   /** Starts listening; `denied` or `absent` records every recorder as unavailable for that reason instead. */
   start(access) {
-    if (access !== 'granted') {
-      for (const name of this.names) this.unavailable[name] = access;
-      return;
-    }
+    if (access === 'granted') this.listenToMotion();
+    // Refused or absent motion sensors leave location alone: the browser asks for it apart.
+    else for (const name of this.names) if (name !== 'location') this.unavailable[name] = access;
+    if (this.names.includes('location')) this.listenToLocation();
+  }
+
+  listenToMotion() {
     const listen = (type, handler) => { addEventListener(type, handler); this.listeners.push([type, handler]); };
     listen('deviceorientation', (event) => {
       if (event.beta === null || event.gamma === null) return;
@@ -79,19 +82,20 @@ export class MotionRecorders {
         gravity: vector(-(g.x - a.x) / G, -(g.y - a.y) / G, -(g.z - a.z) / G),
       }));
     });
-    if (this.names.includes('location')) {
-      if (!navigator.geolocation) {
-        this.unavailable.location = 'absent';
-      } else {
-        this.watch = navigator.geolocation.watchPosition((position) => {
-          const c = position.coords;
-          this.keep('location', position.timestamp - performance.timeOrigin, () => ({
-            coordinate: { latitude: c.latitude, longitude: c.longitude }, altitude: c.altitude, horizontalAccuracy: c.accuracy,
-            speed: c.speed, course: Number.isFinite(c.heading) ? c.heading : null,
-          }));
-        }, (error) => { if (error.code === error.PERMISSION_DENIED) this.unavailable.location = 'denied'; }, { enableHighAccuracy: true });
-      }
+  }
+
+  listenToLocation() {
+    if (!navigator.geolocation) {
+      this.unavailable.location = 'absent';
+      return;
     }
+    this.watch = navigator.geolocation.watchPosition((position) => {
+      const c = position.coords;
+      this.keep('location', position.timestamp - performance.timeOrigin, () => ({
+        coordinate: { latitude: c.latitude, longitude: c.longitude }, altitude: c.altitude, horizontalAccuracy: c.accuracy,
+        speed: c.speed, course: Number.isFinite(c.heading) ? c.heading : null,
+      }));
+    }, (error) => { if (error.code === error.PERMISSION_DENIED) this.unavailable.location = 'denied'; }, { enableHighAccuracy: true });
   }
 
   keep(name, time, reading) {
