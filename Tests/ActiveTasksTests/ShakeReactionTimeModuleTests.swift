@@ -94,6 +94,53 @@ struct ShakeReactionTimeModuleTests {
         }
     }
 
+    /// Device motion at `rate` readings a second from 0 to `end` (none in `gap`, none after `stop`), with `noise` g of
+    /// jitter below the threshold on every axis, and 1.5 g along y from `shake` for 0.2 s.
+    static func readings(rate: Double, end: Double, shake: Double, noise: Double, gap: ClosedRange<Double>? = nil, stop: Double = .infinity) -> String {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func jitter() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (Double(state >> 11) / Double(1 << 53) * 2 - 1) * noise
+        }
+        return (0..<Int(end * rate)).compactMap { index -> String? in
+            let time = Double(index) / rate + 0.001
+            if gap?.contains(time) == true || time > stop { return nil }
+            let y = time >= shake && time < shake + 0.2 ? 1.5 : jitter()
+            return #"{"timestamp":\#(time),"attitude":{"x":0,"y":0,"z":0,"w":1},"rotationRate":{"x":0,"y":0,"z":0},"userAcceleration":{"x":\#(jitter()),"y":\#(y),"z":\#(jitter())},"gravity":{"x":0,"y":-1,"z":0}}"#
+        }.joined(separator: ",")
+    }
+
+    /// One attempt from 0.5 s whose stimulus shows at 1.51 s, judged by the server from `items` (the step ends at 3 s).
+    func oneAttempt(items: String, end trialEnd: Double, rate: Double = 60) throws -> ActiveStepResult {
+        let content = ActiveStepContent(module: "shakeReactionTime", settings: [
+            "minimumStimulusInterval": .number(1), "maximumStimulusInterval": .number(2), "thresholdAcceleration": .number(0.5),
+            "numberOfAttempts": .number(1), "timeout": .number(1), "recorders": .text("deviceMotion"), "frequency": .number(rate), "pause": .number(1),
+        ])
+        let posted = #"{"recorders":{"deviceMotion":{"items":[\#(items)]}},"trials":[\#(Self.trial(0.5, 1.01, 1.51, trialEnd))],"end":3,"complete":true}"#
+        return try ShakeReactionTimeModule().result(of: step, content: content, posted: Data(posted.utf8))
+    }
+
+    @Test func noiseAGapTwentyReadingsASecondAndAPhoneThatStopsAreJudgedByWhatWasRecorded() throws {
+        // Noise of 0.3 g (under the 0.5 g threshold) and a shake 400 ms after the onset: 400 ms, to the next reading.
+        let noisy = try oneAttempt(items: Self.readings(rate: 60, end: 3, shake: 1.91, noise: 0.3), end: Self.reading(after: 1.91))
+        guard case .array(let noisyTrials)? = noisy.samples["trials"] else { Issue.record("no trials"); return }
+        #expect(noisyTrials.first?["outcome"] == .string("reaction"))
+        let noisyTime = try #require(measures(noisy)["meanReactionTime"] ?? nil)
+        #expect(noisyTime >= 400 && noisyTime < 400 + 1000 / 60.0 + 1)
+        // Twenty readings a second: known to the next reading, within 50 ms.
+        let slowEnd = (1.91 * 20).rounded(.up) / 20 + 0.001
+        let slow = try oneAttempt(items: Self.readings(rate: 20, end: 3, shake: 1.91, noise: 0.05), end: slowEnd, rate: 20)
+        let slowTime = try #require(measures(slow)["meanReactionTime"] ?? nil)
+        #expect(slowTime >= 400 && slowTime <= 450)
+        // No readings from 1.6 to 2.0 s: the shake at 1.91 is seen at the first reading after the gap.
+        let gapped = try oneAttempt(items: Self.readings(rate: 60, end: 3, shake: 1.91, noise: 0.05, gap: 1.6...2.0), end: Self.reading(after: 2.0))
+        let gappedTime = try #require(measures(gapped)["meanReactionTime"] ?? nil)
+        #expect(gappedTime >= 490 && gappedTime < 510)
+        // The phone stops reporting at 1.7 s, before the shake: no reading moves, so no reaction is made up.
+        let stopped = try oneAttempt(items: Self.readings(rate: 60, end: 3, shake: 1.91, noise: 0.05, stop: 1.7), end: 2.51)
+        #expect(measures(stopped)["reactions"] == 0 && measures(stopped)["meanReactionTime"]! == nil)
+    }
+
     @Test func trialsThatCannotBeTrueAreRefused() {
         let module = ShakeReactionTimeModule()
         // A delay outside the settings.
