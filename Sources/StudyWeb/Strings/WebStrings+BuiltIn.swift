@@ -1148,7 +1148,7 @@ extension WebStrings {
         "measureMaximum": "Ángulo más grande",
         "measureRange": "Amplitud de movimiento",
         "motionTouchToStart": "Toque en cualquier parte para empezar",
-        "motionTouchToFinish": "Muévase todo lo que pueda y toque en cualquier parte para terminar",
+        "motionTouchToFinish": "Muévase al máximo y toque en cualquier parte para terminar",
         "motionDenied": "No se permitieron los sensores de movimiento, así que no se midió nada. Puede permitirlos en la configuración del sitio de su navegador y volver a intentarlo.",
         "motionAbsent": "Este navegador no da lecturas de movimiento, así que aquí no se puede medir. Use un teléfono.",
         "motionNoReadings": "Este dispositivo no dio lecturas de movimiento, así que no se midió nada.",
