@@ -100,11 +100,7 @@ public enum ActiveTaskCatalog {
                                    numberOfStepsPerLeg: try settings.integer("numberOfStepsPerLeg") ?? 20, restDuration: try settings.number("restDuration") ?? 20,
                                    frequency: try settings.number("frequency") ?? 60, options: try settings.options(), language: language)
         },
-        "walkBackAndForth": Entry(settings: ["walkDuration", "restDuration", "frequency"]) { identifier, settings, language throws(ActiveTaskSettingsError) in
-            try WalkTask.walkBackAndForth(identifier: identifier, intendedUse: try settings.text("intendedUse"),
-                                          walkDuration: try settings.number("walkDuration") ?? 180, restDuration: try settings.number("restDuration") ?? 180,
-                                          frequency: try settings.number("frequency") ?? 30, options: try settings.options(), language: language)
-        },
+        "walkBackAndForth": walkThenRest(WalkTask.walkBackAndForth, walk: 180, rest: 180),
         "timedWalk": Entry(settings: ["distanceInMeters", "timeLimit", "turnAroundTimeLimit", "includeAssistiveDeviceForm", "frequency"]) { identifier, settings, language throws(ActiveTaskSettingsError) in
             try WalkTask.timedWalk(identifier: identifier, intendedUse: try settings.text("intendedUse"),
                                    distanceInMeters: try settings.number("distanceInMeters") ?? 100, timeLimit: try settings.number("timeLimit") ?? 180,
@@ -112,17 +108,22 @@ public enum ActiveTaskCatalog {
                                    includeAssistiveDeviceForm: settings.values["includeAssistiveDeviceForm"] == nil ? true : try settings.flag("includeAssistiveDeviceForm"),
                                    frequency: try settings.number("frequency") ?? 60, options: try settings.options(), language: language)
         },
-        "fitnessCheck": Entry(settings: ["walkDuration", "restDuration", "frequency"]) { identifier, settings, language throws(ActiveTaskSettingsError) in
-            try WalkTask.fitnessCheck(identifier: identifier, intendedUse: try settings.text("intendedUse"),
-                                      walkDuration: try settings.number("walkDuration") ?? 360, restDuration: try settings.number("restDuration") ?? 180,
-                                      frequency: try settings.number("frequency") ?? 30, options: try settings.options(), language: language)
-        },
-        "sixMinuteWalk": Entry(settings: ["walkDuration", "restDuration", "frequency"]) { identifier, settings, language throws(ActiveTaskSettingsError) in
-            try WalkTask.sixMinuteWalk(identifier: identifier, intendedUse: try settings.text("intendedUse"),
-                                       walkDuration: try settings.number("walkDuration") ?? 360, restDuration: try settings.number("restDuration") ?? 180,
-                                       frequency: try settings.number("frequency") ?? 30, options: try settings.options(), language: language)
-        },
+        "fitnessCheck": walkThenRest(WalkTask.fitnessCheck, walk: 360, rest: 180),
+        "sixMinuteWalk": walkThenRest(WalkTask.sixMinuteWalk, walk: 360, rest: 180),
     ]
+
+    /// A walk then a rest (`walkDuration`, `restDuration`, `frequency`) made by `make`, with the given default seconds
+    /// and 30 readings a second unless the study says otherwise.
+    private static func walkThenRest(
+        _ make: @escaping @Sendable (_ identifier: String, _ intendedUse: String?, _ walkDuration: Double, _ restDuration: Double, _ frequency: Double,
+                                     _ options: ActiveTaskOptions, _ language: String) throws(ActiveTaskSettingsError) -> ResearchTask,
+        walk: Double, rest: Double
+    ) -> Entry {
+        Entry(settings: ["walkDuration", "restDuration", "frequency"]) { identifier, settings, language throws(ActiveTaskSettingsError) in
+            try make(identifier, try settings.text("intendedUse"), try settings.number("walkDuration") ?? walk, try settings.number("restDuration") ?? rest,
+                     try settings.number("frequency") ?? 30, try settings.options(), language)
+        }
+    }
 
     /// The range-of-motion task of `joint`: `side` (left or right, ResearchKit's `limbOption`), `frequency`.
     private static func rangeOfMotion(_ joint: RangeOfMotionTask.Joint) -> Entry {

@@ -30,4 +30,24 @@ enum ActiveTaskSteps {
     static func wrapped(_ steps: [Step], introduction: [Step], options: ActiveTaskOptions, _ t: ActiveTaskWording) -> [Step] {
         (options.contains(.excludeInstructions) ? [] : introduction) + steps + (options.contains(.excludeConclusion) ? [] : [completion(t)])
     }
+
+    /// The measurement `step` after its countdown.
+    static func measured(_ step: Step, _ t: ActiveTaskWording) -> [Step] {
+        [countdown(before: step.identifier, t), step]
+    }
+
+    /// The task of `steps` with the introduction and the conclusion put around them as `options` allow.
+    static func task(identifier: String, title: String, _ steps: [Step], introduction: [Step], options: ActiveTaskOptions,
+                     _ t: ActiveTaskWording) throws(ActiveTaskSettingsError) -> ResearchTask {
+        try task(identifier: identifier, title: title, wrapped(steps, introduction: introduction, options: options, t))
+    }
+
+    /// The task of `steps` as they are; an identifier no task can have is an error at `id`.
+    static func task(identifier: String, title: String, _ steps: [Step]) throws(ActiveTaskSettingsError) -> ResearchTask {
+        do {
+            return try ResearchTask(identifier: identifier, title: title, steps: steps)
+        } catch {
+            throw ActiveTaskSettingsError(path: "id", message: error.message)
+        }
+    }
 }

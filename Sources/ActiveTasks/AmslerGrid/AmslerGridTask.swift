@@ -26,12 +26,7 @@ public enum AmslerGridTask {
             ActiveTaskSteps.intendedUse(title: title, text: intendedUse ?? t(.amslerUse), detail: nil),
             cover("left", "instruction1"),
         ]
-        do {
-            return try ResearchTask(identifier: identifier, title: title,
-                                    steps: ActiveTaskSteps.wrapped([grid("left"), cover("right", "instruction2"), grid("right")],
-                                                                   introduction: introduction, options: options, t))
-        } catch {
-            throw ActiveTaskSettingsError(path: "id", message: error.message)
-        }
+        return try ActiveTaskSteps.task(identifier: identifier, title: title, [grid("left"), cover("right", "instruction2"), grid("right")],
+                                        introduction: introduction, options: options, t)
     }
 }

@@ -54,10 +54,6 @@ public enum HolePegTask {
         }
         let steps = [step(dominantHand, dominant: true, action: "place"), step(dominantHand, dominant: true, action: "remove"),
                      step(dominantHand.other, dominant: false, action: "place"), step(dominantHand.other, dominant: false, action: "remove")]
-        do {
-            return try ResearchTask(identifier: identifier, title: title, steps: ActiveTaskSteps.wrapped(steps, introduction: introduction, options: options, t))
-        } catch {
-            throw ActiveTaskSettingsError(path: "id", message: error.message)
-        }
+        return try ActiveTaskSteps.task(identifier: identifier, title: title, steps, introduction: introduction, options: options, t)
     }
 }

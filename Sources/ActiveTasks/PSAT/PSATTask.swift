@@ -56,12 +56,7 @@ public enum PSATTask {
             "presentationMode": .text(mode.rawValue), "interStimulusInterval": .number(interStimulusInterval),
             "stimulusDuration": .number(mode.shows ? stimulusDuration : 0), "seriesLength": .number(Double(seriesLength)),
         ])), title: title, text: t(.psatStep), isOptional: false)
-        do {
-            return try ResearchTask(identifier: identifier, title: title,
-                                    steps: ActiveTaskSteps.wrapped([ActiveTaskSteps.countdown(before: step.identifier, t), step],
-                                                                   introduction: introduction, options: options, t))
-        } catch {
-            throw ActiveTaskSettingsError(path: "id", message: error.message)
-        }
+        return try ActiveTaskSteps.task(identifier: identifier, title: title, ActiveTaskSteps.measured(step, t),
+                                        introduction: introduction, options: options, t)
     }
 }

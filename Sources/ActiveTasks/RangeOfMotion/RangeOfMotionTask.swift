@@ -43,11 +43,6 @@ public enum RangeOfMotionTask {
             "joint": .text(joint.rawValue), "side": .text(side.rawValue), "recorders": .text("\(MotionRecorder.deviceMotion.rawValue),\(MotionRecorder.orientation.rawValue)"),
             "frequency": .number(frequency),
         ])), title: title, text: t(joint == .knee ? .kneeStep : .shoulderStep), isOptional: false)
-        do {
-            return try ResearchTask(identifier: identifier, title: title,
-                                    steps: ActiveTaskSteps.wrapped([step], introduction: introduction, options: options, t))
-        } catch {
-            throw ActiveTaskSettingsError(path: "id", message: error.message)
-        }
+        return try ActiveTaskSteps.task(identifier: identifier, title: title, [step], introduction: introduction, options: options, t)
     }
 }

@@ -43,12 +43,7 @@ public enum ReactionTimeTask {
             "trials": .number(Double(trials)), "minimumDelay": .number(minimumDelay), "maximumDelay": .number(maximumDelay),
             "timeout": .number(timeout),
         ])), title: title, text: t(.reactionStep), isOptional: false)
-        do {
-            return try ResearchTask(identifier: identifier, title: title,
-                                    steps: ActiveTaskSteps.wrapped([ActiveTaskSteps.countdown(before: step.identifier, t), step],
-                                                                   introduction: introduction, options: options, t))
-        } catch {
-            throw ActiveTaskSettingsError(path: "id", message: error.message)
-        }
+        return try ActiveTaskSteps.task(identifier: identifier, title: title, ActiveTaskSteps.measured(step, t),
+                                        introduction: introduction, options: options, t)
     }
 }

@@ -59,12 +59,7 @@ public enum ShakeReactionTimeTask {
             "timeout": .number(timeout), "recorders": .text(MotionRecorder.deviceMotion.rawValue), "frequency": .number(frequency),
             "pause": .number(pause),
         ])), title: title, text: t(.shakeStep), isOptional: false)
-        do {
-            return try ResearchTask(identifier: identifier, title: title,
-                                    steps: ActiveTaskSteps.wrapped([ActiveTaskSteps.countdown(before: step.identifier, t), step],
-                                                                   introduction: introduction, options: options, t))
-        } catch {
-            throw ActiveTaskSettingsError(path: "id", message: error.message)
-        }
+        return try ActiveTaskSteps.task(identifier: identifier, title: title, ActiveTaskSteps.measured(step, t),
+                                        introduction: introduction, options: options, t)
     }
 }

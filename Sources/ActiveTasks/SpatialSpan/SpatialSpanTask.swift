@@ -49,13 +49,8 @@ public enum SpatialSpanTask {
             "maximumTests": .number(Double(settings.maximumTests)), "maximumConsecutiveFailures": .number(Double(settings.maximumConsecutiveFailures)),
             "requireReversal": .flag(settings.requireReversal),
         ])), title: title, text: t(settings.requireReversal ? .spanStepReverse : .spanStepSame), isOptional: false)
-        do {
-            return try ResearchTask(identifier: identifier, title: title,
-                                    steps: ActiveTaskSteps.wrapped([ActiveTaskSteps.countdown(before: step.identifier, t), step],
-                                                                   introduction: introduction, options: options, t))
-        } catch {
-            throw ActiveTaskSettingsError(path: "id", message: error.message)
-        }
+        return try ActiveTaskSteps.task(identifier: identifier, title: title, ActiveTaskSteps.measured(step, t),
+                                        introduction: introduction, options: options, t)
     }
 
     static func check(_ settings: Settings) throws(ActiveTaskSettingsError) {

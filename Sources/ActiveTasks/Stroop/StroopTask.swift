@@ -26,12 +26,7 @@ public enum StroopTask {
         ]
         let step = Step(identifier: "stroop", kind: .active(ActiveStepContent(module: StroopModule.name, settings: ["attempts": .number(Double(attempts))])),
                         title: title, text: t(.stroopStep), isOptional: false)
-        do {
-            return try ResearchTask(identifier: identifier, title: title,
-                                    steps: ActiveTaskSteps.wrapped([ActiveTaskSteps.countdown(before: step.identifier, t), step],
-                                                                   introduction: introduction, options: options, t))
-        } catch {
-            throw ActiveTaskSettingsError(path: "id", message: error.message)
-        }
+        return try ActiveTaskSteps.task(identifier: identifier, title: title, ActiveTaskSteps.measured(step, t),
+                                        introduction: introduction, options: options, t)
     }
 }

@@ -71,11 +71,6 @@ public enum TappingTask {
                 settings: ["targets": .number(Double(targets)), "hand": .text(side)])),
                 title: t(side == "right" ? .rightHand : .leftHand), text: t(targets == 2 ? .tapTwoStep : .tapOneStep), isOptional: false))
         }
-        do {
-            return try ResearchTask(identifier: identifier, title: title,
-                                    steps: ActiveTaskSteps.wrapped(steps, introduction: introduction, options: options, t))
-        } catch {
-            throw ActiveTaskSettingsError(path: "id", message: error.message)
-        }
+        return try ActiveTaskSteps.task(identifier: identifier, title: title, steps, introduction: introduction, options: options, t)
     }
 }

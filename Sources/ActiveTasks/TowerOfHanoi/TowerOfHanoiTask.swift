@@ -26,11 +26,6 @@ public enum TowerOfHanoiTask {
         let step = Step(identifier: "towerOfHanoi", kind: .active(ActiveStepContent(module: TowerOfHanoiModule.name,
                                                                                    settings: ["numberOfDisks": .number(Double(numberOfDisks))])),
                         title: title, text: t(.hanoiStep), isOptional: false)
-        do {
-            return try ResearchTask(identifier: identifier, title: title,
-                                    steps: ActiveTaskSteps.wrapped([step], introduction: introduction, options: options, t))
-        } catch {
-            throw ActiveTaskSettingsError(path: "id", message: error.message)
-        }
+        return try ActiveTaskSteps.task(identifier: identifier, title: title, [step], introduction: introduction, options: options, t)
     }
 }

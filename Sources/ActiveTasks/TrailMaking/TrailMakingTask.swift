@@ -35,12 +35,7 @@ public enum TrailMakingTask {
         ]
         let step = Step(identifier: "trailMaking", kind: .active(ActiveStepContent(module: TrailMakingModule.name, settings: ["trailType": .text(trailType.rawValue)])),
                         title: title, text: t(.trailStep, ["sequence": sequence]), isOptional: false)
-        do {
-            return try ResearchTask(identifier: identifier, title: title,
-                                    steps: ActiveTaskSteps.wrapped([ActiveTaskSteps.countdown(before: step.identifier, t), step],
-                                                                   introduction: introduction, options: options, t))
-        } catch {
-            throw ActiveTaskSettingsError(path: "id", message: error.message)
-        }
+        return try ActiveTaskSteps.task(identifier: identifier, title: title, ActiveTaskSteps.measured(step, t),
+                                        introduction: introduction, options: options, t)
     }
 }

@@ -82,13 +82,9 @@ public enum TremorTask {
                     "recorders": .text([MotionRecorder.accelerometer, .deviceMotion].map(\.rawValue).joined(separator: ",")),
                     "frequency": .number(frequency),
                 ])), title: title, text: t(pose.instruction, ["seconds": seconds]), isOptional: false)
-                steps += [ActiveTaskSteps.countdown(before: step.identifier, t), step]
+                steps += ActiveTaskSteps.measured(step, t)
             }
         }
-        do {
-            return try ResearchTask(identifier: identifier, title: title, steps: ActiveTaskSteps.wrapped(steps, introduction: introduction, options: options, t))
-        } catch {
-            throw ActiveTaskSettingsError(path: "id", message: error.message)
-        }
+        return try ActiveTaskSteps.task(identifier: identifier, title: title, steps, introduction: introduction, options: options, t)
     }
 }

@@ -118,7 +118,7 @@ public enum WalkTask {
                          answerFormat: .textChoice(TextChoiceFormat(style: .single, choices: devices.map { TextChoice(text: t($0.0), value: .string($0.1)) }))),
             ])), title: t(.timedFormTitle), text: t(.timedFormText)), at: 0)
         }
-        return try task(identifier, title, all)
+        return try ActiveTaskSteps.task(identifier: identifier, title: title, all)
     }
 
     /// The fitness check: walk as fast as is safe for `walkDuration` seconds, recording motion and location (for the
@@ -194,14 +194,6 @@ public enum WalkTask {
 
     private static func task(_ identifier: String, _ title: String, _ steps: [Step], introduction: [Step], _ options: ActiveTaskOptions,
                              _ t: ActiveTaskWording) throws(ActiveTaskSettingsError) -> ResearchTask {
-        try task(identifier, title, ActiveTaskSteps.wrapped(steps, introduction: introduction, options: options, t))
-    }
-
-    private static func task(_ identifier: String, _ title: String, _ steps: [Step]) throws(ActiveTaskSettingsError) -> ResearchTask {
-        do {
-            return try ResearchTask(identifier: identifier, title: title, steps: steps)
-        } catch {
-            throw ActiveTaskSettingsError(path: "id", message: error.message)
-        }
+        try ActiveTaskSteps.task(identifier: identifier, title: title, steps, introduction: introduction, options: options, t)
     }
 }

@@ -2,7 +2,7 @@
 // Geolocation API. Each reading is kept with ResearchKit's field names and Core Motion's conventions (accelerations in
 // g with gravity pointing down, rotation in radians a second, the attitude as a quaternion), timed by its event's own
 // timeStamp on the step's clock (seconds from `origin`, the frame that first showed the step's test).
-import { seconds } from './active.js';
+import { seconds, statusLine, stopBar } from './active.js';
 
 const G = 9.80665;
 const RADIANS = Math.PI / 180;
@@ -27,6 +27,36 @@ export async function requestMotion() {
 export async function requestMotionWithoutTap() {
   const access = await requestMotion();
   return access === 'denied' && typeof DeviceMotionEvent.requestPermission === 'function' ? null : access;
+}
+
+/** The page of a motion step: the area the participant touches (`extra` elements above its prompt), the bar with its
+ *  label and Stop, and the status line below. */
+export function motionPage(s, promptText = '', extra = []) {
+  const area = document.createElement('div');
+  area.className = 'tap-area motion-area';
+  const prompt = document.createElement('p');
+  prompt.className = 'motion-prompt';
+  prompt.textContent = promptText;
+  area.append(...extra, prompt);
+  const { bar, label, stop } = stopBar(s);
+  const status = statusLine();
+  s.root.append(bar, area, status);
+  return { area, prompt, label, stop, status };
+}
+
+/** Asks for the motion sensors and calls `begin` with the answer: at once where the browser asks without a tap, else
+ *  from the participant's touch on `area`, whose prompt says to touch. */
+export async function askForMotion(s, area, prompt, begin) {
+  const access = await requestMotionWithoutTap();
+  if (access !== null) { begin(access); return; }
+  prompt.textContent = s.texts.touchToStart;
+  area.dataset.state = 'ready';
+  area.addEventListener('pointerdown', async (event) => {
+    event.preventDefault();
+    if (area.dataset.state !== 'ready') return;
+    area.dataset.state = 'asking';
+    begin(await requestMotion());
+  });
 }
 
 /** The quaternion of DeviceOrientationEvent's angles (degrees, intrinsic Z-X'-Y''), as the W3C's conversion gives it. */

@@ -1,19 +1,11 @@
 // Range of motion: the phone is held on the shin or the upper arm. The first touch asks for the motion sensors (iOS
 // asks only from a tap) and starts recording device motion; the participant moves the joint as far as it goes and
 // back; the second touch finishes. The server computes the angles from the recorded attitudes.
-import { step, onset, finish, seconds, statusLine, stopBar } from './active.js';
-import { MotionRecorders, requestMotion } from './motion.js';
+import { step, onset, finish, seconds } from './active.js';
+import { MotionRecorders, motionPage, requestMotion } from './motion.js';
 
 const s = step();
-const area = document.createElement('div');
-area.className = 'tap-area motion-area';
-const prompt = document.createElement('p');
-prompt.className = 'motion-prompt';
-prompt.textContent = s.texts.touchToStart;
-area.append(prompt);
-const { bar, label, stop } = stopBar(s);
-const status = statusLine();
-s.root.append(bar, area, status);
+const { area, prompt, label, stop, status } = motionPage(s, s.texts.touchToStart);
 
 let origin = 0, recorders = null, startTouch = null, done = false, waitingForAccess = false;
 const landscape = () => (screen.orientation?.type || '').startsWith('landscape');

@@ -3,24 +3,17 @@
 // timestamp, with the rules the server applies to the same readings: one whose user acceleration is above the
 // threshold before the circle's onset (the frame that showed it) is a false start, and the attempt runs again; the
 // first within the timeout after the onset is the reaction; none is a timeout.
-import { step, format, onset, finish, seconds, statusLine, stopBar } from './active.js';
-import { MotionRecorders, requestMotion, requestMotionWithoutTap } from './motion.js';
+import { step, format, onset, finish, seconds } from './active.js';
+import { MotionRecorders, askForMotion, motionPage } from './motion.js';
 
 const s = step();
 const attempts = s.settings.numberOfAttempts || 3;
 const minimum = s.settings.minimumStimulusInterval ?? 4, maximum = s.settings.maximumStimulusInterval ?? 10;
 const threshold = s.settings.thresholdAcceleration ?? 0.5, timeout = s.settings.timeout ?? 3, pause = s.settings.pause ?? 1;
 const maximumFalseStarts = 2 * attempts;
-const area = document.createElement('div');
-area.className = 'tap-area motion-area';
 const stimulus = document.createElement('div');
 stimulus.className = 'stimulus';
-const prompt = document.createElement('p');
-prompt.className = 'motion-prompt';
-area.append(stimulus, prompt);
-const { bar, label, stop } = stopBar(s);
-const status = statusLine();
-s.root.append(bar, area, status);
+const { area, prompt, label, stop, status } = motionPage(s, '', [stimulus]);
 
 const trials = [];
 let trial = null, begun = false, done = false, origin = 0, recorders = null, counted = 0, falseStarts = 0;
@@ -126,17 +119,4 @@ async function begin(access) {
 
 showProgress();
 origin = await onset(() => { area.classList.add('shown'); });
-const access = await requestMotionWithoutTap();
-if (access === null) {
-  // The browser asks for the sensors only from a tap.
-  prompt.textContent = s.texts.touchToStart;
-  area.dataset.state = 'ready';
-  area.addEventListener('pointerdown', async (event) => {
-    event.preventDefault();
-    if (area.dataset.state !== 'ready') return;
-    area.dataset.state = 'asking';
-    begin(await requestMotion());
-  });
-} else {
-  begin(access);
-}
+await askForMotion(s, area, prompt, begin);

@@ -1,21 +1,14 @@
 // Tremor: the participant holds the phone in one pose for the step's seconds while the accelerometer and device motion
 // are recorded from the first frame of the recording (where the browser asks for the sensors only from a tap, from
 // the frame after that tap). The server reads the tremor's frequency and amplitude from the readings.
-import { step, format, onset, finish, seconds, statusLine, stopBar } from './active.js';
-import { MotionRecorders, requestMotion, requestMotionWithoutTap } from './motion.js';
+import { step, format, onset, finish, seconds } from './active.js';
+import { MotionRecorders, askForMotion, motionPage } from './motion.js';
 
 const s = step();
 const duration = s.duration || 10;
 const frequency = s.settings.frequency || 60;
 const names = (s.settings.recorders || 'accelerometer,deviceMotion').split(',');
-const area = document.createElement('div');
-area.className = 'tap-area motion-area';
-const prompt = document.createElement('p');
-prompt.className = 'motion-prompt';
-area.append(prompt);
-const { bar, label, stop } = stopBar(s);
-const status = statusLine();
-s.root.append(bar, area, status);
+const { area, prompt, label, stop, status } = motionPage(s);
 
 let origin = 0, recorders = null, recording = false, done = false;
 
@@ -55,17 +48,4 @@ async function begin(access) {
 
 stop.addEventListener('click', (event) => end(false, event.timeStamp));
 await onset(() => { area.classList.add('shown'); });
-const access = await requestMotionWithoutTap();
-if (access === null) {
-  // The browser asks for the sensors only from a tap.
-  prompt.textContent = s.texts.touchToStart;
-  area.dataset.state = 'ready';
-  area.addEventListener('pointerdown', async (event) => {
-    event.preventDefault();
-    if (area.dataset.state !== 'ready') return;
-    area.dataset.state = 'asking';
-    begin(await requestMotion());
-  });
-} else {
-  begin(access);
-}
+await askForMotion(s, area, prompt, begin);

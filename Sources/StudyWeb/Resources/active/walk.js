@@ -3,21 +3,13 @@
 // the participant's next touch (or, incomplete, when its time limit runs out). The server counts the steps, the
 // cadence and the distance from the recorded readings; a sensor that is refused or absent is said on the page and
 // recorded as unavailable, and the walk is still timed.
-import { step, format, onset, finish, seconds, statusLine, stopBar } from './active.js';
-import { MotionRecorders, requestMotion } from './motion.js';
+import { step, format, onset, finish, seconds } from './active.js';
+import { MotionRecorders, motionPage, requestMotion } from './motion.js';
 
 const s = step();
 const phase = s.settings.phase || 'walk';
 const touchEnds = phase === 'timed' || phase === 'turnAround';
-const area = document.createElement('div');
-area.className = 'tap-area motion-area';
-const prompt = document.createElement('p');
-prompt.className = 'motion-prompt';
-prompt.textContent = s.texts.touchToStart;
-area.append(prompt);
-const { bar, label, stop } = stopBar(s);
-const status = statusLine();
-s.root.append(bar, area, status);
+const { area, prompt, label, stop, status } = motionPage(s, s.texts.touchToStart);
 
 const names = (s.settings.recorders || 'accelerometer,deviceMotion').split(',');
 let origin = 0, recorders = null, startAt = null, done = false, waiting = false;
