@@ -24,14 +24,12 @@ import os
 import re
 import subprocess
 import threading
-import time
 import urllib.request
 from datetime import datetime
 
 import http_ece
 import jwt
 import pytest
-import websocket
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from selenium.webdriver.common.by import By
@@ -40,6 +38,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from conftest import EVERY_FORMAT_STUDY, ROOT, start_server
 from studypages import WAIT, Participant, click_to_navigate
 from test_reminders import ReminderServer, wait_until
+from devtools import DevTools
 
 CONTACT = "mailto:team@example.org"
 DEADLINE = 60  # seconds: how long a wait on the server's, the endpoint's or the browser's state may take
@@ -160,55 +159,6 @@ class NotificationServer:
     def stop(self):
         self.process.stdin.close()
         self.process.wait(timeout=20)
-
-
-class DevTools:
-    """A DevTools protocol connection of the test's own to the browser, for the events chromedriver's `execute_cdp_cmd`
-    does not return (the service worker's registration id arrives only as `ServiceWorker.workerRegistrationUpdated`)."""
-
-    def __init__(self, driver):
-        address = driver.capabilities["goog:chromeOptions"]["debuggerAddress"]
-        with urllib.request.urlopen(f"http://{address}/json/version", timeout=WAIT) as answer:
-            url = json.load(answer)["webSocketDebuggerUrl"]
-        self.socket = websocket.create_connection(url, suppress_origin=True, timeout=WAIT)
-        self.last_id = 0
-        self.events = []
-
-    def send(self, method, params=None, session=None):
-        self.last_id += 1
-        message = {"id": self.last_id, "method": method, "params": params or {}}
-        if session:
-            message["sessionId"] = session
-        self.socket.send(json.dumps(message))
-        while True:
-            answer = json.loads(self.socket.recv())
-            if answer.get("id") == self.last_id:
-                assert "error" not in answer, answer
-                return answer["result"]
-            self.events.append(answer)
-
-    def event(self, method, matching):
-        """The first event `method` whose params `matching` accepts, waiting for it."""
-        deadline = time.time() + DEADLINE
-        while True:
-            for event in self.events:
-                if event.get("method") == method and matching(event["params"]):
-                    return event["params"]
-            assert time.time() < deadline, f"no {method} event came"
-            self.events.append(json.loads(self.socket.recv()))
-
-    def registration_id(self, page_url, scope):
-        """The id of the service worker registration of `scope`, from the events of the page at `page_url`."""
-        page = next(target for target in self.send("Target.getTargets")["targetInfos"]
-                    if target["type"] == "page" and target["url"] == page_url)
-        session = self.send("Target.attachToTarget", {"targetId": page["targetId"], "flatten": True})["sessionId"]
-        self.send("ServiceWorker.enable", session=session)
-        found = self.event("ServiceWorker.workerRegistrationUpdated",
-                           lambda params: any(r["scopeURL"] == scope and not r["isDeleted"] for r in params["registrations"]))
-        return next(r["registrationId"] for r in found["registrations"] if r["scopeURL"] == scope and not r["isDeleted"])
-
-    def close(self):
-        self.socket.close()
 
 
 @pytest.fixture
