@@ -7,12 +7,13 @@ recorder sees, and counts the motion events after it), never on the clock."""
 import json
 import math
 import sqlite3
+import subprocess
 
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import ROOT, start_server
+from conftest import ROOT, STUDYKIT, start_server
 from devtools import DevTools
 from studypages import Participant, WAIT, click_to_navigate, control_page_time, first_frame_shown, release_page_time
 from test_active_tasks import active_result, page_clock, past_countdown, stored_result, tapping_server, wait_for_step  # noqa: F401 (fixture)
@@ -215,6 +216,22 @@ def test_recovers_knee_bend_comes_on_its_days_and_its_range_lands_on_the_insight
             const row = figure && [...figure.querySelectorAll('tbody tr')].find(r => r.querySelector('th').textContent.includes('March 26'));
             return row ? [...row.querySelectorAll('td')].map(td => td.textContent) : null;""")
         assert row is not None and abs(float(row[0]) - 95) <= 2, row
+        friday.stop()
+
+        # The FHIR export carries the range as an Observation under LOINC's code for the right knee's active flexion.
+        out = workdir / "fhir"
+        exported = subprocess.run([str(STUDYKIT), "export", "--format", "fhir", "--out", str(out), "--study", str(RECOVER),
+                                   "--data", str(workdir / "data")], capture_output=True, text=True, timeout=120)
+        assert exported.returncode == 0, exported.stderr
+        observations = [json.loads(line) for line in (out / "Observation.ndjson").read_text().splitlines()]
+        knee = [o for o in observations if any(c.get("code") == "41347-6" for c in o["code"]["coding"])]
+        assert len(knee) == 1, [o["code"] for o in observations]
+        coding = next(c for c in knee[0]["code"]["coding"] if c["code"] == "41347-6")
+        assert coding["system"] == "http://loinc.org", coding
+        quantity = knee[0]["valueQuantity"]
+        # The study's units as free text (FHIRObservationBuilder: a study's units are not taken for UCUM codes).
+        assert abs(quantity["value"] - 95) <= 2 and quantity["unit"] == "deg", knee[0]
+        assert knee[0]["effectiveDateTime"].startswith("2027-03-26"), knee[0]
     finally:
         (friday or thursday).stop()
 
