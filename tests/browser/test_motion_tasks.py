@@ -764,3 +764,56 @@ def test_a_timed_walk_with_motion_refused_but_location_allowed_still_measures_it
     assert recorders["location"]["items"] >= len(fixes), recorders
     measures = {m["identifier"]: m["value"] for m in result["measures"]}
     assert measures["stepCount"] is None and abs(measures["distance"] - 10) < 0.2, measures
+
+
+def test_a_six_minute_walk_walks_rests_asks_its_questions_and_says_it_records_no_heart_rate(tapping_server, browser):
+    """The six-minute walk, shortened by the study (a 6 s walk, a 2 s rest): the walk counts the emulated steps, the
+    rest ends by itself, and the questions after it are stored with the run."""
+    control_page_time(browser.driver)
+    me = Participant(tapping_server, browser).join()
+    me.onboard_every_format()
+    me.start_survey("Six-minute walk")
+    assert me.step() == "instruction"
+    me.next()
+    assert me.step() == "instruction1"
+    assert "A browser cannot read your heart rate, so it is not recorded." in me.main_text()
+    me.next()
+    wait_for_step(me, "fitness.walk")
+    emulate_walking_phone(me.driver)
+    me.driver.execute_cdp_cmd("Browser.grantPermissions", {"permissions": ["geolocation", "sensors"], "origin": tapping_server.base})
+    me.driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": 52.52, "longitude": 13.405, "accuracy": 5})
+    me.driver.execute_script(_WATCH_SENSORS + _WATCH_WALK)
+    show_step(me.driver)
+    me.browser.check_page()
+    touch(me.driver)
+    WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "recording")
+    half = math.radians(90.5) / 2  # as in the thirty-second walk: an orientation for device motion to start from
+    for kind in ("relative-orientation", "absolute-orientation"):
+        me.driver.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": kind, "reading": {"quaternion": {"x": math.sin(half), "y": 0, "z": 0, "w": math.cos(half)}}})
+    walk_at_two_steps_a_second(me.driver)
+
+    wait_for_step(me, "fitness.rest")
+    swing(me.driver, 0)
+    show_step(me.driver)
+    touch(me.driver)
+    wait_for_step(me, "fitness.questions")  # the rest ends by itself after its two seconds
+    me.browser.check_page()
+    assert "How hard was the walk?" in me.main_text() and "Did you stop or rest during the walk?" in me.main_text()
+    me.choose("3")
+    me.choose("No")
+    me.next()
+    wait_for_step(me, "conclusion")
+    me.next()
+
+    result = stored_result(tapping_server, "sixminute")
+    walk = active_result(result, "fitness.walk")
+    measures = {m["identifier"]: m["value"] for m in walk["measures"]}
+    assert abs(measures["stepCount"] - 12) <= 2, measures
+    assert abs(measures["duration"] - 6) < 0.05 and walk["complete"] is True, measures
+    assert set(walk["samples"]["recorders"]) == {"accelerometer", "deviceMotion", "location"}, walk["samples"]["recorders"]
+    rest = active_result(result, "fitness.rest")
+    assert rest["complete"] is True and abs({m["identifier"]: m["value"] for m in rest["measures"]}["duration"] - 2) < 0.05, rest
+    answers = {item["identifier"]: item for step in result["stepResults"] if step["identifier"] == "fitness.questions"
+               for item in step["results"]}
+    assert {key: item["answer"] for key, item in answers.items()} == {"fitness.questions.exertion": 3, "fitness.questions.stopped": False}, answers
+    print(f"\nsix-minute walk: {measures}; answers {answers}")
