@@ -41,10 +41,18 @@ def emulate_phone(driver):
                                                                   "screenOrientation": {"type": "portraitPrimary", "angle": 0}})
 
 
-def emulate_sensors(driver):
-    emulate_phone(driver)
+def override_sensors(driver):
+    """Puts every motion sensor of the tab under the test's readings (once a tab: the browser refuses a second time)."""
+    if getattr(driver, "studykit_sensors_overridden", False):
+        return
     for kind in ("accelerometer", "linear-acceleration", "gravity", "gyroscope", "relative-orientation", "absolute-orientation"):
         driver.execute_cdp_cmd("Emulation.setSensorOverrideEnabled", {"enabled": True, "type": kind})
+    driver.studykit_sensors_overridden = True
+
+
+def emulate_sensors(driver):
+    emulate_phone(driver)
+    override_sensors(driver)
     gravity = {axis: ACCELERATION[axis] - LINEAR[axis] for axis in "xyz"}
     for kind, xyz in (("accelerometer", ACCELERATION), ("linear-acceleration", LINEAR), ("gravity", gravity), ("gyroscope", ROTATION)):
         driver.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": kind, "reading": {"xyz": xyz}})
@@ -353,8 +361,7 @@ def hold_still(driver, linear=(0, 0, 0)):
 def upright_phone(driver):
     """Every motion sensor emulated, the phone still and upright, and the page watching its sensors."""
     emulate_phone(driver)
-    for kind in ("accelerometer", "linear-acceleration", "gravity", "gyroscope", "relative-orientation", "absolute-orientation"):
-        driver.execute_cdp_cmd("Emulation.setSensorOverrideEnabled", {"enabled": True, "type": kind})
+    override_sensors(driver)
     driver.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": "gravity", "reading": {"xyz": {"x": 0, "y": G, "z": 0}}})
     driver.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": "gyroscope", "reading": {"xyz": {"x": 0, "y": 0, "z": 0}}})
     hold_still(driver)
@@ -365,6 +372,24 @@ def upright_phone(driver):
 def run_files(server, prefix):
     with sqlite3.connect(f"file:{server.data / 'study.sqlite'}?mode=ro", uri=True) as db:
         return {name: json.loads(data) for name, data in db.execute("SELECT name, data FROM runFile WHERE name LIKE ?", (prefix + "%",))}
+
+
+def tremble(driver, hertz, amplitude):
+    """The hand shakes at `hertz`, `amplitude` m/s² along the phone's x axis: each reading is the sinusoid at the
+    page's own clock when it is set, and set again as soon as that is done, until the page has finished recording.
+    Returns how many readings were set."""
+    updates, start = 0, None
+    while True:
+        try:
+            now, state = driver.execute_script("return [performance.now(), document.querySelector('.motion-area')?.dataset.state ?? null]")
+        except WebDriverException:
+            break  # the page is being replaced by the next one
+        if state != "recording":
+            break
+        start = now if start is None else start
+        hold_still(driver, (amplitude * math.sin(2 * math.pi * hertz * (now - start) / 1000), 0, 0))
+        updates += 1
+    return updates
 
 
 def test_a_five_hertz_tremor_is_measured_as_five_hertz_and_its_readings_kept(tapping_server, browser):
@@ -382,21 +407,8 @@ def test_a_five_hertz_tremor_is_measured_as_five_hertz_and_its_readings_kept(tap
     tilt(me.driver, 89.5)
     me.browser.check_page()
 
-    # The hand shakes at 5 Hz, 1 m/s² along the phone's x axis: each reading is the sinusoid at the page's own clock
-    # when it is set, and set again as soon as that is done, until the page has finished recording.
-    amplitude, hertz, updates = 1.0, 5.0, 0
-    start = None
-    while True:
-        try:
-            now, state = me.driver.execute_script(
-                "return [performance.now(), document.querySelector('.motion-area')?.dataset.state ?? null]")
-        except Exception:
-            break  # the page is being replaced by the next one
-        if state != "recording":
-            break
-        start = now if start is None else start
-        hold_still(me.driver, (amplitude * math.sin(2 * math.pi * hertz * (now - start) / 1000), 0, 0))
-        updates += 1
+    amplitude = 1.0
+    updates = tremble(me.driver, 5.0, amplitude)
     wait_for_step(me, "conclusion")
     assert "Tremor frequency" in me.main_text()
     me.next()
@@ -557,8 +569,7 @@ STEP_AMPLITUDE = 3.0  # m/s² of vertical acceleration, swinging once a step
 def emulate_walking_phone(driver):
     """A phone upright in a pocket: gravity along its y axis, no rotation; the walk's swing is set by `swing`."""
     emulate_phone(driver)
-    for kind in ("accelerometer", "linear-acceleration", "gravity", "gyroscope", "relative-orientation", "absolute-orientation"):
-        driver.execute_cdp_cmd("Emulation.setSensorOverrideEnabled", {"enabled": True, "type": kind})
+    override_sensors(driver)
     driver.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": "gravity", "reading": {"xyz": {"x": 0, "y": G, "z": 0}}})
     driver.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": "gyroscope", "reading": {"xyz": {"x": 0, "y": 0, "z": 0}}})
     for kind in ("relative-orientation", "absolute-orientation"):
@@ -817,3 +828,81 @@ def test_a_six_minute_walk_walks_rests_asks_its_questions_and_says_it_records_no
                for item in step["results"]}
     assert {key: item["answer"] for key, item in answers.items()} == {"fitness.questions.exertion": 3, "fitness.questions.stopped": False}, answers
     print(f"\nsix-minute walk: {measures}; answers {answers}")
+
+
+def test_a_tremor_of_both_hands_measures_each_hand_apart(tapping_server, browser):
+    """Both hands, one pose each: the right hand shakes at 4 Hz, the left at 6 Hz, and each hand's step says its own."""
+    control_page_time(browser.driver)
+    me = Participant(tapping_server, browser).join()
+    me.onboard_every_format()
+    me.start_survey("Tremor, both hands")
+    found = {}
+    for hand, hertz in (("right", 4.0), ("left", 6.0)):
+        assert me.step() == f"instruction.{hand}", me.step()
+        assert f"{hand} hand" in me.main_text().lower(), me.main_text()
+        me.next()
+        past_countdown(me, f"tremor.handInLap.{hand}")
+        upright_phone(me.driver)
+        release_page_time(me.driver)
+        first_frame_shown(me.driver)
+        fast_wait(me.driver, lambda d: area_state(d) == "recording")
+        tilt(me.driver, 89.5)
+        tremble(me.driver, hertz, 1.0)
+        wait_for_step(me, "instruction.left" if hand == "right" else "conclusion")
+    me.next()
+    result = stored_result(tapping_server, "tremorboth")
+    for hand in ("right", "left"):
+        found[hand] = {m["identifier"]: m["value"] for m in active_result(result, f"tremor.handInLap.{hand}")["measures"]}["dominantFrequency"]
+    print(f"\ntremor, both hands: {found}")
+    assert abs(found["right"] - 4) <= 0.5 and abs(found["left"] - 6) <= 0.5, found
+
+
+def test_a_shoulder_raised_to_a_hundred_and_twenty_degrees_reports_that_range_on_the_left(tapping_server, browser):
+    control_page_time(browser.driver)
+    me = Participant(tapping_server, browser).join()
+    me.onboard_every_format()
+    me.start_survey("Shoulder lift")
+    wait_for_step(me, "rangeOfMotion.left")
+    emulate_sensors(me.driver)
+    me.driver.execute_script(_WATCH_SENSORS)
+    show_step(me.driver)
+    assert me.h1() == "Shoulder range of motion (left)", me.h1()
+    tilt(me.driver, 0)           # the arm down, the phone on the upper arm
+    touch(me.driver)
+    WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "recording")
+    for beta in (30, 60, 90, 120, 100, 50, 0):
+        tilt(me.driver, beta)
+    touch(me.driver)
+    wait_for_step(me, "conclusion")
+    me.next()
+    measures = {m["identifier"]: m["value"] for m in active_result(stored_result(tapping_server, "shoulder"), "rangeOfMotion.left")["measures"]}
+    assert abs(measures["range"] - 120) <= 2 and abs(measures["maximum"] - measures["minimum"] - measures["range"]) < 1e-6, measures
+
+
+def test_a_short_walk_counts_the_steps_of_each_leg(tapping_server, browser):
+    """Four steps a leg, at two a second: each leg lasts its four seconds (one a step, a browser having no pedometer)
+    and counts eight steps."""
+    control_page_time(browser.driver)
+    me = Participant(tapping_server, browser).join()
+    me.onboard_every_format()
+    me.start_survey("Short walk")
+    counted = {}
+    for leg in ("walking.outbound", "walking.return"):
+        wait_for_step(me, leg)
+        emulate_walking_phone(me.driver)
+        me.driver.execute_script(_WATCH_SENSORS + _WATCH_WALK)
+        show_step(me.driver)
+        touch(me.driver)
+        WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "recording")
+        half = math.radians(90.5) / 2
+        for kind in ("relative-orientation", "absolute-orientation"):
+            me.driver.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": kind, "reading": {"quaternion": {"x": math.sin(half), "y": 0, "z": 0, "w": math.cos(half)}}})
+        walk_at_two_steps_a_second(me.driver)
+    wait_for_step(me, "conclusion")
+    me.next()
+    result = stored_result(tapping_server, "shortwalk")
+    for leg in ("walking.outbound", "walking.return"):
+        counted[leg] = {m["identifier"]: m["value"] for m in active_result(result, leg)["measures"]}
+    print(f"\nshort walk: {counted}")
+    for leg, measures in counted.items():
+        assert abs(measures["duration"] - 4) < 0.05 and abs(measures["stepCount"] - 8) <= 2, (leg, measures)
