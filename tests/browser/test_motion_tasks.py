@@ -65,7 +65,8 @@ def tilt(driver, beta):
     quaternion = {"x": math.sin(half), "y": 0, "z": 0, "w": math.cos(half)}
     for kind in ("relative-orientation", "absolute-orientation"):
         driver.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": kind, "reading": {"quaternion": quaternion}})
-    WebDriverWait(driver, WAIT).until(lambda d: d.execute_script(
+    # Looked for every few milliseconds: a tremor's recording runs meanwhile, the hand still until the test shakes it.
+    WebDriverWait(driver, WAIT, poll_frequency=0.005).until(lambda d: d.execute_script(
         "const s = window.studykitSensors; return s.beta !== null && Math.abs(s.beta - arguments[0]) < 0.2 && s.motionsSince >= 2", beta))
 
 
@@ -381,8 +382,8 @@ def tremble(driver, hertz, amplitude):
     updates, start = 0, None
     while True:
         try:
-            now, state = driver.execute_script("return [performance.now(), document.querySelector('.motion-area')?.dataset.state ?? null]")
-        except WebDriverException:
+            now, state = driver.evaluate("[performance.now(), document.querySelector('.motion-area')?.dataset.state ?? null]")
+        except (WebDriverException, AssertionError):
             break  # the page is being replaced by the next one
         if state != "recording":
             break
@@ -398,17 +399,20 @@ def test_a_five_hertz_tremor_is_measured_as_five_hertz_and_its_readings_kept(tap
     me.onboard_every_format()
     me.start_survey("Hand tremor")
     past_countdown(me, "tremor.handInLap.right")
-    upright_phone(me.driver)
+    devtools = DevTools(me.driver)
+    page = devtools.page(me.driver)
+    upright_phone(page)
+    # Checked before the recording starts: axe takes a good part of a second, which the hand would spend still.
+    me.browser.check_page()
     release_page_time(me.driver)
     first_frame_shown(me.driver)
     fast_wait(me.driver, lambda d: area_state(d) == "recording")
     # The browser tells an orientation only when it changes (a real phone's changes all the time): the device motion
     # recorder, which keeps the attitude with each reading, starts with the first one it hears.
-    tilt(me.driver, 89.5)
-    me.browser.check_page()
+    tilt(page, 89.5)
 
     amplitude = 1.0
-    updates = tremble(me.driver, 5.0, amplitude)
+    updates = tremble(page, 5.0, amplitude)
     wait_for_step(me, "conclusion")
     assert "Tremor frequency" in me.main_text()
     me.next()
@@ -418,13 +422,16 @@ def test_a_five_hertz_tremor_is_measured_as_five_hertz_and_its_readings_kept(tap
     print(f"\ntremor: {measures}, {updates} readings set, {result['samples']['recorders']}")
     assert result["complete"] is True
     assert abs(measures["dominantFrequency"] - 5) <= 0.5, measures
-    assert abs(measures["amplitude"] - amplitude / G) < 0.5 * amplitude / G, measures
+    # The hand is still for the few readings before the test starts shaking it, which lowers the fitted amplitude a
+    # little (0.0993 g for 0.102 g here).
+    assert abs(measures["amplitude"] - amplitude / G) < 0.1 * amplitude / G, measures
     files = run_files(tapping_server, "tremor_handInLap_right")
     assert len(files) == 2 and any("accelerometer" in n for n in files) and any("deviceMotion" in n for n in files), list(files)
     for name, document in files.items():
         stamps = [item["timestamp"] for item in document["items"]]
         assert stamps == sorted(stamps) and stamps[-1] <= result["samples"]["end"], name
         assert len(stamps) > 60, name  # about 60 a second for 3 s
+    devtools.close()
 
 
 # Resolves on the page's last motion event before an instant (ms on its clock, put in for %f): the first event from
@@ -836,18 +843,19 @@ def test_a_tremor_of_both_hands_measures_each_hand_apart(tapping_server, browser
     me = Participant(tapping_server, browser).join()
     me.onboard_every_format()
     me.start_survey("Tremor, both hands")
+    page = DevTools(me.driver).page(me.driver)
     found = {}
     for hand, hertz in (("right", 4.0), ("left", 6.0)):
         assert me.step() == f"instruction.{hand}", me.step()
         assert f"{hand} hand" in me.main_text().lower(), me.main_text()
         me.next()
         past_countdown(me, f"tremor.handInLap.{hand}")
-        upright_phone(me.driver)
+        upright_phone(page)
         release_page_time(me.driver)
         first_frame_shown(me.driver)
         fast_wait(me.driver, lambda d: area_state(d) == "recording")
-        tilt(me.driver, 89.5)
-        tremble(me.driver, hertz, 1.0)
+        tilt(page, 89.5)
+        tremble(page, hertz, 1.0)
         wait_for_step(me, "instruction.left" if hand == "right" else "conclusion")
     me.next()
     result = stored_result(tapping_server, "tremorboth")
@@ -855,6 +863,7 @@ def test_a_tremor_of_both_hands_measures_each_hand_apart(tapping_server, browser
         found[hand] = {m["identifier"]: m["value"] for m in active_result(result, f"tremor.handInLap.{hand}")["measures"]}["dominantFrequency"]
     print(f"\ntremor, both hands: {found}")
     assert abs(found["right"] - 4) <= 0.5 and abs(found["left"] - 6) <= 0.5, found
+    page.devtools.close()
 
 
 def test_a_shoulder_raised_to_a_hundred_and_twenty_degrees_reports_that_range_on_the_left(tapping_server, browser):
