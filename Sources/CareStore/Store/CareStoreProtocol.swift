@@ -45,6 +45,11 @@ public protocol CareStore: Sendable {
     func taskIDsWithOutcomes(among ids: Set<String>) async throws -> Set<String>
     /// Adherence for each day of `window` over the selected tasks that impact adherence.
     func adherence(taskQuery: CareQuery, window: DateInterval, calendar: Calendar) async throws -> [DailyAdherence]
+    /// Each selected task's adherence for each day of `window`, by task id, from one read of the store: the tasks that
+    /// impact adherence (every selected task when `includingAll`), each as ``adherence(taskQuery:window:calendar:)``
+    /// gives it for that task alone; a task with no version in effect during the window has no entry. What a study
+    /// team's view of adherence per task reads.
+    func adherenceByTask(taskQuery: CareQuery, window: DateInterval, calendar: Calendar, includingAll: Bool) async throws -> [String: [DailyAdherence]]
     /// The events of `eventWindow`, as ``events(taskQuery:window:)`` gives them, and the adherence of each day of
     /// `adherenceWindow`, as ``adherence(taskQuery:window:calendar:)`` gives it, read together from one state of the
     /// store: what a daily page with its week's completion rings shows.

@@ -392,7 +392,37 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
         let kept = spans.indices.filter { spans[$0].task.impactsAdherence }
         let spans = kept.map { spans[$0] }
         let (events, known) = try await progress(of: spans, scheduled: kept.map { scheduled[$0] }, in: reader)
-        // Each event counts for the day it starts in, in the order the events come.
+        return (Self.daily(events, spans: spans, days: days), known)
+    }
+
+    /// Each task's daily adherence over `window`, from one read: the tasks the query selects that impact adherence
+    /// (every one with `includingAll`), each by its id as ``adherence(taskQuery:window:calendar:)`` gives it for that
+    /// task alone. A task with no version in effect during the window has no entry.
+    public func adherenceByTask(taskQuery: CareQuery, window: DateInterval, calendar: Calendar,
+                                includingAll: Bool) async throws -> [String: [DailyAdherence]] {
+        try await storage.read { reader in
+            let days = self.days(in: window, calendar: calendar)
+            guard let covered = Self.covering(days) else { return [:] }
+            let scheduled = try await self.scheduledSpans(taskQuery: taskQuery, window: covered, in: reader)
+            let kept = scheduled.spans.indices.filter { includingAll || scheduled.spans[$0].task.impactsAdherence }
+            let events = try await self.progress(of: kept.map { scheduled.spans[$0] }, scheduled: kept.map { scheduled.events[$0] }, in: reader).events
+            // The events come span by span, each span's in its schedule's order: each task takes its spans' runs.
+            var byTask: [String: (spans: [TaskSpan], events: [(start: Date, progress: EventProgress)])] = [:]
+            var offset = 0
+            for index in kept {
+                let span = scheduled.spans[index], count = scheduled.events[index].count
+                byTask[span.task.id, default: ([], [])].spans.append(span)
+                byTask[span.task.id, default: ([], [])].events += events[offset..<(offset + count)]
+                offset += count
+            }
+            return byTask.mapValues { Self.daily($0.events, spans: $0.spans, days: days) }
+        }
+    }
+
+    /// Each of `days`' adherence from the start and progress of the events of `spans`: the mean progress of the events
+    /// that start in the day, in the order they come; no events when none does; no tasks when no span is in effect.
+    private static func daily(_ events: some Sequence<(start: Date, progress: EventProgress)>, spans: [TaskSpan],
+                              days: [DateInterval]) -> [DailyAdherence] {
         var totals = [Double](repeating: 0, count: days.count)
         var counts = [Int](repeating: 0, count: days.count)
         for event in events {
@@ -400,13 +430,12 @@ public final class StorageBackedCareStore<Storage: CareStorage>: CareStore {
             totals[index] += event.progress.fractionCompleted
             counts[index] += 1
         }
-        let adherence = days.indices.map { index in
+        return days.indices.map { index in
             let day = days[index]
             guard spans.contains(where: { $0.overlaps(day) }) else { return DailyAdherence(date: day.start, state: .noTasks) }
             guard counts[index] > 0 else { return DailyAdherence(date: day.start, state: .noEvents) }
             return DailyAdherence(date: day.start, state: .progress(totals[index] / Double(counts[index])))
         }
-        return (adherence, known)
     }
 
     /// The last of `days` (sorted by start) that starts at or before `date`; nil when none does.

@@ -222,6 +222,50 @@ struct EventConformanceTests {
     }
 
     @Test(arguments: CareStoreBackend.allCases)
+    func adherenceByTaskIsEachTasksOwnAdherenceFromOneRead(backend: CareStoreBackend) async throws {
+        let store = try await backend.makeStore(clock: TestClock())
+        // Across the start of daylight saving time in New York (March 8, 23 hours), a task that gets a new version
+        // half-way (its events then at 18:00), one with a target, and one that does not count toward adherence.
+        let tasks = try await store.add([
+            Make.task("knee", start: date(2026, 3, 5, 9, in: newYork), in: newYork),
+            Make.task("reps", start: date(2026, 3, 5, 10, in: newYork), targets: [OutcomeValue(.integer(10))], in: newYork),
+            Make.task("optional", start: date(2026, 3, 5, 7, in: newYork), impactsAdherence: false, in: newYork),
+        ])
+        let (knee, reps, optional) = (tasks[0], tasks[1], tasks[2])
+        let later = try await store.update([Make.task("knee", start: date(2026, 3, 5, 18, in: newYork), effective: date(2026, 3, 8, in: newYork),
+                                                      in: newYork)])[0]
+        _ = try await store.addOutcomes([
+            Outcome(taskUUID: knee.uuid, occurrenceIndex: 0, values: []),                            // March 5
+            Outcome(taskUUID: reps.uuid, occurrenceIndex: 1, values: [OutcomeValue(.integer(4))]),   // March 6: 0.4
+            Outcome(taskUUID: optional.uuid, occurrenceIndex: 2, values: []),                        // March 7
+        ])
+        let events = try await store.events(taskQuery: CareQuery(), window: day(2026, 3, 9, in: newYork))
+        let kneeOnNinth = try #require(events.first { $0.task.uuid == later.uuid })
+        _ = try await store.addOutcomes([Outcome(taskUUID: later.uuid, occurrenceIndex: kneeOnNinth.scheduleEvent.occurrence, values: [])])
+
+        let window = days(from: (2026, 3, 4), to: (2026, 3, 11), in: newYork)
+        let byTask = try await store.adherenceByTask(taskQuery: CareQuery(), window: window, calendar: calendar(newYork), includingAll: false)
+        #expect(Set(byTask.keys) == ["knee", "reps"])
+        for id in ["knee", "reps"] {
+            var query = CareQuery()
+            query.ids = [id]
+            #expect(byTask[id] == (try await store.adherence(taskQuery: query, window: window, calendar: calendar(newYork))), "\(id)")
+        }
+        #expect(byTask["knee"]?.map(\.state) == [.noTasks, .progress(1), .progress(0), .progress(0), .progress(0), .progress(1), .progress(0)])
+        #expect(byTask["reps"]?.map(\.state)[2] == .progress(0.4))
+
+        // With every task: the one that does not count has its own days too.
+        let all = try await store.adherenceByTask(taskQuery: CareQuery(), window: window, calendar: calendar(newYork), includingAll: true)
+        #expect(Set(all.keys) == ["knee", "reps", "optional"])
+        #expect(all["knee"] == byTask["knee"] && all["reps"] == byTask["reps"])
+        #expect(all["optional"]?.map(\.state) == [.noTasks, .progress(0), .progress(0), .progress(1), .progress(0), .progress(0), .progress(0)])
+        // The query still selects the tasks.
+        var onlyReps = CareQuery()
+        onlyReps.ids = ["reps"]
+        #expect(Set(try await store.adherenceByTask(taskQuery: onlyReps, window: window, calendar: calendar(newYork), includingAll: true).keys) == ["reps"])
+    }
+
+    @Test(arguments: CareStoreBackend.allCases)
     func adherenceCountsWholeDaysAcrossDaylightSavingTime(backend: CareStoreBackend) async throws {
         let store = try await backend.makeStore(clock: TestClock())
         // In Berlin, March 29 has 23 hours; events at 01:00 and 22:00 are both on it.
