@@ -102,26 +102,44 @@ def touch_through(me, step):
     touch(me.driver)
 
 
-def test_a_knee_bent_from_straight_to_ninety_degrees_reports_its_range_and_keeps_the_readings(tapping_server, browser):
+def start_task(server, browser, title):
+    """A new participant of the test study, onboarded, on the first page of the task titled `title`; each page's time
+    held until the test lets it run."""
     control_page_time(browser.driver)
-    me = Participant(tapping_server, browser).join()
+    me = Participant(server, browser).join()
     me.onboard_every_format()
-    me.start_survey("Knee bend")
-    wait_for_step(me, "rangeOfMotion.right")
+    me.start_survey(title)
+    return me
+
+
+def ready_to_bend(me, step):
+    """On the range-of-motion `step`, its sensors emulated and watched, its page shown and waiting for the touch."""
+    wait_for_step(me, step)
     emulate_sensors(me.driver)
     me.driver.execute_script(_WATCH_SENSORS)
     show_step(me.driver)
-    me.browser.check_page()
-    assert me.main_text().count("Touch anywhere to start") == 1
 
-    tilt(me.driver, 0)          # the leg straight, the phone lying flat on the shin
+
+def bend(me, angles):
+    """From straight (the phone's tilt 0°): a touch, the joint moved through `angles` (degrees), a touch to finish;
+    waits for the task's conclusion."""
+    tilt(me.driver, 0)
     touch(me.driver)
     WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "recording")
-    angles = [0, 15, 30, 45, 60, 75, 90, 90, 70, 40, 10, 0]
     for beta in angles:
         tilt(me.driver, beta)
     touch(me.driver)
     wait_for_step(me, "conclusion")
+
+
+def test_a_knee_bent_from_straight_to_ninety_degrees_reports_its_range_and_keeps_the_readings(tapping_server, browser):
+    me = start_task(tapping_server, browser, "Knee bend")
+    ready_to_bend(me, "rangeOfMotion.right")
+    me.browser.check_page()
+    assert me.main_text().count("Touch anywhere to start") == 1
+
+    angles = [0, 15, 30, 45, 60, 75, 90, 90, 70, 40, 10, 0]
+    bend(me, angles)  # from the leg straight, the phone lying flat on the shin
     assert "Range of motion" in me.main_text()
     me.next()
 
@@ -158,10 +176,7 @@ def test_a_knee_bent_from_straight_to_ninety_degrees_reports_its_range_and_keeps
 
 
 def test_a_browser_that_gives_no_motion_says_so_and_records_no_measure(tapping_server, browser):
-    control_page_time(browser.driver)
-    me = Participant(tapping_server, browser).join()
-    me.onboard_every_format()
-    me.start_survey("Knee bend")
+    me = start_task(tapping_server, browser, "Knee bend")
     wait_for_step(me, "rangeOfMotion.right")
     # No sensor at all, as on a desktop: DeviceMotionEvent is there, but no event ever comes.
     for kind in ("accelerometer", "linear-acceleration", "gravity", "gyroscope", "relative-orientation", "absolute-orientation"):
@@ -203,18 +218,9 @@ def test_recovers_knee_bend_comes_on_its_days_and_its_range_lands_on_the_insight
         me.next()
         assert me.step() == "instruction1"
         me.next()
-        wait_for_step(me, "rangeOfMotion.right")
-        emulate_sensors(me.driver)
-        me.driver.execute_script(_WATCH_SENSORS)
-        show_step(me.driver)
+        ready_to_bend(me, "rangeOfMotion.right")
         me.browser.check_page()
-        tilt(me.driver, 0)
-        touch(me.driver)
-        WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "recording")
-        for beta in (20, 50, 80, 95, 60, 10, 0):
-            tilt(me.driver, beta)
-        touch(me.driver)
-        wait_for_step(me, "conclusion")
+        bend(me, (20, 50, 80, 95, 60, 10, 0))
         me.next()
 
         me.open("/insights")
@@ -316,18 +322,10 @@ def test_the_knee_bend_speaks_each_built_in_language(tapping_server, new_browser
         me.open("/")
         me.onboard_every_format()
         me.start_survey("Knee bend")
-        wait_for_step(me, "rangeOfMotion.right")
-        emulate_sensors(me.driver)
-        me.driver.execute_script(_WATCH_SENSORS)
-        show_step(me.driver)
+        ready_to_bend(me, "rangeOfMotion.right")
         me.browser.check_page()
         assert me.h1() == title and prompt in me.main_text(), (me.h1(), me.main_text())
-        tilt(me.driver, 0)
-        touch(me.driver)
-        WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "recording")
-        tilt(me.driver, 30)
-        touch(me.driver)
-        wait_for_step(me, "conclusion")
+        bend(me, (30,))
         assert measure in me.main_text()
         me.next()
 
@@ -394,10 +392,7 @@ def tremble(driver, hertz, amplitude):
 
 
 def test_a_five_hertz_tremor_is_measured_as_five_hertz_and_its_readings_kept(tapping_server, browser):
-    control_page_time(browser.driver)
-    me = Participant(tapping_server, browser).join()
-    me.onboard_every_format()
-    me.start_survey("Hand tremor")
+    me = start_task(tapping_server, browser, "Hand tremor")
     past_countdown(me, "tremor.handInLap.right")
     devtools = DevTools(me.driver)
     page = devtools.page(me.driver)
@@ -452,10 +447,7 @@ _LAST_MOTION_BEFORE = """new Promise((resolve) => {
 
 
 def test_a_shake_400_ms_after_the_circle_is_a_400_ms_reaction_and_one_before_it_a_false_start(tapping_server, browser):
-    control_page_time(browser.driver)
-    me = Participant(tapping_server, browser).join()
-    me.onboard_every_format()
-    me.start_survey("Shake reaction")
+    me = start_task(tapping_server, browser, "Shake reaction")
     past_countdown(me, "reactionTime")
     # The sensors are driven on a DevTools connection of the test's own: a reading set through chromedriver reaches the
     # browser 5 to 20 ms after it is sent, more than the measure may be off by.
@@ -513,10 +505,7 @@ def test_a_shake_400_ms_after_the_circle_is_a_400_ms_reaction_and_one_before_it_
 
 
 def test_a_denied_or_silent_sensor_gives_no_shake_result(tapping_server, browser):
-    control_page_time(browser.driver)
-    me = Participant(tapping_server, browser).join()
-    me.onboard_every_format()
-    me.start_survey("Shake reaction")
+    me = start_task(tapping_server, browser, "Shake reaction")
     past_countdown(me, "reactionTime")
     for kind in ("accelerometer", "linear-acceleration", "gravity", "gyroscope", "relative-orientation", "absolute-orientation"):
         me.driver.execute_cdp_cmd("Emulation.setSensorOverrideEnabled", {"enabled": True, "type": kind, "metadata": {"available": False}})
@@ -616,10 +605,7 @@ def walk_at_two_steps_a_second(driver):
 
 
 def test_a_thirty_second_walk_at_two_steps_a_second_counts_sixty_steps_and_keeps_the_readings(tapping_server, browser):
-    control_page_time(browser.driver)
-    me = Participant(tapping_server, browser).join()
-    me.onboard_every_format()
-    me.start_survey("Walk")
+    me = start_task(tapping_server, browser, "Walk")
     wait_for_step(me, "walking.outbound")
     emulate_walking_phone(me.driver)
     me.driver.execute_script(_WATCH_SENSORS + _WATCH_WALK)
@@ -679,10 +665,7 @@ def walk_through(driver, fixes):
 
 
 def test_a_timed_walk_takes_the_time_between_two_touches_and_the_distance_between_accurate_fixes(tapping_server, browser):
-    control_page_time(browser.driver)
-    me = Participant(tapping_server, browser).join()
-    me.onboard_every_format()
-    me.start_survey("Timed walk")
+    me = start_task(tapping_server, browser, "Timed walk")
     assert me.step() == "timed.walk.form"  # kept when the instructions are left out, as ResearchKit does
     assert "ankle-foot orthosis" in me.main_text()
     me.browser.check_page()
@@ -723,10 +706,7 @@ def test_a_timed_walk_takes_the_time_between_two_touches_and_the_distance_betwee
 
 
 def test_a_timed_walk_without_motion_or_location_says_so_times_the_walk_and_records_no_readings(tapping_server, browser):
-    control_page_time(browser.driver)
-    me = Participant(tapping_server, browser).join()
-    me.onboard_every_format()
-    me.start_survey("Timed walk")
+    me = start_task(tapping_server, browser, "Timed walk")
     me.next()
     emulate_walking_phone(me.driver)
     # The participant refuses the sensors and the location: every permission but none is granted.
@@ -754,10 +734,7 @@ def test_a_timed_walk_without_motion_or_location_says_so_times_the_walk_and_reco
 
 
 def test_a_timed_walk_with_motion_refused_but_location_allowed_still_measures_its_distance(tapping_server, browser):
-    control_page_time(browser.driver)
-    me = Participant(tapping_server, browser).join()
-    me.onboard_every_format()
-    me.start_survey("Timed walk")
+    me = start_task(tapping_server, browser, "Timed walk")
     me.next()
     wait_for_step(me, "timed.walk.trial1")
     emulate_walking_phone(me.driver)
@@ -787,10 +764,7 @@ def test_a_timed_walk_with_motion_refused_but_location_allowed_still_measures_it
 def test_a_six_minute_walk_walks_rests_asks_its_questions_and_says_it_records_no_heart_rate(tapping_server, browser):
     """The six-minute walk, shortened by the study (a 6 s walk, a 2 s rest): the walk counts the emulated steps, the
     rest ends by itself, and the questions after it are stored with the run."""
-    control_page_time(browser.driver)
-    me = Participant(tapping_server, browser).join()
-    me.onboard_every_format()
-    me.start_survey("Six-minute walk")
+    me = start_task(tapping_server, browser, "Six-minute walk")
     assert me.step() == "instruction"
     me.next()
     assert me.step() == "instruction1"
@@ -839,10 +813,7 @@ def test_a_six_minute_walk_walks_rests_asks_its_questions_and_says_it_records_no
 
 def test_a_tremor_of_both_hands_measures_each_hand_apart(tapping_server, browser):
     """Both hands, one pose each: the right hand shakes at 4 Hz, the left at 6 Hz, and each hand's step says its own."""
-    control_page_time(browser.driver)
-    me = Participant(tapping_server, browser).join()
-    me.onboard_every_format()
-    me.start_survey("Tremor, both hands")
+    me = start_task(tapping_server, browser, "Tremor, both hands")
     page = DevTools(me.driver).page(me.driver)
     found = {}
     for hand, hertz in (("right", 4.0), ("left", 6.0)):
@@ -867,22 +838,10 @@ def test_a_tremor_of_both_hands_measures_each_hand_apart(tapping_server, browser
 
 
 def test_a_shoulder_raised_to_a_hundred_and_twenty_degrees_reports_that_range_on_the_left(tapping_server, browser):
-    control_page_time(browser.driver)
-    me = Participant(tapping_server, browser).join()
-    me.onboard_every_format()
-    me.start_survey("Shoulder lift")
-    wait_for_step(me, "rangeOfMotion.left")
-    emulate_sensors(me.driver)
-    me.driver.execute_script(_WATCH_SENSORS)
-    show_step(me.driver)
+    me = start_task(tapping_server, browser, "Shoulder lift")
+    ready_to_bend(me, "rangeOfMotion.left")
     assert me.h1() == "Shoulder range of motion (left)", me.h1()
-    tilt(me.driver, 0)           # the arm down, the phone on the upper arm
-    touch(me.driver)
-    WebDriverWait(me.driver, WAIT).until(lambda d: area_state(d) == "recording")
-    for beta in (30, 60, 90, 120, 100, 50, 0):
-        tilt(me.driver, beta)
-    touch(me.driver)
-    wait_for_step(me, "conclusion")
+    bend(me, (30, 60, 90, 120, 100, 50, 0))  # from the arm down, the phone on the upper arm
     me.next()
     measures = {m["identifier"]: m["value"] for m in active_result(stored_result(tapping_server, "shoulder"), "rangeOfMotion.left")["measures"]}
     assert abs(measures["range"] - 120) <= 2 and abs(measures["maximum"] - measures["minimum"] - measures["range"]) < 1e-6, measures
@@ -891,10 +850,7 @@ def test_a_shoulder_raised_to_a_hundred_and_twenty_degrees_reports_that_range_on
 def test_a_short_walk_counts_the_steps_of_each_leg(tapping_server, browser):
     """Four steps a leg, at two a second: each leg lasts its four seconds (one a step, a browser having no pedometer)
     and counts eight steps."""
-    control_page_time(browser.driver)
-    me = Participant(tapping_server, browser).join()
-    me.onboard_every_format()
-    me.start_survey("Short walk")
+    me = start_task(tapping_server, browser, "Short walk")
     counted = {}
     for leg in ("walking.outbound", "walking.return"):
         wait_for_step(me, leg)
