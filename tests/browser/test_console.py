@@ -50,6 +50,23 @@ def console_fetch(driver, server, path):
         return response.status, response.headers, response.read()
 
 
+def check_at_desk_width(person):
+    """The console page on screen at a desk's 1280 × 800, then back at the phone's size: axe and the weight as on
+    every page, the page no wider than the window, and no table that scrolls sideways."""
+    driver = person.driver
+    size = driver.get_window_size()
+    driver.set_window_size(1280, 800)
+    try:
+        WebDriverWait(driver, 10).until(lambda d: d.execute_script("return window.innerWidth") >= 1200)
+        assert driver.execute_script("return getComputedStyle(document.querySelector('main')).maxWidth") == "1280px"
+        wide = driver.execute_script("return [...document.querySelectorAll('.scroll')]"
+                                     ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.getAttribute('aria-label'))")
+        assert wide == [], f"{person.path()}: at 1280 px these tables scroll sideways: {wide}"
+        person.browser.check_page()
+    finally:
+        driver.set_window_size(size["width"], size["height"])
+
+
 def test_an_investigator_finds_who_just_consented_opens_their_pdf_and_exports_their_last_answer(server, browser, new_browser, tmp_path):
     # The participant, on their phone: onboarding with a typed name, then today's pain check with pain 7.
     me = Participant(server, browser).join()
@@ -84,6 +101,7 @@ def test_an_investigator_finds_who_just_consented_opens_their_pdf_and_exports_th
     assert "Enrolled\n1" in main and "Consented\n1" in main
     nav = [a.text for a in team.driver.find_elements(By.CSS_SELECTOR, "header nav a")]
     assert nav == ["Enrolment", "Invitations", "Account"], nav  # an investigator does not manage researchers
+    check_at_desk_width(them)
 
     # The participant who just consented, and their page.
     row = team.driver.find_element(By.CSS_SELECTOR, "main tbody tr")
@@ -96,6 +114,7 @@ def test_an_investigator_finds_who_just_consented_opens_their_pdf_and_exports_th
     assert "✓ Verified: sealed with the study's key and unchanged since." in main
     assert "Signed by Katherine Johnson (consent to participate)" in main
     assert "Daily pain check" in main and "painLevel" in main
+    check_at_desk_width(them)
 
     # The PDF, once Chromium has printed it in the background.
     def pdf_link(driver):

@@ -74,7 +74,7 @@ public struct ConsolePageRenderer: Sendable {
         ].compactMap { $0 })
         let view = SitePageView(
             shell: PageShell(language: "en", documentTitle: "\(title) – \(context.studyName) console", themeTint: nil, assets: context.assets,
-                             skipLink: navigation == nil ? nil : "Skip to content"),
+                             skipLink: navigation == nil ? nil : "Skip to content", bodyClass: "console"),
             siteHeader: SiteHeaderView(studyName: context.studyName + " · console", logoURL: nil, navigation: navigation),
             csrf: context.csrfToken.map { CSRFFieldView(name: StepSubmission.csrfFieldName, token: $0) },
             page: content)

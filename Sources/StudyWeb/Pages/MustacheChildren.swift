@@ -539,6 +539,7 @@ extension PageShell: MustacheParent {
         case "jsURL": self.jsURL
         case "skipLink": self.skipLink
         case "languageNotice": self.languageNotice
+        case "bodyClass": self.bodyClass
         default: nil
         }
     }

@@ -14,11 +14,15 @@ struct PageShell {
     let skipLink: String?
     /// What the page says when the study's own texts on it may be in another language; nil when they are not.
     let languageNotice: String?
+    /// The class of the page's `body`: `console` for the study team's pages, which use the width of a desk's screen;
+    /// nil for a participant's.
+    let bodyClass: String?
 
     /// The frame of a page in `language` titled `documentTitle`; `themeTint` is used only when it is a hex colour.
     init(language: String, documentTitle: String, themeTint: String?, assets: AssetDelivery, skipLink: String? = nil,
-         languageNotice: String? = nil) {
+         languageNotice: String? = nil, bodyClass: String? = nil) {
         self.lang = language
+        self.bodyClass = bodyClass
         self.documentTitle = documentTitle
         self.tint = Self.validatedTint(themeTint)
         self.skipLink = skipLink
