@@ -69,6 +69,8 @@ struct APIHandler: APIProtocol {
         func consentPDF(signedIn: StudyService.SignedIn) async throws -> Data?
         /// The whole study in one export format, zipped.
         func exportArchive(format: StudyExportFormat, cells: CSVCellStyle) async throws -> StudyExportArchive
+        /// Every participant's care data: tasks, outcomes, adherence.
+        var careStore: any CareStore { get }
     }
 
     let service: any Service
@@ -427,6 +429,61 @@ struct APIHandler: APIProtocol {
                 }
             }
         }
+    }
+
+    func getParticipantAdherence(_ input: Operations.GetParticipantAdherence.Input) async throws -> Operations.GetParticipantAdherence.Output {
+        do {
+            guard let researcher = APICaller.current.researcher else { throw StudyServerError.researcherTokenRequired }
+            guard researcher.role.allows(.readStudyData) else {
+                throw StudyServerError(.forbidden, code: "forbidden", "Your role (\(researcher.role.rawValue)) may not read the study's data.")
+            }
+            let days = input.query.days ?? 28
+            guard (1...366).contains(days) else {
+                throw StudyServerError(.badRequest, code: "bad-request", "`days` must be from 1 to 366 (\(days)).")
+            }
+            let id = input.path.participant
+            guard StudyCareIdentifiers.isValidParticipantID(id), let participant = try await service.store.participant(id: id) else {
+                throw StudyServerError(.notFound, code: "not-found", "There is no participant '\(id)'.")
+            }
+            let calendar = service.workflow.calendar(for: participant)
+            let today = calendar.startOfDay(for: service.environment.now())
+            guard let from = calendar.date(byAdding: .day, value: 1 - days, to: today),
+                  let end = calendar.date(byAdding: .day, value: 1, to: today) else {
+                throw StudyServerError(.badRequest, code: "bad-request", "`days` reaches outside the calendar.")
+            }
+            var query = CareQuery()
+            query.carePlanIDs = [StudyCareIdentifiers.carePlanID(participant: participant.id)]
+            let byCareTask = try await service.careStore.adherenceByTask(taskQuery: query, window: DateInterval(start: from, end: end),
+                                                                         calendar: calendar, includingAll: true)
+            let tasks = service.study.tasks.compactMap { task -> Components.Schemas.TaskAdherence? in
+                guard let days = byCareTask[StudyCareIdentifiers.taskID(participant: participant.id, task: task.id)] else { return nil }
+                return .init(task: task.id, title: task.title, countsTowardAdherence: task.impactsAdherence, days: days.map { day in
+                    switch day.state {
+                    case .noTasks: .init(date: Self.day(day.date, in: calendar), state: .noTasks)
+                    case .noEvents: .init(date: Self.day(day.date, in: calendar), state: .noEvents)
+                    case .progress(let share): .init(date: Self.day(day.date, in: calendar), state: .progress, share: share)
+                    }
+                })
+            }
+            return .ok(.init(body: .json(.init(participant: participant.id, timeZone: participant.timeZone.identifier,
+                                               from: Self.day(from, in: calendar), to: Self.day(today, in: calendar), tasks: tasks))))
+        } catch let failure as StudyServerError {
+            return try output(failure) { status, error in
+                switch status {
+                case 400: .badRequest(.init(body: .json(error)))
+                case 401: .unauthorized(.init(body: .json(error)))
+                case 403: .forbidden(.init(body: .json(error)))
+                case 404: .notFound(.init(body: .json(error)))
+                default: nil
+                }
+            }
+        }
+    }
+
+    /// The calendar day of `date` in `calendar`'s zone, written YYYY-MM-DD.
+    private static func day(_ date: Date, in calendar: Calendar) -> String {
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
     }
 
     func exportStudy(_ input: Operations.ExportStudy.Input) async throws -> Operations.ExportStudy.Output {

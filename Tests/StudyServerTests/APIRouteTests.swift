@@ -1,3 +1,4 @@
+import CareStore
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -39,6 +40,7 @@ struct APIRouteTests {
             (.get, "/api/v1/participant/runs/9b2f0c5e-8d1a-4c3b-9e7f-2a6d4b8c1e05", nil, 401, 404, 401),
             (.post, "/api/v1/participant/runs/9b2f0c5e-8d1a-4c3b-9e7f-2a6d4b8c1e05/steps", #"{"step":"painLevel","action":"next"}"#, 401, 404, 401),
             (.get, "/api/v1/exports/outcomes", nil, 401, 401, 200),
+            (.get, "/api/v1/researcher/participants/\(alex.participant.id)/adherence?days=2", nil, 401, 401, 200),
             (.post, "/api/v1/participant/sessions", #"{"signInCode":"AAAA-AAAA"}"#, 404, 404, 404),
             (.post, "/api/v1/researcher/sessions", #"{"email":"v@example.org","password":"wrong password here"}"#, 401, 401, 401),
         ]
@@ -54,6 +56,69 @@ struct APIRouteTests {
                         #expect(error?.keys.sorted() == ["code", "message"], "\(path)")
                     }
                 }
+            }
+        }
+    }
+
+    /// A researcher reads a participant's adherence per task, day by day in the participant's zone (Kiritimati, UTC+14,
+    /// whose days start fourteen hours before UTC's): the window's days, each task in the study's order with whether it
+    /// is in the rings, as the care store counts them, the event done on its day counted; an unknown participant and a
+    /// window out of range refused.
+    @Test func aResearcherReadsAParticipantsAdherencePerTaskDayByDayInTheirZone() async throws {
+        let kiritimati = try #require(TimeZone(identifier: "Pacific/Kiritimati"))
+        let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z")) // March 4, 15:00 in Kiritimati
+        let service = try Fixture.service(clock: clock)
+        let alex = try await Fixture.participant(of: service, zone: kiritimati)
+        try await Fixture.consent(of: service, for: alex, at: clock.now)
+        clock.set(Fixture.date("2026-03-05T06:30:00Z")) // March 5, 20:30 there: the evening's icing is open
+        try await service.workflow.record(taskID: "icing", occurrence: 0, for: alex.participant)
+        clock.set(Fixture.date("2026-03-06T03:00:00Z")) // March 6, 17:00 there: today's icing is still to come
+        let viewer = try await service.researchers.store.addResearcher(email: "v@example.org", role: .viewer)
+        let token = try await service.researchers.store.createResearcherSession(researcherID: viewer.id, lifetime: 600).token
+        let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
+        try await app.test(.router) { client in
+            let path = "/api/v1/researcher/participants/\(alex.participant.id)/adherence"
+            let response = try await client.execute(uri: path + "?days=3", method: .get, headers: headers(token))
+            #expect(response.status == .ok, "\(String(buffer: response.body))")
+            let body = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+            #expect(body["from"] as? String == "2026-03-04" && body["to"] as? String == "2026-03-06")
+            #expect(body["timeZone"] as? String == "Pacific/Kiritimati" && body["participant"] as? String == alex.participant.id)
+            let tasks = try #require(body["tasks"] as? [[String: Any]])
+            let ids = tasks.compactMap { $0["task"] as? String }
+            #expect(ids == service.study.tasks.map(\.id).filter(ids.contains) && ids.contains("icing") && ids.contains("symptoms"), "\(ids)")
+            // Each task as the care store counts it alone, over the participant's days (one outside the rings, which
+            // adherence leaves out, as the store counts it when asked for every task).
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = kiritimati
+            let window = DateInterval(start: Fixture.date("2026-03-03T10:00:00Z"), end: Fixture.date("2026-03-06T10:00:00Z"))
+            for task in tasks {
+                let id = try #require(task["task"] as? String)
+                let definition = try #require(service.study.tasks.first { $0.id == id })
+                #expect(task["countsTowardAdherence"] as? Bool == definition.impactsAdherence, "\(id)")
+                let careID = StudyCareIdentifiers.taskID(participant: alex.participant.id, task: id)
+                var query = CareQuery()
+                query.ids = [careID]
+                let counted = definition.impactsAdherence
+                    ? try await service.careStore.adherence(taskQuery: query, window: window, calendar: calendar)
+                    : try await service.careStore.adherenceByTask(taskQuery: query, window: window, calendar: calendar, includingAll: true)[careID] ?? []
+                let expected = counted.map { day -> [String] in
+                    switch day.state {
+                    case .noTasks: ["noTasks"]
+                    case .noEvents: ["noEvents"]
+                    case .progress(let share): ["progress", "\(share)"]
+                    }
+                }
+                let days = try #require(task["days"] as? [[String: Any]])
+                #expect(days.compactMap { $0["date"] as? String } == ["2026-03-04", "2026-03-05", "2026-03-06"], "\(id)")
+                #expect(days.map { day in [day["state"] as? String ?? ""] + ((day["share"] as? Double).map { ["\($0)"] } ?? []) } == expected, "\(id)")
+            }
+            let icing = try #require(tasks.first { $0["task"] as? String == "icing" }?["days"] as? [[String: Any]])
+            #expect(icing[1]["state"] as? String == "progress" && icing[1]["share"] as? Double == 1)
+            #expect(icing[2]["state"] as? String == "progress" && icing[2]["share"] as? Double == 0)
+
+            for (uri, status) in [("/api/v1/researcher/participants/nobody/adherence", 404), (path + "?days=0", 400), (path + "?days=367", 400)] {
+                let refused = try await client.execute(uri: uri, method: .get, headers: headers(token))
+                #expect(Int(refused.status.code) == status, "\(uri): \(String(buffer: refused.body))")
             }
         }
     }
@@ -123,6 +188,7 @@ struct APIRouteTests {
             (.post, "/api/v1/participant/runs", #"{"task":"pain","occurrence":1}"#, alex.sessionToken, 201),
             (.get, "/api/v1/participant/consent.pdf", nil, alex.sessionToken, 200),
             (.get, "/api/v1/exports/outcomes", nil, researcherToken, 200),
+            (.get, "/api/v1/researcher/participants/\(alex.participant.id)/adherence", nil, researcherToken, 200),
         ]
         let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
         try await app.test(.router) { client in
