@@ -169,6 +169,7 @@ struct ConsolePageBuilder {
         var view = ConsoleParticipantView(id: participant.id, facts: facts, problems: data.problems.filter { !$0.contains("consent record") },
                                           consents: consents, weekdays: weekdays, adherence: try await adherence(of: participant),
                                           runs: runs(of: data), outcomes: outcomes(of: data), audit: try await audit(of: participant))
+        view.taskAdherence = try await taskAdherence(of: participant)
         view.reminderChannels = try await reminderChannels(of: participant, showingAddresses: showsAddresses)
         view.reminderDeliveries = ConsoleTableView(caption: "Reminders sent, failed and skipped", headings: Array(CSVRemindersExporter.columns[1...]),
                                                    rows: CSVRemindersExporter.rows(of: data).map { Array($0[1...]) }, empty: "No reminder yet.")
@@ -222,6 +223,38 @@ struct ConsolePageBuilder {
             }
         }
         return stride(from: 0, to: cells.count, by: 7).map { ConsoleAdherenceWeekView(days: Array(cells[$0..<min($0 + 7, cells.count)])) }
+    }
+
+    /// Each study task's adherence over the 7 and the 28 whole days before today in the participant's zone (today,
+    /// whose later events are still to come, left out), as the care store counts it for that task alone
+    /// (``CareStore/adherenceByTask(taskQuery:window:calendar:includingAll:)``), with whether it is in their rings.
+    private func taskAdherence(of participant: StudyParticipant) async throws -> ConsoleTableView {
+        let calendar = service.workflow.calendar(for: participant)
+        let today = calendar.startOfDay(for: service.environment.now())
+        var byTask: [String: [DailyAdherence]] = [:]
+        if let start = calendar.date(byAdding: .day, value: -28, to: today) {
+            var query = CareQuery()
+            query.carePlanIDs = [StudyCareIdentifiers.carePlanID(participant: participant.id)]
+            byTask = try await service.careStore.adherenceByTask(taskQuery: query, window: DateInterval(start: start, end: today), calendar: calendar,
+                                                                 includingAll: true)
+        }
+        let rows = service.study.tasks.compactMap { task -> [String]? in
+            guard let days = byTask[StudyCareIdentifiers.taskID(participant: participant.id, task: task.id)] else { return nil }
+            return [task.title, task.impactsAdherence ? "yes" : "no", Self.share(of: days.suffix(7)), Self.share(of: days)]
+        }
+        return ConsoleTableView(caption: "Adherence per task, whole days before today", headings: ["task", "in the rings", "last 7 days", "last 28 days"],
+                                rows: rows, empty: "No task was in effect in the four weeks before today.")
+    }
+
+    /// The mean of `days`' shares over those that had events, in whole percent, with how many days had events; or
+    /// that none had.
+    static func share(of days: some Collection<DailyAdherence>) -> String {
+        let shares = days.compactMap { day -> Double? in
+            if case .progress(let share) = day.state { share } else { nil }
+        }
+        guard !shares.isEmpty else { return "no events" }
+        let percent = Int((shares.reduce(0, +) / Double(shares.count) * 100).rounded())
+        return "\(percent) % (\(shares.count) day\(shares.count == 1 ? "" : "s") with events)"
     }
 
     /// Each run, newest first, with the rows of its answers in the CSV long export.

@@ -212,6 +212,31 @@ struct ConsoleControllerTests {
         }
     }
 
+    /// A participant's page shows each task's adherence over the whole days before today in their zone (Tokyo), as the
+    /// care store counts it: the evening icing done on two evenings of three is 67 %, today's still to come left out.
+    @Test func aParticipantsPageShowsEachTasksAdherenceOverTheDaysBeforeToday() async throws {
+        let clock = Fixture.Clock(Fixture.date("2026-03-04T01:00:00Z")) // March 4, 10:00 in Tokyo
+        let service = try Fixture.service(clock: clock)
+        let alex = try await Fixture.participant(of: service, zone: tokyo)
+        try await Fixture.consent(of: service, for: alex, at: clock.now)
+        for (instant, occurrence) in [("2026-03-05T11:30:00Z", 0), ("2026-03-06T11:30:00Z", 1)] { // 20:30 in Tokyo
+            clock.set(Fixture.date(instant))
+            try await service.workflow.record(taskID: "icing", occurrence: occurrence, for: alex.participant)
+        }
+        clock.set(Fixture.date("2026-03-08T11:30:00Z")) // March 8, 20:30: today's icing is open and not done
+        let viewer = try await Fixture.researcher(of: service, role: .viewer)
+        let icing = try #require(service.study.tasks.first { $0.id == "icing" })
+        let app = Application(router: StudyRouter.router(service: service, secureCookies: false))
+        try await app.test(.router) { client in
+            let page = String(buffer: try await client.execute(uri: "/console/participants/\(alex.participant.id)", method: .get,
+                                                                headers: headers(cookie: viewer.cookie)).body)
+            #expect(page.contains("<caption>Adherence per task, whole days before today</caption>"))
+            // March 5 and 6 done, March 7 not: 2 of 3 days; March 8 is today.
+            let row = "<td>\(icing.title)</td><td>\(icing.impactsAdherence ? "yes" : "no")</td><td>67 % (3 days with events)</td><td>67 % (3 days with events)</td>"
+            #expect(page.contains(row), "\(page.components(separatedBy: "Adherence per task").last?.prefix(1500) ?? "")")
+        }
+    }
+
     /// The enrolment page's download form offers the choice; the export it sends quotes a participant's formula for a
     /// spreadsheet, while the exact export (the links) keeps it as typed.
     @Test func theDownloadFormSendsAnExportWhoseFormulasASpreadsheetWillNotRun() async throws {

@@ -288,6 +288,8 @@ public struct ConsoleParticipantView: Sendable {
     public let audit: ConsoleTableView
     /// The form recording the participant's withdrawal, for a role that may, while their consent stands.
     public var withdraw: ConsoleWithdrawView?
+    /// Each task's adherence over the last 7 and 28 whole days, and whether it is in the participant's rings.
+    public var taskAdherence: ConsoleTableView?
     /// The channels that reach the participant (kinds and states; addresses only for a role that may see them).
     public var reminderChannels: ConsoleTableView?
     /// The reminders sent, failed and skipped, with why: the rows of the `reminders` export.

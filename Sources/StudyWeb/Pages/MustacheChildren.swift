@@ -1535,6 +1535,7 @@ extension ConsoleParticipantView: MustacheParent {
         case "outcomes": self.outcomes
         case "audit": self.audit
         case "withdraw": self.withdraw
+        case "taskAdherence": self.taskAdherence
         case "reminderChannels": self.reminderChannels
         case "reminderDeliveries": self.reminderDeliveries
         default: nil
