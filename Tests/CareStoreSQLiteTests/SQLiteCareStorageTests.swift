@@ -299,17 +299,20 @@ struct SQLiteCareStorageTests {
             let task = UUID()
             try await storage.write { try await $0.insert(Fixture.outcome(task: task, occurrence: 0)) }
             let writeIsOpen = Mutex(false)
-            let readIsDone = DispatchSemaphore(value: 0)
+            // The write stays open until the read has returned, suspended rather than holding a thread: a semaphore
+            // waited on here held one of the two threads Swift's concurrency has on two cores, and with another test
+            // holding the other, nothing could run the read that would signal it.
+            let (readIsDone, markReadDone) = AsyncStream.makeStream(of: Void.self)
             let write = Task {
                 try await storage.write { writer in
                     try await writer.insert(Fixture.outcome(task: task, occurrence: 1))
                     writeIsOpen.withLock { $0 = true }
-                    readIsDone.wait() // the write stays open until the read has returned
+                    for await _ in readIsDone {}
                 }
             }
             while !writeIsOpen.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
             let seen = try await storage.read { try await $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false).count }
-            readIsDone.signal()
+            markReadDone.finish()
             try await write.value
             #expect(seen == 1)
             #expect(try await storage.read { try await $0.outcomes(taskUUIDs: [task], occurrences: nil, includeDeleted: false) }.count == 2)

@@ -218,7 +218,7 @@ struct MailMessageTests {
 
     /// Python's `email` package (policy `default`), reading the message as a mail program would: subject, sender,
     /// bodies and the defects it found.
-    @Test func pythonsEmailPackageReadsBackWhatWasWritten() throws {
+    @Test func pythonsEmailPackageReadsBackWhatWasWritten() async throws {
         let python = TestSMTPServer.packageRoot.appendingPathComponent(".venv/bin/python")
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             throw TestSetupError(description: "\(python.path) is missing: run `make test`, which makes the virtual environment")
@@ -230,7 +230,7 @@ struct MailMessageTests {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("mail-\(UUID().uuidString).eml")
             try Data(message.rendered()).write(to: file)
             defer { try? FileManager.default.removeItem(at: file) }
-            let output = try run(python.path, ["-c", """
+            let output = try await run(python.path, ["-c", """
                 import email, email.policy, json, sys
                 message = email.message_from_bytes(open(sys.argv[1], "rb").read(), policy=email.policy.default)
                 text = message.get_body(("plain",)).get_content().replace("\\r\\n", "\\n")

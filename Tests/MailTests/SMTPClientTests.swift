@@ -51,7 +51,7 @@ struct SMTPClientTests {
 
     @Test func startTLSWithAuthPlainTrustsThePrivateCA() async throws {
         try await withTemporaryFolder { folder in
-            let certificates = try TestCertificates(in: folder)
+            let certificates = try await TestCertificates(in: folder)
             try await withTestSMTPServer(in: folder, certificates.serverArguments + Self.authArguments + ["--auth-mechanisms", "PLAIN"],
                                          environment: Self.environment) { server in
                 let message = try message()
@@ -67,7 +67,7 @@ struct SMTPClientTests {
 
     @Test func authLoginIsUsedWhenItIsAllTheServerOffers() async throws {
         try await withTemporaryFolder { folder in
-            let certificates = try TestCertificates(in: folder)
+            let certificates = try await TestCertificates(in: folder)
             try await withTestSMTPServer(in: folder, certificates.serverArguments + Self.authArguments + ["--auth-mechanisms", "LOGIN"],
                                          environment: Self.environment) { server in
                 try await SMTPClient(configuration: configuration(port: server.port, security: .startTLS, credentials: Self.credentials,
@@ -79,7 +79,7 @@ struct SMTPClientTests {
 
     @Test func implicitTLSSpeaksTLSFromTheFirstByte() async throws {
         try await withTemporaryFolder { folder in
-            let certificates = try TestCertificates(in: folder)
+            let certificates = try await TestCertificates(in: folder)
             try await withTestSMTPServer(in: folder, certificates.serverArguments + ["--implicit-tls"] + Self.authArguments,
                                          environment: Self.environment) { server in
                 let message = try message()
@@ -115,7 +115,7 @@ struct SMTPClientTests {
 
     @Test func aWrongPasswordIsPermanent() async throws {
         try await withTemporaryFolder { folder in
-            let certificates = try TestCertificates(in: folder)
+            let certificates = try await TestCertificates(in: folder)
             try await withTestSMTPServer(in: folder, certificates.serverArguments + Self.authArguments, environment: Self.environment) { server in
                 let wrong = SMTPCredentials(username: "reminders", password: "wrong")
                 let client = SMTPClient(configuration: configuration(port: server.port, security: .startTLS, credentials: wrong,
@@ -129,7 +129,7 @@ struct SMTPClientTests {
 
     @Test func aCertificateFromAnUntrustedAuthorityIsPermanent() async throws {
         try await withTemporaryFolder { folder in
-            let certificates = try TestCertificates(in: folder)
+            let certificates = try await TestCertificates(in: folder)
             try await withTestSMTPServer(in: folder, certificates.serverArguments + Self.authArguments, environment: Self.environment) { server in
                 // The system's authorities do not know the test's private CA.
                 let client = SMTPClient(configuration: configuration(port: server.port, security: .startTLS, host: "localhost",
@@ -143,7 +143,7 @@ struct SMTPClientTests {
 
     @Test func twoHundredMessagesOverOneSessionAllArrive() async throws {
         try await withTemporaryFolder { folder in
-            let certificates = try TestCertificates(in: folder)
+            let certificates = try await TestCertificates(in: folder)
             try await withTestSMTPServer(in: folder, certificates.serverArguments + Self.authArguments, environment: Self.environment) { server in
                 let client = SMTPClient(configuration: configuration(port: server.port, security: .startTLS, credentials: Self.credentials,
                                                                     certificates: certificates))

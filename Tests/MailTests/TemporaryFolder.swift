@@ -14,9 +14,11 @@ struct TestSetupError: Error, CustomStringConvertible {
 }
 
 /// Runs `executable` with `arguments` to its end (a short command that writes little, such as openssl), returning
-/// its standard output; throws with its standard error if it fails.
+/// its standard output; throws with its standard error if it fails. Its end is awaited, not waited for on the thread
+/// (`waitUntilExit` held one of the two threads Swift's concurrency has on two cores, which could leave no thread for
+/// the tests that had to run for it to return).
 @discardableResult
-func run(_ executable: String, _ arguments: [String], in folder: URL? = nil) throws -> String {
+func run(_ executable: String, _ arguments: [String], in folder: URL? = nil) async throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -24,10 +26,12 @@ func run(_ executable: String, _ arguments: [String], in folder: URL? = nil) thr
     let output = Pipe(), errors = Pipe()
     process.standardOutput = output
     process.standardError = errors
+    let (ended, markEnded) = AsyncStream.makeStream(of: Void.self)
+    process.terminationHandler = { _ in markEnded.finish() }
     try process.run()
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    for await _ in ended {}
     guard process.terminationStatus == 0 else {
         throw TestSetupError(description: "\(executable) \(arguments.joined(separator: " ")) failed: \(String(decoding: errorData, as: UTF8.self))")
     }

@@ -11,15 +11,15 @@ struct TestCertificates {
     let serverKeyFile: URL
 
     /// Makes the authority and the server's certificate in `folder`.
-    init(in folder: URL) throws {
+    init(in folder: URL) async throws {
         let openssl = ["/usr/bin/openssl", "/usr/local/bin/openssl"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let openssl else { throw TestSetupError(description: "openssl is not installed: apt-get install openssl") }
         let ellipticCurve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try run(openssl, ["req", "-x509"] + ellipticCurve + [
+        try await run(openssl, ["req", "-x509"] + ellipticCurve + [
             "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=StudyKit Mail Test CA",
             "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
         ], in: folder)
-        try run(openssl, ["req"] + ellipticCurve + ["-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost"],
+        try await run(openssl, ["req"] + ellipticCurve + ["-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost"],
                 in: folder)
         try """
             subjectAltName=DNS:localhost,IP:127.0.0.1
@@ -28,7 +28,7 @@ struct TestCertificates {
             extendedKeyUsage=serverAuth
 
             """.write(to: folder.appendingPathComponent("server.ext"), atomically: true, encoding: .utf8)
-        try run(openssl, [
+        try await run(openssl, [
             "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem",
             "-days", "2", "-extfile", "server.ext",
         ], in: folder)
