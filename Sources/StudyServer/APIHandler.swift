@@ -451,22 +451,21 @@ struct APIHandler: APIProtocol {
                   let end = calendar.date(byAdding: .day, value: 1, to: today) else {
                 throw StudyServerError(.badRequest, code: "bad-request", "`days` reaches outside the calendar.")
             }
-            var query = CareQuery()
-            query.carePlanIDs = [StudyCareIdentifiers.carePlanID(participant: participant.id)]
-            let byCareTask = try await service.careStore.adherenceByTask(taskQuery: query, window: DateInterval(start: from, end: end),
-                                                                         calendar: calendar, includingAll: true)
-            let tasks = service.study.tasks.compactMap { task -> Components.Schemas.TaskAdherence? in
-                guard let days = byCareTask[StudyCareIdentifiers.taskID(participant: participant.id, task: task.id)] else { return nil }
-                return .init(task: task.id, title: task.title, countsTowardAdherence: task.impactsAdherence, days: days.map { day in
-                    switch day.state {
-                    case .noTasks: .init(date: Self.day(day.date, in: calendar), state: .noTasks)
-                    case .noEvents: .init(date: Self.day(day.date, in: calendar), state: .noEvents)
-                    case .progress(let share): .init(date: Self.day(day.date, in: calendar), state: .progress, share: share)
+            let perTask = try await service.careStore.adherenceByStudyTask(participant: participant.id, tasks: service.study.tasks,
+                                                                           window: DateInterval(start: from, end: end), calendar: calendar)
+            let zone = calendar.timeZone
+            let tasks = perTask.map { task, days in
+                Components.Schemas.TaskAdherence(task: task.id, title: task.title, countsTowardAdherence: task.impactsAdherence, days: days.map { day in
+                    let date = ISO8601.dayString(from: day.date, in: zone)
+                    return switch day.state {
+                    case .noTasks: .init(date: date, state: .noTasks)
+                    case .noEvents: .init(date: date, state: .noEvents)
+                    case .progress(let share): .init(date: date, state: .progress, share: share)
                     }
                 })
             }
             return .ok(.init(body: .json(.init(participant: participant.id, timeZone: participant.timeZone.identifier,
-                                               from: Self.day(from, in: calendar), to: Self.day(today, in: calendar), tasks: tasks))))
+                                               from: ISO8601.dayString(from: from, in: zone), to: ISO8601.dayString(from: today, in: zone), tasks: tasks))))
         } catch let failure as StudyServerError {
             return try output(failure) { status, error in
                 switch status {
@@ -478,12 +477,6 @@ struct APIHandler: APIProtocol {
                 }
             }
         }
-    }
-
-    /// The calendar day of `date` in `calendar`'s zone, written YYYY-MM-DD.
-    private static func day(_ date: Date, in calendar: Calendar) -> String {
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
     }
 
     func exportStudy(_ input: Operations.ExportStudy.Input) async throws -> Operations.ExportStudy.Output {

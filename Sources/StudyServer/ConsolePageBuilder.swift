@@ -231,16 +231,10 @@ struct ConsolePageBuilder {
     private func taskAdherence(of participant: StudyParticipant) async throws -> ConsoleTableView {
         let calendar = service.workflow.calendar(for: participant)
         let today = calendar.startOfDay(for: service.environment.now())
-        var byTask: [String: [DailyAdherence]] = [:]
-        if let start = calendar.date(byAdding: .day, value: -28, to: today) {
-            var query = CareQuery()
-            query.carePlanIDs = [StudyCareIdentifiers.carePlanID(participant: participant.id)]
-            byTask = try await service.careStore.adherenceByTask(taskQuery: query, window: DateInterval(start: start, end: today), calendar: calendar,
-                                                                 includingAll: true)
-        }
-        let rows = service.study.tasks.compactMap { task -> [String]? in
-            guard let days = byTask[StudyCareIdentifiers.taskID(participant: participant.id, task: task.id)] else { return nil }
-            return [task.title, task.impactsAdherence ? "yes" : "no", Self.share(of: days.suffix(7)), Self.share(of: days)]
+        let start = calendar.date(byAdding: .day, value: -28, to: today) ?? today
+        let rows = try await service.careStore.adherenceByStudyTask(participant: participant.id, tasks: service.study.tasks,
+                                                                    window: DateInterval(start: start, end: today), calendar: calendar).map { task, days in
+            [task.title, task.impactsAdherence ? "yes" : "no", Self.share(of: days.suffix(7)), Self.share(of: days)]
         }
         return ConsoleTableView(caption: "Adherence per task, whole days before today", headings: ["task", "in the rings", "last 7 days", "last 28 days"],
                                 rows: rows, empty: "No task was in effect in the four weeks before today.")
